@@ -1,0 +1,142 @@
+// Package protocol holds the Kafka messages the simulation exchanges: API
+// keys, request and response structs with Kafka's field names, record
+// batches and error codes with Kafka's names and numbers.
+//
+// Nested request layouts (Topics[]{Name, Partitions[]}) are flattened to
+// one entry per topic-partition; field names are otherwise Kafka's.
+package protocol
+
+import (
+	"strconv"
+	"strings"
+)
+
+// APIKey is a Kafka API key, numbered as in ApiKeys.java.
+type APIKey int16
+
+// The API keys the simulation uses.
+const (
+	Produce            APIKey = 0
+	Fetch              APIKey = 1
+	OffsetCommit       APIKey = 8
+	OffsetFetch        APIKey = 9
+	FindCoordinator    APIKey = 10
+	InitProducerId     APIKey = 22
+	AddPartitionsToTxn APIKey = 24
+	AddOffsetsToTxn    APIKey = 25
+	EndTxn             APIKey = 26
+	WriteTxnMarkers    APIKey = 27
+	TxnOffsetCommit    APIKey = 28
+)
+
+// APIs lists every API the simulation speaks, in key order.
+var APIs = []APIKey{Produce, Fetch, OffsetCommit, OffsetFetch, FindCoordinator,
+	InitProducerId, AddPartitionsToTxn, AddOffsetsToTxn, EndTxn, WriteTxnMarkers, TxnOffsetCommit}
+
+var apiNames = map[APIKey]string{
+	Produce: "Produce", Fetch: "Fetch", OffsetCommit: "OffsetCommit", OffsetFetch: "OffsetFetch",
+	FindCoordinator: "FindCoordinator", InitProducerId: "InitProducerId",
+	AddPartitionsToTxn: "AddPartitionsToTxn", AddOffsetsToTxn: "AddOffsetsToTxn",
+	EndTxn: "EndTxn", WriteTxnMarkers: "WriteTxnMarkers", TxnOffsetCommit: "TxnOffsetCommit",
+}
+
+// String returns Kafka's name of the API.
+func (k APIKey) String() string {
+	if n, ok := apiNames[k]; ok {
+		return n
+	}
+	return "API" + strconv.Itoa(int(k))
+}
+
+// APIByName finds an API by Kafka's name (case-sensitive, as Kafka spells it).
+func APIByName(name string) (APIKey, bool) {
+	for _, k := range APIs {
+		if apiNames[k] == name {
+			return k, true
+		}
+	}
+	return 0, false
+}
+
+// TopicPartition names one partition of a topic. It is written
+// "TOPIC/PARTITION" in scripts and traces.
+type TopicPartition struct {
+	Topic     string
+	Partition int32
+}
+
+// String renders the partition as "topic/0".
+func (tp TopicPartition) String() string {
+	return tp.Topic + "/" + strconv.Itoa(int(tp.Partition))
+}
+
+// Less orders partitions by topic, then partition number.
+func (tp TopicPartition) Less(o TopicPartition) bool {
+	if tp.Topic != o.Topic {
+		return tp.Topic < o.Topic
+	}
+	return tp.Partition < o.Partition
+}
+
+// Internal topic names, as in Kafka.
+const (
+	TransactionStateTopic = "__transaction_state"
+	ConsumerOffsetsTopic  = "__consumer_offsets"
+)
+
+// Message is a request or a response on the simulated network.
+type Message interface {
+	// APIKey is the API this message belongs to.
+	APIKey() APIKey
+	// IsResponse tells a response from a request.
+	IsResponse() bool
+	// Summary is the canonical one-line rendering of the message's fields,
+	// stable across runs: it feeds the trace digest and the diagram labels.
+	Summary() string
+}
+
+// Error extracts the first non-NONE error code a response carries, so the
+// trace and the diagram can colour a response by it. Requests return NONE.
+func Error(m Message) ErrorCode {
+	if e, ok := m.(interface{ TopError() ErrorCode }); ok {
+		return e.TopError()
+	}
+	return NONE
+}
+
+// fields renders key=value pairs in the given order.
+type fields struct{ b strings.Builder }
+
+func (f *fields) add(k, v string) {
+	if f.b.Len() > 0 {
+		f.b.WriteByte(' ')
+	}
+	f.b.WriteString(k)
+	f.b.WriteByte('=')
+	f.b.WriteString(v)
+}
+func (f *fields) i(k string, v int64)  { f.add(k, strconv.FormatInt(v, 10)) }
+func (f *fields) s(k string, v string) { f.add(k, quoteIfNeeded(v)) }
+func (f *fields) b2(k string, v bool)  { f.add(k, strconv.FormatBool(v)) }
+func (f *fields) e(k string, v ErrorCode) {
+	f.add(k, v.String())
+}
+func (f *fields) String() string { return f.b.String() }
+
+func quoteIfNeeded(s string) string {
+	if s == "" {
+		return `""`
+	}
+	if strings.ContainsAny(s, " \"#=,[]") {
+		return strconv.Quote(s)
+	}
+	return s
+}
+
+func tpList(tps []TopicPartition) string {
+	parts := make([]string, len(tps))
+	for i, tp := range tps {
+		parts[i] = tp.String()
+	}
+	return "[" + strings.Join(parts, ",") + "]"
+}

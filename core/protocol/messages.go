@@ -1,0 +1,604 @@
+package protocol
+
+import (
+	"strconv"
+	"strings"
+)
+
+// KeyType of FindCoordinator (FindCoordinatorRequest.CoordinatorType).
+const (
+	KeyTypeGroup       int8 = 0
+	KeyTypeTransaction int8 = 1
+)
+
+// Isolation levels of Fetch (IsolationLevel.java).
+const (
+	ReadUncommitted int8 = 0
+	ReadCommitted   int8 = 1
+)
+
+// ConsumerReplicaId is the ReplicaId of a Fetch sent by a consumer.
+const ConsumerReplicaId int32 = -1
+
+// PartitionError is one partition's result in a response.
+type PartitionError struct {
+	TopicPartition
+	ErrorCode ErrorCode
+}
+
+func firstPartitionError(rs []PartitionError) ErrorCode {
+	for _, r := range rs {
+		if r.ErrorCode != NONE {
+			return r.ErrorCode
+		}
+	}
+	return NONE
+}
+
+func partitionErrors(rs []PartitionError) string {
+	parts := make([]string, len(rs))
+	for i, r := range rs {
+		parts[i] = r.TopicPartition.String() + ":" + r.ErrorCode.String()
+	}
+	return "[" + strings.Join(parts, ",") + "]"
+}
+
+// FindCoordinatorRequest (key 10) asks any broker which broker coordinates a
+// group or a transactional id.
+type FindCoordinatorRequest struct {
+	Key     string
+	KeyType int8
+}
+
+// FindCoordinatorResponse names the coordinator's node.
+type FindCoordinatorResponse struct {
+	ErrorCode ErrorCode
+	Key       string
+	NodeId    int32
+}
+
+// InitProducerIdRequest (key 22) obtains a producer id and epoch.
+type InitProducerIdRequest struct {
+	// TransactionalId is "" for an idempotent-only producer (Kafka's null).
+	TransactionalId      string
+	TransactionTimeoutMs int32
+	ProducerId           int64
+	ProducerEpoch        int16
+}
+
+// InitProducerIdResponse carries the producer id and epoch.
+type InitProducerIdResponse struct {
+	ErrorCode     ErrorCode
+	ProducerId    int64
+	ProducerEpoch int16
+}
+
+// AddPartitionsToTxnRequest (key 24, client versions 0-3) registers
+// partitions with the ongoing transaction.
+type AddPartitionsToTxnRequest struct {
+	TransactionalId string
+	ProducerId      int64
+	ProducerEpoch   int16
+	Partitions      []TopicPartition
+}
+
+// AddPartitionsToTxnResponse carries one error per partition.
+type AddPartitionsToTxnResponse struct {
+	Results []PartitionError
+}
+
+// AddOffsetsToTxnRequest (key 25) adds the group's __consumer_offsets
+// partition to the transaction.
+type AddOffsetsToTxnRequest struct {
+	TransactionalId string
+	ProducerId      int64
+	ProducerEpoch   int16
+	GroupId         string
+}
+
+// AddOffsetsToTxnResponse carries one error.
+type AddOffsetsToTxnResponse struct {
+	ErrorCode ErrorCode
+}
+
+// EndTxnRequest (key 26) commits or aborts the transaction.
+type EndTxnRequest struct {
+	TransactionalId string
+	ProducerId      int64
+	ProducerEpoch   int16
+	Committed       bool
+}
+
+// EndTxnResponse carries one error.
+type EndTxnResponse struct {
+	ErrorCode ErrorCode
+}
+
+// WritableTxnMarker is one transaction's marker entry in WriteTxnMarkers.
+type WritableTxnMarker struct {
+	ProducerId        int64
+	ProducerEpoch     int16
+	TransactionResult bool // false = ABORT, true = COMMIT
+	Partitions        []TopicPartition
+	CoordinatorEpoch  int32
+}
+
+// WriteTxnMarkersRequest (key 27) is sent by the transaction coordinator
+// to a partition leader, one request per destination broker.
+type WriteTxnMarkersRequest struct {
+	Markers []WritableTxnMarker
+}
+
+// WritableTxnMarkerResult is one marker entry's result.
+type WritableTxnMarkerResult struct {
+	ProducerId int64
+	Partitions []PartitionError
+}
+
+// WriteTxnMarkersResponse carries per-partition results per marker.
+type WriteTxnMarkersResponse struct {
+	Markers []WritableTxnMarkerResult
+}
+
+// OffsetEntry is one partition's offset in an offset commit.
+type OffsetEntry struct {
+	TopicPartition
+	CommittedOffset int64
+}
+
+// TxnOffsetCommitRequest (key 28) writes offsets inside a transaction, to
+// the group coordinator.
+type TxnOffsetCommitRequest struct {
+	TransactionalId string
+	GroupId         string
+	ProducerId      int64
+	ProducerEpoch   int16
+	GenerationId    int32
+	MemberId        string
+	Offsets         []OffsetEntry
+}
+
+// TxnOffsetCommitResponse carries one error per partition.
+type TxnOffsetCommitResponse struct {
+	Results []PartitionError
+}
+
+// OffsetCommitRequest (key 8) commits offsets outside any transaction.
+type OffsetCommitRequest struct {
+	GroupId      string
+	GenerationId int32
+	MemberId     string
+	Offsets      []OffsetEntry
+}
+
+// OffsetCommitResponse carries one error per partition.
+type OffsetCommitResponse struct {
+	Results []PartitionError
+}
+
+// OffsetFetchRequest (key 9) reads committed offsets.
+type OffsetFetchRequest struct {
+	GroupId       string
+	Partitions    []TopicPartition
+	RequireStable bool
+}
+
+// OffsetFetchResult is one partition's committed offset (-1: none).
+type OffsetFetchResult struct {
+	TopicPartition
+	CommittedOffset int64
+	ErrorCode       ErrorCode
+}
+
+// OffsetFetchResponse carries the committed offsets.
+type OffsetFetchResponse struct {
+	ErrorCode ErrorCode
+	Results   []OffsetFetchResult
+}
+
+// ProducePartitionData is one partition's batch in a Produce request.
+type ProducePartitionData struct {
+	TopicPartition
+	Records RecordBatch
+}
+
+// ProduceRequest (key 0) writes record batches to partition leaders.
+type ProduceRequest struct {
+	TransactionalId string
+	Acks            int16
+	TimeoutMs       int32
+	Partitions      []ProducePartitionData
+}
+
+// ProducePartitionResponse is one partition's result.
+type ProducePartitionResponse struct {
+	TopicPartition
+	ErrorCode  ErrorCode
+	BaseOffset int64
+}
+
+// ProduceResponse carries per-partition results.
+type ProduceResponse struct {
+	Responses []ProducePartitionResponse
+}
+
+// FetchPartition is one partition a fetcher reads.
+type FetchPartition struct {
+	TopicPartition
+	FetchOffset int64
+}
+
+// FetchRequest (key 1) reads from partition leaders: from consumers
+// (ReplicaId -1) and from follower replicas (ReplicaId = their broker id).
+type FetchRequest struct {
+	ReplicaId      int32
+	IsolationLevel int8
+	Partitions     []FetchPartition
+}
+
+// AbortedTransaction is one entry of a read_committed fetch's aborted list.
+type AbortedTransaction struct {
+	ProducerId  int64
+	FirstOffset int64
+}
+
+// FetchPartitionData is one partition's data in a Fetch response.
+type FetchPartitionData struct {
+	TopicPartition
+	ErrorCode           ErrorCode
+	HighWatermark       int64
+	LastStableOffset    int64
+	LogStartOffset      int64
+	AbortedTransactions []AbortedTransaction
+	Records             []RecordBatch
+}
+
+// FetchResponse carries per-partition data.
+type FetchResponse struct {
+	Responses []FetchPartitionData
+}
+
+// APIKey implementations.
+
+func (*FindCoordinatorRequest) APIKey() APIKey     { return FindCoordinator }
+func (*FindCoordinatorResponse) APIKey() APIKey    { return FindCoordinator }
+func (*InitProducerIdRequest) APIKey() APIKey      { return InitProducerId }
+func (*InitProducerIdResponse) APIKey() APIKey     { return InitProducerId }
+func (*AddPartitionsToTxnRequest) APIKey() APIKey  { return AddPartitionsToTxn }
+func (*AddPartitionsToTxnResponse) APIKey() APIKey { return AddPartitionsToTxn }
+func (*AddOffsetsToTxnRequest) APIKey() APIKey     { return AddOffsetsToTxn }
+func (*AddOffsetsToTxnResponse) APIKey() APIKey    { return AddOffsetsToTxn }
+func (*EndTxnRequest) APIKey() APIKey              { return EndTxn }
+func (*EndTxnResponse) APIKey() APIKey             { return EndTxn }
+func (*WriteTxnMarkersRequest) APIKey() APIKey     { return WriteTxnMarkers }
+func (*WriteTxnMarkersResponse) APIKey() APIKey    { return WriteTxnMarkers }
+func (*TxnOffsetCommitRequest) APIKey() APIKey     { return TxnOffsetCommit }
+func (*TxnOffsetCommitResponse) APIKey() APIKey    { return TxnOffsetCommit }
+func (*OffsetCommitRequest) APIKey() APIKey        { return OffsetCommit }
+func (*OffsetCommitResponse) APIKey() APIKey       { return OffsetCommit }
+func (*OffsetFetchRequest) APIKey() APIKey         { return OffsetFetch }
+func (*OffsetFetchResponse) APIKey() APIKey        { return OffsetFetch }
+func (*ProduceRequest) APIKey() APIKey             { return Produce }
+func (*ProduceResponse) APIKey() APIKey            { return Produce }
+func (*FetchRequest) APIKey() APIKey               { return Fetch }
+func (*FetchResponse) APIKey() APIKey              { return Fetch }
+
+// IsResponse implementations.
+
+func (*FindCoordinatorRequest) IsResponse() bool     { return false }
+func (*FindCoordinatorResponse) IsResponse() bool    { return true }
+func (*InitProducerIdRequest) IsResponse() bool      { return false }
+func (*InitProducerIdResponse) IsResponse() bool     { return true }
+func (*AddPartitionsToTxnRequest) IsResponse() bool  { return false }
+func (*AddPartitionsToTxnResponse) IsResponse() bool { return true }
+func (*AddOffsetsToTxnRequest) IsResponse() bool     { return false }
+func (*AddOffsetsToTxnResponse) IsResponse() bool    { return true }
+func (*EndTxnRequest) IsResponse() bool              { return false }
+func (*EndTxnResponse) IsResponse() bool             { return true }
+func (*WriteTxnMarkersRequest) IsResponse() bool     { return false }
+func (*WriteTxnMarkersResponse) IsResponse() bool    { return true }
+func (*TxnOffsetCommitRequest) IsResponse() bool     { return false }
+func (*TxnOffsetCommitResponse) IsResponse() bool    { return true }
+func (*OffsetCommitRequest) IsResponse() bool        { return false }
+func (*OffsetCommitResponse) IsResponse() bool       { return true }
+func (*OffsetFetchRequest) IsResponse() bool         { return false }
+func (*OffsetFetchResponse) IsResponse() bool        { return true }
+func (*ProduceRequest) IsResponse() bool             { return false }
+func (*ProduceResponse) IsResponse() bool            { return true }
+func (*FetchRequest) IsResponse() bool               { return false }
+func (*FetchResponse) IsResponse() bool              { return true }
+
+// TopError implementations: the first error a response carries.
+
+func (m *FindCoordinatorResponse) TopError() ErrorCode    { return m.ErrorCode }
+func (m *InitProducerIdResponse) TopError() ErrorCode     { return m.ErrorCode }
+func (m *AddPartitionsToTxnResponse) TopError() ErrorCode { return firstPartitionError(m.Results) }
+func (m *AddOffsetsToTxnResponse) TopError() ErrorCode    { return m.ErrorCode }
+func (m *EndTxnResponse) TopError() ErrorCode             { return m.ErrorCode }
+func (m *TxnOffsetCommitResponse) TopError() ErrorCode    { return firstPartitionError(m.Results) }
+func (m *OffsetCommitResponse) TopError() ErrorCode       { return firstPartitionError(m.Results) }
+
+// TopError of a WriteTxnMarkers response.
+func (m *WriteTxnMarkersResponse) TopError() ErrorCode {
+	for _, mk := range m.Markers {
+		if e := firstPartitionError(mk.Partitions); e != NONE {
+			return e
+		}
+	}
+	return NONE
+}
+
+// TopError of an OffsetFetch response.
+func (m *OffsetFetchResponse) TopError() ErrorCode {
+	if m.ErrorCode != NONE {
+		return m.ErrorCode
+	}
+	for _, r := range m.Results {
+		if r.ErrorCode != NONE {
+			return r.ErrorCode
+		}
+	}
+	return NONE
+}
+
+// TopError of a Produce response.
+func (m *ProduceResponse) TopError() ErrorCode {
+	for _, r := range m.Responses {
+		if r.ErrorCode != NONE {
+			return r.ErrorCode
+		}
+	}
+	return NONE
+}
+
+// TopError of a Fetch response.
+func (m *FetchResponse) TopError() ErrorCode {
+	for _, r := range m.Responses {
+		if r.ErrorCode != NONE {
+			return r.ErrorCode
+		}
+	}
+	return NONE
+}
+
+// Summaries: Kafka's field names, key fields only, in schema order.
+
+func keyTypeName(t int8) string {
+	if t == KeyTypeTransaction {
+		return "TRANSACTION"
+	}
+	return "GROUP"
+}
+
+// Summary of FindCoordinator.
+func (m *FindCoordinatorRequest) Summary() string {
+	var f fields
+	f.s("Key", m.Key)
+	f.add("KeyType", keyTypeName(m.KeyType))
+	return f.String()
+}
+
+// Summary of FindCoordinator.
+func (m *FindCoordinatorResponse) Summary() string {
+	var f fields
+	f.e("ErrorCode", m.ErrorCode)
+	f.s("Key", m.Key)
+	f.i("NodeId", int64(m.NodeId))
+	return f.String()
+}
+
+// Summary of InitProducerId.
+func (m *InitProducerIdRequest) Summary() string {
+	var f fields
+	if m.TransactionalId == "" {
+		f.add("TransactionalId", "null")
+	} else {
+		f.s("TransactionalId", m.TransactionalId)
+	}
+	f.i("TransactionTimeoutMs", int64(m.TransactionTimeoutMs))
+	f.i("ProducerId", m.ProducerId)
+	f.i("ProducerEpoch", int64(m.ProducerEpoch))
+	return f.String()
+}
+
+// Summary of InitProducerId.
+func (m *InitProducerIdResponse) Summary() string {
+	var f fields
+	f.e("ErrorCode", m.ErrorCode)
+	f.i("ProducerId", m.ProducerId)
+	f.i("ProducerEpoch", int64(m.ProducerEpoch))
+	return f.String()
+}
+
+// Summary of AddPartitionsToTxn.
+func (m *AddPartitionsToTxnRequest) Summary() string {
+	var f fields
+	f.s("TransactionalId", m.TransactionalId)
+	f.i("ProducerId", m.ProducerId)
+	f.i("ProducerEpoch", int64(m.ProducerEpoch))
+	f.add("Partitions", tpList(m.Partitions))
+	return f.String()
+}
+
+// Summary of AddPartitionsToTxn.
+func (m *AddPartitionsToTxnResponse) Summary() string {
+	return "Results=" + partitionErrors(m.Results)
+}
+
+// Summary of AddOffsetsToTxn.
+func (m *AddOffsetsToTxnRequest) Summary() string {
+	var f fields
+	f.s("TransactionalId", m.TransactionalId)
+	f.i("ProducerId", m.ProducerId)
+	f.i("ProducerEpoch", int64(m.ProducerEpoch))
+	f.s("GroupId", m.GroupId)
+	return f.String()
+}
+
+// Summary of AddOffsetsToTxn.
+func (m *AddOffsetsToTxnResponse) Summary() string { return "ErrorCode=" + m.ErrorCode.String() }
+
+// Summary of EndTxn.
+func (m *EndTxnRequest) Summary() string {
+	var f fields
+	f.s("TransactionalId", m.TransactionalId)
+	f.i("ProducerId", m.ProducerId)
+	f.i("ProducerEpoch", int64(m.ProducerEpoch))
+	f.b2("Committed", m.Committed)
+	return f.String()
+}
+
+// Summary of EndTxn.
+func (m *EndTxnResponse) Summary() string { return "ErrorCode=" + m.ErrorCode.String() }
+
+// Summary of WriteTxnMarkers.
+func (m *WriteTxnMarkersRequest) Summary() string {
+	parts := make([]string, len(m.Markers))
+	for i, mk := range m.Markers {
+		var f fields
+		f.i("ProducerId", mk.ProducerId)
+		f.i("ProducerEpoch", int64(mk.ProducerEpoch))
+		if mk.TransactionResult {
+			f.add("TransactionResult", "COMMIT")
+		} else {
+			f.add("TransactionResult", "ABORT")
+		}
+		f.add("Partitions", tpList(mk.Partitions))
+		f.i("CoordinatorEpoch", int64(mk.CoordinatorEpoch))
+		parts[i] = "{" + f.String() + "}"
+	}
+	return "Markers=[" + strings.Join(parts, ",") + "]"
+}
+
+// Summary of WriteTxnMarkers.
+func (m *WriteTxnMarkersResponse) Summary() string {
+	parts := make([]string, len(m.Markers))
+	for i, mk := range m.Markers {
+		parts[i] = "{ProducerId=" + strconv.FormatInt(mk.ProducerId, 10) + " Partitions=" + partitionErrors(mk.Partitions) + "}"
+	}
+	return "Markers=[" + strings.Join(parts, ",") + "]"
+}
+
+func offsetList(os []OffsetEntry) string {
+	parts := make([]string, len(os))
+	for i, o := range os {
+		parts[i] = o.TopicPartition.String() + "=" + strconv.FormatInt(o.CommittedOffset, 10)
+	}
+	return "[" + strings.Join(parts, ",") + "]"
+}
+
+// Summary of TxnOffsetCommit.
+func (m *TxnOffsetCommitRequest) Summary() string {
+	var f fields
+	f.s("TransactionalId", m.TransactionalId)
+	f.s("GroupId", m.GroupId)
+	f.i("ProducerId", m.ProducerId)
+	f.i("ProducerEpoch", int64(m.ProducerEpoch))
+	f.add("Offsets", offsetList(m.Offsets))
+	return f.String()
+}
+
+// Summary of TxnOffsetCommit.
+func (m *TxnOffsetCommitResponse) Summary() string { return "Results=" + partitionErrors(m.Results) }
+
+// Summary of OffsetCommit.
+func (m *OffsetCommitRequest) Summary() string {
+	var f fields
+	f.s("GroupId", m.GroupId)
+	f.add("Offsets", offsetList(m.Offsets))
+	return f.String()
+}
+
+// Summary of OffsetCommit.
+func (m *OffsetCommitResponse) Summary() string { return "Results=" + partitionErrors(m.Results) }
+
+// Summary of OffsetFetch.
+func (m *OffsetFetchRequest) Summary() string {
+	var f fields
+	f.s("GroupId", m.GroupId)
+	f.add("Partitions", tpList(m.Partitions))
+	f.b2("RequireStable", m.RequireStable)
+	return f.String()
+}
+
+// Summary of OffsetFetch.
+func (m *OffsetFetchResponse) Summary() string {
+	parts := make([]string, len(m.Results))
+	for i, r := range m.Results {
+		parts[i] = r.TopicPartition.String() + "=" + strconv.FormatInt(r.CommittedOffset, 10)
+		if r.ErrorCode != NONE {
+			parts[i] += ":" + r.ErrorCode.String()
+		}
+	}
+	return "ErrorCode=" + m.ErrorCode.String() + " Results=[" + strings.Join(parts, ",") + "]"
+}
+
+// Summary of Produce.
+func (m *ProduceRequest) Summary() string {
+	var f fields
+	if m.TransactionalId == "" {
+		f.add("TransactionalId", "null")
+	} else {
+		f.s("TransactionalId", m.TransactionalId)
+	}
+	f.i("Acks", int64(m.Acks))
+	parts := make([]string, len(m.Partitions))
+	for i, p := range m.Partitions {
+		parts[i] = p.TopicPartition.String() + ":" + p.Records.Summary()
+	}
+	f.add("Partitions", "["+strings.Join(parts, ",")+"]")
+	return f.String()
+}
+
+// Summary of Produce.
+func (m *ProduceResponse) Summary() string {
+	parts := make([]string, len(m.Responses))
+	for i, r := range m.Responses {
+		parts[i] = r.TopicPartition.String() + ":" + r.ErrorCode.String() + " BaseOffset=" + strconv.FormatInt(r.BaseOffset, 10)
+	}
+	return "Responses=[" + strings.Join(parts, ",") + "]"
+}
+
+// Summary of Fetch.
+func (m *FetchRequest) Summary() string {
+	var f fields
+	f.i("ReplicaId", int64(m.ReplicaId))
+	if m.IsolationLevel == ReadCommitted {
+		f.add("IsolationLevel", "READ_COMMITTED")
+	} else {
+		f.add("IsolationLevel", "READ_UNCOMMITTED")
+	}
+	parts := make([]string, len(m.Partitions))
+	for i, p := range m.Partitions {
+		parts[i] = p.TopicPartition.String() + "@" + strconv.FormatInt(p.FetchOffset, 10)
+	}
+	f.add("Partitions", "["+strings.Join(parts, ",")+"]")
+	return f.String()
+}
+
+// Summary of Fetch.
+func (m *FetchResponse) Summary() string {
+	parts := make([]string, len(m.Responses))
+	for i, r := range m.Responses {
+		var f fields
+		f.e("ErrorCode", r.ErrorCode)
+		f.i("HighWatermark", r.HighWatermark)
+		f.i("LastStableOffset", r.LastStableOffset)
+		if len(r.AbortedTransactions) > 0 {
+			ab := make([]string, len(r.AbortedTransactions))
+			for j, a := range r.AbortedTransactions {
+				ab[j] = "{ProducerId=" + strconv.FormatInt(a.ProducerId, 10) + " FirstOffset=" + strconv.FormatInt(a.FirstOffset, 10) + "}"
+			}
+			f.add("AbortedTransactions", "["+strings.Join(ab, ",")+"]")
+		}
+		n := 0
+		for _, b := range r.Records {
+			n += len(b.Records)
+		}
+		if len(r.Records) > 0 {
+			f.add("Records", strconv.Itoa(n)+"@"+strconv.FormatInt(r.Records[0].BaseOffset, 10))
+		}
+		parts[i] = r.TopicPartition.String() + ":{" + f.String() + "}"
+	}
+	return "Responses=[" + strings.Join(parts, ",") + "]"
+}

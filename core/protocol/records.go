@@ -1,0 +1,212 @@
+package protocol
+
+import (
+	"strconv"
+	"strings"
+)
+
+// ControlType is the type of a control record (ControlRecordType.java).
+type ControlType int16
+
+// Control record types used by transactions.
+const (
+	ControlAbort  ControlType = 0
+	ControlCommit ControlType = 1
+)
+
+// String returns Kafka's name of the control type.
+func (c ControlType) String() string {
+	if c == ControlCommit {
+		return "COMMIT"
+	}
+	return "ABORT"
+}
+
+// NoProducerId and NoProducerEpoch are Kafka's "absent" values (-1).
+const (
+	NoProducerId    int64 = -1
+	NoProducerEpoch int16 = -1
+	NoSequence      int32 = -1
+)
+
+// Record is one record of a batch. Data records carry a key and a value;
+// records of the internal topics also carry their typed payload so the
+// inspector can show them without decoding bytes.
+type Record struct {
+	Key   string
+	Value string
+	// TxnLog is set on __transaction_state records; nil Value there is a
+	// tombstone (the transactional id expired).
+	TxnLog *TransactionLogValue `json:",omitempty"`
+	// Offset is set on __consumer_offsets offset-commit records.
+	Offset *OffsetCommitValue `json:",omitempty"`
+	// Tombstone marks a record with a null value.
+	Tombstone bool `json:",omitempty"`
+}
+
+// RecordBatch is a v2 record batch as the log stores it: the producer id,
+// epoch and base sequence live in the batch header, as in Kafka.
+type RecordBatch struct {
+	BaseOffset           int64
+	PartitionLeaderEpoch int32
+	ProducerId           int64
+	ProducerEpoch        int16
+	BaseSequence         int32
+	IsTransactional      bool
+	IsControl            bool
+	// ControlType and CoordinatorEpoch are the control record's key type
+	// and EndTransactionMarker value, set when IsControl.
+	ControlType      ControlType `json:",omitempty"`
+	CoordinatorEpoch int32       `json:",omitempty"`
+	Records          []Record
+}
+
+// LastOffset is the offset of the batch's last record.
+func (b *RecordBatch) LastOffset() int64 { return b.BaseOffset + int64(len(b.Records)) - 1 }
+
+// NextOffset is the offset after the batch.
+func (b *RecordBatch) NextOffset() int64 { return b.BaseOffset + int64(len(b.Records)) }
+
+// LastSequence is the sequence of the batch's last record.
+func (b *RecordBatch) LastSequence() int32 {
+	if b.BaseSequence < 0 {
+		return NoSequence
+	}
+	return b.BaseSequence + int32(len(b.Records)) - 1
+}
+
+// Summary is a compact rendering: values, or the marker.
+func (b *RecordBatch) Summary() string {
+	var sb strings.Builder
+	if b.IsControl {
+		sb.WriteString(b.ControlType.String())
+		sb.WriteString("(pid=")
+		sb.WriteString(strconv.FormatInt(b.ProducerId, 10))
+		sb.WriteString(" epoch=")
+		sb.WriteString(strconv.Itoa(int(b.ProducerEpoch)))
+		sb.WriteString(" coordinatorEpoch=")
+		sb.WriteString(strconv.Itoa(int(b.CoordinatorEpoch)))
+		sb.WriteString(")")
+		return sb.String()
+	}
+	sb.WriteString("[")
+	for i, r := range b.Records {
+		if i > 0 {
+			sb.WriteByte(' ')
+		}
+		switch {
+		case r.TxnLog != nil:
+			sb.WriteString(r.Key + ":" + r.TxnLog.Summary())
+		case r.Offset != nil:
+			sb.WriteString(r.Key + ":" + strconv.FormatInt(r.Offset.CommittedOffset, 10))
+		case r.Tombstone:
+			sb.WriteString(r.Key + ":<tombstone>")
+		default:
+			sb.WriteString(quoteIfNeeded(r.Key) + "=" + quoteIfNeeded(r.Value))
+		}
+	}
+	sb.WriteString("]")
+	if b.ProducerId >= 0 {
+		sb.WriteString(" pid=" + strconv.FormatInt(b.ProducerId, 10))
+		sb.WriteString(" epoch=" + strconv.Itoa(int(b.ProducerEpoch)))
+		sb.WriteString(" seq=" + strconv.Itoa(int(b.BaseSequence)))
+	}
+	if b.IsTransactional {
+		sb.WriteString(" txn")
+	}
+	return sb.String()
+}
+
+// TransactionState is the coordinator's state of a transactional id, with
+// the ids of TransactionState.java.
+type TransactionState int8
+
+// The transaction states.
+const (
+	Empty             TransactionState = 0
+	Ongoing           TransactionState = 1
+	PrepareCommit     TransactionState = 2
+	PrepareAbort      TransactionState = 3
+	CompleteCommit    TransactionState = 4
+	CompleteAbort     TransactionState = 5
+	Dead              TransactionState = 6
+	PrepareEpochFence TransactionState = 7
+)
+
+var txnStateNames = [...]string{"Empty", "Ongoing", "PrepareCommit", "PrepareAbort",
+	"CompleteCommit", "CompleteAbort", "Dead", "PrepareEpochFence"}
+
+// String returns Kafka's name of the state.
+func (s TransactionState) String() string {
+	if s >= 0 && int(s) < len(txnStateNames) {
+		return txnStateNames[s]
+	}
+	return "TransactionState(" + strconv.Itoa(int(s)) + ")"
+}
+
+// TransactionStateByName parses a state name.
+func TransactionStateByName(name string) (TransactionState, bool) {
+	for i, n := range txnStateNames {
+		if n == name {
+			return TransactionState(i), true
+		}
+	}
+	return 0, false
+}
+
+// ValidPreviousStates is Kafka 3.5's TransactionState.validPreviousStates:
+// the states a transactional id may move to each state from. The UI draws
+// the coordinator's state diagram from this table and the coordinator
+// asserts every transition against it.
+var ValidPreviousStates = map[TransactionState][]TransactionState{
+	Empty:             {Empty, CompleteCommit, CompleteAbort},
+	Ongoing:           {Ongoing, Empty, CompleteCommit, CompleteAbort},
+	PrepareCommit:     {Ongoing},
+	PrepareAbort:      {Ongoing, PrepareEpochFence},
+	CompleteCommit:    {PrepareCommit},
+	CompleteAbort:     {PrepareAbort},
+	Dead:              {Empty, CompleteAbort, CompleteCommit},
+	PrepareEpochFence: {Ongoing},
+}
+
+// ValidTransition reports whether Kafka allows a transactional id to move
+// from one state to another.
+func ValidTransition(from, to TransactionState) bool {
+	for _, s := range ValidPreviousStates[to] {
+		if s == from {
+			return true
+		}
+	}
+	return false
+}
+
+// TransactionLogValue is the value of a __transaction_state record
+// (TransactionLogValue.json, v0): the full target state of a transition.
+type TransactionLogValue struct {
+	ProducerId                       int64
+	ProducerEpoch                    int16
+	TransactionTimeoutMs             int32
+	TransactionStatus                TransactionState
+	TransactionPartitions            []TopicPartition
+	TransactionLastUpdateTimestampMs int64
+	TransactionStartTimestampMs      int64
+}
+
+// Summary renders the value compactly.
+func (v *TransactionLogValue) Summary() string {
+	var f fields
+	f.s("state", v.TransactionStatus.String())
+	f.i("pid", v.ProducerId)
+	f.i("epoch", int64(v.ProducerEpoch))
+	if len(v.TransactionPartitions) > 0 {
+		f.add("partitions", tpList(v.TransactionPartitions))
+	}
+	return "{" + f.String() + "}"
+}
+
+// OffsetCommitValue is the value of a __consumer_offsets offset record.
+type OffsetCommitValue struct {
+	Group           string
+	Partition       TopicPartition
+	CommittedOffset int64
+}

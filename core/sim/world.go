@@ -1,0 +1,381 @@
+package sim
+
+import (
+	"container/heap"
+
+	"txnlab/core/protocol"
+)
+
+// Handler is a node's behaviour: it reacts to a delivered message or a
+// fired timer, and acts only through the World (send, set timers, trace).
+type Handler interface {
+	Receive(w *World, env *Envelope)
+	Timer(w *World, t *Timer)
+}
+
+// Busy is implemented by handlers that have work outstanding which a `run`
+// must wait for (a pending client call, undelivered markers).
+type Busy interface {
+	Busy() bool
+}
+
+// Status is a node's lifecycle state.
+type Status uint8
+
+// Node statuses.
+const (
+	Up Status = iota
+	Crashed
+	Paused
+)
+
+// String names the status.
+func (s Status) String() string { return [...]string{"up", "crashed", "paused"}[s] }
+
+// Envelope is a message in transit.
+type Envelope struct {
+	ID        int64
+	From, To  NodeID
+	SentAt    Time
+	DeliverAt Time
+	ReplyTo   int64
+	Msg       protocol.Message
+	Internal  bool
+}
+
+// Timer is a timer a node set for itself.
+type Timer struct {
+	Node NodeID
+	Kind string
+	Data any
+	// Background timers (periodic scans) do not keep a `run` going.
+	Background bool
+	gen        uint64
+}
+
+type node struct {
+	id      NodeID
+	handler Handler
+	status  Status
+	gen     uint64  // bumped at crash: the dead incarnation's timers are void
+	held    []event // what arrived while paused
+}
+
+type eventKind uint8
+
+const (
+	evDeliver eventKind = iota
+	evTimer
+)
+
+type event struct {
+	at    Time
+	seq   uint64
+	kind  eventKind
+	env   *Envelope
+	timer *Timer
+}
+
+type eventQueue []event
+
+func (q eventQueue) Len() int { return len(q) }
+func (q eventQueue) Less(i, j int) bool {
+	if q[i].at != q[j].at {
+		return q[i].at < q[j].at
+	}
+	return q[i].seq < q[j].seq
+}
+func (q eventQueue) Swap(i, j int) { q[i], q[j] = q[j], q[i] }
+func (q *eventQueue) Push(x any)   { *q = append(*q, x.(event)) }
+func (q *eventQueue) Pop() any {
+	old := *q
+	e := old[len(old)-1]
+	*q = old[:len(old)-1]
+	return e
+}
+
+// World is one simulation: the clock, the queue, the nodes, the network
+// and the trace. Everything happens on the caller's goroutine, one event
+// at a time, in (time, insertion) order.
+type World struct {
+	now     Time
+	seq     uint64
+	queue   eventQueue
+	nodes   map[NodeID]*node
+	order   []NodeID
+	nextMsg int64
+	Net     *Network
+	Trace   Trace
+	// OnEvent, when set, sees each trace event as it is recorded (the
+	// invariant checker follows the run this way).
+	OnEvent func(e *Event)
+}
+
+// NewWorld creates an empty world whose network draws from seed.
+func NewWorld(seed uint64) *World {
+	return &World{nodes: map[NodeID]*node{}, Net: newNetwork(DeriveSeed(seed, "network"))}
+}
+
+// Now is the virtual time.
+func (w *World) Now() Time { return w.now }
+
+// AddNode registers a node. Names must be unique.
+func (w *World) AddNode(id NodeID, h Handler) {
+	if _, ok := w.nodes[id]; ok {
+		panic("sim: duplicate node " + string(id))
+	}
+	w.nodes[id] = &node{id: id, handler: h}
+	w.order = append(w.order, id)
+}
+
+// Nodes lists node names in the order they were added.
+func (w *World) Nodes() []NodeID { return w.order }
+
+// Handler returns a node's current handler.
+func (w *World) Handler(id NodeID) Handler {
+	if n, ok := w.nodes[id]; ok {
+		return n.handler
+	}
+	return nil
+}
+
+// StatusOf returns a node's status; unknown nodes are reported crashed.
+func (w *World) StatusOf(id NodeID) Status {
+	if n, ok := w.nodes[id]; ok {
+		return n.status
+	}
+	return Crashed
+}
+
+// Record appends an event to the trace, stamping its index and time.
+func (w *World) Record(e Event) {
+	e.Index = len(w.Trace.Events)
+	e.At = w.now
+	w.Trace.Events = append(w.Trace.Events, e)
+	if w.OnEvent != nil {
+		w.OnEvent(&w.Trace.Events[len(w.Trace.Events)-1])
+	}
+}
+
+// Note records a free-text event at a node.
+func (w *World) Note(node NodeID, subject, text string) {
+	w.Record(Event{Kind: KindNote, Node: node, Subject: subject, Text: text})
+}
+
+// Send puts a message on the wire from one node to another and returns its
+// id. The latency and any delay rule are fixed now; drops and cuts are
+// judged at delivery.
+func (w *World) Send(from, to NodeID, msg protocol.Message, replyTo int64) int64 {
+	return w.send(from, to, msg, replyTo, false)
+}
+
+// SendInternal sends replication traffic, which the UI hides by default.
+func (w *World) SendInternal(from, to NodeID, msg protocol.Message, replyTo int64) int64 {
+	return w.send(from, to, msg, replyTo, true)
+}
+
+func (w *World) send(from, to NodeID, msg protocol.Message, replyTo int64, internal bool) int64 {
+	w.nextMsg++
+	env := &Envelope{ID: w.nextMsg, From: from, To: to, SentAt: w.now, ReplyTo: replyTo, Msg: msg, Internal: internal}
+	env.DeliverAt = w.now + w.Net.latency() + w.Net.delayFor(env)
+	w.Record(Event{Kind: KindSend, Node: from, Peer: to, MsgID: env.ID, ReplyTo: replyTo,
+		API: msg.APIKey().String(), Resp: msg.IsResponse(), Msg: msg, Error: errName(msg), Internal: internal})
+	w.push(event{at: env.DeliverAt, kind: evDeliver, env: env})
+	return env.ID
+}
+
+func errName(m protocol.Message) string {
+	if e := protocol.Error(m); e != protocol.NONE {
+		return e.String()
+	}
+	return ""
+}
+
+// After sets a timer for node d from now. Timers die with the node's
+// incarnation: a crash voids them.
+func (w *World) After(id NodeID, d Time, kind string, data any) {
+	w.after(id, d, kind, data, false)
+}
+
+// AfterBackground sets a periodic-scan timer that does not keep `run` busy.
+func (w *World) AfterBackground(id NodeID, d Time, kind string, data any) {
+	w.after(id, d, kind, data, true)
+}
+
+func (w *World) after(id NodeID, d Time, kind string, data any, bg bool) {
+	n := w.nodes[id]
+	if n == nil {
+		panic("sim: timer for unknown node " + string(id))
+	}
+	if d < 0 {
+		d = 0
+	}
+	w.push(event{at: w.now + d, kind: evTimer, timer: &Timer{Node: id, Kind: kind, Data: data, Background: bg, gen: n.gen}})
+}
+
+func (w *World) push(e event) {
+	w.seq++
+	e.seq = w.seq
+	heap.Push(&w.queue, e)
+}
+
+// Pending is what the next event would be, for `run until` and the UI.
+type Pending struct {
+	At    Time
+	Env   *Envelope // set for a delivery
+	Timer *Timer    // set for a timer
+}
+
+// Peek returns the next event without running it.
+func (w *World) Peek() (Pending, bool) {
+	if len(w.queue) == 0 {
+		return Pending{}, false
+	}
+	e := w.queue[0]
+	return Pending{At: e.at, Env: e.env, Timer: e.timer}, true
+}
+
+// Idle reports whether nothing remains that a `run` must wait for: no
+// message in flight, no foreground timer, no busy node.
+func (w *World) Idle() bool {
+	for _, e := range w.queue {
+		if e.kind == evDeliver {
+			return false
+		}
+		if !e.timer.Background && w.timerLive(e.timer) {
+			return false
+		}
+	}
+	for _, id := range w.order {
+		n := w.nodes[id]
+		if n.status == Paused && len(n.held) > 0 {
+			continue // a stalled process holds its work until resumed
+		}
+		if n.status != Up {
+			continue
+		}
+		if b, ok := n.handler.(Busy); ok && b.Busy() {
+			return false
+		}
+	}
+	return true
+}
+
+func (w *World) timerLive(t *Timer) bool {
+	n := w.nodes[t.Node]
+	return n != nil && n.gen == t.gen && n.status != Crashed
+}
+
+// QueueLen is the number of scheduled events.
+func (w *World) QueueLen() int { return len(w.queue) }
+
+// Step runs the next event. It returns false when the queue is empty.
+func (w *World) Step() bool {
+	if len(w.queue) == 0 {
+		return false
+	}
+	e := heap.Pop(&w.queue).(event)
+	if e.at > w.now {
+		w.now = e.at
+	}
+	w.dispatch(e)
+	return true
+}
+
+// AdvanceTo moves the clock forward to t, firing everything due on the way.
+// The bound on steps keeps a runaway feedback loop from hanging the host.
+func (w *World) AdvanceTo(t Time, maxSteps int) (steps int, ok bool) {
+	for len(w.queue) > 0 && w.queue[0].at <= t {
+		if steps >= maxSteps {
+			return steps, false
+		}
+		w.Step()
+		steps++
+	}
+	if t > w.now {
+		w.now = t
+	}
+	return steps, true
+}
+
+func (w *World) dispatch(e event) {
+	switch e.kind {
+	case evDeliver:
+		w.deliver(e)
+	case evTimer:
+		n := w.nodes[e.timer.Node]
+		if n == nil || n.gen != e.timer.gen || n.status == Crashed {
+			return
+		}
+		if n.status == Paused {
+			n.held = append(n.held, e)
+			return
+		}
+		n.handler.Timer(w, e.timer)
+	}
+}
+
+func (w *World) deliver(e event) {
+	env := e.env
+	if reason := w.Net.judge(env); reason != "" {
+		w.drop(env, reason)
+		return
+	}
+	n := w.nodes[env.To]
+	if n == nil || n.status == Crashed {
+		w.drop(env, "destination down")
+		return
+	}
+	if n.status == Paused {
+		n.held = append(n.held, e)
+		return
+	}
+	w.Record(Event{Kind: KindDeliver, Node: env.From, Peer: env.To, MsgID: env.ID, ReplyTo: env.ReplyTo,
+		API: env.Msg.APIKey().String(), Resp: env.Msg.IsResponse(), Error: errName(env.Msg), Internal: env.Internal})
+	n.handler.Receive(w, env)
+}
+
+func (w *World) drop(env *Envelope, reason string) {
+	w.Record(Event{Kind: KindDrop, Node: env.From, Peer: env.To, MsgID: env.ID, ReplyTo: env.ReplyTo,
+		API: env.Msg.APIKey().String(), Resp: env.Msg.IsResponse(), Error: errName(env.Msg), Text: reason, Internal: env.Internal})
+}
+
+// Crash stops a node at once: its timers die and messages to it are lost.
+// Messages it already sent stay on the wire.
+func (w *World) Crash(id NodeID) {
+	n := w.nodes[id]
+	n.status = Crashed
+	n.gen++
+	n.held = nil
+	w.Record(Event{Kind: KindCrash, Node: id})
+}
+
+// Restart brings a crashed node back with a fresh handler (a broker
+// rebuilt from its logs).
+func (w *World) Restart(id NodeID, h Handler) {
+	n := w.nodes[id]
+	n.status = Up
+	n.gen++
+	n.handler = h
+	w.Record(Event{Kind: KindRestart, Node: id})
+}
+
+// Pause stalls a node: it receives nothing and its timers wait.
+func (w *World) Pause(id NodeID) {
+	w.nodes[id].status = Paused
+	w.Record(Event{Kind: KindPause, Node: id})
+}
+
+// Resume wakes a paused node, which then finds what arrived meanwhile, in
+// arrival order, as events at the current time.
+func (w *World) Resume(id NodeID) {
+	n := w.nodes[id]
+	n.status = Up
+	w.Record(Event{Kind: KindResume, Node: id})
+	held := n.held
+	n.held = nil
+	for _, e := range held {
+		e.at = w.now
+		w.push(e)
+	}
+}

@@ -1,0 +1,3 @@
+module txnlab
+
+go 1.26.8
