@@ -226,6 +226,9 @@ type ProduceResponse struct {
 type FetchPartition struct {
 	TopicPartition
 	FetchOffset int64
+	// LastFetchedEpoch is the leader epoch of the follower's last batch
+	// (Fetch v12+, KIP-595), so the leader can detect a diverged log.
+	LastFetchedEpoch int32
 }
 
 // FetchRequest (key 1) reads from partition leaders: from consumers
@@ -250,7 +253,11 @@ type FetchPartitionData struct {
 	LastStableOffset    int64
 	LogStartOffset      int64
 	AbortedTransactions []AbortedTransaction
-	Records             []RecordBatch
+	// Diverging tells a follower its log diverged from the leader's and
+	// must be truncated to DivergingEndOffset (Fetch v12+ DivergingEpoch).
+	Diverging          bool
+	DivergingEndOffset int64
+	Records            []RecordBatch
 }
 
 // FetchResponse carries per-partition data.

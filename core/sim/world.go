@@ -109,6 +109,7 @@ type World struct {
 	// OnEvent, when set, sees each trace event as it is recorded (the
 	// invariant checker follows the run this way).
 	OnEvent func(e *Event)
+	broken  map[Mechanism]bool
 }
 
 // NewWorld creates an empty world whose network draws from seed.
@@ -378,4 +379,32 @@ func (w *World) Resume(id NodeID) {
 		e.at = w.now
 		w.push(e)
 	}
+}
+
+// Mechanism names a safety mechanism a lesson may switch off with `break`.
+type Mechanism string
+
+// The seven mechanisms of the scenario language.
+const (
+	EpochFencing     Mechanism = "epoch-fencing"
+	CoordinatorEpoch Mechanism = "coordinator-epoch"
+	AddPartitions    Mechanism = "add-partitions"
+	LSOBound         Mechanism = "lso-bound"
+	AbortedFilter    Mechanism = "aborted-filter"
+	AddOffsets       Mechanism = "add-offsets"
+	SequenceCheck    Mechanism = "sequence-check"
+)
+
+// Mechanisms lists them in the order the language documents them.
+var Mechanisms = []Mechanism{EpochFencing, CoordinatorEpoch, AddPartitions, LSOBound, AbortedFilter, AddOffsets, SequenceCheck}
+
+// Broken reports whether a mechanism is switched off.
+func (w *World) Broken(m Mechanism) bool { return w.broken[m] }
+
+// SetBroken switches a mechanism off (true) or back on (false).
+func (w *World) SetBroken(m Mechanism, off bool) {
+	if w.broken == nil {
+		w.broken = map[Mechanism]bool{}
+	}
+	w.broken[m] = off
 }

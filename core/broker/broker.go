@@ -1,0 +1,489 @@
+// Package broker is the broker node: it hosts partition replicas, handles
+// Produce, Fetch, FindCoordinator and WriteTxnMarkers, replicates by
+// follower Fetch, and carries the transaction and group coordinator
+// modules for the internal partitions it leads. A crash loses everything
+// here except the logs (the Disk); a restart rebuilds from them.
+package broker
+
+import (
+	"sort"
+	"strconv"
+
+	"txnlab/core/groupcoord"
+	"txnlab/core/partition"
+	"txnlab/core/protocol"
+	"txnlab/core/sim"
+	"txnlab/core/txncoord"
+)
+
+// Config is the broker configuration, with Kafka's defaults.
+type Config struct {
+	Txn txncoord.Config
+	// RequestTimeoutMs is request.timeout.ms: how long an acks=all write
+	// (and a marker append) waits for replication.
+	RequestTimeoutMs sim.Time
+	// ReplicaLagTimeMaxMs is replica.lag.time.max.ms: a follower that has
+	// not caught up for this long leaves the ISR.
+	ReplicaLagTimeMaxMs sim.Time
+	// SessionTimeoutMs is broker.session.timeout.ms: how long the
+	// controller waits before fencing a silent broker.
+	SessionTimeoutMs sim.Time
+}
+
+// DefaultConfig is Kafka 3.5's defaults.
+func DefaultConfig() Config {
+	return Config{
+		Txn:                 txncoord.DefaultConfig(),
+		RequestTimeoutMs:    30 * sim.Second,
+		ReplicaLagTimeMaxMs: 30 * sim.Second,
+		SessionTimeoutMs:    9 * sim.Second,
+	}
+}
+
+// Disk is what survives a broker crash: its partition logs.
+type Disk struct {
+	Logs map[protocol.TopicPartition]*partition.Log
+}
+
+// NewDisk returns an empty disk.
+func NewDisk() *Disk { return &Disk{Logs: map[protocol.TopicPartition]*partition.Log{}} }
+
+// Log returns the replica log of tp, creating it empty.
+func (d *Disk) Log(tp protocol.TopicPartition) *partition.Log {
+	l := d.Logs[tp]
+	if l == nil {
+		l = partition.NewLog(tp)
+		d.Logs[tp] = l
+	}
+	return l
+}
+
+// Broker is one broker node.
+type Broker struct {
+	ID    int32
+	Node  sim.NodeID
+	Meta  *Metadata
+	Disk  *Disk
+	Cfg   *Config
+	Txn   *txncoord.Coordinator
+	Group *groupcoord.Coordinator
+
+	// led remembers the leader epoch of each partition this broker leads,
+	// to notice elections and resignations when the metadata changes.
+	led map[protocol.TopicPartition]int32
+	// followers is the leader's view of each follower: its log end offset
+	// and when it was last caught up.
+	followers map[protocol.TopicPartition]map[int32]*followerState
+	// parked holds follower fetches waiting for news, by follower id.
+	parked map[int32]*sim.Envelope
+	// fetching is the follower side: the outstanding fetch per leader.
+	fetching map[int32]int64
+	pending  []*pendingAppend
+	pidNext  int64
+	pidEnd   int64
+}
+
+type followerState struct {
+	leo          int64
+	lastCaughtUp sim.Time
+	sentHW       int64 // the high watermark last sent to it
+}
+
+// pendingAppend waits for the high watermark to reach offset.
+type pendingAppend struct {
+	tp       protocol.TopicPartition
+	offset   int64 // HW must reach this (the next offset after the append)
+	epoch    int32 // leader epoch when appended
+	deadline sim.Time
+	done     func(w *sim.World, err protocol.ErrorCode)
+	finished bool
+}
+
+// New creates a broker over its disk; on a restart the disk's logs are
+// recovered (producer state rebuilt by replay).
+func New(id int32, meta *Metadata, disk *Disk, cfg *Config) *Broker {
+	b := &Broker{ID: id, Node: NodeID(id), Meta: meta, Disk: disk, Cfg: cfg,
+		led:       map[protocol.TopicPartition]int32{},
+		followers: map[protocol.TopicPartition]map[int32]*followerState{},
+		parked:    map[int32]*sim.Envelope{},
+		fetching:  map[int32]int64{},
+	}
+	for _, tp := range sortedTPs(disk.Logs) {
+		disk.Logs[tp].Rebuild()
+	}
+	b.Txn = txncoord.New(b, &cfg.Txn)
+	b.Group = groupcoord.New(b)
+	return b
+}
+
+func sortedTPs(m map[protocol.TopicPartition]*partition.Log) []protocol.TopicPartition {
+	out := make([]protocol.TopicPartition, 0, len(m))
+	for tp := range m {
+		out = append(out, tp)
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Less(out[j]) })
+	return out
+}
+
+// Start schedules the broker's periodic tasks and takes up its roles.
+func (b *Broker) Start(w *sim.World) {
+	w.AfterBackground(b.Node, b.Cfg.ReplicaLagTimeMaxMs/2, "isr-check", nil)
+	b.Txn.Start(w)
+	b.OnMetadataChange(w)
+}
+
+// Busy reports outstanding work: writes waiting for replication or
+// coordinator work (markers to deliver, logs to load).
+func (b *Broker) Busy() bool {
+	for _, p := range b.pending {
+		if !p.finished {
+			return true
+		}
+	}
+	return b.Txn.Busy() || b.Group.Busy()
+}
+
+// Receive dispatches a delivered message.
+func (b *Broker) Receive(w *sim.World, env *sim.Envelope) {
+	switch m := env.Msg.(type) {
+	case *protocol.ProduceRequest:
+		b.handleProduce(w, env, m)
+	case *protocol.FetchRequest:
+		if m.ReplicaId >= 0 {
+			b.handleReplicaFetch(w, env, m)
+		} else {
+			b.handleConsumerFetch(w, env, m)
+		}
+	case *protocol.FetchResponse:
+		b.handleFetchResponse(w, env, m)
+	case *protocol.FindCoordinatorRequest:
+		b.handleFindCoordinator(w, env, m)
+	case *protocol.WriteTxnMarkersRequest:
+		b.handleWriteTxnMarkers(w, env, m)
+	case *protocol.WriteTxnMarkersResponse:
+		b.Txn.HandleMarkersResponse(w, env, m)
+	case *protocol.InitProducerIdRequest, *protocol.AddPartitionsToTxnRequest,
+		*protocol.AddOffsetsToTxnRequest, *protocol.EndTxnRequest:
+		b.Txn.Handle(w, env)
+	case *protocol.TxnOffsetCommitRequest, *protocol.OffsetCommitRequest, *protocol.OffsetFetchRequest:
+		b.Group.Handle(w, env)
+	}
+}
+
+// Timer dispatches a fired timer.
+func (b *Broker) Timer(w *sim.World, t *sim.Timer) {
+	switch t.Kind {
+	case "isr-check":
+		b.checkISR(w)
+		w.AfterBackground(b.Node, b.Cfg.ReplicaLagTimeMaxMs/2, "isr-check", nil)
+	case "append-timeout":
+		p := t.Data.(*pendingAppend)
+		if !p.finished {
+			p.finished = true
+			p.done(w, protocol.REQUEST_TIMED_OUT)
+		}
+		b.gcPending()
+	case "fetch-timeout":
+		ft := t.Data.(fetchTimeout)
+		if b.fetching[ft.leader] == ft.msgID {
+			delete(b.fetching, ft.leader)
+			b.ensureFetchers(w)
+		}
+	default:
+		if b.Txn.OwnsTimer(t.Kind) {
+			b.Txn.Timer(w, t)
+		} else {
+			b.Group.Timer(w, t)
+		}
+	}
+}
+
+// reply sends a response to a request.
+func (b *Broker) reply(w *sim.World, req *sim.Envelope, m protocol.Message) {
+	w.Send(b.Node, req.From, m, req.ID)
+}
+
+// Now is the virtual time, for the coordinator modules.
+func (b *Broker) Now(w *sim.World) sim.Time { return w.Now() }
+
+// BrokerNode is this broker's node name.
+func (b *Broker) BrokerNode() sim.NodeID { return b.Node }
+
+// LeaderOf returns the leader broker of tp and its epoch.
+func (b *Broker) LeaderOf(tp protocol.TopicPartition) (sim.NodeID, int32, bool) {
+	p := b.Meta.Partitions[tp]
+	if p == nil || p.Leader < 0 {
+		return "", 0, false
+	}
+	return NodeID(p.Leader), p.LeaderEpoch, true
+}
+
+// GroupPartitionFor maps a group to its __consumer_offsets partition.
+func (b *Broker) GroupPartitionFor(group string) int32 { return b.Meta.GroupPartitionFor(group) }
+
+// TxnPartitionFor maps a transactional id to its __transaction_state partition.
+func (b *Broker) TxnPartitionFor(id string) int32 { return b.Meta.TxnPartitionFor(id) }
+
+// AllocateProducerId takes the next producer id of this broker's block.
+func (b *Broker) AllocateProducerId() int64 {
+	if b.pidNext >= b.pidEnd {
+		b.pidNext = b.Meta.AllocateProducerIdBlock()
+		b.pidEnd = b.pidNext + ProducerIdBlockSize
+	}
+	id := b.pidNext
+	b.pidNext++
+	return id
+}
+
+// ReplicaLog is this broker's replica of tp (coordinators load from it).
+func (b *Broker) ReplicaLog(tp protocol.TopicPartition) *partition.Log { return b.Disk.Log(tp) }
+
+// PartitionExists reports whether the topic-partition exists.
+func (b *Broker) PartitionExists(tp protocol.TopicPartition) bool {
+	return b.Meta.Partitions[tp] != nil
+}
+
+func checks(w *sim.World) partition.Checks {
+	return partition.Checks{
+		EpochFencing:     !w.Broken(sim.EpochFencing),
+		CoordinatorEpoch: !w.Broken(sim.CoordinatorEpoch),
+		SequenceCheck:    !w.Broken(sim.SequenceCheck),
+	}
+}
+
+// isLeader reports whether this broker leads tp now.
+func (b *Broker) isLeader(tp protocol.TopicPartition) (*PartitionState, bool) {
+	p := b.Meta.Partitions[tp]
+	return p, p != nil && p.Leader == b.ID
+}
+
+// AppendInternal appends records to an internal partition this broker
+// leads, as the coordinator modules do (acks=all, origin COORDINATOR), and
+// calls done once replicated or failed. pid, epoch and transactional
+// describe a transactional offset commit; use -1 for plain records.
+func (b *Broker) AppendInternal(w *sim.World, tp protocol.TopicPartition, batch protocol.RecordBatch, done func(w *sim.World, base int64, err protocol.ErrorCode)) {
+	p, ok := b.isLeader(tp)
+	if !ok {
+		done(w, -1, protocol.NOT_LEADER_OR_FOLLOWER)
+		return
+	}
+	if len(p.ISR) < p.MinISR {
+		done(w, -1, protocol.NOT_ENOUGH_REPLICAS)
+		return
+	}
+	batch.BaseSequence = protocol.NoSequence
+	res := b.Disk.Log(tp).AppendAsLeader(batch, p.LeaderEpoch, int64(w.Now()), checks(w))
+	if res.Err != protocol.NONE {
+		done(w, -1, res.Err)
+		return
+	}
+	b.afterAppend(w, tp, res.BaseOffset, false)
+	b.awaitHW(w, tp, b.Disk.Log(tp).LogEndOffset(), b.Cfg.RequestTimeoutMs, func(w *sim.World, err protocol.ErrorCode) {
+		done(w, res.BaseOffset, err)
+	})
+}
+
+// afterAppend records the append, wakes parked follower fetches and
+// advances the high watermark when this broker is the only in-sync replica.
+func (b *Broker) afterAppend(w *sim.World, tp protocol.TopicPartition, offset int64, follower bool) {
+	log := b.Disk.Log(tp)
+	for i := len(log.Batches) - 1; i >= 0 && log.Batches[i].BaseOffset >= offset; i-- {
+		if log.Batches[i].BaseOffset == offset {
+			w.Record(sim.Event{Kind: sim.KindAppend, Node: b.Node, Subject: tp.String(), Offset: offset,
+				Text: log.Batches[i].Summary(), Internal: follower})
+		}
+	}
+	if !follower {
+		b.maybeAdvanceHW(w, tp)
+		b.wakeParked(w, tp)
+	}
+}
+
+// awaitHW calls done when the high watermark reaches offset, or with
+// REQUEST_TIMED_OUT after timeout, or NOT_LEADER_OR_FOLLOWER when this
+// broker stops leading tp first.
+func (b *Broker) awaitHW(w *sim.World, tp protocol.TopicPartition, offset int64, timeout sim.Time, done func(w *sim.World, err protocol.ErrorCode)) {
+	if b.Disk.Log(tp).HighWatermark >= offset {
+		done(w, protocol.NONE)
+		return
+	}
+	p := &pendingAppend{tp: tp, offset: offset, epoch: b.led[tp], deadline: w.Now() + timeout, done: done}
+	b.pending = append(b.pending, p)
+	w.After(b.Node, timeout, "append-timeout", p)
+}
+
+func (b *Broker) gcPending() {
+	kept := b.pending[:0]
+	for _, p := range b.pending {
+		if !p.finished {
+			kept = append(kept, p)
+		}
+	}
+	b.pending = kept
+}
+
+// maybeAdvanceHW sets the high watermark to the smallest log end offset
+// among the in-sync replicas and completes the writes it covers.
+func (b *Broker) maybeAdvanceHW(w *sim.World, tp protocol.TopicPartition) {
+	p, ok := b.isLeader(tp)
+	if !ok {
+		return
+	}
+	log := b.Disk.Log(tp)
+	hw := log.LogEndOffset()
+	for _, r := range p.ISR {
+		if r == b.ID {
+			continue
+		}
+		f := b.followers[tp][r]
+		leo := int64(0)
+		if f != nil {
+			leo = f.leo
+		}
+		if leo < hw {
+			hw = leo
+		}
+	}
+	if hw <= log.HighWatermark {
+		return
+	}
+	log.SetHighWatermark(hw)
+	for _, pa := range b.pending {
+		if !pa.finished && pa.tp == tp && pa.offset <= hw {
+			pa.finished = true
+			pa.done(w, protocol.NONE)
+		}
+	}
+	b.gcPending()
+	b.wakeParked(w, tp)
+}
+
+// OnMetadataChange reacts to the controller's decisions: elections and
+// resignations of the partitions this broker hosts, and where its
+// followers fetch from.
+func (b *Broker) OnMetadataChange(w *sim.World) {
+	for _, p := range b.Meta.SortedPartitions() {
+		tp := p.TP
+		if !p.IsReplica(b.ID) {
+			continue
+		}
+		epoch, wasLeader := b.led[tp]
+		isLeader := p.Leader == b.ID
+		switch {
+		case isLeader && (!wasLeader || epoch != p.LeaderEpoch):
+			b.led[tp] = p.LeaderEpoch
+			b.followers[tp] = map[int32]*followerState{}
+			for _, r := range p.Replicas {
+				if r != b.ID {
+					b.followers[tp][r] = &followerState{lastCaughtUp: w.Now()}
+				}
+			}
+			b.Disk.Log(tp) // a new leader may have an empty replica
+			b.becomeLeader(w, p)
+		case !isLeader && wasLeader:
+			delete(b.led, tp)
+			delete(b.followers, tp)
+			b.resign(w, tp)
+		}
+	}
+	// Parked fetches may now be for partitions led elsewhere: answer them.
+	for _, id := range sortedIDs(b.parked) {
+		env := b.parked[id]
+		delete(b.parked, id)
+		b.answerReplicaFetch(w, env, env.Msg.(*protocol.FetchRequest))
+	}
+	for leader := range b.fetching {
+		if !b.Meta.Alive[leader] || !b.leadsAnythingFor(leader) {
+			delete(b.fetching, leader)
+		}
+	}
+	b.ensureFetchers(w)
+}
+
+func sortedIDs(m map[int32]*sim.Envelope) []int32 {
+	out := make([]int32, 0, len(m))
+	for id := range m {
+		out = append(out, id)
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i] < out[j] })
+	return out
+}
+
+func (b *Broker) leadsAnythingFor(leader int32) bool {
+	for _, p := range b.Meta.Partitions {
+		if p.Leader == leader && p.IsReplica(b.ID) {
+			return true
+		}
+	}
+	return false
+}
+
+func (b *Broker) becomeLeader(w *sim.World, p *PartitionState) {
+	w.Record(sim.Event{Kind: sim.KindElection, Node: b.Node, Subject: p.TP.String(),
+		Text: "leader epoch " + itoa(int64(p.LeaderEpoch)), Internal: isInternalTopic(p.TP.Topic) && !b.coordinates(p.TP)})
+	b.maybeAdvanceHW(w, p.TP)
+	switch p.TP.Topic {
+	case protocol.TransactionStateTopic:
+		b.Txn.OnElection(w, p.TP.Partition, p.LeaderEpoch)
+	case protocol.ConsumerOffsetsTopic:
+		b.Group.OnElection(w, p.TP.Partition, p.LeaderEpoch)
+	}
+}
+
+// coordinates tells whether an internal partition holds coordinator state
+// worth showing (a transactional id or a group lives there).
+func (b *Broker) coordinates(tp protocol.TopicPartition) bool {
+	return len(b.Disk.Log(tp).Batches) > 0
+}
+
+func isInternalTopic(t string) bool {
+	return t == protocol.TransactionStateTopic || t == protocol.ConsumerOffsetsTopic
+}
+
+func (b *Broker) resign(w *sim.World, tp protocol.TopicPartition) {
+	for _, pa := range b.pending {
+		if !pa.finished && pa.tp == tp {
+			pa.finished = true
+			pa.done(w, protocol.NOT_LEADER_OR_FOLLOWER)
+		}
+	}
+	b.gcPending()
+	switch tp.Topic {
+	case protocol.TransactionStateTopic:
+		b.Txn.OnResignation(w, tp.Partition)
+	case protocol.ConsumerOffsetsTopic:
+		b.Group.OnResignation(w, tp.Partition)
+	}
+}
+
+// checkISR removes followers that have not caught up for
+// replica.lag.time.max.ms (the leader's AlterPartition, applied at once).
+func (b *Broker) checkISR(w *sim.World) {
+	for _, tp := range b.ledPartitions() {
+		p := b.Meta.Partitions[tp]
+		var kept []int32
+		for _, r := range p.ISR {
+			f := b.followers[tp][r]
+			if r != b.ID && f != nil && w.Now()-f.lastCaughtUp > b.Cfg.ReplicaLagTimeMaxMs {
+				w.Note(b.Node, tp.String(), "ISR shrinks: broker-"+itoa(int64(r))+" has not caught up for "+b.Cfg.ReplicaLagTimeMaxMs.Human())
+				continue
+			}
+			kept = append(kept, r)
+		}
+		if len(kept) != len(p.ISR) {
+			p.ISR = kept
+			b.maybeAdvanceHW(w, tp)
+		}
+	}
+}
+
+func (b *Broker) ledPartitions() []protocol.TopicPartition {
+	out := make([]protocol.TopicPartition, 0, len(b.led))
+	for tp := range b.led {
+		out = append(out, tp)
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Less(out[j]) })
+	return out
+}
+
+func itoa(n int64) string { return strconv.FormatInt(n, 10) }

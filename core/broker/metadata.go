@@ -1,0 +1,188 @@
+package broker
+
+import (
+	"sort"
+	"strconv"
+	"unicode/utf16"
+
+	"txnlab/core/protocol"
+	"txnlab/core/sim"
+)
+
+// PartitionState is the controller's record of one partition: its
+// replicas, in-sync replicas, leader and leader epoch.
+type PartitionState struct {
+	TP          protocol.TopicPartition
+	Replicas    []int32
+	ISR         []int32
+	Leader      int32 // -1: offline
+	LeaderEpoch int32
+	MinISR      int
+}
+
+// InISR reports whether broker id is in the partition's ISR.
+func (p *PartitionState) InISR(id int32) bool {
+	for _, r := range p.ISR {
+		if r == id {
+			return true
+		}
+	}
+	return false
+}
+
+// IsReplica reports whether broker id hosts a replica.
+func (p *PartitionState) IsReplica(id int32) bool {
+	for _, r := range p.Replicas {
+		if r == id {
+			return true
+		}
+	}
+	return false
+}
+
+// Topic is a topic's definition.
+type Topic struct {
+	Name       string
+	Partitions int32
+	RF         int
+}
+
+// Metadata is the cluster's metadata image as the controller keeps it.
+// Brokers and clients read it directly: metadata propagation is instant in
+// the simulation (see docs/kafka-fidelity.md).
+type Metadata struct {
+	NumBrokers        int32
+	Alive             []bool
+	Topics            []Topic
+	Partitions        map[protocol.TopicPartition]*PartitionState
+	TxnPartitions     int32
+	OffsetsPartitions int32
+	nextPidBlock      int64
+}
+
+// ProducerIdBlockSize is Kafka's ProducerIdsBlock.PRODUCER_ID_BLOCK_SIZE:
+// brokers take producer ids from the controller in blocks this big.
+const ProducerIdBlockSize = 1000
+
+// NewMetadata creates the metadata of a fresh cluster with its internal
+// topics.
+func NewMetadata(brokers, rf, txnPartitions, offsetsPartitions int32) *Metadata {
+	m := &Metadata{NumBrokers: brokers, Alive: make([]bool, brokers),
+		Partitions: map[protocol.TopicPartition]*PartitionState{},
+		TxnPartitions: txnPartitions, OffsetsPartitions: offsetsPartitions}
+	for i := range m.Alive {
+		m.Alive[i] = true
+	}
+	minISR := 2
+	if int(rf) < minISR {
+		minISR = int(rf)
+	}
+	m.AddTopic(protocol.TransactionStateTopic, txnPartitions, int(rf), minISR)
+	m.AddTopic(protocol.ConsumerOffsetsTopic, offsetsPartitions, int(rf), 1)
+	return m
+}
+
+// AddTopic creates a topic; replica k of partition i lives on broker
+// (i + k) mod N and the first replica leads.
+func (m *Metadata) AddTopic(name string, partitions int32, rf int, minISR int) {
+	m.Topics = append(m.Topics, Topic{Name: name, Partitions: partitions, RF: rf})
+	for i := int32(0); i < partitions; i++ {
+		tp := protocol.TopicPartition{Topic: name, Partition: i}
+		ps := &PartitionState{TP: tp, MinISR: minISR, Leader: -1}
+		for k := 0; k < rf; k++ {
+			ps.Replicas = append(ps.Replicas, (i+int32(k))%m.NumBrokers)
+		}
+		for _, r := range ps.Replicas {
+			if m.Alive[r] {
+				ps.ISR = append(ps.ISR, r)
+				if ps.Leader < 0 {
+					ps.Leader = r
+				}
+			}
+		}
+		m.Partitions[tp] = ps
+	}
+}
+
+// Topic finds a topic by name.
+func (m *Metadata) Topic(name string) (Topic, bool) {
+	for _, t := range m.Topics {
+		if t.Name == name {
+			return t, true
+		}
+	}
+	return Topic{}, false
+}
+
+// SortedPartitions lists every partition in topic, partition order.
+func (m *Metadata) SortedPartitions() []*PartitionState {
+	out := make([]*PartitionState, 0, len(m.Partitions))
+	for _, p := range m.Partitions {
+		out = append(out, p)
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].TP.Less(out[j].TP) })
+	return out
+}
+
+// AllocateProducerIdBlock hands out the next block of producer ids.
+func (m *Metadata) AllocateProducerIdBlock() int64 {
+	b := m.nextPidBlock
+	m.nextPidBlock += ProducerIdBlockSize
+	return b
+}
+
+// Leader returns the leader of tp, or -1.
+func (m *Metadata) Leader(tp protocol.TopicPartition) int32 {
+	if p := m.Partitions[tp]; p != nil {
+		return p.Leader
+	}
+	return -1
+}
+
+// TxnPartitionFor is the __transaction_state partition of a transactional id.
+func (m *Metadata) TxnPartitionFor(transactionalId string) int32 {
+	return PartitionFor(transactionalId, m.TxnPartitions)
+}
+
+// GroupPartitionFor is the __consumer_offsets partition of a group.
+func (m *Metadata) GroupPartitionFor(group string) int32 {
+	return PartitionFor(group, m.OffsetsPartitions)
+}
+
+// JavaStringHashCode is Java's String.hashCode: h = 31*h + c over UTF-16
+// code units with 32-bit wraparound.
+func JavaStringHashCode(s string) int32 {
+	var h int32
+	for _, c := range utf16.Encode([]rune(s)) {
+		h = 31*h + int32(c)
+	}
+	return h
+}
+
+// PartitionFor is Kafka's Utils.abs(key.hashCode) % n, where Utils.abs
+// maps Integer.MIN_VALUE to 0.
+func PartitionFor(key string, n int32) int32 {
+	h := JavaStringHashCode(key)
+	if h == -1<<31 {
+		h = 0
+	} else if h < 0 {
+		h = -h
+	}
+	return h % n
+}
+
+// NodeID is the simulation node name of broker id.
+func NodeID(id int32) sim.NodeID { return sim.NodeID("broker-" + strconv.Itoa(int(id))) }
+
+// IDOf parses a broker node name; ok is false for other nodes.
+func IDOf(n sim.NodeID) (int32, bool) {
+	s := string(n)
+	if len(s) < 8 || s[:7] != "broker-" {
+		return 0, false
+	}
+	v, err := strconv.Atoi(s[7:])
+	if err != nil {
+		return 0, false
+	}
+	return int32(v), true
+}

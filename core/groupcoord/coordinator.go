@@ -1,0 +1,288 @@
+// Package groupcoord is the group coordinator module of a broker, reduced
+// to what transactions need: committed offsets in __consumer_offsets,
+// OffsetCommit, OffsetFetch with require_stable, and TxnOffsetCommit
+// whose offsets stay pending until the transaction's marker reaches the
+// offsets partition (materialised on COMMIT, dropped on ABORT).
+//
+// Simplified: no membership protocol (groups are "simple" groups,
+// generation -1), offsets never expire.
+package groupcoord
+
+import (
+	"sort"
+	"strconv"
+
+	"txnlab/core/partition"
+	"txnlab/core/protocol"
+	"txnlab/core/sim"
+)
+
+// Host is what the module needs from its broker.
+type Host interface {
+	BrokerNode() sim.NodeID
+	GroupPartitionFor(group string) int32
+	ReplicaLog(tp protocol.TopicPartition) *partition.Log
+	AppendInternal(w *sim.World, tp protocol.TopicPartition, batch protocol.RecordBatch, done func(w *sim.World, base int64, err protocol.ErrorCode))
+}
+
+type offsetKey struct {
+	group string
+	tp    protocol.TopicPartition
+}
+
+type committed struct {
+	offset   int64
+	position int64 // log offset of the record, so the newest commit wins
+}
+
+// offsetsPartition is the state of one loaded __consumer_offsets partition.
+type offsetsPartition struct {
+	epoch     int32
+	committed map[offsetKey]committed
+	pending   map[int64]map[offsetKey]committed // producer id → pending offsets
+}
+
+// Coordinator is the module.
+type Coordinator struct {
+	host    Host
+	parts   map[int32]*offsetsPartition
+	loading map[int32]int32
+}
+
+// New creates the module for a broker.
+func New(host Host) *Coordinator {
+	return &Coordinator{host: host, parts: map[int32]*offsetsPartition{}, loading: map[int32]int32{}}
+}
+
+const timerLoad = "group.load"
+
+// Busy reports partitions still loading.
+func (c *Coordinator) Busy() bool { return len(c.loading) > 0 }
+
+type loadJob struct{ partition, epoch int32 }
+
+// OnElection starts loading a partition this broker now leads.
+func (c *Coordinator) OnElection(w *sim.World, p, epoch int32) {
+	delete(c.parts, p)
+	c.loading[p] = epoch
+	w.After(c.host.BrokerNode(), 2, timerLoad, loadJob{p, epoch})
+}
+
+// OnResignation forgets a partition.
+func (c *Coordinator) OnResignation(w *sim.World, p int32) {
+	delete(c.parts, p)
+	delete(c.loading, p)
+}
+
+// Timer finishes a load: replay offset records and markers.
+func (c *Coordinator) Timer(w *sim.World, t *sim.Timer) {
+	if t.Kind != timerLoad {
+		return
+	}
+	job := t.Data.(loadJob)
+	if e, ok := c.loading[job.partition]; !ok || e != job.epoch {
+		return
+	}
+	delete(c.loading, job.partition)
+	op := &offsetsPartition{epoch: job.epoch, committed: map[offsetKey]committed{}, pending: map[int64]map[offsetKey]committed{}}
+	log := c.host.ReplicaLog(offsetsTP(job.partition))
+	for i := range log.Batches {
+		b := &log.Batches[i]
+		if b.IsControl {
+			op.completeTransaction(b.ProducerId, b.ControlType == protocol.ControlCommit)
+			continue
+		}
+		for j, r := range b.Records {
+			if r.Offset == nil {
+				continue
+			}
+			op.apply(b, r.Offset, b.BaseOffset+int64(j))
+		}
+	}
+	c.parts[job.partition] = op
+	if len(op.committed)+len(op.pending) > 0 {
+		w.Note(c.host.BrokerNode(), offsetsTP(job.partition).String(), "group coordinator loaded "+strconv.Itoa(len(op.committed))+" committed offset(s)")
+	}
+}
+
+func offsetsTP(p int32) protocol.TopicPartition {
+	return protocol.TopicPartition{Topic: protocol.ConsumerOffsetsTopic, Partition: p}
+}
+
+func (op *offsetsPartition) apply(b *protocol.RecordBatch, v *protocol.OffsetCommitValue, position int64) {
+	k := offsetKey{v.Group, v.Partition}
+	if b.IsTransactional {
+		m := op.pending[b.ProducerId]
+		if m == nil {
+			m = map[offsetKey]committed{}
+			op.pending[b.ProducerId] = m
+		}
+		m[k] = committed{v.CommittedOffset, position}
+		return
+	}
+	op.committed[k] = committed{v.CommittedOffset, position}
+}
+
+// completeTransaction is replayEndTransactionMarker: on COMMIT each pending
+// offset is copied unless a newer commit exists; on ABORT it is dropped.
+func (op *offsetsPartition) completeTransaction(pid int64, commit bool) {
+	pend := op.pending[pid]
+	delete(op.pending, pid)
+	if !commit {
+		return
+	}
+	for k, v := range pend {
+		if cur, ok := op.committed[k]; !ok || cur.position < v.position {
+			op.committed[k] = v
+		}
+	}
+}
+
+// OnMarker applies a marker written to an offsets partition.
+func (c *Coordinator) OnMarker(w *sim.World, p int32, pid int64, commit bool) {
+	if op := c.parts[p]; op != nil {
+		n := len(op.pending[pid])
+		op.completeTransaction(pid, commit)
+		if n > 0 {
+			verb := "dropped"
+			if commit {
+				verb = "materialised"
+			}
+			w.Note(c.host.BrokerNode(), offsetsTP(p).String(), strconv.Itoa(n)+" pending transactional offset(s) of producer "+strconv.FormatInt(pid, 10)+" "+verb)
+		}
+	}
+}
+
+func (c *Coordinator) partitionOf(group string) (*offsetsPartition, int32, protocol.ErrorCode) {
+	p := c.host.GroupPartitionFor(group)
+	if _, ok := c.loading[p]; ok {
+		return nil, p, protocol.COORDINATOR_LOAD_IN_PROGRESS
+	}
+	op := c.parts[p]
+	if op == nil {
+		return nil, p, protocol.NOT_COORDINATOR
+	}
+	return op, p, protocol.NONE
+}
+
+// Handle dispatches OffsetCommit, TxnOffsetCommit and OffsetFetch.
+func (c *Coordinator) Handle(w *sim.World, env *sim.Envelope) {
+	switch m := env.Msg.(type) {
+	case *protocol.OffsetCommitRequest:
+		c.commit(w, m.GroupId, m.Offsets, -1, -1, false, func(w *sim.World, rs []protocol.PartitionError) {
+			w.Send(c.host.BrokerNode(), env.From, &protocol.OffsetCommitResponse{Results: rs}, env.ID)
+		})
+	case *protocol.TxnOffsetCommitRequest:
+		c.commit(w, m.GroupId, m.Offsets, m.ProducerId, m.ProducerEpoch, true, func(w *sim.World, rs []protocol.PartitionError) {
+			w.Send(c.host.BrokerNode(), env.From, &protocol.TxnOffsetCommitResponse{Results: rs}, env.ID)
+		})
+	case *protocol.OffsetFetchRequest:
+		w.Send(c.host.BrokerNode(), env.From, c.fetch(m), env.ID)
+	}
+}
+
+// commit appends offset records (a transactional batch for
+// TxnOffsetCommit, carrying the producer id and epoch so a fenced producer
+// is rejected by the log's epoch check) and applies them once replicated.
+func (c *Coordinator) commit(w *sim.World, group string, offsets []protocol.OffsetEntry, pid int64, epoch int16, txn bool, done func(*sim.World, []protocol.PartitionError)) {
+	all := func(err protocol.ErrorCode) []protocol.PartitionError {
+		rs := make([]protocol.PartitionError, len(offsets))
+		for i, o := range offsets {
+			rs[i] = protocol.PartitionError{TopicPartition: o.TopicPartition, ErrorCode: err}
+		}
+		return rs
+	}
+	op, p, err := c.partitionOf(group)
+	if err != protocol.NONE {
+		done(w, all(err))
+		return
+	}
+	batch := protocol.RecordBatch{ProducerId: pid, ProducerEpoch: epoch, IsTransactional: txn}
+	for _, o := range offsets {
+		v := &protocol.OffsetCommitValue{Group: group, Partition: o.TopicPartition, CommittedOffset: o.CommittedOffset}
+		batch.Records = append(batch.Records, protocol.Record{Key: group + "/" + o.TopicPartition.String(), Offset: v})
+	}
+	c.host.AppendInternal(w, offsetsTP(p), batch, func(w *sim.World, base int64, err protocol.ErrorCode) {
+		switch err {
+		case protocol.NONE:
+		case protocol.NOT_LEADER_OR_FOLLOWER:
+			err = protocol.NOT_COORDINATOR
+		case protocol.NOT_ENOUGH_REPLICAS, protocol.NOT_ENOUGH_REPLICAS_AFTER_APPEND, protocol.REQUEST_TIMED_OUT:
+			err = protocol.COORDINATOR_NOT_AVAILABLE
+		}
+		if err == protocol.NONE && c.parts[p] == op {
+			for i := range batch.Records {
+				batch.BaseOffset = base
+				op.apply(&batch, batch.Records[i].Offset, base+int64(i))
+			}
+		}
+		done(w, all(err))
+	})
+}
+
+func (c *Coordinator) fetch(m *protocol.OffsetFetchRequest) *protocol.OffsetFetchResponse {
+	resp := &protocol.OffsetFetchResponse{}
+	op, _, err := c.partitionOf(m.GroupId)
+	if err != protocol.NONE {
+		resp.ErrorCode = err
+		return resp
+	}
+	for _, tp := range m.Partitions {
+		r := protocol.OffsetFetchResult{TopicPartition: tp, CommittedOffset: -1}
+		k := offsetKey{m.GroupId, tp}
+		if m.RequireStable && op.hasPending(k) {
+			r.ErrorCode = protocol.UNSTABLE_OFFSET_COMMIT
+		} else if v, ok := op.committed[k]; ok {
+			r.CommittedOffset = v.offset
+		}
+		resp.Results = append(resp.Results, r)
+	}
+	return resp
+}
+
+func (op *offsetsPartition) hasPending(k offsetKey) bool {
+	for _, m := range op.pending {
+		if _, ok := m[k]; ok {
+			return true
+		}
+	}
+	return false
+}
+
+// OffsetView is one offset as the inspector shows it.
+type OffsetView struct {
+	Group      string
+	Partition  protocol.TopicPartition
+	Offset     int64
+	ProducerId int64 `json:",omitempty"` // set for a pending transactional offset
+	Pending    bool  `json:",omitempty"`
+}
+
+// Snapshot lists committed and pending offsets, sorted.
+func (c *Coordinator) Snapshot() []OffsetView {
+	var out []OffsetView
+	for _, op := range c.parts {
+		for k, v := range op.committed {
+			out = append(out, OffsetView{Group: k.group, Partition: k.tp, Offset: v.offset})
+		}
+		for pid, m := range op.pending {
+			for k, v := range m {
+				out = append(out, OffsetView{Group: k.group, Partition: k.tp, Offset: v.offset, ProducerId: pid, Pending: true})
+			}
+		}
+	}
+	sort.Slice(out, func(i, j int) bool {
+		a, b := out[i], out[j]
+		if a.Group != b.Group {
+			return a.Group < b.Group
+		}
+		if a.Partition != b.Partition {
+			return a.Partition.Less(b.Partition)
+		}
+		if a.Pending != b.Pending {
+			return !a.Pending
+		}
+		return a.ProducerId < b.ProducerId
+	})
+	return out
+}

@@ -1,0 +1,433 @@
+// Package partition holds one partition replica's log as Kafka keeps it:
+// record batches with producer id, epoch and sequence; control batches
+// (transaction markers); per-producer state for duplicate, sequence and
+// epoch checks; the high watermark, the last stable offset and the
+// aborted-transaction index. Pure data structures, tested alone.
+package partition
+
+import (
+	"sort"
+
+	"txnlab/core/protocol"
+)
+
+// NumBatchesToRetain is Kafka's ProducerStateEntry.NUM_BATCHES_TO_RETAIN:
+// how many recent batches per producer the leader remembers to recognise a
+// retried batch. It matches max.in.flight.requests.per.connection ≤ 5.
+const NumBatchesToRetain = 5
+
+// Checks says which safety checks are on. All are on in Kafka; a lesson
+// turns one off with `break` to show what it prevents.
+type Checks struct {
+	// EpochFencing rejects batches and markers with an older producer
+	// epoch (INVALID_PRODUCER_EPOCH).
+	EpochFencing bool
+	// CoordinatorEpoch rejects markers from an older coordinator
+	// (TRANSACTION_COORDINATOR_FENCED).
+	CoordinatorEpoch bool
+	// SequenceCheck rejects out-of-order sequences and answers retried
+	// batches with their original offset instead of appending them again.
+	SequenceCheck bool
+}
+
+// AllChecks is Kafka's behaviour.
+var AllChecks = Checks{EpochFencing: true, CoordinatorEpoch: true, SequenceCheck: true}
+
+// BatchMetadata is what the producer state remembers of one recent batch.
+type BatchMetadata struct {
+	FirstSeq    int32
+	LastSeq     int32
+	FirstOffset int64
+	LastOffset  int64
+}
+
+// ProducerStateEntry is the partition's state for one producer id
+// (ProducerStateEntry.java).
+type ProducerStateEntry struct {
+	ProducerId    int64
+	ProducerEpoch int16
+	// Batches holds at most NumBatchesToRetain recent batches, oldest first.
+	Batches []BatchMetadata
+	// CoordinatorEpoch is the coordinator epoch of the last marker applied.
+	CoordinatorEpoch int32
+	// CurrentTxnFirstOffset is the first offset of this producer's open
+	// transaction here, or -1.
+	CurrentTxnFirstOffset int64
+	// LastTimestamp is the virtual time of the last write, for
+	// producer.id.expiration.ms.
+	LastTimestamp int64
+}
+
+// TxnRange is a transaction's span on this partition: open (LastOffset -1)
+// or decided (LastOffset = its marker's offset).
+type TxnRange struct {
+	ProducerId  int64
+	FirstOffset int64
+	LastOffset  int64
+	Aborted     bool
+}
+
+// AbortedTxn is an entry of the aborted-transaction index (.txnindex).
+type AbortedTxn struct {
+	ProducerId       int64
+	FirstOffset      int64
+	LastOffset       int64
+	LastStableOffset int64
+}
+
+// Log is one replica of one partition.
+type Log struct {
+	TP            protocol.TopicPartition
+	Batches       []protocol.RecordBatch
+	HighWatermark int64
+	// Producers maps producer id to its state; iterate with ProducerIds.
+	Producers map[int64]*ProducerStateEntry
+	// Ongoing holds open transactions, by first offset.
+	Ongoing []TxnRange
+	// Unreplicated holds decided transactions whose marker is not yet
+	// below the high watermark: their data stays invisible to
+	// read_committed readers until it is (apache/kafka PR #2910).
+	Unreplicated []TxnRange
+	// AbortedIndex is the aborted-transaction index, in marker order.
+	AbortedIndex []AbortedTxn
+}
+
+// NewLog returns an empty log.
+func NewLog(tp protocol.TopicPartition) *Log {
+	return &Log{TP: tp, Producers: map[int64]*ProducerStateEntry{}}
+}
+
+// LogEndOffset is the offset the next batch gets.
+func (l *Log) LogEndOffset() int64 {
+	if n := len(l.Batches); n > 0 {
+		return l.Batches[n-1].NextOffset()
+	}
+	return 0
+}
+
+// ProducerIds lists the producer ids with state here, sorted, so nothing
+// depends on map order.
+func (l *Log) ProducerIds() []int64 {
+	ids := make([]int64, 0, len(l.Producers))
+	for id := range l.Producers {
+		ids = append(ids, id)
+	}
+	sort.Slice(ids, func(i, j int) bool { return ids[i] < ids[j] })
+	return ids
+}
+
+// FirstUnstableOffset is the smallest first offset over open transactions
+// and decided-but-unreplicated ones, or -1.
+func (l *Log) FirstUnstableOffset() int64 {
+	first := int64(-1)
+	for _, set := range [][]TxnRange{l.Ongoing, l.Unreplicated} {
+		for _, t := range set {
+			if first < 0 || t.FirstOffset < first {
+				first = t.FirstOffset
+			}
+		}
+	}
+	return first
+}
+
+// LSO is the last stable offset: the first unstable offset when it is
+// below the high watermark, else the high watermark.
+func (l *Log) LSO() int64 {
+	if f := l.FirstUnstableOffset(); f >= 0 && f < l.HighWatermark {
+		return f
+	}
+	return l.HighWatermark
+}
+
+// AppendResult is the outcome of a client write.
+type AppendResult struct {
+	BaseOffset int64
+	Err        protocol.ErrorCode
+	// Duplicate is set when the batch was a retry of one already in the
+	// log: nothing was appended and BaseOffset is the original's.
+	Duplicate bool
+}
+
+// AppendAsLeader validates a client's batch against the producer state
+// (UnifiedLog.analyzeAndValidateProducerState, in Kafka's order) and
+// appends it. now stamps the producer's last write.
+func (l *Log) AppendAsLeader(b protocol.RecordBatch, leaderEpoch int32, now int64, checks Checks) AppendResult {
+	if b.ProducerId >= 0 {
+		if e := l.Producers[b.ProducerId]; e != nil {
+			if res, handled := l.validate(e, &b, checks); handled {
+				return res
+			}
+		}
+	}
+	b.BaseOffset = l.LogEndOffset()
+	b.PartitionLeaderEpoch = leaderEpoch
+	l.append(b, now)
+	return AppendResult{BaseOffset: b.BaseOffset}
+}
+
+func (l *Log) validate(e *ProducerStateEntry, b *protocol.RecordBatch, checks Checks) (AppendResult, bool) {
+	// Writes from a coordinator (transactional offset commits) carry no
+	// sequence: Kafka skips the sequence checks for that origin.
+	if b.BaseSequence < 0 {
+		checks.SequenceCheck = false
+	}
+	// 1. A retry of one of the last five batches gets its original offset.
+	if checks.SequenceCheck && b.ProducerEpoch == e.ProducerEpoch {
+		for _, m := range e.Batches {
+			if m.FirstSeq == b.BaseSequence && m.LastSeq == b.LastSequence() {
+				return AppendResult{BaseOffset: m.FirstOffset, Duplicate: true}, true
+			}
+		}
+	}
+	// 3. An older epoch is fenced.
+	if checks.EpochFencing && b.ProducerEpoch < e.ProducerEpoch {
+		return AppendResult{BaseOffset: -1, Err: protocol.INVALID_PRODUCER_EPOCH}, true
+	}
+	if checks.SequenceCheck && e.ProducerEpoch >= 0 {
+		if b.ProducerEpoch != e.ProducerEpoch {
+			// 5. A new epoch must start at sequence 0.
+			if b.ProducerEpoch > e.ProducerEpoch && b.BaseSequence != 0 {
+				return AppendResult{BaseOffset: -1, Err: protocol.OUT_OF_ORDER_SEQUENCE_NUMBER}, true
+			}
+		} else {
+			// 6. The same epoch continues where it left off (from 0 when
+			// nothing of this epoch is remembered).
+			last := protocol.NoSequence
+			if n := len(e.Batches); n > 0 {
+				last = e.Batches[n-1].LastSeq
+			}
+			if b.BaseSequence != nextSeq(last) {
+				return AppendResult{BaseOffset: -1, Err: protocol.OUT_OF_ORDER_SEQUENCE_NUMBER}, true
+			}
+		}
+	}
+	// 7. A non-transactional write while this producer has a transaction
+	// open here.
+	if !b.IsTransactional && e.CurrentTxnFirstOffset >= 0 {
+		return AppendResult{BaseOffset: -1, Err: protocol.INVALID_TXN_STATE}, true
+	}
+	return AppendResult{}, false
+}
+
+// nextSeq wraps after Integer.MAX_VALUE, as the Java client does.
+func nextSeq(s int32) int32 {
+	if s == 1<<31-1 {
+		return 0
+	}
+	return s + 1
+}
+
+// MarkerResult is the outcome of a WriteTxnMarkers entry on this partition.
+type MarkerResult struct {
+	Offset int64
+	Err    protocol.ErrorCode
+	// Completed is the transaction the marker closed, if one was open.
+	Completed *TxnRange
+}
+
+// AppendMarker checks and appends a COMMIT or ABORT control batch
+// (ProducerAppendInfo.appendEndTxnMarker). A marker for a producer with no
+// open transaction is still written and changes nothing else.
+func (l *Log) AppendMarker(pid int64, epoch int16, ct protocol.ControlType, coordinatorEpoch, leaderEpoch int32, now int64, checks Checks) MarkerResult {
+	if e := l.Producers[pid]; e != nil {
+		if checks.EpochFencing && epoch < e.ProducerEpoch {
+			return MarkerResult{Offset: -1, Err: protocol.INVALID_PRODUCER_EPOCH}
+		}
+		if checks.CoordinatorEpoch && coordinatorEpoch < e.CoordinatorEpoch {
+			return MarkerResult{Offset: -1, Err: protocol.TRANSACTION_COORDINATOR_FENCED}
+		}
+	}
+	b := protocol.RecordBatch{
+		BaseOffset: l.LogEndOffset(), PartitionLeaderEpoch: leaderEpoch,
+		ProducerId: pid, ProducerEpoch: epoch, BaseSequence: protocol.NoSequence,
+		IsTransactional: true, IsControl: true, ControlType: ct, CoordinatorEpoch: coordinatorEpoch,
+		Records: []protocol.Record{{Key: ct.String()}},
+	}
+	done := l.append(b, now)
+	return MarkerResult{Offset: b.BaseOffset, Completed: done}
+}
+
+// AppendReplica appends batches a follower fetched from its leader, with
+// no checks, keeping offsets as the leader assigned them. Batches below
+// the log end are skipped, so a repeated fetch response is harmless.
+func (l *Log) AppendReplica(batches []protocol.RecordBatch, now int64) {
+	for _, b := range batches {
+		if b.BaseOffset < l.LogEndOffset() {
+			continue
+		}
+		l.append(b, now)
+	}
+}
+
+// append adds a batch and updates the producer state; it returns the
+// transaction a marker completed.
+func (l *Log) append(b protocol.RecordBatch, now int64) *TxnRange {
+	l.Batches = append(l.Batches, b)
+	return l.apply(&l.Batches[len(l.Batches)-1], now)
+}
+
+func (l *Log) entry(pid int64) *ProducerStateEntry {
+	e := l.Producers[pid]
+	if e == nil {
+		e = &ProducerStateEntry{ProducerId: pid, ProducerEpoch: protocol.NoProducerEpoch,
+			CoordinatorEpoch: -1, CurrentTxnFirstOffset: -1}
+		l.Producers[pid] = e
+	}
+	return e
+}
+
+func (l *Log) apply(b *protocol.RecordBatch, now int64) *TxnRange {
+	if b.ProducerId < 0 {
+		return nil
+	}
+	e := l.entry(b.ProducerId)
+	e.LastTimestamp = now
+	if b.ProducerEpoch > e.ProducerEpoch {
+		e.ProducerEpoch = b.ProducerEpoch
+		e.Batches = nil
+	}
+	if b.IsControl {
+		if b.CoordinatorEpoch > e.CoordinatorEpoch {
+			e.CoordinatorEpoch = b.CoordinatorEpoch
+		}
+		if e.CurrentTxnFirstOffset < 0 {
+			return nil // an empty or repeated marker changes nothing (KAFKA-10702)
+		}
+		done := TxnRange{ProducerId: b.ProducerId, FirstOffset: e.CurrentTxnFirstOffset,
+			LastOffset: b.BaseOffset, Aborted: b.ControlType == protocol.ControlAbort}
+		e.CurrentTxnFirstOffset = -1
+		l.removeOngoing(b.ProducerId)
+		if done.Aborted {
+			l.AbortedIndex = append(l.AbortedIndex, AbortedTxn{ProducerId: done.ProducerId,
+				FirstOffset: done.FirstOffset, LastOffset: done.LastOffset,
+				LastStableOffset: l.lastStableOffsetAfter(done)})
+		}
+		if done.LastOffset >= l.HighWatermark {
+			l.Unreplicated = append(l.Unreplicated, done)
+		}
+		return &done
+	}
+	if b.BaseSequence >= 0 {
+		e.Batches = append(e.Batches, BatchMetadata{FirstSeq: b.BaseSequence, LastSeq: b.LastSequence(),
+			FirstOffset: b.BaseOffset, LastOffset: b.LastOffset()})
+		if len(e.Batches) > NumBatchesToRetain {
+			e.Batches = e.Batches[len(e.Batches)-NumBatchesToRetain:]
+		}
+	}
+	if b.IsTransactional && e.CurrentTxnFirstOffset < 0 {
+		e.CurrentTxnFirstOffset = b.BaseOffset
+		l.Ongoing = append(l.Ongoing, TxnRange{ProducerId: b.ProducerId, FirstOffset: b.BaseOffset, LastOffset: -1})
+	}
+	return nil
+}
+
+// lastStableOffsetAfter is the LSO once done completes: the first offset
+// of the earliest other open transaction, or the marker offset + 1.
+func (l *Log) lastStableOffsetAfter(done TxnRange) int64 {
+	lso := done.LastOffset + 1
+	for _, t := range l.Ongoing {
+		if t.ProducerId != done.ProducerId && t.FirstOffset < lso {
+			lso = t.FirstOffset
+		}
+	}
+	return lso
+}
+
+func (l *Log) removeOngoing(pid int64) {
+	for i, t := range l.Ongoing {
+		if t.ProducerId == pid {
+			l.Ongoing = append(l.Ongoing[:i:i], l.Ongoing[i+1:]...)
+			return
+		}
+	}
+}
+
+// SetHighWatermark moves the high watermark; decided transactions whose
+// marker falls below it become stable. It never moves backwards.
+func (l *Log) SetHighWatermark(hw int64) {
+	if hw > l.LogEndOffset() {
+		hw = l.LogEndOffset()
+	}
+	if hw < l.HighWatermark {
+		return
+	}
+	l.HighWatermark = hw
+	kept := l.Unreplicated[:0]
+	for _, t := range l.Unreplicated {
+		if t.LastOffset >= hw {
+			kept = append(kept, t)
+		}
+	}
+	l.Unreplicated = kept
+}
+
+// Read returns the batches from offset from (inclusive) up to limit
+// (exclusive), whole batches only.
+func (l *Log) Read(from, limit int64) []protocol.RecordBatch {
+	i := sort.Search(len(l.Batches), func(i int) bool { return l.Batches[i].LastOffset() >= from })
+	var out []protocol.RecordBatch
+	for ; i < len(l.Batches) && l.Batches[i].LastOffset() < limit; i++ {
+		out = append(out, l.Batches[i])
+	}
+	return out
+}
+
+// AbortedTransactions lists the aborted transactions overlapping
+// [from, upper): what a read_committed fetch of that range carries
+// (TransactionIndex.collectAbortedTxns).
+func (l *Log) AbortedTransactions(from, upper int64) []protocol.AbortedTransaction {
+	var out []protocol.AbortedTransaction
+	for _, a := range l.AbortedIndex {
+		if a.LastOffset >= from && a.FirstOffset < upper {
+			out = append(out, protocol.AbortedTransaction{ProducerId: a.ProducerId, FirstOffset: a.FirstOffset})
+		}
+	}
+	return out
+}
+
+// TruncateTo drops every batch at or after offset (a replica rejoining
+// after a leader change) and rebuilds the producer state by replaying what
+// remains, as Kafka does from its snapshots and the log tail.
+func (l *Log) TruncateTo(offset int64) {
+	i := sort.Search(len(l.Batches), func(i int) bool { return l.Batches[i].BaseOffset >= offset })
+	if i == len(l.Batches) {
+		return
+	}
+	l.Batches = l.Batches[:i:i]
+	l.Rebuild()
+}
+
+// Rebuild recomputes the producer state, open transactions and aborted
+// index from the batches (recovery after a restart).
+func (l *Log) Rebuild() {
+	batches := l.Batches
+	hw := l.HighWatermark
+	if end := l.LogEndOffset(); hw > end {
+		hw = end
+	}
+	l.Batches = nil
+	l.Producers = map[int64]*ProducerStateEntry{}
+	l.Ongoing, l.Unreplicated, l.AbortedIndex = nil, nil, nil
+	l.HighWatermark = 0
+	for _, b := range batches {
+		l.append(b, 0)
+	}
+	l.HighWatermark = 0
+	l.SetHighWatermark(hw)
+}
+
+// Clone returns a deep copy (snapshots, and a follower promoted to leader
+// keeps its own).
+func (l *Log) Clone() *Log {
+	c := &Log{TP: l.TP, HighWatermark: l.HighWatermark, Producers: map[int64]*ProducerStateEntry{}}
+	c.Batches = append([]protocol.RecordBatch(nil), l.Batches...)
+	for id, e := range l.Producers {
+		ce := *e
+		ce.Batches = append([]BatchMetadata(nil), e.Batches...)
+		c.Producers[id] = &ce
+	}
+	c.Ongoing = append([]TxnRange(nil), l.Ongoing...)
+	c.Unreplicated = append([]TxnRange(nil), l.Unreplicated...)
+	c.AbortedIndex = append([]AbortedTxn(nil), l.AbortedIndex...)
+	return c
+}

@@ -1,0 +1,273 @@
+package txncoord
+
+import (
+	"sort"
+	"strconv"
+
+	"txnlab/core/protocol"
+	"txnlab/core/sim"
+)
+
+// MaxProducerEpoch is Short.MaxValue; an epoch at or above
+// MaxProducerEpoch-1 is exhausted: the client never holds 32767, so the
+// coordinator can always fence.
+const MaxProducerEpoch int16 = 32767
+
+func isEpochExhausted(e int16) bool { return e >= MaxProducerEpoch-1 }
+
+// TransactionMetadata is the coordinator's state of one transactional id
+// (TransactionMetadata.scala).
+type TransactionMetadata struct {
+	TransactionalId        string
+	ProducerId             int64
+	PrevProducerId         int64
+	ProducerEpoch          int16
+	LastProducerEpoch      int16 // never persisted: -1 after a load
+	TxnTimeoutMs           int32
+	State                  protocol.TransactionState
+	PendingState           protocol.TransactionState
+	HasPendingState        bool
+	Partitions             []protocol.TopicPartition
+	TxnStartTimestamp      int64
+	TxnLastUpdateTimestamp int64
+	HasFailedEpochFence    bool
+}
+
+// transit is a transition's target (TxnTransitMetadata): the complete new
+// state, which is also what the __transaction_state record holds.
+type transit struct {
+	ProducerId             int64
+	PrevProducerId         int64
+	ProducerEpoch          int16
+	LastProducerEpoch      int16
+	TxnTimeoutMs           int32
+	State                  protocol.TransactionState
+	Partitions             []protocol.TopicPartition
+	TxnStartTimestamp      int64
+	TxnLastUpdateTimestamp int64
+}
+
+func (t transit) logValue() protocol.TransactionLogValue {
+	v := protocol.TransactionLogValue{
+		ProducerId: t.ProducerId, ProducerEpoch: t.ProducerEpoch, TransactionTimeoutMs: t.TxnTimeoutMs,
+		TransactionStatus: t.State, TransactionLastUpdateTimestampMs: t.TxnLastUpdateTimestamp,
+		TransactionStartTimestampMs: t.TxnStartTimestamp,
+	}
+	if t.State != protocol.Empty {
+		v.TransactionPartitions = append([]protocol.TopicPartition(nil), t.Partitions...)
+	}
+	return v
+}
+
+func newMetadata(id string, pid int64, timeoutMs int32, now sim.Time) *TransactionMetadata {
+	return &TransactionMetadata{TransactionalId: id, ProducerId: pid, PrevProducerId: protocol.NoProducerId,
+		ProducerEpoch: protocol.NoProducerEpoch, LastProducerEpoch: protocol.NoProducerEpoch,
+		TxnTimeoutMs: timeoutMs, State: protocol.Empty, TxnStartTimestamp: -1, TxnLastUpdateTimestamp: int64(now)}
+}
+
+// fromLogValue rebuilds metadata while loading; lastProducerEpoch is not
+// in the record and reads back as -1 (KAFKA-20357).
+func fromLogValue(id string, v *protocol.TransactionLogValue) *TransactionMetadata {
+	return &TransactionMetadata{TransactionalId: id, ProducerId: v.ProducerId, PrevProducerId: protocol.NoProducerId,
+		ProducerEpoch: v.ProducerEpoch, LastProducerEpoch: protocol.NoProducerEpoch, TxnTimeoutMs: v.TransactionTimeoutMs,
+		State: v.TransactionStatus, Partitions: append([]protocol.TopicPartition(nil), v.TransactionPartitions...),
+		TxnStartTimestamp: v.TransactionStartTimestampMs, TxnLastUpdateTimestamp: v.TransactionLastUpdateTimestampMs}
+}
+
+func (md *TransactionMetadata) base() transit {
+	return transit{ProducerId: md.ProducerId, PrevProducerId: md.PrevProducerId, ProducerEpoch: md.ProducerEpoch,
+		LastProducerEpoch: md.LastProducerEpoch, TxnTimeoutMs: md.TxnTimeoutMs, State: md.State,
+		Partitions: append([]protocol.TopicPartition(nil), md.Partitions...), TxnStartTimestamp: md.TxnStartTimestamp,
+		TxnLastUpdateTimestamp: md.TxnLastUpdateTimestamp}
+}
+
+// prepareTransitionTo marks the transition pending; nothing else may
+// change this id until it completes or fails.
+func (md *TransactionMetadata) prepareTransitionTo(t transit) transit {
+	md.PendingState, md.HasPendingState = t.State, true
+	return t
+}
+
+func (md *TransactionMetadata) clearPending() { md.HasPendingState = false }
+
+// completeTransitionTo applies a replicated transition. An edge Kafka
+// does not allow is recorded (the transitions invariant reads it) rather
+// than panicking: a broken mechanism must not crash the lesson.
+func (md *TransactionMetadata) completeTransitionTo(w *sim.World, node sim.NodeID, t transit) {
+	from := md.State
+	text := "pid=" + strconv.FormatInt(t.ProducerId, 10) + " epoch=" + strconv.Itoa(int(t.ProducerEpoch))
+	if !protocol.ValidTransition(from, t.State) {
+		text += " ILLEGAL"
+	}
+	md.ProducerId, md.PrevProducerId = t.ProducerId, t.PrevProducerId
+	md.ProducerEpoch, md.LastProducerEpoch = t.ProducerEpoch, t.LastProducerEpoch
+	md.TxnTimeoutMs, md.State = t.TxnTimeoutMs, t.State
+	md.Partitions = append([]protocol.TopicPartition(nil), t.Partitions...)
+	md.TxnStartTimestamp, md.TxnLastUpdateTimestamp = t.TxnStartTimestamp, t.TxnLastUpdateTimestamp
+	md.HasPendingState = false
+	w.Record(sim.Event{Kind: sim.KindState, Node: node, Subject: "txn " + md.TransactionalId,
+		From: from.String(), To: t.State.String(), Text: text})
+}
+
+// prepareIncrementProducerEpoch is KIP-360's rule for InitProducerId from
+// Empty or Complete*: a first init, a legitimate bump, a retry of a bump
+// that already happened, or a fenced stale producer.
+func (md *TransactionMetadata) prepareIncrementProducerEpoch(timeoutMs int32, expectedEpoch int16, hasExpected bool, now sim.Time) (transit, protocol.ErrorCode) {
+	t := md.base()
+	switch {
+	case !hasExpected:
+		t.ProducerEpoch, t.LastProducerEpoch = md.ProducerEpoch+1, protocol.NoProducerEpoch
+	case md.ProducerEpoch == protocol.NoProducerEpoch || expectedEpoch == md.ProducerEpoch:
+		t.ProducerEpoch, t.LastProducerEpoch = md.ProducerEpoch+1, md.ProducerEpoch
+	case expectedEpoch == md.LastProducerEpoch:
+		// a retry: keep the epoch the first attempt got
+	default:
+		return t, protocol.PRODUCER_FENCED
+	}
+	t.TxnTimeoutMs, t.State, t.Partitions = timeoutMs, protocol.Empty, nil
+	t.TxnStartTimestamp, t.TxnLastUpdateTimestamp = -1, int64(now)
+	return md.prepareTransitionTo(t), protocol.NONE
+}
+
+// prepareProducerIdRotation moves an exhausted id to a new producer id at
+// epoch 0.
+func (md *TransactionMetadata) prepareProducerIdRotation(newPid int64, timeoutMs int32, hasExpected bool, now sim.Time) transit {
+	t := md.base()
+	t.PrevProducerId, t.ProducerId, t.ProducerEpoch = md.ProducerId, newPid, 0
+	t.LastProducerEpoch = protocol.NoProducerEpoch
+	if hasExpected {
+		t.LastProducerEpoch = md.ProducerEpoch
+	}
+	t.TxnTimeoutMs, t.State, t.Partitions = timeoutMs, protocol.Empty, nil
+	t.TxnStartTimestamp, t.TxnLastUpdateTimestamp = -1, int64(now)
+	return md.prepareTransitionTo(t)
+}
+
+// prepareFenceProducerEpoch bumps the epoch in memory at once (never
+// returned to a client) with PrepareEpochFence pending; the abort that
+// follows persists it. A failed fence does not bump again (KAFKA-9666).
+func (md *TransactionMetadata) prepareFenceProducerEpoch(w *sim.World, node sim.NodeID) {
+	bumped := md.ProducerEpoch
+	if !md.HasFailedEpochFence {
+		bumped++
+	}
+	w.Record(sim.Event{Kind: sim.KindState, Node: node, Subject: "txn " + md.TransactionalId,
+		From: md.State.String(), To: protocol.PrepareEpochFence.String(),
+		Text: "epoch " + strconv.Itoa(int(md.ProducerEpoch)) + " -> " + strconv.Itoa(int(bumped)) + " (pending, not persisted)"})
+	md.PendingState, md.HasPendingState = protocol.PrepareEpochFence, true
+	// endTransaction clears the fence and adopts the fenced epoch.
+	md.HasPendingState = false
+	md.ProducerEpoch, md.LastProducerEpoch = bumped, protocol.NoProducerEpoch
+}
+
+// prepareAddPartitions moves to Ongoing with the union of partitions.
+func (md *TransactionMetadata) prepareAddPartitions(add []protocol.TopicPartition, now sim.Time) transit {
+	t := md.base()
+	if md.State == protocol.Empty || md.State == protocol.CompleteCommit || md.State == protocol.CompleteAbort {
+		t.TxnStartTimestamp = int64(now)
+		t.Partitions = nil
+	}
+	t.Partitions = unionPartitions(t.Partitions, add)
+	t.State, t.TxnLastUpdateTimestamp = protocol.Ongoing, int64(now)
+	return md.prepareTransitionTo(t)
+}
+
+// prepareAbortOrCommit moves to PrepareCommit or PrepareAbort.
+func (md *TransactionMetadata) prepareAbortOrCommit(commit bool, now sim.Time) transit {
+	t := md.base()
+	t.State = protocol.PrepareAbort
+	if commit {
+		t.State = protocol.PrepareCommit
+	}
+	t.TxnLastUpdateTimestamp = int64(now)
+	return md.prepareTransitionTo(t)
+}
+
+// prepareComplete is the Complete* target once every marker is written.
+// It does not mark anything pending: the marker channel owns it until the
+// record is written.
+func (md *TransactionMetadata) prepareComplete(now sim.Time) transit {
+	t := md.base()
+	t.State = protocol.CompleteAbort
+	if md.State == protocol.PrepareCommit {
+		t.State = protocol.CompleteCommit
+	}
+	t.Partitions = nil
+	t.TxnLastUpdateTimestamp = int64(now)
+	return t
+}
+
+func (md *TransactionMetadata) prepareDead() transit {
+	t := md.base()
+	t.State = protocol.Dead
+	return md.prepareTransitionTo(t)
+}
+
+func (md *TransactionMetadata) hasPartitions(tps []protocol.TopicPartition) bool {
+	for _, tp := range tps {
+		found := false
+		for _, have := range md.Partitions {
+			if have == tp {
+				found = true
+				break
+			}
+		}
+		if !found {
+			return false
+		}
+	}
+	return true
+}
+
+func (md *TransactionMetadata) removePartition(tp protocol.TopicPartition) {
+	for i, have := range md.Partitions {
+		if have == tp {
+			md.Partitions = append(md.Partitions[:i:i], md.Partitions[i+1:]...)
+			return
+		}
+	}
+}
+
+func unionPartitions(a, b []protocol.TopicPartition) []protocol.TopicPartition {
+	out := append([]protocol.TopicPartition(nil), a...)
+	for _, tp := range b {
+		dup := false
+		for _, have := range out {
+			if have == tp {
+				dup = true
+				break
+			}
+		}
+		if !dup {
+			out = append(out, tp)
+		}
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Less(out[j]) })
+	return out
+}
+
+// MetadataView is a copy of the metadata for snapshots and expectations.
+type MetadataView struct {
+	TransactionalId        string
+	ProducerId             int64
+	ProducerEpoch          int16
+	LastProducerEpoch      int16
+	TxnTimeoutMs           int32
+	State                  string
+	PendingState           string `json:",omitempty"`
+	Partitions             []protocol.TopicPartition
+	TxnStartTimestamp      int64
+	TxnLastUpdateTimestamp int64
+}
+
+// View copies the metadata.
+func (md *TransactionMetadata) View() MetadataView {
+	v := MetadataView{TransactionalId: md.TransactionalId, ProducerId: md.ProducerId, ProducerEpoch: md.ProducerEpoch,
+		LastProducerEpoch: md.LastProducerEpoch, TxnTimeoutMs: md.TxnTimeoutMs, State: md.State.String(),
+		Partitions: append([]protocol.TopicPartition(nil), md.Partitions...), TxnStartTimestamp: md.TxnStartTimestamp,
+		TxnLastUpdateTimestamp: md.TxnLastUpdateTimestamp}
+	if md.HasPendingState {
+		v.PendingState = md.PendingState.String()
+	}
+	return v
+}
