@@ -183,6 +183,17 @@ func (b *Broker) Timer(w *sim.World, t *sim.Timer) {
 			p.done(w, protocol.REQUEST_TIMED_OUT)
 		}
 		b.gcPending()
+	case sim.TimerDisconnected:
+		env := t.Data.(*sim.Envelope)
+		switch env.Msg.(type) {
+		case *protocol.WriteTxnMarkersRequest:
+			b.Txn.Disconnected(w, env.ID)
+		case *protocol.FetchRequest:
+			// replica.fetch.backoff.ms before trying the leader again
+			if leader, ok := IDOf(env.To); ok && b.fetching[leader] == env.ID {
+				w.AfterBackground(b.Node, sim.Second, "fetch-timeout", fetchTimeout{leader: leader, msgID: env.ID})
+			}
+		}
 	case "fetch-timeout":
 		ft := t.Data.(fetchTimeout)
 		if b.fetching[ft.leader] == ft.msgID {
@@ -309,7 +320,7 @@ func (b *Broker) awaitHW(w *sim.World, tp protocol.TopicPartition, offset int64,
 	}
 	p := &pendingAppend{tp: tp, offset: offset, epoch: b.led[tp], deadline: w.Now() + timeout, done: done}
 	b.pending = append(b.pending, p)
-	w.After(b.Node, timeout, "append-timeout", p)
+	w.AfterBackground(b.Node, timeout, "append-timeout", p)
 }
 
 func (b *Broker) gcPending() {

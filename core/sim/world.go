@@ -43,6 +43,10 @@ type Envelope struct {
 	Internal  bool
 }
 
+// TimerDisconnected is the timer kind a sender receives when a request
+// it sent found its destination down; Data is the *Envelope.
+const TimerDisconnected = "disconnected"
+
 // Timer is a timer a node set for itself.
 type Timer struct {
 	Node NodeID
@@ -325,6 +329,13 @@ func (w *World) deliver(e event) {
 	n := w.nodes[env.To]
 	if n == nil || n.status == Crashed {
 		w.drop(env, "destination down")
+		// The sender's connection is refused: it learns of it one latency
+		// later, as a client's NetworkClient sees a disconnection, and can
+		// retry elsewhere without waiting for request.timeout.ms.
+		if from := w.nodes[env.From]; from != nil && from.status != Crashed && !env.Msg.IsResponse() {
+			w.push(event{at: w.now + w.Net.latency(), kind: evTimer,
+				timer: &Timer{Node: env.From, Kind: TimerDisconnected, Data: env, gen: from.gen}})
+		}
 		return
 	}
 	if n.status == Paused {

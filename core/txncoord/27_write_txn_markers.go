@@ -148,28 +148,38 @@ func (c *Coordinator) sendQueuedMarkers(w *sim.World) {
 		}
 		id := w.Send(c.host.BrokerNode(), dest, req, 0)
 		ch.inflight[id] = inflightMarkers{dest: dest, entries: entries}
-		w.After(c.host.BrokerNode(), c.cfg.RequestTimeoutMs, timerMarkerExpiry, id)
+		w.AfterBackground(c.host.BrokerNode(), c.cfg.RequestTimeoutMs, timerMarkerExpiry, id)
 	}
 	if len(ch.unknown) > 0 {
 		ch.schedule(w, c, c.cfg.RetryBackoffMs)
 	}
 }
 
+// Disconnected re-queues a request whose destination refused the
+// connection; the send waits a reconnect backoff (1 s here) first.
+func (c *Coordinator) Disconnected(w *sim.World, msgID int64) {
+	c.requeue(w, msgID, "could not connect to the partition leader", sim.Second)
+}
+
 // markerRequestTimedOut re-queues a request that got no answer.
 func (c *Coordinator) markerRequestTimedOut(w *sim.World, msgID int64) {
+	c.requeue(w, msgID, "no answer within request.timeout.ms", 0)
+}
+
+func (c *Coordinator) requeue(w *sim.World, msgID int64, why string, backoff sim.Time) {
 	ch := &c.markers
 	in, ok := ch.inflight[msgID]
 	if !ok {
 		return
 	}
 	delete(ch.inflight, msgID)
-	w.Note(c.host.BrokerNode(), "WriteTxnMarkers", "no answer from "+string(in.dest)+" within request.timeout.ms: sending again")
+	w.Note(c.host.BrokerNode(), "WriteTxnMarkers", string(in.dest)+": "+why+"; markers queued again")
 	for _, e := range in.entries {
 		if ch.live(c, e.pc) {
 			ch.enqueue(c, e.pc, e.partitions)
 		}
 	}
-	ch.schedule(w, c, 0)
+	ch.schedule(w, c, backoff)
 }
 
 // HandleMarkersResponse applies a WriteTxnMarkers answer.

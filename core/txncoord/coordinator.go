@@ -225,8 +225,10 @@ func (c *Coordinator) finishLoad(w *sim.World, job loadJob) {
 	}
 	c.cache[job.partition] = entry
 	ids := sortedIds(entry.txns)
-	w.Note(c.host.BrokerNode(), txnTP(job.partition).String(),
-		"loaded "+strconv.Itoa(len(ids))+" transactional id(s), coordinator epoch "+strconv.Itoa(int(job.epoch)))
+	if len(log.Batches) > 0 {
+		w.Note(c.host.BrokerNode(), txnTP(job.partition).String(),
+			"loaded "+strconv.Itoa(len(ids))+" transactional id(s), coordinator epoch "+strconv.Itoa(int(job.epoch)))
+	}
 	for _, id := range ids {
 		md := entry.txns[id]
 		if md.State == protocol.PrepareCommit || md.State == protocol.PrepareAbort {

@@ -1,0 +1,350 @@
+package client
+
+import (
+	"sort"
+	"strconv"
+
+	"txnlab/core/protocol"
+	"txnlab/core/sim"
+)
+
+// ConsumerConfig holds the consumer settings the simulation honours.
+type ConsumerConfig struct {
+	// IsolationLevel is protocol.ReadUncommitted (Kafka's default) or
+	// protocol.ReadCommitted.
+	IsolationLevel   int8
+	GroupId          string
+	RequestTimeoutMs sim.Time
+	RetryBackoffMs   sim.Time
+}
+
+// DefaultConsumerConfig is the Java client's defaults.
+func DefaultConsumerConfig() ConsumerConfig {
+	return ConsumerConfig{IsolationLevel: protocol.ReadUncommitted, RequestTimeoutMs: 30 * sim.Second, RetryBackoffMs: 100}
+}
+
+// ReceivedRecord is one record a poll returned to the application.
+type ReceivedRecord struct {
+	Offset        int64
+	Key, Value    string
+	ProducerId    int64
+	ProducerEpoch int16
+	Sequence      int32
+	// Poll is the number of the poll that returned it.
+	Poll int
+}
+
+// Consumer is a consumer client process.
+type Consumer struct {
+	calls
+	Cfg       ConsumerConfig
+	meta      Metadata
+	Assigned  []protocol.TopicPartition
+	Positions map[protocol.TopicPartition]int64
+	Received  map[protocol.TopicPartition][]ReceivedRecord
+	// LastStableOffsets and HighWatermarks are what the last fetch said.
+	LastStableOffsets map[protocol.TopicPartition]int64
+	HighWatermarks    map[protocol.TopicPartition]int64
+	Polls             int
+
+	groupCoordinator sim.NodeID
+	bootstrapAttempt int
+	call             *Call
+	waiting          map[int64]bool // fetch requests of the current poll
+	pollCount        int
+	needOffsets      bool
+	inflight         int64
+	inflightKind     string
+}
+
+// NewConsumer creates a consumer process.
+func NewConsumer(name sim.NodeID, cfg ConsumerConfig, meta Metadata) *Consumer {
+	return &Consumer{calls: calls{node: name}, Cfg: cfg, meta: meta,
+		Positions: map[protocol.TopicPartition]int64{}, Received: map[protocol.TopicPartition][]ReceivedRecord{},
+		LastStableOffsets: map[protocol.TopicPartition]int64{}, HighWatermarks: map[protocol.TopicPartition]int64{},
+		waiting: map[int64]bool{}}
+}
+
+// Busy reports a call in progress.
+func (c *Consumer) Busy() bool { return c.call != nil && !c.call.Done }
+
+// Assign is assign(): positions start at the committed offset of the
+// group when there is one, else at the log start (txnlab's consumers use
+// auto.offset.reset=earliest so a poll shows what was written).
+func (c *Consumer) Assign(w *sim.World, tps []protocol.TopicPartition) *Call {
+	text := ""
+	for _, tp := range tps {
+		text += tp.String() + " "
+	}
+	call := c.start(w, CallAssign, text)
+	c.Assigned = append([]protocol.TopicPartition(nil), tps...)
+	for _, tp := range tps {
+		if _, ok := c.Positions[tp]; !ok {
+			c.Positions[tp] = -1
+		}
+	}
+	c.needOffsets = c.Cfg.GroupId != ""
+	if !c.needOffsets {
+		for _, tp := range tps {
+			if c.Positions[tp] < 0 {
+				c.Positions[tp] = 0
+			}
+		}
+	}
+	c.finish(w, call, protocol.NONE, "")
+	return call
+}
+
+// Seek is seek(): the next poll reads from offset.
+func (c *Consumer) Seek(w *sim.World, tp protocol.TopicPartition, offset int64) *Call {
+	call := c.start(w, CallSeek, tp.String()+" "+strconv.FormatInt(offset, 10))
+	c.Positions[tp] = offset
+	c.finish(w, call, protocol.NONE, "")
+	return call
+}
+
+// Poll is one poll(): committed positions first if unknown (OffsetFetch,
+// with require_stable at read_committed), then one Fetch round over the
+// assigned partitions, grouped by leader.
+func (c *Consumer) Poll(w *sim.World) *Call {
+	c.call = c.start(w, CallPoll, "")
+	c.pollCount++
+	if len(c.Assigned) == 0 {
+		c.finish(w, c.call, protocol.NONE, "0 records (nothing assigned)")
+		return c.call
+	}
+	c.step(w)
+	return c.call
+}
+
+// Commit is commitSync() of the current positions.
+func (c *Consumer) Commit(w *sim.World) *Call {
+	c.call = c.start(w, CallCommitSync, "")
+	if c.Cfg.GroupId == "" {
+		c.finish(w, c.call, protocol.INVALID_REQUEST, "no group.id")
+		return c.call
+	}
+	c.sendGroupRequest(w, "commit")
+	return c.call
+}
+
+func (c *Consumer) step(w *sim.World) {
+	if c.needOffsets {
+		c.sendGroupRequest(w, "offsets")
+		return
+	}
+	c.fetch(w)
+}
+
+func (c *Consumer) sendGroupRequest(w *sim.World, kind string) {
+	if c.groupCoordinator == "" {
+		c.inflightKind = "find:" + kind
+		c.inflight = w.Send(c.node, c.meta.Bootstrap(c.bootstrapAttempt), &protocol.FindCoordinatorRequest{Key: c.Cfg.GroupId, KeyType: protocol.KeyTypeGroup}, 0)
+		w.AfterBackground(c.node, c.Cfg.RequestTimeoutMs, "request-timeout", c.inflight)
+		return
+	}
+	var m protocol.Message
+	if kind == "offsets" {
+		m = &protocol.OffsetFetchRequest{GroupId: c.Cfg.GroupId, Partitions: c.Assigned, RequireStable: c.Cfg.IsolationLevel == protocol.ReadCommitted}
+	} else {
+		req := &protocol.OffsetCommitRequest{GroupId: c.Cfg.GroupId, GenerationId: -1}
+		for _, tp := range c.Assigned {
+			if pos := c.Positions[tp]; pos >= 0 {
+				req.Offsets = append(req.Offsets, protocol.OffsetEntry{TopicPartition: tp, CommittedOffset: pos})
+			}
+		}
+		m = req
+	}
+	c.inflightKind = kind
+	c.inflight = w.Send(c.node, c.groupCoordinator, m, 0)
+	w.AfterBackground(c.node, c.Cfg.RequestTimeoutMs, "request-timeout", c.inflight)
+}
+
+func (c *Consumer) fetch(w *sim.World) {
+	byLeader := map[sim.NodeID][]protocol.FetchPartition{}
+	for _, tp := range c.Assigned {
+		leader, ok := c.meta.LeaderOf(tp)
+		if !ok {
+			continue
+		}
+		byLeader[leader] = append(byLeader[leader], protocol.FetchPartition{TopicPartition: tp, FetchOffset: c.Positions[tp], LastFetchedEpoch: -1})
+	}
+	leaders := make([]sim.NodeID, 0, len(byLeader))
+	for l := range byLeader {
+		leaders = append(leaders, l)
+	}
+	sort.Slice(leaders, func(i, j int) bool { return leaders[i] < leaders[j] })
+	c.waiting = map[int64]bool{}
+	for _, l := range leaders {
+		id := w.Send(c.node, l, &protocol.FetchRequest{ReplicaId: protocol.ConsumerReplicaId, IsolationLevel: c.Cfg.IsolationLevel, Partitions: byLeader[l]}, 0)
+		c.waiting[id] = true
+		w.AfterBackground(c.node, c.Cfg.RequestTimeoutMs, "fetch-timeout", id)
+	}
+	c.maybeFinishPoll(w)
+}
+
+func (c *Consumer) maybeFinishPoll(w *sim.World) {
+	if len(c.waiting) > 0 || c.call == nil || c.call.Done {
+		return
+	}
+	n := 0
+	for _, recs := range c.Received {
+		for _, r := range recs {
+			if r.Poll == c.pollCount {
+				n++
+			}
+		}
+	}
+	c.Polls = c.pollCount
+	c.finish(w, c.call, protocol.NONE, strconv.Itoa(n)+" record(s)")
+}
+
+// Receive handles responses.
+func (c *Consumer) Receive(w *sim.World, env *sim.Envelope) {
+	switch m := env.Msg.(type) {
+	case *protocol.FetchResponse:
+		if !c.waiting[env.ReplyTo] {
+			return
+		}
+		delete(c.waiting, env.ReplyTo)
+		for _, pd := range m.Responses {
+			c.absorb(w, pd)
+		}
+		c.maybeFinishPoll(w)
+		return
+	}
+	if env.ReplyTo != c.inflight {
+		return
+	}
+	c.inflight = 0
+	switch m := env.Msg.(type) {
+	case *protocol.FindCoordinatorResponse:
+		kind := c.inflightKind[len("find:"):]
+		if m.ErrorCode != protocol.NONE {
+			w.After(c.node, c.Cfg.RetryBackoffMs, "retry", kind)
+			return
+		}
+		c.groupCoordinator = sim.NodeID("broker-" + strconv.Itoa(int(m.NodeId)))
+		c.sendGroupRequest(w, kind)
+	case *protocol.OffsetFetchResponse:
+		if err := m.TopError(); err != protocol.NONE {
+			if err == protocol.NOT_COORDINATOR || err == protocol.COORDINATOR_NOT_AVAILABLE {
+				c.groupCoordinator = ""
+			}
+			// UNSTABLE_OFFSET_COMMIT: a transaction holding offsets for
+			// these partitions is not complete; the consumer retries.
+			w.After(c.node, c.Cfg.RetryBackoffMs, "retry", "offsets")
+			return
+		}
+		for _, r := range m.Results {
+			pos := r.CommittedOffset
+			if pos < 0 {
+				pos = 0
+			}
+			c.Positions[r.TopicPartition] = pos
+		}
+		c.needOffsets = false
+		c.fetch(w)
+	case *protocol.OffsetCommitResponse:
+		err := m.TopError()
+		if err == protocol.NOT_COORDINATOR || err == protocol.COORDINATOR_NOT_AVAILABLE {
+			c.groupCoordinator = ""
+			w.After(c.node, c.Cfg.RetryBackoffMs, "retry", "commit")
+			return
+		}
+		c.finish(w, c.call, err, "")
+	}
+}
+
+// absorb applies one partition's fetched data: read_committed drops the
+// batches of aborted transactions using the aborted list and the ABORT
+// markers (CompletedFetch.nextFetchedRecord); control records are never
+// returned.
+func (c *Consumer) absorb(w *sim.World, pd protocol.FetchPartitionData) {
+	if pd.ErrorCode != protocol.NONE {
+		return
+	}
+	c.HighWatermarks[pd.TopicPartition] = pd.HighWatermark
+	c.LastStableOffsets[pd.TopicPartition] = pd.LastStableOffset
+	aborted := append([]protocol.AbortedTransaction(nil), pd.AbortedTransactions...)
+	sort.Slice(aborted, func(i, j int) bool { return aborted[i].FirstOffset < aborted[j].FirstOffset })
+	abortedPids := map[int64]bool{}
+	filter := c.Cfg.IsolationLevel == protocol.ReadCommitted && !w.Broken(sim.AbortedFilter)
+	pos := c.Positions[pd.TopicPartition]
+	for _, b := range pd.Records {
+		if b.NextOffset() <= pos {
+			continue
+		}
+		if filter {
+			for len(aborted) > 0 && aborted[0].FirstOffset <= b.LastOffset() {
+				abortedPids[aborted[0].ProducerId] = true
+				aborted = aborted[1:]
+			}
+		}
+		if b.IsControl {
+			if b.ControlType == protocol.ControlAbort {
+				delete(abortedPids, b.ProducerId)
+			}
+			pos = b.NextOffset()
+			continue
+		}
+		if filter && b.IsTransactional && abortedPids[b.ProducerId] {
+			pos = b.NextOffset()
+			continue
+		}
+		for i, r := range b.Records {
+			off := b.BaseOffset + int64(i)
+			if off < pos {
+				continue
+			}
+			seq := int32(-1)
+			if b.BaseSequence >= 0 {
+				seq = b.BaseSequence + int32(i)
+			}
+			c.Received[pd.TopicPartition] = append(c.Received[pd.TopicPartition], ReceivedRecord{Offset: off, Key: r.Key, Value: r.Value,
+				ProducerId: b.ProducerId, ProducerEpoch: b.ProducerEpoch, Sequence: seq, Poll: c.pollCount})
+		}
+		pos = b.NextOffset()
+	}
+	c.Positions[pd.TopicPartition] = pos
+}
+
+// Timer handles retries and timeouts.
+func (c *Consumer) Timer(w *sim.World, t *sim.Timer) {
+	switch t.Kind {
+	case "retry":
+		if c.call != nil && !c.call.Done {
+			kind := t.Data.(string)
+			if kind == "offsets" && !c.needOffsets {
+				return
+			}
+			c.sendGroupRequest(w, kind)
+		}
+	case "fetch-timeout":
+		id := t.Data.(int64)
+		if c.waiting[id] {
+			delete(c.waiting, id)
+			c.maybeFinishPoll(w)
+		}
+	case "request-timeout", sim.TimerDisconnected:
+		id, _ := t.Data.(int64)
+		if env, ok := t.Data.(*sim.Envelope); ok {
+			id = env.ID
+			if c.waiting[id] {
+				delete(c.waiting, id)
+				c.maybeFinishPoll(w)
+				return
+			}
+		}
+		if id != 0 && id == c.inflight && c.call != nil && !c.call.Done {
+			c.inflight = 0
+			c.groupCoordinator = ""
+			c.bootstrapAttempt++
+			kind := c.inflightKind
+			if len(kind) > 5 && kind[:5] == "find:" {
+				kind = kind[5:]
+			}
+			w.After(c.node, c.Cfg.RetryBackoffMs, "retry", kind)
+		}
+	}
+}

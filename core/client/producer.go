@@ -1,0 +1,936 @@
+package client
+
+import (
+	"sort"
+	"strconv"
+
+	"txnlab/core/protocol"
+	"txnlab/core/sim"
+)
+
+// ProducerConfig holds the producer settings the simulation honours, with
+// the Java client's names and defaults.
+type ProducerConfig struct {
+	TransactionalId      string
+	TransactionTimeoutMs sim.Time
+	EnableIdempotence    bool
+	Acks                 int16
+	RequestTimeoutMs     sim.Time
+	DeliveryTimeoutMs    sim.Time
+	MaxBlockMs           sim.Time
+	RetryBackoffMs       sim.Time
+}
+
+// DefaultProducerConfig is the Java client's defaults (acks=all,
+// idempotence on, transaction.timeout.ms 60 s).
+func DefaultProducerConfig() ProducerConfig {
+	return ProducerConfig{TransactionTimeoutMs: 60 * sim.Second, EnableIdempotence: true, Acks: -1,
+		RequestTimeoutMs: 30 * sim.Second, DeliveryTimeoutMs: 120 * sim.Second, MaxBlockMs: 60 * sim.Second,
+		RetryBackoffMs: 100}
+}
+
+// SentRecord is one record the application sent, as the producer saw its
+// fate: what the invariant checker judges from.
+type SentRecord struct {
+	TP            protocol.TopicPartition
+	Key, Value    string
+	ProducerId    int64
+	ProducerEpoch int16
+	Sequence      int32
+	// Txn is the client-side transaction number (1, 2, …), 0 outside one.
+	Txn    int
+	Acked  bool
+	Offset int64
+	Error  protocol.ErrorCode
+}
+
+// TxnRecord is one transaction as the producer lived it.
+type TxnRecord struct {
+	Txn           int
+	ProducerId    int64
+	ProducerEpoch int16
+	// CommitSent is set once EndTxn(commit) has left the client: before
+	// that, no record of the transaction may become visible.
+	CommitSent bool
+	// Outcome: "open", "committed" (commit returned NONE), "aborted"
+	// (abort returned NONE, or the transaction failed before any commit
+	// was sent), or "unknown" (the commit was sent but failed).
+	Outcome string
+	Offsets []protocol.OffsetEntry
+	Group   string
+}
+
+type batch struct {
+	tp       protocol.TopicPartition
+	records  []protocol.Record
+	pid      int64
+	epoch    int16
+	seq      int32
+	txn      int
+	created  sim.Time
+	inflight int64
+	done     bool
+	err      protocol.ErrorCode
+	offset   int64
+	call     *sendCall
+}
+
+type sendCall struct {
+	call    *Call
+	pending int
+	err     protocol.ErrorCode
+}
+
+type coordKind uint8
+
+const (
+	coordTxn coordKind = iota
+	coordGroup
+)
+
+// txnRequest is one queued transactional request (TxnRequestHandler).
+type txnRequest struct {
+	prio    int // FindCoordinator < InitProducerId < Add* < EndTxn
+	kind    coordKind
+	group   string
+	build   func() protocol.Message
+	handle  func(w *sim.World, resp protocol.Message)
+	backoff bool
+}
+
+// Producer is a producer client process.
+type Producer struct {
+	calls
+	Cfg           ProducerConfig
+	meta          Metadata
+	State         TxnState
+	ProducerId    int64
+	ProducerEpoch int16
+	Sends         []SentRecord
+	Txns          []TxnRecord
+
+	txnCoordinator     sim.NodeID
+	groupCoordinators  map[string]sim.NodeID
+	bootstrapAttempt   int
+	nextSeq            map[protocol.TopicPartition]int32
+	added              map[protocol.TopicPartition]bool
+	pendingAdd         map[protocol.TopicPartition]bool
+	addQueued          bool
+	batches            []*batch
+	txnQueue           []*txnRequest
+	inflightTxn        *txnRequest
+	inflightTxnMsg     int64
+	initCall           *Call
+	commitCall         *Call
+	abortCall          *Call
+	offsetsCall        *Call
+	lastError          protocol.ErrorCode
+	epochBumpRequired  bool
+	transactionStarted bool
+	currentTxn         int
+	closed             bool
+	// pidRequested marks an idempotent producer's pending InitProducerId.
+	pidRequested bool
+}
+
+// NewProducer creates a producer process.
+func NewProducer(name sim.NodeID, cfg ProducerConfig, meta Metadata) *Producer {
+	return &Producer{calls: calls{node: name}, Cfg: cfg, meta: meta, State: Uninitialized,
+		ProducerId: protocol.NoProducerId, ProducerEpoch: protocol.NoProducerEpoch,
+		groupCoordinators: map[string]sim.NodeID{}, nextSeq: map[protocol.TopicPartition]int32{},
+		added: map[protocol.TopicPartition]bool{}, pendingAdd: map[protocol.TopicPartition]bool{}}
+}
+
+// Transactional tells a transactional producer from an idempotent one.
+func (p *Producer) Transactional() bool { return p.Cfg.TransactionalId != "" }
+
+// Busy reports work in progress: a call not returned, a batch or a
+// transactional request outstanding.
+func (p *Producer) Busy() bool {
+	if l := p.Last(); l != nil && !l.Done {
+		return true
+	}
+	for _, c := range p.list {
+		if !c.Done {
+			return true
+		}
+	}
+	return p.inflightTxn != nil || len(p.txnQueue) > 0 || p.hasIncompleteBatches()
+}
+
+func (p *Producer) hasIncompleteBatches() bool {
+	for _, b := range p.batches {
+		if !b.done {
+			return true
+		}
+	}
+	return false
+}
+
+func (p *Producer) transition(w *sim.World, to TxnState) {
+	from := p.State
+	if from == to {
+		return
+	}
+	text := ""
+	if !ValidTransition(from, to) {
+		text = "ILLEGAL"
+	}
+	p.State = to
+	w.Record(sim.Event{Kind: sim.KindState, Node: p.node, Subject: "producer " + string(p.node), From: string(from), To: string(to), Text: text})
+}
+
+// fatal moves to FATAL_ERROR: only close remains.
+func (p *Producer) fatal(w *sim.World, err protocol.ErrorCode) {
+	p.lastError = err
+	p.transition(w, FatalError)
+	p.failOpenCalls(w, err)
+}
+
+// abortable moves to ABORTABLE_ERROR: the application must abort.
+func (p *Producer) abortable(w *sim.World, err protocol.ErrorCode) {
+	if p.State == FatalError {
+		return
+	}
+	p.lastError = err
+	if p.State == InTransaction || p.State == CommittingTransaction || p.State == AbortableError || p.State == Initializing {
+		p.transition(w, AbortableError)
+	}
+	if p.commitCall != nil && !p.commitCall.Done {
+		p.endTxnRecord("unknown")
+		c := p.commitCall
+		p.commitCall = nil
+		p.finish(w, c, err, "")
+	}
+}
+
+func (p *Producer) failOpenCalls(w *sim.World, err protocol.ErrorCode) {
+	for _, c := range []*Call{p.initCall, p.commitCall, p.abortCall, p.offsetsCall} {
+		if c != nil && !c.Done {
+			p.finish(w, c, err, "")
+		}
+	}
+	if p.commitCall != nil {
+		p.endTxnRecord("unknown")
+	}
+	p.initCall, p.commitCall, p.abortCall, p.offsetsCall = nil, nil, nil, nil
+	p.txnQueue = nil
+}
+
+// ---- public calls -------------------------------------------------------
+
+// Init is initTransactions(): FindCoordinator, then InitProducerId,
+// retried until it succeeds or fails fatally.
+func (p *Producer) Init(w *sim.World) *Call {
+	call := p.start(w, CallInit, p.Cfg.TransactionalId)
+	if !p.Transactional() {
+		p.finish(w, call, protocol.INVALID_TXN_STATE, "not a transactional producer")
+		return call
+	}
+	if p.State != Uninitialized {
+		p.finish(w, call, p.illegal(), "initTransactions in state "+string(p.State))
+		return call
+	}
+	p.initCall = call
+	p.transition(w, Initializing)
+	p.enqueueInitProducerId(w, false)
+	p.blockLimit(w, call)
+	return call
+}
+
+func (p *Producer) illegal() protocol.ErrorCode {
+	if p.State == FatalError && p.lastError != protocol.NONE {
+		return p.lastError
+	}
+	return protocol.INVALID_TXN_STATE
+}
+
+// blockLimit ends a blocking call after max.block.ms with a TimeoutException
+// (REQUEST_TIMED_OUT); the work itself goes on.
+func (p *Producer) blockLimit(w *sim.World, call *Call) {
+	w.AfterBackground(p.node, p.Cfg.MaxBlockMs, "max-block", call)
+}
+
+// Begin is beginTransaction(): local only.
+func (p *Producer) Begin(w *sim.World) *Call {
+	call := p.start(w, CallBegin, "")
+	if !p.Transactional() || p.State != Ready {
+		p.finish(w, call, p.illegal(), "beginTransaction in state "+string(p.State))
+		return call
+	}
+	p.currentTxn++
+	p.transactionStarted = false
+	p.added = map[protocol.TopicPartition]bool{}
+	p.Txns = append(p.Txns, TxnRecord{Txn: p.currentTxn, ProducerId: p.ProducerId, ProducerEpoch: p.ProducerEpoch, Outcome: "open"})
+	p.transition(w, InTransaction)
+	p.finish(w, call, protocol.NONE, "")
+	return call
+}
+
+// Send is one send() per record to one partition, then waits for the acks.
+func (p *Producer) Send(w *sim.World, tp protocol.TopicPartition, records []protocol.Record) *Call {
+	text := tp.String()
+	for _, r := range records {
+		text += " " + r.Key + "=" + r.Value
+	}
+	call := p.start(w, CallSend, text)
+	if p.Transactional() && p.State != InTransaction {
+		err := p.illegal()
+		if p.State == AbortableError {
+			err = p.lastError
+		}
+		p.finish(w, call, err, "send in state "+string(p.State))
+		return call
+	}
+	if !p.Transactional() && p.ProducerId < 0 && p.Cfg.EnableIdempotence && !p.pidRequested {
+		p.pidRequested = true
+		p.enqueueInitProducerId(w, false)
+	}
+	sc := &sendCall{call: call, pending: 1}
+	b := &batch{tp: tp, records: records, txn: p.currentTxn, created: w.Now(), call: sc, seq: -1, offset: -1}
+	if !p.Transactional() {
+		b.txn = 0
+	}
+	p.batches = append(p.batches, b)
+	if p.Transactional() && !p.added[tp] {
+		if w.Broken(sim.AddPartitions) {
+			p.added[tp] = true // the lesson's broken client writes first
+			p.transactionStarted = true
+		} else {
+			p.pendingAdd[tp] = true
+			p.enqueueAddPartitions(w)
+		}
+	}
+	w.AfterBackground(p.node, p.Cfg.DeliveryTimeoutMs, "delivery-timeout", b)
+	p.pump(w)
+	return call
+}
+
+// SendOffsets is sendOffsetsToTransaction(): AddOffsetsToTxn to the
+// transaction coordinator, then TxnOffsetCommit to the group coordinator.
+func (p *Producer) SendOffsets(w *sim.World, group string, offsets []protocol.OffsetEntry) *Call {
+	call := p.start(w, CallSendOffsets, group)
+	if !p.Transactional() || p.State != InTransaction {
+		p.finish(w, call, p.illegal(), "sendOffsetsToTransaction in state "+string(p.State))
+		return call
+	}
+	p.offsetsCall = call
+	if t := p.txn(); t != nil {
+		t.Group = group
+		t.Offsets = append(t.Offsets, offsets...)
+	}
+	commitOffsets := func(w *sim.World) {
+		p.enqueue(w, &txnRequest{prio: 2, kind: coordGroup, group: group, build: func() protocol.Message {
+			return &protocol.TxnOffsetCommitRequest{TransactionalId: p.Cfg.TransactionalId, GroupId: group,
+				ProducerId: p.ProducerId, ProducerEpoch: p.ProducerEpoch, GenerationId: -1, Offsets: offsets}
+		}, handle: func(w *sim.World, resp protocol.Message) {
+			err := protocol.Error(resp)
+			switch err {
+			case protocol.NONE:
+				p.finish(w, p.offsetsCall, protocol.NONE, "")
+			case protocol.COORDINATOR_NOT_AVAILABLE, protocol.NOT_COORDINATOR, protocol.REQUEST_TIMED_OUT:
+				delete(p.groupCoordinators, group)
+				p.retry(w)
+			case protocol.INVALID_PRODUCER_EPOCH, protocol.PRODUCER_FENCED:
+				p.fatal(w, protocol.PRODUCER_FENCED)
+			default:
+				if err.Retriable() {
+					p.retry(w)
+					return
+				}
+				p.abortable(w, err)
+				p.finish(w, p.offsetsCall, err, "")
+			}
+		}})
+	}
+	if w.Broken(sim.AddOffsets) {
+		p.transactionStarted = true
+		commitOffsets(w)
+	} else {
+		p.enqueue(w, &txnRequest{prio: 2, kind: coordTxn, build: func() protocol.Message {
+			return &protocol.AddOffsetsToTxnRequest{TransactionalId: p.Cfg.TransactionalId, ProducerId: p.ProducerId,
+				ProducerEpoch: p.ProducerEpoch, GroupId: group}
+		}, handle: func(w *sim.World, resp protocol.Message) {
+			err := protocol.Error(resp)
+			switch {
+			case err == protocol.NONE:
+				p.transactionStarted = true
+				commitOffsets(w)
+			case p.coordinatorError(w, err):
+			case err == protocol.CONCURRENT_TRANSACTIONS || err.Retriable():
+				p.retry(w)
+			default:
+				p.classify(w, err)
+				p.finish(w, p.offsetsCall, err, "")
+			}
+		}})
+	}
+	p.blockLimit(w, call)
+	return call
+}
+
+// Commit is commitTransaction(): EndTxn(commit), held until every batch
+// of the transaction has completed; not sent at all for an empty
+// transaction.
+func (p *Producer) Commit(w *sim.World) *Call {
+	call := p.start(w, CallCommit, "")
+	if !p.Transactional() || p.State != InTransaction {
+		err := p.illegal()
+		if p.State == AbortableError {
+			err = p.lastError
+		}
+		p.finish(w, call, err, "commitTransaction in state "+string(p.State))
+		return call
+	}
+	p.commitCall = call
+	p.transition(w, CommittingTransaction)
+	p.blockLimit(w, call)
+	p.maybeEndTxn(w)
+	return call
+}
+
+// Abort is abortTransaction(): unsent batches fail, EndTxn(abort) unless
+// nothing was added, then an epoch bump if one is required (KIP-360).
+func (p *Producer) Abort(w *sim.World) *Call {
+	call := p.start(w, CallAbort, "")
+	if !p.Transactional() || (p.State != InTransaction && p.State != AbortableError) {
+		p.finish(w, call, p.illegal(), "abortTransaction in state "+string(p.State))
+		return call
+	}
+	p.abortCall = call
+	p.transition(w, AbortingTransaction)
+	for _, b := range p.batches {
+		if !b.done && b.inflight == 0 {
+			p.completeBatch(w, b, protocol.TRANSACTION_ABORTABLE, -1)
+		}
+	}
+	p.pendingAdd = map[protocol.TopicPartition]bool{}
+	p.blockLimit(w, call)
+	p.maybeEndTxn(w)
+	return call
+}
+
+// Close is close(): the process stops producing.
+func (p *Producer) Close(w *sim.World) *Call {
+	call := p.start(w, CallClose, "")
+	p.closed = true
+	p.finish(w, call, protocol.NONE, "")
+	return call
+}
+
+func (p *Producer) txn() *TxnRecord {
+	if p.currentTxn == 0 || len(p.Txns) == 0 {
+		return nil
+	}
+	return &p.Txns[len(p.Txns)-1]
+}
+
+func (p *Producer) endTxnRecord(outcome string) {
+	if t := p.txn(); t != nil && t.Outcome == "open" {
+		if outcome == "unknown" && !t.CommitSent {
+			outcome = "aborted"
+		}
+		t.Outcome = outcome
+	}
+}
+
+// maybeEndTxn sends EndTxn once nothing of the transaction is outstanding.
+func (p *Producer) maybeEndTxn(w *sim.World) {
+	commit := p.State == CommittingTransaction
+	if !commit && p.State != AbortingTransaction {
+		return
+	}
+	if p.hasIncompleteBatches() || p.addQueued || p.inflightTxn != nil && p.inflightTxn.prio == 2 {
+		return // held until the batches complete (nextRequest(hasIncompleteBatches))
+	}
+	for _, r := range p.txnQueue {
+		if r.prio == 3 {
+			return
+		}
+	}
+	if p.inflightTxn != nil && p.inflightTxn.prio == 3 {
+		return
+	}
+	if commit {
+		for _, b := range p.batches {
+			if b.txn == p.currentTxn && b.err != protocol.NONE {
+				p.abortable(w, b.err)
+				return
+			}
+		}
+	}
+	if !p.transactionStarted || (!commit && p.lastError == protocol.INVALID_PRODUCER_ID_MAPPING) {
+		p.completeTxn(w, commit)
+		return
+	}
+	if commit {
+		if t := p.txn(); t != nil {
+			t.CommitSent = true
+		}
+	}
+	p.enqueue(w, &txnRequest{prio: 3, kind: coordTxn, build: func() protocol.Message {
+		return &protocol.EndTxnRequest{TransactionalId: p.Cfg.TransactionalId, ProducerId: p.ProducerId,
+			ProducerEpoch: p.ProducerEpoch, Committed: commit}
+	}, handle: func(w *sim.World, resp protocol.Message) {
+		err := protocol.Error(resp)
+		switch {
+		case err == protocol.NONE:
+			p.completeTxn(w, commit)
+		case p.coordinatorError(w, err):
+		case err == protocol.CONCURRENT_TRANSACTIONS || err.Retriable():
+			p.retry(w)
+		default:
+			p.classify(w, err)
+		}
+	}})
+}
+
+// completeTxn returns to READY (or bumps the epoch first after an
+// abortable error that requires it).
+func (p *Producer) completeTxn(w *sim.World, commit bool) {
+	if commit {
+		p.endTxnRecord("committed")
+		c := p.commitCall
+		p.commitCall = nil
+		p.transition(w, Ready)
+		p.finish(w, c, protocol.NONE, "")
+		return
+	}
+	p.endTxnRecord("aborted")
+	if p.epochBumpRequired {
+		p.epochBumpRequired = false
+		p.transition(w, Initializing)
+		p.enqueueInitProducerId(w, true)
+		return
+	}
+	c := p.abortCall
+	p.abortCall = nil
+	p.lastError = protocol.NONE
+	p.transition(w, Ready)
+	p.finish(w, c, protocol.NONE, "")
+}
+
+// classify applies the Java client's error handling to a coordinator
+// response that is neither success nor retriable.
+func (p *Producer) classify(w *sim.World, err protocol.ErrorCode) {
+	switch err {
+	case protocol.PRODUCER_FENCED, protocol.INVALID_PRODUCER_EPOCH:
+		p.fatal(w, protocol.PRODUCER_FENCED)
+	case protocol.INVALID_TXN_STATE, protocol.TRANSACTIONAL_ID_AUTHORIZATION_FAILED:
+		p.fatal(w, err)
+	case protocol.INVALID_PRODUCER_ID_MAPPING, protocol.UNKNOWN_PRODUCER_ID:
+		p.epochBumpRequired = true
+		p.abortable(w, err)
+		p.failOpenCallsExceptAbort(w, err)
+	default:
+		p.abortable(w, err)
+		p.failOpenCallsExceptAbort(w, err)
+	}
+}
+
+func (p *Producer) failOpenCallsExceptAbort(w *sim.World, err protocol.ErrorCode) {
+	for _, c := range []*Call{p.initCall, p.offsetsCall} {
+		if c != nil && !c.Done {
+			p.finish(w, c, err, "")
+		}
+	}
+	if p.abortCall != nil && !p.abortCall.Done {
+		c := p.abortCall
+		p.abortCall = nil
+		p.fatal(w, err)
+		p.finish(w, c, err, "")
+	}
+}
+
+// coordinatorError handles NOT_COORDINATOR and COORDINATOR_NOT_AVAILABLE:
+// look the coordinator up again and retry.
+func (p *Producer) coordinatorError(w *sim.World, err protocol.ErrorCode) bool {
+	if err != protocol.NOT_COORDINATOR && err != protocol.COORDINATOR_NOT_AVAILABLE {
+		return false
+	}
+	p.txnCoordinator = ""
+	p.retry(w)
+	return true
+}
+
+func (p *Producer) enqueueInitProducerId(w *sim.World, bump bool) {
+	p.enqueue(w, &txnRequest{prio: 1, kind: coordTxn, build: func() protocol.Message {
+		req := &protocol.InitProducerIdRequest{TransactionalId: p.Cfg.TransactionalId,
+			TransactionTimeoutMs: int32(p.Cfg.TransactionTimeoutMs), ProducerId: protocol.NoProducerId, ProducerEpoch: protocol.NoProducerEpoch}
+		if bump {
+			req.ProducerId, req.ProducerEpoch = p.ProducerId, p.ProducerEpoch
+		}
+		return req
+	}, handle: func(w *sim.World, resp protocol.Message) {
+		r := resp.(*protocol.InitProducerIdResponse)
+		switch {
+		case r.ErrorCode == protocol.NONE:
+			if r.ProducerId != p.ProducerId || r.ProducerEpoch != p.ProducerEpoch {
+				p.nextSeq = map[protocol.TopicPartition]int32{} // a new epoch restarts every sequence at 0
+			}
+			p.ProducerId, p.ProducerEpoch = r.ProducerId, r.ProducerEpoch
+			if !p.Transactional() {
+				p.State = Ready
+				p.pump(w)
+				return
+			}
+			p.transition(w, Ready)
+			if c := p.initCall; c != nil {
+				p.initCall = nil
+				p.finish(w, c, protocol.NONE, "pid="+strconv.FormatInt(r.ProducerId, 10)+" epoch="+strconv.Itoa(int(r.ProducerEpoch)))
+			}
+			if c := p.abortCall; c != nil {
+				p.abortCall = nil
+				p.finish(w, c, protocol.NONE, "")
+			}
+		case p.Transactional() && p.coordinatorError(w, r.ErrorCode):
+		case r.ErrorCode.Retriable():
+			p.retry(w)
+		case r.ErrorCode == protocol.INVALID_PRODUCER_EPOCH || r.ErrorCode == protocol.PRODUCER_FENCED:
+			p.fatal(w, protocol.PRODUCER_FENCED)
+		default:
+			p.fatal(w, r.ErrorCode)
+		}
+	}})
+}
+
+func (p *Producer) enqueueAddPartitions(w *sim.World) {
+	if p.addQueued {
+		return
+	}
+	p.addQueued = true
+	var sent []protocol.TopicPartition
+	p.enqueue(w, &txnRequest{prio: 2, kind: coordTxn, build: func() protocol.Message {
+		sent = sortedTPs(p.pendingAdd)
+		return &protocol.AddPartitionsToTxnRequest{TransactionalId: p.Cfg.TransactionalId, ProducerId: p.ProducerId,
+			ProducerEpoch: p.ProducerEpoch, Partitions: sent}
+	}, handle: func(w *sim.World, resp protocol.Message) {
+		err := protocol.Error(resp)
+		switch {
+		case err == protocol.NONE:
+			p.addQueued = false
+			for _, tp := range sent {
+				p.added[tp] = true
+				delete(p.pendingAdd, tp)
+			}
+			p.transactionStarted = true
+			if len(p.pendingAdd) > 0 {
+				p.enqueueAddPartitions(w)
+			}
+			p.pump(w)
+			p.maybeEndTxn(w)
+		case p.coordinatorError(w, err):
+		case err == protocol.CONCURRENT_TRANSACTIONS || err.Retriable():
+			p.retry(w)
+		default:
+			p.addQueued = false
+			p.classify(w, err)
+			for _, b := range p.batches {
+				if !b.done && b.inflight == 0 && p.pendingAdd[b.tp] {
+					p.completeBatch(w, b, err, -1)
+				}
+			}
+			p.pendingAdd = map[protocol.TopicPartition]bool{}
+			p.maybeEndTxn(w)
+		}
+	}})
+}
+
+func sortedTPs(m map[protocol.TopicPartition]bool) []protocol.TopicPartition {
+	out := make([]protocol.TopicPartition, 0, len(m))
+	for tp := range m {
+		out = append(out, tp)
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Less(out[j]) })
+	return out
+}
+
+// ---- the transactional request pipeline: one in flight at a time -------
+
+func (p *Producer) enqueue(w *sim.World, r *txnRequest) {
+	p.txnQueue = append(p.txnQueue, r)
+	p.pumpTxn(w)
+}
+
+// retry puts the in-flight request back, to be sent after
+// retry.backoff.ms.
+func (p *Producer) retry(w *sim.World) {
+	r := p.inflightTxn
+	p.inflightTxn, p.inflightTxnMsg = nil, 0
+	if r == nil {
+		return
+	}
+	r.backoff = true
+	p.txnQueue = append([]*txnRequest{r}, p.txnQueue...)
+	w.After(p.node, p.Cfg.RetryBackoffMs, "retry", r)
+}
+
+func (p *Producer) pumpTxn(w *sim.World) {
+	if p.inflightTxn != nil || len(p.txnQueue) == 0 || p.State == FatalError {
+		return
+	}
+	best := -1
+	for i, r := range p.txnQueue {
+		if r.backoff {
+			continue
+		}
+		if best < 0 || r.prio < p.txnQueue[best].prio {
+			best = i
+		}
+	}
+	if best < 0 {
+		return
+	}
+	r := p.txnQueue[best]
+	dest, ok := p.coordinatorFor(w, r)
+	if !ok {
+		return // a FindCoordinator is on its way
+	}
+	p.txnQueue = append(p.txnQueue[:best:best], p.txnQueue[best+1:]...)
+	p.inflightTxn = r
+	p.inflightTxnMsg = w.Send(p.node, dest, r.build(), 0)
+	w.AfterBackground(p.node, p.Cfg.RequestTimeoutMs, "request-timeout", p.inflightTxnMsg)
+}
+
+// coordinatorFor returns where r goes, sending FindCoordinator first when
+// the coordinator is not known.
+func (p *Producer) coordinatorFor(w *sim.World, r *txnRequest) (sim.NodeID, bool) {
+	if !p.Transactional() {
+		return p.meta.Bootstrap(p.bootstrapAttempt), true
+	}
+	key, keyType := p.Cfg.TransactionalId, protocol.KeyTypeTransaction
+	known := p.txnCoordinator
+	if r.kind == coordGroup {
+		key, keyType, known = r.group, protocol.KeyTypeGroup, p.groupCoordinators[r.group]
+	}
+	if known != "" {
+		return known, true
+	}
+	find := &txnRequest{prio: 0, kind: r.kind, group: r.group}
+	find.build = func() protocol.Message { return &protocol.FindCoordinatorRequest{Key: key, KeyType: keyType} }
+	find.handle = func(w *sim.World, resp protocol.Message) {
+		fr := resp.(*protocol.FindCoordinatorResponse)
+		if fr.ErrorCode != protocol.NONE {
+			p.retry(w)
+			return
+		}
+		node := sim.NodeID("broker-" + strconv.Itoa(int(fr.NodeId)))
+		if keyType == protocol.KeyTypeTransaction {
+			p.txnCoordinator = node
+		} else {
+			p.groupCoordinators[key] = node
+		}
+	}
+	p.inflightTxn = find
+	p.inflightTxnMsg = w.Send(p.node, p.meta.Bootstrap(p.bootstrapAttempt), find.build(), 0)
+	w.AfterBackground(p.node, p.Cfg.RequestTimeoutMs, "request-timeout", p.inflightTxnMsg)
+	return "", false
+}
+
+// ---- data: batches, sequences, acks -------------------------------------
+
+// pump sends every batch that may go: its partition added to the
+// transaction, a producer id known, nothing else in flight for the
+// partition (one batch in flight per partition keeps sequences in order
+// over a reordering network).
+func (p *Producer) pump(w *sim.World) {
+	if p.Cfg.EnableIdempotence && p.ProducerId < 0 {
+		return
+	}
+	busy := map[protocol.TopicPartition]bool{}
+	for _, b := range p.batches {
+		if !b.done && b.inflight != 0 {
+			busy[b.tp] = true
+		}
+	}
+	for _, b := range p.batches {
+		if b.done || b.inflight != 0 || busy[b.tp] {
+			continue
+		}
+		if p.Transactional() && !p.added[b.tp] {
+			continue
+		}
+		if p.State == AbortingTransaction || p.State == FatalError || p.State == AbortableError {
+			continue
+		}
+		busy[b.tp] = true
+		p.sendBatch(w, b)
+	}
+}
+
+func (p *Producer) sendBatch(w *sim.World, b *batch) {
+	leader, ok := p.meta.LeaderOf(b.tp)
+	if !ok {
+		w.After(p.node, p.Cfg.RetryBackoffMs, "resend", b)
+		b.inflight = -1
+		return
+	}
+	if b.seq < 0 {
+		b.pid, b.epoch = p.ProducerId, p.ProducerEpoch
+		if p.Cfg.EnableIdempotence {
+			b.seq = p.nextSeq[b.tp]
+			p.nextSeq[b.tp] = b.seq + int32(len(b.records))
+		} else {
+			b.pid, b.epoch = protocol.NoProducerId, protocol.NoProducerEpoch
+		}
+	}
+	rb := protocol.RecordBatch{ProducerId: b.pid, ProducerEpoch: b.epoch, BaseSequence: b.seq,
+		IsTransactional: p.Transactional(), Records: b.records}
+	if !p.Cfg.EnableIdempotence {
+		rb.BaseSequence = protocol.NoSequence
+	}
+	req := &protocol.ProduceRequest{TransactionalId: p.Cfg.TransactionalId, Acks: p.Cfg.Acks, TimeoutMs: int32(p.Cfg.RequestTimeoutMs),
+		Partitions: []protocol.ProducePartitionData{{TopicPartition: b.tp, Records: rb}}}
+	b.inflight = w.Send(p.node, leader, req, 0)
+	w.AfterBackground(p.node, p.Cfg.RequestTimeoutMs, "produce-timeout", b)
+}
+
+func (p *Producer) handleProduceResponse(w *sim.World, env *sim.Envelope, m *protocol.ProduceResponse) {
+	for _, b := range p.batches {
+		if b.inflight != env.ReplyTo || b.done {
+			continue
+		}
+		b.inflight = 0
+		r := m.Responses[0]
+		switch {
+		case r.ErrorCode == protocol.NONE || r.ErrorCode == protocol.DUPLICATE_SEQUENCE_NUMBER:
+			p.completeBatch(w, b, protocol.NONE, r.BaseOffset)
+		case r.ErrorCode.Retriable():
+			w.After(p.node, p.Cfg.RetryBackoffMs, "resend", b)
+			b.inflight = -1
+		default:
+			p.completeBatch(w, b, r.ErrorCode, -1)
+			if p.Transactional() {
+				// Every produce error is abortable for a transactional
+				// producer since 2.7 (KAFKA-10687), with an epoch bump
+				// requested for sequence and epoch trouble.
+				if r.ErrorCode == protocol.OUT_OF_ORDER_SEQUENCE_NUMBER || r.ErrorCode == protocol.UNKNOWN_PRODUCER_ID {
+					p.epochBumpRequired = true
+				}
+				p.abortable(w, r.ErrorCode)
+			}
+		}
+	}
+	p.pump(w)
+	p.maybeEndTxn(w)
+}
+
+func (p *Producer) completeBatch(w *sim.World, b *batch, err protocol.ErrorCode, offset int64) {
+	if b.done {
+		return
+	}
+	b.done, b.err, b.offset = true, err, offset
+	for i, r := range b.records {
+		s := SentRecord{TP: b.tp, Key: r.Key, Value: r.Value, ProducerId: b.pid, ProducerEpoch: b.epoch,
+			Sequence: -1, Txn: b.txn, Acked: err == protocol.NONE, Offset: -1, Error: err}
+		if b.seq >= 0 {
+			s.Sequence = b.seq + int32(i)
+		}
+		if offset >= 0 {
+			s.Offset = offset + int64(i)
+		}
+		p.Sends = append(p.Sends, s)
+	}
+	if sc := b.call; sc != nil {
+		sc.pending--
+		if err != protocol.NONE && sc.err == protocol.NONE {
+			sc.err = err
+		}
+		if sc.pending == 0 {
+			detail := ""
+			if err == protocol.NONE {
+				detail = "offset " + strconv.FormatInt(offset, 10)
+			}
+			p.finish(w, sc.call, sc.err, detail)
+		}
+	}
+}
+
+// ---- message and timer dispatch ----------------------------------------
+
+// Receive handles responses.
+func (p *Producer) Receive(w *sim.World, env *sim.Envelope) {
+	if m, ok := env.Msg.(*protocol.ProduceResponse); ok {
+		p.handleProduceResponse(w, env, m)
+		return
+	}
+	if p.inflightTxn == nil || env.ReplyTo != p.inflightTxnMsg {
+		return // an answer to a request we gave up on
+	}
+	r := p.inflightTxn
+	p.inflightTxn, p.inflightTxnMsg = nil, 0
+	r.handle(w, env.Msg)
+	if p.inflightTxn == r {
+		return // the handler asked for a retry
+	}
+	p.pumpTxn(w)
+	p.maybeEndTxn(w)
+}
+
+// Timer handles retries and timeouts.
+func (p *Producer) Timer(w *sim.World, t *sim.Timer) {
+	switch t.Kind {
+	case "retry":
+		t.Data.(*txnRequest).backoff = false
+		p.pumpTxn(w)
+	case "request-timeout", sim.TimerDisconnected:
+		id, _ := t.Data.(int64)
+		if env, ok := t.Data.(*sim.Envelope); ok {
+			id = env.ID
+			if _, isProduce := env.Msg.(*protocol.ProduceRequest); isProduce {
+				p.produceLost(w, id)
+				return
+			}
+		}
+		if p.inflightTxn != nil && p.inflightTxnMsg == id {
+			// Java marks the node disconnected and looks the coordinator
+			// up again before retrying.
+			p.txnCoordinator = ""
+			p.groupCoordinators = map[string]sim.NodeID{}
+			p.bootstrapAttempt++
+			p.retry(w)
+		}
+	case "produce-timeout":
+		b := t.Data.(*batch)
+		p.produceLost(w, b.inflight)
+	case "resend":
+		b := t.Data.(*batch)
+		if !b.done && b.inflight == -1 {
+			b.inflight = 0
+			p.pump(w)
+		}
+	case "delivery-timeout":
+		b := t.Data.(*batch)
+		if !b.done {
+			p.completeBatch(w, b, protocol.REQUEST_TIMED_OUT, -1)
+			if p.Transactional() {
+				p.abortable(w, protocol.REQUEST_TIMED_OUT)
+			}
+			p.pump(w)
+			p.maybeEndTxn(w)
+		}
+	case "max-block":
+		c := t.Data.(*Call)
+		if !c.Done {
+			p.finish(w, c, protocol.REQUEST_TIMED_OUT, "max.block.ms elapsed")
+		}
+	}
+}
+
+// produceLost retries a produce request that got no answer, with the same
+// sequence numbers: the broker's duplicate check makes the retry safe.
+func (p *Producer) produceLost(w *sim.World, msgID int64) {
+	if msgID <= 0 {
+		return
+	}
+	for _, b := range p.batches {
+		if b.inflight == msgID && !b.done {
+			b.inflight = -1
+			w.After(p.node, p.Cfg.RetryBackoffMs, "resend", b)
+		}
+	}
+}
+
+// LastError is the error that put the producer in ABORTABLE_ERROR or
+// FATAL_ERROR.
+func (p *Producer) LastError() protocol.ErrorCode { return p.lastError }

@@ -1,0 +1,57 @@
+package cluster
+
+import (
+	"testing"
+
+	"txnlab/core/client"
+	"txnlab/core/protocol"
+	"txnlab/core/sim"
+)
+
+func waitCall(t *testing.T, c *Cluster, call *client.Call) {
+	t.Helper()
+	r := c.RunUntil(func() bool { return call.Done }, c.World.Now()+10*sim.Minute)
+	if !call.Done {
+		t.Fatalf("call %s did not return: %s", call.Kind, r.Reason)
+	}
+}
+
+func TestHappyPathSmoke(t *testing.T) {
+	c, err := New(DefaultConfig())
+	if err != nil {
+		t.Fatal(err)
+	}
+	c.RunIdle(sim.Minute)
+	if err := c.CreateTopic("orders", 2, 3); err != nil {
+		t.Fatal(err)
+	}
+	cfg := client.DefaultProducerConfig()
+	cfg.TransactionalId = "order-txn-1"
+	c.AddProducer("p1", cfg)
+	cc := client.DefaultConsumerConfig()
+	cc.IsolationLevel = protocol.ReadCommitted
+	c.AddConsumer("c1", cc)
+	p := c.Producers["p1"]
+	waitCall(t, c, p.Init(c.World))
+	waitCall(t, c, p.Begin(c.World))
+	tp := protocol.TopicPartition{Topic: "orders", Partition: 0}
+	waitCall(t, c, p.Send(c.World, tp, []protocol.Record{{Key: "k1", Value: "v1"}}))
+	call := p.Commit(c.World)
+	waitCall(t, c, call)
+	if call.Result != protocol.NONE {
+		t.Fatalf("commit: %v", call.Result)
+	}
+	c.RunIdle(sim.Minute)
+	cons := c.Consumers["c1"]
+	waitCall(t, c, cons.Assign(c.World, []protocol.TopicPartition{tp}))
+	waitCall(t, c, cons.Poll(c.World))
+	for _, e := range c.World.Trace.Events {
+		if !e.Internal {
+			t.Log(e.Line())
+		}
+	}
+	if got := cons.Received[tp]; len(got) != 1 || got[0].Value != "v1" {
+		t.Fatalf("received %+v", got)
+	}
+	t.Logf("events: %d digest %s", len(c.World.Trace.Events), c.World.Trace.Digest())
+}
