@@ -68,7 +68,7 @@ const ProducerIdBlockSize = 1000
 // topics.
 func NewMetadata(brokers, rf, txnPartitions, offsetsPartitions int32) *Metadata {
 	m := &Metadata{NumBrokers: brokers, Alive: make([]bool, brokers),
-		Partitions: map[protocol.TopicPartition]*PartitionState{},
+		Partitions:    map[protocol.TopicPartition]*PartitionState{},
 		TxnPartitions: txnPartitions, OffsetsPartitions: offsetsPartitions}
 	for i := range m.Alive {
 		m.Alive[i] = true

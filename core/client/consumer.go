@@ -30,8 +30,9 @@ type ReceivedRecord struct {
 	ProducerId    int64
 	ProducerEpoch int16
 	Sequence      int32
-	// Poll is the number of the poll that returned it.
+	// Poll is the number of the poll that returned it; At is when.
 	Poll int
+	At   sim.Time
 }
 
 // Consumer is a consumer client process.
@@ -302,7 +303,7 @@ func (c *Consumer) absorb(w *sim.World, pd protocol.FetchPartitionData) {
 				seq = b.BaseSequence + int32(i)
 			}
 			c.Received[pd.TopicPartition] = append(c.Received[pd.TopicPartition], ReceivedRecord{Offset: off, Key: r.Key, Value: r.Value,
-				ProducerId: b.ProducerId, ProducerEpoch: b.ProducerEpoch, Sequence: seq, Poll: c.pollCount})
+				ProducerId: b.ProducerId, ProducerEpoch: b.ProducerEpoch, Sequence: seq, Poll: c.pollCount, At: w.Now()})
 		}
 		pos = b.NextOffset()
 	}

@@ -51,7 +51,8 @@ type TxnRecord struct {
 	ProducerEpoch int16
 	// CommitSent is set once EndTxn(commit) has left the client: before
 	// that, no record of the transaction may become visible.
-	CommitSent bool
+	CommitSent   bool
+	CommitSentAt sim.Time
 	// Outcome: "open", "committed" (commit returned NONE), "aborted"
 	// (abort returned NONE, or the transaction failed before any commit
 	// was sent), or "unknown" (the commit was sent but failed).
@@ -98,6 +99,13 @@ type txnRequest struct {
 	backoff bool
 }
 
+// Grant is a producer id and epoch an InitProducerId response gave.
+type Grant struct {
+	ProducerId    int64
+	ProducerEpoch int16
+	At            sim.Time
+}
+
 // Producer is a producer client process.
 type Producer struct {
 	calls
@@ -108,6 +116,9 @@ type Producer struct {
 	ProducerEpoch int16
 	Sends         []SentRecord
 	Txns          []TxnRecord
+	// Grants lists every producer id and epoch this client was given, and
+	// when: the fencing invariant compares record times against them.
+	Grants []Grant
 
 	txnCoordinator     sim.NodeID
 	groupCoordinators  map[string]sim.NodeID
@@ -464,8 +475,8 @@ func (p *Producer) maybeEndTxn(w *sim.World) {
 		return
 	}
 	if commit {
-		if t := p.txn(); t != nil {
-			t.CommitSent = true
+		if t := p.txn(); t != nil && !t.CommitSent {
+			t.CommitSent, t.CommitSentAt = true, w.Now()
 		}
 	}
 	p.enqueue(w, &txnRequest{prio: 3, kind: coordTxn, build: func() protocol.Message {
@@ -569,6 +580,7 @@ func (p *Producer) enqueueInitProducerId(w *sim.World, bump bool) {
 				p.nextSeq = map[protocol.TopicPartition]int32{} // a new epoch restarts every sequence at 0
 			}
 			p.ProducerId, p.ProducerEpoch = r.ProducerId, r.ProducerEpoch
+			p.Grants = append(p.Grants, Grant{ProducerId: r.ProducerId, ProducerEpoch: r.ProducerEpoch, At: w.Now()})
 			if !p.Transactional() {
 				p.State = Ready
 				p.pump(w)

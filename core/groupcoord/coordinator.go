@@ -33,6 +33,7 @@ type offsetKey struct {
 type committed struct {
 	offset   int64
 	position int64 // log offset of the record, so the newest commit wins
+	pid      int64 // the transaction that wrote it, -1 for OffsetCommit
 }
 
 // offsetsPartition is the state of one loaded __consumer_offsets partition.
@@ -117,10 +118,10 @@ func (op *offsetsPartition) apply(b *protocol.RecordBatch, v *protocol.OffsetCom
 			m = map[offsetKey]committed{}
 			op.pending[b.ProducerId] = m
 		}
-		m[k] = committed{v.CommittedOffset, position}
+		m[k] = committed{v.CommittedOffset, position, b.ProducerId}
 		return
 	}
-	op.committed[k] = committed{v.CommittedOffset, position}
+	op.committed[k] = committed{v.CommittedOffset, position, -1}
 }
 
 // completeTransaction is replayEndTransactionMarker: on COMMIT each pending
@@ -251,11 +252,13 @@ func (op *offsetsPartition) hasPending(k offsetKey) bool {
 
 // OffsetView is one offset as the inspector shows it.
 type OffsetView struct {
-	Group      string
-	Partition  protocol.TopicPartition
-	Offset     int64
-	ProducerId int64 `json:",omitempty"` // set for a pending transactional offset
-	Pending    bool  `json:",omitempty"`
+	Group     string
+	Partition protocol.TopicPartition
+	Offset    int64
+	// ProducerId is the transaction that wrote the offset (-1: a plain
+	// OffsetCommit).
+	ProducerId int64
+	Pending    bool `json:",omitempty"`
 }
 
 // Snapshot lists committed and pending offsets, sorted.
@@ -263,7 +266,7 @@ func (c *Coordinator) Snapshot() []OffsetView {
 	var out []OffsetView
 	for _, op := range c.parts {
 		for k, v := range op.committed {
-			out = append(out, OffsetView{Group: k.group, Partition: k.tp, Offset: v.offset})
+			out = append(out, OffsetView{Group: k.group, Partition: k.tp, Offset: v.offset, ProducerId: v.pid})
 		}
 		for pid, m := range op.pending {
 			for k, v := range m {

@@ -161,6 +161,7 @@ func (l *Log) AppendAsLeader(b protocol.RecordBatch, leaderEpoch int32, now int6
 	}
 	b.BaseOffset = l.LogEndOffset()
 	b.PartitionLeaderEpoch = leaderEpoch
+	b.Timestamp = now
 	l.append(b, now)
 	return AppendResult{BaseOffset: b.BaseOffset}
 }
@@ -238,7 +239,7 @@ func (l *Log) AppendMarker(pid int64, epoch int16, ct protocol.ControlType, coor
 		}
 	}
 	b := protocol.RecordBatch{
-		BaseOffset: l.LogEndOffset(), PartitionLeaderEpoch: leaderEpoch,
+		BaseOffset: l.LogEndOffset(), PartitionLeaderEpoch: leaderEpoch, Timestamp: now,
 		ProducerId: pid, ProducerEpoch: epoch, BaseSequence: protocol.NoSequence,
 		IsTransactional: true, IsControl: true, ControlType: ct, CoordinatorEpoch: coordinatorEpoch,
 		Records: []protocol.Record{{Key: ct.String()}},

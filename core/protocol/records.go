@@ -49,11 +49,13 @@ type Record struct {
 type RecordBatch struct {
 	BaseOffset           int64
 	PartitionLeaderEpoch int32
-	ProducerId           int64
-	ProducerEpoch        int16
-	BaseSequence         int32
-	IsTransactional      bool
-	IsControl            bool
+	// Timestamp is the log append time (virtual ms), set by the leader.
+	Timestamp       int64
+	ProducerId      int64
+	ProducerEpoch   int16
+	BaseSequence    int32
+	IsTransactional bool
+	IsControl       bool
 	// ControlType and CoordinatorEpoch are the control record's key type
 	// and EndTransactionMarker value, set when IsControl.
 	ControlType      ControlType `json:",omitempty"`

@@ -1,0 +1,547 @@
+// Package check is the invariant checker. It judges a run from what the
+// clients did and saw — which transaction each send belonged to, how each
+// transaction ended for its producer, what each poll returned — and from
+// the final logs, not from the brokers' own bookkeeping, so a broken
+// mechanism cannot hide the anomaly it lets through.
+package check
+
+import (
+	"fmt"
+	"sort"
+
+	"txnlab/core/client"
+	"txnlab/core/partition"
+	"txnlab/core/protocol"
+	"txnlab/core/sim"
+)
+
+// The invariants, by the names scripts use.
+const (
+	ReadCommitted     = "read-committed"
+	Atomicity         = "atomicity"
+	NoDuplicates      = "no-duplicates"
+	Durability        = "durability"
+	Fencing           = "fencing"
+	OffsetsAtomicity  = "offsets-atomicity"
+	MarkerConsistency = "marker-consistency"
+	Transitions       = "transitions"
+	LSO               = "lso"
+)
+
+// Invariants lists every invariant in the order the language documents.
+var Invariants = []string{ReadCommitted, Atomicity, NoDuplicates, Durability, Fencing,
+	OffsetsAtomicity, MarkerConsistency, Transitions, LSO}
+
+// Violation is one broken invariant, with the trace events that show it.
+type Violation struct {
+	Invariant string
+	Message   string
+	Events    []int `json:",omitempty"`
+}
+
+// String renders the violation for the CLI.
+func (v Violation) String() string { return v.Invariant + ": " + v.Message }
+
+// Producer is one producer's client-side history.
+type Producer struct {
+	Name            string
+	TransactionalId string
+	Idempotent      bool
+	Acks            int16
+	Sends           []client.SentRecord
+	Txns            []client.TxnRecord
+	Grants          []client.Grant
+}
+
+// Consumer is one consumer's client-side history.
+type Consumer struct {
+	Name          string
+	ReadCommitted bool
+	Received      map[protocol.TopicPartition][]client.ReceivedRecord
+}
+
+// CoordinatorState is what the current coordinator says of an id.
+type CoordinatorState struct {
+	Known         bool
+	State         protocol.TransactionState
+	ProducerId    int64
+	ProducerEpoch int16
+	Pending       bool
+}
+
+// Offset is a committed or pending group offset.
+type Offset struct {
+	Group      string
+	Partition  protocol.TopicPartition
+	Offset     int64
+	Pending    bool
+	ProducerId int64
+}
+
+// Input is everything the checker reads.
+type Input struct {
+	Producers []Producer
+	Consumers []Consumer
+	// Logs are the current leader's (or, when offline, a replica's) logs
+	// of every user partition.
+	Logs         map[protocol.TopicPartition]*partition.Log
+	Coordinators map[string]CoordinatorState
+	Offsets      []Offset
+	Trace        []sim.Event
+	// Final asks for the liveness checks too: the run has been healed and
+	// run to quiescence, so every decided transaction must be complete.
+	Final bool
+}
+
+// Check evaluates every invariant.
+func Check(in *Input) []Violation {
+	c := newChecker(in)
+	c.readCommitted()
+	c.atomicity()
+	c.duplicatesAndDurability()
+	c.fencing()
+	c.offsetsAtomicity()
+	c.markerConsistency()
+	c.transitions()
+	c.lso()
+	sort.SliceStable(c.out, func(i, j int) bool { return rank(c.out[i].Invariant) < rank(c.out[j].Invariant) })
+	return c.out
+}
+
+func rank(inv string) int {
+	for i, n := range Invariants {
+		if n == inv {
+			return i
+		}
+	}
+	return len(Invariants)
+}
+
+type recordKey struct {
+	tp    protocol.TopicPartition
+	pid   int64
+	epoch int16
+	seq   int32
+}
+
+type sendRef struct {
+	p    *Producer
+	send *client.SentRecord
+}
+
+type checker struct {
+	in    *Input
+	out   []Violation
+	sends map[recordKey][]sendRef
+	seen  map[string]bool
+}
+
+func newChecker(in *Input) *checker {
+	c := &checker{in: in, sends: map[recordKey][]sendRef{}, seen: map[string]bool{}}
+	for i := range in.Producers {
+		p := &in.Producers[i]
+		for j := range p.Sends {
+			s := &p.Sends[j]
+			if s.Sequence < 0 {
+				continue
+			}
+			k := recordKey{s.TP, s.ProducerId, s.ProducerEpoch, s.Sequence}
+			c.sends[k] = append(c.sends[k], sendRef{p, s})
+		}
+	}
+	return c
+}
+
+func (c *checker) report(inv, format string, args ...any) {
+	msg := fmt.Sprintf(format, args...)
+	if c.seen[inv+msg] {
+		return
+	}
+	c.seen[inv+msg] = true
+	c.out = append(c.out, Violation{Invariant: inv, Message: msg})
+}
+
+// sendOf finds the send a logged record came from.
+func (c *checker) sendOf(tp protocol.TopicPartition, pid int64, epoch int16, seq int32) (sendRef, bool) {
+	refs := c.sends[recordKey{tp, pid, epoch, seq}]
+	if len(refs) == 0 {
+		return sendRef{}, false
+	}
+	return refs[0], true
+}
+
+func (r sendRef) txn() *client.TxnRecord {
+	if r.send.Txn == 0 || r.send.Txn > len(r.p.Txns) {
+		return nil
+	}
+	return &r.p.Txns[r.send.Txn-1]
+}
+
+func txnName(r sendRef) string {
+	return fmt.Sprintf("%s's transaction #%d", r.p.Name, r.send.Txn)
+}
+
+// readCommitted: a read_committed consumer never receives a record of an
+// aborted transaction, or of one whose commit had not even been sent.
+func (c *checker) readCommitted() {
+	for _, cons := range c.in.Consumers {
+		if !cons.ReadCommitted {
+			continue
+		}
+		for _, tp := range sortedTPs(cons.Received) {
+			for _, r := range cons.Received[tp] {
+				ref, ok := c.sendOf(tp, r.ProducerId, r.ProducerEpoch, r.Sequence)
+				if !ok {
+					continue
+				}
+				t := ref.txn()
+				if t == nil {
+					continue
+				}
+				switch {
+				case t.Outcome == "aborted":
+					c.report(ReadCommitted, "%s received %q at %s@%d from %s, which aborted", cons.Name, r.Value, tp, r.Offset, txnName(ref))
+				case !t.CommitSent || t.CommitSentAt > r.At:
+					c.report(ReadCommitted, "%s received %q at %s@%d from %s before its commit was even sent", cons.Name, r.Value, tp, r.Offset, txnName(ref))
+				}
+			}
+		}
+	}
+}
+
+func sortedTPs[V any](m map[protocol.TopicPartition]V) []protocol.TopicPartition {
+	out := make([]protocol.TopicPartition, 0, len(m))
+	for tp := range m {
+		out = append(out, tp)
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Less(out[j]) })
+	return out
+}
+
+// status of each logged data record: the marker that closed it.
+type logged struct {
+	tp     protocol.TopicPartition
+	offset int64
+	batch  *protocol.RecordBatch
+	seq    int32
+	marker string // "COMMIT", "ABORT", or "" while open
+}
+
+func (c *checker) loggedRecords() []logged {
+	var out []logged
+	for _, tp := range sortedTPs(c.in.Logs) {
+		log := c.in.Logs[tp]
+		open := map[int64][]int{} // pid → indexes into out still open
+		for i := range log.Batches {
+			b := &log.Batches[i]
+			if b.IsControl {
+				for _, idx := range open[b.ProducerId] {
+					out[idx].marker = b.ControlType.String()
+				}
+				delete(open, b.ProducerId)
+				continue
+			}
+			for j := range b.Records {
+				seq := int32(-1)
+				if b.BaseSequence >= 0 {
+					seq = b.BaseSequence + int32(j)
+				}
+				out = append(out, logged{tp: tp, offset: b.BaseOffset + int64(j), batch: b, seq: seq})
+				if b.IsTransactional {
+					open[b.ProducerId] = append(open[b.ProducerId], len(out)-1)
+				}
+			}
+		}
+	}
+	return out
+}
+
+// atomicity: a transaction's records all end the same way; a committed
+// one, once its coordinator has completed it, is visible everywhere.
+func (c *checker) atomicity() {
+	type outcome struct{ commit, abort, open []string }
+	byTxn := map[*client.TxnRecord]*outcome{}
+	var order []*client.TxnRecord
+	refs := map[*client.TxnRecord]sendRef{}
+	for _, l := range c.loggedRecords() {
+		if !l.batch.IsTransactional {
+			continue
+		}
+		ref, ok := c.sendOf(l.tp, l.batch.ProducerId, l.batch.ProducerEpoch, l.seq)
+		if !ok || ref.txn() == nil {
+			continue
+		}
+		t := ref.txn()
+		o := byTxn[t]
+		if o == nil {
+			o = &outcome{}
+			byTxn[t] = o
+			order = append(order, t)
+			refs[t] = ref
+		}
+		where := fmt.Sprintf("%s@%d", l.tp, l.offset)
+		switch l.marker {
+		case "COMMIT":
+			o.commit = append(o.commit, where)
+		case "ABORT":
+			o.abort = append(o.abort, where)
+		default:
+			o.open = append(o.open, where)
+		}
+	}
+	for _, t := range order {
+		o, ref := byTxn[t], refs[t]
+		switch {
+		case len(o.commit) > 0 && len(o.abort) > 0:
+			c.report(Atomicity, "%s is committed at %v but aborted at %v", txnName(ref), o.commit, o.abort)
+		case t.Outcome == "committed" && len(o.abort) > 0:
+			c.report(Atomicity, "%s committed for its producer but its records at %v were aborted", txnName(ref), o.abort)
+		case t.Outcome == "aborted" && len(o.commit) > 0:
+			c.report(Atomicity, "%s aborted for its producer but its records at %v were committed", txnName(ref), o.commit)
+		case len(o.open) > 0 && (c.in.Final || c.coordinatorDone(ref, t)) && t.Outcome != "open":
+			c.report(Atomicity, "%s was decided and its coordinator finished it, but its records at %v never got a marker", txnName(ref), o.open)
+		}
+	}
+}
+
+// coordinatorDone reports whether the coordinator has finished with the
+// transaction: it moved on to a completed state at that epoch or later.
+func (c *checker) coordinatorDone(ref sendRef, t *client.TxnRecord) bool {
+	cs, ok := c.in.Coordinators[ref.p.TransactionalId]
+	if !ok || !cs.Known || cs.Pending {
+		return false
+	}
+	done := cs.State == protocol.CompleteCommit || cs.State == protocol.CompleteAbort || cs.State == protocol.Empty
+	later := cs.ProducerId != t.ProducerId || cs.ProducerEpoch >= t.ProducerEpoch
+	return done && later && c.laterTxnOrSame(ref, t)
+}
+
+// laterTxnOrSame is true when the coordinator's completed transaction is
+// this one or a later one of the same producer.
+func (c *checker) laterTxnOrSame(ref sendRef, t *client.TxnRecord) bool {
+	return t.CommitSent || t.Outcome == "aborted"
+}
+
+// duplicatesAndDurability: with idempotence, an acknowledged record is in
+// its partition exactly once, at the offset it was acknowledged with.
+func (c *checker) duplicatesAndDurability() {
+	count := map[recordKey]int{}
+	at := map[recordKey]int64{}
+	for _, l := range c.loggedRecords() {
+		if l.seq < 0 {
+			continue
+		}
+		k := recordKey{l.tp, l.batch.ProducerId, l.batch.ProducerEpoch, l.seq}
+		count[k]++
+		if _, ok := at[k]; !ok {
+			at[k] = l.offset
+		}
+	}
+	for _, p := range c.in.Producers {
+		for _, s := range p.Sends {
+			if !s.Acked || s.Sequence < 0 {
+				continue
+			}
+			k := recordKey{s.TP, s.ProducerId, s.ProducerEpoch, s.Sequence}
+			n := count[k]
+			if p.Idempotent && n > 1 {
+				c.report(NoDuplicates, "%s's record %q (producer %d, sequence %d) is in %s %d times", p.Name, s.Value, s.ProducerId, s.Sequence, s.TP, n)
+			}
+			if p.Acks == -1 && n == 0 {
+				if log := c.in.Logs[s.TP]; log != nil {
+					c.report(Durability, "%s's acknowledged record %q (offset %d) is gone from %s", p.Name, s.Value, s.Offset, s.TP)
+				}
+			}
+		}
+	}
+}
+
+// fencing: nothing written with an older epoch after a newer epoch of the
+// same transactional id was granted becomes visible.
+func (c *checker) fencing() {
+	type grant struct {
+		pid   int64
+		epoch int16
+		at    sim.Time
+	}
+	byId := map[string][]grant{}
+	idOf := map[int64]string{}
+	for _, p := range c.in.Producers {
+		if p.TransactionalId == "" {
+			continue
+		}
+		for _, g := range p.Grants {
+			byId[p.TransactionalId] = append(byId[p.TransactionalId], grant{g.ProducerId, g.ProducerEpoch, g.At})
+			idOf[g.ProducerId] = p.TransactionalId
+		}
+	}
+	newer := func(pid int64, epoch int16, at int64) (grant, bool) {
+		for _, g := range byId[idOf[pid]] {
+			if int64(g.at) < at && (g.pid != pid || g.epoch > epoch) {
+				return g, true
+			}
+		}
+		return grant{}, false
+	}
+	visible := map[recordKey]bool{}
+	for _, l := range c.loggedRecords() {
+		if l.batch.IsTransactional && l.marker == "COMMIT" {
+			visible[recordKey{l.tp, l.batch.ProducerId, l.batch.ProducerEpoch, l.seq}] = true
+			if g, ok := newer(l.batch.ProducerId, l.batch.ProducerEpoch, l.batch.Timestamp); ok {
+				c.report(Fencing, "%q at %s@%d was written with epoch %d at %dms, after epoch %d of %s was granted at %s, and it was committed",
+					recordValue(l), l.tp, l.offset, l.batch.ProducerEpoch, l.batch.Timestamp, g.epoch, idOf[l.batch.ProducerId], g.at)
+			}
+		}
+	}
+}
+
+func recordValue(l logged) string {
+	idx := l.offset - l.batch.BaseOffset
+	if idx >= 0 && int(idx) < len(l.batch.Records) {
+		return l.batch.Records[idx].Value
+	}
+	return ""
+}
+
+// offsetsAtomicity: offsets sent in a transaction become visible when it
+// commits and never when it aborts.
+func (c *checker) offsetsAtomicity() {
+	for _, p := range c.in.Producers {
+		for _, t := range p.Txns {
+			if len(t.Offsets) == 0 {
+				continue
+			}
+			for _, o := range t.Offsets {
+				committed, pending := c.offsetState(t.Group, o.TopicPartition, t.ProducerId)
+				switch {
+				case t.Outcome == "aborted" && committed == o.CommittedOffset:
+					c.report(OffsetsAtomicity, "offset %d of %s for group %s from %s's aborted transaction #%d became visible", o.CommittedOffset, o.TopicPartition, t.Group, p.Name, t.Txn)
+				case t.Outcome == "committed" && pending && (c.in.Final || c.coordinatorFinished(p.TransactionalId, t)):
+					c.report(OffsetsAtomicity, "%s's transaction #%d committed, but its offset %d of %s for group %s is still pending: no marker reached %s", p.Name, t.Txn, o.CommittedOffset, o.TopicPartition, t.Group, protocol.ConsumerOffsetsTopic)
+				}
+			}
+		}
+	}
+}
+
+func (c *checker) coordinatorFinished(id string, t client.TxnRecord) bool {
+	cs, ok := c.in.Coordinators[id]
+	return ok && cs.Known && !cs.Pending && (cs.State == protocol.CompleteCommit || cs.State == protocol.CompleteAbort || cs.State == protocol.Empty)
+}
+
+func (c *checker) offsetState(group string, tp protocol.TopicPartition, pid int64) (committed int64, pending bool) {
+	committed = -1
+	for _, o := range c.in.Offsets {
+		if o.Group != group || o.Partition != tp {
+			continue
+		}
+		if o.Pending && o.ProducerId == pid {
+			pending = true
+		}
+		if !o.Pending && o.ProducerId == pid {
+			committed = o.Offset
+		}
+	}
+	return committed, pending
+}
+
+// markerConsistency: every marker that closes a part of one transaction
+// says the same thing.
+func (c *checker) markerConsistency() {
+	seen := map[*client.TxnRecord]map[string][]string{}
+	var order []*client.TxnRecord
+	refs := map[*client.TxnRecord]sendRef{}
+	for _, l := range c.loggedRecords() {
+		if l.marker == "" || !l.batch.IsTransactional {
+			continue
+		}
+		ref, ok := c.sendOf(l.tp, l.batch.ProducerId, l.batch.ProducerEpoch, l.seq)
+		if !ok || ref.txn() == nil {
+			continue
+		}
+		t := ref.txn()
+		if seen[t] == nil {
+			seen[t] = map[string][]string{}
+			order = append(order, t)
+			refs[t] = ref
+		}
+		seen[t][l.marker] = append(seen[t][l.marker], l.tp.String())
+	}
+	for _, t := range order {
+		m := seen[t]
+		if len(m["COMMIT"]) > 0 && len(m["ABORT"]) > 0 {
+			c.report(MarkerConsistency, "%s got COMMIT markers on %v and ABORT markers on %v", txnName(refs[t]), uniq(m["COMMIT"]), uniq(m["ABORT"]))
+		}
+	}
+}
+
+func uniq(xs []string) []string {
+	seen := map[string]bool{}
+	var out []string
+	for _, x := range xs {
+		if !seen[x] {
+			seen[x] = true
+			out = append(out, x)
+		}
+	}
+	return out
+}
+
+// transitions: every state change is one Kafka allows.
+func (c *checker) transitions() {
+	for _, e := range c.in.Trace {
+		if e.Kind == sim.KindState && len(e.Text) >= 7 && e.Text[len(e.Text)-7:] == "ILLEGAL" {
+			c.out = append(c.out, Violation{Invariant: Transitions,
+				Message: fmt.Sprintf("%s: %s moved %s -> %s, which Kafka does not allow", e.Node, e.Subject, e.From, e.To), Events: []int{e.Index}})
+		}
+	}
+}
+
+// lso: every read_committed fetch answer has LSO ≤ HW, returns nothing at
+// or past its LSO, and a leader's LSO never moves backwards.
+func (c *checker) lso() {
+	type key struct {
+		node sim.NodeID
+		tp   protocol.TopicPartition
+	}
+	last := map[key]int64{}
+	committedFetch := map[int64]bool{}
+	for _, e := range c.in.Trace {
+		if req, ok := e.Msg.(*protocol.FetchRequest); ok && e.Kind == sim.KindSend {
+			committedFetch[e.MsgID] = req.IsolationLevel == protocol.ReadCommitted
+		}
+	}
+	for _, e := range c.in.Trace {
+		if e.Kind != sim.KindSend || e.API != "Fetch" || !e.Resp || e.Internal {
+			continue
+		}
+		m, ok := e.Msg.(*protocol.FetchResponse)
+		if !ok {
+			continue
+		}
+		for _, pd := range m.Responses {
+			if pd.ErrorCode != protocol.NONE {
+				continue
+			}
+			if pd.LastStableOffset > pd.HighWatermark {
+				c.out = append(c.out, Violation{Invariant: LSO, Events: []int{e.Index},
+					Message: fmt.Sprintf("%s answered LSO %d above HW %d for %s", e.Node, pd.LastStableOffset, pd.HighWatermark, pd.TopicPartition)})
+			}
+			k := key{e.Node, pd.TopicPartition}
+			if prev, ok := last[k]; ok && pd.LastStableOffset < prev {
+				c.out = append(c.out, Violation{Invariant: LSO, Events: []int{e.Index},
+					Message: fmt.Sprintf("the LSO of %s on %s moved back from %d to %d", pd.TopicPartition, e.Node, prev, pd.LastStableOffset)})
+			}
+			last[k] = pd.LastStableOffset
+			if committedFetch[e.ReplyTo] {
+				for _, b := range pd.Records {
+					if b.LastOffset() >= pd.LastStableOffset {
+						c.out = append(c.out, Violation{Invariant: LSO, Events: []int{e.Index},
+							Message: fmt.Sprintf("a read_committed fetch of %s returned offset %d at or past the LSO %d", pd.TopicPartition, b.LastOffset(), pd.LastStableOffset)})
+						break
+					}
+				}
+			}
+		}
+	}
+}

@@ -1,0 +1,59 @@
+package cluster
+
+import (
+	"txnlab/core/check"
+	"txnlab/core/partition"
+	"txnlab/core/protocol"
+)
+
+// CheckInput gathers what the invariant checker reads: the clients'
+// histories, the leaders' logs, the coordinators' answers, the trace.
+func (c *Cluster) CheckInput(final bool) *check.Input {
+	in := &check.Input{Logs: map[protocol.TopicPartition]*partition.Log{}, Coordinators: map[string]check.CoordinatorState{},
+		Trace: c.World.Trace.Events, Final: final}
+	for _, name := range c.ClientOrder {
+		if p := c.Producers[name]; p != nil {
+			in.Producers = append(in.Producers, check.Producer{Name: name, TransactionalId: p.Cfg.TransactionalId,
+				Idempotent: p.Cfg.EnableIdempotence, Acks: p.Cfg.Acks, Sends: p.Sends, Txns: p.Txns, Grants: p.Grants})
+		}
+		if cons := c.Consumers[name]; cons != nil {
+			in.Consumers = append(in.Consumers, check.Consumer{Name: name, ReadCommitted: cons.Cfg.IsolationLevel == protocol.ReadCommitted,
+				Received: cons.Received})
+		}
+	}
+	for _, p := range c.Meta.SortedPartitions() {
+		if !isUserTopic(p.TP.Topic) {
+			continue
+		}
+		holder := p.Leader
+		if holder < 0 {
+			holder = p.Replicas[0]
+		}
+		if log := c.Disks[holder].Logs[p.TP]; log != nil {
+			in.Logs[p.TP] = log
+		}
+	}
+	for _, id := range c.TransactionalIds() {
+		leader, _ := c.CoordinatorOf(id)
+		if b := c.Broker(leader); b != nil {
+			md, _, ok := b.Txn.Lookup(id)
+			st, _ := protocol.TransactionStateByName(md.State)
+			in.Coordinators[id] = check.CoordinatorState{Known: ok, State: st, ProducerId: md.ProducerId,
+				ProducerEpoch: md.ProducerEpoch, Pending: md.PendingState != ""}
+		}
+	}
+	for _, b := range c.Brokers {
+		if b == nil {
+			continue
+		}
+		for _, o := range b.Group.Snapshot() {
+			in.Offsets = append(in.Offsets, check.Offset{Group: o.Group, Partition: o.Partition, Offset: o.Offset, Pending: o.Pending, ProducerId: o.ProducerId})
+		}
+	}
+	return in
+}
+
+// Check runs the invariant checker over the history so far.
+func (c *Cluster) Check(final bool) []check.Violation {
+	return check.Check(c.CheckInput(final))
+}
