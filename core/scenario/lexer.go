@@ -64,7 +64,7 @@ func lexLine(src string, lineNo int) (lexedLine, *Error) {
 		// A token.
 		start, startCol := i, col+1
 		quotedWhole := c == '"'
-		closedAt := -1 // byte offset just after the closing quote of the last quoted section
+		firstClose := -1 // byte offset just after the closing quote of the first quoted section
 		for i < len(src) && src[i] != ' ' && src[i] != '\t' && src[i] != '#' {
 			if src[i] != '"' {
 				_, size := utf8.DecodeRuneInString(src[i:])
@@ -101,11 +101,13 @@ func lexLine(src string, lineNo int) (lexedLine, *Error) {
 			if !closed {
 				return errAt(qCol, "unterminated quote: add a closing \"")
 			}
-			closedAt = i
+			if firstClose < 0 {
+				firstClose = i
+			}
 		}
 		raw := src[start:i]
 		t := token{raw: raw, text: raw, col: startCol}
-		if quotedWhole && closedAt == i {
+		if quotedWhole && firstClose == i {
 			t.quoted = true
 			t.text = unescape(raw[1 : len(raw)-1])
 		}

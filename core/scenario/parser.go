@@ -449,22 +449,22 @@ func (lp *lineParser) cluster(kw token) Stmt {
 	lp.pending = func() { lp.d.Cluster = st }
 	opts := lp.options("cluster", []string{"brokers", "rf", "txn-partitions", "offsets-partitions", "seed", "latency"})
 	if o, ok := opts.get("brokers"); ok {
-		st.Brokers = int(lp.integer(o.key, o.val, o.col, 1, MaxBrokers))
+		st.Brokers = int(lp.integer(o.key, o.raw, o.col, 1, MaxBrokers))
 	}
 	st.RF = min(3, st.Brokers)
 	if o, ok := opts.get("rf"); ok {
-		st.RF = int(lp.integerWhy(o.key, o.val, o.col, 1, int64(st.Brokers), " (the number of brokers)"))
+		st.RF = int(lp.integerWhy(o.key, o.raw, o.col, 1, int64(st.Brokers), " (the number of brokers)"))
 	}
 	if o, ok := opts.get("txn-partitions"); ok {
-		st.TxnPartitions = int(lp.integer(o.key, o.val, o.col, 1, MaxInternalPartitions))
+		st.TxnPartitions = int(lp.integer(o.key, o.raw, o.col, 1, MaxInternalPartitions))
 	}
 	if o, ok := opts.get("offsets-partitions"); ok {
-		st.OffsetsPartitions = int(lp.integer(o.key, o.val, o.col, 1, MaxInternalPartitions))
+		st.OffsetsPartitions = int(lp.integer(o.key, o.raw, o.col, 1, MaxInternalPartitions))
 	}
 	if o, ok := opts.get("seed"); ok {
-		v, err := strconv.ParseUint(o.val, 10, 64)
-		if err != nil || !allDigits(o.val) {
-			lp.failf(o.col, "seed must be a non-negative integer below 2^64, got %q", o.val)
+		v, err := strconv.ParseUint(o.raw, 10, 64)
+		if err != nil || !allDigits(o.raw) {
+			lp.failf(o.col, "seed must be a non-negative integer below 2^64, got %q", o.raw)
 		}
 		st.Seed = v
 	}
@@ -476,9 +476,9 @@ func (lp *lineParser) cluster(kw token) Stmt {
 }
 
 func (lp *lineParser) latency(o option) (lo, hi sim.Time) {
-	a, b, ok := strings.Cut(o.val, "..")
+	a, b, ok := strings.Cut(o.raw, "..")
 	if !ok {
-		d := lp.duration("latency", o.val, o.col, sim.Hour)
+		d := lp.duration("latency", o.raw, o.col, sim.Hour)
 		return d, d
 	}
 	lo = lp.duration("latency minimum", a, o.col, sim.Hour)
@@ -502,12 +502,12 @@ func (lp *lineParser) config() Stmt {
 		k, _ := ConfigKeyByName(o.key)
 		var v int64
 		if k.Duration {
-			v = int64(lp.duration(o.key, o.val, o.col, sim.Time(k.Max)))
+			v = int64(lp.duration(o.key, o.raw, o.col, sim.Time(k.Max)))
 			if v < k.Min {
-				lp.failf(o.col, "%s must be at least %s, got %s", o.key, FormatDuration(sim.Time(k.Min)), o.val)
+				lp.failf(o.col, "%s must be at least %s, got %s", o.key, FormatDuration(sim.Time(k.Min)), o.raw)
 			}
 		} else {
-			v = lp.integer(o.key, o.val, o.col, k.Min, k.Max)
+			v = lp.integer(o.key, o.raw, o.col, k.Min, k.Max)
 		}
 		st.Settings = append(st.Settings, Setting{Key: o.key, Value: v})
 	}
@@ -538,10 +538,10 @@ func (lp *lineParser) topic() Stmt {
 	}
 	opts := lp.options("topic", []string{"partitions", "rf"})
 	if o, ok := opts.get("partitions"); ok {
-		st.Partitions = int(lp.integer(o.key, o.val, o.col, 1, MaxPartitions))
+		st.Partitions = int(lp.integer(o.key, o.raw, o.col, 1, MaxPartitions))
 	}
 	if o, ok := opts.get("rf"); ok {
-		st.RF = int(lp.integerWhy(o.key, o.val, o.col, 1, int64(lp.d.brokers()), " (the number of brokers)"))
+		st.RF = int(lp.integerWhy(o.key, o.raw, o.col, 1, int64(lp.d.brokers()), " (the number of brokers)"))
 	}
 	st.Given = opts.given()
 	return st
@@ -579,14 +579,14 @@ func (lp *lineParser) producer() Stmt {
 	opts := lp.options("producer", []string{"transactional.id", "transaction.timeout.ms",
 		"enable.idempotence", "acks", "request.timeout.ms", "delivery.timeout.ms"})
 	if o, ok := opts.get("transactional.id"); ok {
-		st.TransactionalID = lp.nonEmpty(o.key, o.val, o.col)
+		st.TransactionalID = lp.nonEmpty(o.key, o.raw, o.vcol)
 	}
 	const int32Max = sim.Time(math.MaxInt32)
 	if o, ok := opts.get("transaction.timeout.ms"); ok {
-		st.TransactionTimeout = lp.duration(o.key, o.val, o.col, int32Max)
+		st.TransactionTimeout = lp.duration(o.key, o.raw, o.col, int32Max)
 	}
 	if o, ok := opts.get("acks"); ok {
-		switch o.val {
+		switch o.raw {
 		case "all", "-1":
 			st.Acks = AcksAll
 		case "1":
@@ -594,7 +594,7 @@ func (lp *lineParser) producer() Stmt {
 		case "0":
 			st.Acks = AcksNone
 		default:
-			lp.failf(o.col, "acks must be all, -1, 1 or 0, got %q", o.val)
+			lp.failf(o.col, "acks must be all, -1, 1 or 0, got %q", o.raw)
 		}
 	}
 	if o, ok := opts.get("enable.idempotence"); ok {
@@ -612,10 +612,10 @@ func (lp *lineParser) producer() Stmt {
 		lp.failf(o.col, "a transactional producer needs idempotence: drop enable.idempotence=false and keep acks=all, as in Kafka")
 	}
 	if o, ok := opts.get("request.timeout.ms"); ok {
-		st.RequestTimeout = lp.duration(o.key, o.val, o.col, int32Max)
+		st.RequestTimeout = lp.duration(o.key, o.raw, o.col, int32Max)
 	}
 	if o, ok := opts.get("delivery.timeout.ms"); ok {
-		st.DeliveryTimeout = lp.duration(o.key, o.val, o.col, int32Max)
+		st.DeliveryTimeout = lp.duration(o.key, o.raw, o.col, int32Max)
 		if st.DeliveryTimeout < st.RequestTimeout {
 			lp.failf(o.col, "delivery.timeout.ms must be at least request.timeout.ms (%s), as in Kafka", FormatDuration(st.RequestTimeout))
 		}
@@ -634,18 +634,18 @@ func (lp *lineParser) consumer() Stmt {
 	}
 	opts := lp.options("consumer", []string{"isolation.level", "group.id"})
 	if o, ok := opts.get("isolation.level"); ok {
-		switch o.val {
+		switch o.raw {
 		case "read_committed":
 			st.IsolationLevel = ReadCommitted
 		case "read_uncommitted":
 			st.IsolationLevel = ReadUncommitted
 		default:
 			lp.failf(o.col, "isolation.level must be read_committed or read_uncommitted, got %q%s",
-				o.val, didYouMean(o.val, isolationNames))
+				o.raw, didYouMean(o.raw, isolationNames))
 		}
 	}
 	if o, ok := opts.get("group.id"); ok {
-		st.GroupID = lp.nonEmpty(o.key, o.val, o.col)
+		st.GroupID = lp.nonEmpty(o.key, o.raw, o.vcol)
 	}
 	st.Given = opts.given()
 	return st
@@ -877,10 +877,10 @@ func (lp *lineParser) match(t token) MessageMatch {
 
 func (lp *lineParser) matchEnds(m *MessageMatch, opts options) {
 	if o, ok := opts.get("from"); ok {
-		m.From = lp.nodeRef(o.val, o.col)
+		m.From = lp.nodeRef(o.raw, o.vcol)
 	}
 	if o, ok := opts.get("to"); ok {
-		m.To = lp.nodeRef(o.val, o.col)
+		m.To = lp.nodeRef(o.raw, o.vcol)
 	}
 }
 
@@ -890,7 +890,7 @@ func (lp *lineParser) drop() Stmt {
 	opts := lp.options("drop", []string{"from", "to", "count"})
 	lp.matchEnds(&st.Match, opts)
 	if o, ok := opts.get("count"); ok {
-		st.Count = int(lp.integer(o.key, o.val, o.col, 1, MaxCount))
+		st.Count = int(lp.integer(o.key, o.raw, o.col, 1, MaxCount))
 	}
 	return st
 }
@@ -904,7 +904,7 @@ func (lp *lineParser) delay() Stmt {
 	if !ok {
 		lp.failf(lp.endCol(), "delay needs by=DURATION, e.g. by=2s")
 	}
-	st.By = lp.duration(o.key, o.val, o.col, MaxDuration)
+	st.By = lp.duration(o.key, o.raw, o.col, MaxDuration)
 	return st
 }
 
@@ -916,7 +916,7 @@ func (lp *lineParser) run() Stmt {
 		opts := lp.options("run until", []string{"from", "to", "for"})
 		lp.matchEnds(&st.Match, opts)
 		if o, ok := opts.get("for"); ok {
-			st.For = lp.duration(o.key, o.val, o.col, MaxDuration)
+			st.For = lp.duration(o.key, o.raw, o.col, MaxDuration)
 		}
 		if opts.has("for") {
 			st.Given = OptionSet{"for"}
@@ -926,7 +926,7 @@ func (lp *lineParser) run() Stmt {
 	st := &RunStmt{For: DefaultRunFor}
 	opts := lp.options("run", []string{"for"})
 	if o, ok := opts.get("for"); ok {
-		st.For = lp.duration(o.key, o.val, o.col, MaxDuration)
+		st.For = lp.duration(o.key, o.raw, o.col, MaxDuration)
 		st.Given = OptionSet{"for"}
 	}
 	return st
@@ -1027,7 +1027,7 @@ func (lp *lineParser) expectClient(c ClientDecl) Stmt {
 		st := &ExpectStateStmt{Client: c.Name, State: state}
 		opts := lp.options("expect state", []string{"epoch"})
 		if o, ok := opts.get("epoch"); ok {
-			st.Epoch = int16(lp.integer(o.key, o.val, o.col, -1, math.MaxInt16))
+			st.Epoch = int16(lp.integer(o.key, o.raw, o.col, -1, math.MaxInt16))
 		}
 		st.Given = opts.given()
 		return st
@@ -1069,7 +1069,7 @@ func (lp *lineParser) expectTxn() Stmt {
 	}
 	opts := lp.options("expect txn", []string{"state", "epoch", "partitions"})
 	if o, ok := opts.get("state"); ok {
-		s, ok := protocol.TransactionStateByName(o.val)
+		s, ok := protocol.TransactionStateByName(o.raw)
 		if !ok {
 			var names []string
 			for i := protocol.TransactionState(0); ; i++ {
@@ -1079,12 +1079,12 @@ func (lp *lineParser) expectTxn() Stmt {
 				}
 				names = append(names, n)
 			}
-			lp.failf(o.col, "unknown transaction state %q%s (states: %s)", o.val, didYouMean(o.val, names), strings.Join(names, ", "))
+			lp.failf(o.col, "unknown transaction state %q%s (states: %s)", o.raw, didYouMean(o.raw, names), strings.Join(names, ", "))
 		}
 		st.State = s
 	}
 	if o, ok := opts.get("epoch"); ok {
-		st.Epoch = int16(lp.integer(o.key, o.val, o.col, -1, math.MaxInt16))
+		st.Epoch = int16(lp.integer(o.key, o.raw, o.col, -1, math.MaxInt16))
 	}
 	if o, ok := opts.get("partitions"); ok {
 		st.Partitions = lp.tpSet(o)
@@ -1095,18 +1095,18 @@ func (lp *lineParser) expectTxn() Stmt {
 
 // tpSet parses "none" or T/P,T/P,... into a sorted set.
 func (lp *lineParser) tpSet(o option) []protocol.TopicPartition {
-	if o.val == "none" {
+	if o.raw == "none" {
 		return nil
 	}
 	var tps []protocol.TopicPartition
 	off := 0
 	for {
-		part := o.val[off:]
+		part := o.raw[off:]
 		end := strings.IndexByte(part, ',')
 		if end >= 0 {
 			part = part[:end]
 		}
-		col := runeCol(o.val, o.col, off)
+		col := runeCol(o.raw, o.vcol, off)
 		if part == "" {
 			lp.failf(col, "expected TOPIC/PARTITION in partitions=, got an empty item (write partitions=none for no partitions)")
 		}
@@ -1134,13 +1134,13 @@ func (lp *lineParser) expectPartition() Stmt {
 		lp.failf(lp.endCol(), "expect partition needs at least one of hw=N, lso=N, log-end=N")
 	}
 	if o, ok := opts.get("hw"); ok {
-		st.HW = lp.integer(o.key, o.val, o.col, 0, math.MaxInt64)
+		st.HW = lp.integer(o.key, o.raw, o.col, 0, math.MaxInt64)
 	}
 	if o, ok := opts.get("lso"); ok {
-		st.LSO = lp.integer(o.key, o.val, o.col, 0, math.MaxInt64)
+		st.LSO = lp.integer(o.key, o.raw, o.col, 0, math.MaxInt64)
 	}
 	if o, ok := opts.get("log-end"); ok {
-		st.LogEnd = lp.integer(o.key, o.val, o.col, 0, math.MaxInt64)
+		st.LogEnd = lp.integer(o.key, o.raw, o.col, 0, math.MaxInt64)
 	}
 	st.Given = opts.given()
 	return st
@@ -1253,10 +1253,10 @@ func (lp *lineParser) expectTrace() Stmt {
 		if !st.Match.Response {
 			lp.failf(o.col, "error= applies to responses: write %s.response", st.Match.API)
 		}
-		st.Error = lp.errorNameAny(o.val, o.col)
+		st.Error = lp.errorNameAny(o.raw, o.col)
 	}
 	if o, ok := opts.get("count"); ok {
-		st.Count = int(lp.integer(o.key, o.val, o.col, 0, MaxCount))
+		st.Count = int(lp.integer(o.key, o.raw, o.col, 0, MaxCount))
 	}
 	st.Given = opts.given()
 	st.Given = removeKeys(st.Given, "from", "to")
@@ -1283,17 +1283,17 @@ func (lp *lineParser) expectCoordinator() Stmt {
 	opts := lp.options("expect coordinator", []string{"partition", "broker", "epoch"})
 	if o, ok := opts.get("partition"); ok {
 		n := int64(lp.d.Cluster.TxnPartitions)
-		st.Partition = int32(lp.integerWhy(o.key, o.val, o.col, 0, n-1, " (txn-partitions is "+strconv.FormatInt(n, 10)+")"))
+		st.Partition = int32(lp.integerWhy(o.key, o.raw, o.col, 0, n-1, " (txn-partitions is "+strconv.FormatInt(n, 10)+")"))
 	}
 	if o, ok := opts.get("broker"); ok {
-		n := lp.nodeRef(o.val, o.col)
+		n := lp.nodeRef(o.raw, o.vcol)
 		if n.Kind != NodeBroker {
-			lp.failf(o.col, "broker= needs a broker, broker-0 to broker-%d, got %q", lp.d.brokers()-1, o.val)
+			lp.failf(o.col, "broker= needs a broker, broker-0 to broker-%d, got %q", lp.d.brokers()-1, o.raw)
 		}
 		st.Broker = n.Index
 	}
 	if o, ok := opts.get("epoch"); ok {
-		st.Epoch = int32(lp.integer(o.key, o.val, o.col, 0, math.MaxInt32))
+		st.Epoch = int32(lp.integer(o.key, o.raw, o.col, 0, math.MaxInt32))
 	}
 	st.Given = opts.given()
 	return st
@@ -1324,8 +1324,10 @@ func (lp *lineParser) errorNameAny(raw string, col int) protocol.ErrorCode {
 
 // option is one KEY=VALUE token.
 type option struct {
-	key, val string // val is decoded (unquoted)
-	col      int    // column of the token
+	key  string
+	raw  string // the value as written (not empty); decoded by whoever reads it
+	col  int    // column of the token
+	vcol int    // column of the value
 }
 
 // options is the KEY=VALUE tokens of a statement, in the order written.
@@ -1383,12 +1385,11 @@ func (lp *lineParser) options(stmt string, allowed []string) options {
 		if opts.has(key) {
 			lp.failf(t.col, "option %s is given twice", key)
 		}
-		vcol := runeCol(t.raw, t.col, eq+1)
-		val, q := lp.value(t.raw[eq+1:], vcol)
-		if val == "" && !q {
+		raw := t.raw[eq+1:]
+		if raw == "" {
 			lp.failf(t.col, "%s needs a value: write %s=...", key, key)
 		}
-		opts.list = append(opts.list, option{key: key, val: val, col: t.col})
+		opts.list = append(opts.list, option{key: key, raw: raw, col: t.col, vcol: runeCol(t.raw, t.col, eq+1)})
 	}
 	return opts
 }
@@ -1484,13 +1485,13 @@ func (lp *lineParser) duration(what, raw string, col int, max sim.Time) sim.Time
 }
 
 func (lp *lineParser) boolean(o option) bool {
-	switch o.val {
+	switch o.raw {
 	case "true":
 		return true
 	case "false":
 		return false
 	}
-	lp.failf(o.col, "%s must be true or false, got %q", o.key, o.val)
+	lp.failf(o.col, "%s must be true or false, got %q", o.key, o.raw)
 	return false
 }
 
@@ -1650,7 +1651,7 @@ func didYouMean(word string, cands []string) string {
 			continue
 		}
 		d := editDistance(w, []rune(strings.ToLower(c)))
-		if d < bestD && c != word {
+		if d < bestD {
 			best, bestD = c, d
 		}
 	}
