@@ -870,10 +870,11 @@ func (p *Producer) Receive(w *sim.World, env *sim.Envelope) {
 		return // an answer to a request we gave up on
 	}
 	r := p.inflightTxn
-	p.inflightTxn, p.inflightTxnMsg = nil, 0
 	r.handle(w, env.Msg)
 	if p.inflightTxn == r {
-		return // the handler asked for a retry
+		// Not retried: the request is done. (retry() clears inflightTxn
+		// itself and puts the request back in the queue.)
+		p.inflightTxn, p.inflightTxnMsg = nil, 0
 	}
 	p.pumpTxn(w)
 	p.maybeEndTxn(w)

@@ -221,6 +221,10 @@ func (c *Coordinator) commit(w *sim.World, group string, offsets []protocol.Offs
 	})
 }
 
+// Fetch answers an OffsetFetch locally, for expectations that read what a
+// require_stable OffsetFetch would return.
+func (c *Coordinator) Fetch(m *protocol.OffsetFetchRequest) *protocol.OffsetFetchResponse { return c.fetch(m) }
+
 func (c *Coordinator) fetch(m *protocol.OffsetFetchRequest) *protocol.OffsetFetchResponse {
 	resp := &protocol.OffsetFetchResponse{}
 	op, _, err := c.partitionOf(m.GroupId)

@@ -1,0 +1,199 @@
+package main
+
+import (
+	"encoding/json"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+
+	"txnlab/core/scenario"
+	"txnlab/core/sim"
+)
+
+// runCmd is `txnlab run`.
+func runCmd(args []string, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("run", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	format := fs.String("format", "text", "output format: text, json or mermaid")
+	seed := fs.Uint64("seed", 0, "override the cluster statement's seed")
+	all := fs.Bool("all", false, "text: also show replication traffic")
+	files, err := parseInterspersed(fs, args)
+	if err != nil {
+		return 2
+	}
+	if len(files) == 0 {
+		fmt.Fprintln(stderr, "txnlab run: no scenario file given")
+		return 2
+	}
+	if *format != "text" && *format != "json" && *format != "mermaid" {
+		fmt.Fprintf(stderr, "txnlab run: unknown format %q (text, json or mermaid)\n", *format)
+		return 2
+	}
+	worst := 0
+	for i, file := range files {
+		if i > 0 && *format == "text" {
+			fmt.Fprintln(stdout)
+		}
+		code := runFile(file, *format, *seed, *all, stdout, stderr)
+		if code > worst {
+			worst = code
+		}
+	}
+	return worst
+}
+
+// parseInterspersed lets flags follow the file names, as users write
+// `txnlab run a.scenario --format json`.
+func parseInterspersed(fs *flag.FlagSet, args []string) ([]string, error) {
+	var files []string
+	for {
+		if err := fs.Parse(args); err != nil {
+			return nil, err
+		}
+		args = fs.Args()
+		if len(args) == 0 {
+			return files, nil
+		}
+		files = append(files, args[0])
+		args = args[1:]
+	}
+}
+
+// Outcome is what running one file produced.
+type Outcome struct {
+	File    string
+	Session *scenario.Session
+	Err     error
+}
+
+// Execute parses and runs one script.
+func Execute(file, src string, seed uint64) Outcome {
+	script, err := scenario.Parse(file, src)
+	if err != nil {
+		return Outcome{File: file, Err: err}
+	}
+	s := scenario.NewSession(file, script)
+	s.SeedOverride = seed
+	s.Run()
+	if s.Err != nil {
+		return Outcome{File: file, Session: s, Err: s.Err}
+	}
+	return Outcome{File: file, Session: s}
+}
+
+func runFile(file, format string, seed uint64, all bool, stdout, stderr io.Writer) int {
+	src, err := os.ReadFile(file)
+	if err != nil {
+		fmt.Fprintf(stderr, "txnlab run: %v\n", err)
+		return 2
+	}
+	out := Execute(file, string(src), seed)
+	switch format {
+	case "json":
+		writeJSON(stdout, out)
+	case "mermaid":
+		if out.Session != nil && out.Session.Cluster != nil {
+			fmt.Fprint(stdout, Mermaid(out.Session.Cluster.World.Trace.Events))
+		}
+	default:
+		if out.Session != nil && out.Session.Cluster != nil {
+			writeText(stdout, out.Session, all)
+		}
+	}
+	if out.Err != nil {
+		fmt.Fprintln(stderr, out.Err)
+		return 2
+	}
+	if out.Session.Failed() > 0 {
+		return 1
+	}
+	return 0
+}
+
+func writeJSON(w io.Writer, out Outcome) {
+	doc := map[string]any{"file": out.File}
+	if out.Err != nil {
+		doc["error"] = out.Err.Error()
+	}
+	if s := out.Session; s != nil && s.Cluster != nil {
+		doc["events"] = s.Cluster.World.Trace.Events
+		doc["results"] = s.Results
+		doc["digest"] = s.Cluster.World.Trace.Digest()
+	}
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	enc.Encode(doc)
+}
+
+// writeText prints the history the way a person reads a sequence diagram:
+// messages with their key fields, state changes and appends indented
+// under the node, then every expectation and the digest.
+func writeText(w io.Writer, s *scenario.Session, all bool) {
+	events := s.Cluster.World.Trace.Events
+	if name := s.File; name != "" {
+		fmt.Fprintf(w, "== %s\n", name)
+	}
+	for i := range events {
+		if line := TextLine(&events[i], all); line != "" {
+			fmt.Fprintln(w, line)
+		}
+	}
+	fmt.Fprintln(w, "-- expectations")
+	for _, r := range s.Results {
+		fmt.Fprintln(w, r.String())
+	}
+	fmt.Fprintf(w, "-- %d passed, %d failed\n", len(s.Results)-s.Failed(), s.Failed())
+	fmt.Fprintf(w, "digest %s\n", s.Cluster.World.Trace.Digest())
+}
+
+// TextLine renders one event for the text format, or "" to hide it.
+func TextLine(e *sim.Event, all bool) string {
+	if e.Internal && !all {
+		return ""
+	}
+	t := fmt.Sprintf("%8s  ", e.At.String())
+	switch e.Kind {
+	case sim.KindSend:
+		arrow := "→"
+		if e.Resp {
+			arrow = "⇠"
+		}
+		label := e.API
+		if e.Resp {
+			label += ".response"
+		}
+		from, to := e.Node, e.Peer
+		if e.Resp {
+			from, to = e.Peer, e.Node
+		}
+		return t + fmt.Sprintf("%s %s %s  %s %s", from, arrow, to, label, e.Msg.Summary())
+	case sim.KindDeliver:
+		return ""
+	case sim.KindDrop:
+		label := e.API
+		if e.Resp {
+			label += ".response"
+		}
+		return t + fmt.Sprintf("%s ✕ %s  %s lost: %s", e.Node, e.Peer, label, e.Text)
+	case sim.KindState:
+		return t + fmt.Sprintf("    %s │ %s: %s → %s %s", e.Node, e.Subject, e.From, e.To, e.Text)
+	case sim.KindAppend:
+		return t + fmt.Sprintf("    %s │ append %s@%d %s", e.Node, e.Subject, e.Offset, e.Text)
+	case sim.KindCallStart:
+		return t + fmt.Sprintf("%s: %s %s", e.Node, e.Subject, e.Text)
+	case sim.KindCallEnd:
+		return t + fmt.Sprintf("%s: %s returned %s", e.Node, e.Subject, e.Text)
+	case sim.KindExpect:
+		return t + fmt.Sprintf("expect (%s) %s", e.Subject, e.Text)
+	case sim.KindNote:
+		node := string(e.Node)
+		if node == "" {
+			node = "script"
+		}
+		return t + strings.TrimSpace(fmt.Sprintf("    %s │ %s %s", node, e.Subject, e.Text))
+	default:
+		return t + fmt.Sprintf("%s %s %s %s", e.Kind, e.Node, e.Subject, e.Text)
+	}
+}
