@@ -476,7 +476,8 @@ func (b *Broker) checkISR(w *sim.World) {
 		for _, r := range p.ISR {
 			f := b.followers[tp][r]
 			if r != b.ID && f != nil && w.Now()-f.lastCaughtUp > b.Cfg.ReplicaLagTimeMaxMs {
-				w.Note(b.Node, tp.String(), "ISR shrinks: broker-"+itoa(int64(r))+" has not caught up for "+b.Cfg.ReplicaLagTimeMaxMs.Human())
+				w.Record(sim.Event{Kind: sim.KindNote, Node: b.Node, Subject: tp.String(),
+					Text: "ISR shrinks: broker-" + itoa(int64(r)) + " has not caught up for " + b.Cfg.ReplicaLagTimeMaxMs.Human(), Internal: isInternalTopic(tp.Topic)})
 				continue
 			}
 			kept = append(kept, r)

@@ -75,7 +75,8 @@ func (b *Broker) handleReplicaFetch(w *sim.World, env *sim.Envelope, m *protocol
 			if !p.InISR(m.ReplicaId) && b.Meta.Alive[m.ReplicaId] {
 				p.ISR = append(p.ISR, m.ReplicaId)
 				sort.Slice(p.ISR, func(i, j int) bool { return p.ISR[i] < p.ISR[j] })
-				w.Note(b.Node, fp.TopicPartition.String(), "ISR expands: broker-"+itoa(int64(m.ReplicaId))+" caught up")
+				w.Record(sim.Event{Kind: sim.KindNote, Node: b.Node, Subject: fp.TopicPartition.String(),
+					Text: "ISR expands: broker-" + itoa(int64(m.ReplicaId)) + " caught up", Internal: isInternalTopic(fp.TopicPartition.Topic)})
 			}
 		}
 		b.maybeAdvanceHW(w, fp.TopicPartition)

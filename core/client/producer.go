@@ -142,6 +142,10 @@ type Producer struct {
 	closed             bool
 	// pidRequested marks an idempotent producer's pending InitProducerId.
 	pidRequested bool
+	// backoff is the current retry delay: retry.backoff.ms, doubled after
+	// each refused connection up to reconnect.backoff.max.ms (1 s), so a
+	// dead coordinator is not hammered until the controller moves it.
+	backoff sim.Time
 }
 
 // NewProducer creates a producer process.
@@ -674,7 +678,11 @@ func (p *Producer) retry(w *sim.World) {
 	}
 	r.backoff = true
 	p.txnQueue = append([]*txnRequest{r}, p.txnQueue...)
-	w.After(p.node, p.Cfg.RetryBackoffMs, "retry", r)
+	d := p.Cfg.RetryBackoffMs
+	if p.backoff > d {
+		d = p.backoff
+	}
+	w.After(p.node, d, "retry", r)
 }
 
 func (p *Producer) pumpTxn(w *sim.World) {
@@ -870,6 +878,7 @@ func (p *Producer) Receive(w *sim.World, env *sim.Envelope) {
 		return // an answer to a request we gave up on
 	}
 	r := p.inflightTxn
+	p.backoff = 0 // the node answered: connections are fine again
 	r.handle(w, env.Msg)
 	if p.inflightTxn == r {
 		// Not retried: the request is done. (retry() clears inflightTxn
@@ -896,6 +905,11 @@ func (p *Producer) Timer(w *sim.World, t *sim.Timer) {
 			}
 		}
 		if p.inflightTxn != nil && p.inflightTxnMsg == id {
+			if p.backoff < p.Cfg.RetryBackoffMs {
+				p.backoff = p.Cfg.RetryBackoffMs
+			} else if p.backoff < sim.Second {
+				p.backoff = min(2*p.backoff, sim.Second)
+			}
 			// Java marks the node disconnected and looks the coordinator
 			// up again before retrying.
 			p.txnCoordinator = ""
@@ -915,8 +929,15 @@ func (p *Producer) Timer(w *sim.World, t *sim.Timer) {
 	case "delivery-timeout":
 		b := t.Data.(*batch)
 		if !b.done {
+			unresolved := b.seq >= 0 // it may have reached the broker
 			p.completeBatch(w, b, protocol.REQUEST_TIMED_OUT, -1)
 			if p.Transactional() {
+				// An expired batch leaves its sequence unresolved: the
+				// Java client requires an epoch bump after the abort
+				// (KAFKA-8805), so later batches start a fresh sequence.
+				if unresolved {
+					p.epochBumpRequired = true
+				}
 				p.abortable(w, protocol.REQUEST_TIMED_OUT)
 			}
 			p.pump(w)
