@@ -223,7 +223,9 @@ func (c *Coordinator) commit(w *sim.World, group string, offsets []protocol.Offs
 
 // Fetch answers an OffsetFetch locally, for expectations that read what a
 // require_stable OffsetFetch would return.
-func (c *Coordinator) Fetch(m *protocol.OffsetFetchRequest) *protocol.OffsetFetchResponse { return c.fetch(m) }
+func (c *Coordinator) Fetch(m *protocol.OffsetFetchRequest) *protocol.OffsetFetchResponse {
+	return c.fetch(m)
+}
 
 func (c *Coordinator) fetch(m *protocol.OffsetFetchRequest) *protocol.OffsetFetchResponse {
 	resp := &protocol.OffsetFetchResponse{}
