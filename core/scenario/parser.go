@@ -886,7 +886,7 @@ func (lp *lineParser) matchEnds(m *MessageMatch, opts options) {
 
 func (lp *lineParser) drop() Stmt {
 	t := lp.next("drop needs an API, e.g. drop WriteTxnMarkers count=1")
-	st := &DropStmt{Match: lp.match(t), Count: -1}
+	st := &DropStmt{Match: lp.match(t)}
 	opts := lp.options("drop", []string{"from", "to", "count"})
 	lp.matchEnds(&st.Match, opts)
 	if o, ok := opts.get("count"); ok {
@@ -1246,7 +1246,7 @@ func (lp *lineParser) tpEquals(t token, form string) (protocol.TopicPartition, s
 
 func (lp *lineParser) expectTrace() Stmt {
 	t := lp.next("expect trace needs an API, e.g. expect trace WriteTxnMarkers count=1")
-	st := &ExpectTraceStmt{Match: lp.match(t), Count: -1}
+	st := &ExpectTraceStmt{Match: lp.match(t)}
 	opts := lp.options("expect trace", []string{"from", "to", "error", "count"})
 	lp.matchEnds(&st.Match, opts)
 	if o, ok := opts.get("error"); ok {
