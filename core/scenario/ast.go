@@ -1106,7 +1106,7 @@ type ExpectTraceStmt struct {
 	Base
 	Match MessageMatch
 	Error protocol.ErrorCode // error=NAME (responses only), when given
-	Count int                // count=N when given: exactly N (0: none); not given: at least one
+	Count int                // count=N: exactly N (0: none); -1 when not given: at least one
 	Given OptionSet          // which of error, count were written
 }
 
@@ -1116,7 +1116,7 @@ func (s *ExpectTraceStmt) String() string {
 	if s.Given.Has("error") {
 		b.opt("error", s.Error.String())
 	}
-	if s.Given.Has("count") {
+	if s.Count >= 0 {
 		b.opt("count", strconv.Itoa(s.Count))
 	}
 	return b.String()

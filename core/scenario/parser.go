@@ -1246,7 +1246,7 @@ func (lp *lineParser) tpEquals(t token, form string) (protocol.TopicPartition, s
 
 func (lp *lineParser) expectTrace() Stmt {
 	t := lp.next("expect trace needs an API, e.g. expect trace WriteTxnMarkers count=1")
-	st := &ExpectTraceStmt{Match: lp.match(t)}
+	st := &ExpectTraceStmt{Match: lp.match(t), Count: -1}
 	opts := lp.options("expect trace", []string{"from", "to", "error", "count"})
 	lp.matchEnds(&st.Match, opts)
 	if o, ok := opts.get("error"); ok {
