@@ -153,7 +153,9 @@ func (Base) stmtNode() {}
 
 // OptionSet lists the option keys a statement gave explicitly, in the
 // statement's canonical option order. Options not in it hold their
-// defaults; String() renders only the given ones.
+// defaults (or, in expectations, are not checked). String() renders
+// exactly the options listed, so a statement built in code must list the
+// options it sets.
 type OptionSet []string
 
 // Has reports whether the option was written.
@@ -855,13 +857,13 @@ func (s *HealStmt) String() string { return "heal" }
 type DropStmt struct {
 	Base
 	Match MessageMatch
-	Count int // count=N: the next N (≥ 1); -1 when not given: all until heal
+	Count int // count=N: drop the next N (≥ 1); 0: every matching message until heal
 }
 
 // String renders the statement canonically.
 func (s *DropStmt) String() string {
 	b := words("drop", s.Match.String())
-	if s.Count >= 0 {
+	if s.Count > 0 {
 		b.opt("count", strconv.Itoa(s.Count))
 	}
 	return b.String()
@@ -1104,7 +1106,7 @@ type ExpectTraceStmt struct {
 	Base
 	Match MessageMatch
 	Error protocol.ErrorCode // error=NAME (responses only), when given
-	Count int                // count=N, -1 when not given: at least one
+	Count int                // count=N: exactly N (0: none); -1 when not given: at least one
 	Given OptionSet          // which of error, count were written
 }
 

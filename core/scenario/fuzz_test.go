@@ -3,6 +3,7 @@ package scenario
 import (
 	"errors"
 	"testing"
+	"unicode/utf8"
 )
 
 // FuzzParse checks that the parser never panics, that every error has a
@@ -41,7 +42,15 @@ func FuzzParse(f *testing.F) {
 				t.Fatalf("statement %q at %v with source %q", st.String(), p, st.Source())
 			}
 		}
-		checkRoundTrip(t, s)
 		checkLineByLine(t, src, s)
+		for _, st := range s.Statements {
+			// Canonical text may be longer than what was written (a|b
+			// becomes a | b, k=a=b becomes k="a=b"); past the line limit
+			// it cannot be parsed again, by design.
+			if utf8.RuneCountInString(st.String()) > MaxLineLength {
+				return
+			}
+		}
+		checkRoundTrip(t, s)
 	})
 }

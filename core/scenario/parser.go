@@ -886,7 +886,7 @@ func (lp *lineParser) matchEnds(m *MessageMatch, opts options) {
 
 func (lp *lineParser) drop() Stmt {
 	t := lp.next("drop needs an API, e.g. drop WriteTxnMarkers count=1")
-	st := &DropStmt{Match: lp.match(t), Count: -1}
+	st := &DropStmt{Match: lp.match(t)}
 	opts := lp.options("drop", []string{"from", "to", "count"})
 	lp.matchEnds(&st.Match, opts)
 	if o, ok := opts.get("count"); ok {

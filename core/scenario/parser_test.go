@@ -86,7 +86,7 @@ func TestGoodLines(t *testing.T) {
 		{line: `consumer c3 group.id="g 1"`, want: &ConsumerStmt{Name: "c3", GroupID: "g 1", Given: OptionSet{"group.id"}}},
 		{line: `drop EndTxn from=coordinator("a b") to=group-coordinator("g\\1")`,
 			want: &DropStmt{Match: MessageMatch{API: protocol.EndTxn, From: NodeRef{Kind: NodeCoordinator, Name: "a b"},
-				To: NodeRef{Kind: NodeGroupCoordinator, Name: `g\1`}}, Count: -1}},
+				To: NodeRef{Kind: NodeGroupCoordinator, Name: `g\1`}}}},
 
 		// producer actions
 		{line: "p1 init", want: &ProducerActionStmt{Client: "p1", Op: ProducerInit}},
@@ -141,7 +141,7 @@ func TestGoodLines(t *testing.T) {
 		{line: "partition broker-0|broker-1|coordinator(x),c1", canon: "partition broker-0 | broker-1 | coordinator(x),c1"},
 		{line: "partition broker-0 ,p1 |broker-1", canon: "partition broker-0,p1 | broker-1"},
 		{line: "heal", want: &HealStmt{}},
-		{line: "drop WriteTxnMarkers", want: &DropStmt{Match: MessageMatch{API: protocol.WriteTxnMarkers}, Count: -1}},
+		{line: "drop WriteTxnMarkers", want: &DropStmt{Match: MessageMatch{API: protocol.WriteTxnMarkers}}},
 		{line: "drop EndTxn.response count=1 to=p1 from=coordinator(order-txn-1)",
 			canon: "drop EndTxn.response from=coordinator(order-txn-1) to=p1 count=1",
 			want: &DropStmt{Match: MessageMatch{API: protocol.EndTxn, Response: true,
@@ -838,6 +838,30 @@ func TestReservedNames(t *testing.T) {
 		"violation", "expect", "run", "heal", "commit", "ok", "leader", "group-coordinator"} {
 		if !reserved[w] {
 			t.Errorf("%q is not reserved", w)
+		}
+	}
+}
+
+// TestBuiltInCode renders statements built without the parser, as a UI
+// does before appending them to a script.
+func TestBuiltInCode(t *testing.T) {
+	for st, want := range map[Stmt]string{
+		&ProducerActionStmt{Client: "p1", Op: ProducerCommit}:                                                 "p1 commit",
+		&ProducerActionStmt{Client: "p1", Op: ProducerSend, TP: tp("orders", 1), Records: []KV{{"k", "v w"}}}: `p1 send orders/1 k="v w"`,
+		&ConsumerActionStmt{Client: "c1", Op: ConsumerPoll, Background: true}:                                 "c1 poll &",
+		&DropStmt{Match: MessageMatch{API: protocol.EndTxn}}:                                                  "drop EndTxn",
+		&ExpectTraceStmt{Match: MessageMatch{API: protocol.EndTxn}, Count: -1}:                                "expect trace EndTxn",
+		&ExpectTraceStmt{Match: MessageMatch{API: protocol.EndTxn}, Count: 0, Given: OptionSet{"count"}}:      "expect trace EndTxn count=0",
+		&CrashStmt{Node: NodeRef{Kind: NodeCoordinator, Name: "order txn"}}:                                   `crash coordinator("order txn")`,
+		&ProducerStmt{Name: "p3", TransactionalID: "x", Given: OptionSet{"transactional.id"}}:                 "producer p3 transactional.id=x",
+		&BreakStmt{Mechanism: MechLSOBound}:                                                                   "break lso-bound",
+		&AdvanceStmt{By: 61 * sim.Second}:                                                                     "advance 61s",
+	} {
+		if got := st.String(); got != want {
+			t.Errorf("%T: %q, want %q", st, got, want)
+		}
+		if _, err := parseAfterPrelude(t, st.String()); err != nil {
+			t.Errorf("%q does not parse: %v", want, err)
 		}
 	}
 }

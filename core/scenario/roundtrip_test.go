@@ -292,3 +292,21 @@ func checkLineByLine(t testing.TB, src string, s *Script) {
 		t.Errorf("ParseLine and Parse built different tables")
 	}
 }
+
+// TestCanonicalMayGrow documents the one case where String() does not
+// parse back: the canonical text of a line near the length limit can pass
+// the limit.
+func TestCanonicalMayGrow(t *testing.T) {
+	line := "p send t/0" + strings.Repeat(" k=a=b", 160)
+	s, err := Parse("", "cluster\ntopic t\nproducer p\n"+line+"\n")
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := s.Statements[len(s.Statements)-1].String()
+	if len(line) > MaxLineLength || len(out) <= MaxLineLength {
+		t.Fatalf("source %d, canonical %d characters", len(line), len(out))
+	}
+	if _, err := ParseLine(out, 5, s.Decls); err == nil || !strings.Contains(err.Error(), "line too long") {
+		t.Errorf("re-parse: %v", err)
+	}
+}
