@@ -76,17 +76,25 @@ type Broker struct {
 	followers map[protocol.TopicPartition]map[int32]*followerState
 	// parked holds follower fetches waiting for news, by follower id.
 	parked map[int32]*sim.Envelope
+	// dirty is, per follower, the partitions with news for it: data past
+	// its fetch offset, a new high watermark, a lost leadership. Only
+	// those go into a fetch response (an incremental fetch session).
+	dirty map[int32]map[protocol.TopicPartition]bool
 	// fetching is the follower side: the outstanding fetch per leader.
 	fetching map[int32]int64
-	pending  []*pendingAppend
-	pidNext  int64
-	pidEnd   int64
+	// sessions is the follower side of the fetch sessions, per leader.
+	sessions        map[int32]*fetchSession
+	sessionsVersion int
+	pending         []*pendingAppend
+	pidNext         int64
+	pidEnd          int64
 }
 
 type followerState struct {
-	leo          int64
-	lastCaughtUp sim.Time
-	sentHW       int64 // the high watermark last sent to it
+	leo              int64 // its fetch offset
+	lastFetchedEpoch int32
+	lastCaughtUp     sim.Time
+	sentHW           int64 // the high watermark last sent to it
 }
 
 // pendingAppend waits for the high watermark to reach offset.
@@ -103,10 +111,13 @@ type pendingAppend struct {
 // recovered (producer state rebuilt by replay).
 func New(id int32, meta *Metadata, disk *Disk, cfg *Config) *Broker {
 	b := &Broker{ID: id, Node: NodeID(id), Meta: meta, Disk: disk, Cfg: cfg,
-		led:       map[protocol.TopicPartition]int32{},
-		followers: map[protocol.TopicPartition]map[int32]*followerState{},
-		parked:    map[int32]*sim.Envelope{},
-		fetching:  map[int32]int64{},
+		led:             map[protocol.TopicPartition]int32{},
+		followers:       map[protocol.TopicPartition]map[int32]*followerState{},
+		parked:          map[int32]*sim.Envelope{},
+		dirty:           map[int32]map[protocol.TopicPartition]bool{},
+		fetching:        map[int32]int64{},
+		sessions:        map[int32]*fetchSession{},
+		sessionsVersion: -1,
 	}
 	for _, tp := range sortedTPs(disk.Logs) {
 		disk.Logs[tp].Rebuild()
@@ -198,6 +209,7 @@ func (b *Broker) Timer(w *sim.World, t *sim.Timer) {
 		ft := t.Data.(fetchTimeout)
 		if b.fetching[ft.leader] == ft.msgID {
 			delete(b.fetching, ft.leader)
+			b.restartSession(ft.leader)
 			b.ensureFetchers(w)
 		}
 	default:
@@ -305,8 +317,9 @@ func (b *Broker) afterAppend(w *sim.World, tp protocol.TopicPartition, offset in
 		}
 	}
 	if !follower {
+		b.markDirty(tp)
 		b.maybeAdvanceHW(w, tp)
-		b.wakeParked(w, tp)
+		b.wakeParked(w)
 	}
 }
 
@@ -366,7 +379,8 @@ func (b *Broker) maybeAdvanceHW(w *sim.World, tp protocol.TopicPartition) {
 		}
 	}
 	b.gcPending()
-	b.wakeParked(w, tp)
+	b.markDirty(tp)
+	b.wakeParked(w)
 }
 
 // OnMetadataChange reacts to the controller's decisions: elections and
@@ -392,22 +406,15 @@ func (b *Broker) OnMetadataChange(w *sim.World) {
 			b.Disk.Log(tp) // a new leader may have an empty replica
 			b.becomeLeader(w, p)
 		case !isLeader && wasLeader:
+			for f := range b.followers[tp] {
+				b.dirtyFor(f)[tp] = true // tells it NOT_LEADER_OR_FOLLOWER
+			}
 			delete(b.led, tp)
 			delete(b.followers, tp)
 			b.resign(w, tp)
 		}
 	}
-	// Parked fetches may now be for partitions led elsewhere: answer them.
-	for _, id := range sortedIDs(b.parked) {
-		env := b.parked[id]
-		delete(b.parked, id)
-		b.answerReplicaFetch(w, env, env.Msg.(*protocol.FetchRequest))
-	}
-	for leader := range b.fetching {
-		if !b.Meta.Alive[leader] || !b.leadsAnythingFor(leader) {
-			delete(b.fetching, leader)
-		}
-	}
+	b.wakeParked(w)
 	b.ensureFetchers(w)
 }
 
@@ -418,15 +425,6 @@ func sortedIDs(m map[int32]*sim.Envelope) []int32 {
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i] < out[j] })
 	return out
-}
-
-func (b *Broker) leadsAnythingFor(leader int32) bool {
-	for _, p := range b.Meta.Partitions {
-		if p.Leader == leader && p.IsReplica(b.ID) {
-			return true
-		}
-	}
-	return false
 }
 
 func (b *Broker) becomeLeader(w *sim.World, p *PartitionState) {

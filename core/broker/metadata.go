@@ -57,7 +57,10 @@ type Metadata struct {
 	Partitions        map[protocol.TopicPartition]*PartitionState
 	TxnPartitions     int32
 	OffsetsPartitions int32
-	nextPidBlock      int64
+	// Version changes whenever a leader or a replica set changes, so
+	// brokers can cache what they derive from it.
+	Version      int
+	nextPidBlock int64
 }
 
 // ProducerIdBlockSize is Kafka's ProducerIdsBlock.PRODUCER_ID_BLOCK_SIZE:
@@ -85,6 +88,7 @@ func NewMetadata(brokers, rf, txnPartitions, offsetsPartitions int32) *Metadata 
 // AddTopic creates a topic; replica k of partition i lives on broker
 // (i + k) mod N and the first replica leads.
 func (m *Metadata) AddTopic(name string, partitions int32, rf int, minISR int) {
+	m.Version++
 	m.Topics = append(m.Topics, Topic{Name: name, Partitions: partitions, RF: rf})
 	for i := int32(0); i < partitions; i++ {
 		tp := protocol.TopicPartition{Topic: name, Partition: i}

@@ -4,7 +4,6 @@ import (
 	"sort"
 
 	"txnlab/core/partition"
-
 	"txnlab/core/protocol"
 	"txnlab/core/sim"
 )
@@ -12,64 +11,135 @@ import (
 // Replication is Kafka's: followers send Fetch (ReplicaId = their id) to
 // the leader; the leader learns each follower's log end offset from the
 // fetch offset, advances the high watermark to the smallest among the
-// in-sync replicas, and answers with new data and its high watermark. A
-// fetch with nothing new is parked at the leader until something changes
-// (Kafka's long poll, with no timeout so an idle cluster stays quiet).
+// in-sync replicas, and answers with new data and its high watermark.
+//
+// Fetches run in incremental sessions (KIP-227): a follower's first
+// request lists every partition it follows from that leader, later ones
+// only the partitions whose offset moved, and the leader answers with only
+// the partitions that have news. A fetch with nothing new is parked at the
+// leader until something changes (Kafka's long poll, without its 500 ms
+// timeout so an idle cluster stays quiet).
 
 type fetchTimeout struct {
 	leader int32
 	msgID  int64
 }
 
+// fetchSession is the follower's side of one session with a leader.
+type fetchSession struct {
+	partitions []protocol.TopicPartition
+	dirty      map[protocol.TopicPartition]bool
+	epoch      int32
+}
+
+// rebuildSessions recomputes which partitions this broker follows from
+// which leader, after the metadata changed: every session starts afresh.
+func (b *Broker) rebuildSessions() {
+	b.sessions = map[int32]*fetchSession{}
+	for _, p := range b.Meta.SortedPartitions() {
+		if p.Leader < 0 || p.Leader == b.ID || !p.IsReplica(b.ID) {
+			continue
+		}
+		s := b.sessions[p.Leader]
+		if s == nil {
+			s = &fetchSession{dirty: map[protocol.TopicPartition]bool{}}
+			b.sessions[p.Leader] = s
+		}
+		s.partitions = append(s.partitions, p.TP)
+	}
+	b.sessionsVersion = b.Meta.Version
+}
+
 // ensureFetchers sends one Fetch to each leader this broker follows that
 // has none outstanding.
 func (b *Broker) ensureFetchers(w *sim.World) {
-	byLeader := map[int32][]protocol.FetchPartition{}
-	for _, p := range b.Meta.SortedPartitions() {
-		if p.Leader < 0 || p.Leader == b.ID || !p.IsReplica(b.ID) || !b.Meta.Alive[p.Leader] {
-			continue
-		}
-		log := b.Disk.Log(p.TP)
-		last := int32(-1)
-		if n := len(log.Batches); n > 0 {
-			last = log.Batches[n-1].PartitionLeaderEpoch
-		}
-		byLeader[p.Leader] = append(byLeader[p.Leader], protocol.FetchPartition{
-			TopicPartition: p.TP, FetchOffset: log.LogEndOffset(), LastFetchedEpoch: last})
+	if b.sessionsVersion != b.Meta.Version {
+		b.rebuildSessions()
+		b.fetching = map[int32]int64{}
 	}
-	leaders := make([]int32, 0, len(byLeader))
-	for l := range byLeader {
+	leaders := make([]int32, 0, len(b.sessions))
+	for l := range b.sessions {
 		leaders = append(leaders, l)
 	}
 	sort.Slice(leaders, func(i, j int) bool { return leaders[i] < leaders[j] })
 	for _, l := range leaders {
-		if _, busy := b.fetching[l]; busy {
+		if _, busy := b.fetching[l]; busy || !b.Meta.Alive[l] {
 			continue
 		}
-		req := &protocol.FetchRequest{ReplicaId: b.ID, Partitions: byLeader[l]}
+		s := b.sessions[l]
+		req := &protocol.FetchRequest{ReplicaId: b.ID, SessionEpoch: s.epoch}
+		for _, tp := range s.partitions {
+			if s.epoch == 0 || s.dirty[tp] {
+				req.Partitions = append(req.Partitions, b.fetchPartition(tp))
+			}
+		}
+		s.dirty = map[protocol.TopicPartition]bool{}
+		s.epoch++
 		id := w.SendInternal(b.Node, NodeID(l), req, 0)
 		b.fetching[l] = id
 		w.AfterBackground(b.Node, b.Cfg.RequestTimeoutMs, "fetch-timeout", fetchTimeout{leader: l, msgID: id})
 	}
 }
 
+func (b *Broker) fetchPartition(tp protocol.TopicPartition) protocol.FetchPartition {
+	log := b.Disk.Log(tp)
+	last := int32(-1)
+	if n := len(log.Batches); n > 0 {
+		last = log.Batches[n-1].PartitionLeaderEpoch
+	}
+	return protocol.FetchPartition{TopicPartition: tp, FetchOffset: log.LogEndOffset(), LastFetchedEpoch: last}
+}
+
+// restartSession makes the next fetch to leader a full one (after a lost
+// request, the leader may have forgotten the session).
+func (b *Broker) restartSession(leader int32) {
+	if s := b.sessions[leader]; s != nil {
+		s.epoch = 0
+	}
+}
+
+func (b *Broker) dirtyFor(follower int32) map[protocol.TopicPartition]bool {
+	d := b.dirty[follower]
+	if d == nil {
+		d = map[protocol.TopicPartition]bool{}
+		b.dirty[follower] = d
+	}
+	return d
+}
+
+// markDirty records news on tp for every follower of it.
+func (b *Broker) markDirty(tp protocol.TopicPartition) {
+	for f := range b.followers[tp] {
+		b.dirtyFor(f)[tp] = true
+	}
+}
+
 // handleReplicaFetch is the leader side of a follower's fetch.
 func (b *Broker) handleReplicaFetch(w *sim.World, env *sim.Envelope, m *protocol.FetchRequest) {
+	if m.SessionEpoch == 0 {
+		b.dirty[m.ReplicaId] = map[protocol.TopicPartition]bool{}
+	}
+	dirty := b.dirtyFor(m.ReplicaId)
 	for _, fp := range m.Partitions {
 		p, ok := b.isLeader(fp.TopicPartition)
 		if !ok {
+			dirty[fp.TopicPartition] = true // answered NOT_LEADER_OR_FOLLOWER
 			continue
 		}
 		log := b.Disk.Log(fp.TopicPartition)
-		if fp.FetchOffset > b.endOffsetForEpoch(log, fp.LastFetchedEpoch) {
-			continue // diverged: the answer tells it to truncate
-		}
 		f := b.followers[fp.TopicPartition][m.ReplicaId]
 		if f == nil {
-			f = &followerState{lastCaughtUp: w.Now()}
+			f = &followerState{lastCaughtUp: w.Now(), sentHW: -1}
 			b.followers[fp.TopicPartition][m.ReplicaId] = f
 		}
-		f.leo = fp.FetchOffset
+		if m.SessionEpoch == 0 {
+			f.sentHW = -1 // a new session learns the high watermark afresh
+		}
+		f.leo, f.lastFetchedEpoch = fp.FetchOffset, fp.LastFetchedEpoch
+		if fp.FetchOffset > b.endOffsetForEpoch(log, fp.LastFetchedEpoch) {
+			dirty[fp.TopicPartition] = true // diverged: the answer tells it to truncate
+			continue
+		}
 		if fp.FetchOffset >= log.LogEndOffset() {
 			f.lastCaughtUp = w.Now()
 			if !p.InISR(m.ReplicaId) && b.Meta.Alive[m.ReplicaId] {
@@ -79,14 +149,17 @@ func (b *Broker) handleReplicaFetch(w *sim.World, env *sim.Envelope, m *protocol
 					Text: "ISR expands: broker-" + itoa(int64(m.ReplicaId)) + " caught up", Internal: isInternalTopic(fp.TopicPartition.Topic)})
 			}
 		}
+		if fp.FetchOffset < log.LogEndOffset() || log.HighWatermark > f.sentHW {
+			dirty[fp.TopicPartition] = true
+		}
 		b.maybeAdvanceHW(w, fp.TopicPartition)
 	}
-	if b.hasNews(m) {
-		b.answerReplicaFetch(w, env, m)
-		return
-	}
 	if old := b.parked[m.ReplicaId]; old != nil && old.ID != env.ID {
-		b.answerReplicaFetch(w, old, old.Msg.(*protocol.FetchRequest))
+		delete(b.parked, m.ReplicaId) // superseded: the follower gave up on it
+	}
+	if len(dirty) > 0 {
+		b.answerReplicaFetch(w, env, m.ReplicaId)
+		return
 	}
 	b.parked[m.ReplicaId] = env
 }
@@ -110,62 +183,50 @@ func (b *Broker) endOffsetForEpoch(l *partition.Log, epoch int32) int64 {
 	return 0
 }
 
-// hasNews reports whether the fetch can be answered with something new:
-// data past its offsets, a high watermark it has not seen, a divergence,
-// or a partition this broker no longer leads.
-func (b *Broker) hasNews(m *protocol.FetchRequest) bool {
-	for _, fp := range m.Partitions {
-		if _, ok := b.isLeader(fp.TopicPartition); !ok {
-			return true
-		}
-		log := b.Disk.Log(fp.TopicPartition)
-		if fp.FetchOffset < log.LogEndOffset() || fp.FetchOffset > b.endOffsetForEpoch(log, fp.LastFetchedEpoch) {
-			return true
-		}
-		if f := b.followers[fp.TopicPartition][m.ReplicaId]; f != nil && log.HighWatermark > f.sentHW {
-			return true
-		}
+// answerReplicaFetch answers with every partition that has news for the
+// follower.
+func (b *Broker) answerReplicaFetch(w *sim.World, env *sim.Envelope, follower int32) {
+	dirty := b.dirty[follower]
+	tps := make([]protocol.TopicPartition, 0, len(dirty))
+	for tp := range dirty {
+		tps = append(tps, tp)
 	}
-	return false
-}
-
-func (b *Broker) answerReplicaFetch(w *sim.World, env *sim.Envelope, m *protocol.FetchRequest) {
+	sort.Slice(tps, func(i, j int) bool { return tps[i].Less(tps[j]) })
+	b.dirty[follower] = map[protocol.TopicPartition]bool{}
 	resp := &protocol.FetchResponse{}
-	for _, fp := range m.Partitions {
-		pd := protocol.FetchPartitionData{TopicPartition: fp.TopicPartition, HighWatermark: -1, LastStableOffset: -1}
-		if _, ok := b.isLeader(fp.TopicPartition); !ok {
+	for _, tp := range tps {
+		pd := protocol.FetchPartitionData{TopicPartition: tp, HighWatermark: -1, LastStableOffset: -1}
+		f := b.followers[tp][follower]
+		if _, ok := b.isLeader(tp); !ok || f == nil {
 			pd.ErrorCode = protocol.NOT_LEADER_OR_FOLLOWER
 			resp.Responses = append(resp.Responses, pd)
 			continue
 		}
-		log := b.Disk.Log(fp.TopicPartition)
-		if end := b.endOffsetForEpoch(log, fp.LastFetchedEpoch); fp.FetchOffset > end {
+		log := b.Disk.Log(tp)
+		if end := b.endOffsetForEpoch(log, f.lastFetchedEpoch); f.leo > end {
 			pd.Diverging, pd.DivergingEndOffset = true, end
 		} else {
-			pd.Records = log.Read(fp.FetchOffset, log.LogEndOffset())
+			pd.Records = log.Read(f.leo, log.LogEndOffset())
 		}
-		pd.HighWatermark = log.HighWatermark
-		pd.LastStableOffset = log.LSO()
-		if f := b.followers[fp.TopicPartition][m.ReplicaId]; f != nil {
-			f.sentHW = log.HighWatermark
-		}
+		pd.HighWatermark, pd.LastStableOffset = log.HighWatermark, log.LSO()
+		f.sentHW = log.HighWatermark
 		resp.Responses = append(resp.Responses, pd)
 	}
 	w.SendInternal(b.Node, env.From, resp, env.ID)
 }
 
-// wakeParked answers parked follower fetches that include tp.
-func (b *Broker) wakeParked(w *sim.World, tp protocol.TopicPartition) {
+// wakeParked answers the parked fetches of followers that now have news.
+func (b *Broker) wakeParked(w *sim.World) {
+	if len(b.parked) == 0 {
+		return
+	}
 	for _, id := range sortedIDs(b.parked) {
-		env := b.parked[id]
-		m := env.Msg.(*protocol.FetchRequest)
-		for _, fp := range m.Partitions {
-			if fp.TopicPartition == tp {
-				delete(b.parked, id)
-				b.answerReplicaFetch(w, env, m)
-				break
-			}
+		if len(b.dirty[id]) == 0 {
+			continue
 		}
+		env := b.parked[id]
+		delete(b.parked, id)
+		b.answerReplicaFetch(w, env, id)
 	}
 }
 
@@ -177,6 +238,7 @@ func (b *Broker) handleFetchResponse(w *sim.World, env *sim.Envelope, m *protoco
 		return // a stale answer to a fetch we gave up on
 	}
 	delete(b.fetching, leader)
+	s := b.sessions[leader]
 	for _, pd := range m.Responses {
 		p := b.Meta.Partitions[pd.TopicPartition]
 		if pd.ErrorCode != protocol.NONE || p == nil || p.Leader == b.ID || !p.IsReplica(b.ID) {
@@ -188,6 +250,9 @@ func (b *Broker) handleFetchResponse(w *sim.World, env *sim.Envelope, m *protoco
 				w.Note(b.Node, pd.TopicPartition.String(), "truncate to offset "+itoa(pd.DivergingEndOffset)+" (diverged from the leader)")
 				log.TruncateTo(pd.DivergingEndOffset)
 			}
+			if s != nil {
+				s.dirty[pd.TopicPartition] = true
+			}
 			continue
 		}
 		before := log.LogEndOffset()
@@ -196,6 +261,9 @@ func (b *Broker) handleFetchResponse(w *sim.World, env *sim.Envelope, m *protoco
 			if batch.BaseOffset >= before {
 				b.afterAppend(w, pd.TopicPartition, batch.BaseOffset, true)
 			}
+		}
+		if log.LogEndOffset() != before && s != nil {
+			s.dirty[pd.TopicPartition] = true
 		}
 		hw := pd.HighWatermark
 		if end := log.LogEndOffset(); hw > end {

@@ -165,11 +165,6 @@ func (p *Producer) Busy() bool {
 	if l := p.Last(); l != nil && !l.Done {
 		return true
 	}
-	for _, c := range p.list {
-		if !c.Done {
-			return true
-		}
-	}
 	return p.inflightTxn != nil || len(p.txnQueue) > 0 || p.hasIncompleteBatches()
 }
 
@@ -840,6 +835,7 @@ func (p *Producer) completeBatch(w *sim.World, b *batch, err protocol.ErrorCode,
 		return
 	}
 	b.done, b.err, b.offset = true, err, offset
+	p.pruneBatches()
 	for i, r := range b.records {
 		s := SentRecord{TP: b.tp, Key: r.Key, Value: r.Value, ProducerId: b.pid, ProducerEpoch: b.epoch,
 			Sequence: -1, Txn: b.txn, Acked: err == protocol.NONE, Offset: -1, Error: err}
@@ -864,6 +860,20 @@ func (p *Producer) completeBatch(w *sim.World, b *batch, err protocol.ErrorCode,
 			p.finish(w, sc.call, sc.err, detail)
 		}
 	}
+}
+
+// pruneBatches forgets completed batches (their fate is in Sends) so the
+// per-event work stays proportional to what is outstanding. The current
+// transaction's failed batches are kept: commit must see them.
+func (p *Producer) pruneBatches() {
+	kept := p.batches[:0]
+	for _, b := range p.batches {
+		if !b.done || (b.err != protocol.NONE && b.txn == p.currentTxn) {
+			kept = append(kept, b)
+		}
+	}
+	clear(p.batches[len(kept):])
+	p.batches = kept
 }
 
 // ---- message and timer dispatch ----------------------------------------

@@ -200,24 +200,33 @@ func (c *Cluster) Restart(node sim.NodeID) error {
 	return nil
 }
 
-// Pause stalls a client process (a long GC pause).
+// Pause stalls a process: a client (a long GC pause, the zombie) or a
+// broker (a zombie coordinator). A paused broker stops heart-beating, so
+// the controller fences it after broker.session.timeout.ms.
 func (c *Cluster) Pause(node sim.NodeID) error {
-	if c.Producers[string(node)] == nil && c.Consumers[string(node)] == nil {
-		return fmt.Errorf("only clients can be paused; %s is not a client", node)
+	if c.World.Handler(node) == nil || node == ControllerNode {
+		return fmt.Errorf("unknown node %s", node)
 	}
 	if c.World.StatusOf(node) != sim.Up {
 		return fmt.Errorf("%s is %s", node, c.World.StatusOf(node))
 	}
 	c.World.Pause(node)
+	if id, ok := broker.IDOf(node); ok {
+		c.World.After(ControllerNode, c.BrokerCfg.SessionTimeoutMs, "session-timeout", sessionCheck{id, c.incarnation[id]})
+	}
 	return nil
 }
 
-// Resume wakes a paused client.
+// Resume wakes a paused process, which finds what arrived meanwhile. A
+// broker fenced meanwhile registers again.
 func (c *Cluster) Resume(node sim.NodeID) error {
 	if c.World.StatusOf(node) != sim.Paused {
 		return fmt.Errorf("%s is not paused", node)
 	}
 	c.World.Resume(node)
+	if id, ok := broker.IDOf(node); ok && c.fenced[id] {
+		c.unfence(id)
+	}
 	return nil
 }
 

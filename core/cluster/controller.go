@@ -30,7 +30,7 @@ func (ct *controller) Timer(w *sim.World, t *sim.Timer) {
 		return
 	}
 	node := broker.NodeID(sc.broker)
-	if w.StatusOf(node) == sim.Crashed || w.Net.IsCut(node, ControllerNode) {
+	if w.StatusOf(node) != sim.Up || w.Net.IsCut(node, ControllerNode) {
 		c.fence(sc.broker)
 	}
 }
@@ -78,6 +78,7 @@ func (c *Cluster) unfence(id int32) {
 // elect picks the first live in-sync replica in replica order (no unclean
 // election) and bumps the leader epoch.
 func (c *Cluster) elect(p *broker.PartitionState) {
+	c.Meta.Version++
 	p.Leader = -1
 	for _, r := range p.Replicas {
 		if c.Meta.Alive[r] && p.InISR(r) {

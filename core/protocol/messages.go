@@ -236,7 +236,11 @@ type FetchPartition struct {
 type FetchRequest struct {
 	ReplicaId      int32
 	IsolationLevel int8
-	Partitions     []FetchPartition
+	// SessionEpoch is the incremental fetch session's epoch (KIP-227): 0
+	// opens a full session listing every partition; later requests list
+	// only the partitions whose fetch offset changed.
+	SessionEpoch int32
+	Partitions   []FetchPartition
 }
 
 // AbortedTransaction is one entry of a read_committed fetch's aborted list.

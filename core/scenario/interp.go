@@ -284,7 +284,11 @@ func (s *Session) apply(st Stmt) *Error {
 		if err != nil {
 			return err
 		}
-		s.Cluster.World.Net.Drops = append(s.Cluster.World.Net.Drops, &sim.DropRule{Match: m, Remaining: st.Count})
+		remaining := st.Count // 0: every such message until heal
+		if remaining == 0 {
+			remaining = -1
+		}
+		s.Cluster.World.Net.Drops = append(s.Cluster.World.Net.Drops, &sim.DropRule{Match: m, Remaining: remaining})
 		s.Cluster.World.Note("", "", st.String())
 	case *DelayStmt:
 		m, err := s.match(st, st.Match)

@@ -114,6 +114,10 @@ type World struct {
 	// invariant checker follows the run this way).
 	OnEvent func(e *Event)
 	broken  map[Mechanism]bool
+	// deliveries and foreground count the queued events a `run` waits
+	// for, so Idle is O(nodes) rather than O(queue).
+	deliveries int
+	foreground int
 }
 
 // NewWorld creates an empty world whose network draws from seed.
@@ -221,7 +225,16 @@ func (w *World) after(id NodeID, d Time, kind string, data any, bg bool) {
 func (w *World) push(e event) {
 	w.seq++
 	e.seq = w.seq
+	w.count(e, 1)
 	heap.Push(&w.queue, e)
+}
+
+func (w *World) count(e event, d int) {
+	if e.kind == evDeliver {
+		w.deliveries += d
+	} else if !e.timer.Background {
+		w.foreground += d
+	}
 }
 
 // Pending is what the next event would be, for `run until` and the UI.
@@ -243,32 +256,19 @@ func (w *World) Peek() (Pending, bool) {
 // Idle reports whether nothing remains that a `run` must wait for: no
 // message in flight, no foreground timer, no busy node.
 func (w *World) Idle() bool {
-	for _, e := range w.queue {
-		if e.kind == evDeliver {
-			return false
-		}
-		if !e.timer.Background && w.timerLive(e.timer) {
-			return false
-		}
+	if w.deliveries > 0 || w.foreground > 0 {
+		return false
 	}
 	for _, id := range w.order {
 		n := w.nodes[id]
-		if n.status == Paused && len(n.held) > 0 {
-			continue // a stalled process holds its work until resumed
-		}
 		if n.status != Up {
-			continue
+			continue // a stalled or dead process holds no work a run waits for
 		}
 		if b, ok := n.handler.(Busy); ok && b.Busy() {
 			return false
 		}
 	}
 	return true
-}
-
-func (w *World) timerLive(t *Timer) bool {
-	n := w.nodes[t.Node]
-	return n != nil && n.gen == t.gen && n.status != Crashed
 }
 
 // QueueLen is the number of scheduled events.
@@ -280,6 +280,7 @@ func (w *World) Step() bool {
 		return false
 	}
 	e := heap.Pop(&w.queue).(event)
+	w.count(e, -1)
 	if e.at > w.now {
 		w.now = e.at
 	}
@@ -359,6 +360,18 @@ func (w *World) Crash(id NodeID) {
 	n.status = Crashed
 	n.gen++
 	n.held = nil
+	// The dead incarnation's timers will never fire: take them out now so
+	// they neither cost steps nor keep a `run` waiting.
+	kept := w.queue[:0]
+	for _, e := range w.queue {
+		if e.kind == evTimer && e.timer.Node == id {
+			w.count(e, -1)
+			continue
+		}
+		kept = append(kept, e)
+	}
+	w.queue = kept
+	heap.Init(&w.queue)
 	w.Record(Event{Kind: KindCrash, Node: id})
 }
 
