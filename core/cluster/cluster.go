@@ -225,7 +225,10 @@ func (c *Cluster) Resume(node sim.NodeID) error {
 	}
 	c.World.Resume(node)
 	if id, ok := broker.IDOf(node); ok && c.fenced[id] {
-		c.unfence(id)
+		// It learns it was fenced only at its next heartbeat
+		// (broker.heartbeat.interval.ms, 2 s): until then it acts on
+		// what it knew, like a zombie coordinator does.
+		c.World.After(ControllerNode, 2*sim.Second, "register", id)
 	}
 	return nil
 }

@@ -21,6 +21,13 @@ type sessionCheck struct {
 func (ct *controller) Receive(w *sim.World, env *sim.Envelope) {}
 
 func (ct *controller) Timer(w *sim.World, t *sim.Timer) {
+	if t.Kind == "register" {
+		id := t.Data.(int32)
+		if ct.c.fenced[id] && w.StatusOf(broker.NodeID(id)) == sim.Up {
+			ct.c.unfence(id)
+		}
+		return
+	}
 	if t.Kind != "session-timeout" {
 		return
 	}
