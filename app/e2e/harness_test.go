@@ -249,14 +249,44 @@ func (b *browser) waitFor(what, cond string) {
 // open loads a page and waits for the wasm app to run it. go-app
 // pre-renders every page on the server, so its buttons exist before the
 // app does; the loader element is removed only once the wasm started.
-func (b *browser) open(path string) {
+func (b *browser) open(path string) { b.t.Helper(); b.openURL(baseURL + path) }
+
+func (b *browser) openURL(url string) {
 	b.t.Helper()
 	start := time.Now()
 	b.do(
-		chromedp.Navigate(baseURL+path),
+		chromedp.Navigate(url),
 		chromedp.WaitNotPresent(chromedp.ID("app-wasm-loader")),
 	)
-	b.t.Logf("%s: app running after %v", path, time.Since(start).Round(time.Millisecond))
+	b.t.Logf("%s: app running after %v", strings.TrimPrefix(url, baseURL), time.Since(start).Round(time.Millisecond))
+}
+
+// startServer runs a server of the test's own, for a test that stops it.
+func startServer(t *testing.T) (srv *server.Server, url string, stop func()) {
+	t.Helper()
+	srv, err := server.New(server.Config{WebDir: filepath.Join(repoRoot, "web")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() { done <- srv.Serve(ctx, ln) }()
+	var once sync.Once
+	stop = func() {
+		once.Do(func() {
+			cancel()
+			if err := <-done; err != nil {
+				t.Errorf("server: %v", err)
+			}
+			srv.Close()
+		})
+	}
+	t.Cleanup(stop)
+	return srv, "http://" + ln.Addr().String(), stop
 }
 
 func (b *browser) click(sel string) {

@@ -2,6 +2,7 @@ package e2e
 
 import (
 	"fmt"
+	"net/http"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -247,4 +248,28 @@ func TestConsoleCheckCatchesCSPViolations(t *testing.T) {
 		time.Sleep(50 * time.Millisecond)
 	}
 	t.Fatal("an inline style was applied or its CSP violation never reached the console")
+}
+
+// TestWorksOfflineOnceVisited: go-app's service worker caches the site
+// under the server's version, so after one visit the playground loads and
+// runs with the server gone.
+func TestWorksOfflineOnceVisited(t *testing.T) {
+	srv, url, stop := startServer(t)
+	b := newBrowser(t)
+	b.openURL(url + "/playground")
+	cache := "app-" + srv.Version()
+	b.waitFor("the service worker to cache the site", `navigator.serviceWorker.ready
+		.then(() => caches.has(`+jsString(cache)+`))
+		.then(has => has && caches.open(`+jsString(cache)+`))
+		.then(c => c && Promise.all(["/web/app.wasm", "/playground", "/scenarios"].map(u => c.match(u))))
+		.then(hits => !!hits && hits.every(Boolean))`)
+	stop()
+	if _, err := (&http.Client{Timeout: time.Second}).Get(url + "/healthz"); err == nil {
+		t.Fatal("the server still answers")
+	}
+	b.openURL(url + "/playground")
+	b.click(button("Step"))
+	waitPosition(b, 1)
+	b.do(chromedp.Navigate(url + "/scenarios"))
+	b.waitFor("the scenario list offline", `document.querySelectorAll("li.scenario").length >= 2`)
 }

@@ -148,13 +148,16 @@ func newPagesHandler(version string, wasmLen int) *app.Handler {
 			Maskable: "/web/icon-512.png",
 			SVG:      "/web/icon.svg",
 		},
-		BackgroundColor:   "#14181f",
-		ThemeColor:        "#14181f",
-		LoadingLabel:      "Loading the simulator… {progress}%",
-		Styles:            []string{"/web/app.css"},
-		Version:           version,
-		WasmContentLength: strconv.Itoa(wasmLen),
-		Resources:         webResolver{},
+		BackgroundColor: "#14181f",
+		ThemeColor:      "#14181f",
+		LoadingLabel:    "Loading the simulator… {progress}%",
+		Styles:          []string{"/web/app.css"},
+		// go-app's service worker caches "/" and the assets; caching every
+		// route and the favicon too is what makes the site work offline.
+		CacheableResources: append(txnapp.Paths(), "/web/icon.svg"),
+		Version:            version,
+		WasmContentLength:  strconv.Itoa(wasmLen),
+		Resources:          webResolver{},
 	}
 }
 
