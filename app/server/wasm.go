@@ -73,6 +73,7 @@ func (a *wasmAsset) ensure() error {
 	return nil
 }
 
+// ServeHTTP sends the wasm in the best coding the client accepts.
 func (a *wasmAsset) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	enc := negotiate(r.Header.Get("Accept-Encoding"), a.byEnc)
 	body := a.byEnc[enc]
