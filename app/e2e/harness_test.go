@@ -1,0 +1,312 @@
+package e2e
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/chromedp/chromedp"
+
+	"txnlab/app/server"
+)
+
+var (
+	// baseURL is the test server, e.g. http://127.0.0.1:41234.
+	baseURL string
+	// repoRoot is the module root: web/ and artifacts/ live there.
+	repoRoot string
+	// chromium is the browser binary.
+	chromium string
+	// skipReason, when set, skips every test (only outside CI).
+	skipReason string
+)
+
+func TestMain(m *testing.M) { os.Exit(run(m)) }
+
+func run(m *testing.M) int {
+	var err error
+	if repoRoot, err = findRepoRoot(); err != nil {
+		fmt.Fprintln(os.Stderr, "e2e:", err)
+		return 1
+	}
+	problem := ""
+	if chromium, err = findChromium(); err != nil {
+		problem = err.Error() + ` (apt-get install -y chromium)`
+	} else if _, err := os.Stat(filepath.Join(repoRoot, "web", "app.wasm")); err != nil {
+		problem = "web/app.wasm is missing (make wasm)"
+	}
+	if problem != "" {
+		// CI must never pass by skipping what it exists to run.
+		if os.Getenv("CI") == "true" {
+			fmt.Fprintln(os.Stderr, "e2e: CI=true and", problem)
+			return 1
+		}
+		skipReason = problem
+		return m.Run()
+	}
+
+	srv, err := server.New(server.Config{WebDir: filepath.Join(repoRoot, "web")})
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "e2e:", err)
+		return 1
+	}
+	defer srv.Close()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "e2e:", err)
+		return 1
+	}
+	baseURL = "http://" + ln.Addr().String()
+	ctx, stop := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() { done <- srv.Serve(ctx, ln) }()
+
+	code := m.Run()
+	stop()
+	if err := <-done; err != nil {
+		fmt.Fprintln(os.Stderr, "e2e: server:", err)
+		code = 1
+	}
+	return code
+}
+
+func findRepoRoot() (string, error) {
+	dir, err := os.Getwd()
+	if err != nil {
+		return "", err
+	}
+	for {
+		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
+			return dir, nil
+		}
+		parent := filepath.Dir(dir)
+		if parent == dir {
+			return "", errors.New("no go.mod above the working directory")
+		}
+		dir = parent
+	}
+}
+
+// findChromium prefers $CHROMIUM, then Debian's chromium.
+func findChromium() (string, error) {
+	if p := os.Getenv("CHROMIUM"); p != "" {
+		return p, nil
+	}
+	for _, name := range []string{"/usr/bin/chromium", "chromium", "chromium-browser"} {
+		if p, err := exec.LookPath(name); err == nil {
+			return p, nil
+		}
+	}
+	return "", errors.New("chromium not found")
+}
+
+// browser is one test's tab in a fresh browser with a fresh profile, so no
+// service worker or cache from another test can serve it anything.
+type browser struct {
+	t   *testing.T
+	ctx context.Context
+
+	mu      sync.Mutex
+	console []chromedp.ConsoleMessage
+}
+
+// newBrowser starts Chromium for t. Its cleanup saves a screenshot under
+// artifacts/screenshots/ and fails t on any console error or uncaught
+// exception the page produced, unless the test took them with
+// takeConsoleErrors.
+func newBrowser(t *testing.T) *browser {
+	t.Helper()
+	if skipReason != "" {
+		t.Skip(skipReason)
+	}
+	profile := t.TempDir() // removed after the browser is gone (cleanups run last-first)
+	opts := append(chromedp.DefaultExecAllocatorOptions[:],
+		chromedp.ExecPath(chromium),
+		chromedp.Headless,
+		chromedp.NoSandbox,
+		chromedp.DisableGPU,
+		chromedp.Flag("disable-background-networking", true),
+		chromedp.Flag("disable-component-update", true),
+		chromedp.Flag("disable-sync", true),
+		chromedp.NoFirstRun,
+		chromedp.Flag("disable-quic", true),
+		chromedp.UserDataDir(profile),
+		chromedp.WindowSize(1280, 800),
+	)
+	allocCtx, cancelAlloc := chromedp.NewExecAllocator(context.Background(), opts...)
+	t.Cleanup(cancelAlloc)
+	ctx, cancelTab := chromedp.NewContext(allocCtx)
+	t.Cleanup(cancelTab)
+	// Start the browser before subscribing to its console: subscribing
+	// first would start a second browser on the same profile.
+	if err := chromedp.Do(ctx); err != nil {
+		t.Fatalf("starting chromium: %v", err)
+	}
+	b := &browser{t: t, ctx: ctx}
+	messages := chromedp.Console(ctx)
+	go func() {
+		for m, err := range messages {
+			if err != nil {
+				return
+			}
+			b.mu.Lock()
+			b.console = append(b.console, m)
+			b.mu.Unlock()
+		}
+	}()
+	t.Cleanup(b.finish)
+	return b
+}
+
+func (b *browser) finish() {
+	// Console events arrive asynchronously: give the last ones a moment.
+	time.Sleep(200 * time.Millisecond)
+	b.screenshot()
+	for _, m := range b.takeConsoleErrors() {
+		b.t.Errorf("console %s at %s:%d: %s", m.Type, m.URL, m.Line+1, m.Text)
+	}
+}
+
+// takeConsoleErrors returns the errors and exceptions seen so far and
+// forgets them.
+func (b *browser) takeConsoleErrors() []chromedp.ConsoleMessage {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	var errs, rest []chromedp.ConsoleMessage
+	for _, m := range b.console {
+		if m.Type == chromedp.ConsoleError || m.IsException() {
+			errs = append(errs, m)
+		} else {
+			rest = append(rest, m)
+		}
+	}
+	b.console = rest
+	return errs
+}
+
+var unsafeName = regexp.MustCompile(`[^A-Za-z0-9_.-]+`)
+
+func (b *browser) screenshot() {
+	ctx, cancel := context.WithTimeout(b.ctx, 10*time.Second)
+	defer cancel()
+	png, err := chromedp.Run(ctx, chromedp.CaptureScreenshot())
+	if err != nil {
+		b.t.Logf("screenshot: %v", err)
+		return
+	}
+	dir := filepath.Join(repoRoot, "artifacts", "screenshots")
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		b.t.Logf("screenshot: %v", err)
+		return
+	}
+	name := filepath.Join(dir, unsafeName.ReplaceAllString(b.t.Name(), "_")+".png")
+	if err := os.WriteFile(name, png, 0o644); err != nil {
+		b.t.Logf("screenshot: %v", err)
+	}
+}
+
+// do runs actions with a deadline, failing the test on error.
+func (b *browser) do(actions ...chromedp.Action[chromedp.Void]) {
+	b.t.Helper()
+	ctx, cancel := context.WithTimeout(b.ctx, 30*time.Second)
+	defer cancel()
+	if err := chromedp.Do(ctx, actions...); err != nil {
+		b.t.Fatal(err)
+	}
+}
+
+// eval evaluates a JavaScript expression and decodes its value.
+func eval[T any](b *browser, expr string, opts ...chromedp.EvaluateOption) T {
+	b.t.Helper()
+	ctx, cancel := context.WithTimeout(b.ctx, 10*time.Second)
+	defer cancel()
+	v, err := chromedp.Run(ctx, chromedp.Evaluate[T](expr, opts...))
+	if err != nil {
+		b.t.Fatalf("evaluating %s: %v", expr, err)
+	}
+	return v
+}
+
+// waitFor polls a JavaScript condition until it holds.
+func (b *browser) waitFor(what, cond string) {
+	b.t.Helper()
+	ctx, cancel := context.WithTimeout(b.ctx, 15*time.Second)
+	defer cancel()
+	if _, err := chromedp.Run(ctx, chromedp.Poll[bool](cond, chromedp.WithPollingInterval(25*time.Millisecond))); err != nil {
+		b.t.Fatalf("waiting for %s (%s): %v", what, cond, err)
+	}
+}
+
+// open loads a page and waits for the wasm app to run it. go-app
+// pre-renders every page on the server, so its buttons exist before the
+// app does; the loader element is removed only once the wasm started.
+func (b *browser) open(path string) { b.t.Helper(); b.openURL(baseURL + path) }
+
+func (b *browser) openURL(url string) {
+	b.t.Helper()
+	start := time.Now()
+	b.do(
+		chromedp.Navigate(url),
+		chromedp.WaitNotPresent(chromedp.ID("app-wasm-loader")),
+	)
+	b.t.Logf("%s: app running after %v", strings.TrimPrefix(url, baseURL), time.Since(start).Round(time.Millisecond))
+}
+
+// startServer runs a server of the test's own, for a test that stops it.
+func startServer(t *testing.T) (srv *server.Server, url string, stop func()) {
+	t.Helper()
+	srv, err := server.New(server.Config{WebDir: filepath.Join(repoRoot, "web")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() { done <- srv.Serve(ctx, ln) }()
+	var once sync.Once
+	stop = func() {
+		once.Do(func() {
+			cancel()
+			if err := <-done; err != nil {
+				t.Errorf("server: %v", err)
+			}
+			srv.Close()
+		})
+	}
+	t.Cleanup(stop)
+	return srv, "http://" + ln.Addr().String(), stop
+}
+
+func (b *browser) click(sel string) {
+	b.t.Helper()
+	b.do(chromedp.Click(chromedp.CSS(sel)))
+}
+
+func (b *browser) text(sel string) string {
+	b.t.Helper()
+	ctx, cancel := context.WithTimeout(b.ctx, 10*time.Second)
+	defer cancel()
+	s, err := chromedp.Run(ctx, chromedp.TextContent(chromedp.CSS(sel)))
+	if err != nil {
+		b.t.Fatalf("text of %s: %v", sel, err)
+	}
+	return strings.TrimSpace(s)
+}
+
+// jsString quotes s for a JavaScript expression.
+func jsString(s string) string {
+	r := strings.NewReplacer(`\`, `\\`, `"`, `\"`, "\n", `\n`)
+	return `"` + r.Replace(s) + `"`
+}

@@ -1,0 +1,347 @@
+//go:build !wasm
+
+// Package server is `txnlab serve`: go-app's handler for the pages, the
+// wasm precompressed, the web directory as plain files, and the usual
+// hardening (security headers, timeouts, a body limit, graceful shutdown).
+// It keeps no per-user state, which is what lets the same site be exported
+// as static files.
+//
+// The build tag keeps it out of web/app.wasm: linking the server into the
+// client doubles the download.
+package server
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"log"
+	"net"
+	"net/http"
+	"os"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/maxence-charriere/go-app/v10/pkg/app"
+
+	txnapp "txnlab/app"
+)
+
+// Config is how the server runs. The zero value of each field means its
+// default, so tests set only what they exercise.
+type Config struct {
+	// WebDir holds app.wasm, its .br/.gz sidecars, app.css and the icons.
+	// Default "web".
+	WebDir string
+
+	// ReadHeaderTimeout bounds a client sending its headers (a slowloris
+	// holds connections open by dribbling them). Default 5s.
+	ReadHeaderTimeout time.Duration
+	// ReadTimeout bounds reading a whole request. Default 15s.
+	ReadTimeout time.Duration
+	// WriteTimeout bounds writing a response; it must cover the wasm on a
+	// slow link (1.5 MB brotli at 1 Mbit/s is 12 s). Default 2m.
+	WriteTimeout time.Duration
+	// IdleTimeout bounds a kept-alive connection between requests.
+	// Default 2m.
+	IdleTimeout time.Duration
+	// MaxBodyBytes is the largest request body accepted; the site takes no
+	// uploads, so anything big is a mistake or an attack. Default 1 MiB.
+	MaxBodyBytes int64
+	// ShutdownTimeout is how long a shutdown waits for requests in flight
+	// before cutting them. Default 10s.
+	ShutdownTimeout time.Duration
+
+	// Log receives the server's warnings and errors. Default os.Stderr.
+	Log io.Writer
+}
+
+func (c Config) withDefaults() Config {
+	def := func(d *time.Duration, v time.Duration) {
+		if *d == 0 {
+			*d = v
+		}
+	}
+	if c.WebDir == "" {
+		c.WebDir = "web"
+	}
+	def(&c.ReadHeaderTimeout, 5*time.Second)
+	def(&c.ReadTimeout, 15*time.Second)
+	def(&c.WriteTimeout, 2*time.Minute)
+	def(&c.IdleTimeout, 2*time.Minute)
+	def(&c.ShutdownTimeout, 10*time.Second)
+	if c.MaxBodyBytes == 0 {
+		c.MaxBodyBytes = 1 << 20
+	}
+	if c.Log == nil {
+		c.Log = os.Stderr
+	}
+	return c
+}
+
+// Server serves the site. Create it with New.
+type Server struct {
+	cfg     Config
+	log     *log.Logger
+	root    *os.Root // the web directory; nothing outside it can be opened
+	wasm    *wasmAsset
+	version string
+	pages   *app.Handler
+}
+
+// New reads the web directory and prepares the handler. It fails when
+// web/app.wasm is missing, because every page would then fail to start in
+// the browser with a far less helpful message.
+func New(cfg Config) (*Server, error) {
+	cfg = cfg.withDefaults()
+	s := &Server{cfg: cfg, log: log.New(cfg.Log, "txnlab: ", 0)}
+	root, err := os.OpenRoot(cfg.WebDir)
+	if err != nil {
+		return nil, fmt.Errorf("web directory: %w", err)
+	}
+	s.root = root
+	if s.wasm, err = loadWasm(root, s.log.Printf); err != nil {
+		return nil, err
+	}
+	if s.version, err = siteVersion(root, s.wasm); err != nil {
+		return nil, fmt.Errorf("hashing %s: %w", cfg.WebDir, err)
+	}
+	txnapp.Register()
+	s.pages = newPagesHandler(s.version, len(s.wasm.raw))
+	return s, nil
+}
+
+// Version is the site version the service worker caches under.
+func (s *Server) Version() string { return s.version }
+
+// WasmSizes reports the wasm's size in each coding the server holds, for
+// the startup line and BENCHMARKS.md.
+func (s *Server) WasmSizes() map[string]int {
+	sizes := map[string]int{}
+	for enc, b := range s.wasm.byEnc {
+		sizes[enc] = len(b)
+	}
+	return sizes
+}
+
+// Close releases the web directory.
+func (s *Server) Close() error { return s.root.Close() }
+
+// newPagesHandler configures go-app. Version and WasmContentLength come
+// from the wasm actually served: the first keeps the service worker from
+// serving a stale wasm, the second makes the loading bar count the
+// decompressed bytes it receives against the decompressed size (go-app's
+// loader otherwise divides by Content-Length, the compressed size, and
+// shows ~400 %).
+func newPagesHandler(version string, wasmLen int) *app.Handler {
+	return &app.Handler{
+		Name:        "txnlab",
+		ShortName:   "txnlab",
+		Title:       "txnlab — Kafka transactions, step by step",
+		Description: txnapp.Description,
+		Lang:        "en",
+		Keywords:    []string{"Kafka", "transactions", "exactly-once", "simulation", "playground"},
+		Icon: app.Icon{
+			Default:  "/web/icon-192.png",
+			Large:    "/web/icon-512.png",
+			Maskable: "/web/icon-512.png",
+			SVG:      "/web/icon.svg",
+		},
+		BackgroundColor: "#14181f",
+		ThemeColor:      "#14181f",
+		LoadingLabel:    "Loading the simulator… {progress}%",
+		Styles:          []string{"/web/app.css"},
+		// go-app's service worker caches "/" and the assets; caching every
+		// route and the favicon too is what makes the site work offline.
+		CacheableResources: append(txnapp.Paths(), "/web/icon.svg"),
+		Version:            version,
+		WasmContentLength:  strconv.Itoa(wasmLen),
+		Resources:          webResolver{},
+	}
+}
+
+// webResolver resolves /web/ paths as go-app's LocalDir("") does, but is
+// not an http.Handler: go-app then never serves files itself, and every
+// file goes through serveFile, which cannot leave the web directory.
+type webResolver struct{}
+
+// Resolve maps a resource path to the URL the page uses.
+func (webResolver) Resolve(loc string) string {
+	switch {
+	case loc == "" || loc == "/":
+		return "/"
+	case strings.HasPrefix(loc, "http://") || strings.HasPrefix(loc, "https://"):
+		return loc
+	case loc == "web" || loc == "/web" || strings.HasPrefix(loc, "web/") || strings.HasPrefix(loc, "/web/"):
+		return "/" + strings.Trim(loc, "/")
+	}
+	return loc
+}
+
+// ServeHTTP routes a request. The checks run before any routing so no
+// handler ever sees an oversized body, an unexpected method or a path
+// that tries to climb out.
+func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	setSecurityHeaders(w.Header())
+	if !s.limitBody(w, r) {
+		return
+	}
+	if r.Method != http.MethodGet && r.Method != http.MethodHead {
+		w.Header().Set("Allow", "GET, HEAD")
+		http.Error(w, "405 method not allowed: this server only serves the site", http.StatusMethodNotAllowed)
+		return
+	}
+	if reason := badPath(r.URL.Path); reason != "" {
+		http.Error(w, "400 bad path: "+reason, http.StatusBadRequest)
+		return
+	}
+	switch p := r.URL.Path; {
+	case p == "/healthz":
+		w.Header().Set("Cache-Control", "no-store")
+		w.Header().Set("Content-Type", "text/plain; charset=utf-8")
+		io.WriteString(w, "ok\n")
+	case p == "/web/"+wasmName:
+		s.wasm.ServeHTTP(w, r)
+	case strings.HasPrefix(p, "/web/"):
+		s.serveFile(w, r, strings.TrimPrefix(p, "/web/"))
+	case p == "/robots.txt" || p == "/sitemap.xml" || p == "/ads.txt":
+		// go-app would fetch these from http://<Host header>/web/...,
+		// an outgoing request steered by the client whose answer it then
+		// caches for everyone. Serve them from the web directory instead.
+		s.serveFile(w, r, p[1:])
+	default:
+		s.pages.ServeHTTP(w, r)
+	}
+}
+
+// limitBody answers 413 to a body over the limit, declared or streamed, and
+// reports whether the request may go on.
+func (s *Server) limitBody(w http.ResponseWriter, r *http.Request) bool {
+	tooBig := func() bool {
+		w.Header().Set("Connection", "close")
+		http.Error(w, fmt.Sprintf("413 request body over %d bytes", s.cfg.MaxBodyBytes), http.StatusRequestEntityTooLarge)
+		return false
+	}
+	if r.ContentLength > s.cfg.MaxBodyBytes {
+		return tooBig()
+	}
+	if r.Body == nil || r.Body == http.NoBody {
+		return true
+	}
+	// A chunked body declares no length: read it (bounded) to find out.
+	_, err := io.Copy(io.Discard, http.MaxBytesReader(w, r.Body, s.cfg.MaxBodyBytes))
+	var tooLarge *http.MaxBytesError
+	if errors.As(err, &tooLarge) {
+		return tooBig()
+	}
+	return true
+}
+
+// badPath explains why a path is refused, or returns "". Go's ServeMux
+// would clean ".." away with a redirect; this server refuses it outright,
+// so no later code has to be right about it.
+func badPath(p string) string {
+	switch {
+	case !strings.HasPrefix(p, "/"):
+		return "must start with /"
+	case strings.ContainsAny(p, "\\\x00"):
+		return "backslashes and NUL bytes are not allowed"
+	}
+	for seg := range strings.SplitSeq(p, "/") {
+		if seg == ".." {
+			return `".." segments are not allowed`
+		}
+	}
+	return ""
+}
+
+// serveFile serves one regular file of the web directory. os.Root refuses
+// any name that resolves outside it, symlinks included.
+func (s *Server) serveFile(w http.ResponseWriter, r *http.Request, name string) {
+	if name == "" || strings.HasSuffix(name, "/") {
+		http.Error(w, "404 not found: directory listings are disabled", http.StatusNotFound)
+		return
+	}
+	f, err := s.root.Open(name)
+	if err != nil {
+		http.Error(w, "404 not found", http.StatusNotFound)
+		return
+	}
+	defer f.Close()
+	fi, err := f.Stat()
+	switch {
+	case err != nil:
+		http.Error(w, "404 not found", http.StatusNotFound)
+	case fi.IsDir():
+		http.Error(w, "404 not found: directory listings are disabled", http.StatusNotFound)
+	case !fi.Mode().IsRegular():
+		http.Error(w, "404 not found", http.StatusNotFound)
+	default:
+		// no-cache revalidates on every use (cheap: 304 on Last-Modified);
+		// the service worker is what makes repeat visits fast and offline.
+		w.Header().Set("Cache-Control", "no-cache")
+		http.ServeContent(w, r, fi.Name(), fi.ModTime(), f)
+	}
+}
+
+// contentSecurityPolicy allows what go-app needs and nothing else:
+// scripts only from this origin ('wasm-unsafe-eval' lets them compile
+// WebAssembly; 'unsafe-eval' is not needed — no string becomes code),
+// no inline script or style (go-app emits none unless a component uses
+// .Style(), which this UI avoids for that reason), the service worker and
+// the manifest from this origin, and no framing.
+const contentSecurityPolicy = "default-src 'self'; " +
+	"script-src 'self' 'wasm-unsafe-eval'; " +
+	"style-src 'self'; " +
+	"img-src 'self' data:; " +
+	"font-src 'self'; " +
+	"connect-src 'self'; " +
+	"worker-src 'self'; " +
+	"manifest-src 'self'; " +
+	"object-src 'none'; " +
+	"base-uri 'none'; " +
+	"form-action 'self'; " +
+	"frame-ancestors 'none'"
+
+func setSecurityHeaders(h http.Header) {
+	h.Set("Content-Security-Policy", contentSecurityPolicy)
+	h.Set("X-Content-Type-Options", "nosniff")
+	h.Set("X-Frame-Options", "DENY")
+	h.Set("Referrer-Policy", "no-referrer")
+	h.Set("Cross-Origin-Opener-Policy", "same-origin")
+	h.Set("Cross-Origin-Resource-Policy", "same-origin")
+	h.Set("Permissions-Policy", "camera=(), microphone=(), geolocation=(), payment=(), usb=()")
+}
+
+// Serve serves on ln until ctx ends, then shuts down gracefully: it stops
+// accepting, lets requests in flight finish (up to ShutdownTimeout), and
+// returns nil after a clean shutdown.
+func (s *Server) Serve(ctx context.Context, ln net.Listener) error {
+	srv := &http.Server{
+		Handler:           s,
+		ReadHeaderTimeout: s.cfg.ReadHeaderTimeout,
+		ReadTimeout:       s.cfg.ReadTimeout,
+		WriteTimeout:      s.cfg.WriteTimeout,
+		IdleTimeout:       s.cfg.IdleTimeout,
+		MaxHeaderBytes:    64 << 10,
+		ErrorLog:          s.log,
+	}
+	errc := make(chan error, 1)
+	go func() { errc <- srv.Serve(ln) }()
+	select {
+	case err := <-errc:
+		return err
+	case <-ctx.Done():
+	}
+	shutdownCtx, cancel := context.WithTimeout(context.Background(), s.cfg.ShutdownTimeout)
+	defer cancel()
+	if err := srv.Shutdown(shutdownCtx); err != nil {
+		srv.Close()
+		return fmt.Errorf("shutdown cut requests still running after %v: %w", s.cfg.ShutdownTimeout, err)
+	}
+	if err := <-errc; !errors.Is(err, http.ErrServerClosed) {
+		return err
+	}
+	return nil
+}

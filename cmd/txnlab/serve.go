@@ -1,0 +1,124 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"net"
+	"os"
+	"os/signal"
+	"syscall"
+
+	"txnlab/app/server"
+)
+
+func init() {
+	extraCommands["serve"] = exitCode(serveCmd)
+	// For `make wasm`; not in the usage text.
+	extraCommands["precompress"] = exitCode(precompressCmd)
+}
+
+// errUsage is returned after a subcommand has printed what was wrong with
+// its arguments, so only the exit status is left to set.
+var errUsage = errors.New("usage")
+
+// exitCode adapts a command returning an error to main's exit statuses:
+// 2 for a usage mistake, 1 for a failure.
+func exitCode(cmd func([]string) error) func([]string) int {
+	return func(args []string) int {
+		switch err := cmd(args); {
+		case err == nil, errors.Is(err, flag.ErrHelp):
+			return 0
+		case errors.Is(err, errUsage):
+			return 2
+		default:
+			fmt.Fprintln(os.Stderr, "txnlab:", err)
+			return 1
+		}
+	}
+}
+
+// serveCmd is `txnlab serve`: the playground on a local address until
+// SIGINT or SIGTERM, or with --static, the whole site written as files.
+func serveCmd(args []string) error {
+	fs := flag.NewFlagSet("serve", flag.ContinueOnError)
+	addr := fs.String("addr", "127.0.0.1:8080", "`address` to listen on (port 0 picks a free one)")
+	web := fs.String("web", "web", "`directory` holding app.wasm and the static assets")
+	static := fs.String("static", "", "write the site as static files into `DIR` and exit, instead of serving")
+	fs.Usage = func() {
+		fmt.Fprintln(fs.Output(), "usage: txnlab serve [--addr 127.0.0.1:8080] [--web DIR] [--static DIR]")
+		fs.PrintDefaults()
+	}
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return err
+		}
+		return errUsage
+	}
+	if fs.NArg() > 0 {
+		fmt.Fprintf(fs.Output(), "txnlab serve: unexpected argument %q\n", fs.Arg(0))
+		return errUsage
+	}
+
+	srv, err := server.New(server.Config{WebDir: *web})
+	if err != nil {
+		return err
+	}
+	defer srv.Close()
+	sizes := srv.WasmSizes()
+
+	if *static != "" {
+		if err := srv.WriteStatic(*static); err != nil {
+			return err
+		}
+		fmt.Printf("txnlab: wrote the site to %s (version %s)\n", *static, srv.Version())
+		return nil
+	}
+
+	ln, err := net.Listen("tcp", *addr)
+	if err != nil {
+		return err
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	fmt.Printf("txnlab: serving http://%s/ (version %s; wasm %s raw, %s brotli, %s gzip)\n",
+		ln.Addr(), srv.Version(), mb(sizes["identity"]), mb(sizes["br"]), mb(sizes["gzip"]))
+	if err := srv.Serve(ctx, ln); err != nil {
+		return err
+	}
+	fmt.Println("txnlab: stopped")
+	return nil
+}
+
+// precompressCmd writes FILE.br and FILE.gz for each FILE, so the server
+// can send the wasm compressed without compressing it per request.
+func precompressCmd(args []string) error {
+	fs := flag.NewFlagSet("precompress", flag.ContinueOnError)
+	quality := fs.Int("brotli-quality", server.BestBrotli, "brotli `quality`, 0-11 (9 is ~15x faster, 12% larger)")
+	if err := fs.Parse(args); err != nil {
+		return errUsage
+	}
+	if fs.NArg() == 0 || *quality < 0 || *quality > 11 {
+		fmt.Fprintln(os.Stderr, "usage: txnlab precompress [--brotli-quality 0-11] FILE...")
+		return errUsage
+	}
+	for _, name := range fs.Args() {
+		written, err := server.Precompress(name, *quality)
+		if err != nil {
+			return err
+		}
+		for _, w := range written {
+			fmt.Println("wrote", w)
+		}
+	}
+	return nil
+}
+
+// mb renders a size for people; 0 means the coding is not available.
+func mb(n int) string {
+	if n == 0 {
+		return "no"
+	}
+	return fmt.Sprintf("%.2f MB", float64(n)/1e6)
+}

@@ -1,0 +1,113 @@
+package main
+
+import (
+	"bufio"
+	"io"
+	"net/http"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+)
+
+// The serve tests run this test binary as the txnlab command: with
+// TXNLAB_BE_MAIN set, TestMain hands over to main.
+func TestMain(m *testing.M) {
+	if os.Getenv("TXNLAB_BE_MAIN") == "1" {
+		main()
+		os.Exit(0)
+	}
+	os.Exit(m.Run())
+}
+
+func txnlab(args ...string) *exec.Cmd {
+	cmd := exec.Command(os.Args[0], args...)
+	cmd.Env = append(os.Environ(), "TXNLAB_BE_MAIN=1")
+	return cmd
+}
+
+// webDir is a minimal web directory: the server refuses to start without
+// app.wasm.
+func webDir(t *testing.T) string {
+	t.Helper()
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "app.wasm"), []byte("\x00asm\x01\x00\x00\x00"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return dir
+}
+
+func TestServePrintsItsURLAndStopsCleanlyOnSIGTERM(t *testing.T) {
+	cmd := txnlab("serve", "--addr", "127.0.0.1:0", "--web", webDir(t))
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	cmd.Stderr = io.Discard
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer cmd.Process.Kill()
+	lines := bufio.NewScanner(stdout)
+	if !lines.Scan() {
+		t.Fatal("serve printed nothing")
+	}
+	url := regexp.MustCompile(`http://127\.0\.0\.1:\d+/`).FindString(lines.Text())
+	if url == "" {
+		t.Fatalf("no URL in %q", lines.Text())
+	}
+	res, err := (&http.Client{Timeout: 5 * time.Second}).Get(url + "healthz")
+	if err != nil {
+		t.Fatal(err)
+	}
+	res.Body.Close()
+	if res.StatusCode != http.StatusOK {
+		t.Errorf("/healthz: %d", res.StatusCode)
+	}
+
+	if err := cmd.Process.Signal(syscall.SIGTERM); err != nil {
+		t.Fatal(err)
+	}
+	rest, _ := io.ReadAll(stdout)
+	done := make(chan error, 1)
+	go func() { done <- cmd.Wait() }()
+	select {
+	case err := <-done:
+		if err != nil {
+			t.Errorf("serve after SIGTERM: %v", err)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("serve did not stop after SIGTERM")
+	}
+	if !strings.Contains(string(rest), "stopped") {
+		t.Errorf("serve did not report stopping: %q", rest)
+	}
+}
+
+func TestServeStaticWritesTheSite(t *testing.T) {
+	out := filepath.Join(t.TempDir(), "site")
+	if b, err := txnlab("serve", "--web", webDir(t), "--static", out).CombinedOutput(); err != nil {
+		t.Fatalf("serve --static: %v\n%s", err, b)
+	}
+	for _, name := range []string{"index.html", "playground.html", "web/app.wasm", "web/app.wasm.br", "web/app.wasm.gz"} {
+		if _, err := os.Stat(filepath.Join(out, name)); err != nil {
+			t.Errorf("serve --static did not write %s", name)
+		}
+	}
+}
+
+func TestServeUsageMistakesExitTwo(t *testing.T) {
+	for _, args := range [][]string{{"serve", "--nope"}, {"serve", "stray"}, {"precompress"}} {
+		err := txnlab(args...).Run()
+		if ee, ok := err.(*exec.ExitError); !ok || ee.ExitCode() != 2 {
+			t.Errorf("txnlab %v: %v, want exit status 2", args, err)
+		}
+	}
+	if err := txnlab("serve", "--web", t.TempDir()).Run(); err == nil {
+		t.Errorf("serve without app.wasm succeeded")
+	}
+}
