@@ -912,17 +912,23 @@ func (s *RunStmt) String() string {
 }
 
 // RunUntilStmt runs until a matching message is about to be delivered and
-// stops just before it (or after For of virtual time).
+// stops just before it (or after For of virtual time). With nth=N it lets
+// N-1 matching messages through first: the playground writes it to name
+// exactly the moment a learner paused at.
 type RunUntilStmt struct {
 	Base
 	Match MessageMatch
+	Nth   int       // nth=N, default 1
 	For   sim.Time  // for=DURATION, default DefaultRunFor
-	Given OptionSet // "for" when written
+	Given OptionSet // which of nth, for were written
 }
 
 // String renders the statement canonically.
 func (s *RunUntilStmt) String() string {
 	b := words("run", "until", s.Match.String())
+	if s.Given.Has("nth") {
+		b.opt("nth", strconv.Itoa(s.Nth))
+	}
 	if s.Given.Has("for") {
 		b.opt("for", FormatDuration(s.For))
 	}

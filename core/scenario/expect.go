@@ -349,7 +349,7 @@ func (s *Session) expectTrace(st *ExpectTraceStmt) (string, string, bool, *Error
 	n := 0
 	for i := range s.Cluster.World.Trace.Events {
 		e := &s.Cluster.World.Trace.Events[i]
-		if e.Kind != sim.KindSend || e.Msg == nil || e.Msg.APIKey() != m.API || e.Resp != m.Response {
+		if e.Kind != sim.KindSend || e.Internal || e.Msg == nil || e.Msg.APIKey() != m.API || e.Resp != m.Response {
 			continue
 		}
 		if (m.From != "" && e.Node != m.From) || (m.To != "" && e.Peer != m.To) {

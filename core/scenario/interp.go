@@ -57,6 +57,22 @@ type wait struct {
 	isAdvance bool
 	onLimit   string
 	steps     int
+	// start is when the statement began; delivered counts the visible
+	// deliveries since then, by message, so the playground can name the
+	// exact moment a learner paused at (run until … nth=N).
+	start     sim.Time
+	delivered map[deliveryKey]int
+	untilSeen *int // run until: matching messages let through so far
+}
+
+type deliveryKey struct {
+	api      string
+	response bool
+	from, to sim.NodeID
+}
+
+func keyOf(env *sim.Envelope) deliveryKey {
+	return deliveryKey{env.Msg.APIKey().String(), env.Msg.IsResponse(), env.From, env.To}
 }
 
 // NewSession prepares a script for running.
@@ -157,6 +173,9 @@ func (s *Session) stepActive() {
 		}
 		s.active = nil
 		return
+	}
+	if next.Env != nil && !next.Env.Internal {
+		a.delivered[keyOf(next.Env)]++
 	}
 	w.Step()
 	a.steps++
@@ -305,13 +324,29 @@ func (s *Session) apply(st Stmt) *Error {
 			return err
 		}
 		w := s.Cluster.World
+		seen, nth := new(int), st.Nth
+		if nth < 1 {
+			nth = 1
+		}
+		var counted *sim.Envelope
 		s.waitFor(st, func() bool {
 			next, ok := w.Peek()
-			return ok && next.Env != nil && matches(m, next.Env)
+			if !ok || next.Env == nil || next.Env == counted || !matches(m, next.Env) {
+				return false
+			}
+			if *seen+1 >= nth {
+				return true
+			}
+			*seen, counted = *seen+1, next.Env // let this one through
+			return false
 		}, st.For, "run until "+st.Match.String()+": no such message within "+st.For.Human())
+		if s.active != nil {
+			s.active.untilSeen = seen
+		}
 	case *AdvanceStmt:
 		w := s.Cluster.World
-		s.active = &wait{stmt: st, limit: w.Now() + st.By, advanceTo: w.Now() + st.By, isAdvance: true}
+		s.active = &wait{stmt: st, limit: w.Now() + st.By, advanceTo: w.Now() + st.By, isAdvance: true,
+			start: w.Now(), delivered: map[deliveryKey]int{}}
 	case *BreakStmt:
 		s.Cluster.World.SetBroken(sim.Mechanism(st.Mechanism.String()), true)
 		s.Cluster.World.Note("", "", "break "+st.Mechanism.String()+": this safety mechanism is now OFF")
@@ -386,7 +421,7 @@ func (s *Session) config(st *ConfigStmt) *Error {
 
 func (s *Session) waitFor(st Stmt, done func() bool, d sim.Time, onLimit string) {
 	w := s.Cluster.World
-	s.active = &wait{stmt: st, done: done, limit: w.Now() + d, onLimit: onLimit}
+	s.active = &wait{stmt: st, done: done, limit: w.Now() + d, onLimit: onLimit, start: w.Now(), delivered: map[deliveryKey]int{}}
 	if done() {
 		s.active = nil
 	}
@@ -554,7 +589,10 @@ func (s *Session) match(st Stmt, m MessageMatch) (sim.Match, *Error) {
 	return out, nil
 }
 
+// matches tells whether a message is one a script names. Replication
+// traffic between brokers (follower fetches) is never matched: scripts
+// speak of what clients and coordinators exchange.
 func matches(m sim.Match, env *sim.Envelope) bool {
-	return env.Msg.APIKey() == m.API && env.Msg.IsResponse() == m.Response &&
+	return !env.Internal && env.Msg.APIKey() == m.API && env.Msg.IsResponse() == m.Response &&
 		(m.From == "" || m.From == env.From) && (m.To == "" || m.To == env.To)
 }

@@ -912,14 +912,16 @@ func (lp *lineParser) run() Stmt {
 	if lp.more() && lp.toks[lp.i].raw == "until" {
 		lp.i++
 		t := lp.next("run until needs an API, e.g. run until EndTxn.response")
-		st := &RunUntilStmt{Match: lp.match(t), For: DefaultRunFor}
-		opts := lp.options("run until", []string{"from", "to", "for"})
+		st := &RunUntilStmt{Match: lp.match(t), For: DefaultRunFor, Nth: 1}
+		opts := lp.options("run until", []string{"from", "to", "nth", "for"})
 		lp.matchEnds(&st.Match, opts)
+		if o, ok := opts.get("nth"); ok {
+			st.Nth = int(lp.integer(o.key, o.raw, o.col, 1, MaxCount))
+			st.Given = append(st.Given, "nth")
+		}
 		if o, ok := opts.get("for"); ok {
 			st.For = lp.duration(o.key, o.raw, o.col, MaxDuration)
-		}
-		if opts.has("for") {
-			st.Given = OptionSet{"for"}
+			st.Given = append(st.Given, "for")
 		}
 		return st
 	}

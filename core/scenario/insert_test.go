@@ -1,0 +1,131 @@
+package scenario
+
+import (
+	"strings"
+	"testing"
+
+	"txnlab/core/sim"
+)
+
+const markersScript = `# the coordinator commits; the learner crashes it mid-markers
+cluster brokers=3
+topic orders partitions=2
+producer app transactional.id=order-txn-1
+consumer reader isolation.level=read_committed
+reader assign orders/0 orders/1
+app init
+app begin
+app send orders/0 a=1
+app send orders/1 b=2
+app commit
+run
+reader poll
+`
+
+func run(t *testing.T, src string) *Session {
+	t.Helper()
+	sc, err := Parse("t", src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := NewSession("t", sc)
+	s.Run()
+	if s.Err != nil {
+		t.Fatal(s.Err)
+	}
+	return s
+}
+
+// The playground's crash button at the first WriteTxnMarkers must produce
+// a script that replays to the very same moment and then crashes there.
+func TestInsertNowSplitsAWaitingStatement(t *testing.T) {
+	sc, err := Parse("t", markersScript)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := NewSession("t", sc)
+	for !s.Done() {
+		s.StepVisible()
+		if next, ok := s.Cluster.World.Peek(); ok && next.Env != nil && next.Env.Msg.APIKey().String() == "WriteTxnMarkers" && !next.Env.Msg.IsResponse() {
+			break
+		}
+	}
+	if s.Done() {
+		t.Fatal("never paused before a WriteTxnMarkers")
+	}
+	prefix := append([]sim.Event(nil), s.Cluster.World.Trace.Events...)
+	out, line, err := s.InsertNow(markersScript, "crash coordinator(order-txn-1)")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := strings.Split(out, "\n")[line-1]; got != "crash coordinator(order-txn-1)" {
+		t.Fatalf("line %d is %q\n%s", line, got, out)
+	}
+	for _, want := range []string{"run until WriteTxnMarkers from=broker-0 to=broker-", "reader poll"} {
+		if !strings.Contains(out, want) {
+			t.Fatalf("rewritten script lacks %q:\n%s", want, out)
+		}
+	}
+	replay := run(t, out)
+	evs := replay.Cluster.World.Trace.Events
+	if len(evs) < len(prefix) || sim.DigestOf(evs[:len(prefix)]) != sim.DigestOf(prefix) {
+		t.Fatalf("the rewritten script does not replay the same history up to the pause:\n%s", out)
+	}
+	if evs[len(prefix)].Kind != sim.KindCrash || evs[len(prefix)].Node != "broker-0" {
+		t.Fatalf("event after the pause is %s, want the crash", evs[len(prefix)].Line())
+	}
+	var resent bool
+	for _, e := range evs[len(prefix):] {
+		if e.Kind == sim.KindSend && e.API == "WriteTxnMarkers" && !e.Resp && e.Node != "broker-0" {
+			resent = true
+		}
+	}
+	if !resent {
+		t.Fatal("the new coordinator never resent the markers")
+	}
+}
+
+// At a statement boundary the action goes before the next statement.
+func TestInsertNowAtABoundary(t *testing.T) {
+	sc, _ := Parse("t", markersScript)
+	s := NewSession("t", sc)
+	for s.Line() != 9 { // about to run "app send orders/0 a=1"
+		s.StepVisible()
+	}
+	out, line, err := s.InsertNow(markersScript, "pause app")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if line != 9 || strings.Split(out, "\n")[8] != "pause app" || strings.Split(out, "\n")[9] != "app send orders/0 a=1" {
+		t.Fatalf("line %d:\n%s", line, out)
+	}
+}
+
+// Pausing inside a client call sends it to the background and waits for
+// it after the inserted line.
+func TestInsertNowInsideAClientCall(t *testing.T) {
+	src := strings.Replace(markersScript, "app commit\nrun\n", "app commit\n", 1)
+	sc, _ := Parse("t", src)
+	s := NewSession("t", sc)
+	for !s.Done() && !(s.Line() == 11 && s.active != nil) {
+		s.StepVisible()
+	}
+	if s.Done() {
+		t.Fatal("never paused inside app commit")
+	}
+	prefix := len(s.Cluster.World.Trace.Events)
+	digest := sim.DigestOf(s.Cluster.World.Trace.Events)
+	out, _, err := s.InsertNow(src, "drop Produce count=1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"app commit &", "run until", "drop Produce count=1", "wait app"} {
+		if !strings.Contains(out, want) {
+			t.Fatalf("rewritten script lacks %q:\n%s", want, out)
+		}
+	}
+	replay := run(t, out)
+	if sim.DigestOf(replay.Cluster.World.Trace.Events[:prefix]) != digest {
+		t.Fatalf("the rewritten script does not replay the same history:\n%s", out)
+	}
+}
