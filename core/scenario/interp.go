@@ -248,6 +248,12 @@ func (s *Session) apply(st Stmt) *Error {
 		if err != nil {
 			return err
 		}
+		if s.Cluster.World.StatusOf(n) == sim.Crashed {
+			// Crashing what is down changes nothing; in the playground a
+			// learner may have crashed it a moment before the script does.
+			s.Cluster.World.Note("", "", fmt.Sprintf("line %d: %s is already down", st.Position().Line, n))
+			return nil
+		}
 		if e := s.Cluster.Crash(n); e != nil {
 			return s.errorf(st, "%v", e)
 		}
