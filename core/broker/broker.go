@@ -282,9 +282,11 @@ func (b *Broker) isLeader(tp protocol.TopicPartition) (*PartitionState, bool) {
 
 // AppendInternal appends records to an internal partition this broker
 // leads, as the coordinator modules do (acks=all, origin COORDINATOR), and
-// calls done once replicated or failed. pid, epoch and transactional
+// calls done once replicated, failed, or after timeout (the transaction's
+// own timeout for __transaction_state, offsets.commit.timeout.ms for
+// offsets). pid, epoch and transactional
 // describe a transactional offset commit; use -1 for plain records.
-func (b *Broker) AppendInternal(w *sim.World, tp protocol.TopicPartition, batch protocol.RecordBatch, done func(w *sim.World, base int64, err protocol.ErrorCode)) {
+func (b *Broker) AppendInternal(w *sim.World, tp protocol.TopicPartition, batch protocol.RecordBatch, timeout sim.Time, done func(w *sim.World, base int64, err protocol.ErrorCode)) {
 	p, ok := b.isLeader(tp)
 	if !ok {
 		done(w, -1, protocol.NOT_LEADER_OR_FOLLOWER)
@@ -301,7 +303,7 @@ func (b *Broker) AppendInternal(w *sim.World, tp protocol.TopicPartition, batch 
 		return
 	}
 	b.afterAppend(w, tp, res.BaseOffset, false)
-	b.awaitHW(w, tp, b.Disk.Log(tp).LogEndOffset(), b.Cfg.RequestTimeoutMs, func(w *sim.World, err protocol.ErrorCode) {
+	b.awaitHW(w, tp, b.Disk.Log(tp).LogEndOffset(), timeout, func(w *sim.World, err protocol.ErrorCode) {
 		done(w, res.BaseOffset, err)
 	})
 }
@@ -372,10 +374,16 @@ func (b *Broker) maybeAdvanceHW(w *sim.World, tp protocol.TopicPartition) {
 		return
 	}
 	log.SetHighWatermark(hw)
+	// DelayedProduce.checkEnoughReplicasReachOffset: a write the high
+	// watermark now covers succeeds only if enough replicas were in sync.
+	result := protocol.NONE
+	if len(p.ISR) < p.MinISR {
+		result = protocol.NOT_ENOUGH_REPLICAS_AFTER_APPEND
+	}
 	for _, pa := range b.pending {
 		if !pa.finished && pa.tp == tp && pa.offset <= hw {
 			pa.finished = true
-			pa.done(w, protocol.NONE)
+			pa.done(w, result)
 		}
 	}
 	b.gcPending()
@@ -482,6 +490,11 @@ func (b *Broker) checkISR(w *sim.World) {
 		}
 		if len(kept) != len(p.ISR) {
 			p.ISR = kept
+			// KRaft 3.5 bumps the leader epoch on every ISR shrink
+			// (PartitionChangeBuilder, until KAFKA-15021 in 3.6).
+			p.LeaderEpoch++
+			b.Meta.Version++
+			b.OnMetadataChange(w)
 			b.maybeAdvanceHW(w, tp)
 		}
 	}

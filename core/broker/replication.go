@@ -136,8 +136,8 @@ func (b *Broker) handleReplicaFetch(w *sim.World, env *sim.Envelope, m *protocol
 			f.sentHW = -1 // a new session learns the high watermark afresh
 		}
 		f.leo, f.lastFetchedEpoch = fp.FetchOffset, fp.LastFetchedEpoch
-		if fp.FetchOffset > b.endOffsetForEpoch(log, fp.LastFetchedEpoch) {
-			dirty[fp.TopicPartition] = true // diverged: the answer tells it to truncate
+		if div, _, _ := diverged(log, fp.FetchOffset, fp.LastFetchedEpoch); div {
+			dirty[fp.TopicPartition] = true // the answer tells it to truncate
 			continue
 		}
 		if fp.FetchOffset >= log.LogEndOffset() {
@@ -164,23 +164,39 @@ func (b *Broker) handleReplicaFetch(w *sim.World, env *sim.Envelope, m *protocol
 	b.parked[m.ReplicaId] = env
 }
 
-// endOffsetForEpoch is the offset where epoch ended in the leader's log:
-// the first offset written in a later epoch, or the log end.
-func (b *Broker) endOffsetForEpoch(l *partition.Log, epoch int32) int64 {
+// epochEnd answers OffsetForLeaderEpoch from the leader's log: the
+// largest epoch not above epoch that the log holds, and the offset where
+// it ends (the first offset of a later epoch, or the log end). With no
+// such epoch it returns (-1, the log start).
+func epochEnd(l *partition.Log, epoch int32) (int32, int64) {
 	// Epochs only grow along a log, so scan back from the end: a follower
 	// is almost always at the latest epoch.
 	for i := len(l.Batches) - 1; i >= 0; i-- {
-		if l.Batches[i].PartitionLeaderEpoch <= epoch {
+		if e := l.Batches[i].PartitionLeaderEpoch; e <= epoch {
 			if i == len(l.Batches)-1 {
-				return l.LogEndOffset()
+				return e, l.LogEndOffset()
 			}
-			return l.Batches[i+1].BaseOffset
+			return e, l.Batches[i+1].BaseOffset
 		}
 	}
 	if len(l.Batches) > 0 {
-		return l.Batches[0].BaseOffset
+		return -1, l.Batches[0].BaseOffset
 	}
-	return 0
+	return -1, 0
+}
+
+// diverged is the leader's check of a follower's position
+// (Partition.readRecords with lastFetchedEpoch): the follower's last
+// epoch is unknown here, or its log runs past where that epoch ended.
+func diverged(l *partition.Log, fetchOffset int64, lastFetchedEpoch int32) (bool, int32, int64) {
+	if lastFetchedEpoch < 0 {
+		return false, 0, 0
+	}
+	e, end := epochEnd(l, lastFetchedEpoch)
+	if e < lastFetchedEpoch || end < fetchOffset {
+		return true, e, end
+	}
+	return false, 0, 0
 }
 
 // answerReplicaFetch answers with every partition that has news for the
@@ -203,8 +219,8 @@ func (b *Broker) answerReplicaFetch(w *sim.World, env *sim.Envelope, follower in
 			continue
 		}
 		log := b.Disk.Log(tp)
-		if end := b.endOffsetForEpoch(log, f.lastFetchedEpoch); f.leo > end {
-			pd.Diverging, pd.DivergingEndOffset = true, end
+		if div, e, end := diverged(log, f.leo, f.lastFetchedEpoch); div {
+			pd.Diverging, pd.DivergingEpoch, pd.DivergingEndOffset = true, e, end
 		} else {
 			pd.Records = log.Read(f.leo, log.LogEndOffset())
 		}
@@ -246,9 +262,15 @@ func (b *Broker) handleFetchResponse(w *sim.World, env *sim.Envelope, m *protoco
 		}
 		log := b.Disk.Log(pd.TopicPartition)
 		if pd.Diverging {
-			if pd.DivergingEndOffset < log.LogEndOffset() {
-				w.Note(b.Node, pd.TopicPartition.String(), "truncate to offset "+itoa(pd.DivergingEndOffset)+" (diverged from the leader)")
-				log.TruncateTo(pd.DivergingEndOffset)
+			// Truncate to where the epoch the leader named ends in both
+			// logs (AbstractFetcherThread.getOffsetTruncationState).
+			to := pd.DivergingEndOffset
+			if _, own := epochEnd(log, pd.DivergingEpoch); own < to {
+				to = own
+			}
+			if to < log.LogEndOffset() {
+				w.Note(b.Node, pd.TopicPartition.String(), "truncate to offset "+itoa(to)+" (diverged from the leader)")
+				log.TruncateTo(to)
 			}
 			if s != nil {
 				s.dirty[pd.TopicPartition] = true

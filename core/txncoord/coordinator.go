@@ -61,7 +61,7 @@ type Host interface {
 	AllocateProducerId() int64
 	PartitionExists(tp protocol.TopicPartition) bool
 	ReplicaLog(tp protocol.TopicPartition) *partition.Log
-	AppendInternal(w *sim.World, tp protocol.TopicPartition, batch protocol.RecordBatch, done func(w *sim.World, base int64, err protocol.ErrorCode))
+	AppendInternal(w *sim.World, tp protocol.TopicPartition, batch protocol.RecordBatch, timeout sim.Time, done func(w *sim.World, base int64, err protocol.ErrorCode))
 }
 
 // cacheEntry is one loaded __transaction_state partition
@@ -264,7 +264,7 @@ func (c *Coordinator) appendTransactionToLog(w *sim.World, id string, coordinato
 		rec.TxnLog = &v
 	}
 	batch := protocol.RecordBatch{ProducerId: protocol.NoProducerId, ProducerEpoch: protocol.NoProducerEpoch, Records: []protocol.Record{rec}}
-	c.host.AppendInternal(w, txnTP(p), batch, func(w *sim.World, _ int64, err protocol.ErrorCode) {
+	c.host.AppendInternal(w, txnTP(p), batch, sim.Time(target.TxnTimeoutMs), func(w *sim.World, _ int64, err protocol.ErrorCode) {
 		err = mapAppendError(err)
 		if err == protocol.NONE {
 			if e := c.cache[p]; e == nil || e.coordinatorEpoch != coordinatorEpoch {

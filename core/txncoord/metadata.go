@@ -184,9 +184,12 @@ func (md *TransactionMetadata) prepareAbortOrCommit(commit bool, now sim.Time) t
 }
 
 // prepareComplete is the Complete* target once every marker is written.
-// It does not mark anything pending: the marker channel owns it until the
-// record is written.
+// The marker channel marks it pending while the markers are out, so every
+// other request for the id meanwhile gets CONCURRENT_TRANSACTIONS.
 func (md *TransactionMetadata) prepareComplete(now sim.Time) transit {
+	// The Prepare record is durable: a failed fence is history, and the
+	// next fence bumps again.
+	md.HasFailedEpochFence = false
 	t := md.base()
 	t.State = protocol.CompleteAbort
 	if md.State == protocol.PrepareCommit {
