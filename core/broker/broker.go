@@ -84,6 +84,7 @@ type Broker struct {
 	fetching map[int32]int64
 	// sessions is the follower side of the fetch sessions, per leader.
 	sessions        map[int32]*fetchSession
+	sessionOrder    []*fetchSession // by leader id, for a stable send order
 	sessionsVersion int
 	pending         []*pendingAppend
 	pidNext         int64

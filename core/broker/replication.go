@@ -27,6 +27,7 @@ type fetchTimeout struct {
 
 // fetchSession is the follower's side of one session with a leader.
 type fetchSession struct {
+	leader     int32
 	partitions []protocol.TopicPartition
 	dirty      map[protocol.TopicPartition]bool
 	epoch      int32
@@ -36,17 +37,20 @@ type fetchSession struct {
 // which leader, after the metadata changed: every session starts afresh.
 func (b *Broker) rebuildSessions() {
 	b.sessions = map[int32]*fetchSession{}
+	b.sessionOrder = b.sessionOrder[:0]
 	for _, p := range b.Meta.SortedPartitions() {
 		if p.Leader < 0 || p.Leader == b.ID || !p.IsReplica(b.ID) {
 			continue
 		}
 		s := b.sessions[p.Leader]
 		if s == nil {
-			s = &fetchSession{dirty: map[protocol.TopicPartition]bool{}}
+			s = &fetchSession{leader: p.Leader, dirty: map[protocol.TopicPartition]bool{}}
 			b.sessions[p.Leader] = s
+			b.sessionOrder = append(b.sessionOrder, s)
 		}
 		s.partitions = append(s.partitions, p.TP)
 	}
+	sort.Slice(b.sessionOrder, func(i, j int) bool { return b.sessionOrder[i].leader < b.sessionOrder[j].leader })
 	b.sessionsVersion = b.Meta.Version
 }
 
@@ -57,23 +61,18 @@ func (b *Broker) ensureFetchers(w *sim.World) {
 		b.rebuildSessions()
 		b.fetching = map[int32]int64{}
 	}
-	leaders := make([]int32, 0, len(b.sessions))
-	for l := range b.sessions {
-		leaders = append(leaders, l)
-	}
-	sort.Slice(leaders, func(i, j int) bool { return leaders[i] < leaders[j] })
-	for _, l := range leaders {
+	for _, s := range b.sessionOrder {
+		l := s.leader
 		if _, busy := b.fetching[l]; busy || !b.Meta.Alive[l] {
 			continue
 		}
-		s := b.sessions[l]
 		req := &protocol.FetchRequest{ReplicaId: b.ID, SessionEpoch: s.epoch}
 		for _, tp := range s.partitions {
 			if s.epoch == 0 || s.dirty[tp] {
 				req.Partitions = append(req.Partitions, b.fetchPartition(tp))
 			}
 		}
-		s.dirty = map[protocol.TopicPartition]bool{}
+		clear(s.dirty)
 		s.epoch++
 		id := w.SendInternal(b.Node, NodeID(l), req, 0)
 		b.fetching[l] = id
@@ -116,10 +115,10 @@ func (b *Broker) markDirty(tp protocol.TopicPartition) {
 
 // handleReplicaFetch is the leader side of a follower's fetch.
 func (b *Broker) handleReplicaFetch(w *sim.World, env *sim.Envelope, m *protocol.FetchRequest) {
-	if m.SessionEpoch == 0 {
-		b.dirty[m.ReplicaId] = map[protocol.TopicPartition]bool{}
-	}
 	dirty := b.dirtyFor(m.ReplicaId)
+	if m.SessionEpoch == 0 {
+		clear(dirty)
+	}
 	for _, fp := range m.Partitions {
 		p, ok := b.isLeader(fp.TopicPartition)
 		if !ok {
@@ -208,7 +207,7 @@ func (b *Broker) answerReplicaFetch(w *sim.World, env *sim.Envelope, follower in
 		tps = append(tps, tp)
 	}
 	sort.Slice(tps, func(i, j int) bool { return tps[i].Less(tps[j]) })
-	b.dirty[follower] = map[protocol.TopicPartition]bool{}
+	clear(dirty)
 	resp := &protocol.FetchResponse{}
 	for _, tp := range tps {
 		pd := protocol.FetchPartitionData{TopicPartition: tp, HighWatermark: -1, LastStableOffset: -1}
