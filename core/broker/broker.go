@@ -89,6 +89,9 @@ type Broker struct {
 	pending         []*pendingAppend
 	pidNext         int64
 	pidEnd          int64
+
+	started           sim.Time
+	isrCheckScheduled bool
 }
 
 type followerState struct {
@@ -139,7 +142,7 @@ func sortedTPs(m map[protocol.TopicPartition]*partition.Log) []protocol.TopicPar
 
 // Start schedules the broker's periodic tasks and takes up its roles.
 func (b *Broker) Start(w *sim.World) {
-	w.AfterBackground(b.Node, b.Cfg.ReplicaLagTimeMaxMs/2, "isr-check", nil)
+	b.started = w.Now()
 	b.Txn.Start(w)
 	b.OnMetadataChange(w)
 }
@@ -186,8 +189,11 @@ func (b *Broker) Receive(w *sim.World, env *sim.Envelope) {
 func (b *Broker) Timer(w *sim.World, t *sim.Timer) {
 	switch t.Kind {
 	case "isr-check":
+		b.isrCheckScheduled = false
 		b.checkISR(w)
-		w.AfterBackground(b.Node, b.Cfg.ReplicaLagTimeMaxMs/2, "isr-check", nil)
+		if b.anyFollowerBehind() {
+			b.scheduleISRCheck(w)
+		}
 	case "append-timeout":
 		p := t.Data.(*pendingAppend)
 		if !p.finished {
@@ -320,6 +326,7 @@ func (b *Broker) afterAppend(w *sim.World, tp protocol.TopicPartition, offset in
 		}
 	}
 	if !follower {
+		b.scheduleISRCheck(w)
 		b.markDirty(tp)
 		b.maybeAdvanceHW(w, tp)
 		b.wakeParked(w)
@@ -440,6 +447,7 @@ func (b *Broker) becomeLeader(w *sim.World, p *PartitionState) {
 	w.Record(sim.Event{Kind: sim.KindElection, Node: b.Node, Subject: p.TP.String(),
 		Text: "leader epoch " + itoa(int64(p.LeaderEpoch)), Internal: isInternalTopic(p.TP.Topic) && !b.coordinates(p.TP)})
 	b.maybeAdvanceHW(w, p.TP)
+	b.scheduleISRCheck(w) // its followers may be behind the new leader
 	switch p.TP.Topic {
 	case protocol.TransactionStateTopic:
 		b.Txn.OnElection(w, p.TP.Partition, p.LeaderEpoch)
@@ -482,6 +490,11 @@ func (b *Broker) checkISR(w *sim.World) {
 		var kept []int32
 		for _, r := range p.ISR {
 			f := b.followers[tp][r]
+			if f != nil && f.leo >= b.Disk.Log(tp).LogEndOffset() {
+				// Its fetch is parked at the log end: it is caught up now
+				// (Kafka's follower would be re-fetching every 500 ms).
+				f.lastCaughtUp = w.Now()
+			}
 			if r != b.ID && f != nil && w.Now()-f.lastCaughtUp > b.Cfg.ReplicaLagTimeMaxMs {
 				w.Record(sim.Event{Kind: sim.KindNote, Node: b.Node, Subject: tp.String(),
 					Text: "ISR shrinks: broker-" + itoa(int64(r)) + " has not caught up for " + b.Cfg.ReplicaLagTimeMaxMs.Human(), Internal: isInternalTopic(tp.Topic)})
@@ -499,6 +512,30 @@ func (b *Broker) checkISR(w *sim.World) {
 			b.maybeAdvanceHW(w, tp)
 		}
 	}
+}
+
+// scheduleISRCheck arms the ISR check (every replica.lag.time.max.ms / 2,
+// Kafka's isr-expiration task) on its usual cadence. It only runs while a
+// follower is behind, so a quiet cluster schedules nothing.
+func (b *Broker) scheduleISRCheck(w *sim.World) {
+	if b.isrCheckScheduled {
+		return
+	}
+	b.isrCheckScheduled = true
+	at := sim.NextTick(b.started, b.Cfg.ReplicaLagTimeMaxMs/2, w.Now())
+	w.AfterBackground(b.Node, at-w.Now(), "isr-check", nil)
+}
+
+func (b *Broker) anyFollowerBehind() bool {
+	for tp, fs := range b.followers {
+		leo := b.Disk.Log(tp).LogEndOffset()
+		for _, f := range fs {
+			if f.leo < leo {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 func (b *Broker) ledPartitions() []protocol.TopicPartition {

@@ -76,7 +76,12 @@ func (b *Broker) ensureFetchers(w *sim.World) {
 		s.epoch++
 		id := w.SendInternal(b.Node, NodeID(l), req, 0)
 		b.fetching[l] = id
-		w.AfterBackground(b.Node, b.Cfg.RequestTimeoutMs, "fetch-timeout", fetchTimeout{leader: l, msgID: id})
+		// A parked fetch may wait for hours on an idle cluster: only
+		// when the network can lose messages does the follower give up
+		// on one after request.timeout.ms (heal restarts the sessions).
+		if w.Net.Lossy() {
+			w.AfterBackground(b.Node, b.Cfg.RequestTimeoutMs, "fetch-timeout", fetchTimeout{leader: l, msgID: id})
+		}
 	}
 }
 
@@ -87,6 +92,16 @@ func (b *Broker) fetchPartition(tp protocol.TopicPartition) protocol.FetchPartit
 		last = log.Batches[n-1].PartitionLeaderEpoch
 	}
 	return protocol.FetchPartition{TopicPartition: tp, FetchOffset: log.LogEndOffset(), LastFetchedEpoch: last}
+}
+
+// RestartFetchers forgets outstanding fetches and opens new sessions with
+// every leader: after the network heals, an answer may have been lost.
+func (b *Broker) RestartFetchers(w *sim.World) {
+	b.fetching = map[int32]int64{}
+	for _, s := range b.sessionOrder {
+		s.epoch = 0
+	}
+	b.ensureFetchers(w)
 }
 
 // restartSession makes the next fetch to leader a full one (after a lost
@@ -150,6 +165,9 @@ func (b *Broker) handleReplicaFetch(w *sim.World, env *sim.Envelope, m *protocol
 		}
 		if fp.FetchOffset < log.LogEndOffset() || log.HighWatermark > f.sentHW {
 			dirty[fp.TopicPartition] = true
+		}
+		if fp.FetchOffset < log.LogEndOffset() {
+			b.scheduleISRCheck(w)
 		}
 		b.maybeAdvanceHW(w, fp.TopicPartition)
 	}

@@ -265,6 +265,11 @@ func (c *Cluster) Partition(groups [][]sim.NodeID) {
 func (c *Cluster) Heal() {
 	c.World.Net.Heal()
 	c.World.Note(ControllerNode, "", "network healed")
+	for _, b := range c.Brokers {
+		if b != nil && c.World.StatusOf(b.Node) == sim.Up {
+			b.RestartFetchers(c.World)
+		}
+	}
 	for id := range c.Brokers {
 		if c.fenced[id] && c.World.StatusOf(broker.NodeID(int32(id))) == sim.Up {
 			c.unfence(int32(id))
