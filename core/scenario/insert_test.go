@@ -129,3 +129,19 @@ func TestInsertNowInsideAClientCall(t *testing.T) {
 		t.Fatalf("the rewritten script does not replay the same history:\n%s", out)
 	}
 }
+
+// A script that would grow the history without bound stops with an error
+// at the line that did it.
+func TestHistoryBound(t *testing.T) {
+	src := "cluster brokers=1\ntopic t partitions=1\nproducer p transactional.id=x\np init\np begin\ndrop AddPartitionsToTxn.response\np send t/0 k=v &\nrun for=365d\n"
+	sc, err := Parse("t", src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := NewSession("bound.scenario", sc)
+	s.MaxEvents = 20_000
+	s.Run()
+	if s.Err == nil || s.Err.Pos.Line != 8 || !strings.Contains(s.Err.Error(), "20000 events") {
+		t.Fatalf("err = %v", s.Err)
+	}
+}
