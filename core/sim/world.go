@@ -39,6 +39,9 @@ type Envelope struct {
 	ReplyTo   int64
 	Msg       protocol.Message
 	Internal  bool
+	// fromGen is the sender's incarnation: a refused connection is news
+	// only to the incarnation that sent the request.
+	fromGen uint64
 }
 
 // TimerDisconnected is the timer kind a sender receives when a request
@@ -234,6 +237,9 @@ func (w *World) SendInternal(from, to NodeID, msg protocol.Message, replyTo int6
 func (w *World) send(from, to NodeID, msg protocol.Message, replyTo int64, internal bool) int64 {
 	w.nextMsg++
 	env := &Envelope{ID: w.nextMsg, From: from, To: to, SentAt: w.now, ReplyTo: replyTo, Msg: msg, Internal: internal}
+	if n := w.nodes[from]; n != nil {
+		env.fromGen = n.gen
+	}
 	env.DeliverAt = w.now + w.Net.latency() + w.Net.delayFor(env)
 	w.Record(Event{Kind: KindSend, Node: from, Peer: to, MsgID: env.ID, ReplyTo: replyTo,
 		API: msg.APIKey().String(), Resp: msg.IsResponse(), Msg: msg, Error: errName(msg), Internal: internal})
@@ -381,7 +387,7 @@ func (w *World) deliver(e event) {
 		// The sender's connection is refused: it learns of it one latency
 		// later, as a client's NetworkClient sees a disconnection, and can
 		// retry elsewhere without waiting for request.timeout.ms.
-		if from := w.nodes[env.From]; from != nil && from.status != Crashed && !env.Msg.IsResponse() {
+		if from := w.nodes[env.From]; from != nil && from.status != Crashed && from.gen == env.fromGen && !env.Msg.IsResponse() {
 			w.push(event{at: w.now + w.Net.latency(), kind: evTimer,
 				timer: &Timer{Node: env.From, Kind: TimerDisconnected, Data: env, gen: from.gen}})
 		}
