@@ -190,8 +190,8 @@ func TestCrashedNodesTimersAreVoid(t *testing.T) {
 func TestPausedNodeGetsHeldMessagesOnResumeInOrder(t *testing.T) {
 	w, n := fixedWorld(2)
 	w.Pause("b")
-	w.Send("a", "b", req(), 0)  // #1 at 2
-	w.Send("c", "b", req(), 0)  // #2 at 2
+	w.Send("a", "b", req(), 0)   // #1 at 2
+	w.Send("c", "b", req(), 0)   // #2 at 2
 	w.After("b", 3, "tick", nil) // held too
 	w.AdvanceTo(4, 100)
 	w.Send("a", "b", req(), 0) // #3 at 6
