@@ -79,6 +79,9 @@ type event struct {
 	kind  eventKind
 	env   *Envelope
 	timer *Timer
+	// arrived marks a delivery held by a paused node: it has crossed the
+	// network already, so it is not judged against cuts and drops again.
+	arrived bool
 }
 
 // eventQueue is a binary min-heap on (time, insertion sequence), typed so
@@ -377,9 +380,11 @@ func (w *World) dispatch(e event) {
 
 func (w *World) deliver(e event) {
 	env := e.env
-	if reason := w.Net.judge(env); reason != "" {
-		w.drop(env, reason)
-		return
+	if !e.arrived {
+		if reason := w.Net.judge(env); reason != "" {
+			w.drop(env, reason)
+			return
+		}
 	}
 	n := w.nodes[env.To]
 	if n == nil || n.status == Crashed {
@@ -455,6 +460,7 @@ func (w *World) Resume(id NodeID) {
 	n.held = nil
 	for _, e := range held {
 		e.at = w.now
+		e.arrived = e.kind == evDeliver
 		w.push(e)
 	}
 }
