@@ -527,3 +527,27 @@ func TestTimeHuman(t *testing.T) {
 		t.Error(Time(12).String())
 	}
 }
+
+// TestHeldMessagesAreNotJudgedAgain: a message that reached a paused
+// process has arrived; a cut or drop rule installed before the process
+// resumes must not lose it ("a paused process ... then finds what arrived
+// meanwhile"), nor spend a drop rule's count on it.
+func TestHeldMessagesAreNotJudgedAgain(t *testing.T) {
+	w, n := fixedWorld(1)
+	w.Pause("b")
+	w.Send("a", "b", req(), 0)
+	w.Send("c", "b", req(), 0)
+	w.AdvanceTo(10, 100) // both arrived and are held
+	w.Net.Cut("a", "b")
+	rule := &DropRule{Match: Match{API: protocol.EndTxn}, Remaining: 1}
+	w.Net.Drops = append(w.Net.Drops, rule)
+	w.Resume("b")
+	runAll(t, w)
+	want := []string{"@10 msg EndTxn #1 from a", "@10 msg EndTxn #2 from c"}
+	if !reflect.DeepEqual(n["b"].log, want) {
+		t.Fatalf("after resume b got %q, want %q", n["b"].log, want)
+	}
+	if rule.Remaining != 1 || len(w.Net.Drops) != 1 {
+		t.Errorf("a held message spent the drop rule's count: %+v", w.Net.Drops)
+	}
+}
