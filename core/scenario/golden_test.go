@@ -87,19 +87,28 @@ func firstDiff(got, want []string) string {
 		from = 0
 	}
 	for j := from; j < i; j++ {
-		fmt.Fprintf(&b, "    %s\n", got[j])
+		fmt.Fprintf(&b, "    %s\n", clip(got[j]))
 	}
 	for j := i; j < i+4; j++ {
 		if j < len(want) {
-			fmt.Fprintf(&b, "  - %s\n", want[j])
+			fmt.Fprintf(&b, "  - %s\n", clip(want[j]))
 		}
 	}
 	for j := i; j < i+4; j++ {
 		if j < len(got) {
-			fmt.Fprintf(&b, "  + %s\n", got[j])
+			fmt.Fprintf(&b, "  + %s\n", clip(got[j]))
 		}
 	}
 	return b.String()
+}
+
+// clip keeps a diff readable when a line lists fifty partitions.
+func clip(s string) string {
+	const max = 240
+	if len(s) <= max {
+		return s
+	}
+	return s[:max] + fmt.Sprintf("… (%d more bytes)", len(s)-max)
 }
 
 func readLines(t *testing.T, file string) []string {
