@@ -154,15 +154,7 @@ func (b *Broker) handleReplicaFetch(w *sim.World, env *sim.Envelope, m *protocol
 			dirty[fp.TopicPartition] = true // the answer tells it to truncate
 			continue
 		}
-		if fp.FetchOffset >= log.LogEndOffset() {
-			f.lastCaughtUp = w.Now()
-			if !p.InISR(m.ReplicaId) && b.Meta.Alive[m.ReplicaId] {
-				p.ISR = append(p.ISR, m.ReplicaId)
-				sort.Slice(p.ISR, func(i, j int) bool { return p.ISR[i] < p.ISR[j] })
-				w.Record(sim.Event{Kind: sim.KindNote, Node: b.Node, Subject: fp.TopicPartition.String(),
-					Text: "ISR expands: broker-" + itoa(int64(m.ReplicaId)) + " caught up", Internal: isInternalTopic(fp.TopicPartition.Topic)})
-			}
-		}
+		b.noteCaughtUp(w, p, f, m.ReplicaId)
 		if fp.FetchOffset < log.LogEndOffset() || log.HighWatermark > f.sentHW {
 			dirty[fp.TopicPartition] = true
 		}
@@ -170,6 +162,23 @@ func (b *Broker) handleReplicaFetch(w *sim.World, env *sim.Envelope, m *protocol
 			b.scheduleISRCheck(w)
 		}
 		b.maybeAdvanceHW(w, fp.TopicPartition)
+	}
+	if m.SessionEpoch > 0 {
+		// A partition left out of an incremental fetch is still in the
+		// session, at the offset the follower last sent: Kafka updates the
+		// follower's state for it at every fetch too (FetchSession), so an
+		// idle partition keeps its caught-up followers in the ISR.
+		listed := make(map[protocol.TopicPartition]bool, len(m.Partitions))
+		for _, fp := range m.Partitions {
+			listed[fp.TopicPartition] = true
+		}
+		for _, tp := range b.ledPartitions() {
+			if f := b.followers[tp][m.ReplicaId]; f != nil && !listed[tp] {
+				if b.noteCaughtUp(w, b.Meta.Partitions[tp], f, m.ReplicaId) {
+					b.maybeAdvanceHW(w, tp)
+				}
+			}
+		}
 	}
 	if old := b.parked[m.ReplicaId]; old != nil && old.ID != env.ID {
 		delete(b.parked, m.ReplicaId) // superseded: the follower gave up on it
@@ -179,6 +188,24 @@ func (b *Broker) handleReplicaFetch(w *sim.World, env *sim.Envelope, m *protocol
 		return
 	}
 	b.parked[m.ReplicaId] = env
+}
+
+// noteCaughtUp records that a follower whose log reaches the leader's end
+// is caught up now, and takes it back into the ISR; it reports whether
+// the ISR grew.
+func (b *Broker) noteCaughtUp(w *sim.World, p *PartitionState, f *followerState, replica int32) bool {
+	if f.leo < b.Disk.Log(p.TP).LogEndOffset() {
+		return false
+	}
+	f.lastCaughtUp = w.Now()
+	if p.InISR(replica) || !b.Meta.Alive[replica] {
+		return false
+	}
+	p.ISR = append(p.ISR, replica)
+	sort.Slice(p.ISR, func(i, j int) bool { return p.ISR[i] < p.ISR[j] })
+	w.Record(sim.Event{Kind: sim.KindNote, Node: b.Node, Subject: p.TP.String(),
+		Text: "ISR expands: broker-" + itoa(int64(replica)) + " caught up", Internal: isInternalTopic(p.TP.Topic)})
+	return true
 }
 
 // epochEnd answers OffsetForLeaderEpoch from the leader's log: the

@@ -39,6 +39,9 @@ type Envelope struct {
 	ReplyTo   int64
 	Msg       protocol.Message
 	Internal  bool
+	// fromGen is the sender's incarnation: a refused connection is news
+	// only to the incarnation that sent the request.
+	fromGen uint64
 }
 
 // TimerDisconnected is the timer kind a sender receives when a request
@@ -76,6 +79,9 @@ type event struct {
 	kind  eventKind
 	env   *Envelope
 	timer *Timer
+	// arrived marks a delivery held by a paused node: it has crossed the
+	// network already, so it is not judged against cuts and drops again.
+	arrived bool
 }
 
 // eventQueue is a binary min-heap on (time, insertion sequence), typed so
@@ -234,6 +240,9 @@ func (w *World) SendInternal(from, to NodeID, msg protocol.Message, replyTo int6
 func (w *World) send(from, to NodeID, msg protocol.Message, replyTo int64, internal bool) int64 {
 	w.nextMsg++
 	env := &Envelope{ID: w.nextMsg, From: from, To: to, SentAt: w.now, ReplyTo: replyTo, Msg: msg, Internal: internal}
+	if n := w.nodes[from]; n != nil {
+		env.fromGen = n.gen
+	}
 	env.DeliverAt = w.now + w.Net.latency() + w.Net.delayFor(env)
 	w.Record(Event{Kind: KindSend, Node: from, Peer: to, MsgID: env.ID, ReplyTo: replyTo,
 		API: msg.APIKey().String(), Resp: msg.IsResponse(), Msg: msg, Error: errName(msg), Internal: internal})
@@ -371,9 +380,11 @@ func (w *World) dispatch(e event) {
 
 func (w *World) deliver(e event) {
 	env := e.env
-	if reason := w.Net.judge(env); reason != "" {
-		w.drop(env, reason)
-		return
+	if !e.arrived {
+		if reason := w.Net.judge(env); reason != "" {
+			w.drop(env, reason)
+			return
+		}
 	}
 	n := w.nodes[env.To]
 	if n == nil || n.status == Crashed {
@@ -381,7 +392,7 @@ func (w *World) deliver(e event) {
 		// The sender's connection is refused: it learns of it one latency
 		// later, as a client's NetworkClient sees a disconnection, and can
 		// retry elsewhere without waiting for request.timeout.ms.
-		if from := w.nodes[env.From]; from != nil && from.status != Crashed && !env.Msg.IsResponse() {
+		if from := w.nodes[env.From]; from != nil && from.status != Crashed && from.gen == env.fromGen && !env.Msg.IsResponse() {
 			w.push(event{at: w.now + w.Net.latency(), kind: evTimer,
 				timer: &Timer{Node: env.From, Kind: TimerDisconnected, Data: env, gen: from.gen}})
 		}
@@ -449,6 +460,7 @@ func (w *World) Resume(id NodeID) {
 	n.held = nil
 	for _, e := range held {
 		e.at = w.now
+		e.arrived = e.kind == evDeliver
 		w.push(e)
 	}
 }
