@@ -94,6 +94,17 @@ func (b *Broker) fetchPartition(tp protocol.TopicPartition) protocol.FetchPartit
 	return protocol.FetchPartition{TopicPartition: tp, FetchOffset: log.LogEndOffset(), LastFetchedEpoch: last}
 }
 
+// ArmFetchTimeouts gives every outstanding fetch a request timeout: the
+// network just became able to lose messages (a drop rule or a cut), and a
+// lost answer must not leave a follower waiting forever.
+func (b *Broker) ArmFetchTimeouts(w *sim.World) {
+	for _, s := range b.sessionOrder {
+		if id, ok := b.fetching[s.leader]; ok {
+			w.AfterBackground(b.Node, b.Cfg.RequestTimeoutMs, "fetch-timeout", fetchTimeout{leader: s.leader, msgID: id})
+		}
+	}
+}
+
 // RestartFetchers forgets outstanding fetches and opens new sessions with
 // every leader: after the network heals, an answer may have been lost.
 func (b *Broker) RestartFetchers(w *sim.World) {

@@ -242,6 +242,7 @@ func (c *Cluster) Isolate(node sim.NodeID) {
 		}
 	}
 	c.World.Note(node, "", "isolated from every other node")
+	c.NetworkMayLose()
 	if id, ok := broker.IDOf(node); ok {
 		c.World.After(ControllerNode, c.BrokerCfg.SessionTimeoutMs, "session-timeout", sessionCheck{id, c.incarnation[id]})
 	}
@@ -256,6 +257,17 @@ func (c *Cluster) Partition(groups [][]sim.NodeID) {
 					c.World.Net.Cut(a, b)
 				}
 			}
+		}
+	}
+	c.NetworkMayLose()
+}
+
+// NetworkMayLose is called when a drop rule or a cut is installed: brokers
+// arm timeouts on their outstanding fetches.
+func (c *Cluster) NetworkMayLose() {
+	for _, b := range c.Brokers {
+		if b != nil && c.World.StatusOf(b.Node) == sim.Up {
+			b.ArmFetchTimeouts(c.World)
 		}
 	}
 }

@@ -44,7 +44,11 @@ func heavyScenario(c heavyConfig) string {
 	}
 	for p := 0; p < c.Producers; p++ {
 		if c.TxnTimeout != "" {
-			line("producer p%d transactional.id=load-%d transaction.timeout.ms=%s", p, p, c.TxnTimeout)
+			// delivery.timeout.ms as long as the transaction: a batch
+			// that waits out several lost replication answers (30 s
+			// each) must not expire, which would be Kafka's behaviour
+			// (an abortable error), not a bug.
+			line("producer p%d transactional.id=load-%d transaction.timeout.ms=%s delivery.timeout.ms=%s", p, p, c.TxnTimeout, c.TxnTimeout)
 		} else {
 			line("producer p%d transactional.id=load-%d", p, p)
 		}

@@ -329,6 +329,7 @@ func (s *Session) apply(st Stmt) *Error {
 			remaining = -1
 		}
 		s.Cluster.World.Net.Drops = append(s.Cluster.World.Net.Drops, &sim.DropRule{Match: m, Remaining: remaining})
+		s.Cluster.NetworkMayLose()
 		s.Cluster.World.Note("", "", st.String())
 	case *DelayStmt:
 		m, err := s.match(st, st.Match)

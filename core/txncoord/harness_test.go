@@ -57,7 +57,7 @@ func (h *fakeHost) PartitionExists(tp protocol.TopicPartition) bool { return tp.
 func (h *fakeHost) ReplicaLog(protocol.TopicPartition) *partition.Log {
 	return h.log
 }
-func (h *fakeHost) AppendInternal(w *sim.World, tp protocol.TopicPartition, b protocol.RecordBatch, done func(w *sim.World, base int64, err protocol.ErrorCode)) {
+func (h *fakeHost) AppendInternal(w *sim.World, tp protocol.TopicPartition, b protocol.RecordBatch, _ sim.Time, done func(w *sim.World, base int64, err protocol.ErrorCode)) {
 	if h.appendErr != protocol.NONE {
 		done(w, -1, h.appendErr)
 		return
@@ -164,6 +164,9 @@ func meta(state protocol.TransactionState, epoch int16, parts ...protocol.TopicP
 
 func (h *harness) put(md *TransactionMetadata) *TransactionMetadata {
 	h.c.cache[txnPart].txns[md.TransactionalId] = md
+	// Installing metadata by hand skips the transitions that arm the
+	// timeout scan; arm it as a load would.
+	h.c.maybeScheduleTimeoutScan(h.w)
 	return md
 }
 
