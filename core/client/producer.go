@@ -513,8 +513,12 @@ func (p *Producer) maybeEndTxn(w *sim.World) {
 	if p.hasIncompleteBatches() || p.addQueued || p.inflightTxn != nil && p.inflightTxn.prio == 2 {
 		return // held until the batches complete (nextRequest(hasIncompleteBatches))
 	}
+	// EndTxn waits behind every queued AddOffsetsToTxn/TxnOffsetCommit
+	// (priority 2), as in Java's priority queue: a commit called while a
+	// timed-out sendOffsetsToTransaction is still pending must not skip
+	// or overtake it.
 	for _, r := range p.txnQueue {
-		if r.prio == 3 {
+		if r.prio >= 2 {
 			return
 		}
 	}
