@@ -13,7 +13,9 @@ import (
 	"txnlab/core/explore"
 )
 
-func init() { extraCommands["explore"] = func(args []string) int { return exploreCmd(args, os.Stdout, os.Stderr) } }
+func init() {
+	extraCommands["explore"] = func(args []string) int { return exploreCmd(args, os.Stdout, os.Stderr) }
+}
 
 const exploreUsage = `usage: txnlab explore [--runs N] [--seed S] [--break MECHANISM] [--out DIR]
                      [--keep-going] [--actions N] [--shrink-tries N]

@@ -135,18 +135,18 @@ func Document(mechanism, inv string, sh *Shrunk, foundBy string, original int) s
 	var b strings.Builder
 	title, text := Narrative(mechanism)
 	b.WriteString("# " + title + "\n")
-	for _, l := range wrap(text, 76) {
+	for _, l := range wrap(text, 78) {
 		b.WriteString("# " + l + "\n")
 	}
 	if sh.Violation != "" {
-		for i, l := range wrap("The checker: "+sh.Violation, 76) {
+		for i, l := range wrap("The checker: "+sh.Violation, 78) {
 			if i > 0 {
 				l = "  " + l
 			}
 			b.WriteString("# " + l + "\n")
 		}
 	}
-	b.WriteString("# Found by `" + foundBy + "`, shrunk from " + itoa(original) + " to " + itoa(len(sh.Lines)) + " statements.\n")
+	b.WriteString("# Found by `" + foundBy + "`; shrunk " + itoa(original) + " -> " + itoa(len(sh.Lines)) + " statements.\n")
 	if sh.Final {
 		b.WriteString("# Only the final (liveness) check sees it: replay with `txnlab explore --check FILE`.\n")
 	}
@@ -159,31 +159,31 @@ func Document(mechanism, inv string, sh *Shrunk, foundBy string, original int) s
 	return b.String()
 }
 
-// Narrative is a title and a paragraph on what breaking a mechanism
-// lets through ("" is nothing broken).
+// Narrative is a title and a short paragraph on what breaking a
+// mechanism lets through ("" is nothing broken).
 func Narrative(mechanism string) (string, string) {
 	switch mechanism {
 	case "epoch-fencing":
 		return "Broken epoch fencing: a zombie producer's old epoch still commits.",
-			"Brokers and the coordinator accept requests with an older producer epoch. A producer stalls mid-transaction, a successor with the same transactional.id bumps the epoch, and when the zombie wakes its writes and its commit still go through: records written after the fence become visible."
+			"Brokers and the coordinator accept an older producer epoch. A producer is in a transaction when a successor with the same transactional.id initialises and bumps the epoch; the first one, a zombie that has not heard, writes and commits with its old epoch, and both go through: records written after the fence become visible."
 	case "coordinator-epoch":
-		return "Broken coordinator epoch: a deposed coordinator's late markers land.",
-			"Partition leaders accept WriteTxnMarkers from a coordinator with an older coordinator epoch. A commit's markers are held up on the wire, that coordinator crashes, its successor finishes the commit, the producer (same pid and epoch, as in the classic protocol) starts its next transaction, and the stale COMMIT marker then closes the new transaction's records before it is decided."
+		return "Broken coordinator epoch: a deposed coordinator's late marker lands.",
+			"Leaders accept WriteTxnMarkers from an older coordinator epoch. A commit's markers are held up, the coordinator crashes, its successor completes the commit, the producer (same pid and epoch) starts its next transaction, and the late COMMIT marker closes that one before it is decided."
 	case "add-partitions":
 		return "Broken AddPartitionsToTxn: records the coordinator never hears of.",
-			"The producer writes to a partition without registering it with AddPartitionsToTxn, so the coordinator sends that partition no marker when the transaction ends: its records hang open for ever (and hold the LSO back), neither committed nor aborted."
+			"The producer writes to a partition it never registered with AddPartitionsToTxn, so the coordinator sends it no marker when the transaction ends: its records hang open for ever, neither committed nor aborted."
 	case "lso-bound":
 		return "Broken LSO bound: read_committed reads an open transaction.",
-			"read_committed fetches are bounded by the high watermark instead of the last stable offset, so a read_committed consumer receives records of a transaction that has not committed (its commit was not even sent)."
+			"read_committed fetches stop at the high watermark instead of the last stable offset, so a read_committed consumer receives records of a transaction whose commit was not even sent."
 	case "aborted-filter":
 		return "Broken aborted-transaction filter: read_committed returns aborted records.",
-			"The read_committed consumer does not drop the batches of aborted transactions (it ignores the fetch's aborted-transactions list), so records of a transaction that aborted reach the application."
+			"The read_committed consumer ignores the fetch's list of aborted transactions, so records of a transaction that aborted reach the application."
 	case "add-offsets":
 		return "Broken AddOffsetsToTxn: transactional offsets that never commit.",
-			"sendOffsetsToTransaction skips AddOffsetsToTxn, so the coordinator does not know the group's __consumer_offsets partition is in the transaction and writes it no marker: the transaction commits but its offsets stay pending for ever."
+			"sendOffsetsToTransaction skips AddOffsetsToTxn, so the coordinator writes no marker to the group's __consumer_offsets partition: the transaction commits, its offsets stay pending for ever."
 	case "sequence-check":
 		return "Broken sequence check: a retried produce is written twice.",
-			"Brokers accept any sequence number. A produce response is lost, the idempotent producer retries the same batch after request.timeout.ms, and the broker appends it a second time instead of answering DUPLICATE_SEQUENCE_NUMBER."
+			"Brokers accept any sequence number. A produce response is lost, the idempotent producer retries the batch, and the broker appends it again instead of answering DUPLICATE_SEQUENCE_NUMBER."
 	}
 	return "Found with nothing broken: a bug in the simulation or in the checker.",
 		"Every safety mechanism is on, yet the invariant checker reports a violation."

@@ -181,12 +181,32 @@ func (g *gen) between(lo, hi int) int {
 
 func (g *gen) setup() {
 	g.brokers = g.between(3, 5)
-	g.emit("cluster brokers=%d seed=%d", g.brokers, g.opts.Seed%1_000_000_007+1)
+	// Few internal partitions most of the time: the brokers replicate
+	// every partition, so Kafka's 50 + 50 multiply the cost of each event
+	// (and few partitions make transactional ids share coordinators).
+	internal := func() int {
+		if g.chance(15) {
+			return 50
+		}
+		return []int{1, 2, 3, 5, 8}[g.pick(5)]
+	}
+	g.emit("cluster brokers=%d txn-partitions=%d offsets-partitions=%d seed=%d", g.brokers, internal(), internal(), g.opts.Seed%1_000_000_007+1)
 	if g.opts.Break != "" {
 		g.emit("break %s", g.opts.Break)
 	}
 	if g.chance(25) {
 		g.emit("config transaction.abort.timed.out.transaction.cleanup.interval.ms=%s", []string{"1s", "2s", "5s"}[g.pick(3)])
+	}
+	if g.chance(30) {
+		// A faster controller: failover after a crash or a cut comes
+		// sooner (and costs fewer retries).
+		g.emit("config broker.session.timeout.ms=%s", []string{"2s", "4s"}[g.pick(2)])
+	}
+	if g.chance(15) {
+		g.emit("config min.insync.replicas=2")
+	}
+	if g.chance(10) {
+		g.emit("config transaction.state.log.min.isr=1")
 	}
 	names := []string{"orders", "payments", "audit"}
 	nt := g.between(1, 3)
@@ -206,6 +226,16 @@ func (g *gen) setup() {
 	}
 	if g.chance(50) || g.opts.Break == "sequence-check" {
 		g.newProducer("")
+	}
+	if g.chance(10) {
+		// A plain producer (no idempotence, acks=1): the checker demands
+		// neither exactly-once nor durability of it, but its records
+		// share the partitions and the LSO logic.
+		g.nextProd++
+		p := &prodInfo{name: "p" + itoa(g.nextProd)}
+		if g.emit("producer %s enable.idempotence=false acks=1", p.name) {
+			g.producers = append(g.producers, p)
+		}
 	}
 	nc := g.between(1, 3)
 	for i := 0; i < nc; i++ {

@@ -66,6 +66,7 @@ func Shrink(lines []string, opts ShrinkOptions) *Shrunk {
 		before := Join(s.best)
 		s.removeClients()
 		s.ddmin()
+		s.removePairs()
 		s.simplify()
 		s.rename()
 		if Join(s.best) == before || s.tries >= opts.MaxTries {
@@ -150,6 +151,36 @@ func (s *shrinker) ddmin() {
 			return
 		default:
 			n *= 2
+		}
+		if s.tries >= s.opts.MaxTries {
+			return
+		}
+	}
+}
+
+// removePairs drops a fault together with the line that undoes it
+// (pause/resume, crash/restart, a cut/heal), which ddmin cannot remove
+// one at a time without making the script invalid.
+func (s *shrinker) removePairs() {
+	starts := map[string]bool{"pause": true, "crash": true, "isolate": true, "partition": true, "drop": true, "delay": true}
+	ends := map[string]bool{"resume": true, "restart": true, "heal": true}
+	for i := 1; i < len(s.best); i++ {
+		fi := strings.Fields(s.best[i])
+		if len(fi) == 0 || !starts[fi[0]] {
+			continue
+		}
+		for j := i + 1; j < len(s.best); j++ {
+			fj := strings.Fields(s.best[j])
+			if len(fj) == 0 || !ends[fj[0]] {
+				continue
+			}
+			cand := append([]string(nil), s.best[:i]...)
+			cand = append(cand, s.best[i+1:j]...)
+			cand = append(cand, s.best[j+1:]...)
+			if s.try(cand) {
+				i--
+				break
+			}
 		}
 		if s.tries >= s.opts.MaxTries {
 			return
@@ -315,8 +346,8 @@ func (s *shrinker) rename() {
 	s.try(cand)
 }
 
-// Canonical renames producers p1…, consumers c1…, and record keys and
-// values k1=v1… in order of first appearance.
+// Canonical renames producers p1…, consumers c1…, transactional ids
+// tx-a…, and record keys and values k1=v1… in order of first appearance.
 func Canonical(lines []string) []string {
 	names := map[string]string{}
 	np, nc := 0, 0
@@ -331,6 +362,14 @@ func Canonical(lines []string) []string {
 			names[f[1]] = "c" + itoa(nc)
 		}
 	}
+	ids := map[string]string{}
+	for _, l := range lines {
+		for _, tok := range strings.Fields(l) {
+			if id, ok := strings.CutPrefix(tok, "transactional.id="); ok && ids[id] == "" {
+				ids[id] = "tx-" + string(rune('a'+len(ids)%26))
+			}
+		}
+	}
 	nv := 0
 	vals := map[string]string{}
 	var out []string
@@ -339,6 +378,16 @@ func Canonical(lines []string) []string {
 		for i, tok := range f {
 			if n, ok := names[tok]; ok {
 				f[i] = n
+				continue
+			}
+			if id, ok := strings.CutPrefix(tok, "transactional.id="); ok {
+				f[i] = "transactional.id=" + ids[id]
+				continue
+			}
+			if id, ok := strings.CutPrefix(tok, "coordinator("); ok && strings.HasSuffix(id, ")") {
+				if n, ok := ids[strings.TrimSuffix(id, ")")]; ok {
+					f[i] = "coordinator(" + n + ")"
+				}
 				continue
 			}
 			if key, val, ok := strings.Cut(tok, "="); ok {
