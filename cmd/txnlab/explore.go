@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"txnlab/core/explore"
@@ -18,7 +19,7 @@ func init() {
 }
 
 const exploreUsage = `usage: txnlab explore [--runs N] [--seed S] [--break MECHANISM] [--out DIR]
-                     [--keep-going] [--actions N] [--shrink-tries N]
+                     [--keep-going] [--jobs N] [--actions N] [--shrink-tries N]
        txnlab explore --check FILE...
 
 Generates random but valid fault schedules (crashes, pauses, drops,
@@ -48,6 +49,7 @@ func exploreCmd(args []string, stdout, stderr io.Writer) int {
 	actions := fs.Int("actions", 0, "random actions per scenario (default 24)")
 	tries := fs.Int("shrink-tries", 4000, "most candidate scripts the shrinker runs")
 	checkMode := fs.Bool("check", false, "judge the given scenario files with the final checks")
+	jobs := fs.Int("jobs", 1, "runs in parallel (results are taken in seed order, so the outcome does not depend on it)")
 	if err := fs.Parse(args); err != nil {
 		return 2
 	}
@@ -62,8 +64,8 @@ func exploreCmd(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "txnlab explore: --runs must be at least 1")
 		return 2
 	}
-	if *actions < 0 || *tries < 1 {
-		fmt.Fprintln(stderr, "txnlab explore: --actions must be >= 0 and --shrink-tries >= 1")
+	if *actions < 0 || *tries < 1 || *jobs < 1 {
+		fmt.Fprintln(stderr, "txnlab explore: --actions must be >= 0, --shrink-tries and --jobs >= 1")
 		return 2
 	}
 	if *mech != "" && explore.ExpectedInvariant[*mech] == "" {
@@ -74,34 +76,24 @@ func exploreCmd(args []string, stdout, stderr io.Writer) int {
 	tty := isTerminal(os.Stderr)
 	start := time.Now()
 	lastPrint := start
-	progress := func(i int, r *explore.Run, rep func() (int, int)) {
-		done := i + 1
-		failed, invalid := rep()
+	cfg := explore.Config{Runs: *runs, Seed: *seed, Break: *mech, KeepGoing: *keep, Actions: *actions}
+	rep := explore.NewReport()
+	each := func(i int, r *explore.Run) bool {
+		failed := rep.Add(i, r)
 		now := time.Now()
-		rate := float64(done) / now.Sub(start).Seconds()
-		line := fmt.Sprintf("explore: %d/%d runs, %d violating, %d invalid, %.0f runs/s", done, *runs, failed, invalid, rate)
+		line := fmt.Sprintf("explore: %d/%d runs, %d violating, %d invalid, %.0f runs/s",
+			rep.Runs, *runs, rep.Failed, rep.Invalid, float64(rep.Runs)/now.Sub(start).Seconds())
 		switch {
-		case tty:
-			if now.Sub(lastPrint) >= 100*time.Millisecond || done == *runs {
-				fmt.Fprintf(stderr, "\r\033[K%s", line)
-				lastPrint = now
-			}
-		case now.Sub(lastPrint) >= 10*time.Second:
+		case tty && (now.Sub(lastPrint) >= 100*time.Millisecond || rep.Runs == *runs):
+			fmt.Fprintf(stderr, "\r\033[K%s", line)
+			lastPrint = now
+		case !tty && now.Sub(lastPrint) >= 10*time.Second:
 			fmt.Fprintln(stderr, line)
 			lastPrint = now
 		}
+		return !failed || *keep
 	}
-	failed, invalid := 0, 0
-	cfg := explore.Config{Runs: *runs, Seed: *seed, Break: *mech, KeepGoing: *keep, Actions: *actions}
-	rep := explore.Explore(cfg, func(i int, r *explore.Run) bool {
-		if r.Err != nil {
-			invalid++
-		} else if !r.Exhausted && len(r.Violations) > 0 {
-			failed++
-		}
-		progress(i, r, func() (int, int) { return failed, invalid })
-		return true
-	})
+	runOrdered(cfg, *jobs, each)
 	if tty {
 		fmt.Fprintln(stderr)
 	}
@@ -111,9 +103,9 @@ func exploreCmd(args []string, stdout, stderr io.Writer) int {
 	if *mech != "" {
 		what = "break " + *mech
 	}
-	fmt.Fprintf(stdout, "explore: %d runs in %s (%.1f runs/s, %.0f events/run), seeds %d..%d, %s\n",
+	fmt.Fprintf(stdout, "explore: %d runs in %s (%.1f runs/s, %.0f events/run, %d job(s)), seeds %d..%d, %s\n",
 		rep.Runs, elapsed.Round(time.Millisecond), float64(rep.Runs)/elapsed.Seconds(), float64(rep.Steps)/float64(rep.Runs),
-		*seed, *seed+uint64(rep.Runs)-1, what)
+		*jobs, *seed, *seed+uint64(rep.Runs)-1, what)
 	if rep.Exhausted > 0 {
 		fmt.Fprintf(stdout, "  %d run(s) hit the step budget and were not judged\n", rep.Exhausted)
 	}
@@ -136,7 +128,11 @@ func exploreCmd(args []string, stdout, stderr io.Writer) int {
 	}
 	r := rep.First
 	fmt.Fprintf(stdout, "first at run %d (seed %d):\n", rep.FirstIndex+1, r.Seed)
-	for _, v := range r.Violations {
+	for i, v := range r.Violations {
+		if i == 5 {
+			fmt.Fprintf(stdout, "  … and %d more\n", len(r.Violations)-5)
+			break
+		}
 		fmt.Fprintf(stdout, "  %s\n", v)
 	}
 	inv := explore.Target(r, *mech)
@@ -211,4 +207,56 @@ func writeOut(dir, name, content string) (string, error) {
 func isTerminal(f *os.File) bool {
 	st, err := f.Stat()
 	return err == nil && st.Mode()&os.ModeCharDevice != 0
+}
+
+// runOrdered runs cfg's runs on jobs goroutines and hands each result to
+// each in index order, so stopping at the first violation (each returns
+// false) gives the same answer whatever jobs is. The core is
+// single-threaded per run; runs share nothing.
+func runOrdered(cfg explore.Config, jobs int, each func(i int, r *explore.Run) bool) {
+	type result struct {
+		i int
+		r *explore.Run
+	}
+	next := make(chan int)
+	results := make(chan result, jobs)
+	stop := make(chan struct{})
+	var wg sync.WaitGroup
+	for w := 0; w < jobs; w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range next {
+				results <- result{i, explore.Generate(cfg.RunOptions(i))}
+			}
+		}()
+	}
+	go func() {
+		defer close(next)
+		for i := 0; i < cfg.Runs; i++ {
+			select {
+			case next <- i:
+			case <-stop:
+				return
+			}
+		}
+	}()
+	go func() { wg.Wait(); close(results) }()
+	pending := map[int]*explore.Run{}
+	want, stopped := 0, false
+	for res := range results {
+		if stopped {
+			continue // drain
+		}
+		pending[res.i] = res.r
+		for r, ok := pending[want]; ok; r, ok = pending[want] {
+			delete(pending, want)
+			if !each(want, r) {
+				stopped = true
+				close(stop)
+				break
+			}
+			want++
+		}
+	}
 }

@@ -56,38 +56,52 @@ func (r *Report) Invariants() []string {
 	return out
 }
 
-// Explore generates and judges cfg.Runs scenarios, calling each (when
-// not nil) after every run; it stops at the first violation unless
-// KeepGoing, or when each returns false.
-func Explore(cfg Config, each func(i int, r *Run) bool) *Report {
-	rep := &Report{ByInvariant: map[string]int{}, FirstIndex: -1}
-	for i := 0; i < cfg.Runs; i++ {
-		r := Generate(Options{Seed: cfg.Seed + uint64(i), Break: cfg.Break, Actions: cfg.Actions, StepBudget: cfg.StepBudget})
-		rep.Runs++
-		rep.Steps += int64(r.Steps)
-		failed := false
-		switch {
-		case r.Err != nil:
-			rep.Invalid++
-			if rep.FirstInvalid == nil {
-				rep.FirstInvalid = r
-			}
-		case r.Exhausted:
-			rep.Exhausted++
-		case len(r.Violations) > 0:
-			rep.Failed++
-			failed = true
-			seen := map[string]bool{}
-			for _, v := range r.Violations {
-				if !seen[v.Invariant] {
-					seen[v.Invariant] = true
-					rep.ByInvariant[v.Invariant]++
-				}
-			}
-			if rep.First == nil {
-				rep.First, rep.FirstIndex = r, i
+// NewReport starts an empty report.
+func NewReport() *Report { return &Report{ByInvariant: map[string]int{}, FirstIndex: -1} }
+
+// Add counts run i; it reports whether the run failed (a violation).
+// Runs must be added in index order for First to be the first.
+func (rep *Report) Add(i int, r *Run) bool {
+	rep.Runs++
+	rep.Steps += int64(r.Steps)
+	switch {
+	case r.Err != nil:
+		rep.Invalid++
+		if rep.FirstInvalid == nil {
+			rep.FirstInvalid = r
+		}
+	case r.Exhausted:
+		rep.Exhausted++
+	case len(r.Violations) > 0:
+		rep.Failed++
+		seen := map[string]bool{}
+		for _, v := range r.Violations {
+			if !seen[v.Invariant] {
+				seen[v.Invariant] = true
+				rep.ByInvariant[v.Invariant]++
 			}
 		}
+		if rep.First == nil {
+			rep.First, rep.FirstIndex = r, i
+		}
+		return true
+	}
+	return false
+}
+
+// RunOptions are the options of run i of a batch.
+func (cfg Config) RunOptions(i int) Options {
+	return Options{Seed: cfg.Seed + uint64(i), Break: cfg.Break, Actions: cfg.Actions, StepBudget: cfg.StepBudget}
+}
+
+// Explore generates and judges cfg.Runs scenarios one after the other,
+// calling each (when not nil) after every run; it stops at the first
+// violation unless KeepGoing, or when each returns false.
+func Explore(cfg Config, each func(i int, r *Run) bool) *Report {
+	rep := NewReport()
+	for i := 0; i < cfg.Runs; i++ {
+		r := Generate(cfg.RunOptions(i))
+		failed := rep.Add(i, r)
 		if each != nil && !each(i, r) {
 			break
 		}
