@@ -7,8 +7,8 @@ import (
 )
 
 // TestRegressions replays the scenarios of core bugs the explorer found
-// (testdata/regress): every expectation holds, and so does every
-// invariant, liveness checks included.
+// (testdata/regress): every expectation holds, every invariant too
+// (liveness checks included), and the cluster goes quiet.
 func TestRegressions(t *testing.T) {
 	files, _ := filepath.Glob(filepath.Join("testdata", "regress", "*.scenario"))
 	if len(files) == 0 {
@@ -29,6 +29,11 @@ func TestRegressions(t *testing.T) {
 		}
 		if len(o.Violations) > 0 {
 			t.Errorf("%s: %v", f, o.Violations)
+		}
+		// Each goes quiet: a few thousand events at most (a hot loop
+		// runs into the hundreds of thousands).
+		if o.Steps > 20_000 {
+			t.Errorf("%s: %d events: something never goes quiet", f, o.Steps)
 		}
 	}
 }

@@ -29,6 +29,10 @@ type ShrinkOptions struct {
 	MaxTries int
 	// StepBudget bounds each run (0: the default).
 	StepBudget int
+	// Keep, when set, replaces the invariant test: a candidate is kept
+	// when it is valid and Keep holds for its outcome (to shrink on a
+	// property such as "never goes quiet").
+	Keep func(o *Outcome) bool
 }
 
 // Shrunk is a shrinking's result.
@@ -101,7 +105,10 @@ func (s *shrinker) fails(lines []string) bool {
 	}
 	s.tries++
 	var ok bool
-	if s.opts.Final {
+	if s.opts.Keep != nil {
+		o := Exec(src, s.opts.StepBudget, false)
+		ok = o.Err == nil && s.opts.Keep(o)
+	} else if s.opts.Final {
 		r := Replay(lines, s.opts.StepBudget)
 		ok = r.Err == nil && !r.Exhausted && has(r.Violations, s.opts.Invariant)
 	} else {
