@@ -8,6 +8,7 @@
 package explore
 
 import (
+	"fmt"
 	"strconv"
 	"strings"
 
@@ -21,8 +22,26 @@ import (
 // far larger; this one is for running thousands of scripts.
 const DefaultStepBudget = 400_000
 
+// Quiescence is the explorer's own liveness verdict, next to the
+// checker's invariants: after the liveness phase (heal, restart, resume,
+// run) the cluster must go quiet. A hot loop or a request retried for
+// ever fails it.
+const Quiescence = "quiescence"
+
+// judge is the checker's verdict, plus quiescence when final.
+func judge(s *scenario.Session, final bool) []check.Violation {
+	vs := s.Cluster.Check(final)
+	if final && !s.Cluster.World.Idle() {
+		vs = append(vs, check.Violation{Invariant: Quiescence,
+			Message: "the healed cluster still has work outstanding after the final run: something never goes quiet"})
+	}
+	return vs
+}
+
 // Outcome is what executing one script gave.
 type Outcome struct {
+	// Panic is the message of a panic in the simulation ("" when none).
+	Panic string
 	// Err is a parse or script error (the script is not valid).
 	Err error
 	// Steps counts the simulation events run; Exhausted is set when the
@@ -58,6 +77,12 @@ func Exec(src string, budget int, final bool) *Outcome {
 	}
 	s := scenario.NewSession("explore", script)
 	o := &Outcome{Session: s}
+	defer func() {
+		if r := recover(); r != nil {
+			o.Panic = fmt.Sprint(r)
+			o.Err = fmt.Errorf("panic at line %d: %v", s.Line(), r)
+		}
+	}()
 	for !s.Done() {
 		if o.Steps >= budget {
 			o.Exhausted = true
@@ -71,7 +96,7 @@ func Exec(src string, budget int, final bool) *Outcome {
 		return o
 	}
 	if s.Cluster != nil {
-		o.Violations = s.Cluster.Check(final)
+		o.Violations = judge(s, final && !o.Exhausted)
 	}
 	return o
 }

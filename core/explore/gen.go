@@ -39,6 +39,9 @@ type Run struct {
 	// Err is a script error: a generator bug, since every statement is
 	// chosen to be valid where it stands.
 	Err error
+	// Panic is the message of a panic in the simulation ("" when none);
+	// Err is then set too and Lines end with the line that panicked.
+	Panic string
 	// Exhausted is set when the step budget ended the run early; such a
 	// run is not judged.
 	Exhausted bool
@@ -112,7 +115,7 @@ type gen struct {
 // Generate draws a scenario from opts.Seed, running it as it is built,
 // ends it with a liveness phase (heal, restart, resume, run, poll) and
 // judges the history.
-func Generate(opts Options) *Run {
+func Generate(opts Options) (run *Run) {
 	if opts.Actions <= 0 {
 		opts.Actions = 24
 	}
@@ -121,6 +124,14 @@ func Generate(opts Options) *Run {
 	}
 	g := &gen{r: sim.NewRand(sim.DeriveSeed(opts.Seed, "explore")), opts: opts, decls: scenario.NewDecls(), budget: opts.StepBudget}
 	g.sess = scenario.NewSession("explore", &scenario.Script{File: "explore", Decls: g.decls})
+	defer func() {
+		// A panic in the simulation is a finding: the lines so far
+		// reproduce it (the last one panicked).
+		if r := recover(); r != nil {
+			run = &Run{Seed: opts.Seed, Lines: g.lines, Body: len(g.lines), Steps: g.steps, Panic: fmt.Sprint(r),
+				Err: fmt.Errorf("panic at line %d: %v", len(g.lines), r)}
+		}
+	}()
 	g.setup()
 	for i := 0; i < opts.Actions && g.ok(); i++ {
 		before := g.steps
@@ -131,9 +142,9 @@ func Generate(opts Options) *Run {
 	}
 	body := len(g.lines)
 	g.liveness()
-	run := &Run{Seed: opts.Seed, Lines: g.lines, Body: body, Err: g.err, Exhausted: g.full, Steps: g.steps}
+	run = &Run{Seed: opts.Seed, Lines: g.lines, Body: body, Err: g.err, Exhausted: g.full, Steps: g.steps}
 	if g.err == nil && !g.full && g.sess.Cluster != nil {
-		run.Violations = g.sess.Cluster.Check(true)
+		run.Violations = judge(g.sess, true)
 	}
 	return run
 }
@@ -738,12 +749,18 @@ func (g *gen) liveness() {
 // phase the live state calls for (heal, restart, resume, wait, run,
 // polls) and judges the whole with the liveness checks on. It is how the
 // shrinker judges a candidate for a violation only the final check sees.
-func Replay(body []string, budget int) *Run {
+func Replay(body []string, budget int) (run *Run) {
 	if budget <= 0 {
 		budget = DefaultStepBudget
 	}
 	g := &gen{r: sim.NewRand(1), decls: scenario.NewDecls(), budget: budget}
 	g.sess = scenario.NewSession("explore", &scenario.Script{File: "explore", Decls: g.decls})
+	defer func() {
+		if r := recover(); r != nil {
+			run = &Run{Lines: g.lines, Body: len(body), Steps: g.steps, Panic: fmt.Sprint(r),
+				Err: fmt.Errorf("panic at line %d: %v", len(g.lines), r)}
+		}
+	}()
 	for _, l := range body {
 		if !g.emit("%s", l) {
 			break
@@ -753,9 +770,9 @@ func Replay(body []string, budget int) *Run {
 		g.brokers = g.c().Cfg.Brokers
 		g.liveness()
 	}
-	run := &Run{Lines: g.lines, Err: g.err, Exhausted: g.full, Steps: g.steps, Body: len(body)}
+	run = &Run{Lines: g.lines, Err: g.err, Exhausted: g.full, Steps: g.steps, Body: len(body)}
 	if g.err == nil && !g.full && g.sess.Cluster != nil {
-		run.Violations = g.sess.Cluster.Check(true)
+		run.Violations = judge(g.sess, true)
 	}
 	return run
 }
