@@ -110,10 +110,21 @@ func exploreCmd(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stdout, "  %d run(s) hit the step budget and were not judged\n", rep.Exhausted)
 	}
 	code := 0
-	if rep.Invalid > 0 {
+	if rep.Panics > 0 {
+		code = 1
+		r := rep.FirstPanic
+		fmt.Fprintf(stdout, "  %d run(s) panicked; first, seed %d: %v\n", rep.Panics, r.Seed, r.Err)
+		sh := explore.MinimizePanic(r, *tries)
+		doc := explore.Document(*mech, "", sh, "txnlab explore --seed "+strconv.FormatUint(r.Seed, 10)+" --runs 1", len(r.Lines))
+		doc = strings.TrimSuffix(doc, "expect violation \n")
+		if path, err := writeOut(*out, fmt.Sprintf("panic-seed-%d.scenario", r.Seed), doc); err == nil {
+			fmt.Fprintf(stdout, "  shrunk to %d statements: %s (txnlab run panics on it)\n", len(sh.Lines), path)
+		}
+	}
+	if n := rep.Invalid - rep.Panics; n > 0 {
 		code = 1
 		r := rep.FirstInvalid
-		fmt.Fprintf(stdout, "  %d generated script(s) did not apply (generator bug); first, seed %d: %v\n", rep.Invalid, r.Seed, r.Err)
+		fmt.Fprintf(stdout, "  %d generated script(s) did not apply (generator bug); first, seed %d: %v\n", n, r.Seed, r.Err)
 		if path, err := writeOut(*out, fmt.Sprintf("invalid-seed-%d.scenario", r.Seed), r.Script()); err == nil {
 			fmt.Fprintf(stdout, "  script: %s\n", path)
 		}

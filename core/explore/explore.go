@@ -39,7 +39,11 @@ type Report struct {
 	FirstIndex int
 	// FirstInvalid is the first run whose script did not apply.
 	FirstInvalid *Run
-	Steps        int64
+	// Panics counts runs where the simulation panicked (counted in
+	// Invalid too); FirstPanic is the first.
+	Panics     int
+	FirstPanic *Run
+	Steps      int64
 }
 
 // Invariants lists the violated invariants in the checker's order.
@@ -69,6 +73,12 @@ func (rep *Report) Add(i int, r *Run) bool {
 		rep.Invalid++
 		if rep.FirstInvalid == nil {
 			rep.FirstInvalid = r
+		}
+		if r.Panic != "" {
+			rep.Panics++
+			if rep.FirstPanic == nil {
+				rep.FirstPanic = r
+			}
 		}
 	case r.Exhausted:
 		rep.Exhausted++
@@ -220,4 +230,12 @@ func wrap(text string, width int) []string {
 		lines = append(lines, line)
 	}
 	return lines
+}
+
+// MinimizePanic shrinks a run that panicked to the shortest script that
+// still panics with the same message.
+func MinimizePanic(r *Run, maxTries int) *Shrunk {
+	sh := Shrink(r.Lines, ShrinkOptions{MaxTries: maxTries, Keep: func(o *Outcome) bool { return o.Panic == r.Panic }})
+	sh.Violation = "panic: " + r.Panic
+	return sh
 }

@@ -107,7 +107,7 @@ func (s *shrinker) fails(lines []string) bool {
 	var ok bool
 	if s.opts.Keep != nil {
 		o := Exec(src, s.opts.StepBudget, false)
-		ok = o.Err == nil && s.opts.Keep(o)
+		ok = (o.Err == nil || o.Panic != "") && s.opts.Keep(o)
 	} else if s.opts.Final {
 		r := Replay(lines, s.opts.StepBudget)
 		ok = r.Err == nil && !r.Exhausted && has(r.Violations, s.opts.Invariant)
