@@ -432,6 +432,10 @@ func (g *gen) action() {
 		g.motif(Mechanisms[g.pick(len(Mechanisms))])
 		return
 	}
+	if g.chance(6) {
+		g.motifInterleave()
+		return
+	}
 	switch n := g.pick(100); {
 	case n < 45:
 		g.producerStep()
@@ -530,10 +534,14 @@ var apis = []string{"Produce", "Fetch", "FindCoordinator", "InitProducerId", "Ad
 
 func (g *gen) fault() {
 	switch n := g.pick(100); {
-	case n < 12:
+	case n < 7:
 		up := g.upBrokers()
 		if len(up) > 1 && g.mayCrash() {
 			g.emit("crash broker-%d", up[g.pick(len(up))])
+		}
+	case n < 12:
+		if g.mayCrash() {
+			g.crashRole()
 		}
 	case n < 22:
 		if g.mayCrash() {
@@ -564,6 +572,35 @@ func (g *gen) fault() {
 	default:
 		g.zombie()
 	}
+}
+
+// crashRole crashes the broker in a role now: a partition's leader or a
+// group's coordinator, named as the script would.
+func (g *gen) crashRole() bool {
+	if len(g.upBrokers()) < 2 {
+		return false
+	}
+	var ref string
+	var leader int32
+	if g.chance(70) {
+		tp := g.randomTP()
+		l, ok := g.leaderOf(tp)
+		if !ok {
+			return false
+		}
+		ref, leader = "leader("+tp+")", l
+	} else {
+		grp := g.groups[g.pick(len(g.groups))]
+		l, _ := g.c().GroupCoordinatorOf(grp)
+		if l < 0 {
+			return false
+		}
+		ref, leader = "group-coordinator("+grp+")", l
+	}
+	if g.status(string(broker.NodeID(leader))) != sim.Up {
+		return false
+	}
+	return g.emit("crash %s", ref)
 }
 
 // mayCrash keeps most runs to one broker down at a time: with two of

@@ -226,3 +226,44 @@ func (g *gen) motifDuplicate() {
 	g.emit("drop Produce.response count=1")
 	g.emit("%s send %s %s", p.name, g.randomTP(), g.records())
 }
+
+// motifInterleave stops a transaction at a precise moment of its
+// protocol (just before a message is delivered) and strikes there: a
+// crash of the coordinator or of a leader, a lost message, a pause.
+func (g *gen) motifInterleave() {
+	p := g.inTxn()
+	if p == nil {
+		return
+	}
+	g.emit("%s send %s %s", p.name, g.randomTP(), g.records())
+	if g.chance(40) && g.can(p) {
+		g.emit("%s send-offsets %s %s=%d", p.name, g.groups[g.pick(len(g.groups))], g.randomTP(), g.between(0, 9))
+	}
+	if !g.can(p) {
+		return
+	}
+	if g.chance(75) {
+		g.emit("%s commit &", p.name)
+	} else {
+		g.emit("%s abort &", p.name)
+	}
+	api := []string{"EndTxn", "EndTxn.response", "WriteTxnMarkers", "WriteTxnMarkers.response"}[g.pick(4)]
+	g.emit("run until %s for=5s", api)
+	switch g.pick(5) {
+	case 0:
+		g.crashCoordinatorOf(p.txnID)
+	case 1:
+		g.crashRole()
+	case 2:
+		g.emit("drop %s count=1", api)
+	case 3:
+		if g.status(p.name) == sim.Up {
+			g.emit("pause %s", p.name)
+		}
+	default:
+		if up := g.upBrokers(); len(up) > 1 && g.mayCrash() {
+			g.emit("crash broker-%d", up[g.pick(len(up))])
+		}
+	}
+	g.emit("run for=%s", []string{"1s", "10s", "30s"}[g.pick(3)])
+}
