@@ -192,7 +192,13 @@ func (b *Broker) handleReplicaFetch(w *sim.World, env *sim.Envelope, m *protocol
 		}
 	}
 	if old := b.parked[m.ReplicaId]; old != nil && old.ID != env.ID {
-		delete(b.parked, m.ReplicaId) // superseded: the follower gave up on it
+		// Superseded. Answer it empty rather than forget it: a fetch
+		// delayed on the wire may arrive after the follower's newer one,
+		// and the parked one may be the fetch the follower waits for
+		// (a follower ignores answers to fetches it gave up on; Kafka
+		// answers every fetch, at worst empty after fetch.max.wait.ms).
+		delete(b.parked, m.ReplicaId)
+		w.SendInternal(b.Node, old.From, &protocol.FetchResponse{}, old.ID)
 	}
 	if len(dirty) > 0 {
 		b.answerReplicaFetch(w, env, m.ReplicaId)

@@ -513,8 +513,12 @@ func (p *Producer) maybeEndTxn(w *sim.World) {
 	if p.hasIncompleteBatches() || p.addQueued || p.inflightTxn != nil && p.inflightTxn.prio == 2 {
 		return // held until the batches complete (nextRequest(hasIncompleteBatches))
 	}
+	// EndTxn waits behind every queued AddOffsetsToTxn/TxnOffsetCommit
+	// (priority 2), as in Java's priority queue: a commit called while a
+	// timed-out sendOffsetsToTransaction is still pending must not skip
+	// or overtake it.
 	for _, r := range p.txnQueue {
-		if r.prio == 3 {
+		if r.prio >= 2 {
 			return
 		}
 	}
@@ -753,16 +757,16 @@ func (p *Producer) pumpTxn(w *sim.World) {
 	if p.inflightTxn != nil || len(p.txnQueue) == 0 || p.State == FatalError {
 		return
 	}
+	// The highest-priority request goes next; when it is backing off
+	// after a retriable error, nothing else overtakes it (Java's Sender
+	// sleeps retry.backoff.ms before resending the head of the queue).
 	best := -1
 	for i, r := range p.txnQueue {
-		if r.backoff {
-			continue
-		}
 		if best < 0 || r.prio < p.txnQueue[best].prio {
 			best = i
 		}
 	}
-	if best < 0 {
+	if best < 0 || p.txnQueue[best].backoff {
 		return
 	}
 	r := p.txnQueue[best]
@@ -779,7 +783,10 @@ func (p *Producer) pumpTxn(w *sim.World) {
 // coordinatorFor returns where r goes, sending FindCoordinator first when
 // the coordinator is not known.
 func (p *Producer) coordinatorFor(w *sim.World, r *txnRequest) (sim.NodeID, bool) {
-	if !p.Transactional() {
+	// FindCoordinator itself needs no coordinator (Java's
+	// FindCoordinatorHandler.needsCoordinator() is false): a retried one
+	// goes to a bootstrap broker again instead of spawning another.
+	if !p.Transactional() || r.prio == 0 {
 		return p.meta.Bootstrap(p.bootstrapAttempt), true
 	}
 	key, keyType := p.Cfg.TransactionalId, protocol.KeyTypeTransaction

@@ -202,6 +202,12 @@ func (c *Coordinator) commit(w *sim.World, group string, offsets []protocol.Offs
 		done(w, all(err))
 		return
 	}
+	if len(offsets) == 0 {
+		// Nothing to store: Kafka answers at once and appends nothing
+		// (GroupMetadataManager.storeOffsets with no offsets left).
+		done(w, nil)
+		return
+	}
 	batch := protocol.RecordBatch{ProducerId: pid, ProducerEpoch: epoch, IsTransactional: txn}
 	for _, o := range offsets {
 		v := &protocol.OffsetCommitValue{Group: group, Partition: o.TopicPartition, CommittedOffset: o.CommittedOffset}
