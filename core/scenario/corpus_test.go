@@ -54,7 +54,9 @@ func scenarioFiles(t testing.TB) []string {
 	add("scenarios", func(string) bool { return true })
 	// testdata/fuzz holds Go fuzz corpora (whose entries may be named
 	// *.scenario but are in the fuzz encoding), not scripts.
-	add("core", func(rel string) bool { return strings.Contains(rel, "/testdata/") && !strings.Contains(rel, "/testdata/fuzz/") })
+	add("core", func(rel string) bool {
+		return strings.Contains(rel, "/testdata/") && !strings.Contains(rel, "/testdata/fuzz/")
+	})
 	sort.Strings(out)
 	if len(out) == 0 {
 		t.Fatal("no scenario found: is the working directory the package directory?")
