@@ -175,21 +175,7 @@ func (b *Broker) handleReplicaFetch(w *sim.World, env *sim.Envelope, m *protocol
 		b.maybeAdvanceHW(w, fp.TopicPartition)
 	}
 	if m.SessionEpoch > 0 {
-		// A partition left out of an incremental fetch is still in the
-		// session, at the offset the follower last sent: Kafka updates the
-		// follower's state for it at every fetch too (FetchSession), so an
-		// idle partition keeps its caught-up followers in the ISR.
-		listed := make(map[protocol.TopicPartition]bool, len(m.Partitions))
-		for _, fp := range m.Partitions {
-			listed[fp.TopicPartition] = true
-		}
-		for _, tp := range b.ledPartitions() {
-			if f := b.followers[tp][m.ReplicaId]; f != nil && !listed[tp] {
-				if b.noteCaughtUp(w, b.Meta.Partitions[tp], f, m.ReplicaId) {
-					b.maybeAdvanceHW(w, tp)
-				}
-			}
-		}
+		b.sessionCaughtUp(w, m)
 	}
 	if old := b.parked[m.ReplicaId]; old != nil && old.ID != env.ID {
 		// Superseded. Answer it empty rather than forget it: a fetch
@@ -205,6 +191,42 @@ func (b *Broker) handleReplicaFetch(w *sim.World, env *sim.Envelope, m *protocol
 		return
 	}
 	b.parked[m.ReplicaId] = env
+}
+
+// sessionCaughtUp: a partition left out of an incremental fetch is still
+// in the session, at the offset the follower last sent, and Kafka updates
+// the follower's state for it at every fetch too (FetchSession), so an
+// idle partition keeps its caught-up followers in the ISR. The scan runs
+// at every follower fetch, so it walks the map without sorting: it only
+// stamps times, which order cannot change; the rare ISR expansions it
+// finds are recorded in partition order.
+func (b *Broker) sessionCaughtUp(w *sim.World, m *protocol.FetchRequest) {
+	var grow []protocol.TopicPartition
+	for tp := range b.led {
+		f := b.followers[tp][m.ReplicaId]
+		if f == nil || listedIn(m, tp) || f.leo < b.Disk.Log(tp).LogEndOffset() {
+			continue
+		}
+		f.lastCaughtUp = w.Now()
+		if p := b.Meta.Partitions[tp]; !p.InISR(m.ReplicaId) && b.Meta.Alive[m.ReplicaId] {
+			grow = append(grow, tp)
+		}
+	}
+	sort.Slice(grow, func(i, j int) bool { return grow[i].Less(grow[j]) })
+	for _, tp := range grow {
+		if b.noteCaughtUp(w, b.Meta.Partitions[tp], b.followers[tp][m.ReplicaId], m.ReplicaId) {
+			b.maybeAdvanceHW(w, tp)
+		}
+	}
+}
+
+func listedIn(m *protocol.FetchRequest, tp protocol.TopicPartition) bool {
+	for _, fp := range m.Partitions {
+		if fp.TopicPartition == tp {
+			return true
+		}
+	}
+	return false
 }
 
 // noteCaughtUp records that a follower whose log reaches the leader's end
