@@ -148,7 +148,7 @@ func exploreCmd(args []string, stdout, stderr io.Writer) int {
 	}
 	inv := explore.Target(r, *mech)
 	t0 := time.Now()
-	sh := explore.Minimize(r, inv, *tries)
+	sh := explore.Minimize(r, *mech, inv, *tries)
 	foundBy := "txnlab explore --seed " + strconv.FormatUint(r.Seed, 10) + " --runs 1"
 	if *mech != "" {
 		foundBy = "txnlab explore --break " + *mech + " --seed " + strconv.FormatUint(r.Seed, 10) + " --runs 1"

@@ -416,7 +416,10 @@ func (b *Broker) OnMetadataChange(w *sim.World) {
 			b.followers[tp] = map[int32]*followerState{}
 			for _, r := range p.Replicas {
 				if r != b.ID {
-					b.followers[tp][r] = &followerState{lastCaughtUp: w.Now()}
+					// Its position is unknown until its next fetch says:
+					// a fetch parked before the election must not be
+					// answered as if it came from epoch 0 at offset 0.
+					b.followers[tp][r] = &followerState{lastCaughtUp: w.Now(), lastFetchedEpoch: -1}
 				}
 			}
 			b.Disk.Log(tp) // a new leader may have an empty replica

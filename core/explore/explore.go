@@ -126,28 +126,61 @@ func Explore(cfg Config, each func(i int, r *Run) bool) *Report {
 // broken mechanism is expected to violate when present, else the
 // checker's first.
 func Target(r *Run, mechanism string) string {
+	if v := targetViolation(r, mechanism); v != nil {
+		return v.Invariant
+	}
+	return ""
+}
+
+// expectedPhrase picks, among a mechanism's violations of its invariant,
+// the kind that shows the mechanism best.
+var expectedPhrase = map[string]string{
+	"aborted-filter": "which aborted",
+	"lso-bound":      "before its commit was even sent",
+}
+
+func targetViolation(r *Run, mechanism string) *check.Violation {
 	if want := ExpectedInvariant[mechanism]; want != "" {
-		for _, v := range r.Violations {
-			if v.Invariant == want {
-				return want
+		var first *check.Violation
+		for i, v := range r.Violations {
+			if v.Invariant != want {
+				continue
 			}
+			if first == nil {
+				first = &r.Violations[i]
+			}
+			if p := expectedPhrase[mechanism]; p != "" && strings.Contains(v.Message, p) {
+				return &r.Violations[i]
+			}
+		}
+		if first != nil {
+			return first
 		}
 	}
 	if len(r.Violations) == 0 {
-		return ""
+		return nil
 	}
-	return r.Violations[0].Invariant
+	return &r.Violations[0]
 }
 
 // Minimize shrinks a failing run on invariant inv. It prefers a script
 // that shows the violation as it stands, so that `expect violation`
 // reproduces it under `txnlab run`; a violation only the liveness
 // checks see is shrunk as a body plus its liveness phase (Final set).
-func Minimize(r *Run, inv string, maxTries int) *Shrunk {
-	if o := Exec(r.Script(), 0, false); o.Err == nil && o.Has(inv) {
-		return Shrink(r.Lines, ShrinkOptions{Invariant: inv, MaxTries: maxTries})
+//
+// The shrunk script keeps the kind of violation (its Shape) found in the
+// run for that invariant, the mechanism's preferred kind when there is one.
+func Minimize(r *Run, mechanism, inv string, maxTries int) *Shrunk {
+	shape := ""
+	if v := targetViolation(r, mechanism); v != nil && v.Invariant == inv {
+		shape = Shape(v.Message)
+	} else if v := find(r.Violations, inv, ""); v != nil {
+		shape = Shape(v.Message)
 	}
-	sh := Shrink(r.Lines[:r.Body], ShrinkOptions{Invariant: inv, Final: true, MaxTries: maxTries})
+	if o := Exec(r.Script(), 0, false); o.Err == nil && has(o.Violations, inv, shape) {
+		return Shrink(r.Lines, ShrinkOptions{Invariant: inv, Shape: shape, MaxTries: maxTries})
+	}
+	sh := Shrink(r.Lines[:r.Body], ShrinkOptions{Invariant: inv, Shape: shape, Final: true, MaxTries: maxTries})
 	sh.Final = true
 	return sh
 }

@@ -2,6 +2,8 @@ package explore
 
 import (
 	"fmt"
+	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -63,7 +65,7 @@ func TestExploreFindsEveryBrokenMechanism(t *testing.T) {
 			if inv != ExpectedInvariant[m] {
 				t.Errorf("found %s, expected %s", inv, ExpectedInvariant[m])
 			}
-			sh := Minimize(rep.First, inv, 0)
+			sh := Minimize(rep.First, m, inv, 0)
 			doc := Document(m, inv, sh, "test", len(rep.First.Lines))
 			if n := strings.Count(doc, "\n"); n > 25 {
 				t.Errorf("shrunk to %d lines:\n%s", n, doc)
@@ -120,6 +122,40 @@ func TestVariantsSimplify(t *testing.T) {
 	for in, want := range cases {
 		if !slices.Contains(variants(in), want) {
 			t.Errorf("variants(%q) = %q, want it to contain %q", in, variants(in), want)
+		}
+	}
+}
+
+func TestShape(t *testing.T) {
+	a := Shape(`c1 received "v1" at orders/0@0 from p1's transaction #1, which aborted`)
+	b := Shape(`c3 received "v19" at audit/2@4 from p7's transaction #12, which aborted`)
+	c := Shape(`c1 received "v1" at orders/0@0 from p1's transaction #1 before its commit was even sent`)
+	d := Shape(`"v1" at payments/0@0 was written with epoch 0 at 37ms, after epoch 1 of tx-c was granted at 34ms, and it was committed`)
+	e := Shape(`"v25" at orders/1@3 was written with epoch 2 at 9ms, after epoch 3 of tx-a was granted at 4ms, and it was committed`)
+	if a != b || a == c || d != e {
+		t.Fatalf("shapes: %q %q %q %q %q", a, b, c, d, e)
+	}
+}
+
+// The library's broken-mechanism examples are the explorer's shrunk
+// scenarios: one per mechanism, at most 25 lines, and `expect violation`
+// holds when they run.
+func TestBrokenLibrary(t *testing.T) {
+	for _, m := range Mechanisms {
+		path := filepath.Join("..", "..", "scenarios", "broken", m+".scenario")
+		src, err := os.ReadFile(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if n := strings.Count(string(src), "\n"); n > 25 {
+			t.Errorf("%s: %d lines", path, n)
+		}
+		if !strings.Contains(string(src), "break "+m+"\n") || !strings.Contains(string(src), "expect violation "+ExpectedInvariant[m]+"\n") {
+			t.Errorf("%s: does not break %s or expect a %s violation", path, m, ExpectedInvariant[m])
+		}
+		o := Exec(string(src), 0, false)
+		if o.Err != nil || o.Session.Failed() != 0 {
+			t.Errorf("%s: err %v, %d failed expectation(s)", path, o.Err, o.Session.Failed())
 		}
 	}
 }

@@ -6,19 +6,41 @@ import (
 	"txnlab/core/check"
 )
 
-func has(vs []check.Violation, inv string) bool {
-	for _, v := range vs {
-		if inv == "" || v.Invariant == inv {
-			return true
+func has(vs []check.Violation, inv, shape string) bool {
+	return find(vs, inv, shape) != nil
+}
+
+func find(vs []check.Violation, inv, shape string) *check.Violation {
+	for i, v := range vs {
+		if (inv == "" || v.Invariant == inv) && (shape == "" || Shape(v.Message) == shape) {
+			return &vs[i]
 		}
 	}
-	return false
+	return nil
+}
+
+// Shape is a violation message without its particulars (names, values,
+// offsets, numbers): two messages of the same shape report the same kind
+// of anomaly. Shrinking keeps the shape, so the script does not drift to
+// another anomaly of the same invariant (a record of an aborted
+// transaction is not one read before its commit was sent).
+func Shape(msg string) string {
+	var kept []string
+	for _, f := range strings.Fields(msg) {
+		if strings.ContainsAny(f, "0123456789\"/@[]'-") {
+			continue
+		}
+		kept = append(kept, strings.Trim(f, ",.:;"))
+	}
+	return strings.Join(kept, " ")
 }
 
 // ShrinkOptions configure Shrink.
 type ShrinkOptions struct {
-	// Invariant is the one that must still be violated ("" for any).
+	// Invariant is the one that must still be violated ("" for any), and
+	// Shape, when set, the Shape its message must keep.
 	Invariant string
+	Shape     string
 	// Final judges with the liveness checks on: the lines are a body to
 	// which each candidate gets the liveness phase its live state calls
 	// for (see Replay), and the result includes that phase. Without it
@@ -85,11 +107,8 @@ func Shrink(lines []string, opts ShrinkOptions) *Shrunk {
 	} else {
 		vs = Exec(Join(s.best), opts.StepBudget, false).Violations
 	}
-	for _, v := range vs {
-		if opts.Invariant == "" || v.Invariant == opts.Invariant {
-			out.Violation = v.String()
-			break
-		}
+	if v := find(vs, opts.Invariant, opts.Shape); v != nil {
+		out.Violation = v.String()
 	}
 	return out
 }
@@ -110,10 +129,10 @@ func (s *shrinker) fails(lines []string) bool {
 		ok = (o.Err == nil || o.Panic != "") && s.opts.Keep(o)
 	} else if s.opts.Final {
 		r := Replay(lines, s.opts.StepBudget)
-		ok = r.Err == nil && !r.Exhausted && has(r.Violations, s.opts.Invariant)
+		ok = r.Err == nil && !r.Exhausted && has(r.Violations, s.opts.Invariant, s.opts.Shape)
 	} else {
 		o := Exec(src, s.opts.StepBudget, false)
-		ok = o.Err == nil && !o.Exhausted && o.Has(s.opts.Invariant)
+		ok = o.Err == nil && !o.Exhausted && has(o.Violations, s.opts.Invariant, s.opts.Shape)
 	}
 	s.cache[src] = ok
 	return ok
