@@ -30,7 +30,7 @@ func (p *playground) actionButton(label, stmt string, inactive bool, class ...st
 				return
 			}
 			p.act(ctx, stmt)
-		}).
+		}, scoped(stmt, inactive)).
 		Text(label)
 }
 
@@ -151,7 +151,7 @@ func (p *playground) producerCard(pr cluster.ProducerView, snap Snapshot) app.UI
 					tp := formValue(id+"-tp", "")
 					kv := strings.TrimSpace(formValue(id+"-kv", ""))
 					p.act(ctx, strings.TrimSpace(n+" send "+tp+" "+kv))
-				}).Text("send"),
+				}, scoped(n)).Text("send"),
 		),
 		app.If(txn, func() app.UI {
 			return app.Div().Class("mini-form").Role("group").Aria("label", "Send offsets from "+n).Body(
@@ -163,11 +163,17 @@ func (p *playground) producerCard(pr cluster.ProducerView, snap Snapshot) app.UI
 						g := strings.TrimSpace(formValue(id+"-group", group))
 						o := strings.TrimSpace(formValue(id+"-offsets", offsets))
 						p.act(ctx, strings.TrimSpace(n+" send-offsets "+g+" "+o))
-					}).Text("send-offsets"),
+					}, scoped(n, group, offsets)).Text("send-offsets"),
 			)
 		}),
 	)
 }
+
+// scoped keys a handler that captures row data: go-app keeps an element's
+// handler across renders unless its scope changes (it compares handlers by
+// code, and every closure of one literal has the same code), so a button
+// reused for another card would otherwise run the old card's statement.
+func scoped(key ...any) app.EventOption { return app.EventScope(key...) }
 
 // offsetsGuess fills the send-offsets form with what a consume-transform-
 // produce loop would send: the first consumer group's positions.

@@ -162,10 +162,9 @@ func (p *playground) renderEditor() app.UI {
 	if p.script != p.engine.Script() {
 		marks = nil
 	}
+	// Every line the textarea has, the empty one after a final newline
+	// included: the gutter must scroll exactly as far as the text.
 	lines := strings.Split(p.script, "\n")
-	if n := len(lines); n > 1 && lines[n-1] == "" {
-		lines = lines[:n-1]
-	}
 
 	gutter := make([]app.UI, len(lines))
 	backdrop := make([]app.UI, len(lines))

@@ -57,7 +57,7 @@ func (p *playground) renderInspector() app.UI {
 			Aria("selected", p.tab == id).
 			Aria("controls", "panel-"+id).
 			TabIndex(map[bool]int{true: 0, false: -1}[p.tab == id]).
-			OnClick(func(ctx app.Context, e app.Event) { p.tab = id }).
+			OnClick(func(ctx app.Context, e app.Event) { p.tab = id }, scoped(id)).
 			OnKeyDown(p.onTabKey).
 			Text(label)
 	}
@@ -416,7 +416,7 @@ func (p *playground) invariantItem(name, what string, vs []check.Violation) app.
 // eventLink moves to the step where an event happened and, for a message,
 // opens it in the message panel.
 func (p *playground) eventLink(idx int) app.UI {
-	return app.Button().Type("button").Class("link").Title("Go to the step of event #" + strconv.Itoa(idx)).
+	return app.Button().Type("button").Class("link").Title("Go to the step of event #"+strconv.Itoa(idx)).
 		OnClick(func(ctx app.Context, e app.Event) {
 			p.stop()
 			p.engine.Seek(stepOfEvent(p.engine, idx))
@@ -424,7 +424,7 @@ func (p *playground) eventLink(idx int) app.UI {
 				p.selected = evs[idx].MsgID
 			}
 			p.followNewest(ctx)
-		}).Text("#" + strconv.Itoa(idx))
+		}, scoped(idx)).Text("#" + strconv.Itoa(idx))
 }
 
 // stepOfEvent is the first step whose trace includes event idx.
@@ -480,7 +480,7 @@ func (p *playground) breakPanel(snap Snapshot) app.UI {
 				Aria("checked", on).
 				Aria("label", m.name).
 				Title(stmt).
-				OnClick(func(ctx app.Context, e app.Event) { p.act(ctx, stmt) }).
+				OnClick(func(ctx app.Context, e app.Event) { p.act(ctx, stmt) }, scoped(stmt)).
 				Body(app.Span().Class("knob")),
 			app.Div().Body(
 				app.Code().Text(m.name),

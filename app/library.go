@@ -25,19 +25,36 @@ func Library() []Scenario {
 	all := scenarios.All()
 	list := make([]Scenario, 0, len(all))
 	for _, s := range all {
-		title := s.Title
+		title, purpose := splitNarrative(s.Narrative)
 		if title == "" {
 			title = s.Slug
-		}
-		purpose := s.Narrative
-		if first, rest, ok := strings.Cut(purpose, "\n"); ok && strings.TrimSuffix(first, ".") == s.Title {
-			purpose = strings.TrimSpace(rest)
-		} else if strings.TrimSuffix(purpose, ".") == s.Title {
-			purpose = ""
 		}
 		list = append(list, Scenario{Slug: s.Slug, Title: title, Purpose: purpose, Script: s.Script})
 	}
 	return list
+}
+
+// splitNarrative takes the narrative's first sentence as the title and the
+// rest as the purpose. The scripts wrap their comments, so the first line
+// alone often stops mid-sentence ("… still open (before").
+func splitNarrative(narrative string) (title, purpose string) {
+	first, rest, _ := strings.Cut(strings.TrimSpace(narrative), "\n\n")
+	first = strings.Join(strings.Fields(first), " ")
+	end := len(first)
+	for _, stop := range []string{". ", "? ", "! "} {
+		if i := strings.Index(first, stop); i >= 0 && i+1 < end {
+			end = i + 1
+		}
+	}
+	title = strings.TrimSuffix(first[:end], ".")
+	purpose = strings.TrimSpace(first[end:])
+	if rest = strings.TrimSpace(rest); rest != "" {
+		if purpose != "" {
+			purpose += "\n\n"
+		}
+		purpose += rest
+	}
+	return title, purpose
 }
 
 // scenarioBySlug finds a library entry for a playground link.

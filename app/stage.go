@@ -155,14 +155,14 @@ func (p *playground) svgUI(s shape) app.UI {
 	if s.Msg != 0 {
 		id := s.Msg
 		e = e.TabIndex(0).Attr("role", "button").
-			OnClick(func(ctx app.Context, ev app.Event) { p.selectMsg(id) }).
+			OnClick(func(ctx app.Context, ev app.Event) { p.selectMsg(id) }, scoped(id)).
 			On("keydown", func(ctx app.Context, ev app.Event) {
 				if ev.Get("key").String() == "Enter" {
 					p.selectMsg(id)
 					return
 				}
 				ctx.PreventUpdate()
-			})
+			}, scoped(id))
 	}
 	var kids []app.UI
 	if s.Text != "" {
@@ -337,13 +337,13 @@ func (p *playground) renderMessagePanel() app.UI {
 	}
 	var related app.UI
 	if send.Resp && send.ReplyTo != 0 {
-		related = app.Button().Type("button").Class("link").OnClick(func(ctx app.Context, e app.Event) { p.selected = send.ReplyTo }).
+		related = app.Button().Type("button").Class("link").OnClick(func(ctx app.Context, e app.Event) { p.selected = send.ReplyTo }, scoped(send.ReplyTo)).
 			Text(fmt.Sprintf("the request it answers (#%d)", send.ReplyTo))
 	} else {
 		for i := range events {
 			if r := &events[i]; r.Kind == sim.KindSend && r.Resp && r.ReplyTo == send.MsgID {
 				id := r.MsgID
-				related = app.Button().Type("button").Class("link").OnClick(func(ctx app.Context, e app.Event) { p.selected = id }).
+				related = app.Button().Type("button").Class("link").OnClick(func(ctx app.Context, e app.Event) { p.selected = id }, scoped(id)).
 					Text(fmt.Sprintf("its response (#%d)", id))
 				break
 			}

@@ -118,6 +118,7 @@ func findArrow(b *browser, sel string) int {
 			return +d.first <= row && (+d.last > row + 2 || +d.last >= +d.rows);
 		})()`, scroll, jsString(selDiagram), rowHeight))
 		if n := eval[int](b, `document.querySelectorAll(`+q+`).length`); n > 0 {
+			eval[bool](b, `(document.querySelector(`+q+`).scrollIntoView({block: "center"}), true)`)
 			return n
 		}
 	}
@@ -372,9 +373,22 @@ func TestScenarioLibraryOpensInThePlayground(t *testing.T) {
 		t.Errorf("page digest %s, the CLI's %s", got, want)
 	}
 	// Clicking the arrow shows every field of the message.
-	b.click(selDiagram + ` .arrow[data-error="PRODUCER_FENCED"] .hit`)
+	// (Dispatched on the arrow itself: at the pixel chromedp would pick,
+	// another arrow's label may lie on top.)
+	eval[bool](b, `(document.querySelector(`+jsString(selDiagram+` .arrow[data-error="PRODUCER_FENCED"] .hit`)+`).dispatchEvent(new MouseEvent("click", {bubbles: true})), true)`)
 	b.waitFor("the message panel", `document.querySelector("#message-panel")?.textContent.includes("PRODUCER_FENCED (90)")`)
 	b.shot("message-panel")
+
+	// Edit the script, then load another scenario from the editor's list:
+	// Undo brings the edited script back.
+	edited := want.Script + "# my own line\n"
+	setScript(b, edited)
+	waitIdle(b)
+	eval[bool](b, `(() => { const s = document.querySelector('select[aria-label="Load a library scenario"]'); s.value = "happy-path"; s.dispatchEvent(new Event("change", {bubbles: true})); return true })()`)
+	b.waitFor("the happy path", `location.search === "?scenario=happy-path" && document.querySelector(`+jsString(selScript)+`).value.startsWith("# The happy path")`)
+	waitIdle(b)
+	b.click(button("Undo script change"))
+	b.waitFor("the edited script back", `document.querySelector(`+jsString(selScript)+`).value === `+jsString(edited))
 
 	// A broken-mechanism scenario opens too: its slug holds a slash.
 	b.open("/playground?scenario=broken/coordinator-epoch-off")
@@ -570,4 +584,27 @@ func TestWorksOfflineOnceVisited(t *testing.T) {
 	waitPosition(b, 1)
 	b.do(chromedp.Navigate(url + "/scenarios"))
 	b.waitFor("the scenario list offline", `document.querySelectorAll("li.scenario").length >= 2`)
+}
+
+// A card's buttons change with the node's state (pause becomes resume);
+// the button must run the statement it shows, not the one an earlier
+// render put at its place.
+func TestCardButtonsRunWhatTheyShow(t *testing.T) {
+	b := newBrowser(t)
+	openScenario(b, "zombie-fencing-init")
+	for i := 1; i <= 3; i++ {
+		b.click(button("Step"))
+		waitPosition(b, i)
+	}
+	b.click(card("p1") + ` button[data-stmt="pause p1"]`) // renders "pause p1" at that place first
+	b.waitFor("pause in the script", `document.querySelector(`+jsString(selScript)+`).value.includes("\npause p1\n")`)
+	waitIdle(b)
+	b.waitFor("p1 paused", `!!document.querySelector(`+jsString(card("p1")+` button[data-stmt="resume p1"]`)+`)`)
+	before := scriptText(b)
+	b.click(card("p1") + ` button[data-stmt="resume p1"]`)
+	b.waitFor("resume in the script", `document.querySelector(`+jsString(selScript)+`).value.split("\nresume p1\n").length > `+strconv.Itoa(len(strings.Split(before, "\nresume p1\n"))))
+	waitIdle(b)
+	if strings.Count(scriptText(b), "\npause p1") != strings.Count(before, "\npause p1") {
+		t.Errorf("the resume button paused p1 again:\n%s", scriptText(b))
+	}
 }
