@@ -44,17 +44,24 @@ func (p *playground) renderCluster() app.UI {
 	if !snap.Valid {
 		return sec.Body(head, app.P().Class("empty").Text("The cluster does not exist yet: press Step."))
 	}
-	var cards []app.UI
+	// Brokers and clients in rows of their own: a broker card is short,
+	// a producer's tall, and one grid row would stretch to the tallest.
+	var brokers, clients []app.UI
 	for _, b := range snap.Brokers {
-		cards = append(cards, p.brokerCard(b))
+		brokers = append(brokers, p.brokerCard(b))
 	}
 	for _, pr := range snap.Producers {
-		cards = append(cards, p.producerCard(pr, snap))
+		clients = append(clients, p.producerCard(pr, snap))
 	}
 	for _, c := range snap.Consumers {
-		cards = append(cards, p.consumerCard(c))
+		clients = append(clients, p.consumerCard(c))
 	}
-	return sec.Body(head, app.Ul().Class("node-cards").Body(cards...))
+	return sec.Body(head,
+		app.Ul().Class("node-cards brokers").Aria("label", "Brokers").Body(brokers...),
+		app.If(len(clients) > 0, func() app.UI {
+			return app.Ul().Class("node-cards clients").Aria("label", "Clients").Body(clients...)
+		}),
+	)
 }
 
 func statusBadge(status string, fenced bool) app.UI {

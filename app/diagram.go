@@ -22,7 +22,7 @@ const (
 	laneMargin = 60  // left of the first lifeline
 	noteRoom   = 230 // right of the last lifeline: notes are written rightwards
 	headHeight = 40  // the lane names, above the rows
-	rowHeight  = 22  // one event
+	rowHeight  = 24  // one event
 	charWidth  = 6.6 // of the 11 px monospace font, to size note pills
 )
 
@@ -415,7 +415,7 @@ func drawArrow(l *layout, events []sim.Event, a *arrow, selected int64) shape {
 		el("title").text(string(e.Node)+" → "+string(e.Peer)+"  "+desc),
 		el("path", "class", "hit", "d", d, "fill", "none"),
 		shaft,
-		el("text", "class", "message-label", "x", itoa(lx), "y", itoa(rowY(a.FromRow)-5), "text-anchor", anchor).text(label),
+		el("text", "class", "message-label", "x", itoa(lx), "y", itoa(rowY(a.FromRow)-4), "text-anchor", anchor).text(label),
 	)
 	if a.Drop >= 0 {
 		g = g.with(el("text", "class", "drop-mark", "x", itoa(ex), "y", itoa(ey+5), "text-anchor", "middle").text("✕"))

@@ -27,6 +27,7 @@ func (p *playground) renderExport() app.UI {
 			item("Diagram (Mermaid)", "A Mermaid sequenceDiagram of the history up to this step", p.onExportMermaid),
 			item("Trace (JSON)", "Every event up to this step, with the digest", p.onExportJSON),
 			item("Script (.scenario)", "The script in the editor, to run with txnlab run", p.onExportScript),
+			item("Copy a link to this script", "A link that holds the whole script and reproduces this session", p.onShare),
 		),
 	)
 }
@@ -84,7 +85,7 @@ func download(ctx app.Context, name, mime, content string) {
 const exportStyle = `
 svg { font: 11px ui-monospace, "DejaVu Sans Mono", Menlo, monospace; background: #fff; }
 .lifeline { stroke: #d5dae3; stroke-width: 2; }
-.lifeline-down { fill: #cf222e; opacity: .25; }
+.lifeline-down { fill: #5b6678; opacity: .35; }
 .lifeline-paused { fill: #bf8700; opacity: .25; }
 .lane-head rect { fill: #eef2f8; stroke: #9aa5b5; }
 .lane-head text { font: 600 13px system-ui, sans-serif; fill: #1b2230; }

@@ -101,6 +101,15 @@ func (p *playground) OnNav(ctx app.Context) {
 		p.notice = fmt.Sprintf("There is no scenario named %q; here is the happy path.", slug)
 		sc, _ = scenarioBySlug(defaultSlug)
 	}
+	if app.IsClient {
+		// A share link (#s=…) carries its own script; the fragment never
+		// reaches the server, so only the browser can read it.
+		if src, ok, err := sharedScript(app.Window().URL().Fragment); ok {
+			sc = Scenario{Script: src}
+		} else if err != nil {
+			p.notice = "This link's script could not be read: " + err.Error()
+		}
+	}
 	if p.script != "" && p.script != sc.Script && p.script != p.original {
 		// Opening another scenario must not throw away an edited script.
 		p.pushUndo(p.script)

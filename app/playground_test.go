@@ -372,3 +372,22 @@ func TestLibraryReadsTheScenariosPackage(t *testing.T) {
 		}
 	}
 }
+
+func TestShareLinksRoundTrip(t *testing.T) {
+	for _, sc := range Library() {
+		enc := encodeScript(sc.Script)
+		if strings.ContainsAny(enc, "+/=#&") {
+			t.Fatalf("%s: the encoding is not URL-safe", sc.Slug)
+		}
+		got, ok, err := sharedScript("s=" + enc)
+		if !ok || err != nil || got != sc.Script {
+			t.Fatalf("%s: round trip failed: %v", sc.Slug, err)
+		}
+	}
+	if _, ok, err := sharedScript("s=%%%"); ok || err == nil {
+		t.Error("a broken link was accepted")
+	}
+	if _, ok, err := sharedScript("other=1"); ok || err != nil {
+		t.Error("a fragment without a script")
+	}
+}

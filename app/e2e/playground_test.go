@@ -126,7 +126,7 @@ func findArrow(b *browser, sel string) int {
 }
 
 // rowHeight is the diagram's row height in pixels (app/diagram.go).
-const rowHeight = 22
+const rowHeight = 24
 
 // runToEnd presses Run to end and waits until the page is there.
 func runToEnd(b *browser) int {
@@ -390,6 +390,15 @@ func TestScenarioLibraryOpensInThePlayground(t *testing.T) {
 	b.click(button("Undo script change"))
 	b.waitFor("the edited script back", `document.querySelector(`+jsString(selScript)+`).value === `+jsString(edited))
 
+	// Share: the link holds the script and opens it anywhere.
+	b.click(`details.export summary`)
+	b.click(`details.export .menu-item[title^="A link"]`)
+	b.waitFor("the link in the address bar", `location.hash.startsWith("#s=")`)
+	link := eval[string](b, `location.href`)
+	b.openURL(link)
+	waitIdle(b)
+	b.waitFor("the shared script", `document.querySelector(`+jsString(selScript)+`).value === `+jsString(edited))
+
 	// A broken-mechanism scenario opens too: its slug holds a slash.
 	b.open("/playground?scenario=broken/coordinator-epoch-off")
 	waitIdle(b)
@@ -453,6 +462,8 @@ func TestDarkTheme(t *testing.T) {
 		t.Errorf("body background %s in the dark theme", bg)
 	}
 	findArrow(b, `.arrow[data-error="PRODUCER_FENCED"]`)
+	b.click(`#tab-partitions`)
+	b.shot("dark")
 }
 
 func TestReducedMotionDrawsNoTraveller(t *testing.T) {
@@ -607,4 +618,22 @@ func TestCardButtonsRunWhatTheyShow(t *testing.T) {
 	if strings.Count(scriptText(b), "\npause p1") != strings.Count(before, "\npause p1") {
 		t.Errorf("the resume button paused p1 again:\n%s", scriptText(b))
 	}
+}
+
+// At tablet width the panels stack and nothing but the diagram (which
+// scrolls inside its own box) is wider than the screen.
+func TestTabletWidth(t *testing.T) {
+	b := newBrowser(t)
+	if _, err := chromedp.Call(b.ctx, emulation.SetDeviceMetricsOverride, emulation.SetDeviceMetricsOverrideParams{
+		Width: 820, Height: 1180, DeviceScaleFactor: 1, Mobile: false,
+	}); err != nil {
+		t.Fatal(err)
+	}
+	openScenario(b, "coordinator-crash-during-markers")
+	b.click(button("Run until"))
+	b.waitFor("a WriteTxnMarkers request", `!!document.querySelector(`+jsString(selDiagram+` .arrow[data-api="WriteTxnMarkers"]`)+`)`)
+	if over := eval[int](b, `document.documentElement.scrollWidth - document.documentElement.clientWidth`); over > 0 {
+		t.Errorf("the page is %d px wider than the screen", over)
+	}
+	b.shot("tablet")
 }
