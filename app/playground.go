@@ -69,6 +69,7 @@ type playground struct {
 	// busyGen identifies the run in progress; a newer run supersedes it.
 	busyGen int
 	busy    bool
+	acting  bool // the run in progress carries out an action
 
 	filter    diagramFilter
 	scrollTop int // of the diagram, for drawing only the rows on screen
@@ -135,6 +136,7 @@ func (p *playground) OnDismount() {
 	p.stop()
 	if p.keydown != nil {
 		app.Window().Call("removeEventListener", "keydown", p.keydown)
+		app.Window().Call("removeEventListener", "keypress", p.keydown)
 		p.keydown.Release()
 		p.keydown = nil
 	}
@@ -146,6 +148,7 @@ func (p *playground) OnDismount() {
 // error is shown at once and the last good history stays.
 func (p *playground) startLoad(ctx app.Context, src string, done func(app.Context, error)) {
 	p.stop()
+	p.acting = false // a new run supersedes an action in progress
 	if err := p.engine.Begin(src); err != nil {
 		p.scriptErr = asScriptError(err)
 		return
@@ -199,6 +202,10 @@ func (p *playground) act(ctx app.Context, stmt string) {
 		p.say(true, fmt.Sprintf("Line %d of the script has an error: fix it first, since %q would be written into the script.", p.scriptErr.Line, stmt))
 		return
 	}
+	if p.acting {
+		p.say(true, "Still running the last action; try again in a moment.")
+		return
+	}
 	if p.busy || p.script != p.engine.Script() {
 		// Apply the pending edits, keeping the position, then act.
 		pos := p.engine.Pos()
@@ -218,7 +225,9 @@ func (p *playground) act(ctx app.Context, stmt string) {
 		p.say(true, actionError(stmt, err))
 		return
 	}
+	p.acting = true
 	p.run(ctx, func(ctx app.Context, err error) {
+		p.acting = false
 		if err != nil {
 			p.say(true, actionError(stmt, err))
 			return
@@ -367,36 +376,58 @@ func nextMessage(e Engine, api string) int {
 func (p *playground) listenKeys(ctx app.Context) {
 	p.keydown = app.FuncOf(func(this app.Value, args []app.Value) any {
 		ev := args[0]
-		if ev.Get("ctrlKey").Bool() || ev.Get("metaKey").Bool() || ev.Get("altKey").Bool() || ev.Get("defaultPrevented").Bool() {
-			return nil
-		}
-		target := ev.Get("target")
-		tag := ""
-		if target.Truthy() {
-			tag = target.Get("tagName").String()
-			if target.Get("isContentEditable").Bool() {
-				return nil
-			}
-		}
-		switch tag {
-		case "TEXTAREA", "INPUT", "SELECT":
-			return nil
-		}
-		key := ev.Get("key").String()
-		switch key {
-		case " ", "ArrowLeft", "ArrowRight", "Home", "End":
-		default:
-			return nil
-		}
-		if key == " " && (tag == "BUTTON" || tag == "A" || tag == "SUMMARY") {
+		key, ok := shortcut(ev)
+		if !ok {
 			return nil
 		}
 		// Synchronously, or the page scrolls before Go gets to run.
 		ev.Call("preventDefault")
-		ctx.Dispatch(func(ctx app.Context) { p.onKey(ctx, key) })
+		if ev.Get("type").String() == "keydown" {
+			ctx.Dispatch(func(ctx app.Context) { p.onKey(ctx, key) })
+		}
 		return nil
 	})
 	app.Window().Call("addEventListener", "keydown", p.keydown)
+	// Space scrolls the page on keypress, which a prevented keydown
+	// normally suppresses; some input paths (automation, some assistive
+	// tools) send the keypress anyway.
+	app.Window().Call("addEventListener", "keypress", p.keydown)
+}
+
+// shortcut tells whether a key event is one of the transport's shortcuts:
+// not typed into a form control, not a space meant for a focused button,
+// not with a modifier.
+func shortcut(ev app.Value) (string, bool) {
+	if ev.Get("ctrlKey").Bool() || ev.Get("metaKey").Bool() || ev.Get("altKey").Bool() || ev.Get("defaultPrevented").Bool() {
+		return "", false
+	}
+	target := ev.Get("target")
+	tag, role := "", ""
+	if target.Truthy() {
+		if target.Get("isContentEditable").Bool() {
+			return "", false
+		}
+		tag = target.Get("tagName").String()
+		if target.Get("getAttribute").Truthy() {
+			if r := target.Call("getAttribute", "role"); r.Truthy() {
+				role = r.String()
+			}
+		}
+	}
+	switch tag {
+	case "TEXTAREA", "INPUT", "SELECT":
+		return "", false
+	}
+	key := ev.Get("key").String()
+	switch key {
+	case " ", "ArrowLeft", "ArrowRight", "Home", "End":
+	default:
+		return "", false
+	}
+	if key == " " && (tag == "BUTTON" || tag == "A" || tag == "SUMMARY" || role == "button" || role == "tab" || role == "switch") {
+		return "", false
+	}
+	return key, true
 }
 
 func (p *playground) onKey(ctx app.Context, key string) {

@@ -257,6 +257,16 @@ func TestStepAdvancesTheDiagramAndStepBackUndoesIt(t *testing.T) {
 	b.do(chromedp.KeyEvent(key("Home")))
 	waitPosition(b, 0)
 
+	// Space plays and pauses, and does not scroll the page.
+	y0 := eval[int](b, `window.scrollY`)
+	b.do(chromedp.KeyEvent(" "))
+	b.waitFor("playing", `document.querySelector(`+jsString(button("Pause"))+`).getAttribute("aria-disabled") === "false"`)
+	b.do(chromedp.KeyEvent(" "))
+	b.waitFor("paused", `document.querySelector(`+jsString(button("Pause"))+`).getAttribute("aria-disabled") === "true"`)
+	if y := eval[int](b, `window.scrollY`); y != y0 {
+		t.Errorf("space scrolled the page from %d to %d", y0, y)
+	}
+
 	// The scrubber seeks anywhere.
 	eval[bool](b, `(() => { const r = document.querySelector("#scrubber"); r.value = 7; r.dispatchEvent(new Event("input", {bubbles: true})); return true })()`)
 	waitPosition(b, 7)
