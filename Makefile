@@ -50,3 +50,20 @@ test: vet test-core test-wasm test-app test-browser
 
 run: wasm
 	./bin/txnlab serve --addr $(ADDR)
+
+# Long fuzz runs, FUZZTIME each: the parser, and the interpreter over
+# random scripts (core/explore: never panics, same trace twice, no
+# violation unless a mechanism is broken).
+FUZZTIME ?= 5m
+fuzz:
+	$(GO) test ./core/scenario -run '^$$' -fuzz '^FuzzParse$$' -fuzztime $(FUZZTIME)
+	$(GO) test ./core/explore -run '^$$' -fuzz '^FuzzInterpret$$' -fuzztime $(FUZZTIME) -fuzzminimizetime 10s
+
+# Random fault exploration, short: nothing broken must find nothing, and
+# each broken mechanism must be caught (txnlab explore exits 1).
+.PHONY: explore-smoke
+explore-smoke: cli
+	./bin/txnlab explore --runs 500 --jobs 2 --out out/explore-smoke
+	for m in epoch-fencing coordinator-epoch add-partitions lso-bound aborted-filter add-offsets sequence-check; do \
+		./bin/txnlab explore --runs 2000 --break $$m --out out/explore-smoke > /dev/null; test $$? -eq 1 || exit 1; \
+	done

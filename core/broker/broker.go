@@ -84,10 +84,14 @@ type Broker struct {
 	fetching map[int32]int64
 	// sessions is the follower side of the fetch sessions, per leader.
 	sessions        map[int32]*fetchSession
+	sessionOrder    []*fetchSession // by leader id, for a stable send order
 	sessionsVersion int
 	pending         []*pendingAppend
 	pidNext         int64
 	pidEnd          int64
+
+	started           sim.Time
+	isrCheckScheduled bool
 }
 
 type followerState struct {
@@ -138,7 +142,7 @@ func sortedTPs(m map[protocol.TopicPartition]*partition.Log) []protocol.TopicPar
 
 // Start schedules the broker's periodic tasks and takes up its roles.
 func (b *Broker) Start(w *sim.World) {
-	w.AfterBackground(b.Node, b.Cfg.ReplicaLagTimeMaxMs/2, "isr-check", nil)
+	b.started = w.Now()
 	b.Txn.Start(w)
 	b.OnMetadataChange(w)
 }
@@ -185,8 +189,11 @@ func (b *Broker) Receive(w *sim.World, env *sim.Envelope) {
 func (b *Broker) Timer(w *sim.World, t *sim.Timer) {
 	switch t.Kind {
 	case "isr-check":
+		b.isrCheckScheduled = false
 		b.checkISR(w)
-		w.AfterBackground(b.Node, b.Cfg.ReplicaLagTimeMaxMs/2, "isr-check", nil)
+		if b.anyFollowerBehind() {
+			b.scheduleISRCheck(w)
+		}
 	case "append-timeout":
 		p := t.Data.(*pendingAppend)
 		if !p.finished {
@@ -282,9 +289,11 @@ func (b *Broker) isLeader(tp protocol.TopicPartition) (*PartitionState, bool) {
 
 // AppendInternal appends records to an internal partition this broker
 // leads, as the coordinator modules do (acks=all, origin COORDINATOR), and
-// calls done once replicated or failed. pid, epoch and transactional
+// calls done once replicated, failed, or after timeout (the transaction's
+// own timeout for __transaction_state, offsets.commit.timeout.ms for
+// offsets). pid, epoch and transactional
 // describe a transactional offset commit; use -1 for plain records.
-func (b *Broker) AppendInternal(w *sim.World, tp protocol.TopicPartition, batch protocol.RecordBatch, done func(w *sim.World, base int64, err protocol.ErrorCode)) {
+func (b *Broker) AppendInternal(w *sim.World, tp protocol.TopicPartition, batch protocol.RecordBatch, timeout sim.Time, done func(w *sim.World, base int64, err protocol.ErrorCode)) {
 	p, ok := b.isLeader(tp)
 	if !ok {
 		done(w, -1, protocol.NOT_LEADER_OR_FOLLOWER)
@@ -301,7 +310,7 @@ func (b *Broker) AppendInternal(w *sim.World, tp protocol.TopicPartition, batch 
 		return
 	}
 	b.afterAppend(w, tp, res.BaseOffset, false)
-	b.awaitHW(w, tp, b.Disk.Log(tp).LogEndOffset(), b.Cfg.RequestTimeoutMs, func(w *sim.World, err protocol.ErrorCode) {
+	b.awaitHW(w, tp, b.Disk.Log(tp).LogEndOffset(), timeout, func(w *sim.World, err protocol.ErrorCode) {
 		done(w, res.BaseOffset, err)
 	})
 }
@@ -317,6 +326,7 @@ func (b *Broker) afterAppend(w *sim.World, tp protocol.TopicPartition, offset in
 		}
 	}
 	if !follower {
+		b.scheduleISRCheck(w)
 		b.markDirty(tp)
 		b.maybeAdvanceHW(w, tp)
 		b.wakeParked(w)
@@ -372,10 +382,16 @@ func (b *Broker) maybeAdvanceHW(w *sim.World, tp protocol.TopicPartition) {
 		return
 	}
 	log.SetHighWatermark(hw)
+	// DelayedProduce.checkEnoughReplicasReachOffset: a write the high
+	// watermark now covers succeeds only if enough replicas were in sync.
+	result := protocol.NONE
+	if len(p.ISR) < p.MinISR {
+		result = protocol.NOT_ENOUGH_REPLICAS_AFTER_APPEND
+	}
 	for _, pa := range b.pending {
 		if !pa.finished && pa.tp == tp && pa.offset <= hw {
 			pa.finished = true
-			pa.done(w, protocol.NONE)
+			pa.done(w, result)
 		}
 	}
 	b.gcPending()
@@ -431,6 +447,7 @@ func (b *Broker) becomeLeader(w *sim.World, p *PartitionState) {
 	w.Record(sim.Event{Kind: sim.KindElection, Node: b.Node, Subject: p.TP.String(),
 		Text: "leader epoch " + itoa(int64(p.LeaderEpoch)), Internal: isInternalTopic(p.TP.Topic) && !b.coordinates(p.TP)})
 	b.maybeAdvanceHW(w, p.TP)
+	b.scheduleISRCheck(w) // its followers may be behind the new leader
 	switch p.TP.Topic {
 	case protocol.TransactionStateTopic:
 		b.Txn.OnElection(w, p.TP.Partition, p.LeaderEpoch)
@@ -473,6 +490,11 @@ func (b *Broker) checkISR(w *sim.World) {
 		var kept []int32
 		for _, r := range p.ISR {
 			f := b.followers[tp][r]
+			if f != nil && f.leo >= b.Disk.Log(tp).LogEndOffset() {
+				// Its fetch is parked at the log end: it is caught up now
+				// (Kafka's follower would be re-fetching every 500 ms).
+				f.lastCaughtUp = w.Now()
+			}
 			if r != b.ID && f != nil && w.Now()-f.lastCaughtUp > b.Cfg.ReplicaLagTimeMaxMs {
 				w.Record(sim.Event{Kind: sim.KindNote, Node: b.Node, Subject: tp.String(),
 					Text: "ISR shrinks: broker-" + itoa(int64(r)) + " has not caught up for " + b.Cfg.ReplicaLagTimeMaxMs.Human(), Internal: isInternalTopic(tp.Topic)})
@@ -482,9 +504,38 @@ func (b *Broker) checkISR(w *sim.World) {
 		}
 		if len(kept) != len(p.ISR) {
 			p.ISR = kept
+			// KRaft 3.5 bumps the leader epoch on every ISR shrink
+			// (PartitionChangeBuilder, until KAFKA-15021 in 3.6).
+			p.LeaderEpoch++
+			b.Meta.Version++
+			b.OnMetadataChange(w)
 			b.maybeAdvanceHW(w, tp)
 		}
 	}
+}
+
+// scheduleISRCheck arms the ISR check (every replica.lag.time.max.ms / 2,
+// Kafka's isr-expiration task) on its usual cadence. It only runs while a
+// follower is behind, so a quiet cluster schedules nothing.
+func (b *Broker) scheduleISRCheck(w *sim.World) {
+	if b.isrCheckScheduled {
+		return
+	}
+	b.isrCheckScheduled = true
+	at := sim.NextTick(b.started, b.Cfg.ReplicaLagTimeMaxMs/2, w.Now())
+	w.AfterBackground(b.Node, at-w.Now(), "isr-check", nil)
+}
+
+func (b *Broker) anyFollowerBehind() bool {
+	for tp, fs := range b.followers {
+		leo := b.Disk.Log(tp).LogEndOffset()
+		for _, f := range fs {
+			if f.leo < leo {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 func (b *Broker) ledPartitions() []protocol.TopicPartition {

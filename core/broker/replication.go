@@ -27,6 +27,7 @@ type fetchTimeout struct {
 
 // fetchSession is the follower's side of one session with a leader.
 type fetchSession struct {
+	leader     int32
 	partitions []protocol.TopicPartition
 	dirty      map[protocol.TopicPartition]bool
 	epoch      int32
@@ -36,17 +37,20 @@ type fetchSession struct {
 // which leader, after the metadata changed: every session starts afresh.
 func (b *Broker) rebuildSessions() {
 	b.sessions = map[int32]*fetchSession{}
+	b.sessionOrder = b.sessionOrder[:0]
 	for _, p := range b.Meta.SortedPartitions() {
 		if p.Leader < 0 || p.Leader == b.ID || !p.IsReplica(b.ID) {
 			continue
 		}
 		s := b.sessions[p.Leader]
 		if s == nil {
-			s = &fetchSession{dirty: map[protocol.TopicPartition]bool{}}
+			s = &fetchSession{leader: p.Leader, dirty: map[protocol.TopicPartition]bool{}}
 			b.sessions[p.Leader] = s
+			b.sessionOrder = append(b.sessionOrder, s)
 		}
 		s.partitions = append(s.partitions, p.TP)
 	}
+	sort.Slice(b.sessionOrder, func(i, j int) bool { return b.sessionOrder[i].leader < b.sessionOrder[j].leader })
 	b.sessionsVersion = b.Meta.Version
 }
 
@@ -57,27 +61,27 @@ func (b *Broker) ensureFetchers(w *sim.World) {
 		b.rebuildSessions()
 		b.fetching = map[int32]int64{}
 	}
-	leaders := make([]int32, 0, len(b.sessions))
-	for l := range b.sessions {
-		leaders = append(leaders, l)
-	}
-	sort.Slice(leaders, func(i, j int) bool { return leaders[i] < leaders[j] })
-	for _, l := range leaders {
+	for _, s := range b.sessionOrder {
+		l := s.leader
 		if _, busy := b.fetching[l]; busy || !b.Meta.Alive[l] {
 			continue
 		}
-		s := b.sessions[l]
 		req := &protocol.FetchRequest{ReplicaId: b.ID, SessionEpoch: s.epoch}
 		for _, tp := range s.partitions {
 			if s.epoch == 0 || s.dirty[tp] {
 				req.Partitions = append(req.Partitions, b.fetchPartition(tp))
 			}
 		}
-		s.dirty = map[protocol.TopicPartition]bool{}
+		clear(s.dirty)
 		s.epoch++
 		id := w.SendInternal(b.Node, NodeID(l), req, 0)
 		b.fetching[l] = id
-		w.AfterBackground(b.Node, b.Cfg.RequestTimeoutMs, "fetch-timeout", fetchTimeout{leader: l, msgID: id})
+		// A parked fetch may wait for hours on an idle cluster: only
+		// when the network can lose messages does the follower give up
+		// on one after request.timeout.ms (heal restarts the sessions).
+		if w.Net.Lossy() {
+			w.AfterBackground(b.Node, b.Cfg.RequestTimeoutMs, "fetch-timeout", fetchTimeout{leader: l, msgID: id})
+		}
 	}
 }
 
@@ -88,6 +92,27 @@ func (b *Broker) fetchPartition(tp protocol.TopicPartition) protocol.FetchPartit
 		last = log.Batches[n-1].PartitionLeaderEpoch
 	}
 	return protocol.FetchPartition{TopicPartition: tp, FetchOffset: log.LogEndOffset(), LastFetchedEpoch: last}
+}
+
+// ArmFetchTimeouts gives every outstanding fetch a request timeout: the
+// network just became able to lose messages (a drop rule or a cut), and a
+// lost answer must not leave a follower waiting forever.
+func (b *Broker) ArmFetchTimeouts(w *sim.World) {
+	for _, s := range b.sessionOrder {
+		if id, ok := b.fetching[s.leader]; ok {
+			w.AfterBackground(b.Node, b.Cfg.RequestTimeoutMs, "fetch-timeout", fetchTimeout{leader: s.leader, msgID: id})
+		}
+	}
+}
+
+// RestartFetchers forgets outstanding fetches and opens new sessions with
+// every leader: after the network heals, an answer may have been lost.
+func (b *Broker) RestartFetchers(w *sim.World) {
+	b.fetching = map[int32]int64{}
+	for _, s := range b.sessionOrder {
+		s.epoch = 0
+	}
+	b.ensureFetchers(w)
 }
 
 // restartSession makes the next fetch to leader a full one (after a lost
@@ -116,10 +141,10 @@ func (b *Broker) markDirty(tp protocol.TopicPartition) {
 
 // handleReplicaFetch is the leader side of a follower's fetch.
 func (b *Broker) handleReplicaFetch(w *sim.World, env *sim.Envelope, m *protocol.FetchRequest) {
-	if m.SessionEpoch == 0 {
-		b.dirty[m.ReplicaId] = map[protocol.TopicPartition]bool{}
-	}
 	dirty := b.dirtyFor(m.ReplicaId)
+	if m.SessionEpoch == 0 {
+		clear(dirty)
+	}
 	for _, fp := range m.Partitions {
 		p, ok := b.isLeader(fp.TopicPartition)
 		if !ok {
@@ -136,26 +161,30 @@ func (b *Broker) handleReplicaFetch(w *sim.World, env *sim.Envelope, m *protocol
 			f.sentHW = -1 // a new session learns the high watermark afresh
 		}
 		f.leo, f.lastFetchedEpoch = fp.FetchOffset, fp.LastFetchedEpoch
-		if fp.FetchOffset > b.endOffsetForEpoch(log, fp.LastFetchedEpoch) {
-			dirty[fp.TopicPartition] = true // diverged: the answer tells it to truncate
+		if div, _, _ := diverged(log, fp.FetchOffset, fp.LastFetchedEpoch); div {
+			dirty[fp.TopicPartition] = true // the answer tells it to truncate
 			continue
 		}
-		if fp.FetchOffset >= log.LogEndOffset() {
-			f.lastCaughtUp = w.Now()
-			if !p.InISR(m.ReplicaId) && b.Meta.Alive[m.ReplicaId] {
-				p.ISR = append(p.ISR, m.ReplicaId)
-				sort.Slice(p.ISR, func(i, j int) bool { return p.ISR[i] < p.ISR[j] })
-				w.Record(sim.Event{Kind: sim.KindNote, Node: b.Node, Subject: fp.TopicPartition.String(),
-					Text: "ISR expands: broker-" + itoa(int64(m.ReplicaId)) + " caught up", Internal: isInternalTopic(fp.TopicPartition.Topic)})
-			}
-		}
+		b.noteCaughtUp(w, p, f, m.ReplicaId)
 		if fp.FetchOffset < log.LogEndOffset() || log.HighWatermark > f.sentHW {
 			dirty[fp.TopicPartition] = true
 		}
+		if fp.FetchOffset < log.LogEndOffset() {
+			b.scheduleISRCheck(w)
+		}
 		b.maybeAdvanceHW(w, fp.TopicPartition)
 	}
+	if m.SessionEpoch > 0 {
+		b.sessionCaughtUp(w, m)
+	}
 	if old := b.parked[m.ReplicaId]; old != nil && old.ID != env.ID {
-		delete(b.parked, m.ReplicaId) // superseded: the follower gave up on it
+		// Superseded. Answer it empty rather than forget it: a fetch
+		// delayed on the wire may arrive after the follower's newer one,
+		// and the parked one may be the fetch the follower waits for
+		// (a follower ignores answers to fetches it gave up on; Kafka
+		// answers every fetch, at worst empty after fetch.max.wait.ms).
+		delete(b.parked, m.ReplicaId)
+		w.SendInternal(b.Node, old.From, &protocol.FetchResponse{}, old.ID)
 	}
 	if len(dirty) > 0 {
 		b.answerReplicaFetch(w, env, m.ReplicaId)
@@ -164,23 +193,93 @@ func (b *Broker) handleReplicaFetch(w *sim.World, env *sim.Envelope, m *protocol
 	b.parked[m.ReplicaId] = env
 }
 
-// endOffsetForEpoch is the offset where epoch ended in the leader's log:
-// the first offset written in a later epoch, or the log end.
-func (b *Broker) endOffsetForEpoch(l *partition.Log, epoch int32) int64 {
+// sessionCaughtUp: a partition left out of an incremental fetch is still
+// in the session, at the offset the follower last sent, and Kafka updates
+// the follower's state for it at every fetch too (FetchSession), so an
+// idle partition keeps its caught-up followers in the ISR. The scan runs
+// at every follower fetch, so it walks the map without sorting: it only
+// stamps times, which order cannot change; the rare ISR expansions it
+// finds are recorded in partition order.
+func (b *Broker) sessionCaughtUp(w *sim.World, m *protocol.FetchRequest) {
+	var grow []protocol.TopicPartition
+	for tp := range b.led {
+		f := b.followers[tp][m.ReplicaId]
+		if f == nil || listedIn(m, tp) || f.leo < b.Disk.Log(tp).LogEndOffset() {
+			continue
+		}
+		f.lastCaughtUp = w.Now()
+		if p := b.Meta.Partitions[tp]; !p.InISR(m.ReplicaId) && b.Meta.Alive[m.ReplicaId] {
+			grow = append(grow, tp)
+		}
+	}
+	sort.Slice(grow, func(i, j int) bool { return grow[i].Less(grow[j]) })
+	for _, tp := range grow {
+		if b.noteCaughtUp(w, b.Meta.Partitions[tp], b.followers[tp][m.ReplicaId], m.ReplicaId) {
+			b.maybeAdvanceHW(w, tp)
+		}
+	}
+}
+
+func listedIn(m *protocol.FetchRequest, tp protocol.TopicPartition) bool {
+	for _, fp := range m.Partitions {
+		if fp.TopicPartition == tp {
+			return true
+		}
+	}
+	return false
+}
+
+// noteCaughtUp records that a follower whose log reaches the leader's end
+// is caught up now, and takes it back into the ISR; it reports whether
+// the ISR grew.
+func (b *Broker) noteCaughtUp(w *sim.World, p *PartitionState, f *followerState, replica int32) bool {
+	if f.leo < b.Disk.Log(p.TP).LogEndOffset() {
+		return false
+	}
+	f.lastCaughtUp = w.Now()
+	if p.InISR(replica) || !b.Meta.Alive[replica] {
+		return false
+	}
+	p.ISR = append(p.ISR, replica)
+	sort.Slice(p.ISR, func(i, j int) bool { return p.ISR[i] < p.ISR[j] })
+	w.Record(sim.Event{Kind: sim.KindNote, Node: b.Node, Subject: p.TP.String(),
+		Text: "ISR expands: broker-" + itoa(int64(replica)) + " caught up", Internal: isInternalTopic(p.TP.Topic)})
+	return true
+}
+
+// epochEnd answers OffsetForLeaderEpoch from the leader's log: the
+// largest epoch not above epoch that the log holds, and the offset where
+// it ends (the first offset of a later epoch, or the log end). With no
+// such epoch it returns (-1, the log start).
+func epochEnd(l *partition.Log, epoch int32) (int32, int64) {
 	// Epochs only grow along a log, so scan back from the end: a follower
 	// is almost always at the latest epoch.
 	for i := len(l.Batches) - 1; i >= 0; i-- {
-		if l.Batches[i].PartitionLeaderEpoch <= epoch {
+		if e := l.Batches[i].PartitionLeaderEpoch; e <= epoch {
 			if i == len(l.Batches)-1 {
-				return l.LogEndOffset()
+				return e, l.LogEndOffset()
 			}
-			return l.Batches[i+1].BaseOffset
+			return e, l.Batches[i+1].BaseOffset
 		}
 	}
 	if len(l.Batches) > 0 {
-		return l.Batches[0].BaseOffset
+		return -1, l.Batches[0].BaseOffset
 	}
-	return 0
+	return -1, 0
+}
+
+// diverged is the leader's check of a follower's position
+// (Partition.readRecords with lastFetchedEpoch): the follower's last
+// epoch is unknown here, or its log runs past where that epoch ended.
+func diverged(l *partition.Log, fetchOffset int64, lastFetchedEpoch int32) (bool, int32, int64) {
+	if lastFetchedEpoch < 0 {
+		return false, 0, 0
+	}
+	e, end := epochEnd(l, lastFetchedEpoch)
+	if e < lastFetchedEpoch || end < fetchOffset {
+		return true, e, end
+	}
+	return false, 0, 0
 }
 
 // answerReplicaFetch answers with every partition that has news for the
@@ -192,7 +291,7 @@ func (b *Broker) answerReplicaFetch(w *sim.World, env *sim.Envelope, follower in
 		tps = append(tps, tp)
 	}
 	sort.Slice(tps, func(i, j int) bool { return tps[i].Less(tps[j]) })
-	b.dirty[follower] = map[protocol.TopicPartition]bool{}
+	clear(dirty)
 	resp := &protocol.FetchResponse{}
 	for _, tp := range tps {
 		pd := protocol.FetchPartitionData{TopicPartition: tp, HighWatermark: -1, LastStableOffset: -1}
@@ -203,8 +302,8 @@ func (b *Broker) answerReplicaFetch(w *sim.World, env *sim.Envelope, follower in
 			continue
 		}
 		log := b.Disk.Log(tp)
-		if end := b.endOffsetForEpoch(log, f.lastFetchedEpoch); f.leo > end {
-			pd.Diverging, pd.DivergingEndOffset = true, end
+		if div, e, end := diverged(log, f.leo, f.lastFetchedEpoch); div {
+			pd.Diverging, pd.DivergingEpoch, pd.DivergingEndOffset = true, e, end
 		} else {
 			pd.Records = log.Read(f.leo, log.LogEndOffset())
 		}
@@ -246,9 +345,15 @@ func (b *Broker) handleFetchResponse(w *sim.World, env *sim.Envelope, m *protoco
 		}
 		log := b.Disk.Log(pd.TopicPartition)
 		if pd.Diverging {
-			if pd.DivergingEndOffset < log.LogEndOffset() {
-				w.Note(b.Node, pd.TopicPartition.String(), "truncate to offset "+itoa(pd.DivergingEndOffset)+" (diverged from the leader)")
-				log.TruncateTo(pd.DivergingEndOffset)
+			// Truncate to where the epoch the leader named ends in both
+			// logs (AbstractFetcherThread.getOffsetTruncationState).
+			to := pd.DivergingEndOffset
+			if _, own := epochEnd(log, pd.DivergingEpoch); own < to {
+				to = own
+			}
+			if to < log.LogEndOffset() {
+				w.Note(b.Node, pd.TopicPartition.String(), "truncate to offset "+itoa(to)+" (diverged from the leader)")
+				log.TruncateTo(to)
 			}
 			if s != nil {
 				s.dirty[pd.TopicPartition] = true

@@ -412,7 +412,14 @@ func (c *checker) offsetsAtomicity() {
 				continue
 			}
 			for _, o := range t.Offsets {
-				committed, pending := c.offsetState(t.Group, o.TopicPartition, t.ProducerId)
+				committed, pending := c.offsetState(t.Group, o.TopicPartition, t.ProducerId, o.CommittedOffset)
+				if c.sameOffsetElsewhere(p.Name, t, o) {
+					// Another transaction of the same producer id sent the
+					// same offset: the group's state cannot tell them
+					// apart (TV1 keeps pid and epoch across
+					// transactions), so it proves nothing about this one.
+					continue
+				}
 				switch {
 				case t.Outcome == "aborted" && committed == o.CommittedOffset:
 					c.report(OffsetsAtomicity, "offset %d of %s for group %s from %s's aborted transaction #%d became visible", o.CommittedOffset, o.TopicPartition, t.Group, p.Name, t.Txn)
@@ -429,13 +436,36 @@ func (c *checker) coordinatorFinished(id string, t client.TxnRecord) bool {
 	return ok && cs.Known && !cs.Pending && (cs.State == protocol.CompleteCommit || cs.State == protocol.CompleteAbort || cs.State == protocol.Empty)
 }
 
-func (c *checker) offsetState(group string, tp protocol.TopicPartition, pid int64) (committed int64, pending bool) {
+// sameOffsetElsewhere reports whether a transaction other than t (of
+// producer name) with the same producer id sent the same offset for the
+// same group and partition.
+func (c *checker) sameOffsetElsewhere(name string, t client.TxnRecord, o protocol.OffsetEntry) bool {
+	for _, p := range c.in.Producers {
+		for _, u := range p.Txns {
+			if (p.Name == name && u.Txn == t.Txn) || u.ProducerId != t.ProducerId || u.Group != t.Group {
+				continue
+			}
+			for _, e := range u.Offsets {
+				if e.TopicPartition == o.TopicPartition && e.CommittedOffset == o.CommittedOffset {
+					return true
+				}
+			}
+		}
+	}
+	return false
+}
+
+// offsetState says what the group holds for tp from producer pid: the
+// materialised offset, and whether the offset value is still pending
+// (a pending offset of a later transaction of the same producer id is
+// another value, or is excluded by sameOffsetElsewhere).
+func (c *checker) offsetState(group string, tp protocol.TopicPartition, pid int64, value int64) (committed int64, pending bool) {
 	committed = -1
 	for _, o := range c.in.Offsets {
 		if o.Group != group || o.Partition != tp {
 			continue
 		}
-		if o.Pending && o.ProducerId == pid {
+		if o.Pending && o.ProducerId == pid && o.Offset == value {
 			pending = true
 		}
 		if !o.Pending && o.ProducerId == pid {

@@ -203,7 +203,7 @@ func (p *Producer) abortable(w *sim.World, err protocol.ErrorCode) {
 		return
 	}
 	p.lastError = err
-	if p.State == InTransaction || p.State == CommittingTransaction || p.State == AbortableError || p.State == Initializing {
+	if p.State == InTransaction || p.State == CommittingTransaction || p.State == AbortableError {
 		p.transition(w, AbortableError)
 	}
 	if p.commitCall != nil && !p.commitCall.Done {
@@ -233,8 +233,18 @@ func (p *Producer) failOpenCalls(w *sim.World, err protocol.ErrorCode) {
 // retried until it succeeds or fails fatally.
 func (p *Producer) Init(w *sim.World) *Call {
 	call := p.start(w, CallInit, p.Cfg.TransactionalId)
+	if p.closedCall(w, call) {
+		return call
+	}
 	if !p.Transactional() {
 		p.finish(w, call, protocol.INVALID_TXN_STATE, "not a transactional producer")
+		return call
+	}
+	if p.State == Initializing && p.initCall == nil || p.State == Initializing && p.initCall.Done {
+		// A retry after a TimeoutException resumes the pending operation
+		// (handleCachedTransactionRequestResult).
+		p.initCall = call
+		p.blockLimit(w, call)
 		return call
 	}
 	if p.State != Uninitialized {
@@ -264,6 +274,9 @@ func (p *Producer) blockLimit(w *sim.World, call *Call) {
 // Begin is beginTransaction(): local only.
 func (p *Producer) Begin(w *sim.World) *Call {
 	call := p.start(w, CallBegin, "")
+	if p.closedCall(w, call) {
+		return call
+	}
 	if !p.Transactional() || p.State != Ready {
 		p.finish(w, call, p.illegal(), "beginTransaction in state "+string(p.State))
 		return call
@@ -284,6 +297,9 @@ func (p *Producer) Send(w *sim.World, tp protocol.TopicPartition, records []prot
 		text += " " + r.Key + "=" + r.Value
 	}
 	call := p.start(w, CallSend, text)
+	if p.closedCall(w, call) {
+		return call
+	}
 	if p.Transactional() && p.State != InTransaction {
 		err := p.illegal()
 		if p.State == AbortableError {
@@ -320,6 +336,9 @@ func (p *Producer) Send(w *sim.World, tp protocol.TopicPartition, records []prot
 // transaction coordinator, then TxnOffsetCommit to the group coordinator.
 func (p *Producer) SendOffsets(w *sim.World, group string, offsets []protocol.OffsetEntry) *Call {
 	call := p.start(w, CallSendOffsets, group)
+	if p.closedCall(w, call) {
+		return call
+	}
 	if !p.Transactional() || p.State != InTransaction {
 		p.finish(w, call, p.illegal(), "sendOffsetsToTransaction in state "+string(p.State))
 		return call
@@ -342,14 +361,16 @@ func (p *Producer) SendOffsets(w *sim.World, group string, offsets []protocol.Of
 				delete(p.groupCoordinators, group)
 				p.retry(w)
 			case protocol.INVALID_PRODUCER_EPOCH, protocol.PRODUCER_FENCED:
-				p.fatal(w, protocol.PRODUCER_FENCED)
+				p.fatal(w, err)
+			case protocol.UNKNOWN_MEMBER_ID, protocol.ILLEGAL_GENERATION, protocol.TRANSACTION_ABORTABLE:
+				p.abortable(w, err)
+				p.finish(w, p.offsetsCall, err, "")
 			default:
 				if err.Retriable() {
 					p.retry(w)
 					return
 				}
-				p.abortable(w, err)
-				p.finish(w, p.offsetsCall, err, "")
+				p.fatal(w, err) // TxnOffsetCommitHandler: anything unexpected is fatal
 			}
 		}})
 	}
@@ -370,7 +391,7 @@ func (p *Producer) SendOffsets(w *sim.World, group string, offsets []protocol.Of
 			case err == protocol.CONCURRENT_TRANSACTIONS || err.Retriable():
 				p.retry(w)
 			default:
-				p.classify(w, err)
+				p.classify(w, err, true)
 				p.finish(w, p.offsetsCall, err, "")
 			}
 		}})
@@ -384,6 +405,14 @@ func (p *Producer) SendOffsets(w *sim.World, group string, offsets []protocol.Of
 // transaction.
 func (p *Producer) Commit(w *sim.World) *Call {
 	call := p.start(w, CallCommit, "")
+	if p.closedCall(w, call) {
+		return call
+	}
+	if p.State == CommittingTransaction && (p.commitCall == nil || p.commitCall.Done) {
+		p.commitCall = call // resume the commit a timed-out call started
+		p.blockLimit(w, call)
+		return call
+	}
 	if !p.Transactional() || p.State != InTransaction {
 		err := p.illegal()
 		if p.State == AbortableError {
@@ -403,6 +432,14 @@ func (p *Producer) Commit(w *sim.World) *Call {
 // nothing was added, then an epoch bump if one is required (KIP-360).
 func (p *Producer) Abort(w *sim.World) *Call {
 	call := p.start(w, CallAbort, "")
+	if p.closedCall(w, call) {
+		return call
+	}
+	if p.State == AbortingTransaction && (p.abortCall == nil || p.abortCall.Done) {
+		p.abortCall = call // resume the abort a timed-out call started
+		p.blockLimit(w, call)
+		return call
+	}
 	if !p.Transactional() || (p.State != InTransaction && p.State != AbortableError) {
 		p.finish(w, call, p.illegal(), "abortTransaction in state "+string(p.State))
 		return call
@@ -420,12 +457,35 @@ func (p *Producer) Abort(w *sim.World) *Call {
 	return call
 }
 
-// Close is close(): the process stops producing.
+// Close is close(): a graceful close aborts the open transaction first
+// (the Sender does it on shutdown), then the process stops producing.
 func (p *Producer) Close(w *sim.World) *Call {
 	call := p.start(w, CallClose, "")
 	p.closed = true
+	if p.Transactional() && (p.State == InTransaction || p.State == AbortableError) {
+		p.abortCall = call
+		p.transition(w, AbortingTransaction)
+		for _, b := range p.batches {
+			if !b.done && b.inflight == 0 {
+				p.completeBatch(w, b, protocol.TRANSACTION_ABORTABLE, -1)
+			}
+		}
+		p.pendingAdd = map[protocol.TopicPartition]bool{}
+		p.maybeEndTxn(w)
+		return call
+	}
 	p.finish(w, call, protocol.NONE, "")
 	return call
+}
+
+// closedCall refuses a call on a closed producer, as the Java client
+// throws IllegalStateException.
+func (p *Producer) closedCall(w *sim.World, call *Call) bool {
+	if !p.closed {
+		return false
+	}
+	p.finish(w, call, protocol.INVALID_TXN_STATE, "the producer is closed")
+	return true
 }
 
 func (p *Producer) txn() *TxnRecord {
@@ -453,8 +513,12 @@ func (p *Producer) maybeEndTxn(w *sim.World) {
 	if p.hasIncompleteBatches() || p.addQueued || p.inflightTxn != nil && p.inflightTxn.prio == 2 {
 		return // held until the batches complete (nextRequest(hasIncompleteBatches))
 	}
+	// EndTxn waits behind every queued AddOffsetsToTxn/TxnOffsetCommit
+	// (priority 2), as in Java's priority queue: a commit called while a
+	// timed-out sendOffsetsToTransaction is still pending must not skip
+	// or overtake it.
 	for _, r := range p.txnQueue {
-		if r.prio == 3 {
+		if r.prio >= 2 {
 			return
 		}
 	}
@@ -490,7 +554,7 @@ func (p *Producer) maybeEndTxn(w *sim.World) {
 		case err == protocol.CONCURRENT_TRANSACTIONS || err.Retriable():
 			p.retry(w)
 		default:
-			p.classify(w, err)
+			p.classify(w, err, true)
 		}
 	}})
 }
@@ -521,8 +585,10 @@ func (p *Producer) completeTxn(w *sim.World, commit bool) {
 }
 
 // classify applies the Java client's error handling to a coordinator
-// response that is neither success nor retriable.
-func (p *Producer) classify(w *sim.World, err protocol.ErrorCode) {
+// response that is neither success nor retriable. unexpectedFatal is set
+// for EndTxn and AddOffsetsToTxn, whose handlers treat any error they do
+// not know as fatal (AddPartitionsToTxn's treat it as abortable).
+func (p *Producer) classify(w *sim.World, err protocol.ErrorCode, unexpectedFatal bool) {
 	switch err {
 	case protocol.PRODUCER_FENCED, protocol.INVALID_PRODUCER_EPOCH:
 		p.fatal(w, protocol.PRODUCER_FENCED)
@@ -532,7 +598,14 @@ func (p *Producer) classify(w *sim.World, err protocol.ErrorCode) {
 		p.epochBumpRequired = true
 		p.abortable(w, err)
 		p.failOpenCallsExceptAbort(w, err)
+	case protocol.TRANSACTION_ABORTABLE, protocol.OPERATION_NOT_ATTEMPTED, protocol.UNKNOWN_TOPIC_OR_PARTITION:
+		p.abortable(w, err)
+		p.failOpenCallsExceptAbort(w, err)
 	default:
+		if unexpectedFatal {
+			p.fatal(w, err)
+			return
+		}
 		p.abortable(w, err)
 		p.failOpenCallsExceptAbort(w, err)
 	}
@@ -635,7 +708,7 @@ func (p *Producer) enqueueAddPartitions(w *sim.World) {
 			p.retry(w)
 		default:
 			p.addQueued = false
-			p.classify(w, err)
+			p.classify(w, err, false)
 			for _, b := range p.batches {
 				if !b.done && b.inflight == 0 && p.pendingAdd[b.tp] {
 					p.completeBatch(w, b, err, -1)
@@ -684,16 +757,16 @@ func (p *Producer) pumpTxn(w *sim.World) {
 	if p.inflightTxn != nil || len(p.txnQueue) == 0 || p.State == FatalError {
 		return
 	}
+	// The highest-priority request goes next; when it is backing off
+	// after a retriable error, nothing else overtakes it (Java's Sender
+	// sleeps retry.backoff.ms before resending the head of the queue).
 	best := -1
 	for i, r := range p.txnQueue {
-		if r.backoff {
-			continue
-		}
 		if best < 0 || r.prio < p.txnQueue[best].prio {
 			best = i
 		}
 	}
-	if best < 0 {
+	if best < 0 || p.txnQueue[best].backoff {
 		return
 	}
 	r := p.txnQueue[best]
@@ -710,7 +783,10 @@ func (p *Producer) pumpTxn(w *sim.World) {
 // coordinatorFor returns where r goes, sending FindCoordinator first when
 // the coordinator is not known.
 func (p *Producer) coordinatorFor(w *sim.World, r *txnRequest) (sim.NodeID, bool) {
-	if !p.Transactional() {
+	// FindCoordinator itself needs no coordinator (Java's
+	// FindCoordinatorHandler.needsCoordinator() is false): a retried one
+	// goes to a bootstrap broker again instead of spawning another.
+	if !p.Transactional() || r.prio == 0 {
 		return p.meta.Bootstrap(p.bootstrapAttempt), true
 	}
 	key, keyType := p.Cfg.TransactionalId, protocol.KeyTypeTransaction
@@ -817,11 +893,10 @@ func (p *Producer) handleProduceResponse(w *sim.World, env *sim.Envelope, m *pro
 			p.completeBatch(w, b, r.ErrorCode, -1)
 			if p.Transactional() {
 				// Every produce error is abortable for a transactional
-				// producer since 2.7 (KAFKA-10687), with an epoch bump
-				// requested for sequence and epoch trouble.
-				if r.ErrorCode == protocol.OUT_OF_ORDER_SEQUENCE_NUMBER || r.ErrorCode == protocol.UNKNOWN_PRODUCER_ID {
-					p.epochBumpRequired = true
-				}
+				// producer since 2.7 (KAFKA-10687), and the abort is
+				// followed by an epoch bump (maybeTransitionToErrorState,
+				// KIP-360) so the next transaction starts clean.
+				p.epochBumpRequired = true
 				p.abortable(w, r.ErrorCode)
 			}
 		}
@@ -939,15 +1014,12 @@ func (p *Producer) Timer(w *sim.World, t *sim.Timer) {
 	case "delivery-timeout":
 		b := t.Data.(*batch)
 		if !b.done {
-			unresolved := b.seq >= 0 // it may have reached the broker
 			p.completeBatch(w, b, protocol.REQUEST_TIMED_OUT, -1)
 			if p.Transactional() {
-				// An expired batch leaves its sequence unresolved: the
-				// Java client requires an epoch bump after the abort
-				// (KAFKA-8805), so later batches start a fresh sequence.
-				if unresolved {
-					p.epochBumpRequired = true
-				}
+				// An expired batch is abortable and its sequence may have
+				// reached the broker: the abort is followed by an epoch
+				// bump (KAFKA-8805), so later batches start afresh.
+				p.epochBumpRequired = true
 				p.abortable(w, protocol.REQUEST_TIMED_OUT)
 			}
 			p.pump(w)

@@ -20,13 +20,13 @@ const (
 // (FATAL_ERROR from anywhere). The UI draws the client's state diagram
 // from it and the producer checks every transition against it.
 var ValidPreviousStates = map[TxnState][]TxnState{
-	Uninitialized:         {Ready, AbortableError},
+	Uninitialized:         {Ready},
 	Initializing:          {Uninitialized, AbortingTransaction},
 	Ready:                 {Initializing, CommittingTransaction, AbortingTransaction},
 	InTransaction:         {Ready},
 	CommittingTransaction: {InTransaction},
 	AbortingTransaction:   {InTransaction, AbortableError},
-	AbortableError:        {InTransaction, CommittingTransaction, AbortableError, Initializing},
+	AbortableError:        {InTransaction, CommittingTransaction, AbortableError},
 }
 
 // ValidTransition reports whether the client may move from one state to

@@ -242,6 +242,7 @@ func (c *Cluster) Isolate(node sim.NodeID) {
 		}
 	}
 	c.World.Note(node, "", "isolated from every other node")
+	c.NetworkMayLose()
 	if id, ok := broker.IDOf(node); ok {
 		c.World.After(ControllerNode, c.BrokerCfg.SessionTimeoutMs, "session-timeout", sessionCheck{id, c.incarnation[id]})
 	}
@@ -258,6 +259,17 @@ func (c *Cluster) Partition(groups [][]sim.NodeID) {
 			}
 		}
 	}
+	c.NetworkMayLose()
+}
+
+// NetworkMayLose is called when a drop rule or a cut is installed: brokers
+// arm timeouts on their outstanding fetches.
+func (c *Cluster) NetworkMayLose() {
+	for _, b := range c.Brokers {
+		if b != nil && c.World.StatusOf(b.Node) == sim.Up {
+			b.ArmFetchTimeouts(c.World)
+		}
+	}
 }
 
 // Heal removes every cut, drop and delay rule; fenced brokers that are up
@@ -265,6 +277,11 @@ func (c *Cluster) Partition(groups [][]sim.NodeID) {
 func (c *Cluster) Heal() {
 	c.World.Net.Heal()
 	c.World.Note(ControllerNode, "", "network healed")
+	for _, b := range c.Brokers {
+		if b != nil && c.World.StatusOf(b.Node) == sim.Up {
+			b.RestartFetchers(c.World)
+		}
+	}
 	for id := range c.Brokers {
 		if c.fenced[id] && c.World.StatusOf(broker.NodeID(int32(id))) == sim.Up {
 			c.unfence(int32(id))

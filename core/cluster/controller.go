@@ -52,20 +52,35 @@ func (c *Cluster) fence(id int32) {
 		if !p.IsReplica(id) {
 			continue
 		}
-		if p.InISR(id) && len(p.ISR) > 1 {
-			var kept []int32
-			for _, r := range p.ISR {
-				if r != id {
-					kept = append(kept, r)
-				}
-			}
-			p.ISR = kept
-		}
 		if p.Leader == id {
+			c.shrinkISR(p, id)
 			c.elect(p)
+		} else if p.InISR(id) && len(p.ISR) > 1 {
+			c.shrinkISR(p, id)
+			// KRaft 3.5 bumps the leader epoch on every ISR shrink, even
+			// with the same leader (PartitionChangeBuilder, until
+			// KAFKA-15021 in 3.6), and a coordinator reloads its partition
+			// on every epoch change (until KAFKA-15468 in 3.8).
+			p.LeaderEpoch++
+			c.Meta.Version++
 		}
 	}
 	c.metadataChanged()
+}
+
+// shrinkISR takes a broker out of a partition's ISR; the last member
+// stays, as in Kafka, so that partition can only come back with it.
+func (c *Cluster) shrinkISR(p *broker.PartitionState, id int32) {
+	if !p.InISR(id) || len(p.ISR) <= 1 {
+		return
+	}
+	var kept []int32
+	for _, r := range p.ISR {
+		if r != id {
+			kept = append(kept, r)
+		}
+	}
+	p.ISR = kept
 }
 
 // unfence lets a broker serve again and gives it the partitions that had

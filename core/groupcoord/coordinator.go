@@ -22,7 +22,7 @@ type Host interface {
 	BrokerNode() sim.NodeID
 	GroupPartitionFor(group string) int32
 	ReplicaLog(tp protocol.TopicPartition) *partition.Log
-	AppendInternal(w *sim.World, tp protocol.TopicPartition, batch protocol.RecordBatch, done func(w *sim.World, base int64, err protocol.ErrorCode))
+	AppendInternal(w *sim.World, tp protocol.TopicPartition, batch protocol.RecordBatch, timeout sim.Time, done func(w *sim.World, base int64, err protocol.ErrorCode))
 }
 
 type offsetKey struct {
@@ -56,6 +56,10 @@ func New(host Host) *Coordinator {
 }
 
 const timerLoad = "group.load"
+
+// OffsetsCommitTimeoutMs is offsets.commit.timeout.ms: how long an offset
+// write waits for replication.
+const OffsetsCommitTimeoutMs = 5 * sim.Second
 
 // Busy reports partitions still loading.
 func (c *Coordinator) Busy() bool { return len(c.loading) > 0 }
@@ -198,17 +202,23 @@ func (c *Coordinator) commit(w *sim.World, group string, offsets []protocol.Offs
 		done(w, all(err))
 		return
 	}
+	if len(offsets) == 0 {
+		// Nothing to store: Kafka answers at once and appends nothing
+		// (GroupMetadataManager.storeOffsets with no offsets left).
+		done(w, nil)
+		return
+	}
 	batch := protocol.RecordBatch{ProducerId: pid, ProducerEpoch: epoch, IsTransactional: txn}
 	for _, o := range offsets {
 		v := &protocol.OffsetCommitValue{Group: group, Partition: o.TopicPartition, CommittedOffset: o.CommittedOffset}
 		batch.Records = append(batch.Records, protocol.Record{Key: group + "/" + o.TopicPartition.String(), Offset: v})
 	}
-	c.host.AppendInternal(w, offsetsTP(p), batch, func(w *sim.World, base int64, err protocol.ErrorCode) {
+	c.host.AppendInternal(w, offsetsTP(p), batch, OffsetsCommitTimeoutMs, func(w *sim.World, base int64, err protocol.ErrorCode) {
 		switch err {
 		case protocol.NONE:
 		case protocol.NOT_LEADER_OR_FOLLOWER:
 			err = protocol.NOT_COORDINATOR
-		case protocol.NOT_ENOUGH_REPLICAS, protocol.NOT_ENOUGH_REPLICAS_AFTER_APPEND, protocol.REQUEST_TIMED_OUT:
+		case protocol.NOT_ENOUGH_REPLICAS, protocol.NOT_ENOUGH_REPLICAS_AFTER_APPEND:
 			err = protocol.COORDINATOR_NOT_AVAILABLE
 		}
 		if err == protocol.NONE && c.parts[p] == op {

@@ -260,6 +260,7 @@ type FetchPartitionData struct {
 	// Diverging tells a follower its log diverged from the leader's and
 	// must be truncated to DivergingEndOffset (Fetch v12+ DivergingEpoch).
 	Diverging          bool
+	DivergingEpoch     int32
 	DivergingEndOffset int64
 	Records            []RecordBatch
 }

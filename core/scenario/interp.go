@@ -42,6 +42,10 @@ type Session struct {
 	Err *Error
 	// SeedOverride, when non-zero, replaces the cluster statement's seed.
 	SeedOverride uint64
+	// MaxEvents bounds the history: a script whose trace grows past it
+	// stops with an error naming the line, instead of exhausting memory.
+	// NewSession sets DefaultMaxEvents; a browser host may set less.
+	MaxEvents int
 
 	pc     int
 	active *wait
@@ -75,8 +79,14 @@ func keyOf(env *sim.Envelope) deliveryKey {
 	return deliveryKey{env.Msg.APIKey().String(), env.Msg.IsResponse(), env.From, env.To}
 }
 
+// DefaultMaxEvents is the history bound of a session (about 230 MB of
+// events natively).
+const DefaultMaxEvents = 1_000_000
+
 // NewSession prepares a script for running.
-func NewSession(file string, s *Script) *Session { return &Session{Script: s, File: file} }
+func NewSession(file string, s *Script) *Session {
+	return &Session{Script: s, File: file, MaxEvents: DefaultMaxEvents}
+}
 
 // Done reports whether every statement has run (or an error stopped it).
 func (s *Session) Done() bool {
@@ -179,6 +189,11 @@ func (s *Session) stepActive() {
 	}
 	w.Step()
 	a.steps++
+	if s.MaxEvents > 0 && len(w.Trace.Events) > s.MaxEvents {
+		s.Err = s.errorf(a.stmt, "the history passed %d events here; run for less time or fix what keeps retrying", s.MaxEvents)
+		s.active = nil
+		return
+	}
 	if a.done != nil && a.done() {
 		s.active = nil
 	}
@@ -314,6 +329,7 @@ func (s *Session) apply(st Stmt) *Error {
 			remaining = -1
 		}
 		s.Cluster.World.Net.Drops = append(s.Cluster.World.Net.Drops, &sim.DropRule{Match: m, Remaining: remaining})
+		s.Cluster.NetworkMayLose()
 		s.Cluster.World.Note("", "", st.String())
 	case *DelayStmt:
 		m, err := s.match(st, st.Match)

@@ -68,6 +68,11 @@ func pair(a, b NodeID) [2]NodeID {
 // Cut blocks traffic between a and b in both directions.
 func (n *Network) Cut(a, b NodeID) { n.cuts[pair(a, b)] = true }
 
+// Lossy reports whether any cut or drop rule is in force: only then can a
+// message vanish without its sender being told (a crashed destination
+// refuses the connection instead).
+func (n *Network) Lossy() bool { return len(n.cuts) > 0 || len(n.Drops) > 0 }
+
 // IsCut reports whether a and b cannot talk.
 func (n *Network) IsCut(a, b NodeID) bool { return n.cuts[pair(a, b)] }
 

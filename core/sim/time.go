@@ -22,6 +22,20 @@ const (
 // String renders a time as milliseconds ("1234ms").
 func (t Time) String() string { return strconv.FormatInt(int64(t), 10) + "ms" }
 
+// NextTick is the first tick of a period that started at start and
+// repeats every interval, strictly after now. Periodic tasks that sleep
+// while they have nothing to do wake on their own cadence this way, so
+// skipping idle ticks never shifts when a busy tick falls.
+func NextTick(start, interval, now Time) Time {
+	if interval <= 0 {
+		return now
+	}
+	if now < start {
+		return start
+	}
+	return start + ((now-start)/interval+1)*interval
+}
+
 // Human renders a duration the way a script writes it: "7d", "1h", "9s",
 // "250ms".
 func (t Time) Human() string {

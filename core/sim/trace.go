@@ -1,8 +1,8 @@
 package sim
 
 import (
-	"crypto/sha256"
 	"encoding/hex"
+	"hash/fnv"
 	"strconv"
 	"strings"
 
@@ -128,9 +128,12 @@ func (t *Trace) Digest() string {
 	return DigestOf(t.Events)
 }
 
-// DigestOf hashes the canonical lines of events.
+// DigestOf hashes the canonical lines of events with 128-bit FNV-1a. The
+// digest identifies a history, it protects nothing, so a cryptographic
+// hash would only add weight: crypto/sha256 drags the whole FIPS module
+// into the browser's wasm.
 func DigestOf(events []Event) string {
-	h := sha256.New()
+	h := fnv.New128a()
 	for i := range events {
 		h.Write([]byte(events[i].Line()))
 		h.Write([]byte{'\n'})

@@ -1,8 +1,6 @@
 package sim
 
 import (
-	"container/heap"
-
 	"txnlab/core/protocol"
 )
 
@@ -41,6 +39,9 @@ type Envelope struct {
 	ReplyTo   int64
 	Msg       protocol.Message
 	Internal  bool
+	// fromGen is the sender's incarnation: a refused connection is news
+	// only to the incarnation that sent the request.
+	fromGen uint64
 }
 
 // TimerDisconnected is the timer kind a sender receives when a request
@@ -78,24 +79,70 @@ type event struct {
 	kind  eventKind
 	env   *Envelope
 	timer *Timer
+	// arrived marks a delivery held by a paused node: it has crossed the
+	// network already, so it is not judged against cuts and drops again.
+	arrived bool
 }
 
+// eventQueue is a binary min-heap on (time, insertion sequence), typed so
+// pushing an event allocates nothing (container/heap boxes every element).
 type eventQueue []event
 
-func (q eventQueue) Len() int { return len(q) }
-func (q eventQueue) Less(i, j int) bool {
+func (q eventQueue) less(i, j int) bool {
 	if q[i].at != q[j].at {
 		return q[i].at < q[j].at
 	}
 	return q[i].seq < q[j].seq
 }
-func (q eventQueue) Swap(i, j int) { q[i], q[j] = q[j], q[i] }
-func (q *eventQueue) Push(x any)   { *q = append(*q, x.(event)) }
-func (q *eventQueue) Pop() any {
-	old := *q
-	e := old[len(old)-1]
-	*q = old[:len(old)-1]
-	return e
+
+func (q *eventQueue) push(e event) {
+	*q = append(*q, e)
+	h := *q
+	for i := len(h) - 1; i > 0; {
+		parent := (i - 1) / 2
+		if !h.less(i, parent) {
+			break
+		}
+		h[i], h[parent] = h[parent], h[i]
+		i = parent
+	}
+}
+
+func (q *eventQueue) pop() event {
+	h := *q
+	top := h[0]
+	last := len(h) - 1
+	h[0] = h[last]
+	h[last] = event{}
+	h = h[:last]
+	h.down(0)
+	*q = h
+	return top
+}
+
+func (q eventQueue) down(i int) {
+	for {
+		l := 2*i + 1
+		if l >= len(q) {
+			return
+		}
+		m := l
+		if r := l + 1; r < len(q) && q.less(r, l) {
+			m = r
+		}
+		if !q.less(m, i) {
+			return
+		}
+		q[i], q[m] = q[m], q[i]
+		i = m
+	}
+}
+
+// init restores the heap order after elements were removed in place.
+func (q eventQueue) init() {
+	for i := len(q)/2 - 1; i >= 0; i-- {
+		q.down(i)
+	}
 }
 
 // World is one simulation: the clock, the queue, the nodes, the network
@@ -160,6 +207,13 @@ func (w *World) StatusOf(id NodeID) Status {
 func (w *World) Record(e Event) {
 	e.Index = len(w.Trace.Events)
 	e.At = w.now
+	if n := len(w.Trace.Events); n == cap(w.Trace.Events) {
+		// Double by hand: append grows large slices by 1.25×, which copies
+		// every (pointer-holding) event about five times over a long run.
+		grown := make([]Event, n, max(1024, 2*n))
+		copy(grown, w.Trace.Events)
+		w.Trace.Events = grown
+	}
 	w.Trace.Events = append(w.Trace.Events, e)
 	if w.OnEvent != nil {
 		w.OnEvent(&w.Trace.Events[len(w.Trace.Events)-1])
@@ -186,6 +240,9 @@ func (w *World) SendInternal(from, to NodeID, msg protocol.Message, replyTo int6
 func (w *World) send(from, to NodeID, msg protocol.Message, replyTo int64, internal bool) int64 {
 	w.nextMsg++
 	env := &Envelope{ID: w.nextMsg, From: from, To: to, SentAt: w.now, ReplyTo: replyTo, Msg: msg, Internal: internal}
+	if n := w.nodes[from]; n != nil {
+		env.fromGen = n.gen
+	}
 	env.DeliverAt = w.now + w.Net.latency() + w.Net.delayFor(env)
 	w.Record(Event{Kind: KindSend, Node: from, Peer: to, MsgID: env.ID, ReplyTo: replyTo,
 		API: msg.APIKey().String(), Resp: msg.IsResponse(), Msg: msg, Error: errName(msg), Internal: internal})
@@ -226,7 +283,7 @@ func (w *World) push(e event) {
 	w.seq++
 	e.seq = w.seq
 	w.count(e, 1)
-	heap.Push(&w.queue, e)
+	w.queue.push(e)
 }
 
 func (w *World) count(e event, d int) {
@@ -279,7 +336,7 @@ func (w *World) Step() bool {
 	if len(w.queue) == 0 {
 		return false
 	}
-	e := heap.Pop(&w.queue).(event)
+	e := w.queue.pop()
 	w.count(e, -1)
 	if e.at > w.now {
 		w.now = e.at
@@ -323,9 +380,11 @@ func (w *World) dispatch(e event) {
 
 func (w *World) deliver(e event) {
 	env := e.env
-	if reason := w.Net.judge(env); reason != "" {
-		w.drop(env, reason)
-		return
+	if !e.arrived {
+		if reason := w.Net.judge(env); reason != "" {
+			w.drop(env, reason)
+			return
+		}
 	}
 	n := w.nodes[env.To]
 	if n == nil || n.status == Crashed {
@@ -333,7 +392,7 @@ func (w *World) deliver(e event) {
 		// The sender's connection is refused: it learns of it one latency
 		// later, as a client's NetworkClient sees a disconnection, and can
 		// retry elsewhere without waiting for request.timeout.ms.
-		if from := w.nodes[env.From]; from != nil && from.status != Crashed && !env.Msg.IsResponse() {
+		if from := w.nodes[env.From]; from != nil && from.status != Crashed && from.gen == env.fromGen && !env.Msg.IsResponse() {
 			w.push(event{at: w.now + w.Net.latency(), kind: evTimer,
 				timer: &Timer{Node: env.From, Kind: TimerDisconnected, Data: env, gen: from.gen}})
 		}
@@ -371,7 +430,7 @@ func (w *World) Crash(id NodeID) {
 		kept = append(kept, e)
 	}
 	w.queue = kept
-	heap.Init(&w.queue)
+	w.queue.init()
 	w.Record(Event{Kind: KindCrash, Node: id})
 }
 
@@ -401,6 +460,7 @@ func (w *World) Resume(id NodeID) {
 	n.held = nil
 	for _, e := range held {
 		e.at = w.now
+		e.arrived = e.kind == evDeliver
 		w.push(e)
 	}
 }

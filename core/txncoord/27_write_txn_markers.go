@@ -67,6 +67,7 @@ func (ch *markerChannel) add(w *sim.World, c *Coordinator, id string, coordinato
 	pc := &pendingComplete{id: id, partition: c.host.TxnPartitionFor(id), coordinatorEpoch: coordinatorEpoch,
 		commit: commit, md: md, target: target, remaining: append([]protocol.TopicPartition(nil), md.Partitions...)}
 	ch.pending[id] = pc
+	md.PendingState, md.HasPendingState = target.State, true
 	if len(pc.remaining) == 0 {
 		c.writeTxnCompletion(w, pc)
 		return
@@ -248,10 +249,6 @@ func (c *Coordinator) writeTxnCompletion(w *sim.World, pc *pendingComplete) {
 	if !ch.live(c, pc) {
 		return
 	}
-	if pc.md.HasPendingState {
-		w.After(c.host.BrokerNode(), c.cfg.RetryBackoffMs, timerRetryComplete, pc)
-		return
-	}
 	target := pc.target
 	target.TxnLastUpdateTimestamp = int64(w.Now())
 	pc.md.prepareTransitionTo(target)
@@ -262,6 +259,8 @@ func (c *Coordinator) writeTxnCompletion(w *sim.World, pc *pendingComplete) {
 				delete(ch.pending, pc.id)
 			}
 		case protocol.COORDINATOR_NOT_AVAILABLE:
+			// retryOnError: the Complete* transition stays pending.
+			pc.md.PendingState, pc.md.HasPendingState = pc.target.State, true
 			w.After(c.host.BrokerNode(), c.cfg.RetryBackoffMs, timerRetryComplete, pc)
 		default:
 			if ch.pending[pc.id] == pc {

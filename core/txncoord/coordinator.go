@@ -61,7 +61,7 @@ type Host interface {
 	AllocateProducerId() int64
 	PartitionExists(tp protocol.TopicPartition) bool
 	ReplicaLog(tp protocol.TopicPartition) *partition.Log
-	AppendInternal(w *sim.World, tp protocol.TopicPartition, batch protocol.RecordBatch, done func(w *sim.World, base int64, err protocol.ErrorCode))
+	AppendInternal(w *sim.World, tp protocol.TopicPartition, batch protocol.RecordBatch, timeout sim.Time, done func(w *sim.World, base int64, err protocol.ErrorCode))
 }
 
 // cacheEntry is one loaded __transaction_state partition
@@ -78,6 +78,28 @@ type Coordinator struct {
 	cache   map[int32]*cacheEntry
 	loading map[int32]int32 // partition → coordinator epoch being loaded
 	markers markerChannel
+
+	started       sim.Time
+	scanScheduled bool
+}
+
+// maybeScheduleTimeoutScan arms the timeout scan on its usual 10 s cadence
+// while some transaction is Ongoing: only those can time out, and an idle
+// coordinator then costs nothing however far time is advanced.
+func (c *Coordinator) maybeScheduleTimeoutScan(w *sim.World) {
+	if c.scanScheduled {
+		return
+	}
+	for _, e := range c.cache {
+		for _, md := range e.txns {
+			if md.State == protocol.Ongoing {
+				c.scanScheduled = true
+				at := sim.NextTick(c.started, c.cfg.AbortTimedOutTransactionsIntervalMs, w.Now())
+				w.AfterBackground(c.host.BrokerNode(), at-w.Now(), timerTimeoutScan, nil)
+				return
+			}
+		}
+	}
 }
 
 // New creates the module for a broker.
@@ -89,7 +111,7 @@ func New(host Host, cfg *Config) *Coordinator {
 
 // Start schedules the periodic scans.
 func (c *Coordinator) Start(w *sim.World) {
-	w.AfterBackground(c.host.BrokerNode(), c.cfg.AbortTimedOutTransactionsIntervalMs, timerTimeoutScan, nil)
+	c.started = w.Now()
 	w.AfterBackground(c.host.BrokerNode(), c.cfg.RemoveExpiredTransactionalIdsIntervalMs, timerExpireScan, nil)
 }
 
@@ -117,8 +139,9 @@ func (c *Coordinator) Timer(w *sim.World, t *sim.Timer) {
 	case timerLoad:
 		c.finishLoad(w, t.Data.(loadJob))
 	case timerTimeoutScan:
+		c.scanScheduled = false
 		c.abortTimedOutTransactions(w)
-		w.AfterBackground(c.host.BrokerNode(), c.cfg.AbortTimedOutTransactionsIntervalMs, timerTimeoutScan, nil)
+		c.maybeScheduleTimeoutScan(w)
 	case timerExpireScan:
 		c.removeExpiredTransactionalIds(w)
 		w.AfterBackground(c.host.BrokerNode(), c.cfg.RemoveExpiredTransactionalIdsIntervalMs, timerExpireScan, nil)
@@ -224,6 +247,7 @@ func (c *Coordinator) finishLoad(w *sim.World, job loadJob) {
 		}
 	}
 	c.cache[job.partition] = entry
+	c.maybeScheduleTimeoutScan(w) // loaded Ongoing transactions keep their start time
 	ids := sortedIds(entry.txns)
 	if len(log.Batches) > 0 {
 		w.Note(c.host.BrokerNode(), txnTP(job.partition).String(),
@@ -264,7 +288,7 @@ func (c *Coordinator) appendTransactionToLog(w *sim.World, id string, coordinato
 		rec.TxnLog = &v
 	}
 	batch := protocol.RecordBatch{ProducerId: protocol.NoProducerId, ProducerEpoch: protocol.NoProducerEpoch, Records: []protocol.Record{rec}}
-	c.host.AppendInternal(w, txnTP(p), batch, func(w *sim.World, _ int64, err protocol.ErrorCode) {
+	c.host.AppendInternal(w, txnTP(p), batch, sim.Time(target.TxnTimeoutMs), func(w *sim.World, _ int64, err protocol.ErrorCode) {
 		err = mapAppendError(err)
 		if err == protocol.NONE {
 			if e := c.cache[p]; e == nil || e.coordinatorEpoch != coordinatorEpoch {
@@ -277,6 +301,9 @@ func (c *Coordinator) appendTransactionToLog(w *sim.World, id string, coordinato
 			return
 		}
 		md.completeTransitionTo(w, c.host.BrokerNode(), target)
+		if target.State == protocol.Ongoing {
+			c.maybeScheduleTimeoutScan(w)
+		}
 		done(w, protocol.NONE)
 	})
 }

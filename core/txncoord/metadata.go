@@ -74,8 +74,12 @@ func fromLogValue(id string, v *protocol.TransactionLogValue) *TransactionMetada
 		TxnStartTimestamp: v.TransactionStartTimestampMs, TxnLastUpdateTimestamp: v.TransactionLastUpdateTimestampMs}
 }
 
+// base is the current state as a transition's starting point. As in
+// Kafka 3.5 (TxnTransitMetadata(newProducerId, producerId, ...)), every
+// transition records the producer id it started from as prevProducerId,
+// so the leniency for a retry after a rotation lasts one transition.
 func (md *TransactionMetadata) base() transit {
-	return transit{ProducerId: md.ProducerId, PrevProducerId: md.PrevProducerId, ProducerEpoch: md.ProducerEpoch,
+	return transit{ProducerId: md.ProducerId, PrevProducerId: md.ProducerId, ProducerEpoch: md.ProducerEpoch,
 		LastProducerEpoch: md.LastProducerEpoch, TxnTimeoutMs: md.TxnTimeoutMs, State: md.State,
 		Partitions: append([]protocol.TopicPartition(nil), md.Partitions...), TxnStartTimestamp: md.TxnStartTimestamp,
 		TxnLastUpdateTimestamp: md.TxnLastUpdateTimestamp}
@@ -184,9 +188,12 @@ func (md *TransactionMetadata) prepareAbortOrCommit(commit bool, now sim.Time) t
 }
 
 // prepareComplete is the Complete* target once every marker is written.
-// It does not mark anything pending: the marker channel owns it until the
-// record is written.
+// The marker channel marks it pending while the markers are out, so every
+// other request for the id meanwhile gets CONCURRENT_TRANSACTIONS.
 func (md *TransactionMetadata) prepareComplete(now sim.Time) transit {
+	// The Prepare record is durable: a failed fence is history, and the
+	// next fence bumps again.
+	md.HasFailedEpochFence = false
 	t := md.base()
 	t.State = protocol.CompleteAbort
 	if md.State == protocol.PrepareCommit {

@@ -1,0 +1,273 @@
+package main
+
+import (
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"txnlab/core/explore"
+)
+
+func init() {
+	extraCommands["explore"] = func(args []string) int { return exploreCmd(args, os.Stdout, os.Stderr) }
+}
+
+const exploreUsage = `usage: txnlab explore [--runs N] [--seed S] [--break MECHANISM] [--out DIR]
+                     [--keep-going] [--jobs N] [--actions N] [--shrink-tries N]
+       txnlab explore --check FILE...
+
+Generates random but valid fault schedules (crashes, pauses, drops,
+delays, partitions, timeouts, zombies) as scenario scripts, runs each to a
+healed, quiescent end and judges it with the invariant checker, liveness
+checks included. Run i uses seed S+i, so --seed S --runs 1 replays run i=0.
+
+On the first violation it shrinks the script to a minimal scenario ending
+in "expect violation INVARIANT" and writes it under --out (with the full
+script next to it). --break MECHANISM switches that safety mechanism off
+in every run and leans the generator towards what it guards.
+--check judges scenario files the way explore judges its runs.
+
+exit status: 0 no violation, 1 a violation (or an invalid generated
+script), 2 bad arguments.
+`
+
+func exploreCmd(args []string, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("explore", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	fs.Usage = func() { fmt.Fprint(stderr, exploreUsage) }
+	runs := fs.Int("runs", 1000, "number of random scenarios")
+	seed := fs.Uint64("seed", 1, "seed of the first run")
+	mech := fs.String("break", "", "switch this safety mechanism off: "+strings.Join(explore.Mechanisms, ", "))
+	out := fs.String("out", "out", "directory for shrunk scenarios")
+	keep := fs.Bool("keep-going", false, "run every run even after a violation (shrinks the first)")
+	actions := fs.Int("actions", 0, "random actions per scenario (default 24)")
+	tries := fs.Int("shrink-tries", 4000, "most candidate scripts the shrinker runs")
+	checkMode := fs.Bool("check", false, "judge the given scenario files with the final checks")
+	jobs := fs.Int("jobs", 1, "runs in parallel (results are taken in seed order, so the outcome does not depend on it)")
+	if err := fs.Parse(args); err != nil {
+		return 2
+	}
+	if *checkMode {
+		return exploreCheck(fs.Args(), stdout, stderr)
+	}
+	if fs.NArg() > 0 {
+		fmt.Fprintf(stderr, "txnlab explore: unexpected argument %q\n\n%s", fs.Arg(0), exploreUsage)
+		return 2
+	}
+	if *runs < 1 {
+		fmt.Fprintln(stderr, "txnlab explore: --runs must be at least 1")
+		return 2
+	}
+	if *actions < 0 || *tries < 1 || *jobs < 1 {
+		fmt.Fprintln(stderr, "txnlab explore: --actions must be >= 0, --shrink-tries and --jobs >= 1")
+		return 2
+	}
+	if *mech != "" && explore.ExpectedInvariant[*mech] == "" {
+		fmt.Fprintf(stderr, "txnlab explore: unknown mechanism %q (one of %s)\n", *mech, strings.Join(explore.Mechanisms, ", "))
+		return 2
+	}
+
+	tty := isTerminal(os.Stderr)
+	start := time.Now()
+	lastPrint := start
+	cfg := explore.Config{Runs: *runs, Seed: *seed, Break: *mech, KeepGoing: *keep, Actions: *actions}
+	rep := explore.NewReport()
+	each := func(i int, r *explore.Run) bool {
+		failed := rep.Add(i, r)
+		now := time.Now()
+		line := fmt.Sprintf("explore: %d/%d runs, %d violating, %d invalid, %.0f runs/s",
+			rep.Runs, *runs, rep.Failed, rep.Invalid, float64(rep.Runs)/now.Sub(start).Seconds())
+		switch {
+		case tty && (now.Sub(lastPrint) >= 100*time.Millisecond || rep.Runs == *runs):
+			fmt.Fprintf(stderr, "\r\033[K%s", line)
+			lastPrint = now
+		case !tty && now.Sub(lastPrint) >= 10*time.Second:
+			fmt.Fprintln(stderr, line)
+			lastPrint = now
+		}
+		return !failed || *keep
+	}
+	runOrdered(cfg, *jobs, each)
+	if tty {
+		fmt.Fprintln(stderr)
+	}
+	elapsed := time.Since(start)
+
+	what := "nothing broken"
+	if *mech != "" {
+		what = "break " + *mech
+	}
+	fmt.Fprintf(stdout, "explore: %d runs in %s (%.1f runs/s, %.0f events/run, %d job(s)), seeds %d..%d, %s\n",
+		rep.Runs, elapsed.Round(time.Millisecond), float64(rep.Runs)/elapsed.Seconds(), float64(rep.Steps)/float64(rep.Runs),
+		*jobs, *seed, *seed+uint64(rep.Runs)-1, what)
+	if rep.Exhausted > 0 {
+		fmt.Fprintf(stdout, "  %d run(s) hit the step budget and were not judged\n", rep.Exhausted)
+	}
+	code := 0
+	if rep.Panics > 0 {
+		code = 1
+		r := rep.FirstPanic
+		fmt.Fprintf(stdout, "  %d run(s) panicked; first, seed %d: %v\n", rep.Panics, r.Seed, r.Err)
+		sh := explore.MinimizePanic(r, *tries)
+		doc := explore.Document(*mech, "", sh, "txnlab explore --seed "+strconv.FormatUint(r.Seed, 10)+" --runs 1", len(r.Lines))
+		doc = strings.TrimSuffix(doc, "expect violation \n")
+		if path, err := writeOut(*out, fmt.Sprintf("panic-seed-%d.scenario", r.Seed), doc); err == nil {
+			fmt.Fprintf(stdout, "  shrunk to %d statements: %s (txnlab run panics on it)\n", len(sh.Lines), path)
+		}
+	}
+	if n := rep.Invalid - rep.Panics; n > 0 {
+		code = 1
+		r := rep.FirstInvalid
+		fmt.Fprintf(stdout, "  %d generated script(s) did not apply (generator bug); first, seed %d: %v\n", n, r.Seed, r.Err)
+		if path, err := writeOut(*out, fmt.Sprintf("invalid-seed-%d.scenario", r.Seed), r.Script()); err == nil {
+			fmt.Fprintf(stdout, "  script: %s\n", path)
+		}
+	}
+	if rep.First == nil {
+		fmt.Fprintln(stdout, "violations: none")
+		return code
+	}
+	fmt.Fprintln(stdout, "violations by invariant (runs):")
+	for _, inv := range rep.Invariants() {
+		fmt.Fprintf(stdout, "  %-18s %d\n", inv, rep.ByInvariant[inv])
+	}
+	r := rep.First
+	fmt.Fprintf(stdout, "first at run %d (seed %d):\n", rep.FirstIndex+1, r.Seed)
+	for i, v := range r.Violations {
+		if i == 5 {
+			fmt.Fprintf(stdout, "  … and %d more\n", len(r.Violations)-5)
+			break
+		}
+		fmt.Fprintf(stdout, "  %s\n", v)
+	}
+	inv := explore.Target(r, *mech)
+	t0 := time.Now()
+	sh := explore.Minimize(r, inv, *tries)
+	foundBy := "txnlab explore --seed " + strconv.FormatUint(r.Seed, 10) + " --runs 1"
+	if *mech != "" {
+		foundBy = "txnlab explore --break " + *mech + " --seed " + strconv.FormatUint(r.Seed, 10) + " --runs 1"
+	}
+	doc := explore.Document(*mech, inv, sh, foundBy, len(r.Lines))
+	name := fmt.Sprintf("seed-%d-%s.scenario", r.Seed, inv)
+	if *mech != "" {
+		name = *mech + ".scenario"
+	}
+	full, _ := writeOut(*out, strings.TrimSuffix(name, ".scenario")+".full.scenario", r.Script())
+	path, err := writeOut(*out, name, doc)
+	if err != nil {
+		fmt.Fprintf(stderr, "txnlab explore: %v\n", err)
+		return 1
+	}
+	fmt.Fprintf(stdout, "shrunk on %s: %d -> %d statements (%d lines with the header) in %d tries, %s\n",
+		inv, len(r.Lines), len(sh.Lines), strings.Count(doc, "\n"), sh.Tries, time.Since(t0).Round(time.Millisecond))
+	fmt.Fprintf(stdout, "  %s (full script: %s)\n", path, full)
+	if sh.Final {
+		fmt.Fprintf(stdout, "  only the final (liveness) check sees it: txnlab explore --check %s\n", path)
+	} else {
+		fmt.Fprintf(stdout, "  reproduce: txnlab run %s\n", path)
+	}
+	return 1
+}
+
+// exploreCheck judges scenario files with the liveness checks on.
+func exploreCheck(files []string, stdout, stderr io.Writer) int {
+	if len(files) == 0 {
+		fmt.Fprintln(stderr, "txnlab explore --check: no scenario file given")
+		return 2
+	}
+	worst := 0
+	for _, f := range files {
+		src, err := os.ReadFile(f)
+		if err != nil {
+			fmt.Fprintf(stderr, "txnlab explore --check: %v\n", err)
+			return 2
+		}
+		o := explore.Exec(string(src), 0, true)
+		switch {
+		case o.Err != nil:
+			fmt.Fprintf(stderr, "%v\n", o.Err)
+			worst = 2
+		case o.Exhausted:
+			fmt.Fprintf(stdout, "%s: stopped after %d events (the explorer's budget), not judged\n", f, o.Steps)
+		case len(o.Violations) == 0:
+			fmt.Fprintf(stdout, "%s: every invariant holds (final checks on)\n", f)
+		default:
+			for _, v := range o.Violations {
+				fmt.Fprintf(stdout, "%s: %s\n", f, v)
+			}
+			worst = max(worst, 1)
+		}
+	}
+	return worst
+}
+
+func writeOut(dir, name, content string) (string, error) {
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return "", err
+	}
+	path := filepath.Join(dir, name)
+	return path, os.WriteFile(path, []byte(content), 0o644)
+}
+
+func isTerminal(f *os.File) bool {
+	st, err := f.Stat()
+	return err == nil && st.Mode()&os.ModeCharDevice != 0
+}
+
+// runOrdered runs cfg's runs on jobs goroutines and hands each result to
+// each in index order, so stopping at the first violation (each returns
+// false) gives the same answer whatever jobs is. The core is
+// single-threaded per run; runs share nothing.
+func runOrdered(cfg explore.Config, jobs int, each func(i int, r *explore.Run) bool) {
+	type result struct {
+		i int
+		r *explore.Run
+	}
+	next := make(chan int)
+	results := make(chan result, jobs)
+	stop := make(chan struct{})
+	var wg sync.WaitGroup
+	for w := 0; w < jobs; w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range next {
+				results <- result{i, explore.Generate(cfg.RunOptions(i))}
+			}
+		}()
+	}
+	go func() {
+		defer close(next)
+		for i := 0; i < cfg.Runs; i++ {
+			select {
+			case next <- i:
+			case <-stop:
+				return
+			}
+		}
+	}()
+	go func() { wg.Wait(); close(results) }()
+	pending := map[int]*explore.Run{}
+	want, stopped := 0, false
+	for res := range results {
+		if stopped {
+			continue // drain
+		}
+		pending[res.i] = res.r
+		for r, ok := pending[want]; ok; r, ok = pending[want] {
+			delete(pending, want)
+			if !each(want, r) {
+				stopped = true
+				close(stop)
+				break
+			}
+			want++
+		}
+	}
+}

@@ -1,0 +1,62 @@
+package main
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+func TestExploreCmdExitCodes(t *testing.T) {
+	out := t.TempDir()
+	for _, c := range []struct {
+		args []string
+		code int
+		want string
+	}{
+		{[]string{"--runs", "0"}, 2, "--runs must be at least 1"},
+		{[]string{"--break", "nonsense"}, 2, "unknown mechanism"},
+		{[]string{"--runs", "3", "extra"}, 2, "unexpected argument"},
+		{[]string{"--bogus"}, 2, "flag provided but not defined"},
+		{[]string{"--runs", "6", "--jobs", "2", "--out", out}, 0, "violations: none"},
+		{[]string{"--runs", "50", "--break", "aborted-filter", "--out", out}, 1, "expect violation"},
+	} {
+		var stdout, stderr bytes.Buffer
+		code := exploreCmd(c.args, &stdout, &stderr)
+		all := stdout.String() + stderr.String()
+		if strings.Contains(all, "reproduce: txnlab run ") {
+			path := strings.TrimSpace(all[strings.Index(all, "reproduce: txnlab run ")+len("reproduce: txnlab run "):])
+			path = strings.Fields(path)[0]
+			src, err := os.ReadFile(path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			all += string(src)
+			var o, e bytes.Buffer
+			if rc := runCmd([]string{path}, &o, &e); rc != 0 {
+				t.Errorf("txnlab run %s exited %d: %s", path, rc, e.String())
+			}
+		}
+		if code != c.code || !strings.Contains(all, c.want) {
+			t.Errorf("explore %v: exit %d, want %d with %q in:\n%s", c.args, code, c.code, c.want, all)
+		}
+	}
+	if _, err := os.Stat(filepath.Join(out, "aborted-filter.scenario")); err != nil {
+		t.Error(err)
+	}
+}
+
+// The same runs give the same report with one job or several.
+func TestExploreCmdJobsAgree(t *testing.T) {
+	var a, b, e bytes.Buffer
+	exploreCmd([]string{"--runs", "8", "--seed", "40", "--keep-going", "--jobs", "1", "--out", t.TempDir()}, &a, &e)
+	exploreCmd([]string{"--runs", "8", "--seed", "40", "--keep-going", "--jobs", "3", "--out", t.TempDir()}, &b, &e)
+	strip := func(s string) string { // drop the timing line
+		_, rest, _ := strings.Cut(s, "\n")
+		return rest
+	}
+	if strip(a.String()) != strip(b.String()) {
+		t.Fatalf("jobs=1:\n%s\njobs=3:\n%s", a.String(), b.String())
+	}
+}

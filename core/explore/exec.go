@@ -1,0 +1,126 @@
+// Package explore generates random but valid fault schedules as scenario
+// scripts, runs them, judges them with the invariant checker, and shrinks
+// a failing one to a short script that reproduces the violation.
+//
+// Everything here is deterministic: the same seed gives the same script,
+// the same run and the same shrunk result. Randomness comes from
+// sim.NewRand streams derived with sim.DeriveSeed.
+package explore
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+
+	"txnlab/core/check"
+	"txnlab/core/scenario"
+)
+
+// Budget bounds one execution so no script can hang the explorer or a
+// fuzz worker: the number of simulation events over the whole script.
+// The interpreter's per-statement bound (cluster.MaxStepsPerStatement) is
+// far larger; this one is for running thousands of scripts.
+const DefaultStepBudget = 400_000
+
+// Quiescence is the explorer's own liveness verdict, next to the
+// checker's invariants: after the liveness phase (heal, restart, resume,
+// run) the cluster must go quiet. A hot loop or a request retried for
+// ever fails it.
+const Quiescence = "quiescence"
+
+// judge is the checker's verdict, plus quiescence when final.
+func judge(s *scenario.Session, final bool) []check.Violation {
+	vs := s.Cluster.Check(final)
+	if final && !s.Cluster.World.Idle() {
+		vs = append(vs, check.Violation{Invariant: Quiescence,
+			Message: "the healed cluster still has work outstanding after the final run: something never goes quiet"})
+	}
+	return vs
+}
+
+// Outcome is what executing one script gave.
+type Outcome struct {
+	// Panic is the message of a panic in the simulation ("" when none).
+	Panic string
+	// Err is a parse or script error (the script is not valid).
+	Err error
+	// Steps counts the simulation events run; Exhausted is set when the
+	// budget stopped the run before its end.
+	Steps     int
+	Exhausted bool
+	// Violations found by the checker at the end; Final says whether the
+	// liveness checks were on.
+	Violations []check.Violation
+	Session    *scenario.Session
+}
+
+// Has reports whether a violation of inv (any when "") was found.
+func (o *Outcome) Has(inv string) bool {
+	for _, v := range o.Violations {
+		if inv == "" || v.Invariant == inv {
+			return true
+		}
+	}
+	return false
+}
+
+// Exec parses and runs a script within a step budget (<= 0: the
+// default), then judges the history. final turns the liveness checks on:
+// pass it only for scripts that end healed and quiescent.
+func Exec(src string, budget int, final bool) *Outcome {
+	if budget <= 0 {
+		budget = DefaultStepBudget
+	}
+	script, err := scenario.Parse("explore", src)
+	if err != nil {
+		return &Outcome{Err: err}
+	}
+	s := scenario.NewSession("explore", script)
+	o := &Outcome{Session: s}
+	defer func() {
+		if r := recover(); r != nil {
+			o.Panic = fmt.Sprint(r)
+			o.Err = fmt.Errorf("panic at line %d: %v", s.Line(), r)
+		}
+	}()
+	for !s.Done() {
+		if o.Steps >= budget {
+			o.Exhausted = true
+			break
+		}
+		s.Step()
+		o.Steps++
+	}
+	if s.Err != nil {
+		o.Err = s.Err
+		return o
+	}
+	if s.Cluster != nil {
+		o.Violations = judge(s, final && !o.Exhausted)
+	}
+	return o
+}
+
+// Lines splits a script into its lines, dropping blank and comment-only
+// lines.
+func Lines(src string) []string {
+	var out []string
+	for _, l := range strings.Split(src, "\n") {
+		t := strings.TrimSpace(l)
+		if t == "" || strings.HasPrefix(t, "#") {
+			continue
+		}
+		out = append(out, t)
+	}
+	return out
+}
+
+// Join renders lines as a script.
+func Join(lines []string) string {
+	if len(lines) == 0 {
+		return ""
+	}
+	return strings.Join(lines, "\n") + "\n"
+}
+
+func itoa(n int) string { return strconv.Itoa(n) }

@@ -1,0 +1,241 @@
+package explore
+
+import (
+	"sort"
+	"strings"
+
+	"txnlab/core/check"
+)
+
+var checkOrder = check.Invariants
+
+// Config configures a batch of runs.
+type Config struct {
+	// Runs is how many scenarios to generate; run i uses seed Seed+i.
+	Runs int
+	Seed uint64
+	// Break is the mechanism switched off in every run ("" for none).
+	Break string
+	// KeepGoing runs every run even after a violation.
+	KeepGoing bool
+	// Actions and StepBudget are passed to each run (0: defaults).
+	Actions    int
+	StepBudget int
+}
+
+// Report summarises a batch.
+type Report struct {
+	Runs int
+	// ByInvariant counts runs violating each invariant.
+	ByInvariant map[string]int
+	// Failed counts runs with at least one violation.
+	Failed int
+	// Invalid counts runs whose script did not apply (generator bugs);
+	// Exhausted, runs the step budget cut short (not judged).
+	Invalid, Exhausted int
+	// First is the first failing run (a violation, or an invalid
+	// script), and FirstIndex its index.
+	First      *Run
+	FirstIndex int
+	// FirstInvalid is the first run whose script did not apply.
+	FirstInvalid *Run
+	// Panics counts runs where the simulation panicked (counted in
+	// Invalid too); FirstPanic is the first.
+	Panics     int
+	FirstPanic *Run
+	Steps      int64
+}
+
+// Invariants lists the violated invariants in the checker's order.
+func (r *Report) Invariants() []string {
+	var out []string
+	for k := range r.ByInvariant {
+		out = append(out, k)
+	}
+	rank := map[string]int{}
+	for i, n := range checkOrder {
+		rank[n] = i
+	}
+	sort.Slice(out, func(i, j int) bool { return rank[out[i]] < rank[out[j]] })
+	return out
+}
+
+// NewReport starts an empty report.
+func NewReport() *Report { return &Report{ByInvariant: map[string]int{}, FirstIndex: -1} }
+
+// Add counts run i; it reports whether the run failed (a violation).
+// Runs must be added in index order for First to be the first.
+func (rep *Report) Add(i int, r *Run) bool {
+	rep.Runs++
+	rep.Steps += int64(r.Steps)
+	switch {
+	case r.Err != nil:
+		rep.Invalid++
+		if rep.FirstInvalid == nil {
+			rep.FirstInvalid = r
+		}
+		if r.Panic != "" {
+			rep.Panics++
+			if rep.FirstPanic == nil {
+				rep.FirstPanic = r
+			}
+		}
+	case r.Exhausted:
+		rep.Exhausted++
+	case len(r.Violations) > 0:
+		rep.Failed++
+		seen := map[string]bool{}
+		for _, v := range r.Violations {
+			if !seen[v.Invariant] {
+				seen[v.Invariant] = true
+				rep.ByInvariant[v.Invariant]++
+			}
+		}
+		if rep.First == nil {
+			rep.First, rep.FirstIndex = r, i
+		}
+		return true
+	}
+	return false
+}
+
+// RunOptions are the options of run i of a batch.
+func (cfg Config) RunOptions(i int) Options {
+	return Options{Seed: cfg.Seed + uint64(i), Break: cfg.Break, Actions: cfg.Actions, StepBudget: cfg.StepBudget}
+}
+
+// Explore generates and judges cfg.Runs scenarios one after the other,
+// calling each (when not nil) after every run; it stops at the first
+// violation unless KeepGoing, or when each returns false.
+func Explore(cfg Config, each func(i int, r *Run) bool) *Report {
+	rep := NewReport()
+	for i := 0; i < cfg.Runs; i++ {
+		r := Generate(cfg.RunOptions(i))
+		failed := rep.Add(i, r)
+		if each != nil && !each(i, r) {
+			break
+		}
+		if failed && !cfg.KeepGoing {
+			break
+		}
+	}
+	return rep
+}
+
+// Target picks the invariant to shrink a failing run on: the one the
+// broken mechanism is expected to violate when present, else the
+// checker's first.
+func Target(r *Run, mechanism string) string {
+	if want := ExpectedInvariant[mechanism]; want != "" {
+		for _, v := range r.Violations {
+			if v.Invariant == want {
+				return want
+			}
+		}
+	}
+	if len(r.Violations) == 0 {
+		return ""
+	}
+	return r.Violations[0].Invariant
+}
+
+// Minimize shrinks a failing run on invariant inv. It prefers a script
+// that shows the violation as it stands, so that `expect violation`
+// reproduces it under `txnlab run`; a violation only the liveness
+// checks see is shrunk as a body plus its liveness phase (Final set).
+func Minimize(r *Run, inv string, maxTries int) *Shrunk {
+	if o := Exec(r.Script(), 0, false); o.Err == nil && o.Has(inv) {
+		return Shrink(r.Lines, ShrinkOptions{Invariant: inv, MaxTries: maxTries})
+	}
+	sh := Shrink(r.Lines[:r.Body], ShrinkOptions{Invariant: inv, Final: true, MaxTries: maxTries})
+	sh.Final = true
+	return sh
+}
+
+// Document renders a shrunk script as a scenario file: a narrative
+// header saying what it shows, the statements, and the expectation that
+// makes `txnlab run` pass while the violation is there.
+func Document(mechanism, inv string, sh *Shrunk, foundBy string, original int) string {
+	var b strings.Builder
+	title, text := Narrative(mechanism)
+	b.WriteString("# " + title + "\n")
+	for _, l := range wrap(text, 78) {
+		b.WriteString("# " + l + "\n")
+	}
+	if sh.Violation != "" {
+		for i, l := range wrap("The checker: "+sh.Violation, 78) {
+			if i > 0 {
+				l = "  " + l
+			}
+			b.WriteString("# " + l + "\n")
+		}
+	}
+	b.WriteString("# Found by `" + foundBy + "`; shrunk " + itoa(original) + " -> " + itoa(len(sh.Lines)) + " statements.\n")
+	if sh.Final {
+		b.WriteString("# Only the final (liveness) check sees it: replay with `txnlab explore --check FILE`.\n")
+	}
+	for _, l := range sh.Lines {
+		b.WriteString(l + "\n")
+	}
+	if !sh.Final {
+		b.WriteString("expect violation " + inv + "\n")
+	}
+	return b.String()
+}
+
+// Narrative is a title and a short paragraph on what breaking a
+// mechanism lets through ("" is nothing broken).
+func Narrative(mechanism string) (string, string) {
+	switch mechanism {
+	case "epoch-fencing":
+		return "Broken epoch fencing: a zombie producer's old epoch still commits.",
+			"Brokers and the coordinator accept an older producer epoch. A producer is in a transaction when a successor with the same transactional.id initialises and bumps the epoch; the first one, a zombie that has not heard, writes and commits with its old epoch, and both go through: records written after the fence become visible."
+	case "coordinator-epoch":
+		return "Broken coordinator epoch: a deposed coordinator's late marker lands.",
+			"Leaders accept WriteTxnMarkers from an older coordinator epoch. A commit's markers are held up, the coordinator crashes, its successor completes the commit, the producer (same pid and epoch) starts its next transaction, and the late COMMIT marker closes that one before it is decided."
+	case "add-partitions":
+		return "Broken AddPartitionsToTxn: records the coordinator never hears of.",
+			"The producer writes to a partition it never registered with AddPartitionsToTxn, so the coordinator sends it no marker when the transaction ends: its records hang open for ever, neither committed nor aborted."
+	case "lso-bound":
+		return "Broken LSO bound: read_committed reads an open transaction.",
+			"read_committed fetches stop at the high watermark instead of the last stable offset, so a read_committed consumer receives records of a transaction whose commit was not even sent."
+	case "aborted-filter":
+		return "Broken aborted-transaction filter: read_committed returns aborted records.",
+			"The read_committed consumer ignores the fetch's list of aborted transactions, so records of a transaction that aborted reach the application."
+	case "add-offsets":
+		return "Broken AddOffsetsToTxn: transactional offsets that never commit.",
+			"sendOffsetsToTransaction skips AddOffsetsToTxn, so the coordinator writes no marker to the group's __consumer_offsets partition: the transaction commits, its offsets stay pending for ever."
+	case "sequence-check":
+		return "Broken sequence check: a retried produce is written twice.",
+			"Brokers accept any sequence number. A produce response is lost, the idempotent producer retries the batch, and the broker appends it again instead of answering DUPLICATE_SEQUENCE_NUMBER."
+	}
+	return "Found with nothing broken: a bug in the simulation or in the checker.",
+		"Every safety mechanism is on, yet the invariant checker reports a violation."
+}
+
+func wrap(text string, width int) []string {
+	var lines []string
+	line := ""
+	for _, w := range strings.Fields(text) {
+		if line != "" && len(line)+1+len(w) > width {
+			lines = append(lines, line)
+			line = ""
+		}
+		if line != "" {
+			line += " "
+		}
+		line += w
+	}
+	if line != "" {
+		lines = append(lines, line)
+	}
+	return lines
+}
+
+// MinimizePanic shrinks a run that panicked to the shortest script that
+// still panics with the same message.
+func MinimizePanic(r *Run, maxTries int) *Shrunk {
+	sh := Shrink(r.Lines, ShrinkOptions{MaxTries: maxTries, Keep: func(o *Outcome) bool { return o.Panic == r.Panic }})
+	sh.Violation = "panic: " + r.Panic
+	return sh
+}

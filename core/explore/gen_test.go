@@ -1,0 +1,125 @@
+package explore
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+	"testing"
+
+	"txnlab/core/scenario"
+)
+
+// The generator is deterministic per seed, its scripts are valid, and
+// replaying the finished text gives the very run it was built from.
+func TestGenerateDeterministicAndReplayable(t *testing.T) {
+	for seed := uint64(1); seed <= 25; seed++ {
+		a := Generate(Options{Seed: seed})
+		b := Generate(Options{Seed: seed})
+		if a.Err != nil {
+			t.Fatalf("seed %d: %v\n%s", seed, a.Err, a.Script())
+		}
+		if !slices.Equal(a.Lines, b.Lines) || fmt.Sprint(a.Violations) != fmt.Sprint(b.Violations) {
+			t.Fatalf("seed %d: two generations differ", seed)
+		}
+		if _, err := scenario.Parse("gen", a.Script()); err != nil {
+			t.Fatalf("seed %d: the script does not parse: %v", seed, err)
+		}
+		o := Exec(a.Script(), 0, true)
+		if o.Err != nil || fmt.Sprint(o.Violations) != fmt.Sprint(a.Violations) || o.Steps != a.Steps {
+			t.Fatalf("seed %d: replay differs: err=%v steps %d vs %d, %v vs %v", seed, o.Err, o.Steps, a.Steps, o.Violations, a.Violations)
+		}
+	}
+}
+
+// With nothing broken the explorer finds nothing (a short smoke run; the
+// long one is `txnlab explore --runs 10000`, see docs/reliability.md).
+func TestExploreNothingBroken(t *testing.T) {
+	runs := 40
+	if testing.Short() {
+		runs = 10
+	}
+	rep := Explore(Config{Runs: runs, Seed: 1, KeepGoing: true}, nil)
+	if rep.Invalid > 0 {
+		t.Fatalf("%d invalid scripts; first: %v\n%s", rep.Invalid, rep.FirstInvalid.Err, rep.FirstInvalid.Script())
+	}
+	if rep.First != nil {
+		t.Fatalf("violation with nothing broken: %v\n%s", rep.First.Violations[0], rep.First.Script())
+	}
+}
+
+// Teeth: with each mechanism broken, the explorer finds its anomaly and
+// shrinks it to a short scenario that `expect violation` reproduces.
+func TestExploreFindsEveryBrokenMechanism(t *testing.T) {
+	if testing.Short() {
+		t.Skip("shrinking takes a few seconds")
+	}
+	for _, m := range Mechanisms {
+		t.Run(m, func(t *testing.T) {
+			rep := Explore(Config{Runs: 200, Seed: 1, Break: m}, nil)
+			if rep.First == nil {
+				t.Fatalf("no violation in %d runs", rep.Runs)
+			}
+			inv := Target(rep.First, m)
+			if inv != ExpectedInvariant[m] {
+				t.Errorf("found %s, expected %s", inv, ExpectedInvariant[m])
+			}
+			sh := Minimize(rep.First, inv, 0)
+			doc := Document(m, inv, sh, "test", len(rep.First.Lines))
+			if n := strings.Count(doc, "\n"); n > 25 {
+				t.Errorf("shrunk to %d lines:\n%s", n, doc)
+			}
+			if sh.Final {
+				t.Fatalf("only the final check sees it:\n%s", doc)
+			}
+			o := Exec(doc, 0, false)
+			if o.Err != nil || o.Session.Failed() != 0 {
+				t.Fatalf("the shrunk scenario does not reproduce (err %v):\n%s", o.Err, doc)
+			}
+		})
+	}
+}
+
+func TestCanonical(t *testing.T) {
+	in := []string{
+		"cluster brokers=3",
+		"producer p4 transactional.id=tx-c",
+		"consumer c2 isolation.level=read_committed",
+		"p4 init &",
+		"wait p4",
+		"p4 send orders/0 k7=v7 k9=v9",
+		"pause c2",
+		"crash coordinator(tx-c)",
+		"drop Produce.response to=p4 count=1",
+	}
+	want := []string{
+		"cluster brokers=3",
+		"producer p1 transactional.id=tx-a",
+		"consumer c1 isolation.level=read_committed",
+		"p1 init &",
+		"wait p1",
+		"p1 send orders/0 k1=v1 k2=v2",
+		"pause c1",
+		"crash coordinator(tx-a)",
+		"drop Produce.response to=p1 count=1",
+	}
+	if got := Canonical(in); !slices.Equal(got, want) {
+		t.Fatalf("Canonical:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+}
+
+func TestVariantsSimplify(t *testing.T) {
+	cases := map[string]string{
+		"p1 commit &":                   "p1 commit",
+		"drop Produce.response count=3": "drop Produce.response",
+		"advance 70s":                   "advance 100ms",
+		"p1 send orders/0 k1=v1 k2=v2":  "p1 send orders/0 k2=v2",
+		"c1 assign orders/0 orders/1":   "c1 assign orders/1",
+		"cluster brokers=4 seed=9":      "cluster brokers=4",
+		"producer p1 transactional.id=t transaction.timeout.ms=5s": "producer p1 transactional.id=t",
+	}
+	for in, want := range cases {
+		if !slices.Contains(variants(in), want) {
+			t.Errorf("variants(%q) = %q, want it to contain %q", in, variants(in), want)
+		}
+	}
+}

@@ -1,0 +1,269 @@
+package explore
+
+import (
+	"txnlab/core/client"
+	"txnlab/core/sim"
+)
+
+// A motif is a short, purposeful sequence of statements that sets up the
+// situation one safety mechanism guards. With the mechanism intact the
+// motif must end well (the checker finds nothing); with it broken the
+// anomaly shows. The generator weaves motifs between random actions, so
+// faults and other clients interfere with them.
+func (g *gen) motif(mech string) {
+	switch mech {
+	case "epoch-fencing":
+		g.motifZombie()
+	case "coordinator-epoch":
+		g.motifLateMarker()
+	case "add-partitions":
+		g.motifTxn(false, g.chance(70))
+	case "lso-bound":
+		g.motifReadOpen()
+	case "aborted-filter":
+		g.motifReadAborted()
+	case "add-offsets":
+		g.motifTxn(true, true)
+	case "sequence-check":
+		g.motifDuplicate()
+	}
+}
+
+// inTxn returns a usable transactional producer inside a transaction,
+// initialising and beginning one as needed; nil when none can be had.
+func (g *gen) inTxn() *prodInfo {
+	ps := g.liveProducers(func(p *prodInfo, cp *client.Producer) bool {
+		return p.txnID != "" && (cp.State == client.Uninitialized || cp.State == client.Ready || cp.State == client.InTransaction)
+	})
+	if len(ps) == 0 {
+		return nil
+	}
+	p := ps[g.pick(len(ps))]
+	if g.producer(p.name).State == client.Uninitialized {
+		if !g.emit("%s init", p.name) || g.producer(p.name).State != client.Ready {
+			return nil
+		}
+	}
+	if g.producer(p.name).State == client.Ready {
+		g.emit("%s begin", p.name)
+	}
+	if !g.ok() || g.producer(p.name).State != client.InTransaction {
+		return nil
+	}
+	return p
+}
+
+// can reports whether p can still act.
+func (g *gen) can(p *prodInfo) bool { return g.ok() && g.usable(p.name) }
+
+// motifTxn: a whole transaction, optionally with offsets, committed or
+// aborted, then the markers.
+func (g *gen) motifTxn(offsets, commit bool) {
+	p := g.inTxn()
+	if p == nil {
+		return
+	}
+	g.emit("%s send %s %s", p.name, g.randomTP(), g.records())
+	if offsets && g.can(p) {
+		g.emit("%s send-offsets %s %s=%d", p.name, g.groups[g.pick(len(g.groups))], g.randomTP(), g.between(1, 9))
+	}
+	if !g.can(p) {
+		return
+	}
+	if commit {
+		g.emit("%s commit", p.name)
+	} else {
+		g.emit("%s abort", p.name)
+	}
+	g.emit("run for=20s")
+}
+
+// motifZombie: a producer stalls mid-transaction, a successor with the
+// same transactional.id takes over, and the stalled one wakes and goes on
+// writing and committing with its old epoch.
+func (g *gen) motifZombie() {
+	p := g.inTxn()
+	if p == nil {
+		return
+	}
+	g.emit("%s send %s %s", p.name, g.randomTP(), g.records())
+	if !g.can(p) {
+		return
+	}
+	g.emit("pause %s", p.name)
+	q := g.newProducer(p.txnID)
+	if !g.ok() {
+		return
+	}
+	g.emit("%s init", q.name)
+	if g.chance(40) && g.usable(q.name) {
+		g.emit("%s begin", q.name)
+		g.emit("%s send %s %s", q.name, g.randomTP(), g.records())
+		if g.usable(q.name) {
+			g.emit("%s commit", q.name)
+		}
+	}
+	if g.status(p.name) != sim.Paused {
+		return
+	}
+	g.emit("resume %s", p.name)
+	if g.can(p) {
+		g.emit("%s send %s %s", p.name, g.randomTP(), g.records())
+	}
+	if g.can(p) {
+		g.emit("%s commit", p.name)
+	}
+	g.emit("run for=20s")
+}
+
+// motifLateMarker: a commit's markers are held up on the wire, the
+// coordinator that sent them crashes, its successor completes the
+// commit, the producer starts its next transaction on the same
+// partition, and then the old markers arrive.
+func (g *gen) motifLateMarker() {
+	p := g.inTxn()
+	if p == nil {
+		return
+	}
+	leader, _ := g.c().CoordinatorOf(p.txnID)
+	// A partition led by another broker than the coordinator, so the
+	// late marker has somewhere to land.
+	var tps []string
+	for _, tp := range g.allTPs() {
+		if l, ok := g.leaderOf(tp); ok && l != leader {
+			tps = append(tps, tp)
+		}
+	}
+	if len(tps) == 0 {
+		tps = g.allTPs()
+	}
+	tp := tps[g.pick(len(tps))]
+	g.emit("%s send %s %s", p.name, tp, g.records())
+	if !g.can(p) {
+		return
+	}
+	g.emit("delay WriteTxnMarkers by=%s", []string{"20s", "30s", "40s"}[g.pick(3)])
+	g.emit("%s commit", p.name)
+	if !g.ok() || !g.crashCoordinatorOf(p.txnID) {
+		return
+	}
+	// heal lifts the delay rule (the late markers keep their delay): the
+	// new coordinator's markers get through.
+	g.emit("heal")
+	if !g.can(p) || g.producer(p.name).State != client.Ready {
+		return
+	}
+	g.emit("%s begin", p.name)
+	g.emit("%s send %s %s", p.name, tp, g.records())
+	for _, c := range g.liveConsumers(func(c *consInfo) bool { return c.rc }) {
+		if g.chance(50) {
+			g.emit("run for=%s", []string{"10s", "20s", "40s"}[g.pick(3)])
+			g.emit("%s poll", c.name)
+		}
+	}
+	g.emit("run for=45s")
+	if g.can(p) {
+		if g.chance(70) {
+			g.emit("%s abort", p.name)
+		} else {
+			g.emit("%s commit", p.name)
+		}
+	}
+	g.emit("run for=20s")
+}
+
+func (g *gen) leaderOf(tp string) (int32, bool) {
+	for _, p := range g.c().Meta.SortedPartitions() {
+		if p.TP.String() == tp {
+			return p.Leader, p.Leader >= 0
+		}
+	}
+	return -1, false
+}
+
+// motifReadOpen: a read_committed consumer polls while a transaction that
+// wrote to its partitions is still open.
+func (g *gen) motifReadOpen() {
+	p := g.inTxn()
+	if p == nil {
+		return
+	}
+	g.emit("%s send %s %s", p.name, g.randomTP(), g.records())
+	for _, c := range g.liveConsumers(func(c *consInfo) bool { return c.rc }) {
+		g.emit("%s poll", c.name)
+	}
+}
+
+// motifReadAborted: a transaction aborts after writing, and a
+// read_committed consumer reads past its ABORT marker.
+func (g *gen) motifReadAborted() {
+	p := g.inTxn()
+	if p == nil {
+		return
+	}
+	g.emit("%s send %s %s", p.name, g.randomTP(), g.records())
+	if !g.can(p) {
+		return
+	}
+	g.emit("%s abort", p.name)
+	g.emit("run for=20s")
+	for _, c := range g.liveConsumers(func(c *consInfo) bool { return c.rc }) {
+		g.emit("%s poll", c.name)
+	}
+}
+
+// motifDuplicate: a produce response is lost, so the producer sends the
+// same batch again after request.timeout.ms.
+func (g *gen) motifDuplicate() {
+	ps := g.liveProducers(func(p *prodInfo, cp *client.Producer) bool {
+		return p.txnID == "" || cp.State == client.InTransaction
+	})
+	if len(ps) == 0 {
+		g.inTxn()
+		return
+	}
+	p := ps[g.pick(len(ps))]
+	g.emit("drop Produce.response count=1")
+	g.emit("%s send %s %s", p.name, g.randomTP(), g.records())
+}
+
+// motifInterleave stops a transaction at a precise moment of its
+// protocol (just before a message is delivered) and strikes there: a
+// crash of the coordinator or of a leader, a lost message, a pause.
+func (g *gen) motifInterleave() {
+	p := g.inTxn()
+	if p == nil {
+		return
+	}
+	g.emit("%s send %s %s", p.name, g.randomTP(), g.records())
+	if g.chance(40) && g.can(p) {
+		g.emit("%s send-offsets %s %s=%d", p.name, g.groups[g.pick(len(g.groups))], g.randomTP(), g.between(0, 9))
+	}
+	if !g.can(p) {
+		return
+	}
+	if g.chance(75) {
+		g.emit("%s commit &", p.name)
+	} else {
+		g.emit("%s abort &", p.name)
+	}
+	api := []string{"EndTxn", "EndTxn.response", "WriteTxnMarkers", "WriteTxnMarkers.response"}[g.pick(4)]
+	g.emit("run until %s for=5s", api)
+	switch g.pick(5) {
+	case 0:
+		g.crashCoordinatorOf(p.txnID)
+	case 1:
+		g.crashRole()
+	case 2:
+		g.emit("drop %s count=1", api)
+	case 3:
+		if g.status(p.name) == sim.Up {
+			g.emit("pause %s", p.name)
+		}
+	default:
+		if up := g.upBrokers(); len(up) > 1 && g.mayCrash() {
+			g.emit("crash broker-%d", up[g.pick(len(up))])
+		}
+	}
+	g.emit("run for=%s", []string{"1s", "10s", "30s"}[g.pick(3)])
+}
