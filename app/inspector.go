@@ -110,6 +110,10 @@ func transactionsPanel(snap Snapshot) app.UI {
 	if len(snap.Transactions) == 0 {
 		return app.P().Class("empty").Text("No transactional producer in this script.")
 	}
+	down := map[string]bool{}
+	for _, b := range snap.Brokers {
+		down[b.Name] = b.Status != "up"
+	}
 	return app.Div().Class("txn-list").Body(app.Range(snap.Transactions).Slice(func(i int) app.UI {
 		t := snap.Transactions[i]
 		md := t.Metadata
@@ -127,7 +131,7 @@ func transactionsPanel(snap Snapshot) app.UI {
 		}
 		return app.Article().Class("txn").DataSet("txn", t.TransactionalId).Body(
 			app.H3().Body(app.Code().Text(t.TransactionalId)),
-			app.Dl().Class("facts wide").Body(txnFacts(t, coord, state, parts)...),
+			app.Dl().Class("facts wide").Body(txnFacts(t, coord, state, parts, down[t.Coordinator])...),
 			app.H4().Text("__transaction_state records"),
 			app.If(len(t.Log) == 0, func() app.UI { return app.P().Class("muted").Text("none yet") }),
 			app.Ol().Class("txn-log").Body(app.Range(t.Log).Slice(func(j int) app.UI {
@@ -140,12 +144,14 @@ func transactionsPanel(snap Snapshot) app.UI {
 
 // txnFacts lists a transaction's facts as flat dt/dd pairs: the facts grid
 // lays out its children two by two.
-func txnFacts(t cluster.TransactionView, coord, state string, parts []string) []app.UI {
+func txnFacts(t cluster.TransactionView, coord, state string, parts []string, coordDown bool) []app.UI {
 	md := t.Metadata
 	out := []app.UI{fact("coordinator", fmt.Sprintf("%s — __transaction_state/%d, coordinator epoch %d", coord, t.Partition, t.CoordinatorEpoch))}
 	switch {
 	case t.Loading:
 		out = append(out, fact("loading", "the coordinator is loading its partition"))
+	case !t.Known && coordDown:
+		out = append(out, fact("metadata", "unreachable: its coordinator is down until the controller moves the partition to another broker"))
 	case !t.Known:
 		out = append(out, fact("metadata", "none (never initialised, or expired)"))
 	default:
