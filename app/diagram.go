@@ -1,156 +1,516 @@
 package app
 
 import (
+	"sort"
 	"strconv"
-
-	"github.com/maxence-charriere/go-app/v10/pkg/app"
+	"strings"
 
 	"txnlab/core/sim"
 )
 
-// svgNS must be set on every SVG element: go-app v10 creates an element in
-// the namespace it is given, and an <svg> child created in the HTML
-// namespace is silently not drawn.
-const svgNS = "http://www.w3.org/2000/svg"
+// The sequence diagram is computed in two stages: a layout (lanes, one row
+// per shown event, arrows from a send's row to its delivery's) that is
+// plain data, then a drawing of some rows of it as a small SVG tree
+// (shape) that the page renders with go-app and the export writes as
+// text. Only the rows on screen are drawn, so a history of thousands of
+// events keeps a DOM of a few hundred elements.
 
-// Diagram geometry, in SVG user units.
+// Diagram geometry, in SVG user units (pixels at 100 %).
 const (
-	laneWidth   = 190 // between two lifelines
-	laneMargin  = 100 // left of the first lifeline
-	rightMargin = 260 // right of the last: notes are written to the right
-	headHeight  = 44  // node names above the first row
-	rowHeight   = 30  // one drawn event
-	footHeight  = 16
+	laneWidth  = 130 // between two lifelines
+	groupGap   = 30  // between the clients and the brokers
+	laneMargin = 60  // left of the first lifeline
+	noteRoom   = 230 // right of the last lifeline: notes are written rightwards
+	headHeight = 40  // the lane names, above the rows
+	rowHeight  = 24  // one event
+	charWidth  = 6.6 // of the 11 px monospace font, to size note pills
 )
 
-func svg(tag string) app.HTMLElem { return app.Elem(tag).XMLNS(svgNS) }
+// diagramFilter is what the learner chose to hide.
+type diagramFilter struct {
+	// Replication shows replica fetches and partition bookkeeping of the
+	// internal topics (hidden by default: they are most of the trace).
+	Replication bool
+	// HideFetch hides consumers' Fetch polling.
+	HideFetch bool
+}
 
-func num(v int) string { return strconv.Itoa(v) }
+// shows reports whether e gets a row.
+func (f diagramFilter) shows(e *sim.Event) bool {
+	if !f.Replication && (e.Internal || bookkeeping(e)) {
+		return false
+	}
+	if f.HideFetch && e.API == "Fetch" {
+		return false
+	}
+	return true
+}
 
-// lanes lists the nodes in the order they first appear, so a lifeline never
-// moves once drawn and appending an event only appends to the DOM.
-func lanes(events []sim.Event) []sim.NodeID {
-	var order []sim.NodeID
+// bookkeeping recognises the notes about the internal topics' replicas
+// (ISR changes of __consumer_offsets partitions after a restart, say): they
+// are replication noise to a learner of transactions, but the core does not
+// mark them Internal. Loading __transaction_state is not bookkeeping: it is
+// the coordinator failover the lessons show.
+func bookkeeping(e *sim.Event) bool {
+	if e.Kind != sim.KindNote && e.Kind != sim.KindElection {
+		return false
+	}
+	if strings.HasPrefix(e.Subject, "__consumer_offsets") {
+		return true
+	}
+	return strings.HasPrefix(e.Subject, "__") && strings.Contains(e.Text, "ISR")
+}
+
+// laneKind orders the lanes: clients left, brokers right, the controller
+// last.
+type laneKind int
+
+const (
+	laneClient laneKind = iota
+	laneBroker
+	laneController
+)
+
+type lane struct {
+	Node sim.NodeID
+	Kind laneKind
+	X    int
+}
+
+// arrow is one message from its send to its delivery, loss, or (still in
+// flight) the bottom of the diagram.
+type arrow struct {
+	Send    int // index of the send event
+	Drop    int // index of the drop event, or -1
+	FromRow int
+	ToRow   int
+	// InFlight: neither delivered nor lost yet at this position.
+	InFlight bool
+}
+
+// span is a stretch of a lifeline where its node is down or paused.
+type span struct {
+	Node     sim.NodeID
+	From, To int // rows; To is the end of the diagram when it never came back
+	Paused   bool
+}
+
+// layout is the diagram of one position.
+type layout struct {
+	Lanes  []lane
+	X      map[sim.NodeID]int
+	Rows   []int // event index of each row
+	Arrows []arrow
+	Spans  []span
+	// NowRow is the last row: where messages still in flight point to.
+	NowRow int
+	Width  int
+	Height int
+	// Newest are the arrows whose send happened in the last step, for the
+	// animation.
+	Newest []int
+}
+
+// nodeKind tells brokers and the controller from clients by name, as the
+// core names them.
+func nodeKind(n sim.NodeID) laneKind {
+	switch {
+	case n == "controller":
+		return laneController
+	case strings.HasPrefix(string(n), "broker-"):
+		return laneBroker
+	}
+	return laneClient
+}
+
+// hasLane reports whether a node gets a lifeline: the script's own events
+// (expectations) and notes of no node are drawn at the side.
+func hasLane(n sim.NodeID) bool { return n != "" && n != "script" }
+
+// lanesOf lays out the lifelines from the whole history, so none moves
+// while stepping: clients in order of appearance, every broker by number,
+// the controller only if something it does is shown.
+func lanesOf(history []sim.Event, f diagramFilter) []lane {
 	seen := map[sim.NodeID]bool{}
-	add := func(n sim.NodeID) {
-		if n != "" && !seen[n] {
-			seen[n] = true
-			order = append(order, n)
+	var clients, brokers []sim.NodeID
+	controller := false
+	add := func(n sim.NodeID, shown bool) {
+		if !hasLane(n) {
+			return
 		}
-	}
-	for i := range events {
-		add(events[i].Node)
-		add(events[i].Peer)
-	}
-	return order
-}
-
-// drawn reports whether an event gets a row. A delivery only completes the
-// arrow its send already drew, so it takes no row of its own.
-func drawn(e *sim.Event) bool { return e.Kind != sim.KindDeliver }
-
-// sequenceDiagram draws the trace as one lifeline per node and a row per
-// event. Its text alternative is the trace list, which it points to.
-func sequenceDiagram(events []sim.Event, describedBy string) app.UI {
-	nodes := lanes(events)
-	x := make(map[sim.NodeID]int, len(nodes))
-	for i, n := range nodes {
-		x[n] = laneMargin + i*laneWidth
-	}
-	rows := 0
-	for i := range events {
-		if drawn(&events[i]) {
-			rows++
-		}
-	}
-	width := laneMargin + max(len(nodes)-1, 1)*laneWidth + rightMargin
-	height := headHeight + rows*rowHeight + footHeight
-
-	body := []app.UI{
-		svg("defs").Body(
-			svg("marker").ID("arrowhead").
-				Attr("viewBox", "0 0 10 10").Attr("refX", "10").Attr("refY", "5").
-				Attr("markerWidth", "7").Attr("markerHeight", "7").
-				Attr("orient", "auto-start-reverse").
-				Body(svg("path").Class("arrowhead").Attr("d", "M0,0 L10,5 L0,10 z")),
-		),
-	}
-	for _, n := range nodes {
-		body = append(body,
-			svg("text").Class("lane-name").Attr("x", num(x[n])).Attr("y", "22").Attr("text-anchor", "middle").Text(string(n)),
-			svg("line").Class("lifeline").
-				Attr("x1", num(x[n])).Attr("y1", "32").Attr("x2", num(x[n])).Attr("y2", num(height)),
-		)
-	}
-	row := 0
-	for i := range events {
-		e := &events[i]
-		if !drawn(e) {
-			continue
-		}
-		body = append(body, eventRow(e, x, headHeight+row*rowHeight+rowHeight/2))
-		row++
-	}
-
-	return svg("svg").
-		Class("sequence").
-		Attr("viewBox", "0 0 "+num(width)+" "+num(height)).
-		Attr("width", num(width)).Attr("height", num(height)).
-		Attr("role", "img").
-		Aria("label", "Sequence diagram").
-		Aria("describedby", describedBy).
-		Body(body...)
-}
-
-// eventRow draws one event at height y: an arrow for a message, a marked
-// note for everything that happens on one node.
-func eventRow(e *sim.Event, x map[sim.NodeID]int, y int) app.UI {
-	from, to := x[e.Node], x[e.Peer]
-	switch e.Kind {
-	case sim.KindSend, sim.KindDrop:
-		class := "message"
-		if e.Resp {
-			class += " response"
-		}
-		if e.Error != "" {
-			class += " error"
-		}
-		label := e.API
-		if e.Msg != nil {
-			label += " " + e.Msg.Summary()
-		}
-		end := to
-		if e.Kind == sim.KindDrop {
-			class += " dropped"
-			end = (from + to) / 2
-		}
-		g := []app.UI{
-			svg("line").Class(class).
-				Attr("x1", num(from)).Attr("y1", num(y)).Attr("x2", num(end)).Attr("y2", num(y)).
-				Attr("marker-end", "url(#arrowhead)"),
-			svg("text").Class("message-label").
-				Attr("x", num((from+to)/2)).Attr("y", num(y-6)).Attr("text-anchor", "middle").
-				Text(label),
-		}
-		if e.Kind == sim.KindDrop {
-			g = append(g, svg("text").Class("drop-mark").
-				Attr("x", num(end)).Attr("y", num(y+5)).Attr("text-anchor", "middle").Text("✕"))
-		}
-		return svg("g").Class("row").DataSet("index", e.Index).Body(g...)
-	default:
-		text := e.Kind.String()
-		switch {
-		case e.Kind == sim.KindState:
-			text = e.Subject + ": " + e.From + " → " + e.To
-		case e.Text != "":
-			text = e.Text
-			if e.Subject != "" {
-				text = e.Subject + " " + text
+		switch nodeKind(n) {
+		case laneController:
+			controller = controller || shown
+			return
+		case laneClient:
+			if !shown {
+				return
 			}
 		}
-		return svg("g").Class("row note "+e.Kind.String()).DataSet("index", e.Index).Body(
-			svg("circle").Class("note-dot").Attr("cx", num(from)).Attr("cy", num(y)).Attr("r", "4"),
-			svg("text").Class("note-label").Attr("x", num(from+10)).Attr("y", num(y+4)).Text(text),
+		if !seen[n] {
+			seen[n] = true
+			if nodeKind(n) == laneBroker {
+				brokers = append(brokers, n)
+			} else {
+				clients = append(clients, n)
+			}
+		}
+	}
+	for i := range history {
+		e := &history[i]
+		shown := f.shows(e)
+		add(e.Node, shown)
+		add(e.Peer, shown)
+	}
+	sort.Slice(brokers, func(i, j int) bool { return brokerNum(brokers[i]) < brokerNum(brokers[j]) })
+	var out []lane
+	x := laneMargin
+	for _, n := range clients {
+		out = append(out, lane{Node: n, Kind: laneClient, X: x})
+		x += laneWidth
+	}
+	if len(clients) > 0 {
+		x += groupGap
+	}
+	for _, n := range brokers {
+		out = append(out, lane{Node: n, Kind: laneBroker, X: x})
+		x += laneWidth
+	}
+	if controller {
+		out = append(out, lane{Node: "controller", Kind: laneController, X: x})
+	}
+	return out
+}
+
+func brokerNum(n sim.NodeID) int {
+	v, _ := strconv.Atoi(strings.TrimPrefix(string(n), "broker-"))
+	return v
+}
+
+// layoutOf lays out the events up to a position (events) on the lanes of
+// the whole history. lastStep is where the newest step's events begin.
+func layoutOf(history, events []sim.Event, lastStep int, f diagramFilter) *layout {
+	l := &layout{Lanes: lanesOf(history, f), X: map[sim.NodeID]int{}}
+	for _, ln := range l.Lanes {
+		l.X[ln.Node] = ln.X
+	}
+	last := laneMargin
+	if n := len(l.Lanes); n > 0 {
+		last = l.Lanes[n-1].X
+	}
+	l.Width = last + noteRoom
+
+	open := map[int64]int{} // message id → arrow
+	down := map[sim.NodeID]int{}
+	for i := range events {
+		e := &events[i]
+		if !f.shows(e) {
+			continue
+		}
+		row := len(l.Rows)
+		l.Rows = append(l.Rows, i)
+		switch e.Kind {
+		case sim.KindSend:
+			open[e.MsgID] = len(l.Arrows)
+			if i >= lastStep {
+				l.Newest = append(l.Newest, len(l.Arrows))
+			}
+			l.Arrows = append(l.Arrows, arrow{Send: i, Drop: -1, FromRow: row, InFlight: true})
+		case sim.KindDeliver, sim.KindDrop:
+			if a, ok := open[e.MsgID]; ok {
+				l.Arrows[a].ToRow, l.Arrows[a].InFlight = row, false
+				if e.Kind == sim.KindDrop {
+					l.Arrows[a].Drop = i
+				}
+				delete(open, e.MsgID)
+			}
+		case sim.KindCrash, sim.KindPause:
+			if _, ok := down[e.Node]; !ok {
+				down[e.Node] = len(l.Spans)
+				l.Spans = append(l.Spans, span{Node: e.Node, From: row, To: -1, Paused: e.Kind == sim.KindPause})
+			}
+		case sim.KindRestart, sim.KindResume:
+			if s, ok := down[e.Node]; ok {
+				l.Spans[s].To = row
+				delete(down, e.Node)
+			}
+		}
+	}
+	l.NowRow = len(l.Rows)
+	for a := range l.Arrows {
+		if l.Arrows[a].InFlight {
+			l.Arrows[a].ToRow = l.NowRow
+		}
+	}
+	for s := range l.Spans {
+		if l.Spans[s].To < 0 {
+			l.Spans[s].To = l.NowRow
+		}
+	}
+	l.Height = (l.NowRow + 1) * rowHeight
+	return l
+}
+
+// rowY is the middle of a row.
+func rowY(row int) int { return row*rowHeight + rowHeight/2 }
+
+// shape is a tiny SVG tree: the drawing both the page (as go-app elements)
+// and the export (as text) render.
+type shape struct {
+	Tag   string
+	Attrs []attr
+	Text  string
+	Kids  []shape
+	// Msg, when set, makes the shape a clickable arrow for that message.
+	Msg int64
+}
+
+type attr struct{ K, V string }
+
+func el(tag string, attrs ...string) shape {
+	s := shape{Tag: tag}
+	for i := 0; i+1 < len(attrs); i += 2 {
+		s.Attrs = append(s.Attrs, attr{attrs[i], attrs[i+1]})
+	}
+	return s
+}
+
+func (s shape) with(kids ...shape) shape { s.Kids = append(s.Kids, kids...); return s }
+func (s shape) text(t string) shape      { s.Text = t; return s }
+func (s shape) attr(k, v string) shape   { s.Attrs = append(s.Attrs, attr{k, v}); return s }
+
+func itoa(v int) string { return strconv.Itoa(v) }
+
+// drawRows draws rows [from, to) of the layout: the lifelines over the
+// whole height (they are a handful of elements), every note in range and
+// every arrow crossing it.
+func drawRows(l *layout, events []sim.Event, from, to int, selected int64) []shape {
+	from, to = max(0, from), min(to, l.NowRow+1)
+	var out []shape
+	for _, ln := range l.Lanes {
+		out = append(out, el("line", "class", "lifeline lifeline-"+kindClass(ln.Kind),
+			"x1", itoa(ln.X), "y1", "0", "x2", itoa(ln.X), "y2", itoa(l.Height)))
+	}
+	for _, s := range l.Spans {
+		x, ok := l.X[s.Node]
+		if !ok {
+			continue
+		}
+		class := "lifeline-down"
+		if s.Paused {
+			class = "lifeline-paused"
+		}
+		out = append(out, el("rect", "class", class, "x", itoa(x-4), "y", itoa(rowY(s.From)),
+			"width", "8", "height", itoa(max(rowY(s.To)-rowY(s.From), 4)), "rx", "3"))
+	}
+	if from < to && l.NowRow >= from && l.NowRow < to {
+		y := rowY(l.NowRow) - rowHeight/2
+		out = append(out, el("line", "class", "now-line", "x1", "0", "y1", itoa(y), "x2", itoa(l.Width), "y2", itoa(y)))
+	}
+	for r := from; r < to && r < len(l.Rows); r++ {
+		if s, ok := drawNote(l, &events[l.Rows[r]], r); ok {
+			out = append(out, s)
+		}
+	}
+	for i := range l.Arrows {
+		a := &l.Arrows[i]
+		if a.ToRow < from || a.FromRow >= to {
+			continue
+		}
+		out = append(out, drawArrow(l, events, a, selected))
+	}
+	return out
+}
+
+func kindClass(k laneKind) string {
+	switch k {
+	case laneBroker:
+		return "broker"
+	case laneController:
+		return "controller"
+	}
+	return "client"
+}
+
+// arrowPath is the arrow's line: straight from the send to the delivery,
+// or a loop for a message a broker sends itself (a coordinator writing a
+// marker to a partition it leads).
+func arrowPath(l *layout, e *sim.Event, a *arrow) (d string, endX, endY int) {
+	x1, x2 := l.X[e.Node], l.X[e.Peer]
+	y1, y2 := rowY(a.FromRow), rowY(a.ToRow)
+	if a.Drop >= 0 {
+		x2 = x1 + (x2-x1)*2/3
+	}
+	if x1 == x2 && a.Drop < 0 {
+		return "M" + itoa(x1) + "," + itoa(y1) + " h36 V" + itoa(y2) + " h-34", x1 + 2, y2
+	}
+	if x1 == x2 {
+		return "M" + itoa(x1) + "," + itoa(y1) + " h36 V" + itoa(y2), x1 + 36, y2
+	}
+	// Shorten the line a little so the arrowhead stops at the lifeline.
+	if a.Drop < 0 {
+		if x2 > x1 {
+			x2 -= 2
+		} else {
+			x2 += 2
+		}
+	}
+	return "M" + itoa(x1) + "," + itoa(y1) + " L" + itoa(x2) + "," + itoa(y2), x2, y2
+}
+
+func drawArrow(l *layout, events []sim.Event, a *arrow, selected int64) shape {
+	e := &events[a.Send]
+	kind := "request"
+	if e.Resp {
+		kind = "response"
+	}
+	class := "arrow " + kind
+	if e.Error != "" {
+		class += " error"
+	}
+	if a.Drop >= 0 {
+		class += " dropped"
+	}
+	if a.InFlight {
+		class += " in-flight"
+	}
+	if e.Internal {
+		class += " internal"
+	}
+	if selected != 0 && e.MsgID == selected {
+		class += " selected"
+	}
+	label := messageLabel(e)
+	d, ex, ey := arrowPath(l, e, a)
+	x1, x2 := l.X[e.Node], l.X[e.Peer]
+	lx, anchor := x1+8, "start"
+	switch {
+	case x2 < x1:
+		lx, anchor = x1-8, "end"
+	case x2 == x1:
+		lx = x1 + 42
+	}
+	g := el("g", "class", class, "data-api", e.API, "data-kind", kind,
+		"data-from", string(e.Node), "data-to", string(e.Peer), "data-msg", strconv.FormatInt(e.MsgID, 10))
+	if e.Error != "" {
+		g = g.attr("data-error", e.Error)
+	}
+	g.Msg = e.MsgID
+	desc := label
+	if a.Drop >= 0 {
+		desc += " — lost: " + events[a.Drop].Text
+	} else if a.InFlight {
+		desc += " — in flight"
+	}
+	g = g.attr("aria-label", string(e.Node)+" to "+string(e.Peer)+": "+desc)
+	marker := "url(#head-" + kind + ")"
+	if e.Error != "" {
+		marker = "url(#head-error)"
+	}
+	shaft := el("path", "class", "shaft", "d", d, "fill", "none")
+	if a.Drop < 0 {
+		shaft = shaft.attr("marker-end", marker)
+	}
+	g = g.with(
+		el("title").text(string(e.Node)+" → "+string(e.Peer)+"  "+desc),
+		el("path", "class", "hit", "d", d, "fill", "none"),
+		shaft,
+		el("text", "class", "message-label", "x", itoa(lx), "y", itoa(rowY(a.FromRow)-4), "text-anchor", anchor).text(label),
+	)
+	if a.Drop >= 0 {
+		g = g.with(el("text", "class", "drop-mark", "x", itoa(ex), "y", itoa(ey+5), "text-anchor", "middle").text("✕"))
+	}
+	return g
+}
+
+// drawNote draws what happens on one node at a row: a state change, an
+// append, a lifecycle mark, a client call, an expectation.
+func drawNote(l *layout, e *sim.Event, row int) (shape, bool) {
+	y := rowY(row)
+	x, onLane := l.X[e.Node]
+	side := l.Width - noteRoom + 24 // right of the last lifeline
+	switch e.Kind {
+	case sim.KindSend, sim.KindDeliver, sim.KindDrop:
+		return shape{}, false
+	case sim.KindCrash, sim.KindRestart, sim.KindPause, sim.KindResume:
+		if !onLane {
+			return shape{}, false
+		}
+		mark := map[sim.Kind]string{sim.KindCrash: "✕", sim.KindRestart: "↻", sim.KindPause: "❚❚", sim.KindResume: "▶"}[e.Kind]
+		return el("g", "class", "note lifecycle "+e.Kind.String(), "data-kind", e.Kind.String(), "data-node", string(e.Node)).with(
+			el("circle", "class", "lifecycle-dot", "cx", itoa(x), "cy", itoa(y), "r", "8"),
+			el("text", "class", "lifecycle-mark", "x", itoa(x), "y", itoa(y+4), "text-anchor", "middle").text(mark),
+			el("text", "class", "note-label lifecycle-label", "x", itoa(x+14), "y", itoa(y+4)).text(e.Kind.String()),
+		), true
+	case sim.KindExpect:
+		ok := strings.HasPrefix(e.Text, "ok")
+		class, mark := "note expect ok", "✓"
+		if !ok {
+			class, mark = "note expect failed", "✗"
+		}
+		text := strings.TrimSpace(strings.TrimPrefix(strings.TrimPrefix(e.Text, "ok"), "FAIL"))
+		return el("g", "class", class).with(
+			el("title").text(e.Subject+": "+e.Text),
+			el("text", "class", "note-label", "x", itoa(side), "y", itoa(y+4)).text(mark+" "+truncate(text, 30)),
+		), true
+	}
+	text, class := noteText(e)
+	if !onLane {
+		x = side - 14
+	}
+	full := text
+	text = truncate(text, 52)
+	g := el("g", "class", "note "+class, "data-kind", e.Kind.String(), "data-node", string(e.Node)).with(el("title").text(full))
+	if class == "state" || strings.HasPrefix(class, "append") {
+		w := int(float64(len([]rune(text)))*charWidth) + 12
+		g = g.with(el("rect", "class", "pill", "x", itoa(x+8), "y", itoa(y-8), "width", itoa(w), "height", "16", "rx", "8"))
+		g = g.with(el("text", "class", "note-label", "x", itoa(x+14), "y", itoa(y+4)).text(text))
+	} else {
+		g = g.with(
+			el("circle", "class", "note-dot", "cx", itoa(x), "cy", itoa(y), "r", "3"),
+			el("text", "class", "note-label", "x", itoa(x+10), "y", itoa(y+4)).text(text),
 		)
 	}
+	return g, true
+}
+
+// noteText is the text and class of a note: Kafka's words, shortened.
+func noteText(e *sim.Event) (string, string) {
+	switch e.Kind {
+	case sim.KindState:
+		subj := e.Subject
+		if subj == "producer "+string(e.Node) {
+			subj = ""
+		}
+		t := e.From + " → " + e.To
+		if subj != "" {
+			t = subj + ": " + t
+		}
+		return t, "state"
+	case sim.KindAppend:
+		text := e.Text
+		switch {
+		case strings.HasPrefix(text, "COMMIT") || strings.HasPrefix(text, "ABORT"):
+			marker, _, _ := strings.Cut(text, "(")
+			return marker + " marker → " + e.Subject + "@" + strconv.FormatInt(e.Offset, 10), "append marker"
+		case strings.HasPrefix(e.Subject, "__transaction_state"):
+			return "txn log @" + strconv.FormatInt(e.Offset, 10) + " " + labelKeys.Replace(strings.Trim(text, "[]")), "append txnlog"
+		}
+		return "append " + e.Subject + "@" + strconv.FormatInt(e.Offset, 10) + " " + text, "append record"
+	case sim.KindElection:
+		return "leads " + e.Subject + " (" + e.Text + ")", "election"
+	case sim.KindCallStart:
+		t := e.Subject + "(" + e.Text + ")"
+		return "▸ " + strings.Replace(t, " )", ")", 1), "call"
+	case sim.KindCallEnd:
+		if e.Error != "" {
+			return "◂ " + e.Subject + " → " + e.Text, "return error"
+		}
+		return "◂ " + e.Subject + " → " + e.Text, "return"
+	}
+	t := e.Text
+	if e.Subject != "" {
+		t = e.Subject + ": " + t
+	}
+	return t, "plain"
 }

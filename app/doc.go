@@ -6,6 +6,14 @@
 // so that it has content before the wasm arrives. Nothing here may import
 // the server (app/server is `!wasm`), or the wasm doubles in size.
 //
-// The pages see the simulation only through [Engine], so the core can be
-// swapped in for the fake engine without touching a component.
+// The pages see the simulation only through [Engine]; sessionEngine
+// implements it over core/scenario. Every button the learner presses is a
+// statement of the scenario language written into the script (Engine.Act),
+// so whatever happens in the browser is a script the CLI replays with the
+// same digest.
+//
+// The playground's files: playground.go (state, runs, transport handlers,
+// keyboard), editor.go, transport.go, stage.go (the diagram on the page and
+// the message panel), diagram.go (the diagram's layout and drawing as
+// data), labels.go, cards.go, inspector.go, export.go, share.go.
 package app

@@ -2,28 +2,40 @@ package app
 
 import (
 	"fmt"
+	"time"
 
+	"txnlab/core/check"
+	"txnlab/core/cluster"
+	"txnlab/core/scenario"
 	"txnlab/core/sim"
 )
 
-// Engine is the simulation as the playground drives it. The core's cluster
-// and scenario packages implement it behind an adapter; the pages never
-// reach past it, so the UI can be built and tested before the core is done
-// and the core can change without a component changing.
+// Engine is the simulation as the playground drives it. The pages never
+// reach past it: they ask it for the trace, a snapshot and the script, and
+// they change the world only through Act, which writes a statement into
+// the script. So a session in the browser is always a script that can be
+// saved and replayed, as the design asks.
 //
-// A history is the whole run of a loaded script, computed deterministically,
-// and a step is the smallest unit the UI can stop at. Positions run from 0
-// (nothing has happened) to Len() (the run is over). Because the same script
-// always gives the same history, stepping back may simply replay from the
-// start: the UI never asks for anything it could not ask again.
+// A history is the whole run of a loaded script, computed deterministically
+// when the script loads, and a step is the smallest unit the UI can stop
+// at: a statement boundary or the instant before a message between clients
+// and brokers is delivered. Positions run from 0 (nothing has happened) to
+// Len() (the run is over). Because the same script always gives the same
+// history, moving back may simply replay from the start: the UI never asks
+// for anything it could not ask again.
 //
 // Every method runs on go-app's UI goroutine, so an implementation needs no
 // locks; a method that would run long must be cut into steps instead.
 type Engine interface {
-	// Load replaces the script and rewinds to position 0. A mistake in the
-	// script is returned as a *ScriptError so the editor can point at it;
-	// after an error the previous history stays loaded.
+	// Load replaces the script, runs it to the end and rewinds to 0. A
+	// mistake in the script is returned as a *ScriptError so the editor
+	// can point at it. After a parse error the previous history stays
+	// loaded; after a runtime error (ScriptError.Runtime) the new history
+	// up to that statement is loaded and viewable.
 	Load(script string) error
+
+	// Script is the text of the loaded history.
+	Script() string
 
 	// Len is the number of steps in the loaded history.
 	Len() int
@@ -44,9 +56,72 @@ type Engine interface {
 	// the engine and is valid until its next call.
 	Events() []sim.Event
 
+	// History is the whole trace of the loaded script, as Events is at
+	// Len(): the page lays out its lanes from it so that a lifeline never
+	// moves while stepping.
+	History() []sim.Event
+
+	// EventsAt is the length of the trace after step i.
+	EventsAt(i int) int
+
 	// Digest identifies Events(): the CLI prints the same digest for the
 	// same script, which is how a learner can trust the two agree.
 	Digest() string
+
+	// Line is the 1-based script line running or about to run at Pos(),
+	// 0 when the script has finished.
+	Line() int
+
+	// Now is the virtual clock at Pos().
+	Now() sim.Time
+
+	// Snapshot is the cluster's state at Pos(); Valid is false before the
+	// cluster statement ran.
+	Snapshot() Snapshot
+
+	// Results are the expectations checked up to Pos().
+	Results() []scenario.Result
+
+	// Violations are the invariant violations in the history up to Pos().
+	Violations() []check.Violation
+
+	// Err is the runtime error that stopped the loaded script, if any.
+	Err() *ScriptError
+
+	// Begin parses script and starts running it; Work continues the run
+	// and, when it completes, the new history replaces the old one at
+	// position 0 (Load is Begin then Work until done). A parse error is
+	// returned at once and changes nothing. Until the run completes the
+	// old history stays loaded and viewable, so a page can run a long
+	// script in slices between frames and never freeze.
+	Begin(script string) error
+
+	// BeginAct is Act cut the same way: it writes stmt into the script
+	// at Pos() and starts running the result; Work finishes the action.
+	BeginAct(stmt string) error
+
+	// Work runs the run begun by Begin or BeginAct for about budget of
+	// wall-clock time and reports whether it is complete. When it is, err
+	// is Load's or Act's result.
+	Work(budget time.Duration) (done bool, err error)
+
+	// Busy reports whether a run is in progress and how many steps it has
+	// taken so far, for a progress indicator.
+	Busy() (steps int, busy bool)
+
+	// Act writes stmt into the script at the moment Pos() stands for (a
+	// statement boundary, or inside a waiting statement split around the
+	// message about to be delivered), reloads the script and moves to the
+	// step right after stmt ran. If stmt cannot run there, the previous
+	// script and history are kept and the error says why.
+	Act(stmt string) error
+}
+
+// Snapshot is the cluster state the cards and the inspector read.
+type Snapshot struct {
+	cluster.Snapshot
+	// Valid is false before the cluster exists (position 0).
+	Valid bool
 }
 
 // ScriptError is a mistake in a scenario script at a place the editor can
@@ -54,6 +129,10 @@ type Engine interface {
 type ScriptError struct {
 	Line, Col int
 	Msg       string
+	// Runtime marks an error met while running (a statement that cannot
+	// apply at that moment) rather than while parsing: the history up to
+	// it is loaded.
+	Runtime bool
 }
 
 // Error renders the error as compilers do, so it reads the same in the

@@ -3,6 +3,7 @@ package app
 import (
 	"errors"
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
@@ -10,106 +11,294 @@ import (
 	"txnlab/core/sim"
 )
 
-// playInterval is the wall-clock time between two steps while playing. It
-// changes only how fast the learner watches, never what happens: the
-// history is fixed when the script loads.
-const playInterval = 450 * time.Millisecond
+// workSlice is how long the page lets the simulation run before giving the
+// browser a frame: Go's wasm runs on the page's one thread, and a script
+// that takes half a second to run must not freeze it.
+const workSlice = 12 * time.Millisecond
 
-// defaultScript greets a learner who opens the playground directly.
-const defaultScript = `# Edit this script: the diagram follows.
-producer -> broker-0: FindCoordinator(txn=order-txn-1)
-broker-0 -> producer: → coordinator=broker-0
-producer -> broker-0: InitProducerId(txn=order-txn-1)
-broker-0 -> producer: → pid=0 epoch=1
-note broker-0: txn order-txn-1 Empty
-`
+// baseInterval is the wall-clock time between two steps while playing at
+// 1×. Speed changes only how fast the learner watches, never what happens:
+// the history is fixed when the script loads.
+const baseInterval = 700 * time.Millisecond
+
+// speeds are the playback speeds offered.
+var speeds = []float64{0.25, 0.5, 1, 2, 4, 8}
+
+const defaultSpeed = 2 // index of 1×
+
+// editDelay is how long the page waits after the last keystroke before it
+// reruns the script, so fast typing is not slowed by runs.
+const editDelay = 300 * time.Millisecond
+
+// defaultSlug is the scenario a learner sees on opening the playground.
+const defaultSlug = "happy-path"
 
 // playground is the full playground: the script, the transport, the
-// sequence diagram, the cluster and the trace. It holds the engine and asks
-// it for everything it shows, so what is on screen is always a function of
-// (script, position).
+// sequence diagram, the cluster, the inspector and the trace. It holds the
+// engine and asks it for everything it shows, so what is on screen is a
+// function of (script, position, the learner's view choices).
 type playground struct {
 	app.Compo
 
 	engine Engine
 
 	// editorText is what the textarea was last given from outside (a
-	// scenario, the default). Typing changes script only: re-rendering the
-	// textarea's value on every keystroke would move the caret to the end.
+	// scenario, an action). Typing changes script only: re-rendering the
+	// textarea's value on every keystroke would move the caret.
 	editorText string
-	script     string
-	scriptErr  *ScriptError
-	loadErr    string
-	notice     string
+	// script is what the editor holds now; scriptErr its parse error,
+	// which leaves the engine on the last script that parsed.
+	script    string
+	scriptErr *ScriptError
+	editGen   int
+
+	slug     string   // the library scenario loaded, if any
+	original string   // its text, for Revert
+	undo     []string // earlier scripts replaced by an action, a revert or a load
+
+	notice    string // about the page (an unknown scenario)
+	actionMsg string // the outcome of the last button
+	actionErr bool
 
 	playing bool
 	// playGen invalidates ticks scheduled by an earlier Play, so Pause then
 	// Play never runs two timers.
 	playGen int
+	speed   int
+
+	// busyGen identifies the run in progress; a newer run supersedes it.
+	busyGen int
+	busy    bool
+	acting  bool // the run in progress carries out an action
+
+	filter    diagramFilter
+	scrollTop int // of the diagram, for drawing only the rows on screen
+	viewH     int
+	selected  int64   // the message shown in the message panel
+	laid      *layout // the diagram of laidKey, computed once per position
+	laidKey   layoutKey
+
+	tab      string
+	untilAPI string
+
+	reducedMotion bool
+	keydown       app.Func
+}
+
+func newPlayground() *playground {
+	return &playground{engine: newEngine(), speed: defaultSpeed, viewH: 560, tab: tabTransactions, untilAPI: "WriteTxnMarkers"}
 }
 
 func (p *playground) OnNav(ctx app.Context) {
 	setPage(ctx, "Playground", "Step through a simulated Kafka cluster running a transaction.")
 	p.stop()
-	p.notice = ""
-	script := defaultScript
-	if slug := ctx.Page().URL().Query().Get("scenario"); slug != "" {
-		if sc, ok := scenarioBySlug(slug); ok {
-			script = sc.Script
-		} else {
-			p.notice = fmt.Sprintf("There is no scenario named %q; here is the default script.", slug)
+	p.notice, p.actionMsg = "", ""
+	slug := ctx.Page().URL().Query().Get("scenario")
+	if slug == "" {
+		slug = defaultSlug
+	}
+	sc, ok := scenarioBySlug(slug)
+	if !ok {
+		p.notice = fmt.Sprintf("There is no scenario named %q; here is the happy path.", slug)
+		sc, _ = scenarioBySlug(defaultSlug)
+	}
+	if app.IsClient {
+		// A share link (#s=…) carries its own script; the fragment never
+		// reaches the server, so only the browser can read it.
+		if src, ok, err := sharedScript(app.Window().URL().Fragment); ok {
+			sc = Scenario{Script: src}
+		} else if err != nil {
+			p.notice = "This link's script could not be read: " + err.Error()
 		}
 	}
-	p.editorText, p.script = script, script
-	p.load()
+	if p.script != "" && p.script != sc.Script && p.script != p.original {
+		// Opening another scenario must not throw away an edited script.
+		p.pushUndo(p.script)
+	}
+	p.slug, p.original = sc.Slug, sc.Script
+	p.selected = 0
+	p.setEditor(ctx, sc.Script)
+	p.startLoad(ctx, sc.Script, func(ctx app.Context, err error) {
+		p.scrollTop = 0
+		p.scrollDiagram(ctx, 0)
+	})
 }
 
-// load gives the engine the current script and rewinds it.
-func (p *playground) load() {
-	p.scriptErr, p.loadErr = nil, ""
-	if err := p.engine.Load(p.script); err != nil {
-		var se *ScriptError
-		if errors.As(err, &se) {
-			p.scriptErr = se
-		}
-		p.loadErr = err.Error()
+func (p *playground) OnMount(ctx app.Context) {
+	if mq := app.Window().Call("matchMedia", "(prefers-reduced-motion: reduce)"); mq.Truthy() {
+		p.reducedMotion = mq.Get("matches").Bool()
+	}
+	p.listenKeys(ctx)
+	ctx.Defer(func(ctx app.Context) { p.measureDiagram() })
+}
+
+func (p *playground) OnDismount() {
+	p.stop()
+	if p.keydown != nil {
+		app.Window().Call("removeEventListener", "keydown", p.keydown)
+		app.Window().Call("removeEventListener", "keypress", p.keydown)
+		p.keydown.Release()
+		p.keydown = nil
 	}
 }
+
+// ---- Running scripts ----
+
+// startLoad runs src in slices of workSlice, then calls done. A parse
+// error is shown at once and the last good history stays.
+func (p *playground) startLoad(ctx app.Context, src string, done func(app.Context, error)) {
+	p.stop()
+	p.acting = false // a new run supersedes an action in progress
+	if err := p.engine.Begin(src); err != nil {
+		p.scriptErr = asScriptError(err)
+		return
+	}
+	p.scriptErr = nil
+	p.run(ctx, done)
+}
+
+// run drives the engine's run in progress to its end.
+func (p *playground) run(ctx app.Context, done func(app.Context, error)) {
+	p.busyGen++
+	p.busy = true
+	p.work(ctx, p.busyGen, done)
+}
+
+func (p *playground) work(ctx app.Context, gen int, done func(app.Context, error)) {
+	if gen != p.busyGen {
+		return // superseded by a newer run
+	}
+	budget := workSlice
+	if app.IsServer {
+		budget = time.Hour // pre-rendering: nobody is waiting for a frame
+	}
+	finished, err := p.engine.Work(budget)
+	if !finished {
+		ctx.After(time.Millisecond, func(ctx app.Context) { p.work(ctx, gen, done) })
+		return
+	}
+	p.busy = false
+	if done != nil {
+		done(ctx, err)
+	}
+}
+
+func asScriptError(err error) *ScriptError {
+	var se *ScriptError
+	if errors.As(err, &se) {
+		return se
+	}
+	return &ScriptError{Line: 1, Col: 1, Msg: err.Error()}
+}
+
+// act carries out a card's or a switch's statement: the engine writes it
+// into the script at the current moment and reruns. Edits the learner made
+// and the page has not run yet are run first, so the action lands in the
+// script the learner sees; a script that does not parse is refused, since
+// the action would be written into it.
+func (p *playground) act(ctx app.Context, stmt string) {
+	p.stop()
+	if p.scriptErr != nil {
+		p.say(true, fmt.Sprintf("Line %d of the script has an error: fix it first, since %q would be written into the script.", p.scriptErr.Line, stmt))
+		return
+	}
+	if p.acting {
+		p.say(true, "Still running the last action; try again in a moment.")
+		return
+	}
+	if p.busy || p.script != p.engine.Script() {
+		// Apply the pending edits, keeping the position, then act.
+		pos := p.engine.Pos()
+		p.startLoad(ctx, p.script, func(ctx app.Context, err error) {
+			p.engine.Seek(pos)
+			if p.script == p.engine.Script() {
+				p.act(ctx, stmt)
+			}
+		})
+		if p.scriptErr != nil {
+			p.say(true, fmt.Sprintf("Line %d of the script has an error: fix it first.", p.scriptErr.Line))
+		}
+		return
+	}
+	before := p.engine.Script()
+	if err := p.engine.BeginAct(stmt); err != nil {
+		p.say(true, actionError(stmt, err))
+		return
+	}
+	p.acting = true
+	p.run(ctx, func(ctx app.Context, err error) {
+		p.acting = false
+		if err != nil {
+			p.say(true, actionError(stmt, err))
+			return
+		}
+		p.pushUndo(before)
+		p.setEditor(ctx, p.engine.Script())
+		p.say(false, fmt.Sprintf("Added %q to the script.", stmt))
+		p.followNewest(ctx)
+	})
+}
+
+func actionError(stmt string, err error) string {
+	msg := err.Error()
+	if !strings.HasPrefix(msg, stmt) {
+		msg = stmt + ": " + msg
+	}
+	return "Could not run " + msg
+}
+
+func (p *playground) say(isErr bool, msg string) { p.actionMsg, p.actionErr = msg, isErr }
+
+func (p *playground) pushUndo(s string) {
+	if n := len(p.undo); n > 0 && p.undo[n-1] == s {
+		return
+	}
+	p.undo = append(p.undo, s)
+	if len(p.undo) > 50 {
+		p.undo = p.undo[1:]
+	}
+}
+
+// ---- Transport ----
 
 func (p *playground) stop() {
 	p.playing = false
 	p.playGen++
 }
 
-func (p *playground) onInput(ctx app.Context, e app.Event) {
-	p.script = ctx.JSSrc().Get("value").String()
-	p.stop()
-	p.load()
+func (p *playground) interval() time.Duration {
+	return time.Duration(float64(baseInterval) / speeds[p.speed])
 }
 
 func (p *playground) onReset(ctx app.Context, e app.Event) {
 	p.stop()
-	p.load()
+	p.engine.Seek(0)
+	p.followNewest(ctx)
 }
 
 func (p *playground) onStepBack(ctx app.Context, e app.Event) {
 	p.stop()
 	p.engine.StepBack()
+	p.followNewest(ctx)
 }
 
 func (p *playground) onStep(ctx app.Context, e app.Event) {
 	p.stop()
 	p.engine.Step()
+	p.followNewest(ctx)
 }
 
 func (p *playground) onRunToEnd(ctx app.Context, e app.Event) {
 	p.stop()
 	p.engine.Seek(p.engine.Len())
+	p.followNewest(ctx)
 }
 
 func (p *playground) onPause(ctx app.Context, e app.Event) { p.stop() }
 
-func (p *playground) onPlay(ctx app.Context, e app.Event) {
+func (p *playground) onPlay(ctx app.Context, e app.Event) { p.play(ctx) }
+
+func (p *playground) play(ctx app.Context) {
 	if p.playing || p.engine.Len() == 0 {
 		return
 	}
@@ -122,11 +311,13 @@ func (p *playground) onPlay(ctx app.Context, e app.Event) {
 }
 
 func (p *playground) tick(ctx app.Context, gen int) {
-	ctx.After(playInterval, func(ctx app.Context) {
+	ctx.After(p.interval(), func(ctx app.Context) {
 		if !p.playing || gen != p.playGen {
 			return
 		}
-		if !p.engine.Step() || p.engine.Pos() >= p.engine.Len() {
+		p.engine.Step()
+		p.followNewest(ctx)
+		if p.engine.Pos() >= p.engine.Len() {
 			p.playing = false
 			return
 		}
@@ -134,14 +325,133 @@ func (p *playground) tick(ctx app.Context, gen int) {
 	})
 }
 
-func (p *playground) Render() app.UI {
-	events := p.engine.Events()
-	pos, n := p.engine.Pos(), p.engine.Len()
-	clock := sim.Time(0)
-	if len(events) > 0 {
-		clock = events[len(events)-1].At
-	}
+func (p *playground) onSpeed(ctx app.Context, e app.Event) {
+	var i int
+	fmt.Sscan(ctx.JSSrc().Get("value").String(), &i)
+	p.speed = max(0, min(i, len(speeds)-1))
+}
 
+func (p *playground) onScrub(ctx app.Context, e app.Event) {
+	var i int
+	fmt.Sscan(ctx.JSSrc().Get("value").String(), &i)
+	p.stop()
+	p.engine.Seek(i)
+	p.followNewest(ctx)
+}
+
+func (p *playground) onUntilAPI(ctx app.Context, e app.Event) {
+	p.untilAPI = ctx.JSSrc().Get("value").String()
+}
+
+func (p *playground) onRunUntil(ctx app.Context, e app.Event) {
+	p.stop()
+	if i := nextMessage(p.engine, p.untilAPI); i > 0 {
+		p.engine.Seek(i)
+		p.say(false, "")
+		p.followNewest(ctx)
+		return
+	}
+	p.say(true, fmt.Sprintf("No %s message after this point of the history.", p.untilAPI))
+}
+
+// nextMessage is the first step after Pos whose events include a message
+// of api (request or response) leaving its sender, or -1.
+func nextMessage(e Engine, api string) int {
+	evs := e.History()
+	for i := e.Pos() + 1; i <= e.Len(); i++ {
+		for j := e.EventsAt(i - 1); j < e.EventsAt(i); j++ {
+			if evs[j].Kind == sim.KindSend && evs[j].API == api && !evs[j].Internal {
+				return i
+			}
+		}
+	}
+	return -1
+}
+
+// ---- Keyboard ----
+
+// listenKeys installs the transport's shortcuts on the window: space plays
+// or pauses, ←/→ step, Home/End go to either end. Keys typed into a form
+// control are theirs, and a focused button keeps its own space.
+func (p *playground) listenKeys(ctx app.Context) {
+	p.keydown = app.FuncOf(func(this app.Value, args []app.Value) any {
+		ev := args[0]
+		key, ok := shortcut(ev)
+		if !ok {
+			return nil
+		}
+		// Synchronously, or the page scrolls before Go gets to run.
+		ev.Call("preventDefault")
+		if ev.Get("type").String() == "keydown" {
+			ctx.Dispatch(func(ctx app.Context) { p.onKey(ctx, key) })
+		}
+		return nil
+	})
+	app.Window().Call("addEventListener", "keydown", p.keydown)
+	// Space scrolls the page on keypress, which a prevented keydown
+	// normally suppresses; some input paths (automation, some assistive
+	// tools) send the keypress anyway.
+	app.Window().Call("addEventListener", "keypress", p.keydown)
+}
+
+// shortcut tells whether a key event is one of the transport's shortcuts:
+// not typed into a form control, not a space meant for a focused button,
+// not with a modifier.
+func shortcut(ev app.Value) (string, bool) {
+	if ev.Get("ctrlKey").Bool() || ev.Get("metaKey").Bool() || ev.Get("altKey").Bool() || ev.Get("defaultPrevented").Bool() {
+		return "", false
+	}
+	target := ev.Get("target")
+	tag, role := "", ""
+	if target.Truthy() {
+		if target.Get("isContentEditable").Bool() {
+			return "", false
+		}
+		tag = target.Get("tagName").String()
+		if target.Get("getAttribute").Truthy() {
+			if r := target.Call("getAttribute", "role"); r.Truthy() {
+				role = r.String()
+			}
+		}
+	}
+	switch tag {
+	case "TEXTAREA", "INPUT", "SELECT":
+		return "", false
+	}
+	key := ev.Get("key").String()
+	switch key {
+	case " ", "ArrowLeft", "ArrowRight", "Home", "End":
+	default:
+		return "", false
+	}
+	if key == " " && (tag == "BUTTON" || tag == "A" || tag == "SUMMARY" || role == "button" || role == "tab" || role == "switch") {
+		return "", false
+	}
+	return key, true
+}
+
+func (p *playground) onKey(ctx app.Context, key string) {
+	switch key {
+	case " ":
+		if p.playing {
+			p.stop()
+		} else {
+			p.play(ctx)
+		}
+	case "ArrowLeft":
+		p.onStepBack(ctx, app.Event{})
+	case "ArrowRight":
+		p.onStep(ctx, app.Event{})
+	case "Home":
+		p.onReset(ctx, app.Event{})
+	case "End":
+		p.onRunToEnd(ctx, app.Event{})
+	}
+}
+
+// ---- Page ----
+
+func (p *playground) Render() app.UI {
 	return shell(PathPlayground,
 		app.H1().Class("visually-hidden").Text("Playground"),
 		app.If(p.notice != "", func() app.UI {
@@ -150,109 +460,12 @@ func (p *playground) Render() app.UI {
 		app.Div().Class("playground").Body(
 			p.renderEditor(),
 			app.Section().Class("stage").Aria("label", "Simulation").Body(
-				app.Div().Class("transport").Role("toolbar").Aria("label", "Transport").Body(
-					transportButton("Reset", false, p.onReset),
-					transportButton("Step back", pos == 0, p.onStepBack),
-					transportButton("Play", p.playing || n == 0, p.onPlay),
-					transportButton("Pause", !p.playing, p.onPause),
-					transportButton("Step", pos >= n, p.onStep),
-					transportButton("Run to end", pos >= n, p.onRunToEnd),
-				),
-				app.P().Class("status").Body(
-					app.Span().Class("position").Text(fmt.Sprintf("Step %d of %d", pos, n)),
-					app.Span().Class("clock").Text("t = "+clock.String()),
-					app.Output().Class("digest").DataSet("digest", p.engine.Digest()).
-						Title("Trace digest: the same script gives the same digest here and in the CLI").
-						Text("digest "+p.engine.Digest()),
-				),
-				app.Div().Class("diagram-scroll").Body(sequenceDiagram(events, "trace")),
+				p.renderTransport(),
+				p.renderStage(),
 			),
-			clusterPanel(events),
-			app.Section().Class("trace").Aria("label", "Trace").Body(
-				app.H2().Text("Trace"),
-				app.Ol().ID("trace").Body(
-					app.Range(events).Slice(func(i int) app.UI {
-						return app.Li().Text(events[i].Line())
-					}),
-				),
-			),
-		),
-	)
-}
-
-func (p *playground) renderEditor() app.UI {
-	area := app.Textarea().ID("script").
-		Aria("label", "Scenario script").
-		Spellcheck(false).
-		Rows(18).
-		Text(p.editorText).
-		// The child text is what the pre-rendered page shows before the
-		// wasm runs (a textarea ignores a value attribute in HTML).
-		Body(app.Text(p.editorText)).
-		OnInput(p.onInput)
-	if p.loadErr != "" {
-		area = area.Aria("invalid", "true").Aria("describedby", "script-error")
-	}
-	return app.Section().Class("editor").Aria("label", "Script").Body(
-		app.H2().Text("Script"),
-		area,
-		app.If(p.loadErr != "", func() app.UI {
-			if se := p.scriptErr; se != nil {
-				return app.P().ID("script-error").Class("script-error").Role("alert").
-					DataSet("line", se.Line).DataSet("col", se.Col).
-					Text(fmt.Sprintf("Line %d, column %d: %s", se.Line, se.Col, se.Msg))
-			}
-			return app.P().ID("script-error").Class("script-error").Role("alert").Text(p.loadErr)
-		}),
-	)
-}
-
-// transportButton keeps a control focusable when it has nothing to do
-// (aria-disabled, not disabled), so keyboard focus does not fall back to
-// the page when, say, Step reaches the end. Handlers ignore such clicks
-// because the engine clamps every move.
-func transportButton(label string, inactive bool, h app.EventHandler) app.UI {
-	return app.Button().Type("button").Class("transport-button").
-		Aria("label", label).
-		Aria("disabled", inactive).
-		Text(label).
-		OnClick(h)
-}
-
-// clusterPanel shows a card per node with what the trace last said about
-// it. It is a placeholder for the core's snapshots (roles, pids, epochs),
-// which the Engine will expose once the core has them.
-func clusterPanel(events []sim.Event) app.UI {
-	nodes := lanes(events)
-	last := make(map[sim.NodeID]string, len(nodes))
-	for i := range events {
-		e := &events[i]
-		switch e.Kind {
-		case sim.KindSend:
-			last[e.Node] = "sent " + e.API
-		case sim.KindState:
-			last[e.Node] = e.Subject + ": " + e.To
-		case sim.KindCrash, sim.KindRestart, sim.KindPause, sim.KindResume:
-			last[e.Node] = e.Kind.String()
-		default:
-			if e.Text != "" {
-				last[e.Node] = e.Text
-			}
-		}
-	}
-	return app.Section().Class("cluster").Aria("label", "Cluster").Body(
-		app.H2().Text("Cluster"),
-		app.If(len(nodes) == 0, func() app.UI {
-			return app.P().Class("empty").Text("No node has done anything yet: press Step.")
-		}),
-		app.Ul().Class("node-cards").Body(
-			app.Range(nodes).Slice(func(i int) app.UI {
-				n := nodes[i]
-				return app.Li().Class("node-card").DataSet("node", string(n)).Body(
-					app.H3().Text(string(n)),
-					app.P().Text(last[n]),
-				)
-			}),
+			p.renderCluster(),
+			p.renderInspector(),
+			p.renderTrace(),
 		),
 	)
 }

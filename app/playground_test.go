@@ -1,51 +1,101 @@
 package app
 
 import (
+	"encoding/xml"
+	"io"
 	"strings"
 	"testing"
 
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
+
+	"txnlab/core/sim"
 )
 
+// Natively the page runs as go-app pre-renders it on the server: a run
+// completes in one slice and nothing is deferred to a browser, so the
+// handlers can be called with a zero Context.
+var ctx app.Context
+
 // newTestPlayground is the playground as its route builds it, with a
-// script loaded as OnNav would.
-func newTestPlayground(t *testing.T, script string) *playground {
+// library scenario loaded as OnNav would.
+func newTestPlayground(t *testing.T, slug string) *playground {
 	t.Helper()
-	p := &playground{engine: newFakeEngine()}
-	p.editorText, p.script = script, script
-	p.load()
+	sc, ok := scenarioBySlug(slug)
+	if !ok {
+		t.Fatalf("no scenario %s", slug)
+	}
+	p := newPlayground()
+	p.slug, p.original = sc.Slug, sc.Script
+	p.setEditor(ctx, sc.Script)
+	p.startLoad(ctx, sc.Script, nil)
+	if p.busy || p.engine.Len() == 0 {
+		t.Fatalf("the scenario did not load: busy=%v len=%d", p.busy, p.engine.Len())
+	}
 	return p
 }
 
-// render renders the page's current state to HTML. Render builds a fresh
-// tree each call, so no mounted component caches an old one.
+// render renders the page's current state to HTML.
 func render(p *playground) string { return app.HTMLString(p.Render()) }
 
+// The page mounts and updates in go-app's own engine: a tree go-app
+// cannot build or patch (an SVG element without its namespace, say) fails
+// here rather than in a browser.
+func TestPlaygroundMountsAndUpdatesInTheTestEngine(t *testing.T) {
+	e := app.NewTestEngine()
+	p := newTestPlayground(t, "zombie-fencing-init")
+	if err := e.Load(p); err != nil {
+		t.Fatal(err)
+	}
+	e.ConsumeAll()
+	for _, move := range []func(app.Context, app.Event){p.onStep, p.onStep, p.onRunToEnd, p.onStepBack, p.onReset} {
+		move(ctx, app.Event{})
+		p.selected = 0
+		if err := e.Load(p); err != nil {
+			t.Fatal(err)
+		}
+		e.ConsumeAll()
+	}
+	p.tab = tabPartitions
+	p.onRunToEnd(ctx, app.Event{})
+	if err := e.Load(p); err != nil {
+		t.Fatal(err)
+	}
+	e.ConsumeAll()
+}
+
 func TestPlaygroundRendersTheContract(t *testing.T) {
-	html := render(newTestPlayground(t, defaultScript))
+	p := newTestPlayground(t, "happy-path")
+	p.engine.Seek(p.engine.Len())
+	html := render(p)
 	for _, want := range []string{
 		`aria-label="Scenario script"`,
 		`aria-label="Reset"`, `aria-label="Step back"`, `aria-label="Play"`,
 		`aria-label="Pause"`, `aria-label="Step"`, `aria-label="Run to end"`,
+		`aria-label="Speed"`, `aria-label="Position in the history"`, `aria-label="API to run until"`,
 		`aria-label="Sequence diagram"`,
-		`data-digest="`,
+		`data-digest="` + p.engine.Digest() + `"`,
 		`aria-label="Cluster"`,
-		`Step 0 of 5`,
+		`data-node="broker-0"`, `data-node="app"`, `data-node="reader"`,
+		`data-stmt="crash broker-0"`, `data-stmt="app commit"`, `data-stmt="reader poll"`,
+		`role="tablist"`,
+		`Step 52 of 52`,
 	} {
 		if !strings.Contains(html, want) {
 			t.Errorf("the playground lacks %s", want)
 		}
 	}
+	if strings.Contains(html, ` style=`) {
+		t.Error("an inline style: the Content-Security-Policy forbids them")
+	}
 }
 
 func TestTransportMovesThroughTheHistory(t *testing.T) {
-	p := newTestPlayground(t, defaultScript)
-	var ctx app.Context
+	p := newTestPlayground(t, "happy-path")
 	var ev app.Event
 	d0 := p.engine.Digest()
 
 	p.onStep(ctx, ev)
-	if html := render(p); !strings.Contains(html, "Step 1 of 5") || !strings.Contains(html, "FindCoordinator(txn=order-txn-1)") {
+	if html := render(p); !strings.Contains(html, "Step 1 of") {
 		t.Errorf("after Step: %s", html)
 	}
 	if p.engine.Digest() == d0 {
@@ -60,68 +110,284 @@ func TestTransportMovesThroughTheHistory(t *testing.T) {
 		t.Errorf("Step back at 0 moved to %d", p.engine.Pos())
 	}
 	p.onRunToEnd(ctx, ev)
-	if p.engine.Pos() != 5 {
-		t.Errorf("Run to end: at %d, want 5", p.engine.Pos())
-	}
-	p.onStep(ctx, ev) // at the end: nothing to do
-	if p.engine.Pos() != 5 {
-		t.Errorf("Step at the end moved to %d", p.engine.Pos())
+	if p.engine.Pos() != p.engine.Len() {
+		t.Errorf("Run to end: at %d of %d", p.engine.Pos(), p.engine.Len())
 	}
 	p.onReset(ctx, ev)
 	if p.engine.Pos() != 0 {
 		t.Errorf("Reset: at %d", p.engine.Pos())
 	}
+	p.untilAPI = "WriteTxnMarkers"
+	p.onRunUntil(ctx, ev)
+	sent := false
+	evs := p.engine.Events()
+	for _, e := range evs[p.engine.EventsAt(p.engine.Pos()-1):] {
+		sent = sent || e.Kind == sim.KindSend && e.API == "WriteTxnMarkers"
+	}
+	if !sent || p.actionErr {
+		t.Errorf("Run until WriteTxnMarkers stopped at %d without sending one (%s)", p.engine.Pos(), p.actionMsg)
+	}
+	p.onRunToEnd(ctx, ev)
+	p.onRunUntil(ctx, ev)
+	if !p.actionErr {
+		t.Error("Run until past the last WriteTxnMarkers did not say so")
+	}
 }
 
-func TestScriptErrorIsShownAtItsPlace(t *testing.T) {
-	p := newTestPlayground(t, "a -> b: hello\n\n  -> c: who")
-	if p.scriptErr == nil || p.scriptErr.Line != 3 || p.scriptErr.Col != 1 {
-		t.Fatalf("error %#v, want line 3 column 1", p.scriptErr)
+// A card's button writes its statement into the script at the current
+// moment, the editor shows the new script, and Undo brings the old back.
+func TestActFromACardRewritesTheScript(t *testing.T) {
+	p := newTestPlayground(t, "coordinator-crash-during-markers")
+	old := p.script
+	p.untilAPI = "WriteTxnMarkers"
+	p.onRunUntil(ctx, app.Event{})
+	p.act(ctx, "crash broker-0")
+	if p.actionErr {
+		t.Fatalf("the action failed: %s", p.actionMsg)
+	}
+	if !strings.Contains(p.script, "\ncrash broker-0\n") || p.editorText != p.script || p.engine.Script() != p.script {
+		t.Fatalf("the editor does not show the new script:\n%s", p.script)
+	}
+	if snap := p.engine.Snapshot(); snap.Brokers[0].Status != "crashed" {
+		t.Errorf("broker-0 is %s after the crash", snap.Brokers[0].Status)
+	}
+	p.onUndo(ctx, app.Event{})
+	if p.script != old || p.engine.Script() != old {
+		t.Error("Undo did not bring the original script back")
+	}
+}
+
+func TestActRefusesToWriteIntoABrokenScript(t *testing.T) {
+	p := newTestPlayground(t, "happy-path")
+	p.engine.Seek(5)
+	p.script = p.script + "app sned\n"
+	p.applyEdits(ctx)
+	if p.scriptErr == nil {
+		t.Fatal("no parse error")
+	}
+	typed := p.script
+	p.act(ctx, "crash broker-0")
+	if !p.actionErr || !strings.Contains(p.actionMsg, "fix it first") {
+		t.Errorf("the action was not refused: %q", p.actionMsg)
+	}
+	if p.script != typed {
+		t.Error("the refused action changed what the learner typed")
 	}
 	html := render(p)
-	for _, want := range []string{`role="alert"`, "Line 3, column 1: missing sender", `aria-invalid`} {
+	for _, want := range []string{`role="alert"`, `aria-invalid`, `class="ln error"`, `class="error-at"`} {
 		if !strings.Contains(html, want) {
 			t.Errorf("the page lacks %s", want)
 		}
 	}
 }
 
-func TestUnknownScenarioFallsBackToTheDefault(t *testing.T) {
-	if _, ok := scenarioBySlug("no-such-thing"); ok {
-		t.Fatal("found a scenario that does not exist")
+// Unapplied edits are run before an action, so the action lands in the
+// script the learner sees.
+func TestActAppliesPendingEditsFirst(t *testing.T) {
+	p := newTestPlayground(t, "happy-path")
+	p.engine.Seek(p.engine.Len())
+	p.script += "# my note\n"
+	p.act(ctx, "reader poll")
+	if !strings.Contains(p.script, "# my note\n") || !strings.HasSuffix(p.script, "reader poll\n") {
+		t.Errorf("script after the action:\n%s", p.script)
 	}
 }
 
-func TestDiagramIsSVG(t *testing.T) {
-	p := newTestPlayground(t, defaultScript)
-	p.engine.Seek(5)
-	ui := sequenceDiagram(p.engine.Events(), "trace")
-	root, ok := ui.(app.HTML)
-	if !ok || root.Tag() != "svg" || root.XMLNamespace() != svgNS {
-		t.Fatalf("the diagram root is %T %v", ui, ui)
+func TestDiagramLayout(t *testing.T) {
+	e := newSessionEngine()
+	sc, _ := scenarioBySlug("zombie-fencing-init")
+	if err := e.Load(sc.Script); err != nil {
+		t.Fatal(err)
 	}
-	html := app.HTMLString(ui)
-	for _, want := range []string{`aria-describedby="trace"`, `class="lifeline"`, "→ pid=0 epoch=1", `marker-end="url(#arrowhead)"`} {
-		if !strings.Contains(html, want) {
-			t.Errorf("the diagram lacks %s", want)
+	l := layoutOf(e.History(), e.History(), 0, diagramFilter{})
+	var names []string
+	for _, ln := range l.Lanes {
+		names = append(names, string(ln.Node))
+	}
+	if got := strings.Join(names, " "); got != "c1 p1 p2 broker-0 broker-1 broker-2" {
+		t.Errorf("lanes %q: clients left, brokers right by number", got)
+	}
+	fenced := 0
+	for _, a := range l.Arrows {
+		ev := &e.History()[a.Send]
+		if ev.Internal {
+			t.Errorf("replication traffic drawn by default: %s", ev.Line())
+		}
+		if a.InFlight {
+			t.Errorf("an arrow is in flight at the end: %s", ev.Line())
+		}
+		if a.ToRow <= a.FromRow {
+			t.Errorf("an arrow goes back in time: %s", ev.Line())
+		}
+		if ev.API == "EndTxn" && ev.Resp && ev.Error == "PRODUCER_FENCED" {
+			fenced++
+		}
+	}
+	if fenced != 1 {
+		t.Errorf("%d fenced EndTxn responses", fenced)
+	}
+	var paused bool
+	for _, s := range l.Spans {
+		paused = paused || s.Node == "p1" && s.Paused && s.To > s.From
+	}
+	if !paused {
+		t.Error("p1's pause is not marked on its lifeline")
+	}
+	all := layoutOf(e.History(), e.History(), 0, diagramFilter{Replication: true})
+	if len(all.Rows) <= len(l.Rows) {
+		t.Error("showing replication added no rows")
+	}
+	noFetch := layoutOf(e.History(), e.History(), 0, diagramFilter{HideFetch: true})
+	for _, r := range noFetch.Rows {
+		if e.History()[r].API == "Fetch" {
+			t.Fatal("a Fetch row with Fetch polling hidden")
 		}
 	}
 }
 
-func TestLibraryReadsTitlesFromTheScripts(t *testing.T) {
+// Only the rows on screen are drawn, however long the history.
+func TestDiagramDrawsOnlyTheRowsOnScreen(t *testing.T) {
+	p := newTestPlayground(t, "markers-fail")
+	p.onRunToEnd(ctx, app.Event{})
+	l := p.layout()
+	if l.NowRow < 500 {
+		t.Fatalf("only %d rows: pick a longer scenario", l.NowRow)
+	}
+	from, to := p.window()
+	drawn := drawRows(l, p.engine.Events(), from, to, 0)
+	if len(drawn) > 200 {
+		t.Errorf("%d shapes drawn for a window of %d rows", len(drawn), to-from)
+	}
+	if n := strings.Count(render(p), "<g"); n > 400 {
+		t.Errorf("%d groups in the page", n)
+	}
+}
+
+func TestMessageLabels(t *testing.T) {
+	e := newSessionEngine()
+	sc, _ := scenarioBySlug("zombie-fencing-init")
+	if err := e.Load(sc.Script); err != nil {
+		t.Fatal(err)
+	}
+	want := map[string]bool{
+		"InitProducerId(txn=order-txn-1)":          false,
+		"InitProducerId → CONCURRENT_TRANSACTIONS": false,
+		"InitProducerId → pid=0 epoch=2":           false,
+		"EndTxn → PRODUCER_FENCED":                 false,
+	}
+	for i := range e.History() {
+		ev := &e.History()[i]
+		if ev.Kind != sim.KindSend || ev.Internal {
+			continue
+		}
+		l := messageLabel(ev)
+		if _, ok := want[l]; ok {
+			want[l] = true
+		}
+		if len([]rune(l)) > maxLabel {
+			t.Errorf("label %q is longer than %d", l, maxLabel)
+		}
+	}
+	for l, seen := range want {
+		if !seen {
+			t.Errorf("no arrow labelled %q", l)
+		}
+	}
+}
+
+func TestMessageFieldsNameTheErrorCode(t *testing.T) {
+	e := newSessionEngine()
+	sc, _ := scenarioBySlug("zombie-fencing-init")
+	if err := e.Load(sc.Script); err != nil {
+		t.Fatal(err)
+	}
+	for i := range e.History() {
+		ev := &e.History()[i]
+		if ev.Kind == sim.KindSend && ev.Error == "PRODUCER_FENCED" {
+			fs := messageFields(ev.Msg)
+			if len(fs) == 0 || fs[0].Name != "ErrorCode" || fs[0].Value != "PRODUCER_FENCED (90)" {
+				t.Errorf("fields %+v", fs)
+			}
+			return
+		}
+	}
+	t.Fatal("no fenced response")
+}
+
+func TestExports(t *testing.T) {
+	e := newSessionEngine()
+	sc, _ := scenarioBySlug("zombie-fencing-init")
+	if err := e.Load(sc.Script); err != nil {
+		t.Fatal(err)
+	}
+	e.Seek(e.Len())
+	svgText := diagramSVG(e.History(), e.Events(), diagramFilter{})
+	dec := xml.NewDecoder(strings.NewReader(svgText))
+	for {
+		if _, err := dec.Token(); err == io.EOF {
+			break
+		} else if err != nil {
+			t.Fatalf("the SVG export is not well-formed XML: %v", err)
+		}
+	}
+	for _, want := range []string{`xmlns="http://www.w3.org/2000/svg"`, `data-error="PRODUCER_FENCED"`, `<style>`} {
+		if !strings.Contains(svgText, want) {
+			t.Errorf("the SVG export lacks %s", want)
+		}
+	}
+	m := mermaid(e.Events(), diagramFilter{})
+	for _, want := range []string{"sequenceDiagram\n", "participant p1", "p1->>broker_0", "broker_0-->>p1", "PRODUCER_FENCED"} {
+		if !strings.Contains(m, want) {
+			t.Errorf("the Mermaid export lacks %q", want)
+		}
+	}
+}
+
+func TestLibraryReadsTheScenariosPackage(t *testing.T) {
 	list := Library()
-	if len(list) < 2 {
+	if len(list) < 10 {
 		t.Fatalf("%d scenarios", len(list))
 	}
 	for _, sc := range list {
-		if sc.Slug == "" || sc.Title == "" || sc.Purpose == "" || sc.Title == sc.Slug {
-			t.Errorf("scenario %+v lacks a slug, title or purpose", sc)
+		if sc.Slug == "" || sc.Title == "" || sc.Purpose == "" || sc.Script == "" {
+			t.Errorf("scenario %+v lacks a slug, title, purpose or script", sc.Slug)
 		}
-		if err := newFakeEngine().Load(sc.Script); err != nil {
-			t.Errorf("scenario %s does not load: %v", sc.Slug, err)
+		if strings.HasPrefix(sc.Purpose, sc.Title) {
+			t.Errorf("%s: the purpose repeats the title", sc.Slug)
 		}
 	}
-	if list[0].Slug != "commit" {
-		t.Errorf("first scenario %q: the numeric prefix should order and then drop", list[0].Slug)
+	if _, ok := scenarioBySlug("broken/coordinator-epoch-off"); !ok {
+		t.Error("a broken/ slug is not found")
+	}
+	if _, ok := scenarioBySlug("no-such-thing"); ok {
+		t.Error("found a scenario that does not exist")
+	}
+	if got := playgroundLink("broken/coordinator-epoch-off"); got != "/playground?scenario=broken/coordinator-epoch-off" {
+		t.Errorf("link %s", got)
+	}
+	html := app.HTMLString((&scenariosPage{}).Render())
+	for _, sc := range list {
+		if !strings.Contains(html, `href="`+playgroundLink(sc.Slug)+`"`) {
+			t.Errorf("the scenarios page does not link %s", sc.Slug)
+		}
+	}
+}
+
+func TestShareLinksRoundTrip(t *testing.T) {
+	for _, sc := range Library() {
+		enc := encodeScript(sc.Script)
+		if strings.ContainsAny(enc, "+/=#&") {
+			t.Fatalf("%s: the encoding is not URL-safe", sc.Slug)
+		}
+		got, ok, err := sharedScript("s=" + enc)
+		if !ok || err != nil || got != sc.Script {
+			t.Fatalf("%s: round trip failed: %v", sc.Slug, err)
+		}
+	}
+	if _, ok, err := sharedScript("s=%%%"); ok || err == nil {
+		t.Error("a broken link was accepted")
+	}
+	if _, ok, err := sharedScript("other=1"); ok || err != nil {
+		t.Error("a fragment without a script")
 	}
 }

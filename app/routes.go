@@ -14,7 +14,7 @@ const (
 // go-app pre-renders a page on the server with the same components.
 func Register() {
 	app.Route(PathHome, func() app.Composer { return &homePage{} })
-	app.Route(PathPlayground, func() app.Composer { return &playground{engine: newEngine()} })
+	app.Route(PathPlayground, func() app.Composer { return newPlayground() })
 	app.Route(PathScenarios, func() app.Composer { return &scenariosPage{} })
 }
 

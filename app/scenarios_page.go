@@ -2,6 +2,7 @@ package app
 
 import (
 	"net/url"
+	"strings"
 
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 )
@@ -20,23 +21,47 @@ func (s *scenariosPage) Render() app.UI {
 	list := Library()
 	return shell(PathScenarios,
 		app.H1().Text("Scenarios"),
-		app.P().Text("Each scenario shows one behaviour of Kafka transactions. Open one to step through it."),
+		app.P().Class("lead").Text("Each scenario shows one behaviour of Kafka transactions. Open one in the playground to step through it, crash a broker halfway, or break a mechanism and watch what it was preventing."),
 		app.Ul().Class("scenario-list").Aria("label", "Scenario library").Body(
 			app.Range(list).Slice(func(i int) app.UI {
 				sc := list[i]
-				return app.Li().Class("scenario").Body(
-					app.H2().Text(sc.Title),
-					app.P().Text(sc.Purpose),
-					app.A().Href(playgroundLink(sc.Slug)).Text("Open in the playground"),
+				class := "scenario"
+				if strings.HasPrefix(sc.Slug, "broken/") {
+					class += " broken"
+				}
+				return app.Li().Class(class).DataSet("slug", sc.Slug).Body(
+					app.H2().Body(app.A().Href(playgroundLink(sc.Slug)).Text(sc.Title)),
+					app.If(strings.HasPrefix(sc.Slug, "broken/"), func() app.UI {
+						return app.P().Class("tag").Text("a mechanism switched off")
+					}),
+					app.Range(paragraphs(sc.Purpose)).Slice(func(j int) app.UI {
+						return app.P().Class("narrative").Text(paragraphs(sc.Purpose)[j])
+					}),
+					app.A().Class("button").Href(playgroundLink(sc.Slug)).
+						Aria("label", "Open “"+sc.Title+"” in the playground").
+						Text("Open in the playground"),
 				)
 			}),
 		),
 	)
 }
 
+// paragraphs splits a narrative on its blank lines and joins the lines of
+// each paragraph, as the script's comment wrapped them.
+func paragraphs(s string) []string {
+	var out []string
+	for _, p := range strings.Split(s, "\n\n") {
+		if p = strings.Join(strings.Fields(p), " "); p != "" {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
 // playgroundLink opens a library scenario in the playground. A query
 // parameter rather than a path keeps one playground route, which the static
-// export needs (one HTML file per route).
+// export needs (one HTML file per route). The slash of "broken/…" stays
+// readable: it is legal in a query.
 func playgroundLink(slug string) string {
-	return PathPlayground + "?scenario=" + url.QueryEscape(slug)
+	return PathPlayground + "?scenario=" + strings.ReplaceAll(url.QueryEscape(slug), "%2F", "/")
 }

@@ -2,4 +2,8 @@
 // port, the real web/app.wasm, and headless Chromium driven by chromedp.
 // `make test-browser` builds the wasm first; outside CI a missing
 // Chromium or wasm skips the tests, under CI=true it fails them.
+//
+// E2E_BASE_URL=http://127.0.0.1:8080 runs them against a server someone
+// started (`make run`) instead of one of their own. Every test saves
+// screenshots under artifacts/screenshots/ (git-ignored).
 package e2e

@@ -54,6 +54,13 @@ func run(m *testing.M) int {
 		return m.Run()
 	}
 
+	if u := os.Getenv("E2E_BASE_URL"); u != "" {
+		// A server someone started (make run), to check it as a learner
+		// would meet it.
+		baseURL = strings.TrimSuffix(u, "/")
+		return m.Run()
+	}
+
 	srv, err := server.New(server.Config{WebDir: filepath.Join(repoRoot, "web")})
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "e2e:", err)
@@ -309,4 +316,26 @@ func (b *browser) text(sel string) string {
 func jsString(s string) string {
 	r := strings.NewReplacer(`\`, `\\`, `"`, `\"`, "\n", `\n`)
 	return `"` + r.Replace(s) + `"`
+}
+
+// shot saves a full-page screenshot named after the test and what, for a
+// person to look at; the test's last screen is saved by finish.
+func (b *browser) shot(what string) {
+	b.t.Helper()
+	ctx, cancel := context.WithTimeout(b.ctx, 20*time.Second)
+	defer cancel()
+	png, err := chromedp.Run(ctx, chromedp.FullScreenshot(100))
+	if err != nil {
+		b.t.Logf("screenshot %s: %v", what, err)
+		return
+	}
+	dir := filepath.Join(repoRoot, "artifacts", "screenshots")
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		b.t.Logf("screenshot: %v", err)
+		return
+	}
+	name := filepath.Join(dir, unsafeName.ReplaceAllString(b.t.Name()+"-"+what, "_")+".png")
+	if err := os.WriteFile(name, png, 0o644); err != nil {
+		b.t.Logf("screenshot: %v", err)
+	}
 }

@@ -1,0 +1,264 @@
+package app
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/maxence-charriere/go-app/v10/pkg/app"
+
+	"txnlab/core/cluster"
+)
+
+// The cluster panel: a card per node at the current step, each button a
+// scenario statement (see act), so whatever the learner does is a line of
+// the script that can be saved and replayed.
+
+// actionButton is a card's button: its statement is its title, so the
+// learner sees which line it will write.
+func (p *playground) actionButton(label, stmt string, inactive bool, class ...string) app.UI {
+	c := "action"
+	if len(class) > 0 {
+		c += " " + strings.Join(class, " ")
+	}
+	return app.Button().Type("button").Class(c).
+		Aria("disabled", inactive).
+		Title(stmt).
+		DataSet("stmt", stmt).
+		OnClick(func(ctx app.Context, e app.Event) {
+			if inactive {
+				return
+			}
+			p.act(ctx, stmt)
+		}, scoped(stmt, inactive)).
+		Text(label)
+}
+
+func (p *playground) renderCluster() app.UI {
+	snap := p.engine.Snapshot()
+	sec := app.Section().Class("cluster").Aria("label", "Cluster")
+	head := app.Div().Class("panel-head").Body(
+		app.H2().Text("Cluster"),
+		app.Span().Class("muted").Text("Buttons write a line into the script at this moment and run it."),
+	)
+	if !snap.Valid {
+		return sec.Body(head, app.P().Class("empty").Text("The cluster does not exist yet: press Step."))
+	}
+	// Brokers and clients in rows of their own: a broker card is short,
+	// a producer's tall, and one grid row would stretch to the tallest.
+	var brokers, clients []app.UI
+	for _, b := range snap.Brokers {
+		brokers = append(brokers, p.brokerCard(b))
+	}
+	for _, pr := range snap.Producers {
+		clients = append(clients, p.producerCard(pr, snap))
+	}
+	for _, c := range snap.Consumers {
+		clients = append(clients, p.consumerCard(c))
+	}
+	return sec.Body(head,
+		app.Ul().Class("node-cards brokers").Aria("label", "Brokers").Body(brokers...),
+		app.If(len(clients) > 0, func() app.UI {
+			return app.Ul().Class("node-cards clients").Aria("label", "Clients").Body(clients...)
+		}),
+	)
+}
+
+func statusBadge(status string, fenced bool) app.UI {
+	text := status
+	if fenced && status == "up" {
+		text = "fenced"
+	}
+	return app.Span().Class("badge status-" + text).Text(text)
+}
+
+func (p *playground) brokerCard(b cluster.BrokerView) app.UI {
+	down := b.Status == "crashed"
+	var roles []app.UI
+	if len(b.CoordinatorOf) > 0 {
+		roles = append(roles, app.Li().Body(app.Span().Class("role").Text("txn coordinator of "), app.Code().Text(strings.Join(b.CoordinatorOf, ", "))))
+	}
+	if len(b.GroupCoordinatorOf) > 0 {
+		roles = append(roles, app.Li().Body(app.Span().Class("role").Text("group coordinator of "), app.Code().Text(strings.Join(b.GroupCoordinatorOf, ", "))))
+	}
+	if len(b.LeaderOf) > 0 {
+		roles = append(roles, app.Li().Body(app.Span().Class("role").Text("leader of "), app.Code().Text(strings.Join(b.LeaderOf, ", "))))
+	}
+	if len(roles) == 0 {
+		roles = append(roles, app.Li().Class("muted").Text("no leadership"))
+	}
+	return app.Li().Class("node-card broker "+b.Status).DataSet("node", b.Name).DataSet("status", b.Status).Body(
+		app.Div().Class("card-head").Body(app.H3().Text(b.Name), statusBadge(b.Status, b.Fenced)),
+		app.Ul().Class("roles").Body(roles...),
+		app.Div().Class("actions").Body(
+			p.actionButton("Crash", "crash "+b.Name, down, "danger"),
+			p.actionButton("Restart", "restart "+b.Name, !down),
+		),
+	)
+}
+
+func (p *playground) producerCard(pr cluster.ProducerView, snap Snapshot) app.UI {
+	n := pr.Name
+	down := pr.Status == "crashed"
+	paused := pr.Status == "paused"
+	txn := pr.TransactionalId != ""
+	last := ""
+	if pr.LastCall != "" {
+		last = pr.LastCall
+		switch {
+		case pr.Pending:
+			last += " … pending"
+		case pr.LastResult != "":
+			last += " → " + pr.LastResult
+		}
+	}
+	var partitions []string
+	for _, pv := range snap.Partitions {
+		partitions = append(partitions, pv.Partition)
+	}
+	tpOptions := make([]app.UI, len(partitions))
+	for i, tp := range partitions {
+		tpOptions[i] = app.Option().Value(tp).Text(tp)
+	}
+	group, offsets := offsetsGuess(snap)
+	id := cardID(n)
+	return app.Li().Class("node-card producer "+pr.Status).DataSet("node", n).DataSet("status", pr.Status).Body(
+		app.Div().Class("card-head").Body(app.H3().Text(n), statusBadge(pr.Status, false)),
+		app.Dl().Class("facts").Body(
+			app.If(txn, func() app.UI {
+				return app.Div().Body(app.Dt().Text("transactional.id"), app.Dd().Body(app.Code().Text(pr.TransactionalId)))
+			}),
+			app.Div().Body(app.Dt().Text("pid / epoch"), app.Dd().Text(pidEpoch(pr.ProducerId, pr.ProducerEpoch))),
+			app.Div().Body(app.Dt().Text("state"), app.Dd().Body(app.Span().Class("client-state").Text(pr.State))),
+			app.If(last != "", func() app.UI {
+				return app.Div().Body(app.Dt().Text("last call"), app.Dd().Text(last))
+			}),
+			app.If(pr.LastError != "", func() app.UI {
+				return app.Div().Class("fact-error").Body(app.Dt().Text("last error"), app.Dd().Text(pr.LastError))
+			}),
+		),
+		app.Div().Class("actions").Body(
+			p.actionButton("init", n+" init", down || !txn),
+			p.actionButton("begin", n+" begin", down || !txn),
+			p.actionButton("commit", n+" commit", down || !txn),
+			p.actionButton("abort", n+" abort", down || !txn),
+			app.If(!paused, func() app.UI { return p.actionButton("pause", "pause "+n, down) }),
+			app.If(paused, func() app.UI { return p.actionButton("resume", "resume "+n, down) }),
+			p.actionButton("crash", "crash "+n, down, "danger"),
+		),
+		// Not a <form>: go-app runs handlers after the event, too late to
+		// stop a submit from reloading the page.
+		app.Div().Class("mini-form").Role("group").Aria("label", "Send from "+n).Body(
+			app.Select().ID(id+"-tp").Aria("label", "Partition for "+n).Body(tpOptions...),
+			app.Input().Type("text").ID(id+"-kv").Aria("label", "Records for "+n+" (key=value …)").
+				Value("k1=v1").Size(9).Spellcheck(false),
+			app.Button().Type("button").Class("action").Title(n+" send PARTITION key=value").
+				Aria("disabled", down).
+				OnClick(func(ctx app.Context, e app.Event) {
+					tp := formValue(id+"-tp", "")
+					kv := strings.TrimSpace(formValue(id+"-kv", ""))
+					p.act(ctx, strings.TrimSpace(n+" send "+tp+" "+kv))
+				}, scoped(n)).Text("send"),
+		),
+		app.If(txn, func() app.UI {
+			return app.Div().Class("mini-form").Role("group").Aria("label", "Send offsets from "+n).Body(
+				app.Input().Type("text").ID(id+"-group").Aria("label", "Group for "+n).Value(group).Size(7).Spellcheck(false),
+				app.Input().Type("text").ID(id+"-offsets").Aria("label", "Offsets for "+n+" (topic/partition=offset …)").Value(offsets).Size(9).Spellcheck(false),
+				app.Button().Type("button").Class("action").Title(n+" send-offsets GROUP TOPIC/PARTITION=OFFSET").
+					Aria("disabled", down).
+					OnClick(func(ctx app.Context, e app.Event) {
+						g := strings.TrimSpace(formValue(id+"-group", group))
+						o := strings.TrimSpace(formValue(id+"-offsets", offsets))
+						p.act(ctx, strings.TrimSpace(n+" send-offsets "+g+" "+o))
+					}, scoped(n, group, offsets)).Text("send-offsets"),
+			)
+		}),
+	)
+}
+
+// scoped keys a handler that captures row data: go-app keeps an element's
+// handler across renders unless its scope changes (it compares handlers by
+// code, and every closure of one literal has the same code), so a button
+// reused for another card would otherwise run the old card's statement.
+func scoped(key ...any) app.EventOption { return app.EventScope(key...) }
+
+// offsetsGuess fills the send-offsets form with what a consume-transform-
+// produce loop would send: the first consumer group's positions.
+func offsetsGuess(snap Snapshot) (group, offsets string) {
+	group = "group-1"
+	for _, c := range snap.Consumers {
+		if c.GroupId == "" {
+			continue
+		}
+		var parts []string
+		for _, pos := range c.Positions {
+			parts = append(parts, pos.Partition+"="+strconv.FormatInt(pos.Position, 10))
+		}
+		if len(parts) > 0 {
+			return c.GroupId, strings.Join(parts, " ")
+		}
+	}
+	if len(snap.Partitions) > 0 {
+		return group, snap.Partitions[0].Partition + "=0"
+	}
+	return group, ""
+}
+
+func pidEpoch(pid int64, epoch int16) string {
+	if pid < 0 {
+		return "none yet"
+	}
+	return fmt.Sprintf("%d / %d", pid, epoch)
+}
+
+// cardID makes a client's name usable in element ids.
+func cardID(name string) string { return "card-" + name }
+
+// formValue reads a form control the browser owns (the page does not
+// re-render it on every keystroke), or def before the wasm runs.
+func formValue(id, def string) string {
+	if !app.IsClient {
+		return def
+	}
+	if v := app.Window().GetElementByID(id); v.Truthy() {
+		return v.Get("value").String()
+	}
+	return def
+}
+
+func (p *playground) consumerCard(c cluster.ConsumerView) app.UI {
+	down := c.Status == "crashed"
+	return app.Li().Class("node-card consumer "+c.Status).DataSet("node", c.Name).DataSet("status", c.Status).Body(
+		app.Div().Class("card-head").Body(app.H3().Text(c.Name), statusBadge(c.Status, false)),
+		app.Dl().Class("facts").Body(
+			app.Div().Body(app.Dt().Text("isolation"), app.Dd().Body(app.Span().Class("isolation "+c.IsolationLevel).Text(c.IsolationLevel))),
+			app.If(c.GroupId != "", func() app.UI {
+				return app.Div().Body(app.Dt().Text("group"), app.Dd().Body(app.Code().Text(c.GroupId)))
+			}),
+		),
+		app.If(len(c.Positions) == 0, func() app.UI {
+			return app.P().Class("muted").Text("No partition assigned.")
+		}),
+		app.Table().Class("positions").Body(
+			app.Range(c.Positions).Slice(func(i int) app.UI {
+				pos := c.Positions[i]
+				received := "—"
+				if len(pos.Received) > 0 {
+					received = strings.Join(pos.Received, " ")
+				}
+				return app.Tr().Body(
+					app.Th().Scope("row").Text(pos.Partition),
+					app.Td().Class("num").Title("position").Text("@"+strconv.FormatInt(pos.Position, 10)),
+					app.Td().Class("received").Title("values received").Text(received),
+				)
+			}),
+		),
+		app.Div().Class("actions").Body(
+			p.actionButton("poll", c.Name+" poll", down),
+			app.If(c.GroupId != "", func() app.UI { return p.actionButton("commit", c.Name+" commit", down) }),
+			p.actionButton("pause", "pause "+c.Name, down || c.Status == "paused"),
+			app.If(c.Status == "paused", func() app.UI { return p.actionButton("resume", "resume "+c.Name, false) }),
+			p.actionButton("crash", "crash "+c.Name, down, "danger"),
+		),
+	)
+}

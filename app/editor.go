@@ -1,0 +1,292 @@
+package app
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/maxence-charriere/go-app/v10/pkg/app"
+)
+
+// The editor is a plain textarea, so typing, selection, undo and screen
+// readers behave as everywhere else. Line numbers, the executing line, the
+// expectation marks and the error underline are drawn in a gutter and a
+// backdrop behind the (transparent) textarea, both scrolled with it; one
+// script line is one visual line (no wrapping), so line n of the backdrop
+// sits under line n of the text.
+
+// setEditor gives the editor a new text from outside (a scenario, an
+// action, an undo). go-app writes the value only when it differs from the
+// one it last rendered, which the learner's typing may have made stale, so
+// the element is also set directly.
+func (p *playground) setEditor(ctx app.Context, text string) {
+	p.editorText, p.script, p.scriptErr = text, text, nil
+	if app.IsClient {
+		ctx.Defer(func(ctx app.Context) {
+			if ta := app.Window().GetElementByID("script"); ta.Truthy() && ta.Get("value").String() != text {
+				ta.Set("value", text)
+			}
+		})
+	}
+}
+
+func (p *playground) onInput(ctx app.Context, e app.Event) {
+	p.script = ctx.JSSrc().Get("value").String()
+	p.stop()
+	p.editGen++
+	gen := p.editGen
+	ctx.After(editDelay, func(ctx app.Context) {
+		if gen != p.editGen {
+			return // typing went on
+		}
+		p.applyEdits(ctx)
+	})
+}
+
+// applyEdits reruns the typed script, keeping the position: editing the
+// end of a script should not send the learner back to the beginning.
+func (p *playground) applyEdits(ctx app.Context) {
+	if p.script == p.engine.Script() {
+		p.scriptErr = nil
+		return
+	}
+	pos := p.engine.Pos()
+	p.startLoad(ctx, p.script, func(ctx app.Context, err error) {
+		p.engine.Seek(pos)
+		p.followNewest(ctx)
+	})
+}
+
+// onEditorScroll keeps the gutter and the backdrop under the text. It
+// changes no state, so it skips the render.
+func (p *playground) onEditorScroll(ctx app.Context, e app.Event) {
+	ctx.PreventUpdate()
+	syncEditorScroll()
+}
+
+func syncEditorScroll() {
+	ta := app.Window().GetElementByID("script")
+	if !ta.Truthy() {
+		return
+	}
+	top, left := ta.Get("scrollTop"), ta.Get("scrollLeft")
+	if g := app.Window().GetElementByID("script-gutter"); g.Truthy() {
+		g.Set("scrollTop", top)
+	}
+	if b := app.Window().GetElementByID("script-backdrop"); b.Truthy() {
+		b.Set("scrollTop", top)
+		b.Set("scrollLeft", left)
+	}
+}
+
+// revealLine scrolls the editor so the executing line is in view, unless
+// the learner is typing in it.
+func revealLine(line int) {
+	ta := app.Window().GetElementByID("script")
+	if !ta.Truthy() || line <= 0 || app.Window().Get("document").Get("activeElement").Equal(ta) {
+		return
+	}
+	lh := editorLineHeight
+	top, h := ta.Get("scrollTop").Int(), ta.Get("clientHeight").Int()
+	y := (line-1)*lh + editorPadding
+	if y < top+lh || y > top+h-2*lh {
+		ta.Set("scrollTop", max(0, y-h/3))
+		syncEditorScroll()
+	}
+}
+
+// Editor metrics, in CSS pixels; app.css uses the same numbers.
+const (
+	editorLineHeight = 20
+	editorPadding    = 8
+)
+
+func (p *playground) onLoadScenario(ctx app.Context, e app.Event) {
+	slug := ctx.JSSrc().Get("value").String()
+	if slug == "" {
+		return
+	}
+	ctx.Navigate(playgroundLink(slug))
+}
+
+// onRevert goes back to the scenario as the library has it; the replaced
+// script can be brought back with Undo.
+func (p *playground) onRevert(ctx app.Context, e app.Event) {
+	if p.original == "" || p.script == p.original {
+		return
+	}
+	p.pushUndo(p.script)
+	p.setEditor(ctx, p.original)
+	p.say(false, "Back to the library's script. Undo brings yours back.")
+	p.startLoad(ctx, p.original, nil)
+}
+
+func (p *playground) onUndo(ctx app.Context, e app.Event) {
+	n := len(p.undo)
+	if n == 0 {
+		return
+	}
+	prev := p.undo[n-1]
+	p.undo = p.undo[:n-1]
+	pos := p.engine.Pos()
+	p.setEditor(ctx, prev)
+	p.say(false, "Restored the previous script.")
+	p.startLoad(ctx, prev, func(ctx app.Context, err error) {
+		p.engine.Seek(pos)
+		p.followNewest(ctx)
+	})
+}
+
+// editorError is the error the editor shows: the typed script's parse
+// error, else the loaded script's runtime error when the editor holds it.
+func (p *playground) editorError() *ScriptError {
+	if p.scriptErr != nil {
+		return p.scriptErr
+	}
+	if err := p.engine.Err(); err != nil && p.script == p.engine.Script() {
+		return err
+	}
+	return nil
+}
+
+func (p *playground) renderEditor() app.UI {
+	se := p.editorError()
+	current := 0
+	if p.script == p.engine.Script() && !p.busy {
+		current = p.engine.Line()
+	}
+	marks := map[int]bool{} // line → expectation passed
+	for _, r := range p.engine.Results() {
+		ok, seen := marks[r.Pos.Line]
+		marks[r.Pos.Line] = r.OK && (!seen || ok)
+	}
+	if p.script != p.engine.Script() {
+		marks = nil
+	}
+	// Every line the textarea has, the empty one after a final newline
+	// included: the gutter must scroll exactly as far as the text.
+	lines := strings.Split(p.script, "\n")
+
+	gutter := make([]app.UI, len(lines))
+	backdrop := make([]app.UI, len(lines))
+	for i := range lines {
+		n := i + 1
+		gc, bc := "ln", "bl"
+		if n == current {
+			gc += " current"
+			bc += " current"
+		}
+		if ok, has := marks[n]; has {
+			if ok {
+				gc += " pass"
+			} else {
+				gc += " fail"
+			}
+		}
+		var under app.UI = app.Text("")
+		if se != nil && n == se.Line {
+			gc += " error"
+			bc += " error"
+			// The error column, underlined under the text.
+			r := []rune(lines[i])
+			col := min(max(se.Col-1, 0), len(r))
+			at := " "
+			if col < len(r) {
+				at = string(r[col])
+			}
+			under = app.Span().Body(
+				app.Span().Class("pad").Text(string(r[:col])),
+				app.Span().Class("error-at").Text(at),
+			)
+		}
+		gutter[i] = app.Div().Class(gc).DataSet("line", n).Text(n)
+		backdrop[i] = app.Div().Class(bc).Body(under)
+	}
+
+	area := app.Textarea().ID("script").
+		Aria("label", "Scenario script").
+		Spellcheck(false).
+		Attr("autocomplete", "off").
+		Attr("autocapitalize", "off").
+		Attr("wrap", "off").
+		Text(p.editorText).
+		// The child text is what the pre-rendered page shows before the
+		// wasm runs (a textarea ignores a value attribute in HTML).
+		Body(app.Text(p.editorText)).
+		OnInput(p.onInput).
+		OnScroll(p.onEditorScroll)
+	if se != nil {
+		area = area.Aria("invalid", "true").Aria("describedby", "script-error")
+	}
+
+	list := Library()
+	return app.Section().Class("editor").Aria("label", "Script").Body(
+		app.Div().Class("panel-head").Body(
+			app.H2().Text("Script"),
+			app.Div().Class("editor-tools").Body(
+				app.Select().Class("scenario-select").Aria("label", "Load a library scenario").OnChange(p.onLoadScenario).Body(
+					app.Option().Value("").Text("Load a scenario…"),
+					app.Range(list).Slice(func(i int) app.UI {
+						return app.Option().Value(list[i].Slug).Selected(list[i].Slug == p.slug).Text(list[i].Title)
+					}),
+				),
+				app.Button().Type("button").Class("tool").Aria("label", "Revert script").
+					Title("Back to the library's version of this scenario").
+					Aria("disabled", p.original == "" || p.script == p.original).
+					OnClick(p.onRevert).Text("Revert"),
+				app.Button().Type("button").Class("tool").Aria("label", "Undo script change").
+					Title("Bring back the script before the last action, revert or load").
+					Aria("disabled", len(p.undo) == 0).
+					OnClick(p.onUndo).Text("Undo"),
+			),
+		),
+		app.Div().Class("code").Body(
+			app.Div().ID("script-gutter").Class("gutter").Aria("hidden", "true").Body(gutter...),
+			app.Div().Class("code-area").Body(
+				app.Div().ID("script-backdrop").Class("backdrop").Aria("hidden", "true").Body(backdrop...),
+				area,
+			),
+		),
+		app.If(se != nil, func() app.UI {
+			kind := "Line %d, column %d: %s"
+			if se.Runtime {
+				kind = "Line %d, column %d stops the run: %s"
+			}
+			return app.P().ID("script-error").Class("script-error").Role("alert").
+				DataSet("line", se.Line).DataSet("col", se.Col).
+				Text(fmt.Sprintf(kind, se.Line, se.Col, se.Msg))
+		}),
+		app.If(p.script != p.engine.Script() && se == nil, func() app.UI {
+			return app.P().Class("editor-status").Role("status").Text("Running your edits…")
+		}),
+		p.renderResults(),
+	)
+}
+
+// renderResults lists the expectations checked so far.
+func (p *playground) renderResults() app.UI {
+	rs := p.engine.Results()
+	if len(rs) == 0 {
+		return app.P().Class("results-empty").Text("Expectations appear here as the script checks them.")
+	}
+	failed := 0
+	for _, r := range rs {
+		if !r.OK {
+			failed++
+		}
+	}
+	return app.Details().Class("results").Open(failed > 0).Body(
+		app.Summary().Text(fmt.Sprintf("%d expectation(s) checked, %d failed", len(rs), failed)),
+		app.Ul().Body(app.Range(rs).Slice(func(i int) app.UI {
+			r := rs[i]
+			li := app.Li().Class("result").DataSet("line", r.Pos.Line)
+			if r.OK {
+				return li.Class("ok").Text(fmt.Sprintf("✓ %d: %s", r.Pos.Line, r.Line))
+			}
+			return li.Class("fail").Body(
+				app.Text(fmt.Sprintf("✗ %d: %s", r.Pos.Line, r.Line)),
+				app.Br(),
+				app.Span().Class("detail").Text("expected "+r.Expected+", got "+r.Actual),
+			)
+		})),
+	)
+}

@@ -1,0 +1,502 @@
+package app
+
+import (
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/maxence-charriere/go-app/v10/pkg/app"
+
+	"txnlab/core/check"
+	"txnlab/core/cluster"
+	"txnlab/core/sim"
+)
+
+// The inspector shows the state behind the diagram at the current step:
+// what the coordinator and the partitions hold, what each isolation level
+// returns, and whether every invariant still holds.
+
+const (
+	tabTransactions = "transactions"
+	tabPartitions   = "partitions"
+	tabConsumers    = "consumers"
+	tabGroups       = "groups"
+	tabInvariants   = "invariants"
+	tabBreak        = "break"
+)
+
+var tabs = []struct{ id, label string }{
+	{tabTransactions, "Transactions"},
+	{tabPartitions, "Partitions"},
+	{tabConsumers, "Consumers"},
+	{tabGroups, "Groups"},
+	{tabInvariants, "Invariants"},
+	{tabBreak, "Break the protocol"},
+}
+
+func (p *playground) renderInspector() app.UI {
+	snap := p.engine.Snapshot()
+	viol := p.engine.Violations()
+	tabButtons := make([]app.UI, len(tabs))
+	for i, t := range tabs {
+		id := t.id
+		label := t.label
+		if id == tabInvariants && len(viol) > 0 {
+			label += " (" + strconv.Itoa(len(viol)) + ")"
+		}
+		if id == tabBreak && len(snap.Broken) > 0 {
+			label += " (" + strconv.Itoa(len(snap.Broken)) + " off)"
+		}
+		class := "tab"
+		if id == tabInvariants && len(viol) > 0 {
+			class += " alarm"
+		}
+		tabButtons[i] = app.Button().Type("button").Class(class).Role("tab").
+			ID("tab-"+id).
+			Aria("selected", p.tab == id).
+			Aria("controls", "panel-"+id).
+			TabIndex(map[bool]int{true: 0, false: -1}[p.tab == id]).
+			OnClick(func(ctx app.Context, e app.Event) { p.tab = id }, scoped(id)).
+			OnKeyDown(p.onTabKey).
+			Text(label)
+	}
+	var panel app.UI
+	switch {
+	case !snap.Valid:
+		panel = app.P().Class("empty").Text("Step once to create the cluster.")
+	case p.tab == tabPartitions:
+		panel = partitionsPanel(snap)
+	case p.tab == tabConsumers:
+		panel = consumersPanel(snap)
+	case p.tab == tabGroups:
+		panel = groupsPanel(snap)
+	case p.tab == tabInvariants:
+		panel = p.invariantsPanel(viol)
+	case p.tab == tabBreak:
+		panel = p.breakPanel(snap)
+	default:
+		panel = transactionsPanel(snap)
+	}
+	return app.Section().Class("inspector").Aria("label", "Inspector").Body(
+		app.Div().Class("tabs").Role("tablist").Aria("label", "Inspector").Body(tabButtons...),
+		app.Div().Class("tab-panel").ID("panel-"+p.tab).Role("tabpanel").Aria("labelledby", "tab-"+p.tab).Body(panel),
+	)
+}
+
+// onTabKey moves between tabs with the arrow keys, as the ARIA tabs
+// pattern asks.
+func (p *playground) onTabKey(ctx app.Context, e app.Event) {
+	i := slices.IndexFunc(tabs, func(t struct{ id, label string }) bool { return t.id == p.tab })
+	switch e.Get("key").String() {
+	case "ArrowRight":
+		i = (i + 1) % len(tabs)
+	case "ArrowLeft":
+		i = (i + len(tabs) - 1) % len(tabs)
+	default:
+		ctx.PreventUpdate()
+		return
+	}
+	p.tab = tabs[i].id
+	id := "tab-" + p.tab
+	ctx.Defer(func(ctx app.Context) {
+		if b := app.Window().GetElementByID(id); b.Truthy() {
+			b.Call("focus")
+		}
+	})
+}
+
+func transactionsPanel(snap Snapshot) app.UI {
+	if len(snap.Transactions) == 0 {
+		return app.P().Class("empty").Text("No transactional producer in this script.")
+	}
+	down := map[string]bool{}
+	for _, b := range snap.Brokers {
+		down[b.Name] = b.Status != "up"
+	}
+	return app.Div().Class("txn-list").Body(app.Range(snap.Transactions).Slice(func(i int) app.UI {
+		t := snap.Transactions[i]
+		md := t.Metadata
+		state := md.State
+		if md.PendingState != "" {
+			state += " → " + md.PendingState + " (pending)"
+		}
+		coord := t.Coordinator
+		if coord == "" {
+			coord = "none (partition offline)"
+		}
+		var parts []string
+		for _, tp := range md.Partitions {
+			parts = append(parts, tp.String())
+		}
+		return app.Article().Class("txn").DataSet("txn", t.TransactionalId).Body(
+			app.H3().Body(app.Code().Text(t.TransactionalId)),
+			app.Dl().Class("facts wide").Body(txnFacts(t, coord, state, parts, down[t.Coordinator])...),
+			app.H4().Text("__transaction_state records"),
+			app.If(len(t.Log) == 0, func() app.UI { return app.P().Class("muted").Text("none yet") }),
+			app.Ol().Class("txn-log").Body(app.Range(t.Log).Slice(func(j int) app.UI {
+				r := t.Log[j]
+				return app.Li().Body(app.Span().Class("offset").Text("@"+strconv.FormatInt(r.Offset, 10)), app.Code().Text(r.Value))
+			})),
+		)
+	}))
+}
+
+// txnFacts lists a transaction's facts as flat dt/dd pairs: the facts grid
+// lays out its children two by two.
+func txnFacts(t cluster.TransactionView, coord, state string, parts []string, coordDown bool) []app.UI {
+	md := t.Metadata
+	out := []app.UI{fact("coordinator", fmt.Sprintf("%s — __transaction_state/%d, coordinator epoch %d", coord, t.Partition, t.CoordinatorEpoch))}
+	switch {
+	case t.Loading:
+		out = append(out, fact("loading", "the coordinator is loading its partition"))
+	case !t.Known && coordDown:
+		out = append(out, fact("metadata", "unreachable: its coordinator is down until the controller moves the partition to another broker"))
+	case !t.Known:
+		out = append(out, fact("metadata", "none (never initialised, or expired)"))
+	default:
+		out = append(out,
+			factUI("state", app.Span().Class("txn-state state-"+md.State).Text(state)),
+			fact("producer id / epoch", fmt.Sprintf("%d / %d (last epoch %d)", md.ProducerId, md.ProducerEpoch, md.LastProducerEpoch)),
+			fact("partitions", orNone(strings.Join(parts, ", "))),
+			fact("timeout", fmt.Sprintf("%d ms", md.TxnTimeoutMs)),
+		)
+	}
+	return out
+}
+
+func fact(term, value string) app.UI { return factUI(term, app.Text(value)) }
+
+func factUI(term string, value app.UI) app.UI {
+	return app.Div().Body(app.Dt().Text(term), app.Dd().Body(value))
+}
+
+func orNone(s string) string {
+	if s == "" {
+		return "none"
+	}
+	return s
+}
+
+// producerColour gives each producer a stable colour class, by its order
+// of first appearance in the partitions.
+func producerColours(snap Snapshot) map[string]int {
+	m := map[string]int{}
+	for _, pv := range snap.Producers {
+		if _, ok := m[pv.Name]; !ok {
+			m[pv.Name] = len(m) % 6
+		}
+	}
+	return m
+}
+
+func partitionsPanel(snap Snapshot) app.UI {
+	colours := producerColours(snap)
+	return app.Div().Class("partition-list").Body(
+		app.P().Class("legend-line").Body(
+			app.Span().Class("cell-key committed").Text("committed"),
+			app.Span().Class("cell-key pending").Text("pending"),
+			app.Span().Class("cell-key aborted").Text("aborted"),
+			app.Span().Class("cell-key marker").Text("marker"),
+			app.Span().Class("cell-key plain").Text("non-transactional"),
+		),
+		app.Range(snap.Partitions).Slice(func(i int) app.UI { return partitionView(snap.Partitions[i], colours) }),
+	)
+}
+
+func partitionView(pv cluster.PartitionView, colours map[string]int) app.UI {
+	cells := make([]app.UI, 0, len(pv.Entries)+1)
+	for _, e := range pv.Entries {
+		class := "cell " + e.Status
+		if c, ok := colours[e.Producer]; ok {
+			class += " producer-" + strconv.Itoa(c)
+		}
+		var text, title string
+		if e.Marker != "" {
+			text = e.Marker
+			title = fmt.Sprintf("offset %d: %s marker, pid %d epoch %d", e.Offset, e.Marker, e.ProducerId, e.ProducerEpoch)
+		} else {
+			text = e.Value
+			title = fmt.Sprintf("offset %d: %s=%s, %s, pid %d epoch %d seq %d", e.Offset, e.Key, e.Value, e.Status, e.ProducerId, e.ProducerEpoch, e.Sequence)
+		}
+		if e.Producer != "" {
+			title += " (" + e.Producer + ")"
+		}
+		var marks []app.UI
+		if e.Offset == pv.LSO {
+			marks = append(marks, app.Span().Class("mark lso").Text("LSO"))
+		}
+		if e.Offset == pv.HighWatermark {
+			marks = append(marks, app.Span().Class("mark hw").Text("HW"))
+		}
+		cells = append(cells, app.Li().Class(class).Title(title).Body(
+			app.Span().Class("cell-offset").Text(e.Offset),
+			app.Span().Class("cell-value").Text(truncate(text, 10)),
+			app.Span().Class("cell-marks").Body(marks...),
+		))
+	}
+	// The log end: where the next record goes, with the marks that sit
+	// there when every record is stable.
+	var endMarks []app.UI
+	if pv.LSO == pv.LogEndOffset {
+		endMarks = append(endMarks, app.Span().Class("mark lso").Text("LSO"))
+	}
+	if pv.HighWatermark == pv.LogEndOffset {
+		endMarks = append(endMarks, app.Span().Class("mark hw").Text("HW"))
+	}
+	cells = append(cells, app.Li().Class("cell end").Title(fmt.Sprintf("log end offset %d", pv.LogEndOffset)).Body(
+		app.Span().Class("cell-offset").Text(pv.LogEndOffset),
+		app.Span().Class("cell-value").Text("LEO"),
+		app.Span().Class("cell-marks").Body(endMarks...),
+	))
+	return app.Article().Class("partition").DataSet("partition", pv.Partition).Body(
+		app.H3().Body(
+			app.Code().Text(pv.Partition),
+			app.Span().Class("muted meta").Text(fmt.Sprintf(" leader %s (epoch %d) · replicas %s · ISR %s · HW %d · LSO %d · LEO %d",
+				pv.Leader, pv.LeaderEpoch, ints(pv.Replicas), ints(pv.ISR), pv.HighWatermark, pv.LSO, pv.LogEndOffset)),
+		),
+		app.Ol().Class("log-strip").Aria("label", "Log of "+pv.Partition).Body(cells...),
+		app.Div().Class("partition-tables").Body(
+			app.If(len(pv.Producers) > 0, func() app.UI {
+				return app.Table().Class("mini").Body(
+					app.Caption().Text("Producer state"),
+					app.THead().Body(app.Tr().Body(app.Th().Text("pid"), app.Th().Text("epoch"), app.Th().Text("coord. epoch"), app.Th().Text("last seq"), app.Th().Text("open txn from"))),
+					app.TBody().Body(app.Range(pv.Producers).Slice(func(j int) app.UI {
+						r := pv.Producers[j]
+						first := "—"
+						if r.CurrentTxnFirstOffset >= 0 {
+							first = strconv.FormatInt(r.CurrentTxnFirstOffset, 10)
+						}
+						return app.Tr().Body(app.Td().Text(r.ProducerId), app.Td().Text(r.ProducerEpoch), app.Td().Text(r.CoordinatorEpoch), app.Td().Text(r.LastSequence), app.Td().Text(first))
+					})),
+				)
+			}),
+			app.If(len(pv.Aborted) > 0, func() app.UI {
+				return app.Table().Class("mini").Body(
+					app.Caption().Text("Aborted-transaction index"),
+					app.THead().Body(app.Tr().Body(app.Th().Text("pid"), app.Th().Text("first"), app.Th().Text("last"), app.Th().Text("LSO"))),
+					app.TBody().Body(app.Range(pv.Aborted).Slice(func(j int) app.UI {
+						a := pv.Aborted[j]
+						return app.Tr().Body(app.Td().Text(a.ProducerId), app.Td().Text(a.FirstOffset), app.Td().Text(a.LastOffset), app.Td().Text(a.LastStableOffset))
+					})),
+				)
+			}),
+		),
+	)
+}
+
+func ints(v []int32) string {
+	s := make([]string, len(v))
+	for i, x := range v {
+		s[i] = strconv.Itoa(int(x))
+	}
+	return "[" + strings.Join(s, ",") + "]"
+}
+
+// consumersPanel puts what each isolation level returns side by side: the
+// records each consumer received, and what the log would give each level
+// right now (read_committed stops at the LSO and drops aborted records).
+func consumersPanel(snap Snapshot) app.UI {
+	return app.Div().Class("consumers-panel").Body(
+		app.Table().Class("mini wide").Body(
+			app.Caption().Text("What a fetch from offset 0 returns now"),
+			app.THead().Body(app.Tr().Body(app.Th().Text("partition"), app.Th().Text("read_uncommitted"), app.Th().Text("read_committed"))),
+			app.TBody().Body(app.Range(snap.Partitions).Slice(func(i int) app.UI {
+				pv := snap.Partitions[i]
+				var ru, rc []string
+				for _, e := range pv.Entries {
+					if e.Marker != "" {
+						continue
+					}
+					if e.Offset < pv.HighWatermark {
+						ru = append(ru, e.Value)
+					}
+					if e.Offset < pv.LSO && (e.Status == "committed" || e.Status == "plain") {
+						rc = append(rc, e.Value)
+					}
+				}
+				return app.Tr().Body(app.Th().Scope("row").Text(pv.Partition), app.Td().Text(orDash(ru)), app.Td().Text(orDash(rc)))
+			})),
+		),
+		app.If(len(snap.Consumers) > 0, func() app.UI {
+			var rows []app.UI
+			for _, c := range snap.Consumers {
+				for _, pos := range c.Positions {
+					rows = append(rows, app.Tr().Body(app.Td().Text(c.Name), app.Td().Text(c.IsolationLevel), app.Td().Text(pos.Partition), app.Td().Text(pos.Position), app.Td().Text(orDash(pos.Received))))
+				}
+				if len(c.Positions) == 0 {
+					rows = append(rows, app.Tr().Body(app.Td().Text(c.Name), app.Td().Text(c.IsolationLevel), app.Td().ColSpan(3).Text("nothing assigned")))
+				}
+			}
+			return app.Table().Class("mini wide").Body(
+				app.Caption().Text("What each consumer received"),
+				app.THead().Body(app.Tr().Body(app.Th().Text("consumer"), app.Th().Text("isolation"), app.Th().Text("partition"), app.Th().Text("position"), app.Th().Text("received"))),
+				app.TBody().Body(rows...),
+			)
+		}),
+	)
+}
+
+func orDash(v []string) string {
+	if len(v) == 0 {
+		return "—"
+	}
+	return strings.Join(v, " ")
+}
+
+func groupsPanel(snap Snapshot) app.UI {
+	if len(snap.Offsets) == 0 {
+		return app.P().Class("empty").Text("No group has committed offsets yet.")
+	}
+	return app.Table().Class("mini wide").Body(
+		app.Caption().Text("__consumer_offsets: committed and pending transactional offsets"),
+		app.THead().Body(app.Tr().Body(app.Th().Text("group"), app.Th().Text("partition"), app.Th().Text("offset"), app.Th().Text("status"))),
+		app.TBody().Body(app.Range(snap.Offsets).Slice(func(i int) app.UI {
+			o := snap.Offsets[i]
+			status := "committed"
+			if o.Pending {
+				status = fmt.Sprintf("pending (transaction of pid %d)", o.ProducerId)
+			}
+			return app.Tr().Class(map[bool]string{true: "pending", false: "committed"}[o.Pending]).Body(
+				app.Td().Text(o.Group), app.Td().Text(o.Partition), app.Td().Text(o.Offset), app.Td().Text(status))
+		})),
+	)
+}
+
+// invariants lists the checker's invariants in the language's order, so
+// the tab shows each green or red.
+var invariants = []struct{ name, what string }{
+	{"read-committed", "a read_committed consumer never receives a record of an aborted or open transaction"},
+	{"atomicity", "a decided transaction has one outcome on every partition it wrote"},
+	{"no-duplicates", "with idempotence on, an acknowledged record is in the log exactly once"},
+	{"durability", "acknowledged records and committed transactions survive crashes"},
+	{"fencing", "nothing written with an older epoch becomes visible once a newer epoch exists"},
+	{"offsets-atomicity", "offsets sent in a transaction become visible exactly when it commits"},
+	{"marker-consistency", "every marker of one transaction says the same thing"},
+	{"transitions", "every state transition is one Kafka allows"},
+	{"lso", "LSO ≤ high watermark, never moves back, never passes an open transaction"},
+}
+
+func (p *playground) invariantsPanel(viol []check.Violation) app.UI {
+	byName := map[string][]check.Violation{}
+	for _, v := range viol {
+		byName[v.Invariant] = append(byName[v.Invariant], v)
+	}
+	items := make([]app.UI, 0, len(invariants))
+	for _, inv := range invariants {
+		vs := byName[inv.name]
+		delete(byName, inv.name)
+		items = append(items, p.invariantItem(inv.name, inv.what, vs))
+	}
+	for name, vs := range byName { // an invariant this page does not know yet
+		items = append(items, p.invariantItem(name, "", vs))
+	}
+	return app.Div().Body(
+		app.P().Class("muted").Text("The checker reads the history up to this step. Each invariant is green while it holds."),
+		app.Ul().Class("invariants").Body(items...),
+	)
+}
+
+func (p *playground) invariantItem(name, what string, vs []check.Violation) app.UI {
+	class, mark := "invariant ok", "✓"
+	if len(vs) > 0 {
+		class, mark = "invariant broken", "✗"
+	}
+	return app.Li().Class(class).DataSet("invariant", name).Body(
+		app.Span().Class("inv-mark").Aria("hidden", "true").Text(mark),
+		app.Code().Text(name),
+		app.If(what != "", func() app.UI { return app.Span().Class("muted").Text(" — " + what) }),
+		app.If(len(vs) > 0, func() app.UI {
+			return app.Ul().Class("violations").Body(app.Range(vs).Slice(func(i int) app.UI {
+				v := vs[i]
+				var links []app.UI
+				for _, idx := range v.Events {
+					links = append(links, p.eventLink(idx))
+				}
+				return app.Li().Body(app.Text(v.Message+" "), app.Span().Class("event-links").Body(links...))
+			}))
+		}),
+	)
+}
+
+// eventLink moves to the step where an event happened and, for a message,
+// opens it in the message panel.
+func (p *playground) eventLink(idx int) app.UI {
+	return app.Button().Type("button").Class("link").Title("Go to the step of event #"+strconv.Itoa(idx)).
+		OnClick(func(ctx app.Context, e app.Event) {
+			p.stop()
+			p.engine.Seek(stepOfEvent(p.engine, idx))
+			if evs := p.engine.History(); idx < len(evs) && evs[idx].MsgID != 0 {
+				p.selected = evs[idx].MsgID
+			}
+			p.followNewest(ctx)
+		}, scoped(idx)).Text("#" + strconv.Itoa(idx))
+}
+
+// stepOfEvent is the first step whose trace includes event idx.
+func stepOfEvent(e Engine, idx int) int {
+	lo, hi := 0, e.Len()
+	for lo < hi {
+		mid := (lo + hi) / 2
+		if e.EventsAt(mid) > idx {
+			hi = mid
+		} else {
+			lo = mid + 1
+		}
+	}
+	return lo
+}
+
+// mechanisms are the switches of "Break the protocol", in the language's
+// order, with what each one prevents.
+var mechanisms = []struct{ name, what string }{
+	{"epoch-fencing", "brokers and the coordinator reject requests with an older producer epoch"},
+	{"coordinator-epoch", "brokers reject WriteTxnMarkers from an older coordinator epoch"},
+	{"add-partitions", "the producer registers a partition with AddPartitionsToTxn before producing to it"},
+	{"lso-bound", "read_committed fetches stop at the last stable offset"},
+	{"aborted-filter", "read_committed consumers drop the batches of aborted transactions"},
+	{"add-offsets", "sendOffsetsToTransaction sends AddOffsetsToTxn first"},
+	{"sequence-check", "brokers detect duplicate and out-of-order sequence numbers"},
+}
+
+// breakPanel offers a switch per safety mechanism. Turning one off writes
+// `break NAME` into the script at this moment (`restore NAME` turns it
+// back on), so the anomaly it lets through replays like everything else.
+func (p *playground) breakPanel(snap Snapshot) app.UI {
+	broken := map[string]bool{}
+	for _, m := range snap.Broken {
+		broken[m] = true
+	}
+	known := map[string]bool{}
+	for _, m := range sim.Mechanisms {
+		known[string(m)] = true
+	}
+	var items []app.UI
+	for _, m := range mechanisms {
+		if !known[m.name] {
+			continue
+		}
+		on := !broken[m.name]
+		stmt := "break " + m.name
+		if !on {
+			stmt = "restore " + m.name
+		}
+		items = append(items, app.Li().Class("switch-row").DataSet("mechanism", m.name).Body(
+			app.Button().Type("button").Class("switch").Role("switch").
+				Aria("checked", on).
+				Aria("label", m.name).
+				Title(stmt).
+				OnClick(func(ctx app.Context, e app.Event) { p.act(ctx, stmt) }, scoped(stmt)).
+				Body(app.Span().Class("knob")),
+			app.Div().Body(
+				app.Code().Text(m.name),
+				app.Span().Class(map[bool]string{true: "state-on", false: "state-off"}[on]).Text(map[bool]string{true: " on", false: " OFF"}[on]),
+				app.P().Class("muted").Text(m.what),
+			),
+		))
+	}
+	return app.Div().Body(
+		app.P().Class("muted").Text("Switch a mechanism off at this moment and run on: the Invariants tab shows what it was preventing. Each switch is a line of the script (break / restore)."),
+		app.Ul().Class("switches").Body(items...),
+	)
+}

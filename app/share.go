@@ -1,0 +1,83 @@
+package app
+
+import (
+	"bytes"
+	"compress/flate"
+	"encoding/base64"
+	"errors"
+	"io"
+	"strings"
+
+	"github.com/maxence-charriere/go-app/v10/pkg/app"
+)
+
+// A share link carries the whole script in the URL's fragment (#s=…),
+// compressed and URL-safe, so opening it reproduces the session exactly
+// and no server ever sees or stores it.
+
+// maxSharedScript bounds what a link may expand to, so a crafted link
+// cannot make the page inflate gigabytes.
+const maxSharedScript = 1 << 20
+
+// encodeScript compresses a script for a link.
+func encodeScript(src string) string {
+	var b bytes.Buffer
+	w, _ := flate.NewWriter(&b, flate.BestCompression)
+	w.Write([]byte(src))
+	w.Close()
+	return base64.RawURLEncoding.EncodeToString(b.Bytes())
+}
+
+// decodeScript reverses encodeScript.
+func decodeScript(s string) (string, error) {
+	raw, err := base64.RawURLEncoding.DecodeString(s)
+	if err != nil {
+		return "", err
+	}
+	out, err := io.ReadAll(io.LimitReader(flate.NewReader(bytes.NewReader(raw)), maxSharedScript+1))
+	if err != nil {
+		return "", err
+	}
+	if len(out) > maxSharedScript {
+		return "", errors.New("the shared script is too long")
+	}
+	return string(out), nil
+}
+
+// sharedScript reads the script of a share link from a URL fragment.
+func sharedScript(fragment string) (string, bool, error) {
+	for _, part := range strings.Split(fragment, "&") {
+		if v, ok := strings.CutPrefix(part, "s="); ok {
+			src, err := decodeScript(v)
+			return src, err == nil, err
+		}
+	}
+	return "", false, nil
+}
+
+// onShare puts a link to the script in the editor on the clipboard, and in
+// the address bar, where the learner can copy it if the clipboard is
+// refused.
+func (p *playground) onShare(ctx app.Context, e app.Event) {
+	if !app.IsClient {
+		return
+	}
+	u := app.Window().URL()
+	u.RawQuery = ""
+	u.Fragment = "s=" + encodeScript(p.script)
+	link := u.String()
+	app.Window().Get("history").Call("replaceState", nil, "", link)
+	p.say(false, "The address bar now holds a link to this script.")
+	if clip := app.Window().Get("navigator").Get("clipboard"); clip.Truthy() {
+		// The browser may refuse the clipboard (no focus, no permission):
+		// settle the promise either way, or the refusal is an uncaught
+		// error in the console.
+		var settle app.Func
+		settle = app.FuncOf(func(this app.Value, args []app.Value) any {
+			settle.Release()
+			return nil
+		})
+		clip.Call("writeText", link).Call("then", settle, settle)
+		p.say(false, "Link copied, and in the address bar: it holds the whole script.")
+	}
+}
