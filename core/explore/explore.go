@@ -18,6 +18,8 @@ type Config struct {
 	Break string
 	// KeepGoing runs every run even after a violation.
 	KeepGoing bool
+	// NoBias: see Options.NoBias.
+	NoBias bool
 	// Actions and StepBudget are passed to each run (0: defaults).
 	Actions    int
 	StepBudget int
@@ -101,7 +103,7 @@ func (rep *Report) Add(i int, r *Run) bool {
 
 // RunOptions are the options of run i of a batch.
 func (cfg Config) RunOptions(i int) Options {
-	return Options{Seed: cfg.Seed + uint64(i), Break: cfg.Break, Actions: cfg.Actions, StepBudget: cfg.StepBudget}
+	return Options{Seed: cfg.Seed + uint64(i), Break: cfg.Break, NoBias: cfg.NoBias, Actions: cfg.Actions, StepBudget: cfg.StepBudget}
 }
 
 // Explore generates and judges cfg.Runs scenarios one after the other,

@@ -20,6 +20,9 @@ type Options struct {
 	// ("" for none); the generator then leans towards the situations that
 	// mechanism guards.
 	Break string
+	// NoBias keeps the generator's usual mix even with Break set: a
+	// measure of how often random schedules alone run into the anomaly.
+	NoBias bool
 	// Actions is how many random actions the main phase draws (0: 24).
 	Actions int
 	// StepBudget bounds the simulation events of the whole run (0: the
@@ -235,7 +238,7 @@ func (g *gen) setup() {
 	for _, id := range g.txnIDs {
 		g.newProducer(id)
 	}
-	if g.chance(50) || g.opts.Break == "sequence-check" {
+	if g.chance(50) || g.bias() == "sequence-check" {
 		g.newProducer("")
 	}
 	if g.chance(10) {
@@ -258,8 +261,17 @@ func (g *gen) setup() {
 	}
 }
 
+// bias is the mechanism the generator leans towards: the broken one,
+// unless NoBias asks for the same mix as with nothing broken.
+func (g *gen) bias() string {
+	if g.opts.NoBias {
+		return ""
+	}
+	return g.opts.Break
+}
+
 func (g *gen) wantsRC() bool {
-	switch g.opts.Break {
+	switch g.bias() {
 	case "lso-bound", "aborted-filter", "coordinator-epoch":
 		return true
 	}
@@ -424,11 +436,11 @@ func (g *gen) crashedBrokers() []int {
 // ---- the main phase --------------------------------------------------------
 
 func (g *gen) action() {
-	if g.opts.Break != "" && g.chance(35) {
+	if g.bias() != "" && g.chance(35) {
 		g.motif(g.opts.Break)
 		return
 	}
-	if g.opts.Break == "" && g.chance(8) {
+	if g.bias() == "" && g.chance(8) {
 		g.motif(Mechanisms[g.pick(len(Mechanisms))])
 		return
 	}
