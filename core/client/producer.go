@@ -444,6 +444,14 @@ func (p *Producer) Abort(w *sim.World) *Call {
 		p.finish(w, call, p.illegal(), "abortTransaction in state "+string(p.State))
 		return call
 	}
+	p.beginAbort(w, call)
+	p.blockLimit(w, call)
+	return call
+}
+
+// beginAbort starts aborting for call: batches not yet sent fail locally,
+// then EndTxn(abort) goes out once nothing is in flight.
+func (p *Producer) beginAbort(w *sim.World, call *Call) {
 	p.abortCall = call
 	p.transition(w, AbortingTransaction)
 	for _, b := range p.batches {
@@ -452,9 +460,7 @@ func (p *Producer) Abort(w *sim.World) *Call {
 		}
 	}
 	p.pendingAdd = map[protocol.TopicPartition]bool{}
-	p.blockLimit(w, call)
 	p.maybeEndTxn(w)
-	return call
 }
 
 // Close is close(): a graceful close aborts the open transaction first
@@ -463,15 +469,7 @@ func (p *Producer) Close(w *sim.World) *Call {
 	call := p.start(w, CallClose, "")
 	p.closed = true
 	if p.Transactional() && (p.State == InTransaction || p.State == AbortableError) {
-		p.abortCall = call
-		p.transition(w, AbortingTransaction)
-		for _, b := range p.batches {
-			if !b.done && b.inflight == 0 {
-				p.completeBatch(w, b, protocol.TRANSACTION_ABORTABLE, -1)
-			}
-		}
-		p.pendingAdd = map[protocol.TopicPartition]bool{}
-		p.maybeEndTxn(w)
+		p.beginAbort(w, call)
 		return call
 	}
 	p.finish(w, call, protocol.NONE, "")
