@@ -39,7 +39,7 @@ const (
 	MaxBrokers    = 9
 	MaxPartitions = 64
 	MaxClients    = 32
-	MaxTopics     = 16
+	MaxTopics     = 32 // as the parser allows
 )
 
 // Cluster is one simulated Kafka cluster and its clients.
