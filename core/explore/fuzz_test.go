@@ -151,6 +151,10 @@ func TestWriteFuzzCorpus(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		write("scenario-"+filepath.Base(f), string(src))
+		name := "scenario-" + filepath.Base(f)
+		if filepath.Base(filepath.Dir(f)) == "broken" {
+			name = "scenario-broken-" + filepath.Base(f)
+		}
+		write(name, string(src))
 	}
 }
