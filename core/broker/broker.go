@@ -68,18 +68,19 @@ type Broker struct {
 	Txn   *txncoord.Coordinator
 	Group *groupcoord.Coordinator
 
-	// led remembers the leader epoch of each partition this broker leads,
-	// to notice elections and resignations when the metadata changes.
-	led map[protocol.TopicPartition]int32
-	// followers is the leader's view of each follower: its log end offset
-	// and when it was last caught up.
-	followers map[protocol.TopicPartition]map[int32]*followerState
+	// led is the partitions this broker leads, with the leader epoch it
+	// was elected at (to notice elections and resignations when the
+	// metadata changes) and its view of each follower. ledOrder is the
+	// same sorted by partition, rebuilt lazily (nil when stale).
+	led      map[protocol.TopicPartition]*leadership
+	ledOrder []*leadership
 	// parked holds follower fetches waiting for news, by follower id.
 	parked map[int32]*sim.Envelope
-	// dirty is, per follower, the partitions with news for it: data past
+	// news is, per follower, the partitions with news for it: data past
 	// its fetch offset, a new high watermark, a lost leadership. Only
-	// those go into a fetch response (an incremental fetch session).
-	dirty map[int32]map[protocol.TopicPartition]bool
+	// those go into a fetch response (an incremental fetch session). A
+	// set kept as a short list: it is drained at every fetch.
+	news map[int32][]protocol.TopicPartition
 	// fetching is the follower side: the outstanding fetch per leader.
 	fetching map[int32]int64
 	// sessions is the follower side of the fetch sessions, per leader.
@@ -94,7 +95,29 @@ type Broker struct {
 	isrCheckScheduled bool
 }
 
+// leadership is a partition this broker leads, with what the hot paths
+// of replication need at hand: the controller's record, the replica log,
+// and the followers.
+type leadership struct {
+	p         *PartitionState
+	log       *partition.Log
+	epoch     int32
+	followers []*followerState // one per other replica, in replica order
+}
+
+// follower returns the leader's view of replica id, or nil.
+func (l *leadership) follower(id int32) *followerState {
+	for _, f := range l.followers {
+		if f.id == id {
+			return f
+		}
+	}
+	return nil
+}
+
 type followerState struct {
+	id               int32
+	listed           int64 // the last fetch (message id) that listed this partition
 	leo              int64 // its fetch offset
 	lastFetchedEpoch int32
 	lastCaughtUp     sim.Time
@@ -115,10 +138,9 @@ type pendingAppend struct {
 // recovered (producer state rebuilt by replay).
 func New(id int32, meta *Metadata, disk *Disk, cfg *Config) *Broker {
 	b := &Broker{ID: id, Node: NodeID(id), Meta: meta, Disk: disk, Cfg: cfg,
-		led:             map[protocol.TopicPartition]int32{},
-		followers:       map[protocol.TopicPartition]map[int32]*followerState{},
+		led:             map[protocol.TopicPartition]*leadership{},
 		parked:          map[int32]*sim.Envelope{},
-		dirty:           map[int32]map[protocol.TopicPartition]bool{},
+		news:            map[int32][]protocol.TopicPartition{},
 		fetching:        map[int32]int64{},
 		sessions:        map[int32]*fetchSession{},
 		sessionsVersion: -1,
@@ -341,7 +363,11 @@ func (b *Broker) awaitHW(w *sim.World, tp protocol.TopicPartition, offset int64,
 		done(w, protocol.NONE)
 		return
 	}
-	p := &pendingAppend{tp: tp, offset: offset, epoch: b.led[tp], deadline: w.Now() + timeout, done: done}
+	epoch := int32(0)
+	if l := b.led[tp]; l != nil {
+		epoch = l.epoch
+	}
+	p := &pendingAppend{tp: tp, offset: offset, epoch: epoch, deadline: w.Now() + timeout, done: done}
 	b.pending = append(b.pending, p)
 	w.AfterBackground(b.Node, timeout, "append-timeout", p)
 }
@@ -359,20 +385,27 @@ func (b *Broker) gcPending() {
 // maybeAdvanceHW sets the high watermark to the smallest log end offset
 // among the in-sync replicas and completes the writes it covers.
 func (b *Broker) maybeAdvanceHW(w *sim.World, tp protocol.TopicPartition) {
-	p, ok := b.isLeader(tp)
-	if !ok {
+	l := b.led[tp]
+	var p *PartitionState
+	var log *partition.Log
+	if l != nil {
+		p, log = l.p, l.log
+	} else {
+		p, log = b.Meta.Partitions[tp], b.Disk.Log(tp)
+	}
+	if p == nil || p.Leader != b.ID {
 		return
 	}
-	log := b.Disk.Log(tp)
 	hw := log.LogEndOffset()
 	for _, r := range p.ISR {
 		if r == b.ID {
 			continue
 		}
-		f := b.followers[tp][r]
 		leo := int64(0)
-		if f != nil {
-			leo = f.leo
+		if l != nil {
+			if f := l.follower(r); f != nil {
+				leo = f.leo
+			}
 		}
 		if leo < hw {
 			hw = leo
@@ -408,28 +441,28 @@ func (b *Broker) OnMetadataChange(w *sim.World) {
 		if !p.IsReplica(b.ID) {
 			continue
 		}
-		epoch, wasLeader := b.led[tp]
+		old := b.led[tp]
 		isLeader := p.Leader == b.ID
 		switch {
-		case isLeader && (!wasLeader || epoch != p.LeaderEpoch):
-			b.led[tp] = p.LeaderEpoch
-			b.followers[tp] = map[int32]*followerState{}
+		case isLeader && (old == nil || old.epoch != p.LeaderEpoch):
+			// A new leader may have an empty replica: Disk.Log creates it.
+			l := &leadership{p: p, log: b.Disk.Log(tp), epoch: p.LeaderEpoch}
 			for _, r := range p.Replicas {
 				if r != b.ID {
 					// Its position is unknown until its next fetch says:
 					// a fetch parked before the election must not be
 					// answered as if it came from epoch 0 at offset 0.
-					b.followers[tp][r] = &followerState{lastCaughtUp: w.Now(), lastFetchedEpoch: -1}
+					l.followers = append(l.followers, &followerState{id: r, lastCaughtUp: w.Now(), lastFetchedEpoch: -1})
 				}
 			}
-			b.Disk.Log(tp) // a new leader may have an empty replica
+			b.led[tp], b.ledOrder = l, nil
 			b.becomeLeader(w, p)
-		case !isLeader && wasLeader:
-			for f := range b.followers[tp] {
-				b.dirtyFor(f)[tp] = true // tells it NOT_LEADER_OR_FOLLOWER
+		case !isLeader && old != nil:
+			for _, f := range old.followers {
+				b.addNews(f.id, tp) // tells it NOT_LEADER_OR_FOLLOWER
 			}
 			delete(b.led, tp)
-			delete(b.followers, tp)
+			b.ledOrder = nil
 			b.resign(w, tp)
 		}
 	}
@@ -488,12 +521,23 @@ func (b *Broker) resign(w *sim.World, tp protocol.TopicPartition) {
 // checkISR removes followers that have not caught up for
 // replica.lag.time.max.ms (the leader's AlterPartition, applied at once).
 func (b *Broker) checkISR(w *sim.World) {
-	for _, tp := range b.ledPartitions() {
-		p := b.Meta.Partitions[tp]
+	// By partition, not by leadership: a shrink re-elects (a new leader
+	// epoch), which replaces the partition's leadership.
+	order := b.sortedLed()
+	tps := make([]protocol.TopicPartition, len(order))
+	for i, l := range order {
+		tps[i] = l.p.TP
+	}
+	for _, tp := range tps {
+		l := b.led[tp]
+		if l == nil {
+			continue
+		}
+		p := l.p
 		var kept []int32
 		for _, r := range p.ISR {
-			f := b.followers[tp][r]
-			if f != nil && f.leo >= b.Disk.Log(tp).LogEndOffset() {
+			f := l.follower(r)
+			if f != nil && f.leo >= l.log.LogEndOffset() {
 				// Its fetch is parked at the log end: it is caught up now
 				// (Kafka's follower would be re-fetching every 500 ms).
 				f.lastCaughtUp = w.Now()
@@ -530,9 +574,9 @@ func (b *Broker) scheduleISRCheck(w *sim.World) {
 }
 
 func (b *Broker) anyFollowerBehind() bool {
-	for tp, fs := range b.followers {
-		leo := b.Disk.Log(tp).LogEndOffset()
-		for _, f := range fs {
+	for _, l := range b.led {
+		leo := l.log.LogEndOffset()
+		for _, f := range l.followers {
 			if f.leo < leo {
 				return true
 			}
@@ -541,13 +585,16 @@ func (b *Broker) anyFollowerBehind() bool {
 	return false
 }
 
-func (b *Broker) ledPartitions() []protocol.TopicPartition {
-	out := make([]protocol.TopicPartition, 0, len(b.led))
-	for tp := range b.led {
-		out = append(out, tp)
+// sortedLed is the led partitions in partition order.
+func (b *Broker) sortedLed() []*leadership {
+	if b.ledOrder == nil {
+		b.ledOrder = make([]*leadership, 0, len(b.led))
+		for _, l := range b.led {
+			b.ledOrder = append(b.ledOrder, l)
+		}
+		sort.Slice(b.ledOrder, func(i, j int) bool { return b.ledOrder[i].p.TP.Less(b.ledOrder[j].p.TP) })
 	}
-	sort.Slice(out, func(i, j int) bool { return out[i].Less(out[j]) })
-	return out
+	return b.ledOrder
 }
 
 func itoa(n int64) string { return strconv.FormatInt(n, 10) }

@@ -123,59 +123,68 @@ func (b *Broker) restartSession(leader int32) {
 	}
 }
 
-func (b *Broker) dirtyFor(follower int32) map[protocol.TopicPartition]bool {
-	d := b.dirty[follower]
-	if d == nil {
-		d = map[protocol.TopicPartition]bool{}
-		b.dirty[follower] = d
+// addNews records news on tp for follower, once.
+func (b *Broker) addNews(follower int32, tp protocol.TopicPartition) {
+	list := b.news[follower]
+	for _, have := range list {
+		if have == tp {
+			return
+		}
 	}
-	return d
+	b.news[follower] = append(list, tp)
 }
 
 // markDirty records news on tp for every follower of it.
 func (b *Broker) markDirty(tp protocol.TopicPartition) {
-	for f := range b.followers[tp] {
-		b.dirtyFor(f)[tp] = true
+	if l := b.led[tp]; l != nil {
+		for _, f := range l.followers {
+			b.addNews(f.id, tp)
+		}
 	}
 }
 
 // handleReplicaFetch is the leader side of a follower's fetch.
 func (b *Broker) handleReplicaFetch(w *sim.World, env *sim.Envelope, m *protocol.FetchRequest) {
-	dirty := b.dirtyFor(m.ReplicaId)
 	if m.SessionEpoch == 0 {
-		clear(dirty)
+		b.news[m.ReplicaId] = b.news[m.ReplicaId][:0]
 	}
 	for _, fp := range m.Partitions {
-		p, ok := b.isLeader(fp.TopicPartition)
-		if !ok {
-			dirty[fp.TopicPartition] = true // answered NOT_LEADER_OR_FOLLOWER
+		tp := fp.TopicPartition
+		l := b.led[tp]
+		if l == nil || l.p.Leader != b.ID {
+			if l != nil {
+				if f := l.follower(m.ReplicaId); f != nil {
+					f.listed = env.ID
+				}
+			}
+			b.addNews(m.ReplicaId, tp) // answered NOT_LEADER_OR_FOLLOWER
 			continue
 		}
-		log := b.Disk.Log(fp.TopicPartition)
-		f := b.followers[fp.TopicPartition][m.ReplicaId]
+		f := l.follower(m.ReplicaId)
 		if f == nil {
-			f = &followerState{lastCaughtUp: w.Now(), sentHW: -1}
-			b.followers[fp.TopicPartition][m.ReplicaId] = f
+			f = &followerState{id: m.ReplicaId, lastCaughtUp: w.Now(), sentHW: -1}
+			l.followers = append(l.followers, f)
 		}
+		f.listed = env.ID
 		if m.SessionEpoch == 0 {
 			f.sentHW = -1 // a new session learns the high watermark afresh
 		}
 		f.leo, f.lastFetchedEpoch = fp.FetchOffset, fp.LastFetchedEpoch
-		if div, _, _ := diverged(log, fp.FetchOffset, fp.LastFetchedEpoch); div {
-			dirty[fp.TopicPartition] = true // the answer tells it to truncate
+		if div, _, _ := diverged(l.log, fp.FetchOffset, fp.LastFetchedEpoch); div {
+			b.addNews(m.ReplicaId, tp) // the answer tells it to truncate
 			continue
 		}
-		b.noteCaughtUp(w, p, f, m.ReplicaId)
-		if fp.FetchOffset < log.LogEndOffset() || log.HighWatermark > f.sentHW {
-			dirty[fp.TopicPartition] = true
+		b.noteCaughtUp(w, l, f)
+		if fp.FetchOffset < l.log.LogEndOffset() || l.log.HighWatermark > f.sentHW {
+			b.addNews(m.ReplicaId, tp)
 		}
-		if fp.FetchOffset < log.LogEndOffset() {
+		if fp.FetchOffset < l.log.LogEndOffset() {
 			b.scheduleISRCheck(w)
 		}
-		b.maybeAdvanceHW(w, fp.TopicPartition)
+		b.maybeAdvanceHW(w, tp)
 	}
 	if m.SessionEpoch > 0 {
-		b.sessionCaughtUp(w, m)
+		b.sessionCaughtUp(w, env.ID, m.ReplicaId)
 	}
 	if old := b.parked[m.ReplicaId]; old != nil && old.ID != env.ID {
 		// Superseded. Answer it empty rather than forget it: a fetch
@@ -186,7 +195,7 @@ func (b *Broker) handleReplicaFetch(w *sim.World, env *sim.Envelope, m *protocol
 		delete(b.parked, m.ReplicaId)
 		w.SendInternal(b.Node, old.From, &protocol.FetchResponse{}, old.ID)
 	}
-	if len(dirty) > 0 {
+	if len(b.news[m.ReplicaId]) > 0 {
 		b.answerReplicaFetch(w, env, m.ReplicaId)
 		return
 	}
@@ -197,45 +206,38 @@ func (b *Broker) handleReplicaFetch(w *sim.World, env *sim.Envelope, m *protocol
 // in the session, at the offset the follower last sent, and Kafka updates
 // the follower's state for it at every fetch too (FetchSession), so an
 // idle partition keeps its caught-up followers in the ISR. The scan runs
-// at every follower fetch, so it walks the map without sorting: it only
-// stamps times, which order cannot change; the rare ISR expansions it
-// finds are recorded in partition order.
-func (b *Broker) sessionCaughtUp(w *sim.World, m *protocol.FetchRequest) {
+// at every follower fetch: it first stamps times, then takes the rare
+// followers back into the ISR in partition order, by partition, since
+// what that completes may re-elect.
+func (b *Broker) sessionCaughtUp(w *sim.World, fetch int64, replica int32) {
 	var grow []protocol.TopicPartition
-	for tp := range b.led {
-		f := b.followers[tp][m.ReplicaId]
-		if f == nil || listedIn(m, tp) || f.leo < b.Disk.Log(tp).LogEndOffset() {
+	for _, l := range b.sortedLed() {
+		f := l.follower(replica)
+		if f == nil || f.listed == fetch || f.leo < l.log.LogEndOffset() {
 			continue
 		}
 		f.lastCaughtUp = w.Now()
-		if p := b.Meta.Partitions[tp]; !p.InISR(m.ReplicaId) && b.Meta.Alive[m.ReplicaId] {
-			grow = append(grow, tp)
+		if !l.p.InISR(replica) && b.Meta.Alive[replica] {
+			grow = append(grow, l.p.TP)
 		}
 	}
-	sort.Slice(grow, func(i, j int) bool { return grow[i].Less(grow[j]) })
 	for _, tp := range grow {
-		if b.noteCaughtUp(w, b.Meta.Partitions[tp], b.followers[tp][m.ReplicaId], m.ReplicaId) {
-			b.maybeAdvanceHW(w, tp)
+		if l := b.led[tp]; l != nil {
+			if f := l.follower(replica); f != nil && b.noteCaughtUp(w, l, f) {
+				b.maybeAdvanceHW(w, tp)
+			}
 		}
 	}
-}
-
-func listedIn(m *protocol.FetchRequest, tp protocol.TopicPartition) bool {
-	for _, fp := range m.Partitions {
-		if fp.TopicPartition == tp {
-			return true
-		}
-	}
-	return false
 }
 
 // noteCaughtUp records that a follower whose log reaches the leader's end
 // is caught up now, and takes it back into the ISR; it reports whether
 // the ISR grew.
-func (b *Broker) noteCaughtUp(w *sim.World, p *PartitionState, f *followerState, replica int32) bool {
-	if f.leo < b.Disk.Log(p.TP).LogEndOffset() {
+func (b *Broker) noteCaughtUp(w *sim.World, l *leadership, f *followerState) bool {
+	if f.leo < l.log.LogEndOffset() {
 		return false
 	}
+	p, replica := l.p, f.id
 	f.lastCaughtUp = w.Now()
 	if p.InISR(replica) || !b.Meta.Alive[replica] {
 		return false
@@ -285,23 +287,22 @@ func diverged(l *partition.Log, fetchOffset int64, lastFetchedEpoch int32) (bool
 // answerReplicaFetch answers with every partition that has news for the
 // follower.
 func (b *Broker) answerReplicaFetch(w *sim.World, env *sim.Envelope, follower int32) {
-	dirty := b.dirty[follower]
-	tps := make([]protocol.TopicPartition, 0, len(dirty))
-	for tp := range dirty {
-		tps = append(tps, tp)
-	}
+	tps := b.news[follower]
 	sort.Slice(tps, func(i, j int) bool { return tps[i].Less(tps[j]) })
-	clear(dirty)
-	resp := &protocol.FetchResponse{}
+	resp := &protocol.FetchResponse{Responses: make([]protocol.FetchPartitionData, 0, len(tps))}
 	for _, tp := range tps {
 		pd := protocol.FetchPartitionData{TopicPartition: tp, HighWatermark: -1, LastStableOffset: -1}
-		f := b.followers[tp][follower]
-		if _, ok := b.isLeader(tp); !ok || f == nil {
+		var f *followerState
+		l := b.led[tp]
+		if l != nil {
+			f = l.follower(follower)
+		}
+		if l == nil || l.p.Leader != b.ID || f == nil {
 			pd.ErrorCode = protocol.NOT_LEADER_OR_FOLLOWER
 			resp.Responses = append(resp.Responses, pd)
 			continue
 		}
-		log := b.Disk.Log(tp)
+		log := l.log
 		if div, e, end := diverged(log, f.leo, f.lastFetchedEpoch); div {
 			pd.Diverging, pd.DivergingEpoch, pd.DivergingEndOffset = true, e, end
 		} else {
@@ -311,6 +312,7 @@ func (b *Broker) answerReplicaFetch(w *sim.World, env *sim.Envelope, follower in
 		f.sentHW = log.HighWatermark
 		resp.Responses = append(resp.Responses, pd)
 	}
+	b.news[follower] = tps[:0]
 	w.SendInternal(b.Node, env.From, resp, env.ID)
 }
 
@@ -320,7 +322,7 @@ func (b *Broker) wakeParked(w *sim.World) {
 		return
 	}
 	for _, id := range sortedIDs(b.parked) {
-		if len(b.dirty[id]) == 0 {
+		if len(b.news[id]) == 0 {
 			continue
 		}
 		env := b.parked[id]
