@@ -193,7 +193,7 @@ func (e *sessionEngine) Work(budget time.Duration) (bool, error) {
 		l.s.StepVisible()
 		st := step{line: l.s.Line(), now: l.s.Now(), results: len(l.s.Results)}
 		if l.s.Cluster != nil {
-			st.events = len(l.s.Cluster.World.Trace.Events)
+			st.events = l.s.Cluster.World.Trace.Len()
 		}
 		l.steps = append(l.steps, st)
 		if time.Since(start) >= budget {
@@ -206,7 +206,7 @@ func (e *sessionEngine) Work(budget time.Duration) (bool, error) {
 	e.run = nil
 	h := history{src: l.src, script: l.script, steps: l.steps, results: l.s.Results}
 	if l.s.Cluster != nil {
-		h.events = l.s.Cluster.World.Trace.Events
+		h.events = l.s.Cluster.World.Trace.Events(0)
 	}
 	switch {
 	case l.s.Err != nil:

@@ -49,7 +49,7 @@ func TestEngineMatchesTheCLIOnEveryLibraryScript(t *testing.T) {
 			if e.Pos() != 0 || len(e.Events()) != 0 {
 				t.Fatalf("a fresh load is at %d with %d events", e.Pos(), len(e.Events()))
 			}
-			want := cli.Cluster.World.Trace.Events
+			want := cli.Cluster.World.Trace.Events(0)
 			prev := 0
 			for e.Step() {
 				got := e.Events()

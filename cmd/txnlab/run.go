@@ -95,7 +95,7 @@ func runFile(file, format string, seed uint64, all bool, stdout, stderr io.Write
 		writeJSON(stdout, out)
 	case "mermaid":
 		if out.Session != nil && out.Session.Cluster != nil {
-			fmt.Fprint(stdout, Mermaid(out.Session.Cluster.World.Trace.Events))
+			fmt.Fprint(stdout, Mermaid(out.Session.Cluster.World.Trace.Events(0)))
 		}
 	default:
 		if out.Session != nil && out.Session.Cluster != nil {
@@ -118,7 +118,7 @@ func writeJSON(w io.Writer, out Outcome) {
 		doc["error"] = out.Err.Error()
 	}
 	if s := out.Session; s != nil && s.Cluster != nil {
-		doc["events"] = s.Cluster.World.Trace.Events
+		doc["events"] = s.Cluster.World.Trace.Events(0)
 		doc["results"] = s.Results
 		doc["digest"] = s.Cluster.World.Trace.Digest()
 	}
@@ -131,7 +131,7 @@ func writeJSON(w io.Writer, out Outcome) {
 // messages with their key fields, state changes and appends indented
 // under the node, then every expectation and the digest.
 func writeText(w io.Writer, s *scenario.Session, all bool) {
-	events := s.Cluster.World.Trace.Events
+	events := s.Cluster.World.Trace.Events(0)
 	if name := s.File; name != "" {
 		fmt.Fprintf(w, "== %s\n", name)
 	}

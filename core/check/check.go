@@ -87,7 +87,7 @@ type Input struct {
 	Logs         map[protocol.TopicPartition]*partition.Log
 	Coordinators map[string]CoordinatorState
 	Offsets      []Offset
-	Trace        []sim.Event
+	Trace        *sim.Trace
 	// Final asks for the liveness checks too: the run has been healed and
 	// run to quiescence, so every decided transaction must be complete.
 	Final bool
@@ -519,7 +519,7 @@ func uniq(xs []string) []string {
 
 // transitions: every state change is one Kafka allows.
 func (c *checker) transitions() {
-	for _, e := range c.in.Trace {
+	for _, e := range c.in.Trace.All() {
 		if e.Kind == sim.KindState && len(e.Text) >= 7 && e.Text[len(e.Text)-7:] == "ILLEGAL" {
 			c.out = append(c.out, Violation{Invariant: Transitions,
 				Message: fmt.Sprintf("%s: %s moved %s -> %s, which Kafka does not allow", e.Node, e.Subject, e.From, e.To), Events: []int{e.Index}})
@@ -536,12 +536,12 @@ func (c *checker) lso() {
 	}
 	last := map[key]int64{}
 	committedFetch := map[int64]bool{}
-	for _, e := range c.in.Trace {
+	for _, e := range c.in.Trace.All() {
 		if req, ok := e.Msg.(*protocol.FetchRequest); ok && e.Kind == sim.KindSend {
 			committedFetch[e.MsgID] = req.IsolationLevel == protocol.ReadCommitted
 		}
 	}
-	for _, e := range c.in.Trace {
+	for _, e := range c.in.Trace.All() {
 		if e.Kind != sim.KindSend || e.API != "Fetch" || !e.Resp || e.Internal {
 			continue
 		}

@@ -10,7 +10,7 @@ import (
 // histories, the leaders' logs, the coordinators' answers, the trace.
 func (c *Cluster) CheckInput(final bool) *check.Input {
 	in := &check.Input{Logs: map[protocol.TopicPartition]*partition.Log{}, Coordinators: map[string]check.CoordinatorState{},
-		Trace: c.World.Trace.Events, Final: final}
+		Trace: &c.World.Trace, Final: final}
 	for _, name := range c.ClientOrder {
 		if p := c.Producers[name]; p != nil {
 			in.Producers = append(in.Producers, check.Producer{Name: name, TransactionalId: p.Cfg.TransactionalId,

@@ -45,7 +45,7 @@ func TestHappyPathSmoke(t *testing.T) {
 	cons := c.Consumers["c1"]
 	waitCall(t, c, cons.Assign(c.World, []protocol.TopicPartition{tp}))
 	waitCall(t, c, cons.Poll(c.World))
-	for _, e := range c.World.Trace.Events {
+	for _, e := range c.World.Trace.All() {
 		if !e.Internal {
 			t.Log(e.Line())
 		}
@@ -53,5 +53,5 @@ func TestHappyPathSmoke(t *testing.T) {
 	if got := cons.Received[tp]; len(got) != 1 || got[0].Value != "v1" {
 		t.Fatalf("received %+v", got)
 	}
-	t.Logf("events: %d digest %s", len(c.World.Trace.Events), c.World.Trace.Digest())
+	t.Logf("events: %d digest %s", c.World.Trace.Len(), c.World.Trace.Digest())
 }

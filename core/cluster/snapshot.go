@@ -143,7 +143,7 @@ type OffsetView struct {
 // Snapshot copies the current state.
 func (c *Cluster) Snapshot() Snapshot {
 	w := c.World
-	s := Snapshot{Time: w.Now(), Events: len(w.Trace.Events)}
+	s := Snapshot{Time: w.Now(), Events: w.Trace.Len()}
 	for _, m := range sim.Mechanisms {
 		if w.Broken(m) {
 			s.Broken = append(s.Broken, string(m))

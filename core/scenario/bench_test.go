@@ -164,7 +164,7 @@ func TestHeavyScenario(t *testing.T) {
 	if digestOf(a) != digestOf(b) {
 		t.Fatal("the heavy scenario is not deterministic")
 	}
-	if n := len(a.Cluster.World.Trace.Events); n < 2000 {
+	if n := a.Cluster.World.Trace.Len(); n < 2000 {
 		t.Fatalf("only %d events: the generator no longer generates load", n)
 	}
 	// Every round's read_committed consumer saw only committed records.
@@ -214,7 +214,7 @@ func BenchmarkSimulation(b *testing.B) {
 	events := 0
 	for i := 0; i < b.N; i++ {
 		s := runHeavy(b, script)
-		events += len(s.Cluster.World.Trace.Events)
+		events += s.Cluster.World.Trace.Len()
 	}
 	b.ReportMetric(float64(events)/b.Elapsed().Seconds(), "events/s")
 	b.ReportMetric(float64(events)/float64(b.N), "events/op")

@@ -87,7 +87,7 @@ func traceLines(s *Session) []string {
 	if s.Cluster == nil {
 		return nil
 	}
-	evs := s.Cluster.World.Trace.Events
+	evs := s.Cluster.World.Trace.Events(0)
 	out := make([]string, len(evs))
 	for i := range evs {
 		out[i] = evs[i].Line()

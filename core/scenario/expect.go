@@ -347,8 +347,7 @@ func (s *Session) expectTrace(st *ExpectTraceStmt) (string, string, bool, *Error
 		return "", "", false, err
 	}
 	n := 0
-	for i := range s.Cluster.World.Trace.Events {
-		e := &s.Cluster.World.Trace.Events[i]
+	for _, e := range s.Cluster.World.Trace.All() {
 		if e.Kind != sim.KindSend || e.Internal || e.Msg == nil || e.Msg.APIKey() != m.API || e.Resp != m.Response {
 			continue
 		}

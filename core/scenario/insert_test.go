@@ -53,7 +53,7 @@ func TestInsertNowSplitsAWaitingStatement(t *testing.T) {
 	if s.Done() {
 		t.Fatal("never paused before a WriteTxnMarkers")
 	}
-	prefix := append([]sim.Event(nil), s.Cluster.World.Trace.Events...)
+	prefix := append([]sim.Event(nil), s.Cluster.World.Trace.Events(0)...)
 	out, line, err := s.InsertNow(markersScript, "crash coordinator(order-txn-1)")
 	if err != nil {
 		t.Fatal(err)
@@ -72,7 +72,7 @@ func TestInsertNowSplitsAWaitingStatement(t *testing.T) {
 		}
 	}
 	replay := run(t, out)
-	evs := replay.Cluster.World.Trace.Events
+	evs := replay.Cluster.World.Trace.Events(0)
 	if len(evs) < len(prefix) || sim.DigestOf(evs[:len(prefix)]) != sim.DigestOf(prefix) {
 		t.Fatalf("the rewritten script does not replay the same history up to the pause:\n%s", out)
 	}
@@ -118,8 +118,8 @@ func TestInsertNowInsideAClientCall(t *testing.T) {
 	if s.Done() {
 		t.Fatal("never paused inside app commit")
 	}
-	prefix := len(s.Cluster.World.Trace.Events)
-	digest := sim.DigestOf(s.Cluster.World.Trace.Events)
+	prefix := s.Cluster.World.Trace.Len()
+	digest := sim.DigestOf(s.Cluster.World.Trace.Events(0))
 	out, _, err := s.InsertNow(src, "drop Produce count=1")
 	if err != nil {
 		t.Fatal(err)
@@ -130,7 +130,7 @@ func TestInsertNowInsideAClientCall(t *testing.T) {
 		}
 	}
 	replay := run(t, out)
-	if sim.DigestOf(replay.Cluster.World.Trace.Events[:prefix]) != digest {
+	if sim.DigestOf(replay.Cluster.World.Trace.Events(0)[:prefix]) != digest {
 		t.Fatalf("the rewritten script does not replay the same history:\n%s", out)
 	}
 }

@@ -145,20 +145,20 @@ func (s *Session) Step() {
 func (s *Session) StepToNextEvent(visible func(e *sim.Event) bool) {
 	start := 0
 	if s.Cluster != nil {
-		start = len(s.Cluster.World.Trace.Events)
+		start = s.Cluster.World.Trace.Len()
 	}
 	for !s.Done() {
 		s.Step()
 		if s.Cluster == nil {
 			continue
 		}
-		evs := s.Cluster.World.Trace.Events
-		for i := start; i < len(evs); i++ {
-			if visible == nil || visible(&evs[i]) {
+		trace := &s.Cluster.World.Trace
+		for i := start; i < trace.Len(); i++ {
+			if visible == nil || visible(trace.At(i)) {
 				return
 			}
 		}
-		start = len(evs)
+		start = trace.Len()
 	}
 }
 
@@ -189,7 +189,7 @@ func (s *Session) stepActive() {
 	}
 	w.Step()
 	a.steps++
-	if s.MaxEvents > 0 && len(w.Trace.Events) > s.MaxEvents {
+	if s.MaxEvents > 0 && w.Trace.Len() > s.MaxEvents {
 		s.Err = s.errorf(a.stmt, "the history passed %d events here; run for less time or fix what keeps retrying", s.MaxEvents)
 		s.active = nil
 		return

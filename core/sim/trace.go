@@ -3,6 +3,7 @@ package sim
 import (
 	"encoding/hex"
 	"hash/fnv"
+	"iter"
 	"strconv"
 	"strings"
 
@@ -117,15 +118,67 @@ func (e *Event) Line() string {
 	return b.String()
 }
 
-// Trace is the ordered history of a run.
+// traceChunk is how many events one block of the trace holds. The trace
+// grows by blocks, never by copying: events hold pointers, and copying a
+// long history while the garbage collector runs costs more than recording
+// it did.
+const traceChunk = 1024
+
+// Trace is the ordered history of a run, stored in fixed blocks. Events
+// never move once recorded, so a *Event stays valid.
 type Trace struct {
-	Events []Event
+	chunks [][]Event
+	n      int
+}
+
+// Len is the number of events recorded.
+func (t *Trace) Len() int { return t.n }
+
+// At returns event i (0 ≤ i < Len).
+func (t *Trace) At(i int) *Event { return &t.chunks[i/traceChunk][i%traceChunk] }
+
+// All yields every event in order, in place.
+func (t *Trace) All() iter.Seq2[int, *Event] {
+	return func(yield func(int, *Event) bool) {
+		for i := 0; i < t.n; i++ {
+			if !yield(i, t.At(i)) {
+				return
+			}
+		}
+	}
+}
+
+// Events returns a copy of the events from index from on, in order.
+func (t *Trace) Events(from int) []Event {
+	if from >= t.n {
+		return nil
+	}
+	out := make([]Event, 0, t.n-from)
+	for c := from / traceChunk; c < len(t.chunks); c++ {
+		chunk := t.chunks[c]
+		if c == from/traceChunk {
+			chunk = chunk[from%traceChunk:]
+		}
+		out = append(out, chunk...)
+	}
+	return out
+}
+
+// add appends e and returns where it now lives.
+func (t *Trace) add(e Event) *Event {
+	if t.n%traceChunk == 0 {
+		t.chunks = append(t.chunks, make([]Event, 0, traceChunk))
+	}
+	last := &t.chunks[len(t.chunks)-1]
+	*last = append(*last, e)
+	t.n++
+	return &(*last)[len(*last)-1]
 }
 
 // Digest is a hash of every canonical line, printed by the CLI and shown by
 // the page, so two hosts can prove they ran the same history.
 func (t *Trace) Digest() string {
-	return DigestOf(t.Events)
+	return DigestOf(t.Events(0))
 }
 
 // DigestOf hashes the canonical lines of events with 128-bit FNV-1a. The

@@ -205,18 +205,11 @@ func (w *World) StatusOf(id NodeID) Status {
 
 // Record appends an event to the trace, stamping its index and time.
 func (w *World) Record(e Event) {
-	e.Index = len(w.Trace.Events)
+	e.Index = w.Trace.Len()
 	e.At = w.now
-	if n := len(w.Trace.Events); n == cap(w.Trace.Events) {
-		// Double by hand: append grows large slices by 1.25×, which copies
-		// every (pointer-holding) event about five times over a long run.
-		grown := make([]Event, n, max(1024, 2*n))
-		copy(grown, w.Trace.Events)
-		w.Trace.Events = grown
-	}
-	w.Trace.Events = append(w.Trace.Events, e)
+	at := w.Trace.add(e)
 	if w.OnEvent != nil {
-		w.OnEvent(&w.Trace.Events[len(w.Trace.Events)-1])
+		w.OnEvent(at)
 	}
 }
 

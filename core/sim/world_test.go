@@ -62,7 +62,7 @@ func resp() protocol.Message { return &protocol.EndTxnResponse{} }
 
 func kinds(w *World) []string {
 	var out []string
-	for _, e := range w.Trace.Events {
+	for _, e := range w.Trace.All() {
 		out = append(out, e.Line())
 	}
 	return out
@@ -119,9 +119,9 @@ func TestMessageToCrashedNodeIsDroppedAndSenderDisconnected(t *testing.T) {
 		t.Fatalf("sender got %q, want %q", n["a"].log, want)
 	}
 	var drop *Event
-	for i := range w.Trace.Events {
-		if w.Trace.Events[i].Kind == KindDrop {
-			drop = &w.Trace.Events[i]
+	for _, e := range w.Trace.All() {
+		if e.Kind == KindDrop {
+			drop = e
 		}
 	}
 	if drop == nil || drop.Text != "destination down" || drop.At != 2 || drop.MsgID != id {
@@ -202,7 +202,7 @@ func TestPausedNodeGetsHeldMessagesOnResumeInOrder(t *testing.T) {
 	if !w.Idle() {
 		t.Error("a paused node's held work keeps the world busy")
 	}
-	for _, e := range w.Trace.Events {
+	for _, e := range w.Trace.All() {
 		if e.Kind == KindDeliver || e.Kind == KindDrop {
 			t.Fatalf("held message traced before resume: %s", e.Line())
 		}
@@ -254,7 +254,7 @@ func TestDropRuleWithCount(t *testing.T) {
 		t.Errorf("the exhausted rule was not removed (or the wrong one was): %+v", w.Net.Drops)
 	}
 	drops := 0
-	for _, e := range w.Trace.Events {
+	for _, e := range w.Trace.All() {
 		if e.Kind == KindDrop {
 			drops++
 			if e.Text != "dropped by rule" {
@@ -326,7 +326,7 @@ func TestCutJudgedAtDelivery(t *testing.T) {
 		t.Error("a cut is not symmetric")
 	}
 	found := false
-	for _, e := range w.Trace.Events {
+	for _, e := range w.Trace.All() {
 		if e.Kind == KindDrop && e.Text == "network cut" {
 			found = true
 		}
@@ -550,5 +550,49 @@ func TestHeldMessagesAreNotJudgedAgain(t *testing.T) {
 	}
 	if rule.Remaining != 1 || len(w.Net.Drops) != 1 {
 		t.Errorf("a held message spent the drop rule's count: %+v", w.Net.Drops)
+	}
+}
+
+// TestTraceAcrossBlocks: the trace is stored in blocks; indexes, copies
+// from any index and pointers handed out earlier all stay right across
+// block boundaries.
+func TestTraceAcrossBlocks(t *testing.T) {
+	w := NewWorld(1)
+	first := (*Event)(nil)
+	w.OnEvent = func(e *Event) {
+		if first == nil {
+			first = e
+		}
+	}
+	n := 2*traceChunk + 7
+	for i := 0; i < n; i++ {
+		w.Note("a", "", strconv.Itoa(i))
+	}
+	if w.Trace.Len() != n {
+		t.Fatalf("Len = %d, want %d", w.Trace.Len(), n)
+	}
+	if first.Text != "0" || first != w.Trace.At(0) {
+		t.Fatal("the first event moved or changed after the trace grew")
+	}
+	for _, from := range []int{0, 1, traceChunk - 1, traceChunk, traceChunk + 1, 2 * traceChunk, n - 1, n, n + 5} {
+		got := w.Trace.Events(from)
+		if want := max(0, n-from); len(got) != want {
+			t.Fatalf("Events(%d) has %d events, want %d", from, len(got), want)
+		}
+		for i, e := range got {
+			if e.Index != from+i || e.Text != strconv.Itoa(from+i) {
+				t.Fatalf("Events(%d)[%d] = #%d %q", from, i, e.Index, e.Text)
+			}
+		}
+	}
+	seen := 0
+	for i, e := range w.Trace.All() {
+		if e.Index != i || w.Trace.At(i) != e {
+			t.Fatalf("All yielded #%d at %d", e.Index, i)
+		}
+		seen++
+	}
+	if seen != n {
+		t.Fatalf("All yielded %d events, want %d", seen, n)
 	}
 }
