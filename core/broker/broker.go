@@ -86,6 +86,7 @@ type Broker struct {
 	// sessions is the follower side of the fetch sessions, per leader.
 	sessions        map[int32]*fetchSession
 	sessionOrder    []*fetchSession // by leader id, for a stable send order
+	following       map[protocol.TopicPartition]*followed
 	sessionsVersion int
 	pending         []*pendingAppend
 	pidNext         int64
@@ -343,8 +344,8 @@ func (b *Broker) afterAppend(w *sim.World, tp protocol.TopicPartition, offset in
 	log := b.Disk.Log(tp)
 	for i := len(log.Batches) - 1; i >= 0 && log.Batches[i].BaseOffset >= offset; i-- {
 		if log.Batches[i].BaseOffset == offset {
-			w.Record(sim.Event{Kind: sim.KindAppend, Node: b.Node, Subject: tp.String(), Offset: offset,
-				Text: log.Batches[i].Summary(), Internal: follower})
+			w.Record(sim.Event{Kind: sim.KindAppend, Node: b.Node, Subject: log.Name(), Offset: offset,
+				Text: log.Batches[i].Logged(), Internal: follower})
 		}
 	}
 	if !follower {

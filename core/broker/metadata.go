@@ -176,7 +176,22 @@ func PartitionFor(key string, n int32) int32 {
 }
 
 // NodeID is the simulation node name of broker id.
-func NodeID(id int32) sim.NodeID { return sim.NodeID("broker-" + strconv.Itoa(int(id))) }
+func NodeID(id int32) sim.NodeID {
+	if id >= 0 && int(id) < len(brokerNodes) {
+		return brokerNodes[id]
+	}
+	return sim.NodeID("broker-" + strconv.Itoa(int(id)))
+}
+
+// brokerNodes holds the names of the first brokers, so naming one on
+// every send does not allocate.
+var brokerNodes = func() []sim.NodeID {
+	out := make([]sim.NodeID, 32)
+	for i := range out {
+		out[i] = sim.NodeID("broker-" + strconv.Itoa(i))
+	}
+	return out
+}()
 
 // IDOf parses a broker node name; ok is false for other nodes.
 func IDOf(n sim.NodeID) (int32, bool) {

@@ -28,9 +28,16 @@ type fetchTimeout struct {
 // fetchSession is the follower's side of one session with a leader.
 type fetchSession struct {
 	leader     int32
-	partitions []protocol.TopicPartition
-	dirty      map[protocol.TopicPartition]bool
+	partitions []*followed
 	epoch      int32
+}
+
+// followed is a partition in a fetch session: its replica log, and
+// whether the next incremental fetch must list it (its offset moved).
+type followed struct {
+	tp    protocol.TopicPartition
+	log   *partition.Log
+	dirty bool
 }
 
 // rebuildSessions recomputes which partitions this broker follows from
@@ -38,17 +45,20 @@ type fetchSession struct {
 func (b *Broker) rebuildSessions() {
 	b.sessions = map[int32]*fetchSession{}
 	b.sessionOrder = b.sessionOrder[:0]
+	b.following = map[protocol.TopicPartition]*followed{}
 	for _, p := range b.Meta.SortedPartitions() {
 		if p.Leader < 0 || p.Leader == b.ID || !p.IsReplica(b.ID) {
 			continue
 		}
 		s := b.sessions[p.Leader]
 		if s == nil {
-			s = &fetchSession{leader: p.Leader, dirty: map[protocol.TopicPartition]bool{}}
+			s = &fetchSession{leader: p.Leader}
 			b.sessions[p.Leader] = s
 			b.sessionOrder = append(b.sessionOrder, s)
 		}
-		s.partitions = append(s.partitions, p.TP)
+		f := &followed{tp: p.TP, log: b.Disk.Log(p.TP)}
+		s.partitions = append(s.partitions, f)
+		b.following[p.TP] = f
 	}
 	sort.Slice(b.sessionOrder, func(i, j int) bool { return b.sessionOrder[i].leader < b.sessionOrder[j].leader })
 	b.sessionsVersion = b.Meta.Version
@@ -67,12 +77,12 @@ func (b *Broker) ensureFetchers(w *sim.World) {
 			continue
 		}
 		req := &protocol.FetchRequest{ReplicaId: b.ID, SessionEpoch: s.epoch}
-		for _, tp := range s.partitions {
-			if s.epoch == 0 || s.dirty[tp] {
-				req.Partitions = append(req.Partitions, b.fetchPartition(tp))
+		for _, f := range s.partitions {
+			if s.epoch == 0 || f.dirty {
+				req.Partitions = append(req.Partitions, fetchPartition(f))
 			}
+			f.dirty = false
 		}
-		clear(s.dirty)
 		s.epoch++
 		id := w.SendInternal(b.Node, NodeID(l), req, 0)
 		b.fetching[l] = id
@@ -85,13 +95,20 @@ func (b *Broker) ensureFetchers(w *sim.World) {
 	}
 }
 
-func (b *Broker) fetchPartition(tp protocol.TopicPartition) protocol.FetchPartition {
-	log := b.Disk.Log(tp)
+func fetchPartition(f *followed) protocol.FetchPartition {
 	last := int32(-1)
-	if n := len(log.Batches); n > 0 {
-		last = log.Batches[n-1].PartitionLeaderEpoch
+	if n := len(f.log.Batches); n > 0 {
+		last = f.log.Batches[n-1].PartitionLeaderEpoch
 	}
-	return protocol.FetchPartition{TopicPartition: tp, FetchOffset: log.LogEndOffset(), LastFetchedEpoch: last}
+	return protocol.FetchPartition{TopicPartition: f.tp, FetchOffset: f.log.LogEndOffset(), LastFetchedEpoch: last}
+}
+
+// markFollowedDirty makes the next fetch list tp, when this broker
+// follows it.
+func (b *Broker) markFollowedDirty(tp protocol.TopicPartition) {
+	if f := b.following[tp]; f != nil {
+		f.dirty = true
+	}
 }
 
 // ArmFetchTimeouts gives every outstanding fetch a request timeout: the
@@ -358,7 +375,7 @@ func (b *Broker) handleFetchResponse(w *sim.World, env *sim.Envelope, m *protoco
 				log.TruncateTo(to)
 			}
 			if s != nil {
-				s.dirty[pd.TopicPartition] = true
+				b.markFollowedDirty(pd.TopicPartition)
 			}
 			continue
 		}
@@ -370,7 +387,7 @@ func (b *Broker) handleFetchResponse(w *sim.World, env *sim.Envelope, m *protoco
 			}
 		}
 		if log.LogEndOffset() != before && s != nil {
-			s.dirty[pd.TopicPartition] = true
+			b.markFollowedDirty(pd.TopicPartition)
 		}
 		hw := pd.HighWatermark
 		if end := log.LogEndOffset(); hw > end {

@@ -90,6 +90,16 @@ type Log struct {
 	Unreplicated []TxnRange
 	// AbortedIndex is the aborted-transaction index, in marker order.
 	AbortedIndex []AbortedTxn
+
+	name string // TP.String(), rendered once
+}
+
+// Name is the partition's name as events show it ("topic/0").
+func (l *Log) Name() string {
+	if l.name == "" {
+		l.name = l.TP.String()
+	}
+	return l.name
 }
 
 // NewLog returns an empty log.

@@ -61,6 +61,20 @@ type RecordBatch struct {
 	ControlType      ControlType `json:",omitempty"`
 	CoordinatorEpoch int32       `json:",omitempty"`
 	Records          []Record
+
+	// logged memoizes Logged: replicas copy the leader's batch, memo and
+	// all, instead of rendering it again.
+	logged string
+}
+
+// Logged is Summary for a batch stored in a log, rendered once. A log's
+// batches never change after the append, so the memo cannot go stale;
+// batches still being built (a producer's) use Summary.
+func (b *RecordBatch) Logged() string {
+	if b.logged == "" {
+		b.logged = b.Summary()
+	}
+	return b.logged
 }
 
 // LastOffset is the offset of the batch's last record.
