@@ -6,6 +6,7 @@
 package broker
 
 import (
+	"slices"
 	"sort"
 	"strconv"
 
@@ -159,7 +160,7 @@ func sortedTPs(m map[protocol.TopicPartition]*partition.Log) []protocol.TopicPar
 	for tp := range m {
 		out = append(out, tp)
 	}
-	sort.Slice(out, func(i, j int) bool { return out[i].Less(out[j]) })
+	slices.SortFunc(out, protocol.TopicPartition.Compare)
 	return out
 }
 
@@ -476,7 +477,7 @@ func sortedIDs(m map[int32]*sim.Envelope) []int32 {
 	for id := range m {
 		out = append(out, id)
 	}
-	sort.Slice(out, func(i, j int) bool { return out[i] < out[j] })
+	slices.Sort(out)
 	return out
 }
 

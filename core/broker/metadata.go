@@ -157,8 +157,13 @@ func (m *Metadata) GroupPartitionFor(group string) int32 {
 // code units with 32-bit wraparound.
 func JavaStringHashCode(s string) int32 {
 	var h int32
-	for _, c := range utf16.Encode([]rune(s)) {
-		h = 31*h + int32(c)
+	for _, r := range s {
+		if r >= 0x10000 {
+			hi, lo := utf16.EncodeRune(r)
+			h = 31*h + hi
+			r = lo
+		}
+		h = 31*h + r
 	}
 	return h
 }

@@ -1,6 +1,7 @@
 package broker
 
 import (
+	"slices"
 	"sort"
 
 	"txnlab/core/partition"
@@ -260,7 +261,7 @@ func (b *Broker) noteCaughtUp(w *sim.World, l *leadership, f *followerState) boo
 		return false
 	}
 	p.ISR = append(p.ISR, replica)
-	sort.Slice(p.ISR, func(i, j int) bool { return p.ISR[i] < p.ISR[j] })
+	slices.Sort(p.ISR)
 	w.Record(sim.Event{Kind: sim.KindNote, Node: b.Node, Subject: p.TP.String(),
 		Text: "ISR expands: broker-" + itoa(int64(replica)) + " caught up", Internal: isInternalTopic(p.TP.Topic)})
 	return true
@@ -305,7 +306,7 @@ func diverged(l *partition.Log, fetchOffset int64, lastFetchedEpoch int32) (bool
 // follower.
 func (b *Broker) answerReplicaFetch(w *sim.World, env *sim.Envelope, follower int32) {
 	tps := b.news[follower]
-	sort.Slice(tps, func(i, j int) bool { return tps[i].Less(tps[j]) })
+	slices.SortFunc(tps, protocol.TopicPartition.Compare)
 	resp := &protocol.FetchResponse{Responses: make([]protocol.FetchPartitionData, 0, len(tps))}
 	for _, tp := range tps {
 		pd := protocol.FetchPartitionData{TopicPartition: tp, HighWatermark: -1, LastStableOffset: -1}

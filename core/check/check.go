@@ -7,6 +7,7 @@ package check
 
 import (
 	"fmt"
+	"slices"
 	"sort"
 
 	"txnlab/core/client"
@@ -214,7 +215,7 @@ func sortedTPs[V any](m map[protocol.TopicPartition]V) []protocol.TopicPartition
 	for tp := range m {
 		out = append(out, tp)
 	}
-	sort.Slice(out, func(i, j int) bool { return out[i].Less(out[j]) })
+	slices.SortFunc(out, protocol.TopicPartition.Compare)
 	return out
 }
 

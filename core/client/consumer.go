@@ -1,6 +1,7 @@
 package client
 
 import (
+	"slices"
 	"sort"
 	"strconv"
 
@@ -174,7 +175,7 @@ func (c *Consumer) fetch(w *sim.World) {
 	for l := range byLeader {
 		leaders = append(leaders, l)
 	}
-	sort.Slice(leaders, func(i, j int) bool { return leaders[i] < leaders[j] })
+	slices.Sort(leaders)
 	c.waiting = map[int64]bool{}
 	for _, l := range leaders {
 		id := w.Send(c.node, l, &protocol.FetchRequest{ReplicaId: protocol.ConsumerReplicaId, IsolationLevel: c.Cfg.IsolationLevel, Partitions: byLeader[l]}, 0)

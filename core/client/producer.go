@@ -1,7 +1,7 @@
 package client
 
 import (
-	"sort"
+	"slices"
 	"strconv"
 
 	"txnlab/core/protocol"
@@ -723,7 +723,7 @@ func sortedTPs(m map[protocol.TopicPartition]bool) []protocol.TopicPartition {
 	for tp := range m {
 		out = append(out, tp)
 	}
-	sort.Slice(out, func(i, j int) bool { return out[i].Less(out[j]) })
+	slices.SortFunc(out, protocol.TopicPartition.Compare)
 	return out
 }
 

@@ -6,6 +6,7 @@
 package partition
 
 import (
+	"slices"
 	"sort"
 
 	"txnlab/core/protocol"
@@ -122,7 +123,7 @@ func (l *Log) ProducerIds() []int64 {
 	for id := range l.Producers {
 		ids = append(ids, id)
 	}
-	sort.Slice(ids, func(i, j int) bool { return ids[i] < ids[j] })
+	slices.Sort(ids)
 	return ids
 }
 

@@ -7,6 +7,7 @@
 package protocol
 
 import (
+	"cmp"
 	"strconv"
 	"strings"
 )
@@ -76,6 +77,14 @@ func (tp TopicPartition) Less(o TopicPartition) bool {
 		return tp.Topic < o.Topic
 	}
 	return tp.Partition < o.Partition
+}
+
+// Compare orders partitions as Less does, for slices.SortFunc.
+func (tp TopicPartition) Compare(o TopicPartition) int {
+	if c := strings.Compare(tp.Topic, o.Topic); c != 0 {
+		return c
+	}
+	return cmp.Compare(tp.Partition, o.Partition)
 }
 
 // Internal topic names, as in Kafka.

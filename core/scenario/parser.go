@@ -3,7 +3,7 @@ package scenario
 import (
 	"fmt"
 	"math"
-	"sort"
+	"slices"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -1124,7 +1124,7 @@ func (lp *lineParser) tpSet(o option) []protocol.TopicPartition {
 		}
 		off += end + 1
 	}
-	sort.Slice(tps, func(i, j int) bool { return tps[i].Less(tps[j]) })
+	slices.SortFunc(tps, protocol.TopicPartition.Compare)
 	return tps
 }
 

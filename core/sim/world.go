@@ -84,23 +84,50 @@ type event struct {
 	arrived bool
 }
 
-// eventQueue is a binary min-heap on (time, insertion sequence), typed so
-// pushing an event allocates nothing (container/heap boxes every element).
-type eventQueue []event
+// eventQueue is a binary min-heap on (time, insertion sequence). The heap
+// itself holds only keys without pointers, so reordering it costs no
+// write barriers; the events wait in slots (reused through a free list),
+// and pushing allocates nothing once the queue has grown.
+type eventQueue struct {
+	keys  []queueKey
+	slots []event
+	free  []int32
+}
 
-func (q eventQueue) less(i, j int) bool {
-	if q[i].at != q[j].at {
-		return q[i].at < q[j].at
+type queueKey struct {
+	at   Time
+	seq  uint64
+	slot int32
+}
+
+func (q *eventQueue) len() int { return len(q.keys) }
+
+// peek is the next event (the queue must not be empty).
+func (q *eventQueue) peek() *event { return &q.slots[q.keys[0].slot] }
+
+func (q *eventQueue) less(i, j int) bool {
+	a, b := &q.keys[i], &q.keys[j]
+	if a.at != b.at {
+		return a.at < b.at
 	}
-	return q[i].seq < q[j].seq
+	return a.seq < b.seq
 }
 
 func (q *eventQueue) push(e event) {
-	*q = append(*q, e)
-	h := *q
+	var slot int32
+	if n := len(q.free); n > 0 {
+		slot = q.free[n-1]
+		q.free = q.free[:n-1]
+		q.slots[slot] = e
+	} else {
+		slot = int32(len(q.slots))
+		q.slots = append(q.slots, e)
+	}
+	q.keys = append(q.keys, queueKey{at: e.at, seq: e.seq, slot: slot})
+	h := q.keys
 	for i := len(h) - 1; i > 0; {
 		parent := (i - 1) / 2
-		if !h.less(i, parent) {
+		if !q.less(i, parent) {
 			break
 		}
 		h[i], h[parent] = h[parent], h[i]
@@ -109,38 +136,49 @@ func (q *eventQueue) push(e event) {
 }
 
 func (q *eventQueue) pop() event {
-	h := *q
-	top := h[0]
-	last := len(h) - 1
-	h[0] = h[last]
-	h[last] = event{}
-	h = h[:last]
-	h.down(0)
-	*q = h
-	return top
+	top := q.keys[0]
+	last := len(q.keys) - 1
+	q.keys[0] = q.keys[last]
+	q.keys = q.keys[:last]
+	q.down(0)
+	e := q.slots[top.slot]
+	q.slots[top.slot] = event{}
+	q.free = append(q.free, top.slot)
+	return e
 }
 
-func (q eventQueue) down(i int) {
+func (q *eventQueue) down(i int) {
+	h := q.keys
 	for {
 		l := 2*i + 1
-		if l >= len(q) {
+		if l >= len(h) {
 			return
 		}
 		m := l
-		if r := l + 1; r < len(q) && q.less(r, l) {
+		if r := l + 1; r < len(h) && q.less(r, l) {
 			m = r
 		}
 		if !q.less(m, i) {
 			return
 		}
-		q[i], q[m] = q[m], q[i]
+		h[i], h[m] = h[m], h[i]
 		i = m
 	}
 }
 
-// init restores the heap order after elements were removed in place.
-func (q eventQueue) init() {
-	for i := len(q)/2 - 1; i >= 0; i-- {
+// removeIf takes out every event drop says to, and restores the heap.
+func (q *eventQueue) removeIf(drop func(e *event) bool) {
+	kept := q.keys[:0]
+	for _, k := range q.keys {
+		if drop(&q.slots[k.slot]) {
+			q.slots[k.slot] = event{}
+			q.free = append(q.free, k.slot)
+			continue
+		}
+		kept = append(kept, k)
+	}
+	q.keys = kept
+	for i := len(q.keys)/2 - 1; i >= 0; i-- {
 		q.down(i)
 	}
 }
@@ -296,10 +334,10 @@ type Pending struct {
 
 // Peek returns the next event without running it.
 func (w *World) Peek() (Pending, bool) {
-	if len(w.queue) == 0 {
+	if w.queue.len() == 0 {
 		return Pending{}, false
 	}
-	e := w.queue[0]
+	e := w.queue.peek()
 	return Pending{At: e.at, Env: e.env, Timer: e.timer}, true
 }
 
@@ -322,11 +360,11 @@ func (w *World) Idle() bool {
 }
 
 // QueueLen is the number of scheduled events.
-func (w *World) QueueLen() int { return len(w.queue) }
+func (w *World) QueueLen() int { return w.queue.len() }
 
 // Step runs the next event. It returns false when the queue is empty.
 func (w *World) Step() bool {
-	if len(w.queue) == 0 {
+	if w.queue.len() == 0 {
 		return false
 	}
 	e := w.queue.pop()
@@ -341,7 +379,7 @@ func (w *World) Step() bool {
 // AdvanceTo moves the clock forward to t, firing everything due on the way.
 // The bound on steps keeps a runaway feedback loop from hanging the host.
 func (w *World) AdvanceTo(t Time, maxSteps int) (steps int, ok bool) {
-	for len(w.queue) > 0 && w.queue[0].at <= t {
+	for w.queue.len() > 0 && w.queue.peek().at <= t {
 		if steps >= maxSteps {
 			return steps, false
 		}
@@ -414,16 +452,13 @@ func (w *World) Crash(id NodeID) {
 	n.held = nil
 	// The dead incarnation's timers will never fire: take them out now so
 	// they neither cost steps nor keep a `run` waiting.
-	kept := w.queue[:0]
-	for _, e := range w.queue {
+	w.queue.removeIf(func(e *event) bool {
 		if e.kind == evTimer && e.timer.Node == id {
-			w.count(e, -1)
-			continue
+			w.count(*e, -1)
+			return true
 		}
-		kept = append(kept, e)
-	}
-	w.queue = kept
-	w.queue.init()
+		return false
+	})
 	w.Record(Event{Kind: KindCrash, Node: id})
 }
 

@@ -18,7 +18,7 @@ package txncoord
 // thread's next poll.
 
 import (
-	"sort"
+	"slices"
 
 	"txnlab/core/protocol"
 	"txnlab/core/sim"
@@ -96,7 +96,7 @@ func sortedNodes[V any](m map[sim.NodeID]V) []sim.NodeID {
 	for n := range m {
 		out = append(out, n)
 	}
-	sort.Slice(out, func(i, j int) bool { return out[i] < out[j] })
+	slices.Sort(out)
 	return out
 }
 

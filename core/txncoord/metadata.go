@@ -1,7 +1,7 @@
 package txncoord
 
 import (
-	"sort"
+	"slices"
 	"strconv"
 
 	"txnlab/core/protocol"
@@ -249,7 +249,7 @@ func unionPartitions(a, b []protocol.TopicPartition) []protocol.TopicPartition {
 			out = append(out, tp)
 		}
 	}
-	sort.Slice(out, func(i, j int) bool { return out[i].Less(out[j]) })
+	slices.SortFunc(out, protocol.TopicPartition.Compare)
 	return out
 }
 

@@ -13,7 +13,7 @@ package txncoord
 // and leave the cache.
 
 import (
-	"sort"
+	"slices"
 
 	"txnlab/core/protocol"
 	"txnlab/core/sim"
@@ -24,7 +24,7 @@ func (c *Coordinator) loadedPartitions() []int32 {
 	for p := range c.cache {
 		ps = append(ps, p)
 	}
-	sort.Slice(ps, func(i, j int) bool { return ps[i] < ps[j] })
+	slices.Sort(ps)
 	return ps
 }
 
