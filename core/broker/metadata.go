@@ -1,7 +1,7 @@
 package broker
 
 import (
-	"sort"
+	"slices"
 	"strconv"
 	"unicode/utf16"
 
@@ -61,6 +61,7 @@ type Metadata struct {
 	// brokers can cache what they derive from it.
 	Version      int
 	nextPidBlock int64
+	sorted       []*PartitionState // SortedPartitions, cached
 }
 
 // ProducerIdBlockSize is Kafka's ProducerIdsBlock.PRODUCER_ID_BLOCK_SIZE:
@@ -118,14 +119,19 @@ func (m *Metadata) Topic(name string) (Topic, bool) {
 	return Topic{}, false
 }
 
-// SortedPartitions lists every partition in topic, partition order.
+// SortedPartitions lists every partition in topic, partition order. The
+// list is shared: callers must not change it.
 func (m *Metadata) SortedPartitions() []*PartitionState {
-	out := make([]*PartitionState, 0, len(m.Partitions))
-	for _, p := range m.Partitions {
-		out = append(out, p)
+	// Partitions are only ever added (AddTopic), and their records are
+	// updated in place, so the list is stale exactly when it is short.
+	if len(m.sorted) != len(m.Partitions) {
+		m.sorted = make([]*PartitionState, 0, len(m.Partitions))
+		for _, p := range m.Partitions {
+			m.sorted = append(m.sorted, p)
+		}
+		slices.SortFunc(m.sorted, func(a, b *PartitionState) int { return a.TP.Compare(b.TP) })
 	}
-	sort.Slice(out, func(i, j int) bool { return out[i].TP.Less(out[j].TP) })
-	return out
+	return m.sorted
 }
 
 // AllocateProducerIdBlock hands out the next block of producer ids.

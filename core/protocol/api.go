@@ -41,10 +41,19 @@ var apiNames = map[APIKey]string{
 	EndTxn: "EndTxn", WriteTxnMarkers: "WriteTxnMarkers", TxnOffsetCommit: "TxnOffsetCommit",
 }
 
+// apiNameTable is apiNames indexed by key: every message sent and
+// delivered is named in the trace, so the lookup is on the hot path.
+var apiNameTable = func() (t [128]string) {
+	for k, n := range apiNames {
+		t[k] = n
+	}
+	return t
+}()
+
 // String returns Kafka's name of the API.
 func (k APIKey) String() string {
-	if n, ok := apiNames[k]; ok {
-		return n
+	if k >= 0 && int(k) < len(apiNameTable) && apiNameTable[k] != "" {
+		return apiNameTable[k]
 	}
 	return "API" + strconv.Itoa(int(k))
 }

@@ -83,6 +83,9 @@ var Errors = []ErrorInfo{
 
 // String returns Kafka's name of the error.
 func (e ErrorCode) String() string {
+	if e == NONE {
+		return "NONE"
+	}
 	for _, info := range Errors {
 		if info.Code == e {
 			return info.Name
