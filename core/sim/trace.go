@@ -54,26 +54,31 @@ func (k Kind) String() string { return kindNames[k] }
 // MarshalText renders the kind by name in JSON.
 func (k Kind) MarshalText() ([]byte, error) { return []byte(k.String()), nil }
 
-// Event is one entry of the trace.
+// Event is one entry of the trace. Fields are grouped by size (numbers,
+// strings, the message, then the one-byte fields) so that no padding
+// is wasted: a long history holds hundreds of thousands of these.
 type Event struct {
 	Index int
 	At    Time
-	Kind  Kind
-	Node  NodeID
-	Peer  NodeID `json:",omitempty"`
 	// MsgID identifies a message across its send, deliver and drop events;
 	// ReplyTo is the request a response answers.
-	MsgID   int64            `json:",omitempty"`
-	ReplyTo int64            `json:",omitempty"`
-	API     string           `json:",omitempty"`
-	Resp    bool             `json:",omitempty"`
-	Msg     protocol.Message `json:",omitempty"`
-	Error   string           `json:",omitempty"`
-	Subject string           `json:",omitempty"`
-	From    string           `json:",omitempty"`
-	To      string           `json:",omitempty"`
-	Offset  int64            `json:",omitempty"`
-	Text    string           `json:",omitempty"`
+	MsgID   int64 `json:",omitempty"`
+	ReplyTo int64 `json:",omitempty"`
+	Offset  int64 `json:",omitempty"`
+
+	Node    NodeID
+	Peer    NodeID `json:",omitempty"`
+	API     string `json:",omitempty"`
+	Error   string `json:",omitempty"`
+	Subject string `json:",omitempty"`
+	From    string `json:",omitempty"`
+	To      string `json:",omitempty"`
+	Text    string `json:",omitempty"`
+
+	Msg protocol.Message `json:",omitempty"`
+
+	Kind Kind
+	Resp bool `json:",omitempty"`
 	// Internal marks traffic the UI hides by default: replication fetches.
 	Internal bool `json:",omitempty"`
 }
