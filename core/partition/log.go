@@ -377,11 +377,18 @@ func (l *Log) SetHighWatermark(hw int64) {
 // (exclusive), whole batches only.
 func (l *Log) Read(from, limit int64) []protocol.RecordBatch {
 	i := sort.Search(len(l.Batches), func(i int) bool { return l.Batches[i].LastOffset() >= from })
-	var out []protocol.RecordBatch
-	for ; i < len(l.Batches) && l.Batches[i].LastOffset() < limit; i++ {
-		out = append(out, l.Batches[i])
+	j := i
+	for j < len(l.Batches) && l.Batches[j].LastOffset() < limit {
+		j++
 	}
-	return out
+	if i == j {
+		return nil
+	}
+	// The answer shares the log's array rather than copying it: a batch
+	// below the log end is never overwritten (appends go past it, and
+	// TruncateTo cuts the capacity so later appends reallocate), and the
+	// capacity bound keeps an append to the answer off the log.
+	return l.Batches[i:j:j]
 }
 
 // AbortedTransactions lists the aborted transactions overlapping
