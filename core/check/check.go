@@ -537,17 +537,19 @@ func (c *checker) lso() {
 	}
 	last := map[key]int64{}
 	committedFetch := map[int64]bool{}
+	// One pass: an answer is always sent after its request.
 	for _, e := range c.in.Trace.All() {
-		if req, ok := e.Msg.(*protocol.FetchRequest); ok && e.Kind == sim.KindSend {
-			committedFetch[e.MsgID] = req.IsolationLevel == protocol.ReadCommitted
+		if e.Kind != sim.KindSend || e.Internal {
+			continue // replication fetches are internal
 		}
-	}
-	for _, e := range c.in.Trace.All() {
-		if e.Kind != sim.KindSend || e.API != "Fetch" || !e.Resp || e.Internal {
+		var m *protocol.FetchResponse
+		switch msg := e.Msg.(type) {
+		case *protocol.FetchRequest:
+			committedFetch[e.MsgID] = msg.IsolationLevel == protocol.ReadCommitted
 			continue
-		}
-		m, ok := e.Msg.(*protocol.FetchResponse)
-		if !ok {
+		case *protocol.FetchResponse:
+			m = msg
+		default:
 			continue
 		}
 		for _, pd := range m.Responses {
