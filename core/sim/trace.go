@@ -169,6 +169,22 @@ func (t *Trace) Events(from int) []Event {
 	return out
 }
 
+// ShareWith lets the trace's full blocks alias the same events in
+// history, a copy of a longer run of the same script and seed (so its
+// first Len events equal this trace's). A session replayed to a position
+// then holds only its last, still growing block of its own; the shared
+// blocks are never written again, since appends only touch the last one.
+// Blocks history does not cover stay as they are.
+func (t *Trace) ShareWith(history []Event) {
+	for c := range t.chunks {
+		lo, hi := c*traceChunk, (c+1)*traceChunk
+		if hi > t.n || hi > len(history) {
+			break
+		}
+		t.chunks[c] = history[lo:hi:hi]
+	}
+}
+
 // add appends e and returns where it now lives.
 func (t *Trace) add(e Event) *Event {
 	if t.n%traceChunk == 0 {

@@ -596,3 +596,39 @@ func TestTraceAcrossBlocks(t *testing.T) {
 		t.Fatalf("All yielded %d events, want %d", seen, n)
 	}
 }
+
+// TestTraceShareWith: a trace whose full blocks alias a longer copy of
+// the same history reads the same, keeps growing in its own last block,
+// and never writes into the shared copy.
+func TestTraceShareWith(t *testing.T) {
+	run := func(n int) *World {
+		w := NewWorld(1)
+		for i := 0; i < n; i++ {
+			w.Note("a", "", strconv.Itoa(i))
+		}
+		return w
+	}
+	history := run(3*traceChunk + 10).Trace.Events(0)
+	w := run(2*traceChunk + 5)
+	w.Trace.ShareWith(history)
+	if w.Trace.At(0) != &history[0] || w.Trace.At(traceChunk) != &history[traceChunk] {
+		t.Fatal("the full blocks do not alias the history")
+	}
+	if w.Trace.At(2*traceChunk) == &history[2*traceChunk] {
+		t.Fatal("the growing block aliases the history")
+	}
+	for i := 0; i < traceChunk; i++ {
+		w.Note("b", "", "new")
+	}
+	for i, e := range history {
+		if e.Text != strconv.Itoa(i) {
+			t.Fatalf("history[%d] changed to %q", i, e.Text)
+		}
+	}
+	if got := w.Trace.At(3*traceChunk + 4).Text; got != "new" {
+		t.Fatalf("the shared trace did not grow: %q", got)
+	}
+	if DigestOf(w.Trace.Events(0)[:2*traceChunk+5]) != DigestOf(history[:2*traceChunk+5]) {
+		t.Fatal("the shared trace reads differently")
+	}
+}
