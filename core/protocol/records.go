@@ -2,7 +2,6 @@ package protocol
 
 import (
 	"strconv"
-	"strings"
 )
 
 // ControlType is the type of a control record (ControlRecordType.java).
@@ -93,44 +92,53 @@ func (b *RecordBatch) LastSequence() int32 {
 
 // Summary is a compact rendering: values, or the marker.
 func (b *RecordBatch) Summary() string {
-	var sb strings.Builder
+	// One buffer, appended to in place: every append to a log renders its
+	// batch, so this runs on the simulation's hot path.
+	buf := make([]byte, 0, 64)
 	if b.IsControl {
-		sb.WriteString(b.ControlType.String())
-		sb.WriteString("(pid=")
-		sb.WriteString(strconv.FormatInt(b.ProducerId, 10))
-		sb.WriteString(" epoch=")
-		sb.WriteString(strconv.Itoa(int(b.ProducerEpoch)))
-		sb.WriteString(" coordinatorEpoch=")
-		sb.WriteString(strconv.Itoa(int(b.CoordinatorEpoch)))
-		sb.WriteString(")")
-		return sb.String()
+		buf = append(buf, b.ControlType.String()...)
+		buf = append(buf, "(pid="...)
+		buf = strconv.AppendInt(buf, b.ProducerId, 10)
+		buf = append(buf, " epoch="...)
+		buf = strconv.AppendInt(buf, int64(b.ProducerEpoch), 10)
+		buf = append(buf, " coordinatorEpoch="...)
+		buf = strconv.AppendInt(buf, int64(b.CoordinatorEpoch), 10)
+		buf = append(buf, ')')
+		return string(buf)
 	}
-	sb.WriteString("[")
+	buf = append(buf, '[')
 	for i, r := range b.Records {
 		if i > 0 {
-			sb.WriteByte(' ')
+			buf = append(buf, ' ')
 		}
 		switch {
 		case r.TxnLog != nil:
-			sb.WriteString(r.Key + ":" + r.TxnLog.Summary())
+			buf = append(append(buf, r.Key...), ':')
+			buf = r.TxnLog.appendSummary(buf)
 		case r.Offset != nil:
-			sb.WriteString(r.Key + ":" + strconv.FormatInt(r.Offset.CommittedOffset, 10))
+			buf = append(append(buf, r.Key...), ':')
+			buf = strconv.AppendInt(buf, r.Offset.CommittedOffset, 10)
 		case r.Tombstone:
-			sb.WriteString(r.Key + ":<tombstone>")
+			buf = append(append(buf, r.Key...), ":<tombstone>"...)
 		default:
-			sb.WriteString(quoteIfNeeded(r.Key) + "=" + quoteIfNeeded(r.Value))
+			buf = append(buf, quoteIfNeeded(r.Key)...)
+			buf = append(buf, '=')
+			buf = append(buf, quoteIfNeeded(r.Value)...)
 		}
 	}
-	sb.WriteString("]")
+	buf = append(buf, ']')
 	if b.ProducerId >= 0 {
-		sb.WriteString(" pid=" + strconv.FormatInt(b.ProducerId, 10))
-		sb.WriteString(" epoch=" + strconv.Itoa(int(b.ProducerEpoch)))
-		sb.WriteString(" seq=" + strconv.Itoa(int(b.BaseSequence)))
+		buf = append(buf, " pid="...)
+		buf = strconv.AppendInt(buf, b.ProducerId, 10)
+		buf = append(buf, " epoch="...)
+		buf = strconv.AppendInt(buf, int64(b.ProducerEpoch), 10)
+		buf = append(buf, " seq="...)
+		buf = strconv.AppendInt(buf, int64(b.BaseSequence), 10)
 	}
 	if b.IsTransactional {
-		sb.WriteString(" txn")
+		buf = append(buf, " txn"...)
 	}
-	return sb.String()
+	return string(buf)
 }
 
 // TransactionState is the coordinator's state of a transactional id, with
@@ -209,15 +217,28 @@ type TransactionLogValue struct {
 }
 
 // Summary renders the value compactly.
-func (v *TransactionLogValue) Summary() string {
-	var f fields
-	f.s("state", v.TransactionStatus.String())
-	f.i("pid", v.ProducerId)
-	f.i("epoch", int64(v.ProducerEpoch))
+func (v *TransactionLogValue) Summary() string { return string(v.appendSummary(nil)) }
+
+func (v *TransactionLogValue) appendSummary(buf []byte) []byte {
+	buf = append(buf, "{state="...)
+	buf = append(buf, quoteIfNeeded(v.TransactionStatus.String())...)
+	buf = append(buf, " pid="...)
+	buf = strconv.AppendInt(buf, v.ProducerId, 10)
+	buf = append(buf, " epoch="...)
+	buf = strconv.AppendInt(buf, int64(v.ProducerEpoch), 10)
 	if len(v.TransactionPartitions) > 0 {
-		f.add("partitions", tpList(v.TransactionPartitions))
+		buf = append(buf, " partitions=["...)
+		for i, tp := range v.TransactionPartitions {
+			if i > 0 {
+				buf = append(buf, ',')
+			}
+			buf = append(buf, tp.Topic...)
+			buf = append(buf, '/')
+			buf = strconv.AppendInt(buf, int64(tp.Partition), 10)
+		}
+		buf = append(buf, ']')
 	}
-	return "{" + f.String() + "}"
+	return append(buf, '}')
 }
 
 // OffsetCommitValue is the value of a __consumer_offsets offset record.
