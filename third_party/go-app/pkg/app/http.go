@@ -1,3 +1,8 @@
+//go:build !wasm
+
+// txnlab: not built for wasm, where nothing serves HTTP: importing
+// net/http links its package initialisers (crypto/tls, crypto/x509, ...).
+
 package app
 
 import (

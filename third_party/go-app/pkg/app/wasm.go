@@ -3,16 +3,8 @@
 
 package app
 
-import (
-	"runtime"
-
-	"github.com/maxence-charriere/go-app/v10/pkg/errors"
-)
-
-func GenerateStaticWebsite(dir string, h *Handler, pages ...string) error {
-	panic(errors.New("unsupported instruction").
-		WithTag("architecture", runtime.GOARCH))
-}
+// txnlab: GenerateStaticWebsite, which only panicked here, is gone with
+// Handler (http.go is not built for wasm).
 
 func wasmExecJS() string {
 	return ""
