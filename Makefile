@@ -9,11 +9,12 @@ ADDR ?= 127.0.0.1:8080
 # wasm changed); 9 is ~2 s and 12 % larger, for a quick local loop.
 BROTLI_QUALITY ?= 11
 
-.PHONY: help test test-core test-wasm test-app test-browser run build cli wasm fuzz bench vet
+.PHONY: help test test-core test-wasm test-app test-browser run build cli wasm wasm-size fuzz bench vet
 
 help:
 	@echo "make run          - build the wasm and serve the playground on http://$(ADDR)"
 	@echo "make wasm         - build web/app.wasm and its .br/.gz"
+	@echo "make wasm-size    - the wasm's code by package (cmd/wasmsize)"
 	@echo "make test         - vet, unit and scenario tests, wasm tests under Node, browser tests"
 	@echo "make test-browser - the browser tests alone (headless Chromium)"
 	@echo "make fuzz         - long fuzz runs of every parser"
@@ -22,11 +23,26 @@ help:
 cli:
 	$(GO) build -o bin/txnlab ./cmd/txnlab
 
+# Packages of the wasm built without inlining: the UI and the libraries it
+# calls a few times per render. web/app.wasm then compresses 4 % smaller
+# (gzip -93 kB); the core and the runtime keep inlining, for the
+# simulation's speed. BENCHMARKS.md, "WebAssembly size", has the figures.
+WASM_NOINLINE := github.com/maxence-charriere/go-app/v10/... txnlab/app fmt encoding/json reflect time net/url
+WASM_FLAGS := -trimpath $(foreach p,$(WASM_NOINLINE),-gcflags=$(p)=-l)
+
 # The browser half (cmd/wasm links no server code), stripped, then its
 # brotli and gzip copies for the server to send as they are.
 wasm: cli
-	GOOS=js GOARCH=wasm $(GO) build -trimpath -ldflags="-s -w" -o web/app.wasm ./cmd/wasm
+	GOOS=js GOARCH=wasm $(GO) build $(WASM_FLAGS) -ldflags="-s -w" -o web/app.wasm ./cmd/wasm
 	./bin/txnlab precompress --brotli-quality $(BROTLI_QUALITY) web/app.wasm
+
+# What the wasm's code is made of, by package: the same build with its
+# name section kept (out/app-names.wasm), read by cmd/wasmsize.
+wasm-size:
+	mkdir -p out
+	GOOS=js GOARCH=wasm $(GO) build $(WASM_FLAGS) -o out/app-names.wasm ./cmd/wasm
+	GOOS=js GOARCH=wasm $(GO) list -deps ./cmd/wasm > out/wasm-deps.txt
+	$(GO) run ./cmd/wasmsize -deps out/wasm-deps.txt out/app-names.wasm
 
 vet:
 	@test -z "$$(gofmt -l $$(git ls-files '*.go'))" || (echo "gofmt needed:"; gofmt -l $$(git ls-files '*.go'); exit 1)

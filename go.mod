@@ -13,3 +13,8 @@ require (
 	github.com/go-json-experiment/json v0.0.0-20260213210345-44df1a37e875 // indirect
 	github.com/google/uuid v1.6.0 // indirect
 )
+
+// The go-app packages the playground uses (pkg/app, pkg/errors), copied from
+// v10.1.11 so web/app.wasm can leave its server half out; see
+// third_party/go-app/README.md.
+replace github.com/maxence-charriere/go-app/v10 => ./third_party/go-app

@@ -3,6 +3,7 @@ package app
 import (
 	"errors"
 	"fmt"
+	"strconv"
 	"strings"
 	"time"
 
@@ -326,14 +327,12 @@ func (p *playground) tick(ctx app.Context, gen int) {
 }
 
 func (p *playground) onSpeed(ctx app.Context, e app.Event) {
-	var i int
-	fmt.Sscan(ctx.JSSrc().Get("value").String(), &i)
+	i, _ := strconv.Atoi(ctx.JSSrc().Get("value").String())
 	p.speed = max(0, min(i, len(speeds)-1))
 }
 
 func (p *playground) onScrub(ctx app.Context, e app.Event) {
-	var i int
-	fmt.Sscan(ctx.JSSrc().Get("value").String(), &i)
+	i, _ := strconv.Atoi(ctx.JSSrc().Get("value").String())
 	p.stop()
 	p.engine.Seek(i)
 	p.followNewest(ctx)
