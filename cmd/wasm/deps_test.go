@@ -1,0 +1,36 @@
+package main
+
+import (
+	"os"
+	"os/exec"
+	"strings"
+	"testing"
+)
+
+// TestClientLinksNoServerWeight guards the wasm's size (issue 5): the
+// browser build must not import the server's packages, which a new import
+// in the UI or a go-app upgrade would quietly bring back (net/http alone
+// is 0.42 MB of the gzip download; see BENCHMARKS.md). Packages that are
+// imported but left out by the linker (regexp, math/big) need the
+// name-section report of `make wasm-size` instead.
+func TestClientLinksNoServerWeight(t *testing.T) {
+	cmd := exec.Command("go", "list", "-deps", ".")
+	cmd.Env = append(os.Environ(), "GOOS=js", "GOARCH=wasm")
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("go list: %v", err)
+	}
+	deps := map[string]bool{}
+	for _, p := range strings.Fields(string(out)) {
+		deps[p] = true
+	}
+	if !deps["txnlab/app"] || !deps["txnlab/core/scenario"] {
+		t.Fatal("the list of the wasm's packages is not what it should be: txnlab/app or the core is missing")
+	}
+	for _, p := range []string{"net/http", "crypto/tls", "crypto/x509",
+		"txnlab/app/server", "github.com/andybalholm/brotli", "github.com/yuin/goldmark"} {
+		if deps[p] {
+			t.Errorf("web/app.wasm links %s", p)
+		}
+	}
+}
