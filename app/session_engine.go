@@ -20,15 +20,28 @@ const scriptFile = "playground"
 // thousands of waiting statements cannot exhaust the browser's memory.
 const maxHistorySteps = 200_000
 
-// Snapshot cache: a cluster snapshot costs about a millisecond natively
-// and several in the browser, and rebuilding the cursor to go back costs
-// a replay from the start, so the states of recently shown positions are
-// kept, and a replay that goes back also keeps the few positions before
-// its target, where a learner stepping back goes next.
+// Checkpoints. A session cannot be copied (it holds closures), but a run
+// is deterministic, so a session replayed to step i is the state at step
+// i. The engine keeps a pool of sessions parked at steps spread over the
+// history, at least checkpointEvents trace events apart and at most
+// maxTargets of them, built in idle time (Idle); to show a step it takes
+// the parked session nearest at or before it and advances it, so going
+// back costs at most the spacing of the checkpoints, never a replay from
+// the start. A session advanced past its checkpoint leaves a hole, which
+// Idle fills again, from the session just below it, so the holes move
+// away from where the learner is.
 const (
-	stateCacheSize = 512
-	replayKeep     = 16
+	checkpointEvents = 500
+	maxTargets       = 16
+	// maxPool bounds the sessions kept: the checkpoints, the cursor and a
+	// few left where the learner went.
+	maxPool = maxTargets + 4
 )
+
+// The states of recently shown steps are cached: a snapshot costs about
+// a millisecond natively and several in the browser. The cache is small
+// because a snapshot of a long history is large (80 kB at 10,000 events).
+const stateCacheSize = 64
 
 // step is what the page needs to know about one pause point without
 // replaying to it.
@@ -37,13 +50,16 @@ type step struct {
 	line    int      // script line running or about to run (0: finished)
 	now     sim.Time // virtual clock
 	results int      // expectations checked so far
+	digest  string   // of the trace up to here
 }
 
 // posState is the cluster at one position, as the cards and the inspector
-// read it.
+// read it. The violations cost a check of the whole history, so they are
+// computed only when asked for (violOK).
 type posState struct {
-	snap Snapshot
-	viol []check.Violation
+	snap   Snapshot
+	viol   []check.Violation
+	violOK bool
 }
 
 // history is one loaded script and its run.
@@ -56,12 +72,17 @@ type history struct {
 	runErr  *ScriptError
 }
 
+// parked is a session stopped after step steps.
+type parked struct {
+	s    *scenario.Session
+	step int
+}
+
 // sessionEngine is the Engine over core/scenario. Loading a script runs a
 // session to the end once with StepVisible and records every pause point,
 // so Events, Seek and StepBack are slices of that one trace. The cluster
-// state at a position comes from a second session, the cursor, replayed to
-// that position on demand: kept while the page moves forward, rebuilt from
-// the start when it moves back.
+// state at a position comes from a session stopped there: the parked
+// session nearest before it (see Checkpoints), advanced to it.
 type sessionEngine struct {
 	history
 	pos int
@@ -69,12 +90,19 @@ type sessionEngine struct {
 	// run is a load in progress; nil when none.
 	run *loadRun
 
-	cursor     *scenario.Session
-	cursorStep int
-	states     map[int]*posState
+	pool    []*parked
+	cursor  *parked // the session last advanced: its trace is its own
+	targets []int   // the steps Idle keeps a checkpoint at, ascending
+	spacing int     // trace events between two targets
+	// build is the session Idle is advancing to buildTo; it is in pool.
+	build   *parked
+	buildTo int
 
-	digestAt int
-	digest   string
+	states map[int]*posState
+
+	// replayed is how many trace events the last sessionAt replayed, for
+	// the tests.
+	replayed int
 }
 
 // loadRun is a script being run to the end, possibly over several slices.
@@ -83,6 +111,8 @@ type loadRun struct {
 	script *scenario.Script
 	s      *scenario.Session
 	steps  []step
+	digest sim.Digester
+	hashed int // trace events added to digest
 	// act is set when the run carries out an Act.
 	act *pendingAct
 }
@@ -97,16 +127,17 @@ type pendingAct struct {
 
 // newSessionEngine returns an engine with nothing loaded.
 func newSessionEngine() *sessionEngine {
-	e := &sessionEngine{history: history{steps: []step{{}}}}
+	var d sim.Digester
+	e := &sessionEngine{history: history{steps: []step{{digest: d.Sum()}}}}
 	e.reset()
 	return e
 }
 
 // reset drops everything derived from the current history.
 func (e *sessionEngine) reset() {
-	e.cursor, e.cursorStep = nil, 0
+	e.pool, e.cursor, e.build = nil, nil, nil
 	e.states = map[int]*posState{}
-	e.digestAt = -1
+	e.targets, e.spacing = nil, 0
 }
 
 // Load parses and runs script in one go.
@@ -139,7 +170,9 @@ func (e *sessionEngine) Begin(src string) error {
 		return toScriptError(err)
 	}
 	s := scenario.NewSession(scriptFile, script)
-	e.run = &loadRun{src: src, script: script, s: s, steps: []step{{line: s.Line()}}}
+	l := &loadRun{src: src, script: script, s: s}
+	l.steps = []step{{line: s.Line(), digest: l.digest.Sum()}}
+	e.run = l
 	return nil
 }
 
@@ -159,7 +192,7 @@ func (e *sessionEngine) BeginAct(stmt string) error {
 		return fmt.Errorf("the script stops with an error at line %d: fix that line first", e.runErr.Line)
 	}
 	stmt = strings.TrimSpace(stmt)
-	newSrc, line, err := e.sessionAt(e.pos, e.pos).InsertNow(e.src, stmt)
+	newSrc, line, err := e.sessionAt(e.pos).InsertNow(e.src, stmt)
 	if err != nil {
 		return err
 	}
@@ -193,8 +226,13 @@ func (e *sessionEngine) Work(budget time.Duration) (bool, error) {
 		l.s.StepVisible()
 		st := step{line: l.s.Line(), now: l.s.Now(), results: len(l.s.Results)}
 		if l.s.Cluster != nil {
-			st.events = len(l.s.Cluster.World.Trace.Events)
+			evs := l.s.Cluster.World.Trace.Events
+			st.events = len(evs)
+			for ; l.hashed < len(evs); l.hashed++ {
+				l.digest.Add(&evs[l.hashed])
+			}
 		}
+		st.digest = l.digest.Sum()
 		l.steps = append(l.steps, st)
 		if time.Since(start) >= budget {
 			break
@@ -222,8 +260,11 @@ func (e *sessionEngine) Work(budget time.Duration) (bool, error) {
 	}
 	e.history, e.pos = h, 0
 	e.reset()
-	// The finished session is a cursor at the end for free.
-	e.cursor, e.cursorStep = l.s, len(l.steps)-1
+	e.plan()
+	// The finished session is a cursor at the end for free (its trace is
+	// the history's).
+	e.cursor = &parked{s: l.s, step: len(l.steps) - 1}
+	e.pool = []*parked{e.cursor}
 	if a := l.act; a != nil {
 		// A later line failing because of the action (resuming a client
 		// the learner crashed, say) is the consequence to show: the new
@@ -283,12 +324,7 @@ func (e *sessionEngine) History() []sim.Event { return e.events }
 
 func (e *sessionEngine) EventsAt(i int) int { return e.steps[max(0, min(i, e.Len()))].events }
 
-func (e *sessionEngine) Digest() string {
-	if e.digestAt != e.pos {
-		e.digest, e.digestAt = sim.DigestOf(e.Events()), e.pos
-	}
-	return e.digest
-}
+func (e *sessionEngine) Digest() string { return e.steps[e.pos].digest }
 
 func (e *sessionEngine) Line() int { return e.steps[e.pos].line }
 
@@ -300,25 +336,39 @@ func (e *sessionEngine) Err() *ScriptError { return e.runErr }
 
 func (e *sessionEngine) Snapshot() Snapshot { return e.stateAt(e.pos).snap }
 
-func (e *sessionEngine) Violations() []check.Violation { return e.stateAt(e.pos).viol }
+func (e *sessionEngine) StateReady() bool {
+	_, ok := e.states[e.pos]
+	return ok || e.script == nil
+}
 
-// stateAt is the cluster at step i, from the cache or the cursor.
+func (e *sessionEngine) Violations() []check.Violation {
+	st := e.stateAt(e.pos)
+	if !st.violOK {
+		if s := e.sessionAt(e.pos); s.Cluster != nil {
+			st.viol = s.Cluster.Check(false)
+		}
+		st.violOK = true
+	}
+	return st.viol
+}
+
+func (e *sessionEngine) ViolationsReady() bool {
+	st, ok := e.states[e.pos]
+	return (ok && st.violOK) || e.script == nil
+}
+
+// stateAt is the cluster at step i, from the cache or a session.
 func (e *sessionEngine) stateAt(i int) *posState {
 	if st, ok := e.states[i]; ok {
 		return st
 	}
 	if e.script == nil {
-		return &posState{}
+		return &posState{violOK: true}
 	}
-	keepFrom := i
-	if e.cursor == nil || e.cursorStep > i {
-		keepFrom = i - replayKeep
-	}
-	s := e.sessionAt(i, keepFrom)
-	return e.keep(i, s)
+	return e.keep(i, e.sessionAt(i))
 }
 
-// keep records the cursor's state as the state at step i.
+// keep records s's state as the state at step i.
 func (e *sessionEngine) keep(i int, s *scenario.Session) *posState {
 	if len(e.states) >= stateCacheSize {
 		// Forget the position farthest from this one: the page moves
@@ -331,31 +381,216 @@ func (e *sessionEngine) keep(i int, s *scenario.Session) *posState {
 		}
 		delete(e.states, far)
 	}
-	st := &posState{}
+	st := &posState{violOK: s.Cluster == nil}
 	if s.Cluster != nil {
 		st.snap = Snapshot{Snapshot: s.Cluster.Snapshot(), Valid: true}
-		st.viol = s.Cluster.Check(false)
 	}
 	e.states[i] = st
 	return st
 }
 
-// sessionAt returns the cursor session stopped at step i, replaying it
-// from the start when it is past i and keeping the states from keepFrom
-// on. Replaying is deterministic, so the cursor's trace is the recorded
-// one up to i.
-func (e *sessionEngine) sessionAt(i, keepFrom int) *scenario.Session {
-	if e.cursor == nil || e.cursorStep > i {
-		e.cursor, e.cursorStep = scenario.NewSession(scriptFile, e.script), 0
-	}
-	for e.cursorStep < i && !e.cursor.Done() {
-		e.cursor.StepVisible()
-		e.cursorStep++
-		if e.cursorStep >= keepFrom && e.cursorStep < i {
-			if _, ok := e.states[e.cursorStep]; !ok {
-				e.keep(e.cursorStep, e.cursor)
-			}
+// sessionAt returns a session stopped at step i: the parked session
+// nearest at or before i, advanced to i, or a new one when none is. It
+// becomes the cursor. Replaying is deterministic, so its trace is the
+// recorded one up to i.
+func (e *sessionEngine) sessionAt(i int) *scenario.Session {
+	var best *parked
+	for _, p := range e.pool {
+		if p.step <= i && (best == nil || p.step > best.step) {
+			best = p
 		}
 	}
-	return e.cursor
+	if best == nil {
+		best = &parked{s: scenario.NewSession(scriptFile, e.script)}
+		e.pool = append(e.pool, best)
+	}
+	if best == e.build {
+		e.build = nil // Idle picks its target again
+	}
+	e.setCursor(best)
+	e.replayed = e.steps[i].events - e.steps[best.step].events
+	for best.step < i && !best.s.Done() {
+		best.s.StepVisible()
+		best.step++
+	}
+	e.trim()
+	return best.s
+}
+
+// setCursor makes p the session that moves with the page. The one it
+// replaces stays parked where it is and gives its trace back (see share).
+func (e *sessionEngine) setCursor(p *parked) {
+	if e.cursor != nil && e.cursor != p {
+		e.share(e.cursor)
+	}
+	e.cursor = p
+}
+
+// share points a parked session's trace at the history's events, which
+// it equals (the run is deterministic), so the pool does not hold one
+// copy of the history per session. The slice has no spare capacity: a
+// session advanced later reallocates its trace before appending, and the
+// history is never written.
+func (e *sessionEngine) share(p *parked) {
+	if p.s.Cluster == nil {
+		return
+	}
+	w := p.s.Cluster.World
+	n := e.steps[p.step].events
+	if len(w.Trace.Events) == n && n <= len(e.events) && (n == 0 || &w.Trace.Events[0] != &e.events[0]) {
+		w.Trace.Events = e.events[:n:n]
+	}
+}
+
+// plan chooses the steps Idle keeps a checkpoint at: every spacing trace
+// events, spacing at least checkpointEvents and wide enough for at most
+// maxTargets checkpoints.
+func (e *sessionEngine) plan() {
+	total := len(e.events)
+	e.spacing = max(checkpointEvents, (total+maxTargets-1)/maxTargets)
+	e.targets = nil
+	next := e.spacing
+	for i, st := range e.steps {
+		if st.events >= next && i < e.Len() {
+			e.targets = append(e.targets, i)
+			next = st.events + e.spacing
+		}
+	}
+}
+
+// coverer is the parked session that serves target t: one at t or a
+// little after it (within a quarter of the spacing), nil when none.
+func (e *sessionEngine) coverer(t int) *parked {
+	var best *parked
+	for _, p := range e.pool {
+		if p == e.build || p.step < t || e.steps[p.step].events-e.steps[t].events > e.spacing/4 {
+			continue
+		}
+		if best == nil || p.step < best.step {
+			best = p
+		}
+	}
+	return best
+}
+
+// Idle does background work for about budget of wall-clock time and
+// reports whether any remains: it builds the checkpoints that are
+// missing, the one nearest before the position first (where a learner
+// going back goes next), then those after it.
+func (e *sessionEngine) Idle(budget time.Duration) bool {
+	if e.run != nil || e.script == nil {
+		return false
+	}
+	start := time.Now()
+	for {
+		if e.build == nil && !e.startBuild() {
+			return false
+		}
+		b := e.build
+		for b.step < e.buildTo && !b.s.Done() {
+			b.s.StepVisible()
+			b.step++
+			if time.Since(start) >= budget {
+				return true
+			}
+		}
+		e.build = nil
+		e.share(b)
+		e.trim()
+		if time.Since(start) >= budget {
+			return e.missing() >= 0
+		}
+	}
+}
+
+// missing is the target Idle builds next, or -1: the nearest one at or
+// before the position, else the nearest after it.
+func (e *sessionEngine) missing() int {
+	below, above := -1, -1
+	for _, t := range e.targets {
+		if e.coverer(t) != nil {
+			continue
+		}
+		if t <= e.pos {
+			below = t
+		} else if above < 0 {
+			above = t
+		}
+	}
+	if below >= 0 {
+		return below
+	}
+	return above
+}
+
+// startBuild picks the next missing target and the session to advance to
+// it: the parked session nearest before it that is not the cursor and
+// not a checkpoint nearer the position than this target (so a hole moves
+// away from the learner, never towards), else a new session.
+func (e *sessionEngine) startBuild() bool {
+	t := e.missing()
+	if t < 0 {
+		return false
+	}
+	covers := map[*parked]int{}
+	for _, u := range e.targets {
+		if p := e.coverer(u); p != nil {
+			covers[p] = u
+		}
+	}
+	dist := func(i int) int { return max(i-e.pos, e.pos-i) }
+	var from *parked
+	for _, p := range e.pool {
+		if p == e.cursor || p.step > t || (from != nil && p.step <= from.step) {
+			continue
+		}
+		if u, ok := covers[p]; ok && dist(u) <= dist(t) {
+			continue
+		}
+		from = p
+	}
+	if from == nil {
+		from = &parked{s: scenario.NewSession(scriptFile, e.script)}
+		e.pool = append(e.pool, from)
+	}
+	e.build, e.buildTo = from, t
+	return true
+}
+
+// trim drops parked sessions beyond maxPool: first those that serve no
+// target, farthest from the position first. The cursor and the build
+// stay.
+func (e *sessionEngine) trim() {
+	if len(e.pool) <= maxPool {
+		return
+	}
+	serving := map[*parked]bool{}
+	for _, t := range e.targets {
+		if p := e.coverer(t); p != nil {
+			serving[p] = true
+		}
+	}
+	for len(e.pool) > maxPool {
+		drop := -1
+		for i, p := range e.pool {
+			if p == e.cursor || p == e.build {
+				continue
+			}
+			if drop < 0 || worse(p, e.pool[drop], serving, e.pos) {
+				drop = i
+			}
+		}
+		if drop < 0 {
+			return
+		}
+		e.pool = append(e.pool[:drop], e.pool[drop+1:]...)
+	}
+}
+
+// worse tells whether p is a better session to drop than q.
+func worse(p, q *parked, serving map[*parked]bool, pos int) bool {
+	if serving[p] != serving[q] {
+		return !serving[p]
+	}
+	return max(p.step-pos, pos-p.step) > max(q.step-pos, pos-q.step)
 }
