@@ -77,6 +77,8 @@ type playground struct {
 	selected  int64   // the message shown in the message panel
 	laid      *layout // the diagram of laidKey, computed once per position
 	laidKey   layoutKey
+	full      *layout // the whole history's diagram, of fullKey (pos 0)
+	fullKey   layoutKey
 
 	tab      string
 	untilAPI string

@@ -32,15 +32,20 @@ type layoutKey struct {
 }
 
 // layout is the diagram of the current position, computed once per
-// position and filter however often the page renders.
+// position and filter however often the page renders, as a prefix of the
+// whole history's layout, computed once per script and filter.
 func (p *playground) layout() *layout {
 	k := layoutKey{p.engine.Script(), p.engine.Pos(), p.filter}
 	if p.laid == nil || p.laidKey != k {
+		full := layoutKey{script: k.script, filter: k.filter}
+		if p.full == nil || p.fullKey != full {
+			p.fullKey, p.full = full, fullLayout(lanesOf(p.engine.History(), p.filter), p.engine.History(), p.filter)
+		}
 		last := 0
 		if p.engine.Pos() > 0 {
 			last = p.engine.EventsAt(p.engine.Pos() - 1)
 		}
-		p.laidKey, p.laid = k, layoutOf(p.engine.History(), p.engine.Events(), last, p.filter)
+		p.laidKey, p.laid = k, p.full.at(len(p.engine.Events()), last)
 	}
 	return p.laid
 }
