@@ -79,11 +79,11 @@ type Engine interface {
 	// cluster statement ran.
 	Snapshot() Snapshot
 
-	// StateReady reports whether Snapshot at Pos() is at hand. When it is
-	// not, Snapshot replays part of the history, which in a long history
-	// takes longer than a frame: a page may show the position first and
-	// the state a frame later.
-	StateReady() bool
+	// StateCost is how many trace events Snapshot at Pos() would replay,
+	// 0 when the state is at hand. Replaying a long stretch takes longer
+	// than a frame: a page may then show the position first and the
+	// state a frame later.
+	StateCost() int
 
 	// Results are the expectations checked up to Pos().
 	Results() []scenario.Result

@@ -36,8 +36,27 @@ var tabs = []struct{ id, label string }{
 }
 
 func (p *playground) renderInspector() app.UI {
-	snap := p.engine.Snapshot()
-	viol := p.engine.Violations()
+	p.snapshot()
+	_, current := p.violations()
+	return &inspectorView{Gen: p.histGen, StatePos: p.shownPos, ViolPos: p.shownViolPos, Current: current, Tab: p.tab, p: p}
+}
+
+// inspectorView is the inspector of the state at StatePos and the
+// violations at ViolPos: a component, so go-app redraws it only when they
+// or the tab change.
+type inspectorView struct {
+	app.Compo
+	Gen      int
+	StatePos int
+	ViolPos  int
+	Current  bool // the violations are the position's
+	Tab      string
+	p        *playground
+}
+
+func (v *inspectorView) Render() app.UI {
+	p := v.p
+	snap, viol, current := p.shownSnap, p.shownViol, v.Current
 	tabButtons := make([]app.UI, len(tabs))
 	for i, t := range tabs {
 		id := t.id
@@ -54,6 +73,7 @@ func (p *playground) renderInspector() app.UI {
 		}
 		tabButtons[i] = app.Button().Type("button").Class(class).Role("tab").
 			ID("tab-"+id).
+			Aria("busy", id == tabInvariants && !current).
 			Aria("selected", p.tab == id).
 			Aria("controls", "panel-"+id).
 			TabIndex(map[bool]int{true: 0, false: -1}[p.tab == id]).

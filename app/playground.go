@@ -8,6 +8,7 @@ import (
 
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 
+	"txnlab/core/check"
 	"txnlab/core/sim"
 )
 
@@ -73,22 +74,43 @@ type playground struct {
 
 	filter    diagramFilter
 	scrollTop int // of the diagram, for drawing only the rows on screen
-	viewH     int
-	selected  int64   // the message shown in the message panel
-	laid      *layout // the diagram of laidKey, computed once per position
-	laidKey   layoutKey
-	full      *layout // the whole history's diagram, of fullKey (pos 0)
-	fullKey   layoutKey
+	// domScrollTop is the diagram's scrollTop as last set or seen (-1:
+	// unknown).
+	domScrollTop int
+	viewH        int
+	selected     int64   // the message shown in the message panel
+	histGen      int     // counts the histories loaded, for components that draw from one
+	laid         *layout // the diagram of laidKey, computed once per position
+	laidKey      layoutKey
+	full         *layout // the whole history's diagram, of fullKey (pos 0)
+	fullKey      layoutKey
 
 	tab      string
 	untilAPI string
 
 	reducedMotion bool
 	keydown       app.Func
+
+	// The progressive drawing of long histories (idle.go): the context
+	// the page was mounted with, the state last drawn, and what is
+	// queued for after the next paint.
+	ctx          app.Context
+	hasCtx       bool
+	shownSnap    Snapshot
+	shownPos     int
+	shownViol    []check.Violation
+	shownViolPos int
+	movedAt      time.Time
+	settleQueued bool
+	violTimer    bool
+	idleQueued   bool
+	paintQueue   []func(app.Context) bool
+	onFrame      app.Func
+	onPainted    app.Func
 }
 
 func newPlayground() *playground {
-	return &playground{engine: newEngine(), speed: defaultSpeed, viewH: 560, tab: tabTransactions, untilAPI: "WriteTxnMarkers"}
+	return &playground{engine: newEngine(), speed: defaultSpeed, viewH: 560, tab: tabTransactions, untilAPI: "WriteTxnMarkers", domScrollTop: -1}
 }
 
 func (p *playground) OnNav(ctx app.Context) {
@@ -131,11 +153,14 @@ func (p *playground) OnMount(ctx app.Context) {
 		p.reducedMotion = mq.Get("matches").Bool()
 	}
 	p.listenKeys(ctx)
+	p.ctx, p.hasCtx = ctx, true
+	p.domScrollTop = -1
 	ctx.Defer(func(ctx app.Context) { p.measureDiagram() })
 }
 
 func (p *playground) OnDismount() {
 	p.stop()
+	p.releaseIdle()
 	if p.keydown != nil {
 		app.Window().Call("removeEventListener", "keydown", p.keydown)
 		app.Window().Call("removeEventListener", "keypress", p.keydown)
@@ -180,9 +205,13 @@ func (p *playground) work(ctx app.Context, gen int, done func(app.Context, error
 		return
 	}
 	p.busy = false
+	p.histGen++
+	// What was drawn of the old history is no state of the new one.
+	p.shownSnap, p.shownPos, p.shownViol, p.shownViolPos = Snapshot{}, 0, nil, -1
 	if done != nil {
 		done(ctx, err)
 	}
+	p.moved()
 }
 
 func asScriptError(err error) *ScriptError {

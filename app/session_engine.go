@@ -31,17 +31,34 @@ const maxHistorySteps = 200_000
 // Idle fills again, from the session just below it, so the holes move
 // away from where the learner is.
 const (
-	checkpointEvents = 500
-	maxTargets       = 16
+	checkpointEvents = 300
+	maxTargets       = 32
 	// maxPool bounds the sessions kept: the checkpoints, the cursor and a
 	// few left where the learner went.
 	maxPool = maxTargets + 4
+)
+
+// warmSteps is how many steps before the position Idle keeps the states
+// of, once the position has stayed for warmAfter, so that stepping back
+// shows a cached state at once. (Not sooner: a learner scrubbing back
+// needs the checkpoint the warming would take.)
+const (
+	warmSteps = 8
+	warmAfter = 250 * time.Millisecond
 )
 
 // The states of recently shown steps are cached: a snapshot costs about
 // a millisecond natively and several in the browser. The cache is small
 // because a snapshot of a long history is large (80 kB at 10,000 events).
 const stateCacheSize = 64
+
+// A move back also keeps the states of up to replayKeep steps before its
+// target, passed on the way (a learner stepping back goes there next),
+// as long as taking them costs less than replayKeepBudget.
+const (
+	replayKeep       = 8
+	replayKeepBudget = 3 * time.Millisecond
+)
 
 // step is what the page needs to know about one pause point without
 // replaying to it.
@@ -94,15 +111,19 @@ type sessionEngine struct {
 	cursor  *parked // the session last advanced: its trace is its own
 	targets []int   // the steps Idle keeps a checkpoint at, ascending
 	spacing int     // trace events between two targets
-	// build is the session Idle is advancing to buildTo; it is in pool.
-	build   *parked
-	buildTo int
+	// build is the session Idle is advancing to buildTo, keeping the
+	// states from keepFrom on; it is in pool.
+	build             *parked
+	buildTo, keepFrom int
 
 	states map[int]*posState
 
 	// replayed is how many trace events the last sessionAt replayed, for
 	// the tests.
 	replayed int
+	// movedAt is when the position last changed: Idle warms the steps
+	// before it only once it has stayed for warmAfter.
+	movedAt time.Time
 }
 
 // loadRun is a script being run to the end, possibly over several slices.
@@ -192,7 +213,7 @@ func (e *sessionEngine) BeginAct(stmt string) error {
 		return fmt.Errorf("the script stops with an error at line %d: fix that line first", e.runErr.Line)
 	}
 	stmt = strings.TrimSpace(stmt)
-	newSrc, line, err := e.sessionAt(e.pos).InsertNow(e.src, stmt)
+	newSrc, line, err := e.sessionAt(e.pos, e.pos).InsertNow(e.src, stmt)
 	if err != nil {
 		return err
 	}
@@ -311,12 +332,16 @@ func (e *sessionEngine) Step() bool {
 		return false
 	}
 	e.pos++
+	e.movedAt = time.Now()
 	return true
 }
 
 func (e *sessionEngine) StepBack() { e.Seek(e.pos - 1) }
 
-func (e *sessionEngine) Seek(i int) { e.pos = max(0, min(i, e.Len())) }
+func (e *sessionEngine) Seek(i int) {
+	e.pos = max(0, min(i, e.Len()))
+	e.movedAt = time.Now()
+}
 
 func (e *sessionEngine) Events() []sim.Event { return e.events[:e.steps[e.pos].events] }
 
@@ -336,15 +361,23 @@ func (e *sessionEngine) Err() *ScriptError { return e.runErr }
 
 func (e *sessionEngine) Snapshot() Snapshot { return e.stateAt(e.pos).snap }
 
-func (e *sessionEngine) StateReady() bool {
-	_, ok := e.states[e.pos]
-	return ok || e.script == nil
+func (e *sessionEngine) StateCost() int {
+	if _, ok := e.states[e.pos]; ok || e.script == nil {
+		return 0
+	}
+	from := 0
+	for _, p := range e.pool {
+		if p.step <= e.pos {
+			from = max(from, e.steps[p.step].events)
+		}
+	}
+	return e.steps[e.pos].events - from + 1 // + 1: a snapshot to take
 }
 
 func (e *sessionEngine) Violations() []check.Violation {
 	st := e.stateAt(e.pos)
 	if !st.violOK {
-		if s := e.sessionAt(e.pos); s.Cluster != nil {
+		if s := e.sessionAt(e.pos, e.pos); s.Cluster != nil {
 			st.viol = s.Cluster.Check(false)
 		}
 		st.violOK = true
@@ -365,7 +398,11 @@ func (e *sessionEngine) stateAt(i int) *posState {
 	if e.script == nil {
 		return &posState{violOK: true}
 	}
-	return e.keep(i, e.sessionAt(i))
+	keepFrom := i
+	if e.cursor == nil || e.cursor.step > i {
+		keepFrom = i - replayKeep // going back
+	}
+	return e.keep(i, e.sessionAt(i, keepFrom))
 }
 
 // keep records s's state as the state at step i.
@@ -392,8 +429,9 @@ func (e *sessionEngine) keep(i int, s *scenario.Session) *posState {
 // sessionAt returns a session stopped at step i: the parked session
 // nearest at or before i, advanced to i, or a new one when none is. It
 // becomes the cursor. Replaying is deterministic, so its trace is the
-// recorded one up to i.
-func (e *sessionEngine) sessionAt(i int) *scenario.Session {
+// recorded one up to i. The states of the steps from keepFrom on that it
+// passes are kept (within replayKeepBudget).
+func (e *sessionEngine) sessionAt(i, keepFrom int) *scenario.Session {
 	var best *parked
 	for _, p := range e.pool {
 		if p.step <= i && (best == nil || p.step > best.step) {
@@ -409,9 +447,17 @@ func (e *sessionEngine) sessionAt(i int) *scenario.Session {
 	}
 	e.setCursor(best)
 	e.replayed = e.steps[i].events - e.steps[best.step].events
+	var kept time.Duration
 	for best.step < i && !best.s.Done() {
 		best.s.StepVisible()
 		best.step++
+		if best.step >= keepFrom && best.step < i && kept < replayKeepBudget {
+			if _, ok := e.states[best.step]; !ok {
+				start := time.Now()
+				e.keep(best.step, best.s)
+				kept += time.Since(start)
+			}
+		}
 	}
 	e.trim()
 	return best.s
@@ -490,15 +536,21 @@ func (e *sessionEngine) Idle(budget time.Duration) bool {
 		for b.step < e.buildTo && !b.s.Done() {
 			b.s.StepVisible()
 			b.step++
+			if _, ok := e.states[b.step]; !ok && b.step >= e.keepFrom && b.step < e.buildTo {
+				e.keep(b.step, b.s)
+			}
 			if time.Since(start) >= budget {
 				return true
 			}
 		}
 		e.build = nil
+		if _, ok := e.states[b.step]; !ok && b.step >= e.keepFrom {
+			e.keep(b.step, b.s)
+		}
 		e.share(b)
 		e.trim()
 		if time.Since(start) >= budget {
-			return e.missing() >= 0
+			return true
 		}
 	}
 }
@@ -523,12 +575,24 @@ func (e *sessionEngine) missing() int {
 	return above
 }
 
-// startBuild picks the next missing target and the session to advance to
-// it: the parked session nearest before it that is not the cursor and
-// not a checkpoint nearer the position than this target (so a hole moves
-// away from the learner, never towards), else a new session.
+// startBuild picks the next job: the states of the warmSteps steps
+// before the position when they are not all kept, else the next missing
+// target; and the session to advance for it: the parked session nearest
+// before it that is not the cursor and not a checkpoint nearer the
+// position than this target (so a hole moves away from the learner, never
+// towards), else a new session.
 func (e *sessionEngine) startBuild() bool {
-	t := e.missing()
+	t, keepFrom := e.missing(), e.Len()+1
+	warm := max(1, e.pos-warmSteps)
+	if time.Since(e.movedAt) < warmAfter {
+		warm = e.pos
+	}
+	for i := warm; i < e.pos; i++ {
+		if _, ok := e.states[i]; !ok {
+			t, keepFrom = e.pos-1, warm
+			break
+		}
+	}
 	if t < 0 {
 		return false
 	}
@@ -541,7 +605,7 @@ func (e *sessionEngine) startBuild() bool {
 	dist := func(i int) int { return max(i-e.pos, e.pos-i) }
 	var from *parked
 	for _, p := range e.pool {
-		if p == e.cursor || p.step > t || (from != nil && p.step <= from.step) {
+		if p == e.cursor || p.step > min(t, keepFrom) || (from != nil && p.step <= from.step) {
 			continue
 		}
 		if u, ok := covers[p]; ok && dist(u) <= dist(t) {
@@ -553,7 +617,7 @@ func (e *sessionEngine) startBuild() bool {
 		from = &parked{s: scenario.NewSession(scriptFile, e.script)}
 		e.pool = append(e.pool, from)
 	}
-	e.build, e.buildTo = from, t
+	e.build, e.buildTo, e.keepFrom = from, t, keepFrom
 	return true
 }
 
