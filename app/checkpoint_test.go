@@ -117,6 +117,15 @@ func TestEngineSameStateWhicheverPath(t *testing.T) {
 				e.Seek((k * 7919) % (n + 1))
 				ref.checkAt(t, e, fmt.Sprintf("jump %d", k))
 			}
+			// Jumps whose state Idle computes in small slices, as the
+			// page does over several frames.
+			for k := 0; k < 10; k++ {
+				e.Seek((k*4001 + 17) % (n + 1))
+				for e.StateCost() > 0 {
+					e.Idle(time.Microsecond)
+				}
+				ref.checkAt(t, e, fmt.Sprintf("settled jump %d", k))
+			}
 			// Backwards over everything, from checkpoints only.
 			idle(e)
 			for i := n; i >= 0; i -= stride {
@@ -140,7 +149,7 @@ func TestEngineSameStateWhicheverPath(t *testing.T) {
 func TestEngineSeekBackReplaysLittle(t *testing.T) {
 	t.Parallel()
 	e := newSessionEngine()
-	if err := e.Load(workload.Script(workload.ForEvents(10000))); err != nil {
+	if err := e.Load(workload.Script(workload.ForEvents(6000))); err != nil {
 		t.Fatal(err)
 	}
 	if len(e.targets) < 10 || len(e.targets) > maxTargets {
@@ -158,8 +167,8 @@ func TestEngineSeekBackReplaysLittle(t *testing.T) {
 	}
 	n := e.Len()
 	limit := e.spacing + e.spacing/4 + 50
-	for k := 1; k <= 30; k++ {
-		i := n - k*n/30
+	for k := 1; k <= 15; k++ {
+		i := n - k*n/15
 		e.Seek(i)
 		e.Snapshot()
 		if e.replayed > limit {
@@ -237,6 +246,32 @@ func TestLayoutPrefixIsTheLayoutOfThePrefix(t *testing.T) {
 					t.Fatalf("%s %+v: the layout at step %d differs from the prefix's", slug, f, i)
 				}
 			}
+		}
+	}
+}
+
+// Idle's work ends, for a long history too (the states it keeps fit the
+// cache), and leaves every checkpoint built.
+func TestEngineIdleEnds(t *testing.T) {
+	e := newSessionEngine()
+	if err := e.Load(workload.Script(workload.ForEvents(20000))); err != nil {
+		t.Fatal(err)
+	}
+	e.Seek(e.Len() - 5)
+	e.movedAt = time.Time{} // as if the position had stayed a while
+	for calls := 0; e.Idle(time.Hour); calls++ {
+		if calls > 1000 {
+			t.Fatal("Idle never runs out of work")
+		}
+	}
+	for _, tg := range e.targets {
+		if e.coverer(tg) == nil {
+			t.Errorf("no checkpoint at step %d", tg)
+		}
+	}
+	for i := e.Pos() - warmSteps; i < e.Pos(); i++ {
+		if _, ok := e.states[i]; !ok {
+			t.Errorf("the state at %d, just before the position, is not kept", i)
 		}
 	}
 }

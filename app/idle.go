@@ -1,6 +1,8 @@
 package app
 
 import (
+	"runtime/debug"
+	"sync"
 	"time"
 
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
@@ -20,11 +22,12 @@ import (
 // once, as before.
 const (
 	// progressiveEvents is the history length from which the page shows
-	// a move progressively; even then the state comes in the move's own
-	// frame when it costs at most syncStateEvents of replay (the nearest
-	// checkpoint is close, see session_engine.go).
+	// a move progressively.
 	progressiveEvents = 2000
-	syncStateEvents   = 400
+	// settleSlice is the work done towards a position's state between
+	// two frames: a state that needs a long replay comes after a few
+	// frames rather than in one long one.
+	settleSlice = 12 * time.Millisecond
 	// violationsDelay is how long a position stays before its
 	// invariants are checked.
 	violationsDelay = 250 * time.Millisecond
@@ -36,6 +39,23 @@ const (
 	restAfter = 400 * time.Millisecond
 )
 
+// The garbage collector runs on the page's one thread, between the
+// frames' work: the simulation allocates fast, and at Go's default pace
+// (GOGC 100) a replay of a long history collects every few milliseconds.
+// The browser collects less often, within a bound on the heap.
+const (
+	browserGCPercent   = 300
+	browserMemoryLimit = 128 << 20
+)
+
+// tuneGC sets the browser's pace of collection (once, in the browser).
+var tuneGC = sync.OnceFunc(func() {
+	if app.IsClient {
+		debug.SetGCPercent(browserGCPercent)
+		debug.SetMemoryLimit(browserMemoryLimit)
+	}
+})
+
 // progressive reports whether the loaded history is shown progressively.
 func (p *playground) progressive() bool {
 	return app.IsClient && p.hasCtx && len(p.engine.History()) >= progressiveEvents
@@ -45,7 +65,7 @@ func (p *playground) progressive() bool {
 // while a long history's is not computed yet, the last one drawn (and its
 // computation is queued for after this frame).
 func (p *playground) snapshot() Snapshot {
-	if !p.progressive() || p.engine.StateCost() <= syncStateEvents {
+	if !p.progressive() || p.engine.StateCost() == 0 {
 		p.shownSnap, p.shownPos = p.engine.Snapshot(), p.engine.Pos()
 		return p.shownSnap
 	}
@@ -84,9 +104,12 @@ func (p *playground) settle(ctx app.Context) bool {
 		return false
 	}
 	if p.engine.StateCost() > 0 {
-		p.engine.Snapshot()
-		p.movedAt = time.Now()
+		p.engine.Idle(settleSlice) // the state at the position comes first
 		p.queueSettle()
+		if p.engine.StateCost() > 0 {
+			return false // more frames to go
+		}
+		p.movedAt = time.Now()
 		return true
 	}
 	if !p.engine.ViolationsReady() {

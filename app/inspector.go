@@ -154,13 +154,22 @@ func transactionsPanel(snap Snapshot) app.UI {
 			app.Dl().Class("facts wide").Body(txnFacts(t, coord, state, parts, down[t.Coordinator])...),
 			app.H4().Text("__transaction_state records"),
 			app.If(len(t.Log) == 0, func() app.UI { return app.P().Class("muted").Text("none yet") }),
-			app.Ol().Class("txn-log").Body(app.Range(t.Log).Slice(func(j int) app.UI {
-				r := t.Log[j]
+			app.If(len(t.Log) > txnLogShown, func() app.UI {
+				return app.P().Class("muted").Text(fmt.Sprintf("the last %d of %d records", txnLogShown, len(t.Log)))
+			}),
+			app.Ol().Class("txn-log").Body(app.Range(lastRecords(t.Log)).Slice(func(j int) app.UI {
+				r := lastRecords(t.Log)[j]
 				return app.Li().Body(app.Span().Class("offset").Text("@"+strconv.FormatInt(r.Offset, 10)), app.Code().Text(r.Value))
 			})),
 		)
 	}))
 }
+
+// txnLogShown is how many of an id's __transaction_state records the
+// panel lists, the newest: a long history has thousands.
+const txnLogShown = 12
+
+func lastRecords[T any](log []T) []T { return log[max(0, len(log)-txnLogShown):] }
 
 // txnFacts lists a transaction's facts as flat dt/dd pairs: the facts grid
 // lays out its children two by two.

@@ -68,9 +68,10 @@ type playground struct {
 	speed   int
 
 	// busyGen identifies the run in progress; a newer run supersedes it.
-	busyGen int
-	busy    bool
-	acting  bool // the run in progress carries out an action
+	busyGen   int
+	busy      bool
+	busySince time.Time
+	acting    bool // the run in progress carries out an action
 
 	filter    diagramFilter
 	scrollTop int // of the diagram, for drawing only the rows on screen
@@ -154,6 +155,7 @@ func (p *playground) OnMount(ctx app.Context) {
 	}
 	p.listenKeys(ctx)
 	p.ctx, p.hasCtx = ctx, true
+	tuneGC()
 	p.domScrollTop = -1
 	ctx.Defer(func(ctx app.Context) { p.measureDiagram() })
 }
@@ -188,10 +190,18 @@ func (p *playground) startLoad(ctx app.Context, src string, done func(app.Contex
 func (p *playground) run(ctx app.Context, done func(app.Context, error)) {
 	p.busyGen++
 	p.busy = true
-	p.work(ctx, p.busyGen, done)
+	p.busySince = time.Now()
+	p.work(ctx, p.busyGen, done, true)
 }
 
-func (p *playground) work(ctx app.Context, gen int, done func(app.Context, error)) {
+// quietRun is how long a run goes on without redrawing the page between
+// its slices: a short script (every library scenario) is over before a
+// progress indicator would help, and each redraw would delay it.
+const quietRun = 250 * time.Millisecond
+
+// work runs a slice of the run; first is the slice the handler that
+// began the run takes (its own changes are drawn whatever happens).
+func (p *playground) work(ctx app.Context, gen int, done func(app.Context, error), first bool) {
 	if gen != p.busyGen {
 		return // superseded by a newer run
 	}
@@ -201,7 +211,10 @@ func (p *playground) work(ctx app.Context, gen int, done func(app.Context, error
 	}
 	finished, err := p.engine.Work(budget)
 	if !finished {
-		ctx.After(time.Millisecond, func(ctx app.Context) { p.work(ctx, gen, done) })
+		ctx.After(time.Millisecond, func(ctx app.Context) { p.work(ctx, gen, done, false) })
+		if !first && time.Since(p.busySince) < quietRun {
+			ctx.PreventUpdate()
+		}
 		return
 	}
 	p.busy = false

@@ -33,24 +33,44 @@ const maxHistorySteps = 200_000
 const (
 	checkpointEvents = 300
 	maxTargets       = 32
-	// maxPool bounds the sessions kept: the checkpoints, the cursor and a
-	// few left where the learner went.
-	maxPool = maxTargets + 4
+	// spareSessions is how many sessions are kept beyond the
+	// checkpoints: the cursor and a few left where the learner went.
+	spareSessions = 4
+	maxPool       = maxTargets + spareSessions
+	// buildEvents bounds the background work of building the checkpoints
+	// of a history, about targets × length / 2 events replayed: a longer
+	// history gets fewer, wider-spaced checkpoints.
+	buildEvents = 150_000
 )
+
+// idleEvents is how many events Idle runs between two looks at the
+// clock: a visible step can hold hundreds (replication between two
+// client messages).
+const idleEvents = 32
 
 // warmSteps is how many steps before the position Idle keeps the states
 // of, once the position has stayed for warmAfter, so that stepping back
 // shows a cached state at once. (Not sooner: a learner scrubbing back
 // needs the checkpoint the warming would take.)
 const (
-	warmSteps = 8
+	warmSteps = 16
 	warmAfter = 250 * time.Millisecond
 )
 
 // The states of recently shown steps are cached: a snapshot costs about
 // a millisecond natively and several in the browser. The cache is small
 // because a snapshot of a long history is large (80 kB at 10,000 events).
-const stateCacheSize = 64
+const (
+	stateCacheSize = 64
+	// stateCacheEvents bounds the cache by the history's length too: a
+	// snapshot grows with the logs (270 kB at 28,000 events).
+	stateCacheEvents = 300_000
+)
+
+// cacheSize is how many states the cache keeps for this history.
+func (e *sessionEngine) cacheSize() int {
+	return max(warmSteps+8, min(stateCacheSize, stateCacheEvents/max(1, len(e.events))))
+}
 
 // A move back also keeps the states of up to replayKeep steps before its
 // target, passed on the way (a learner stepping back goes there next),
@@ -112,9 +132,11 @@ type sessionEngine struct {
 	targets []int   // the steps Idle keeps a checkpoint at, ascending
 	spacing int     // trace events between two targets
 	// build is the session Idle is advancing to buildTo, keeping the
-	// states from keepFrom on; it is in pool.
+	// states from keepFrom on; it is in pool. buildState: the job is the
+	// state at the position, and the session becomes the cursor.
 	build             *parked
 	buildTo, keepFrom int
+	buildState        bool
 
 	states map[int]*posState
 
@@ -122,8 +144,10 @@ type sessionEngine struct {
 	// the tests.
 	replayed int
 	// movedAt is when the position last changed: Idle warms the steps
-	// before it only once it has stayed for warmAfter.
+	// before it only once it has stayed for warmAfter; warmed is the
+	// position it last warmed the steps before.
 	movedAt time.Time
+	warmed  int
 }
 
 // loadRun is a script being run to the end, possibly over several slices.
@@ -407,7 +431,7 @@ func (e *sessionEngine) stateAt(i int) *posState {
 
 // keep records s's state as the state at step i.
 func (e *sessionEngine) keep(i int, s *scenario.Session) *posState {
-	if len(e.states) >= stateCacheSize {
+	if len(e.states) >= e.cacheSize() {
 		// Forget the position farthest from this one: the page moves
 		// mostly one step at a time.
 		far, dist := -1, -1
@@ -466,11 +490,28 @@ func (e *sessionEngine) sessionAt(i, keepFrom int) *scenario.Session {
 // setCursor makes p the session that moves with the page. The one it
 // replaces stays parked where it is and gives its trace back (see share).
 func (e *sessionEngine) setCursor(p *parked) {
-	if e.cursor != nil && e.cursor != p {
+	if e.cursor == p {
+		return
+	}
+	if e.cursor != nil {
 		e.share(e.cursor)
 	}
 	e.cursor = p
+	// A shared trace is copied at the session's next event; copied now
+	// with room for a stretch of history, it is not doubled (the
+	// simulation grows a full trace to twice its length).
+	if p.s.Cluster != nil {
+		w := p.s.Cluster.World
+		if n := len(w.Trace.Events); n > 0 && n == cap(w.Trace.Events) && n <= len(e.events) && &w.Trace.Events[0] == &e.events[0] {
+			own := make([]sim.Event, n, n+cursorRoom)
+			copy(own, w.Trace.Events)
+			w.Trace.Events = own
+		}
+	}
 }
+
+// cursorRoom is the trace room a session gets when it becomes the cursor.
+const cursorRoom = 2048
 
 // share points a parked session's trace at the history's events, which
 // it equals (the run is deterministic), so the pool does not hold one
@@ -490,10 +531,15 @@ func (e *sessionEngine) share(p *parked) {
 
 // plan chooses the steps Idle keeps a checkpoint at: every spacing trace
 // events, spacing at least checkpointEvents and wide enough for at most
-// maxTargets checkpoints.
+// maxTargets checkpoints (fewer in a history so long that building them
+// would replay more than buildEvents).
 func (e *sessionEngine) plan() {
 	total := len(e.events)
-	e.spacing = max(checkpointEvents, (total+maxTargets-1)/maxTargets)
+	targets := maxTargets
+	if total > 0 {
+		targets = min(maxTargets, max(8, 2*buildEvents/total))
+	}
+	e.spacing = max(checkpointEvents, (total+targets-1)/targets)
 	e.targets = nil
 	next := e.spacing
 	for i, st := range e.steps {
@@ -520,21 +566,33 @@ func (e *sessionEngine) coverer(t int) *parked {
 }
 
 // Idle does background work for about budget of wall-clock time and
-// reports whether any remains: it builds the checkpoints that are
-// missing, the one nearest before the position first (where a learner
-// going back goes next), then those after it.
+// reports whether any remains: first the state at the position, when it
+// is not at hand (so a page can compute it over several frames rather
+// than in one long one); then the states of the steps just before it
+// (warmSteps); then the checkpoints that are missing, the one nearest
+// before the position first (where a learner going back goes next), then
+// those after it.
 func (e *sessionEngine) Idle(budget time.Duration) bool {
 	if e.run != nil || e.script == nil {
 		return false
 	}
 	start := time.Now()
 	for {
-		if e.build == nil && !e.startBuild() {
+		if _, ok := e.states[e.pos]; !ok {
+			if !e.buildState || e.buildTo != e.pos || e.build == nil || e.build.step > e.pos {
+				e.startState()
+			}
+		} else if e.build == nil && !e.startBuild() {
 			return false
 		}
 		b := e.build
 		for b.step < e.buildTo && !b.s.Done() {
-			b.s.StepVisible()
+			if !b.s.StepVisibleSome(idleEvents) {
+				if time.Since(start) >= budget {
+					return true
+				}
+				continue
+			}
 			b.step++
 			if _, ok := e.states[b.step]; !ok && b.step >= e.keepFrom && b.step < e.buildTo {
 				e.keep(b.step, b.s)
@@ -547,12 +605,32 @@ func (e *sessionEngine) Idle(budget time.Duration) bool {
 		if _, ok := e.states[b.step]; !ok && b.step >= e.keepFrom {
 			e.keep(b.step, b.s)
 		}
-		e.share(b)
+		if e.buildState {
+			e.setCursor(b)
+		} else {
+			e.share(b)
+		}
 		e.trim()
 		if time.Since(start) >= budget {
 			return true
 		}
 	}
+}
+
+// startState makes the next job the state at the position, from the
+// session sessionAt would take.
+func (e *sessionEngine) startState() {
+	var best *parked
+	for _, p := range e.pool {
+		if p.step <= e.pos && (best == nil || p.step > best.step) {
+			best = p
+		}
+	}
+	if best == nil {
+		best = &parked{s: scenario.NewSession(scriptFile, e.script)}
+		e.pool = append(e.pool, best)
+	}
+	e.build, e.buildTo, e.keepFrom, e.buildState = best, e.pos, e.pos, true
 }
 
 // missing is the target Idle builds next, or -1: the nearest one at or
@@ -584,12 +662,13 @@ func (e *sessionEngine) missing() int {
 func (e *sessionEngine) startBuild() bool {
 	t, keepFrom := e.missing(), e.Len()+1
 	warm := max(1, e.pos-warmSteps)
-	if time.Since(e.movedAt) < warmAfter {
+	if time.Since(e.movedAt) < warmAfter || e.warmed == e.pos {
 		warm = e.pos
 	}
 	for i := warm; i < e.pos; i++ {
 		if _, ok := e.states[i]; !ok {
 			t, keepFrom = e.pos-1, warm
+			e.warmed = e.pos // once per position, whatever the cache keeps
 			break
 		}
 	}
@@ -617,15 +696,16 @@ func (e *sessionEngine) startBuild() bool {
 		from = &parked{s: scenario.NewSession(scriptFile, e.script)}
 		e.pool = append(e.pool, from)
 	}
-	e.build, e.buildTo, e.keepFrom = from, t, keepFrom
+	e.build, e.buildTo, e.keepFrom, e.buildState = from, t, keepFrom, false
 	return true
 }
 
-// trim drops parked sessions beyond maxPool: first those that serve no
+// trim drops parked sessions beyond the checkpoints and spareSessions: first those that serve no
 // target, farthest from the position first. The cursor and the build
 // stay.
 func (e *sessionEngine) trim() {
-	if len(e.pool) <= maxPool {
+	limit := len(e.targets) + spareSessions
+	if len(e.pool) <= limit {
 		return
 	}
 	serving := map[*parked]bool{}
@@ -634,7 +714,7 @@ func (e *sessionEngine) trim() {
 			serving[p] = true
 		}
 	}
-	for len(e.pool) > maxPool {
+	for len(e.pool) > limit {
 		drop := -1
 		for i, p := range e.pool {
 			if p == e.cursor || p == e.build {
