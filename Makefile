@@ -67,6 +67,25 @@ test: vet test-core test-wasm test-app test-browser
 run: wasm
 	./bin/txnlab serve --addr $(ADDR)
 
+# Benchmarks, each output saved under BENCH_OUT, then the figures written
+# into BENCHMARKS.md between its markers (cmd/benchreport), with the date,
+# the machine and each budget. About five minutes on 2 cores; run it on a
+# quiet machine (the load average is recorded with the figures).
+BENCH_OUT ?= out/bench
+EXPLORE_RUNS ?= 2000
+# run CMD FILE: run CMD, its output into FILE and on the terminal; fail
+# as it fails.
+bench_step = $(1) > $(2) 2>&1; status=$$?; cat $(2); test $$status -eq 0
+bench: wasm
+	mkdir -p $(BENCH_OUT)
+	{ date -u +%Y-%m-%dT%H:%MZ; cat /proc/loadavg 2>/dev/null || echo ?; } > $(BENCH_OUT)/start.txt
+	$(call bench_step,$(GO) test -run '^$$' -bench Simulation -benchtime 5x ./core/scenario,$(BENCH_OUT)/sim-native.txt)
+	$(call bench_step,GOOS=js GOARCH=wasm $(GO) test -run '^$$' -bench Simulation -benchtime 3x ./core/scenario,$(BENCH_OUT)/sim-wasm.txt)
+	$(call bench_step,$(GO) test -run '^$$' -bench EngineSeek -benchtime 3x ./app/,$(BENCH_OUT)/seek-native.txt)
+	$(call bench_step,./bin/txnlab explore --runs $(EXPLORE_RUNS) --jobs 2 --out $(BENCH_OUT)/explore,$(BENCH_OUT)/explore.txt)
+	$(call bench_step,$(GO) test -count=1 -run '^$$' -bench . -benchtime 1x -timeout 30m ./app/e2e/,$(BENCH_OUT)/browser.txt)
+	$(GO) run ./cmd/benchreport -in $(BENCH_OUT) -wasm web/app.wasm -md BENCHMARKS.md
+
 # Long fuzz runs, FUZZTIME each: the parser, and the interpreter over
 # random scripts (core/explore: never panics, same trace twice, no
 # violation unless a mechanism is broken).

@@ -35,8 +35,25 @@ func (p *playground) actionButton(label, stmt string, inactive bool, class ...st
 }
 
 func (p *playground) renderCluster() app.UI {
-	snap := p.engine.Snapshot()
-	sec := app.Section().Class("cluster").Aria("label", "Cluster")
+	p.snapshot()
+	return &clusterView{Gen: p.histGen, StatePos: p.shownPos, p: p}
+}
+
+// clusterView is the cluster panel of the state at StatePos: a component,
+// so go-app redraws it only when that state changes.
+type clusterView struct {
+	app.Compo
+	Gen      int
+	StatePos int
+	p        *playground
+}
+
+func (c *clusterView) Render() app.UI {
+	p := c.p
+	snap := p.shownSnap
+	// data-pos is the position whose state the cards show: in a long
+	// history it follows the position a frame later (idle.go).
+	sec := app.Section().Class("cluster").Aria("label", "Cluster").DataSet("pos", c.StatePos)
 	head := app.Div().Class("panel-head").Body(
 		app.H2().Text("Cluster"),
 		app.Span().Class("muted").Text("Buttons write a line into the script at this moment and run it."),

@@ -86,6 +86,9 @@ type arrow struct {
 	ToRow   int
 	// InFlight: neither delivered nor lost yet at this position.
 	InFlight bool
+	// endRow and dropAt are the arrow's end over the whole history: the
+	// row of its delivery or loss (-1: never) and the loss's event (-1).
+	endRow, dropAt int
 }
 
 // span is a stretch of a lifeline where its node is down or paused.
@@ -187,10 +190,18 @@ func brokerNum(n sim.NodeID) int {
 	return v
 }
 
-// layoutOf lays out the events up to a position (events) on the lanes of
-// the whole history. lastStep is where the newest step's events begin.
+// layoutOf lays out the events up to a position (events, a prefix of
+// history) on the lanes of the whole history. lastStep is where the newest
+// step's events begin.
 func layoutOf(history, events []sim.Event, lastStep int, f diagramFilter) *layout {
-	l := &layout{Lanes: lanesOf(history, f), X: map[sim.NodeID]int{}}
+	return fullLayout(lanesOf(history, f), history, f).at(len(events), lastStep)
+}
+
+// fullLayout lays out a whole history once: a position's layout is then
+// a prefix of it (at), so stepping through a long history does not lay it
+// out again at every step.
+func fullLayout(lanes []lane, history []sim.Event, f diagramFilter) *layout {
+	l := &layout{Lanes: lanes, X: map[sim.NodeID]int{}}
 	for _, ln := range l.Lanes {
 		l.X[ln.Node] = ln.X
 	}
@@ -202,8 +213,8 @@ func layoutOf(history, events []sim.Event, lastStep int, f diagramFilter) *layou
 
 	open := map[int64]int{} // message id → arrow
 	down := map[sim.NodeID]int{}
-	for i := range events {
-		e := &events[i]
+	for i := range history {
+		e := &history[i]
 		if !f.shows(e) {
 			continue
 		}
@@ -212,15 +223,12 @@ func layoutOf(history, events []sim.Event, lastStep int, f diagramFilter) *layou
 		switch e.Kind {
 		case sim.KindSend:
 			open[e.MsgID] = len(l.Arrows)
-			if i >= lastStep {
-				l.Newest = append(l.Newest, len(l.Arrows))
-			}
-			l.Arrows = append(l.Arrows, arrow{Send: i, Drop: -1, FromRow: row, InFlight: true})
+			l.Arrows = append(l.Arrows, arrow{Send: i, Drop: -1, FromRow: row, endRow: -1, dropAt: -1})
 		case sim.KindDeliver, sim.KindDrop:
 			if a, ok := open[e.MsgID]; ok {
-				l.Arrows[a].ToRow, l.Arrows[a].InFlight = row, false
+				l.Arrows[a].endRow = row
 				if e.Kind == sim.KindDrop {
-					l.Arrows[a].Drop = i
+					l.Arrows[a].dropAt = i
 				}
 				delete(open, e.MsgID)
 			}
@@ -236,16 +244,40 @@ func layoutOf(history, events []sim.Event, lastStep int, f diagramFilter) *layou
 			}
 		}
 	}
-	l.NowRow = len(l.Rows)
-	for a := range l.Arrows {
-		if l.Arrows[a].InFlight {
-			l.Arrows[a].ToRow = l.NowRow
+	return l
+}
+
+// at is the layout of the first n events of a full layout, lastStep the
+// first event of the newest step: the rows before the first row at or
+// past n, the arrows sent in them, in flight when their end is not among
+// them, and the spans begun in them, still open when they end later.
+func (full *layout) at(n, lastStep int) *layout {
+	l := &layout{Lanes: full.Lanes, X: full.X, Width: full.Width}
+	rows := sort.Search(len(full.Rows), func(r int) bool { return full.Rows[r] >= n })
+	l.Rows = full.Rows[:rows:rows]
+	l.NowRow = rows
+	arrows := sort.Search(len(full.Arrows), func(a int) bool { return full.Arrows[a].FromRow >= rows })
+	l.Arrows = make([]arrow, arrows)
+	copy(l.Arrows, full.Arrows[:arrows])
+	for i := range l.Arrows {
+		a := &l.Arrows[i]
+		if a.endRow >= 0 && a.endRow < rows {
+			a.ToRow, a.Drop, a.InFlight = a.endRow, a.dropAt, false
+		} else {
+			a.ToRow, a.Drop, a.InFlight = rows, -1, true
+		}
+		if a.Send >= lastStep {
+			l.Newest = append(l.Newest, i)
 		}
 	}
-	for s := range l.Spans {
-		if l.Spans[s].To < 0 {
-			l.Spans[s].To = l.NowRow
+	for _, s := range full.Spans {
+		if s.From >= rows {
+			break
 		}
+		if s.To < 0 || s.To >= rows {
+			s.To = rows
+		}
+		l.Spans = append(l.Spans, s)
 	}
 	l.Height = (l.NowRow + 1) * rowHeight
 	return l

@@ -15,5 +15,8 @@
 // The playground's files: playground.go (state, runs, transport handlers,
 // keyboard), editor.go, transport.go, stage.go (the diagram on the page and
 // the message panel), diagram.go (the diagram's layout and drawing as
-// data), labels.go, cards.go, inspector.go, export.go, share.go.
+// data), labels.go, cards.go, inspector.go, export.go, share.go, idle.go
+// (long histories drawn progressively, the engine's background work
+// between frames). session_engine.go keeps the checkpoints that make a
+// move back cheap.
 package app

@@ -166,40 +166,34 @@ func (p *playground) renderEditor() app.UI {
 	// included: the gutter must scroll exactly as far as the text.
 	lines := strings.Split(p.script, "\n")
 
-	gutter := make([]app.UI, len(lines))
-	backdrop := make([]app.UI, len(lines))
-	for i := range lines {
-		n := i + 1
-		gc, bc := "ln", "bl"
-		if n == current {
-			gc += " current"
-			bc += " current"
+	// The lines go in blocks, each a component that go-app redraws only
+	// when its own lines change: moving the executing line redraws two
+	// blocks, not a long script's every line.
+	var gutter, backdrop []app.UI
+	for first := 1; first <= len(lines); first += editorBlockLines {
+		count := min(editorBlockLines, len(lines)-first+1)
+		in := func(n int) bool { return n >= first && n < first+count }
+		g := &editorBlock{Gutter: true, First: first, Count: count}
+		bd := &editorBlock{First: first, Count: count}
+		if in(current) {
+			g.Current, bd.Current = current, current
 		}
-		if ok, has := marks[n]; has {
-			if ok {
-				gc += " pass"
-			} else {
-				gc += " fail"
+		var m []byte
+		for n := first; n < first+count; n++ {
+			switch ok, has := marks[n]; {
+			case !has:
+				m = append(m, ' ')
+			case ok:
+				m = append(m, 'p')
+			default:
+				m = append(m, 'f')
 			}
 		}
-		var under app.UI = app.Text("")
-		if se != nil && n == se.Line {
-			gc += " error"
-			bc += " error"
-			// The error column, underlined under the text.
-			r := []rune(lines[i])
-			col := min(max(se.Col-1, 0), len(r))
-			at := " "
-			if col < len(r) {
-				at = string(r[col])
-			}
-			under = app.Span().Body(
-				app.Span().Class("pad").Text(string(r[:col])),
-				app.Span().Class("error-at").Text(at),
-			)
+		g.Marks = string(m)
+		if se != nil && in(se.Line) {
+			g.ErrLine, bd.ErrLine, bd.ErrCol, bd.ErrText = se.Line, se.Line, se.Col, lines[se.Line-1]
 		}
-		gutter[i] = app.Div().Class(gc).DataSet("line", n).Text(n)
-		backdrop[i] = app.Div().Class(bc).Body(under)
+		gutter, backdrop = append(gutter, g), append(backdrop, bd)
 	}
 
 	area := app.Textarea().ID("script").
@@ -218,17 +212,12 @@ func (p *playground) renderEditor() app.UI {
 		area = area.Aria("invalid", "true").Aria("describedby", "script-error")
 	}
 
-	list := Library()
 	return app.Section().Class("editor").Aria("label", "Script").Body(
 		app.Div().Class("panel-head").Body(
 			app.H2().Text("Script"),
 			app.Div().Class("editor-tools").Body(
-				app.Select().Class("scenario-select").Aria("label", "Load a library scenario").OnChange(p.onLoadScenario).Body(
-					app.Option().Value("").Text("Load a scenario…"),
-					app.Range(list).Slice(func(i int) app.UI {
-						return app.Option().Value(list[i].Slug).Selected(list[i].Slug == p.slug).Text(list[i].Title)
-					}),
-				),
+				&choice{Class: "scenario-select", Label: "Load a library scenario", Values: librarySlugs(), Texts: libraryTitles(),
+					Selected: p.slug, onChange: p.onLoadScenario},
 				app.Button().Type("button").Class("tool").Aria("label", "Revert script").
 					Title("Back to the library's version of this scenario").
 					Aria("disabled", p.original == "" || p.script == p.original).
@@ -260,6 +249,66 @@ func (p *playground) renderEditor() app.UI {
 		}),
 		p.renderResults(),
 	)
+}
+
+// editorBlockLines is the number of script lines in an editor block.
+const editorBlockLines = 64
+
+// editorBlock is a run of the gutter's line numbers or of the backdrop's
+// lines. Its fields are all it draws, so go-app redraws it only when one
+// changes.
+type editorBlock struct {
+	app.Compo
+	Gutter  bool   // line numbers, else the backdrop's lines
+	First   int    // the first line's number
+	Count   int    // lines in the block
+	Current int    // the executing line, when in the block
+	Marks   string // per line: 'p' an expectation passed, 'f' failed, ' ' none
+	ErrLine int    // the line with the error, when in the block
+	ErrCol  int
+	ErrText string // the error line's text (backdrop)
+}
+
+func (b *editorBlock) Render() app.UI {
+	kids := make([]app.UI, b.Count)
+	for i := range kids {
+		n := b.First + i
+		gc, bc := "ln", "bl"
+		if n == b.Current {
+			gc += " current"
+			bc += " current"
+		}
+		if i < len(b.Marks) {
+			switch b.Marks[i] {
+			case 'p':
+				gc += " pass"
+			case 'f':
+				gc += " fail"
+			}
+		}
+		var under app.UI = app.Text("")
+		if n == b.ErrLine {
+			gc += " error"
+			bc += " error"
+			// The error column, underlined under the text.
+			r := []rune(b.ErrText)
+			col := min(max(b.ErrCol-1, 0), len(r))
+			at := " "
+			if col < len(r) {
+				at = string(r[col])
+			}
+			under = app.Span().Body(
+				app.Span().Class("pad").Text(string(r[:col])),
+				app.Span().Class("error-at").Text(at),
+			)
+		}
+		if b.Gutter {
+			kids[i] = app.Div().Class(gc).DataSet("line", n).Text(n)
+		} else {
+			kids[i] = app.Div().Class(bc).Body(under)
+		}
+	}
+	return app.Div().Class("lines").Body(kids...)
 }
 
 // renderResults lists the expectations checked so far.

@@ -21,8 +21,8 @@ import (
 // at: a statement boundary or the instant before a message between clients
 // and brokers is delivered. Positions run from 0 (nothing has happened) to
 // Len() (the run is over). Because the same script always gives the same
-// history, moving back may simply replay from the start: the UI never asks
-// for anything it could not ask again.
+// history, moving back may replay: the UI never asks for anything it could
+// not ask again.
 //
 // Every method runs on go-app's UI goroutine, so an implementation needs no
 // locks; a method that would run long must be cut into steps instead.
@@ -79,11 +79,27 @@ type Engine interface {
 	// cluster statement ran.
 	Snapshot() Snapshot
 
+	// StateCost is how many trace events Snapshot at Pos() would replay,
+	// 0 when the state is at hand. Replaying a long stretch takes longer
+	// than a frame: a page may then show the position first and the
+	// state a frame later.
+	StateCost() int
+
 	// Results are the expectations checked up to Pos().
 	Results() []scenario.Result
 
 	// Violations are the invariant violations in the history up to Pos().
+	// Checking them reads the whole history so far.
 	Violations() []check.Violation
+
+	// ViolationsReady reports whether Violations at Pos() is at hand.
+	ViolationsReady() bool
+
+	// Idle does background work that makes later moves cheaper (parking
+	// sessions along the history) for about budget of wall-clock time,
+	// and reports whether any remains. A page calls it between frames
+	// while nothing else runs.
+	Idle(budget time.Duration) (more bool)
 
 	// Err is the runtime error that stopped the loaded script, if any.
 	Err() *ScriptError

@@ -36,8 +36,27 @@ var tabs = []struct{ id, label string }{
 }
 
 func (p *playground) renderInspector() app.UI {
-	snap := p.engine.Snapshot()
-	viol := p.engine.Violations()
+	p.snapshot()
+	_, current := p.violations()
+	return &inspectorView{Gen: p.histGen, StatePos: p.shownPos, ViolPos: p.shownViolPos, Current: current, Tab: p.tab, p: p}
+}
+
+// inspectorView is the inspector of the state at StatePos and the
+// violations at ViolPos: a component, so go-app redraws it only when they
+// or the tab change.
+type inspectorView struct {
+	app.Compo
+	Gen      int
+	StatePos int
+	ViolPos  int
+	Current  bool // the violations are the position's
+	Tab      string
+	p        *playground
+}
+
+func (v *inspectorView) Render() app.UI {
+	p := v.p
+	snap, viol, current := p.shownSnap, p.shownViol, v.Current
 	tabButtons := make([]app.UI, len(tabs))
 	for i, t := range tabs {
 		id := t.id
@@ -54,6 +73,7 @@ func (p *playground) renderInspector() app.UI {
 		}
 		tabButtons[i] = app.Button().Type("button").Class(class).Role("tab").
 			ID("tab-"+id).
+			Aria("busy", id == tabInvariants && !current).
 			Aria("selected", p.tab == id).
 			Aria("controls", "panel-"+id).
 			TabIndex(map[bool]int{true: 0, false: -1}[p.tab == id]).
@@ -134,13 +154,22 @@ func transactionsPanel(snap Snapshot) app.UI {
 			app.Dl().Class("facts wide").Body(txnFacts(t, coord, state, parts, down[t.Coordinator])...),
 			app.H4().Text("__transaction_state records"),
 			app.If(len(t.Log) == 0, func() app.UI { return app.P().Class("muted").Text("none yet") }),
-			app.Ol().Class("txn-log").Body(app.Range(t.Log).Slice(func(j int) app.UI {
-				r := t.Log[j]
+			app.If(len(t.Log) > txnLogShown, func() app.UI {
+				return app.P().Class("muted").Text(fmt.Sprintf("the last %d of %d records", txnLogShown, len(t.Log)))
+			}),
+			app.Ol().Class("txn-log").Body(app.Range(lastRecords(t.Log)).Slice(func(j int) app.UI {
+				r := lastRecords(t.Log)[j]
 				return app.Li().Body(app.Span().Class("offset").Text("@"+strconv.FormatInt(r.Offset, 10)), app.Code().Text(r.Value))
 			})),
 		)
 	}))
 }
+
+// txnLogShown is how many of an id's __transaction_state records the
+// panel lists, the newest: a long history has thousands.
+const txnLogShown = 12
+
+func lastRecords[T any](log []T) []T { return log[max(0, len(log)-txnLogShown):] }
 
 // txnFacts lists a transaction's facts as flat dt/dd pairs: the facts grid
 // lays out its children two by two.

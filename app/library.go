@@ -2,6 +2,7 @@ package app
 
 import (
 	"strings"
+	"sync"
 
 	"txnlab/scenarios"
 )
@@ -20,8 +21,13 @@ type Scenario struct {
 }
 
 // Library lists the example scenarios in the order the scenarios package
-// gives: the chapter's scenarios, then the broken-mechanism examples.
-func Library() []Scenario {
+// gives: the chapter's scenarios, then the broken-mechanism examples. The
+// slice is shared: callers must not change it.
+func Library() []Scenario { return library() }
+
+// library reads the scenarios once: the editor's select lists them at
+// every render.
+var library = sync.OnceValue(func() []Scenario {
 	all := scenarios.All()
 	list := make([]Scenario, 0, len(all))
 	for _, s := range all {
@@ -32,7 +38,23 @@ func Library() []Scenario {
 		list = append(list, Scenario{Slug: s.Slug, Title: title, Purpose: purpose, Script: s.Script})
 	}
 	return list
-}
+})
+
+// librarySlugs and libraryTitles are the options of the editor's select:
+// "" and its prompt first, then every scenario.
+var librarySlugs, libraryTitles = sync.OnceValue(func() []string {
+	out := []string{""}
+	for _, s := range Library() {
+		out = append(out, s.Slug)
+	}
+	return out
+}), sync.OnceValue(func() []string {
+	out := []string{"Load a scenario…"}
+	for _, s := range Library() {
+		out = append(out, s.Title)
+	}
+	return out
+})
 
 // splitNarrative takes the narrative's first sentence as the title and the
 // rest as the purpose. The scripts wrap their comments, so the first line

@@ -9,6 +9,7 @@ import (
 
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 
+	"txnlab/core/check"
 	"txnlab/core/sim"
 )
 
@@ -68,26 +69,50 @@ type playground struct {
 	speed   int
 
 	// busyGen identifies the run in progress; a newer run supersedes it.
-	busyGen int
-	busy    bool
-	acting  bool // the run in progress carries out an action
+	busyGen   int
+	busy      bool
+	busySince time.Time
+	acting    bool // the run in progress carries out an action
 
 	filter    diagramFilter
 	scrollTop int // of the diagram, for drawing only the rows on screen
-	viewH     int
-	selected  int64   // the message shown in the message panel
-	laid      *layout // the diagram of laidKey, computed once per position
-	laidKey   layoutKey
+	// domScrollTop is the diagram's scrollTop as last set or seen (-1:
+	// unknown).
+	domScrollTop int
+	viewH        int
+	selected     int64   // the message shown in the message panel
+	histGen      int     // counts the histories loaded, for components that draw from one
+	laid         *layout // the diagram of laidKey, computed once per position
+	laidKey      layoutKey
+	full         *layout // the whole history's diagram, of fullKey (pos 0)
+	fullKey      layoutKey
 
 	tab      string
 	untilAPI string
 
 	reducedMotion bool
 	keydown       app.Func
+
+	// The progressive drawing of long histories (idle.go): the context
+	// the page was mounted with, the state last drawn, and what is
+	// queued for after the next paint.
+	ctx          app.Context
+	hasCtx       bool
+	shownSnap    Snapshot
+	shownPos     int
+	shownViol    []check.Violation
+	shownViolPos int
+	movedAt      time.Time
+	settleQueued bool
+	violTimer    bool
+	idleQueued   bool
+	paintQueue   []func(app.Context) bool
+	onFrame      app.Func
+	onPainted    app.Func
 }
 
 func newPlayground() *playground {
-	return &playground{engine: newEngine(), speed: defaultSpeed, viewH: 560, tab: tabTransactions, untilAPI: "WriteTxnMarkers"}
+	return &playground{engine: newEngine(), speed: defaultSpeed, viewH: 560, tab: tabTransactions, untilAPI: "WriteTxnMarkers", domScrollTop: -1}
 }
 
 func (p *playground) OnNav(ctx app.Context) {
@@ -130,11 +155,15 @@ func (p *playground) OnMount(ctx app.Context) {
 		p.reducedMotion = mq.Get("matches").Bool()
 	}
 	p.listenKeys(ctx)
+	p.ctx, p.hasCtx = ctx, true
+	tuneGC()
+	p.domScrollTop = -1
 	ctx.Defer(func(ctx app.Context) { p.measureDiagram() })
 }
 
 func (p *playground) OnDismount() {
 	p.stop()
+	p.releaseIdle()
 	if p.keydown != nil {
 		app.Window().Call("removeEventListener", "keydown", p.keydown)
 		app.Window().Call("removeEventListener", "keypress", p.keydown)
@@ -162,10 +191,18 @@ func (p *playground) startLoad(ctx app.Context, src string, done func(app.Contex
 func (p *playground) run(ctx app.Context, done func(app.Context, error)) {
 	p.busyGen++
 	p.busy = true
-	p.work(ctx, p.busyGen, done)
+	p.busySince = time.Now()
+	p.work(ctx, p.busyGen, done, true)
 }
 
-func (p *playground) work(ctx app.Context, gen int, done func(app.Context, error)) {
+// quietRun is how long a run goes on without redrawing the page between
+// its slices: a short script (every library scenario) is over before a
+// progress indicator would help, and each redraw would delay it.
+const quietRun = 250 * time.Millisecond
+
+// work runs a slice of the run; first is the slice the handler that
+// began the run takes (its own changes are drawn whatever happens).
+func (p *playground) work(ctx app.Context, gen int, done func(app.Context, error), first bool) {
 	if gen != p.busyGen {
 		return // superseded by a newer run
 	}
@@ -175,13 +212,20 @@ func (p *playground) work(ctx app.Context, gen int, done func(app.Context, error
 	}
 	finished, err := p.engine.Work(budget)
 	if !finished {
-		ctx.After(time.Millisecond, func(ctx app.Context) { p.work(ctx, gen, done) })
+		ctx.After(time.Millisecond, func(ctx app.Context) { p.work(ctx, gen, done, false) })
+		if !first && time.Since(p.busySince) < quietRun {
+			ctx.PreventUpdate()
+		}
 		return
 	}
 	p.busy = false
+	p.histGen++
+	// What was drawn of the old history is no state of the new one.
+	p.shownSnap, p.shownPos, p.shownViol, p.shownViolPos = Snapshot{}, 0, nil, -1
 	if done != nil {
 		done(ctx, err)
 	}
+	p.moved()
 }
 
 func asScriptError(err error) *ScriptError {

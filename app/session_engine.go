@@ -20,14 +20,64 @@ const scriptFile = "playground"
 // thousands of waiting statements cannot exhaust the browser's memory.
 const maxHistorySteps = 200_000
 
-// Snapshot cache: a cluster snapshot costs about a millisecond natively
-// and several in the browser, and rebuilding the cursor to go back costs
-// a replay from the start, so the states of recently shown positions are
-// kept, and a replay that goes back also keeps the few positions before
-// its target, where a learner stepping back goes next.
+// Checkpoints. A session cannot be copied (it holds closures), but a run
+// is deterministic, so a session replayed to step i is the state at step
+// i. The engine keeps a pool of sessions parked at steps spread over the
+// history, at least checkpointEvents trace events apart and at most
+// maxTargets of them, built in idle time (Idle); to show a step it takes
+// the parked session nearest at or before it and advances it, so going
+// back costs at most the spacing of the checkpoints, never a replay from
+// the start. A session advanced past its checkpoint leaves a hole, which
+// Idle fills again, from the session just below it, so the holes move
+// away from where the learner is.
 const (
-	stateCacheSize = 512
-	replayKeep     = 16
+	checkpointEvents = 300
+	maxTargets       = 32
+	// spareSessions is how many sessions are kept beyond the
+	// checkpoints: the cursor and a few left where the learner went.
+	spareSessions = 4
+	maxPool       = maxTargets + spareSessions
+	// buildEvents bounds the background work of building the checkpoints
+	// of a history, about targets × length / 2 events replayed: a longer
+	// history gets fewer, wider-spaced checkpoints.
+	buildEvents = 150_000
+)
+
+// idleEvents is how many events Idle runs between two looks at the
+// clock: a visible step can hold hundreds (replication between two
+// client messages).
+const idleEvents = 32
+
+// warmSteps is how many steps before the position Idle keeps the states
+// of, once the position has stayed for warmAfter, so that stepping back
+// shows a cached state at once. (Not sooner: a learner scrubbing back
+// needs the checkpoint the warming would take.)
+const (
+	warmSteps = 16
+	warmAfter = 250 * time.Millisecond
+)
+
+// The states of recently shown steps are cached: a snapshot costs about
+// a millisecond natively and several in the browser. The cache is small
+// because a snapshot of a long history is large (80 kB at 10,000 events).
+const (
+	stateCacheSize = 64
+	// stateCacheEvents bounds the cache by the history's length too: a
+	// snapshot grows with the logs (270 kB at 28,000 events).
+	stateCacheEvents = 300_000
+)
+
+// cacheSize is how many states the cache keeps for this history.
+func (e *sessionEngine) cacheSize() int {
+	return max(warmSteps+8, min(stateCacheSize, stateCacheEvents/max(1, len(e.events))))
+}
+
+// A move back also keeps the states of up to replayKeep steps before its
+// target, passed on the way (a learner stepping back goes there next),
+// as long as taking them costs less than replayKeepBudget.
+const (
+	replayKeep       = 8
+	replayKeepBudget = 3 * time.Millisecond
 )
 
 // step is what the page needs to know about one pause point without
@@ -37,13 +87,16 @@ type step struct {
 	line    int      // script line running or about to run (0: finished)
 	now     sim.Time // virtual clock
 	results int      // expectations checked so far
+	digest  string   // of the trace up to here
 }
 
 // posState is the cluster at one position, as the cards and the inspector
-// read it.
+// read it. The violations cost a check of the whole history, so they are
+// computed only when asked for (violOK).
 type posState struct {
-	snap Snapshot
-	viol []check.Violation
+	snap   Snapshot
+	viol   []check.Violation
+	violOK bool
 }
 
 // history is one loaded script and its run.
@@ -56,12 +109,17 @@ type history struct {
 	runErr  *ScriptError
 }
 
+// parked is a session stopped after step steps.
+type parked struct {
+	s    *scenario.Session
+	step int
+}
+
 // sessionEngine is the Engine over core/scenario. Loading a script runs a
 // session to the end once with StepVisible and records every pause point,
 // so Events, Seek and StepBack are slices of that one trace. The cluster
-// state at a position comes from a second session, the cursor, replayed to
-// that position on demand: kept while the page moves forward, rebuilt from
-// the start when it moves back.
+// state at a position comes from a session stopped there: the parked
+// session nearest before it (see Checkpoints), advanced to it.
 type sessionEngine struct {
 	history
 	pos int
@@ -69,12 +127,27 @@ type sessionEngine struct {
 	// run is a load in progress; nil when none.
 	run *loadRun
 
-	cursor     *scenario.Session
-	cursorStep int
-	states     map[int]*posState
+	pool    []*parked
+	cursor  *parked // the session last advanced: its trace is its own
+	targets []int   // the steps Idle keeps a checkpoint at, ascending
+	spacing int     // trace events between two targets
+	// build is the session Idle is advancing to buildTo, keeping the
+	// states from keepFrom on; it is in pool. buildState: the job is the
+	// state at the position, and the session becomes the cursor.
+	build             *parked
+	buildTo, keepFrom int
+	buildState        bool
 
-	digestAt int
-	digest   string
+	states map[int]*posState
+
+	// replayed is how many trace events the last sessionAt replayed, for
+	// the tests.
+	replayed int
+	// movedAt is when the position last changed: Idle warms the steps
+	// before it only once it has stayed for warmAfter; warmed is the
+	// position it last warmed the steps before.
+	movedAt time.Time
+	warmed  int
 }
 
 // loadRun is a script being run to the end, possibly over several slices.
@@ -83,6 +156,8 @@ type loadRun struct {
 	script *scenario.Script
 	s      *scenario.Session
 	steps  []step
+	digest sim.Digester
+	hashed int // trace events added to digest
 	// act is set when the run carries out an Act.
 	act *pendingAct
 }
@@ -97,16 +172,17 @@ type pendingAct struct {
 
 // newSessionEngine returns an engine with nothing loaded.
 func newSessionEngine() *sessionEngine {
-	e := &sessionEngine{history: history{steps: []step{{}}}}
+	var d sim.Digester
+	e := &sessionEngine{history: history{steps: []step{{digest: d.Sum()}}}}
 	e.reset()
 	return e
 }
 
 // reset drops everything derived from the current history.
 func (e *sessionEngine) reset() {
-	e.cursor, e.cursorStep = nil, 0
+	e.pool, e.cursor, e.build = nil, nil, nil
 	e.states = map[int]*posState{}
-	e.digestAt = -1
+	e.targets, e.spacing = nil, 0
 }
 
 // Load parses and runs script in one go.
@@ -139,7 +215,9 @@ func (e *sessionEngine) Begin(src string) error {
 		return toScriptError(err)
 	}
 	s := scenario.NewSession(scriptFile, script)
-	e.run = &loadRun{src: src, script: script, s: s, steps: []step{{line: s.Line()}}}
+	l := &loadRun{src: src, script: script, s: s}
+	l.steps = []step{{line: s.Line(), digest: l.digest.Sum()}}
+	e.run = l
 	return nil
 }
 
@@ -193,8 +271,13 @@ func (e *sessionEngine) Work(budget time.Duration) (bool, error) {
 		l.s.StepVisible()
 		st := step{line: l.s.Line(), now: l.s.Now(), results: len(l.s.Results)}
 		if l.s.Cluster != nil {
-			st.events = l.s.Cluster.World.Trace.Len()
+			trace := &l.s.Cluster.World.Trace
+			st.events = trace.Len()
+			for ; l.hashed < trace.Len(); l.hashed++ {
+				l.digest.Add(trace.At(l.hashed))
+			}
 		}
+		st.digest = l.digest.Sum()
 		l.steps = append(l.steps, st)
 		if time.Since(start) >= budget {
 			break
@@ -222,8 +305,11 @@ func (e *sessionEngine) Work(budget time.Duration) (bool, error) {
 	}
 	e.history, e.pos = h, 0
 	e.reset()
-	// The finished session is a cursor at the end for free.
-	e.cursor, e.cursorStep = l.s, len(l.steps)-1
+	e.plan()
+	// The finished session is a cursor at the end for free (its trace is
+	// the history's).
+	e.cursor = &parked{s: l.s, step: len(l.steps) - 1}
+	e.pool = []*parked{e.cursor}
 	if a := l.act; a != nil {
 		// A later line failing because of the action (resuming a client
 		// the learner crashed, say) is the consequence to show: the new
@@ -270,12 +356,16 @@ func (e *sessionEngine) Step() bool {
 		return false
 	}
 	e.pos++
+	e.movedAt = time.Now()
 	return true
 }
 
 func (e *sessionEngine) StepBack() { e.Seek(e.pos - 1) }
 
-func (e *sessionEngine) Seek(i int) { e.pos = max(0, min(i, e.Len())) }
+func (e *sessionEngine) Seek(i int) {
+	e.pos = max(0, min(i, e.Len()))
+	e.movedAt = time.Now()
+}
 
 func (e *sessionEngine) Events() []sim.Event { return e.events[:e.steps[e.pos].events] }
 
@@ -283,12 +373,7 @@ func (e *sessionEngine) History() []sim.Event { return e.events }
 
 func (e *sessionEngine) EventsAt(i int) int { return e.steps[max(0, min(i, e.Len()))].events }
 
-func (e *sessionEngine) Digest() string {
-	if e.digestAt != e.pos {
-		e.digest, e.digestAt = sim.DigestOf(e.Events()), e.pos
-	}
-	return e.digest
-}
+func (e *sessionEngine) Digest() string { return e.steps[e.pos].digest }
 
 func (e *sessionEngine) Line() int { return e.steps[e.pos].line }
 
@@ -300,27 +385,53 @@ func (e *sessionEngine) Err() *ScriptError { return e.runErr }
 
 func (e *sessionEngine) Snapshot() Snapshot { return e.stateAt(e.pos).snap }
 
-func (e *sessionEngine) Violations() []check.Violation { return e.stateAt(e.pos).viol }
+func (e *sessionEngine) StateCost() int {
+	if _, ok := e.states[e.pos]; ok || e.script == nil {
+		return 0
+	}
+	from := 0
+	for _, p := range e.pool {
+		if p.step <= e.pos {
+			from = max(from, e.steps[p.step].events)
+		}
+	}
+	return e.steps[e.pos].events - from + 1 // + 1: a snapshot to take
+}
 
-// stateAt is the cluster at step i, from the cache or the cursor.
+func (e *sessionEngine) Violations() []check.Violation {
+	st := e.stateAt(e.pos)
+	if !st.violOK {
+		if s := e.sessionAt(e.pos, e.pos); s.Cluster != nil {
+			st.viol = s.Cluster.Check(false)
+		}
+		st.violOK = true
+	}
+	return st.viol
+}
+
+func (e *sessionEngine) ViolationsReady() bool {
+	st, ok := e.states[e.pos]
+	return (ok && st.violOK) || e.script == nil
+}
+
+// stateAt is the cluster at step i, from the cache or a session.
 func (e *sessionEngine) stateAt(i int) *posState {
 	if st, ok := e.states[i]; ok {
 		return st
 	}
 	if e.script == nil {
-		return &posState{}
+		return &posState{violOK: true}
 	}
 	keepFrom := i
-	if e.cursor == nil || e.cursorStep > i {
-		keepFrom = i - replayKeep
+	if e.cursor == nil || e.cursor.step > i {
+		keepFrom = i - replayKeep // going back
 	}
-	s := e.sessionAt(i, keepFrom)
-	return e.keep(i, s)
+	return e.keep(i, e.sessionAt(i, keepFrom))
 }
 
-// keep records the cursor's state as the state at step i.
+// keep records s's state as the state at step i.
 func (e *sessionEngine) keep(i int, s *scenario.Session) *posState {
-	if len(e.states) >= stateCacheSize {
+	if len(e.states) >= e.cacheSize() {
 		// Forget the position farthest from this one: the page moves
 		// mostly one step at a time.
 		far, dist := -1, -1
@@ -331,31 +442,284 @@ func (e *sessionEngine) keep(i int, s *scenario.Session) *posState {
 		}
 		delete(e.states, far)
 	}
-	st := &posState{}
+	st := &posState{violOK: s.Cluster == nil}
 	if s.Cluster != nil {
 		st.snap = Snapshot{Snapshot: s.Cluster.Snapshot(), Valid: true}
-		st.viol = s.Cluster.Check(false)
 	}
 	e.states[i] = st
 	return st
 }
 
-// sessionAt returns the cursor session stopped at step i, replaying it
-// from the start when it is past i and keeping the states from keepFrom
-// on. Replaying is deterministic, so the cursor's trace is the recorded
-// one up to i.
+// sessionAt returns a session stopped at step i: the parked session
+// nearest at or before i, advanced to i, or a new one when none is. It
+// becomes the cursor. Replaying is deterministic, so its trace is the
+// recorded one up to i. The states of the steps from keepFrom on that it
+// passes are kept (within replayKeepBudget).
 func (e *sessionEngine) sessionAt(i, keepFrom int) *scenario.Session {
-	if e.cursor == nil || e.cursorStep > i {
-		e.cursor, e.cursorStep = scenario.NewSession(scriptFile, e.script), 0
+	var best *parked
+	for _, p := range e.pool {
+		if p.step <= i && (best == nil || p.step > best.step) {
+			best = p
+		}
 	}
-	for e.cursorStep < i && !e.cursor.Done() {
-		e.cursor.StepVisible()
-		e.cursorStep++
-		if e.cursorStep >= keepFrom && e.cursorStep < i {
-			if _, ok := e.states[e.cursorStep]; !ok {
-				e.keep(e.cursorStep, e.cursor)
+	if best == nil {
+		best = &parked{s: scenario.NewSession(scriptFile, e.script)}
+		e.pool = append(e.pool, best)
+	}
+	if best == e.build {
+		e.build = nil // Idle picks its target again
+	}
+	e.setCursor(best)
+	e.replayed = e.steps[i].events - e.steps[best.step].events
+	var kept time.Duration
+	for best.step < i && !best.s.Done() {
+		best.s.StepVisible()
+		best.step++
+		if best.step >= keepFrom && best.step < i && kept < replayKeepBudget {
+			if _, ok := e.states[best.step]; !ok {
+				start := time.Now()
+				e.keep(best.step, best.s)
+				kept += time.Since(start)
 			}
 		}
 	}
-	return e.cursor
+	e.trim()
+	return best.s
+}
+
+// setCursor makes p the session that moves with the page. The one it
+// replaces stays parked where it is and gives its trace back (see share).
+func (e *sessionEngine) setCursor(p *parked) {
+	if e.cursor == p {
+		return
+	}
+	if e.cursor != nil {
+		e.share(e.cursor)
+	}
+	e.cursor = p
+}
+
+// share points a parked session's full trace blocks at the history's
+// events, which they equal (the run is deterministic), so the pool does
+// not hold one copy of the history per session. The trace keeps growing
+// in blocks of its own (sim.Trace.ShareWith): the history is never
+// written.
+func (e *sessionEngine) share(p *parked) {
+	if p.s.Cluster == nil {
+		return
+	}
+	w := p.s.Cluster.World
+	if n := e.steps[p.step].events; w.Trace.Len() == n && n <= len(e.events) {
+		w.Trace.ShareWith(e.events)
+	}
+}
+
+// plan chooses the steps Idle keeps a checkpoint at: every spacing trace
+// events, spacing at least checkpointEvents and wide enough for at most
+// maxTargets checkpoints (fewer in a history so long that building them
+// would replay more than buildEvents).
+func (e *sessionEngine) plan() {
+	total := len(e.events)
+	targets := maxTargets
+	if total > 0 {
+		targets = min(maxTargets, max(8, 2*buildEvents/total))
+	}
+	e.spacing = max(checkpointEvents, (total+targets-1)/targets)
+	e.targets = nil
+	next := e.spacing
+	for i, st := range e.steps {
+		if st.events >= next && i < e.Len() {
+			e.targets = append(e.targets, i)
+			next = st.events + e.spacing
+		}
+	}
+}
+
+// coverer is the parked session that serves target t: one at t or a
+// little after it (within a quarter of the spacing), nil when none.
+func (e *sessionEngine) coverer(t int) *parked {
+	var best *parked
+	for _, p := range e.pool {
+		if p == e.build || p.step < t || e.steps[p.step].events-e.steps[t].events > e.spacing/4 {
+			continue
+		}
+		if best == nil || p.step < best.step {
+			best = p
+		}
+	}
+	return best
+}
+
+// Idle does background work for about budget of wall-clock time and
+// reports whether any remains: first the state at the position, when it
+// is not at hand (so a page can compute it over several frames rather
+// than in one long one); then the states of the steps just before it
+// (warmSteps); then the checkpoints that are missing, the one nearest
+// before the position first (where a learner going back goes next), then
+// those after it.
+func (e *sessionEngine) Idle(budget time.Duration) bool {
+	if e.run != nil || e.script == nil {
+		return false
+	}
+	start := time.Now()
+	for {
+		if _, ok := e.states[e.pos]; !ok {
+			if !e.buildState || e.buildTo != e.pos || e.build == nil || e.build.step > e.pos {
+				e.startState()
+			}
+		} else if e.build == nil && !e.startBuild() {
+			return false
+		}
+		b := e.build
+		for b.step < e.buildTo && !b.s.Done() {
+			if !b.s.StepVisibleSome(idleEvents) {
+				if time.Since(start) >= budget {
+					return true
+				}
+				continue
+			}
+			b.step++
+			if _, ok := e.states[b.step]; !ok && b.step >= e.keepFrom && b.step < e.buildTo {
+				e.keep(b.step, b.s)
+			}
+			if time.Since(start) >= budget {
+				return true
+			}
+		}
+		e.build = nil
+		if _, ok := e.states[b.step]; !ok && b.step >= e.keepFrom {
+			e.keep(b.step, b.s)
+		}
+		if e.buildState {
+			e.setCursor(b)
+		} else {
+			e.share(b)
+		}
+		e.trim()
+		if time.Since(start) >= budget {
+			return true
+		}
+	}
+}
+
+// startState makes the next job the state at the position, from the
+// session sessionAt would take.
+func (e *sessionEngine) startState() {
+	var best *parked
+	for _, p := range e.pool {
+		if p.step <= e.pos && (best == nil || p.step > best.step) {
+			best = p
+		}
+	}
+	if best == nil {
+		best = &parked{s: scenario.NewSession(scriptFile, e.script)}
+		e.pool = append(e.pool, best)
+	}
+	e.build, e.buildTo, e.keepFrom, e.buildState = best, e.pos, e.pos, true
+}
+
+// missing is the target Idle builds next, or -1: the nearest one at or
+// before the position, else the nearest after it.
+func (e *sessionEngine) missing() int {
+	below, above := -1, -1
+	for _, t := range e.targets {
+		if e.coverer(t) != nil {
+			continue
+		}
+		if t <= e.pos {
+			below = t
+		} else if above < 0 {
+			above = t
+		}
+	}
+	if below >= 0 {
+		return below
+	}
+	return above
+}
+
+// startBuild picks the next job: the states of the warmSteps steps
+// before the position when they are not all kept, else the next missing
+// target; and the session to advance for it: the parked session nearest
+// before it that is not the cursor and not a checkpoint nearer the
+// position than this target (so a hole moves away from the learner, never
+// towards), else a new session.
+func (e *sessionEngine) startBuild() bool {
+	t, keepFrom := e.missing(), e.Len()+1
+	warm := max(1, e.pos-warmSteps)
+	if time.Since(e.movedAt) < warmAfter || e.warmed == e.pos {
+		warm = e.pos
+	}
+	for i := warm; i < e.pos; i++ {
+		if _, ok := e.states[i]; !ok {
+			t, keepFrom = e.pos-1, warm
+			e.warmed = e.pos // once per position, whatever the cache keeps
+			break
+		}
+	}
+	if t < 0 {
+		return false
+	}
+	covers := map[*parked]int{}
+	for _, u := range e.targets {
+		if p := e.coverer(u); p != nil {
+			covers[p] = u
+		}
+	}
+	dist := func(i int) int { return max(i-e.pos, e.pos-i) }
+	var from *parked
+	for _, p := range e.pool {
+		if p == e.cursor || p.step > min(t, keepFrom) || (from != nil && p.step <= from.step) {
+			continue
+		}
+		if u, ok := covers[p]; ok && dist(u) <= dist(t) {
+			continue
+		}
+		from = p
+	}
+	if from == nil {
+		from = &parked{s: scenario.NewSession(scriptFile, e.script)}
+		e.pool = append(e.pool, from)
+	}
+	e.build, e.buildTo, e.keepFrom, e.buildState = from, t, keepFrom, false
+	return true
+}
+
+// trim drops parked sessions beyond the checkpoints and spareSessions: first those that serve no
+// target, farthest from the position first. The cursor and the build
+// stay.
+func (e *sessionEngine) trim() {
+	limit := len(e.targets) + spareSessions
+	if len(e.pool) <= limit {
+		return
+	}
+	serving := map[*parked]bool{}
+	for _, t := range e.targets {
+		if p := e.coverer(t); p != nil {
+			serving[p] = true
+		}
+	}
+	for len(e.pool) > limit {
+		drop := -1
+		for i, p := range e.pool {
+			if p == e.cursor || p == e.build {
+				continue
+			}
+			if drop < 0 || worse(p, e.pool[drop], serving, e.pos) {
+				drop = i
+			}
+		}
+		if drop < 0 {
+			return
+		}
+		e.pool = append(e.pool[:drop], e.pool[drop+1:]...)
+	}
+}
+
+// worse tells whether p is a better session to drop than q.
+func worse(p, q *parked, serving map[*parked]bool, pos int) bool {
+	if serving[p] != serving[q] {
+		return !serving[p]
+	}
+	return max(p.step-pos, pos-p.step) > max(q.step-pos, pos-q.step)
 }

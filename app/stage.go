@@ -3,6 +3,8 @@ package app
 import (
 	"encoding/json"
 	"fmt"
+	"html"
+	"sort"
 	"strconv"
 	"strings"
 
@@ -32,15 +34,20 @@ type layoutKey struct {
 }
 
 // layout is the diagram of the current position, computed once per
-// position and filter however often the page renders.
+// position and filter however often the page renders, as a prefix of the
+// whole history's layout, computed once per script and filter.
 func (p *playground) layout() *layout {
 	k := layoutKey{p.engine.Script(), p.engine.Pos(), p.filter}
 	if p.laid == nil || p.laidKey != k {
+		full := layoutKey{script: k.script, filter: k.filter}
+		if p.full == nil || p.fullKey != full {
+			p.fullKey, p.full = full, fullLayout(lanesOf(p.engine.History(), p.filter), p.engine.History(), p.filter)
+		}
 		last := 0
 		if p.engine.Pos() > 0 {
 			last = p.engine.EventsAt(p.engine.Pos() - 1)
 		}
-		p.laidKey, p.laid = k, layoutOf(p.engine.History(), p.engine.Events(), last, p.filter)
+		p.laidKey, p.laid = k, p.full.at(len(p.engine.Events()), last)
 	}
 	return p.laid
 }
@@ -67,6 +74,7 @@ func (p *playground) followNewest(ctx app.Context) {
 		p.scrollTop = max(0, bottom-visible/2)
 	}
 	p.scrollDiagram(ctx, p.scrollTop)
+	p.moved()
 	line := p.engine.Line()
 	playing := p.playing
 	if app.IsClient {
@@ -89,8 +97,15 @@ func (p *playground) scrollDiagram(ctx app.Context, top int) {
 		return
 	}
 	ctx.Defer(func(ctx app.Context) {
-		if d := app.Window().GetElementByID("diagram-scroll"); d.Truthy() && d.Get("scrollTop").Int() != top {
+		// Reading scrollTop would lay the page out before its time: the
+		// value the element has is known from the last set and the
+		// scroll events.
+		if top == p.domScrollTop {
+			return
+		}
+		if d := app.Window().GetElementByID("diagram-scroll"); d.Truthy() {
 			d.Set("scrollTop", top)
+			p.domScrollTop = top
 		}
 	})
 }
@@ -107,6 +122,7 @@ func (p *playground) measureDiagram() {
 func (p *playground) onDiagramScroll(ctx app.Context, e app.Event) {
 	from, to := p.window()
 	p.scrollTop = ctx.JSSrc().Get("scrollTop").Int()
+	p.domScrollTop = p.scrollTop
 	if h := ctx.JSSrc().Get("clientHeight").Int(); h > 0 {
 		p.viewH = h
 	}
@@ -216,20 +232,8 @@ func laneHeads(l *layout, snap Snapshot) shape {
 }
 
 func (p *playground) renderStage() app.UI {
-	l := p.layout()
-	events := p.engine.Events()
 	from, to := p.window()
-	rows := drawRows(l, events, from, to, p.selected)
-	if p.playing && !p.reducedMotion {
-		rows = append(rows, travellers(l, events)...)
-	}
-	body := append([]shape{arrowDefs()}, rows...)
-	bodyUI := make([]app.UI, len(body))
-	for i, s := range body {
-		bodyUI[i] = p.svgUI(s)
-	}
-	head := laneHeads(l, p.engine.Snapshot())
-
+	p.snapshot() // the lane heads show the nodes' states
 	return app.Div().Class("stage-body").Body(
 		app.Div().Class("diagram-panel").Body(
 			app.Div().Class("diagram-tools").Body(
@@ -250,29 +254,251 @@ func (p *playground) renderStage() app.UI {
 				p.renderExport(),
 			),
 			app.Div().ID("diagram-scroll").Class("diagram-scroll").OnScroll(p.onDiagramScroll).Body(
-				app.Elem("svg").XMLNS(svgNS).Class("sequence-head").Aria("hidden", "true").
-					Attr("width", itoa(l.Width)).Attr("height", itoa(headHeight)).
-					Attr("viewBox", "0 0 "+itoa(l.Width)+" "+itoa(headHeight)).
-					Body(p.svgUI(head)),
-				app.Elem("svg").XMLNS(svgNS).Class("sequence").
-					Attr("width", itoa(l.Width)).Attr("height", itoa(l.Height)).
-					Attr("viewBox", "0 0 "+itoa(l.Width)+" "+itoa(l.Height)).
-					Attr("role", "img").
-					Aria("label", "Sequence diagram").
-					Aria("describedby", "trace-heading").
-					DataSet("rows", l.NowRow).
-					DataSet("arrows", len(l.Arrows)).
-					// The rows drawn, so a test can tell when a scroll has
-					// been drawn.
-					DataSet("first", from).DataSet("last", min(to, l.NowRow+1)).
-					Body(bodyUI...),
-				app.If(l.NowRow == 0, func() app.UI {
+				&laneHeadsView{Gen: p.histGen, Filter: p.filter, StatePos: p.shownPos, p: p},
+				&diagramView{Gen: p.histGen, Pos: p.engine.Pos(), Filter: p.filter, From: from, To: to,
+					Selected: p.selected, Travel: p.playing && !p.reducedMotion, p: p},
+				app.If(p.layout().NowRow == 0, func() app.UI {
 					return app.P().Class("diagram-empty").Text("Nothing has happened yet: press Step or Play.")
 				}),
 			),
 		),
 		p.renderMessagePanel(),
 	)
+}
+
+// diagramView is the sequence diagram's rows on screen. Its fields are
+// what it draws from (the history, the position, the filter, the rows in
+// view, the selection, the animation), so go-app redraws it only when one
+// changes: not when only the cluster's state arrives (idle.go).
+//
+// The rows are drawn in chunks of chunkRows rows, each a component whose
+// SVG is markup the browser parses in one go (app.Raw): building a few
+// hundred SVG elements one attribute at a time through syscall/js costs
+// tens of milliseconds in a long history; a chunk whose rows did not
+// change is not redrawn at all. Clicks and keys on the arrows are handled
+// once, on the diagram, for whichever arrow they reach.
+type diagramView struct {
+	app.Compo
+	Gen      int
+	Pos      int
+	Filter   diagramFilter
+	From, To int
+	Selected int64
+	Travel   bool
+	p        *playground
+}
+
+func (d *diagramView) Render() app.UI {
+	p := d.p
+	l := p.layout()
+	events := p.engine.Events()
+	to := min(d.To, l.NowRow+1)
+	kids := []app.UI{app.Raw(rawSVG("frame", drawFrame(l, d.Travel, events)))}
+	// Arrows from above the chunks drawn that reach into them.
+	firstRow := d.From / chunkRows * chunkRows
+	var long []shape
+	for i := range l.Arrows {
+		a := &l.Arrows[i]
+		if a.FromRow >= firstRow {
+			break // arrows are in the order of their rows
+		}
+		if a.ToRow >= firstRow {
+			long = append(long, drawArrow(l, events, a, d.Selected))
+		}
+	}
+	kids = append(kids, app.Raw(rawSVG("long-arrows", long)))
+	for c := d.From / chunkRows; c*chunkRows < to; c++ {
+		now := -1 // the chunk does not change with the position
+		if open := l.chunkOpenAt(c); open {
+			now = l.NowRow
+		}
+		sel := int64(0)
+		if d.Selected != 0 && l.chunkHasMsg(c, events, d.Selected) {
+			sel = d.Selected
+		}
+		kids = append(kids, &rowChunk{Gen: d.Gen, Filter: d.Filter, C: c, Now: now, Selected: sel, p: p})
+	}
+	return app.Elem("svg").XMLNS(svgNS).Class("sequence").
+		Attr("width", itoa(l.Width)).Attr("height", itoa(l.Height)).
+		Attr("viewBox", "0 0 "+itoa(l.Width)+" "+itoa(l.Height)).
+		Attr("role", "img").
+		Aria("label", "Sequence diagram").
+		Aria("describedby", "trace-heading").
+		DataSet("rows", l.NowRow).
+		DataSet("arrows", len(l.Arrows)).
+		// The rows drawn, so a test can tell when a scroll has
+		// been drawn.
+		DataSet("first", max(0, d.From)).DataSet("last", to).
+		OnClick(p.onDiagramClick).
+		OnKeyDown(p.onDiagramKey).
+		Body(kids...)
+}
+
+// rowChunk is rows [C×chunkRows, (C+1)×chunkRows) of the diagram: their
+// notes and the arrows sent in them. Now is the position's last row when
+// the chunk depends on it (it holds that row, or an arrow still in
+// flight), else -1, so a chunk of the past is drawn once.
+type rowChunk struct {
+	app.Compo
+	Gen      int
+	Filter   diagramFilter
+	C        int
+	Now      int
+	Selected int64
+	p        *playground
+}
+
+func (c *rowChunk) Render() app.UI {
+	l := c.p.layout()
+	return app.Raw(rawSVG("rows", drawChunk(l, c.p.engine.Events(), c.C, c.Selected)))
+}
+
+// chunkArrows is the range of arrows sent in chunk c's rows.
+func (l *layout) chunkArrows(c int) (from, to int) {
+	lo, hi := c*chunkRows, (c+1)*chunkRows
+	from = sort.Search(len(l.Arrows), func(i int) bool { return l.Arrows[i].FromRow >= lo })
+	to = sort.Search(len(l.Arrows), func(i int) bool { return l.Arrows[i].FromRow >= hi })
+	return from, to
+}
+
+// chunkOpenAt reports whether chunk c changes with the position: it holds
+// the last row, or an arrow still in flight.
+func (l *layout) chunkOpenAt(c int) bool {
+	if (c+1)*chunkRows > l.NowRow {
+		return true
+	}
+	from, to := l.chunkArrows(c)
+	for i := from; i < to; i++ {
+		if l.Arrows[i].InFlight {
+			return true
+		}
+	}
+	return false
+}
+
+// chunkHasMsg reports whether message id is drawn in chunk c.
+func (l *layout) chunkHasMsg(c int, events []sim.Event, id int64) bool {
+	from, to := l.chunkArrows(c)
+	for i := from; i < to; i++ {
+		if events[l.Arrows[i].Send].MsgID == id {
+			return true
+		}
+	}
+	return false
+}
+
+// drawFrame draws what spans the whole diagram: the arrowheads, the
+// lifelines, the spans of nodes down or paused, the line of now and,
+// while playing, the dots travelling along the newest arrows.
+func drawFrame(l *layout, travel bool, events []sim.Event) []shape {
+	out := []shape{arrowDefs()}
+	full := drawRows(l, events, 0, 0, 0) // lifelines and spans only
+	out = append(out, full...)
+	y := rowY(l.NowRow) - rowHeight/2
+	out = append(out, el("line", "class", "now-line", "x1", "0", "y1", itoa(y), "x2", itoa(l.Width), "y2", itoa(y)))
+	if travel {
+		out = append(out, travellers(l, events)...)
+	}
+	return out
+}
+
+// drawChunk draws chunk c's notes and the arrows sent in it.
+func drawChunk(l *layout, events []sim.Event, c int, selected int64) []shape {
+	var out []shape
+	for r := c * chunkRows; r < (c+1)*chunkRows && r < len(l.Rows); r++ {
+		if s, ok := drawNote(l, &events[l.Rows[r]], r); ok {
+			out = append(out, s)
+		}
+	}
+	from, to := l.chunkArrows(c)
+	for i := from; i < to; i++ {
+		out = append(out, drawArrow(l, events, &l.Arrows[i], selected))
+	}
+	return out
+}
+
+// rawSVG writes shapes as a nested <svg> of class class, which draws
+// its content in the diagram's own coordinates: markup the browser
+// parses into SVG elements (app.Raw parses in HTML, where an <svg> root
+// switches to SVG). An arrow is focusable and a button, as svgUI makes it.
+func rawSVG(class string, shapes []shape) string {
+	var b strings.Builder
+	// A fixed size: one relative to the diagram's, which grows at every
+	// step, would lay every chunk out again at every step.
+	b.WriteString(`<svg class="` + class + `" width="1" height="1" overflow="visible">`)
+	for _, s := range shapes {
+		writeRaw(&b, s)
+	}
+	b.WriteString("</svg>")
+	return b.String()
+}
+
+func writeRaw(b *strings.Builder, s shape) {
+	b.WriteString("<" + s.Tag)
+	for _, a := range s.Attrs {
+		b.WriteString(" " + a.K + `="` + html.EscapeString(a.V) + `"`)
+	}
+	if s.Msg != 0 {
+		b.WriteString(` tabindex="0" role="button"`)
+	}
+	b.WriteString(">")
+	b.WriteString(html.EscapeString(s.Text))
+	for _, k := range s.Kids {
+		writeRaw(b, k)
+	}
+	b.WriteString("</" + s.Tag + ">")
+}
+
+// msgTarget is the message id of the arrow an event reached, 0 if none.
+func msgTarget(e app.Event) int64 {
+	t := e.Get("target")
+	if !t.Truthy() || !t.Get("closest").Truthy() {
+		return 0
+	}
+	g := t.Call("closest", "[data-msg]")
+	if !g.Truthy() {
+		return 0
+	}
+	id, _ := strconv.ParseInt(g.Call("getAttribute", "data-msg").String(), 10, 64)
+	return id
+}
+
+// onDiagramClick selects the message of the arrow clicked.
+func (p *playground) onDiagramClick(ctx app.Context, e app.Event) {
+	if id := msgTarget(e); id != 0 {
+		p.selectMsg(id)
+		return
+	}
+	ctx.PreventUpdate()
+}
+
+// onDiagramKey selects the message of the focused arrow on Enter.
+func (p *playground) onDiagramKey(ctx app.Context, e app.Event) {
+	if e.Get("key").String() == "Enter" {
+		if id := msgTarget(e); id != 0 {
+			p.selectMsg(id)
+			return
+		}
+	}
+	ctx.PreventUpdate()
+}
+
+// laneHeadsView is the node names above the lifelines, with the state
+// of each node as the cluster panel shows it (StatePos).
+type laneHeadsView struct {
+	app.Compo
+	Gen      int
+	Filter   diagramFilter
+	StatePos int
+	p        *playground
+}
+
+func (h *laneHeadsView) Render() app.UI {
+	l := h.p.layout()
+	return app.Elem("svg").XMLNS(svgNS).Class("sequence-head").Aria("hidden", "true").
+		Attr("width", itoa(l.Width)).Attr("height", itoa(headHeight)).
+		Attr("viewBox", "0 0 "+itoa(l.Width)+" "+itoa(headHeight)).
+		Body(h.p.svgUI(laneHeads(l, h.p.shownSnap)))
 }
 
 // travellers are dots that run along the arrows sent in the newest step.
@@ -384,31 +610,53 @@ func (p *playground) renderMessagePanel() app.UI {
 	)
 }
 
+// The trace lists the last traceShown events, from a multiple of
+// traceAlign on, in lists of traceAlign events, each a component drawn as
+// markup (app.Raw): while stepping only the last list changes, and a jump
+// redraws a handful of lists rather than hundreds of items.
+const (
+	traceShown = 200
+	traceAlign = 50
+)
+
 func (p *playground) renderTrace() app.UI {
-	events := p.engine.Events()
-	const shown = 200
-	var idx []int
-	for i := range events {
-		if p.filter.shows(&events[i]) {
-			idx = append(idx, i)
-		}
+	rows := p.layout().Rows // the shown events up to this step
+	skipped := max(0, len(rows)-traceShown) / traceAlign * traceAlign
+	var lists []app.UI
+	for from := skipped; from < len(rows); from += traceAlign {
+		lists = append(lists, &traceList{Gen: p.histGen, Filter: p.filter, From: from, To: min(from+traceAlign, len(rows)), p: p})
 	}
-	skipped := max(0, len(idx)-shown)
-	idx = idx[skipped:]
 	return app.Section().Class("trace").Aria("labelledby", "trace-heading").Body(
 		app.H2().ID("trace-heading").Text("Trace (the diagram as text)"),
 		app.If(skipped > 0, func() app.UI {
 			return app.P().Class("muted").Text(fmt.Sprintf("%d earlier events not listed; the export has them all.", skipped))
 		}),
-		app.Ol().ID("trace").Attr("start", skipped+1).Body(
-			app.Range(idx).Slice(func(i int) app.UI {
-				e := &events[idx[i]]
-				c := "ev-" + e.Kind.String()
-				if e.Error != "" {
-					c += " error"
-				}
-				return app.Li().Class(c).Text(strings.TrimSpace(e.Line()))
-			}),
-		),
+		app.Div().ID("trace").Class("trace-list").Body(lists...),
 	)
+}
+
+// traceList is the shown events From to To (numbered from 1) of the
+// history Gen.
+type traceList struct {
+	app.Compo
+	Gen      int
+	Filter   diagramFilter
+	From, To int
+	p        *playground
+}
+
+func (t *traceList) Render() app.UI {
+	rows, h := t.p.layout().Rows, t.p.engine.History()
+	var b strings.Builder
+	b.WriteString(`<ol start="` + strconv.Itoa(t.From+1) + `">`)
+	for _, i := range rows[t.From:min(t.To, len(rows))] {
+		e := &h[i]
+		b.WriteString(`<li class="ev-` + e.Kind.String())
+		if e.Error != "" {
+			b.WriteString(" error")
+		}
+		b.WriteString(`">` + html.EscapeString(strings.TrimSpace(e.Line())) + "</li>")
+	}
+	b.WriteString("</ol>")
+	return app.Raw(b.String())
 }

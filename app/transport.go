@@ -31,15 +31,6 @@ func transportButton(label, glyph, key string, inactive bool, h app.EventHandler
 
 func (p *playground) renderTransport() app.UI {
 	pos, n := p.engine.Pos(), p.engine.Len()
-	speedOptions := make([]app.UI, len(speeds))
-	for i, s := range speeds {
-		speedOptions[i] = app.Option().Value(strconv.Itoa(i)).Selected(i == p.speed).Text(formatSpeed(s))
-	}
-	apiOptions := make([]app.UI, len(protocol.APIs))
-	for i, k := range protocol.APIs {
-		name := k.String()
-		apiOptions[i] = app.Option().Value(name).Selected(name == p.untilAPI).Text(name)
-	}
 	return app.Div().Class("transport-panel").Body(
 		app.Div().Class("transport").Role("toolbar").Aria("label", "Transport").Body(
 			transportButton("Reset", "⇤", "Home", pos == 0, p.onReset),
@@ -50,7 +41,7 @@ func (p *playground) renderTransport() app.UI {
 			transportButton("Run to end", "⇥", "End", pos >= n, p.onRunToEnd),
 			app.Label().Class("speed").Body(
 				app.Span().Class("control-label").Text("Speed"),
-				app.Select().Aria("label", "Speed").OnChange(p.onSpeed).Body(speedOptions...),
+				&choice{Label: "Speed", Values: speedValues, Texts: speedTexts, Selected: strconv.Itoa(p.speed), onChange: p.onSpeed},
 			),
 		),
 		app.Div().Class("scrubber").Body(
@@ -60,7 +51,7 @@ func (p *playground) renderTransport() app.UI {
 				Aria("valuetext", fmt.Sprintf("step %d of %d", pos, n)).
 				OnInput(p.onScrub),
 			app.Span().Class("run-until").Body(
-				app.Select().Aria("label", "API to run until").OnChange(p.onUntilAPI).Body(apiOptions...),
+				&choice{Label: "API to run until", Values: apiNames, Texts: apiNames, Selected: p.untilAPI, onChange: p.onUntilAPI},
 				app.Button().Type("button").Class("transport-button").Aria("label", "Run until").
 					Title("Step until the next message of this API").
 					Aria("disabled", pos >= n).
@@ -69,6 +60,41 @@ func (p *playground) renderTransport() app.UI {
 		),
 		p.renderStatus(),
 	)
+}
+
+// The options of the transport's selects.
+var speedValues, speedTexts, apiNames = func() (v, t, a []string) {
+	for i, s := range speeds {
+		v, t = append(v, strconv.Itoa(i)), append(t, formatSpeed(s))
+	}
+	for _, k := range protocol.APIs {
+		a = append(a, k.String())
+	}
+	return v, t, a
+}()
+
+// choice is a select whose options never change: a component, so go-app
+// does not rebuild and compare its options at every step.
+type choice struct {
+	app.Compo
+	Class    string
+	Label    string
+	Values   []string
+	Texts    []string
+	Selected string
+	onChange app.EventHandler // kept from the first render: a method of the page
+}
+
+func (c *choice) Render() app.UI {
+	opts := make([]app.UI, len(c.Values))
+	for i, v := range c.Values {
+		opts[i] = app.Option().Value(v).Selected(v == c.Selected).Text(c.Texts[i])
+	}
+	sel := app.Select().Aria("label", c.Label).OnChange(c.onChange).Body(opts...)
+	if c.Class != "" {
+		sel = sel.Class(c.Class)
+	}
+	return sel
 }
 
 func formatSpeed(s float64) string {

@@ -6,4 +6,8 @@
 // E2E_BASE_URL=http://127.0.0.1:8080 runs them against a server someone
 // started (`make run`) instead of one of their own. Every test saves
 // screenshots under artifacts/screenshots/ (git-ignored).
+//
+// bench_test.go holds the browser benchmarks (`make bench`): time to
+// interactive, seek, the diagram's frames and memory, over the long
+// histories of core/workload.
 package e2e

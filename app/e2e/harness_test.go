@@ -119,7 +119,7 @@ func findChromium() (string, error) {
 // browser is one test's tab in a fresh browser with a fresh profile, so no
 // service worker or cache from another test can serve it anything.
 type browser struct {
-	t   *testing.T
+	t   testing.TB
 	ctx context.Context
 
 	mu      sync.Mutex
@@ -130,26 +130,13 @@ type browser struct {
 // artifacts/screenshots/ and fails t on any console error or uncaught
 // exception the page produced, unless the test took them with
 // takeConsoleErrors.
-func newBrowser(t *testing.T) *browser {
+func newBrowser(t testing.TB) *browser {
 	t.Helper()
 	if skipReason != "" {
 		t.Skip(skipReason)
 	}
 	profile := t.TempDir() // removed after the browser is gone (cleanups run last-first)
-	opts := append(chromedp.DefaultExecAllocatorOptions[:],
-		chromedp.ExecPath(chromium),
-		chromedp.Headless,
-		chromedp.NoSandbox,
-		chromedp.DisableGPU,
-		chromedp.Flag("disable-background-networking", true),
-		chromedp.Flag("disable-component-update", true),
-		chromedp.Flag("disable-sync", true),
-		chromedp.NoFirstRun,
-		chromedp.Flag("disable-quic", true),
-		chromedp.UserDataDir(profile),
-		chromedp.WindowSize(1280, 800),
-	)
-	allocCtx, cancelAlloc := chromedp.NewExecAllocator(context.Background(), opts...)
+	allocCtx, cancelAlloc := chromedp.NewExecAllocator(context.Background(), browserOptions(profile)...)
 	t.Cleanup(cancelAlloc)
 	ctx, cancelTab := chromedp.NewContext(allocCtx)
 	t.Cleanup(cancelTab)
@@ -172,6 +159,24 @@ func newBrowser(t *testing.T) *browser {
 	}()
 	t.Cleanup(b.finish)
 	return b
+}
+
+// browserOptions are the flags of every browser the tests and the
+// benchmarks start, with a fresh profile directory.
+func browserOptions(profile string) []chromedp.ExecAllocatorOption {
+	return append(chromedp.DefaultExecAllocatorOptions[:],
+		chromedp.ExecPath(chromium),
+		chromedp.Headless,
+		chromedp.NoSandbox,
+		chromedp.DisableGPU,
+		chromedp.Flag("disable-background-networking", true),
+		chromedp.Flag("disable-component-update", true),
+		chromedp.Flag("disable-sync", true),
+		chromedp.NoFirstRun,
+		chromedp.Flag("disable-quic", true),
+		chromedp.UserDataDir(profile),
+		chromedp.WindowSize(1280, 800),
+	)
 }
 
 func (b *browser) finish() {

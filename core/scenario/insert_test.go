@@ -1,6 +1,7 @@
 package scenario
 
 import (
+	"os"
 	"strings"
 	"testing"
 
@@ -149,4 +150,38 @@ func TestHistoryBound(t *testing.T) {
 	if s.Err == nil || s.Err.Pos.Line != 8 || !strings.Contains(s.Err.Error(), "20000 events") {
 		t.Fatalf("err = %v", s.Err)
 	}
+}
+
+// StepVisibleSome, however small its slices, stops where StepVisible
+// stops: the same visible steps, the same trace.
+func TestStepVisibleSomeEndsWhereStepVisibleEnds(t *testing.T) {
+	for _, name := range []string{"happy-path", "zombie-fencing-init"} {
+		src, err := os.ReadFile("../../scenarios/" + name + ".scenario")
+		if err != nil {
+			t.Fatal(err)
+		}
+		script, err := Parse(name, string(src))
+		if err != nil {
+			t.Fatal(err)
+		}
+		whole, sliced := NewSession(name, script), NewSession(name, script)
+		for steps := 0; !whole.Done(); steps++ {
+			whole.StepVisible()
+			for k := 0; !sliced.StepVisibleSome(1 + k%3); k++ {
+			}
+			if whole.Now() != sliced.Now() || whole.Line() != sliced.Line() || events(whole) != events(sliced) {
+				t.Fatalf("%s: step %d differs (line %d at %v, sliced line %d at %v)", name, steps, whole.Line(), whole.Now(), sliced.Line(), sliced.Now())
+			}
+		}
+		if !sliced.Done() || digestOf(whole) != digestOf(sliced) {
+			t.Errorf("%s: the sliced session is not done, or not the same, when the whole one is", name)
+		}
+	}
+}
+
+func events(s *Session) int {
+	if s.Cluster == nil {
+		return 0
+	}
+	return s.Cluster.World.Trace.Len()
 }

@@ -49,6 +49,8 @@ type Session struct {
 
 	pc     int
 	active *wait
+	// midStep: StepVisibleSome stopped inside a visible step.
+	midStep bool
 }
 
 // wait is a statement in progress: it holds until done() or the limit.

@@ -2,6 +2,7 @@ package scenario
 
 import (
 	"fmt"
+	"math"
 	"strings"
 
 	"txnlab/core/sim"
@@ -15,18 +16,38 @@ func (s *Session) StepVisible() bool {
 	if s.Done() {
 		return false
 	}
-	if s.active == nil {
+	s.StepVisibleSome(math.MaxInt)
+	return true
+}
+
+// StepVisibleSome does StepVisible's work at most max events at a time,
+// for a host that must not block longer than that (a browser tab between
+// two frames). It reports whether the visible step is complete; until it
+// is, the caller calls it again to go on with the same step. A step taken
+// this way ends where StepVisible would have ended it.
+func (s *Session) StepVisibleSome(max int) bool {
+	if s.Done() {
+		s.midStep = false
+		return true
+	}
+	if !s.midStep && s.active == nil {
 		s.Step() // start the next statement; instant ones finish here
 		if s.active == nil || s.atVisibleDelivery() {
 			return true
 		}
 	}
-	for s.active != nil && s.Err == nil {
+	for n := 0; s.active != nil && s.Err == nil; n++ {
+		if n >= max {
+			s.midStep = true
+			return false
+		}
 		s.Step()
 		if s.atVisibleDelivery() {
+			s.midStep = false
 			return true
 		}
 	}
+	s.midStep = false
 	return true
 }
 

@@ -2,6 +2,7 @@ package sim
 
 import (
 	"encoding/hex"
+	"hash"
 	"hash/fnv"
 	"iter"
 	"strconv"
@@ -123,11 +124,13 @@ func (e *Event) Line() string {
 	return b.String()
 }
 
-// traceChunk is how many events one block of the trace holds. The trace
+// TraceBlock is how many events one block of the trace holds. The trace
 // grows by blocks, never by copying: events hold pointers, and copying a
 // long history while the garbage collector runs costs more than recording
 // it did.
-const traceChunk = 1024
+const TraceBlock = 1024
+
+const traceChunk = TraceBlock
 
 // Trace is the ordered history of a run, stored in fixed blocks. Events
 // never move once recorded, so a *Event stays valid.
@@ -207,10 +210,34 @@ func (t *Trace) Digest() string {
 // hash would only add weight: crypto/sha256 drags the whole FIPS module
 // into the browser's wasm.
 func DigestOf(events []Event) string {
-	h := fnv.New128a()
+	var d Digester
 	for i := range events {
-		h.Write([]byte(events[i].Line()))
-		h.Write([]byte{'\n'})
+		d.Add(&events[i])
 	}
-	return hex.EncodeToString(h.Sum(nil))[:16]
+	return d.Sum()
+}
+
+// Digester computes DigestOf incrementally, for a host that wants the
+// digest of every prefix of a trace: Add the events in order, and Sum is
+// DigestOf of those added so far. The zero value is ready to use.
+type Digester struct {
+	h   hash.Hash
+	buf []byte
+}
+
+// Add hashes the next event's canonical line.
+func (d *Digester) Add(e *Event) {
+	if d.h == nil {
+		d.h = fnv.New128a()
+	}
+	d.buf = append(append(d.buf[:0], e.Line()...), '\n')
+	d.h.Write(d.buf)
+}
+
+// Sum is the digest of the events added so far.
+func (d *Digester) Sum() string {
+	if d.h == nil {
+		d.h = fnv.New128a()
+	}
+	return hex.EncodeToString(d.h.Sum(nil))[:16]
 }

@@ -462,6 +462,17 @@ func TestDigestStable(t *testing.T) {
 	if got := DigestOf(nil); got != "6c62272e07bb0142" { // the FNV-128 offset basis
 		t.Errorf("empty digest %s", got)
 	}
+	// A Digester gives the digest of every prefix.
+	var d Digester
+	if d.Sum() != DigestOf(nil) {
+		t.Error("an empty Digester's sum differs from DigestOf(nil)")
+	}
+	for i := range events {
+		d.Add(&events[i])
+		if got, want := d.Sum(), DigestOf(events[:i+1]); got != want {
+			t.Errorf("Digester after %d events: %s, want %s", i+1, got, want)
+		}
+	}
 	// Index, Internal and the JSON-only fields do not enter the digest.
 	ev2 := append([]Event(nil), events...)
 	ev2[0].Index, ev2[1].Internal, ev2[2].Error = 99, true, "X"

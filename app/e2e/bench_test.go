@@ -1,0 +1,495 @@
+package e2e
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"slices"
+	"sort"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/chromedp/cdproto/cdp"
+	jsonv2 "github.com/chromedp/cdproto/cdp/jsonv2"
+	"github.com/chromedp/cdproto/heapprofiler"
+	"github.com/chromedp/cdproto/page"
+	"github.com/chromedp/cdproto/runtime"
+	"github.com/chromedp/cdproto/tracing"
+	"github.com/chromedp/chromedp"
+
+	"txnlab/core/workload"
+)
+
+// The browser benchmarks measure the playground's performance budgets in
+// headless Chromium, with the harness's browser (same flags, fresh
+// profile) and the real engine. Each measures inside the page with the
+// Performance API, so the DevTools round trips are not counted, and
+// reports its figures with b.ReportMetric; `make bench` turns them into
+// BENCHMARKS.md. They never fail on a slow machine: a budget is a figure
+// to compare, not an assertion.
+//
+//	go test -run '^$' -bench . -benchtime 1x ./app/e2e/
+
+// The histories the benchmarks load: about 10,000 trace events (the seek
+// and memory budgets), and about 10,000 messages, drawn with replication
+// shown (the frame budget).
+var (
+	events10k   = workload.ForEvents(10_000)
+	messages10k = workload.ForMessages(10_000)
+)
+
+// instrument is evaluated in the page before its own scripts: it keeps
+// the WebAssembly instance's memory where the memory benchmark can read its
+// size, and defines the measuring helpers.
+const instrument = `(() => {
+	const inst = WebAssembly.instantiateStreaming;
+	if (inst) {
+		WebAssembly.instantiateStreaming = async (...args) => {
+			const r = await inst(...args);
+			window.__wasmMemory = r.instance.exports.mem;
+			return r;
+		};
+	}
+	// nextPaint resolves after the next frame has been produced: a
+	// requestAnimationFrame callback runs before the frame's style, layout
+	// and paint, and a message posted from it runs after them.
+	window.__nextPaint = () => new Promise(resolve => requestAnimationFrame(() => {
+		const ch = new MessageChannel();
+		ch.port1.onmessage = () => resolve(performance.now());
+		ch.port2.postMessage(0);
+	}));
+	// __measure runs act, waits until first() holds and then until done()
+	// holds (the page updated its DOM), each time then for the next paint,
+	// and returns how long they took in ms: to first's paint (first), to
+	// done's DOM update (dom) and to done's paint (paint).
+	window.__measure = (act, done, first) => new Promise((resolve, reject) => {
+		const t0 = performance.now();
+		let settled = false, firstAt = null;
+		const finish = () => {
+			if (settled) return;
+			if (first && firstAt === null && first()) {
+				firstAt = 0;
+				window.__nextPaint().then(t => { firstAt = t - t0; });
+			}
+			if (!done()) return;
+			settled = true;
+			obs.disconnect();
+			const t1 = performance.now();
+			window.__nextPaint().then(async t2 => {
+				while (first && !firstAt) await new Promise(r => setTimeout(r, 1));
+				resolve({dom: t1 - t0, paint: t2 - t0, first: first ? firstAt : t2 - t0});
+			});
+		};
+		const obs = new MutationObserver(finish);
+		obs.observe(document.body, {subtree: true, childList: true, characterData: true, attributes: true});
+		act();
+		finish();
+		setTimeout(() => { if (!settled) { settled = true; obs.disconnect(); reject(new Error("the page did not update")); } }, 20000);
+	});
+	// __positionIs tells whether the status reads "Step i of …".
+	window.__positionIs = i => ((document.querySelector(".status .position") || {}).textContent || "").startsWith("Step " + i + " of");
+	// __shows tells whether the page shows step i: the position and the
+	// cluster state of that step (a long history's state follows a frame
+	// later).
+	window.__shows = i => window.__positionIs(i) && +((document.querySelector('section[aria-label="Cluster"]') || {dataset: {}}).dataset.pos) === i;
+	// __frames records requestAnimationFrame intervals until stopped.
+	window.__frames = () => {
+		const gaps = [];
+		let last = 0, on = true;
+		const tick = t => { if (last) gaps.push(t - last); last = t; if (on) requestAnimationFrame(tick); };
+		requestAnimationFrame(tick);
+		return () => { on = false; return gaps; };
+	};
+})()`
+
+// newBenchBrowser starts the harness's browser with the instrumentation
+// installed for every page it opens.
+func newBenchBrowser(tb testing.TB) *browser {
+	tb.Helper()
+	b := newBrowser(tb)
+	if _, err := chromedp.Call(b.ctx, page.AddScriptToEvaluateOnNewDocument, page.AddScriptToEvaluateOnNewDocumentParams{Source: instrument}); err != nil {
+		tb.Fatal(err)
+	}
+	return b
+}
+
+// timing is one measured action, in milliseconds.
+type timing struct {
+	DOM   float64 `json:"dom"`
+	Paint float64 `json:"paint"`
+	First float64 `json:"first"`
+}
+
+// measure runs the JavaScript statement act in the page and times it
+// until the JavaScript condition done holds and the page has painted.
+func measure(b *browser, act, done string) timing {
+	b.t.Helper()
+	return eval[timing](b, `window.__measure(() => { `+act+` }, () => `+done+`)`, chromedp.EvalAwaitPromise)
+}
+
+// measure2 is measure that also times the first paint after the
+// condition first holds (the position, before its cluster state).
+func measure2(b *browser, act, first, done string) timing {
+	b.t.Helper()
+	return eval[timing](b, `window.__measure(() => { `+act+` }, () => `+done+`, () => `+first+`)`, chromedp.EvalAwaitPromise)
+}
+
+// loadHistory opens the playground, types src into the editor and waits
+// until the page has run it, at position 0.
+func loadHistory(b *browser, src string) (steps int) {
+	b.t.Helper()
+	b.open("/playground")
+	waitIdle(b)
+	_, before := position(b)
+	setScript(b, src)
+	ctx, cancel := context.WithTimeout(b.ctx, 120*time.Second)
+	defer cancel()
+	cond := fmt.Sprintf(`(document.querySelector(".status .position") || {}).textContent !== "Step 0 of %d" && __positionIs(0) && !document.querySelector(".status .busy") && !document.querySelector(".editor-status")`, before)
+	if _, err := chromedp.Run(ctx, chromedp.Poll[bool](cond, chromedp.WithPollingInterval(50*time.Millisecond))); err != nil {
+		b.t.Fatalf("the history did not load: %v", err)
+	}
+	_, n := position(b)
+	return n
+}
+
+// waitBackground waits until the page has finished its background work
+// (parking sessions along the history: app/idle.go).
+func waitBackground(b *browser) {
+	b.t.Helper()
+	ctx, cancel := context.WithTimeout(b.ctx, 120*time.Second)
+	defer cancel()
+	start := time.Now()
+	if _, err := chromedp.Run(ctx, chromedp.Poll[bool](`document.documentElement.dataset.idle === "done"`, chromedp.WithPollingInterval(100*time.Millisecond))); err != nil {
+		b.t.Fatalf("the background work did not finish: %v", err)
+	}
+	b.t.Logf("background work done after %v", time.Since(start).Round(time.Millisecond))
+}
+
+// stats summarises a sample.
+type stats struct{ p50, p95, max, mean float64 }
+
+func summarize(xs []float64) stats {
+	if len(xs) == 0 {
+		return stats{}
+	}
+	s := slices.Clone(xs)
+	sort.Float64s(s)
+	sum := 0.0
+	for _, x := range s {
+		sum += x
+	}
+	at := func(q float64) float64 { return s[min(len(s)-1, int(q*float64(len(s))))] }
+	return stats{p50: at(0.5), p95: at(0.95), max: s[len(s)-1], mean: sum / float64(len(s))}
+}
+
+// BenchmarkTimeToInteractive loads the playground cold (a fresh browser
+// and profile each time: no cache, no service worker) and measures, from
+// the navigation's start, when a press of Step first moves the history:
+// the page polls by pressing Step every 4 ms from its first script on.
+// The figure is the median of 5 loads.
+func BenchmarkTimeToInteractive(b *testing.B) {
+	const loads = 5
+	var all []float64
+	for b.Loop() {
+		for range loads {
+			all = append(all, timeToInteractive(b))
+		}
+	}
+	s := summarize(all)
+	b.ReportMetric(s.p50/1000, "s/TTI-median")
+	b.ReportMetric(s.max/1000, "s/TTI-max")
+	b.ReportMetric(0, "ns/op")
+}
+
+// ttiProbe presses Step until the position reads "Step 1 of": it runs
+// before the page's own scripts, so the pre-rendered button is pressed
+// from the first moment and the time is the page's own clock.
+const ttiProbe = `(() => {
+	const poll = () => {
+		// Presses can go faster than the page draws: any step counts.
+		const m = /^Step (\d+) of/.exec((document.querySelector(".status .position") || {}).textContent || "");
+		if (m && +m[1] >= 1) { window.__tti = performance.now(); return; }
+		const step = document.querySelector('button[aria-label="Step"]');
+		if (step) step.click();
+		setTimeout(poll, 4);
+	};
+	setTimeout(poll, 0);
+})()`
+
+// timeToInteractive is one cold load: a browser of its own (the
+// harness's flags, a fresh profile), closed once measured.
+func timeToInteractive(b *testing.B) float64 {
+	b.Helper()
+	if skipReason != "" {
+		b.Skip(skipReason)
+	}
+	profile, err := os.MkdirTemp("", "txnlab-tti-")
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer os.RemoveAll(profile)
+	allocCtx, cancelAlloc := chromedp.NewExecAllocator(context.Background(), browserOptions(profile)...)
+	defer cancelAlloc()
+	ctx, cancel := chromedp.NewContext(allocCtx)
+	defer cancel()
+	if err := chromedp.Do(ctx); err != nil {
+		b.Fatalf("starting chromium: %v", err)
+	}
+	for _, src := range []string{instrument, ttiProbe} {
+		if _, err := chromedp.Call(ctx, page.AddScriptToEvaluateOnNewDocument, page.AddScriptToEvaluateOnNewDocumentParams{Source: src}); err != nil {
+			b.Fatal(err)
+		}
+	}
+	tctx, tcancel := context.WithTimeout(ctx, 60*time.Second)
+	defer tcancel()
+	if err := chromedp.Do(tctx, chromedp.Navigate(baseURL+"/playground")); err != nil {
+		b.Fatal(err)
+	}
+	ms, err := chromedp.Run(tctx, chromedp.Poll[float64](`window.__tti`, chromedp.WithPollingInterval(20*time.Millisecond)))
+	if err != nil {
+		b.Fatalf("waiting for a step to be taken: %v", err)
+	}
+	b.Logf("time to interactive %.0f ms", ms)
+	return ms
+}
+
+// BenchmarkSeek loads a history of about 10,000 events, runs to its end,
+// lets the page finish its background work, and times moves back: Step
+// back pressed 30 times at a learner's pace, then a scrub drag from the
+// end to the start (60 input events, one after the other), then jumps to
+// scattered positions. Each move is timed from the event to the next
+// paint after the page shows the new position (pos) and to the next paint
+// after it also shows the cluster state of that position (state: in a
+// long history it may come a frame later).
+func BenchmarkSeek(b *testing.B) {
+	br := newBenchBrowser(b)
+	n := loadHistory(br, workload.Script(events10k))
+	b.Logf("history: %d steps", n)
+	var backPos, back, scrubPos, scrub []float64
+	for b.Loop() {
+		br.click(button("Run to end"))
+		waitPosition(br, n)
+		waitBackground(br)
+		for i := 1; i <= 30; i++ {
+			t := measure2(br, `document.querySelector('button[aria-label="Step back"]').click()`,
+				fmt.Sprintf(`__positionIs(%d)`, n-i), fmt.Sprintf(`__shows(%d)`, n-i))
+			backPos, back = append(backPos, t.First), append(back, t.Paint)
+			time.Sleep(150 * time.Millisecond) // a learner's pace
+		}
+		seekTo := func(i int) {
+			t := measure2(br, fmt.Sprintf(`const r = document.querySelector("#scrubber"); r.value = %d; r.dispatchEvent(new Event("input", {bubbles: true}))`, i),
+				fmt.Sprintf(`__positionIs(%d)`, i), fmt.Sprintf(`__shows(%d)`, i))
+			scrubPos, scrub = append(scrubPos, t.First), append(scrub, t.Paint)
+		}
+		// A drag from the end to the start.
+		for k := 1; k <= 60; k++ {
+			seekTo(n - k*n/60)
+		}
+		// Jumps, forward and back across the history.
+		for _, f := range []float64{0.9, 0.1, 0.7, 0.3, 0.5, 0.95, 0.05, 0.6, 0.4, 0.8} {
+			seekTo(int(f * float64(n)))
+			time.Sleep(150 * time.Millisecond)
+		}
+	}
+	bp, bs, sp, ss := summarize(backPos), summarize(back), summarize(scrubPos), summarize(scrub)
+	b.Logf("step back: position p50 %.1f ms, max %.1f; with state p50 %.1f, p95 %.1f, max %.1f", bp.p50, bp.max, bs.p50, bs.p95, bs.max)
+	b.Logf("scrub: position p50 %.1f ms, max %.1f; with state p50 %.1f, p95 %.1f, max %.1f", sp.p50, sp.max, ss.p50, ss.p95, ss.max)
+	b.ReportMetric(bs.p50, "ms/stepback-p50")
+	b.ReportMetric(bs.max, "ms/stepback-max")
+	b.ReportMetric(bp.max, "ms/stepback-pos-max")
+	b.ReportMetric(ss.p50, "ms/scrub-p50")
+	b.ReportMetric(ss.max, "ms/scrub-max")
+	b.ReportMetric(sp.p50, "ms/scrub-pos-p50")
+	b.ReportMetric(sp.max, "ms/scrub-pos-max")
+	b.ReportMetric(0, "ns/op")
+}
+
+// BenchmarkDiagramFrames loads a history of about 10,000 messages, shows
+// replication (so every message is an arrow), runs to the end, lets the
+// page finish its background work, and then steps (Step back 20 times,
+// Step 20 times, at 8× playback's pace) and scrolls the diagram (up 40 px
+// a frame for 150 frames, then jumps). While it does, it records the
+// intervals between animation frames (an interval above 16.7 ms is a
+// frame the page missed) and, with a CDP trace, every task of the page's
+// main thread (a task longer than a frame delays one).
+func BenchmarkDiagramFrames(b *testing.B) {
+	br := newBenchBrowser(b)
+	n := loadHistory(br, workload.Script(messages10k))
+	br.click(`.diagram-tools input[type=checkbox]`) // Show replication
+	br.click(button("Run to end"))
+	waitPosition(br, n)
+	waitBackground(br)
+	arrows := eval[int](br, `+document.querySelector(`+jsString(selDiagram)+`).dataset.arrows`)
+	b.Logf("history: %d steps, %d arrows", n, arrows)
+	var stepFrames, scrollFrames, stepTasks, scrollTasks []float64
+	for b.Loop() {
+		stepTasks = append(stepTasks, mainThreadTasks(br, func() {
+			eval[bool](br, `(window.__stop = window.__frames(), true)`)
+			for i := 1; i <= 20; i++ {
+				measure(br, `document.querySelector('button[aria-label="Step back"]').click()`, fmt.Sprintf(`__positionIs(%d)`, n-i))
+				time.Sleep(88 * time.Millisecond)
+			}
+			for i := 19; i >= 0; i-- {
+				measure(br, `document.querySelector('button[aria-label="Step"]').click()`, fmt.Sprintf(`__positionIs(%d)`, n-i))
+				time.Sleep(88 * time.Millisecond)
+			}
+			time.Sleep(300 * time.Millisecond) // the last state and invariants
+			stepFrames = append(stepFrames, eval[[]float64](br, `window.__stop()`)...)
+		})...)
+		scrollTasks = append(scrollTasks, mainThreadTasks(br, func() {
+			scrollFrames = append(scrollFrames, eval[[]float64](br, `new Promise(resolve => {
+				const s = document.querySelector(`+jsString(selScroll)+`);
+				const stop = window.__frames();
+				let k = 0;
+				const jumps = [0, s.scrollHeight / 2, s.scrollHeight / 4, s.scrollHeight];
+				const tick = () => {
+					if (k < 150) s.scrollTop -= 40;
+					else if (k < 150 + jumps.length * 10) { if ((k - 150) % 10 === 0) s.scrollTop = jumps[(k - 150) / 10]; }
+					else { resolve(stop()); return; }
+					k++;
+					requestAnimationFrame(tick);
+				};
+				requestAnimationFrame(tick);
+			})`, chromedp.EvalAwaitPromise)...)
+		})...)
+	}
+	missed := func(gaps []float64) (n int) {
+		for _, g := range gaps {
+			if g > 20 {
+				n++
+			}
+		}
+		return n
+	}
+	sf, cf, st, ct := summarize(stepFrames), summarize(scrollFrames), summarize(stepTasks), summarize(scrollTasks)
+	b.Logf("stepping: %d frames, %d missed, interval p50 %.1f ms, p95 %.1f, max %.1f; longest task %.1f ms (p95 of tasks %.1f)",
+		len(stepFrames), missed(stepFrames), sf.p50, sf.p95, sf.max, st.max, st.p95)
+	b.Logf("scrolling: %d frames, %d missed, interval p50 %.1f ms, p95 %.1f, max %.1f; longest task %.1f ms (p95 of tasks %.1f)",
+		len(scrollFrames), missed(scrollFrames), cf.p50, cf.p95, cf.max, ct.max, ct.p95)
+	b.ReportMetric(sf.max, "ms/frame-step-p100")
+	b.ReportMetric(cf.max, "ms/frame-scroll-p100")
+	b.ReportMetric(st.max, "ms/task-step-max")
+	b.ReportMetric(ct.max, "ms/task-scroll-max")
+	b.ReportMetric(float64(missed(stepFrames)+missed(scrollFrames))/float64(max(1, len(stepFrames)+len(scrollFrames)))*100, "%missed")
+	b.ReportMetric(float64(arrows), "arrows")
+	b.ReportMetric(0, "ns/op")
+}
+
+// mainThreadTasks runs f under a CDP trace and returns the duration, in
+// ms, of every task the page's main thread (CrRendererMain) ran meanwhile.
+func mainThreadTasks(b *browser, f func()) []float64 {
+	b.t.Helper()
+	lctx, stopListening := context.WithCancel(b.ctx)
+	defer stopListening()
+	var (
+		mu   sync.Mutex
+		raws []jsonv2.Value
+	)
+	complete := make(chan struct{})
+	// Listen sees the events in the order they came: every bucket of
+	// data before the completion.
+	if err := chromedp.Listen(lctx, func(ev any) {
+		switch ev := ev.(type) {
+		case *tracing.EventDataCollected:
+			mu.Lock()
+			raws = append(raws, ev.Value...)
+			mu.Unlock()
+		case *tracing.EventTracingComplete:
+			close(complete)
+		}
+	}); err != nil {
+		b.t.Fatal(err)
+	}
+	if _, err := chromedp.Call(b.ctx, tracing.Start, tracing.StartParams{TraceConfig: &tracing.TraceConfig{
+		IncludedCategories: []string{"toplevel", "__metadata"}}}); err != nil {
+		b.t.Fatal(err)
+	}
+	f()
+	if _, err := chromedp.Call(b.ctx, tracing.End, cdp.Empty{}); err != nil {
+		b.t.Fatal(err)
+	}
+	select {
+	case <-complete:
+	case <-time.After(30 * time.Second):
+		b.t.Fatal("the trace did not complete")
+	}
+	type event struct {
+		Name string  `json:"name"`
+		Ph   string  `json:"ph"`
+		Dur  float64 `json:"dur"`
+		Pid  int     `json:"pid"`
+		Tid  int     `json:"tid"`
+		Args struct {
+			Name string `json:"name"`
+		} `json:"args"`
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	events := make([]event, 0, len(raws))
+	for _, raw := range raws {
+		var e event
+		if json.Unmarshal([]byte(raw), &e) == nil {
+			events = append(events, e)
+		}
+	}
+	type thread struct{ pid, tid int }
+	main := map[thread]bool{}
+	for _, e := range events {
+		if e.Ph == "M" && e.Name == "thread_name" && e.Args.Name == "CrRendererMain" {
+			main[thread{e.Pid, e.Tid}] = true
+		}
+	}
+	if os.Getenv("TRACE_DEBUG") != "" {
+		names := map[string]int{}
+		for _, e := range events {
+			names[e.Ph+" "+e.Name+" "+e.Args.Name]++
+		}
+		b.t.Logf("%d events, main threads %v: %v", len(events), main, names)
+	}
+	var tasks []float64
+	for _, e := range events {
+		if e.Ph == "X" && (e.Name == "ThreadControllerImpl::RunTask" || e.Name == "RunTask") && main[thread{e.Pid, e.Tid}] {
+			tasks = append(tasks, e.Dur/1000)
+		}
+	}
+	return tasks
+}
+
+// BenchmarkMemory loads a history of about 10,000 events, moves around it
+// (to the end, back, scrubbed) and, after a forced garbage collection,
+// reads the JavaScript heap (CDP Runtime.getHeapUsage) and the size of the
+// WebAssembly memory (Go's heap lives there, outside the JavaScript heap).
+func BenchmarkMemory(b *testing.B) {
+	br := newBenchBrowser(b)
+	n := loadHistory(br, workload.Script(events10k))
+	var heap runtime.GetHeapUsageResult
+	var wasm float64
+	for b.Loop() {
+		br.click(button("Run to end"))
+		waitPosition(br, n)
+		for i := 1; i <= 5; i++ {
+			br.click(button("Step back"))
+			waitPosition(br, n-i)
+		}
+		for _, f := range []float64{0.5, 0.1, 0.9} {
+			i := int(f * float64(n))
+			eval[bool](br, fmt.Sprintf(`(() => { const r = document.querySelector("#scrubber"); r.value = %d; r.dispatchEvent(new Event("input", {bubbles: true})); return true })()`, i))
+			waitPosition(br, i)
+		}
+		waitBackground(br)
+		if _, err := chromedp.Call(br.ctx, heapprofiler.CollectGarbage, cdp.Empty{}); err != nil {
+			b.Fatal(err)
+		}
+		var err error
+		if heap, err = chromedp.Call(br.ctx, runtime.GetHeapUsage, cdp.Empty{}); err != nil {
+			b.Fatal(err)
+		}
+		wasm = eval[float64](br, `window.__wasmMemory ? window.__wasmMemory.buffer.byteLength : 0`)
+	}
+	b.Logf("JS heap used %.1f MB (total %.1f MB, backing storage %.1f MB); wasm memory %.1f MB", heap.UsedSize/1e6, heap.TotalSize/1e6, heap.BackingStorageSize/1e6, wasm/1e6)
+	b.ReportMetric(heap.UsedSize/1e6, "MB/js-heap")
+	b.ReportMetric(wasm/1e6, "MB/wasm-memory")
+	b.ReportMetric(0, "ns/op")
+}

@@ -1,0 +1,225 @@
+package app
+
+import (
+	"runtime/debug"
+	"sync"
+	"time"
+
+	"github.com/maxence-charriere/go-app/v10/pkg/app"
+
+	"txnlab/core/check"
+)
+
+// Long histories are shown progressively, so that no frame waits for
+// work a learner cannot see yet. A move (a step, a scrub) draws what the
+// history alone gives — the diagram, the trace, the position — in its
+// frame; the cluster state at the new position, which may need part of
+// the history replayed, comes in the next frame; the invariants, which
+// read the whole history so far, once the position has stayed still for a
+// moment (or at once while their tab is open). Between frames the engine
+// parks sessions along the history (Engine.Idle), which keeps every later
+// move short. A short history (every library scenario) is shown all at
+// once, as before.
+const (
+	// progressiveEvents is the history length from which the page shows
+	// a move progressively.
+	progressiveEvents = 2000
+	// settleSlice is the work done towards a position's state between
+	// two frames: a state that needs a long replay comes after a few
+	// frames rather than in one long one.
+	settleSlice = 12 * time.Millisecond
+	// violationsDelay is how long a position stays before its
+	// invariants are checked.
+	violationsDelay = 250 * time.Millisecond
+	// idleSlice is the background work done between two frames while
+	// the learner moves; restSlice once the position has stayed for
+	// restAfter (a frame may then take longer: nothing moves on screen).
+	idleSlice = 3 * time.Millisecond
+	restSlice = 10 * time.Millisecond
+	restAfter = 400 * time.Millisecond
+)
+
+// The garbage collector runs on the page's one thread: a cycle marks the
+// whole heap in one go (about 130 ms for a history of 28,000 events), a
+// frame the page misses. The simulation allocates fast, so at Go's
+// default pace (GOGC 100) replays collect often; the browser collects
+// half as often, within a bound on the heap.
+const (
+	browserGCPercent   = 200
+	browserMemoryLimit = 128 << 20
+)
+
+// tuneGC sets the browser's pace of collection (once, in the browser).
+var tuneGC = sync.OnceFunc(func() {
+	if app.IsClient {
+		debug.SetGCPercent(browserGCPercent)
+		debug.SetMemoryLimit(browserMemoryLimit)
+	}
+})
+
+// progressive reports whether the loaded history is shown progressively.
+func (p *playground) progressive() bool {
+	return app.IsClient && p.hasCtx && len(p.engine.History()) >= progressiveEvents
+}
+
+// snapshot is the cluster state to draw: the one at the position, or,
+// while a long history's is not computed yet, the last one drawn (and its
+// computation is queued for after this frame).
+func (p *playground) snapshot() Snapshot {
+	if !p.progressive() || p.engine.StateCost() == 0 {
+		p.shownSnap, p.shownPos = p.engine.Snapshot(), p.engine.Pos()
+		return p.shownSnap
+	}
+	p.queueSettle()
+	return p.shownSnap
+}
+
+// violations are the invariant violations to draw and whether they are
+// the position's (rather than the last ones drawn, while a long history's
+// are not checked yet).
+func (p *playground) violations() ([]check.Violation, bool) {
+	if !p.progressive() || p.engine.ViolationsReady() || (p.tab == tabInvariants && p.engine.StateCost() == 0) {
+		p.shownViol, p.shownViolPos = p.engine.Violations(), p.engine.Pos()
+		return p.shownViol, true
+	}
+	p.queueSettle()
+	return p.shownViol, false
+}
+
+// queueSettle computes the position's state after the next paint.
+func (p *playground) queueSettle() {
+	if p.settleQueued {
+		return
+	}
+	p.settleQueued = true
+	p.afterPaint(p.settle)
+}
+
+// settle computes what the page drew stale: the cluster state first (in a
+// frame of its own), then, once the position has stayed for
+// violationsDelay, the invariants; then it resumes the background work.
+// It reports whether it changed what is drawn.
+func (p *playground) settle(ctx app.Context) bool {
+	p.settleQueued = false
+	if p.busy {
+		return false
+	}
+	if p.engine.StateCost() > 0 {
+		p.engine.Idle(settleSlice) // the state at the position comes first
+		p.queueSettle()
+		if p.engine.StateCost() > 0 {
+			return false // more frames to go
+		}
+		p.movedAt = time.Now()
+		return true
+	}
+	if !p.engine.ViolationsReady() {
+		if wait := violationsDelay - time.Since(p.movedAt); wait > 0 {
+			if !p.violTimer {
+				p.violTimer = true
+				ctx.After(wait, func(ctx app.Context) {
+					p.violTimer = false
+					ctx.PreventUpdate()
+					p.queueSettle()
+				})
+			}
+			p.idle()
+			return false
+		}
+		p.engine.Violations()
+		p.idle()
+		return true
+	}
+	p.idle()
+	return false
+}
+
+// idle runs the engine's background work a slice per frame until there is
+// none left. It changes nothing on screen.
+func (p *playground) idle() {
+	if p.idleQueued || !app.IsClient || !p.hasCtx {
+		return
+	}
+	p.idleQueued = true
+	setIdleMark(false)
+	p.afterPaint(func(ctx app.Context) bool {
+		p.idleQueued = false
+		if p.busy || p.settleQueued {
+			return false // a run or a settle goes first; it resumes this
+		}
+		slice := idleSlice
+		if time.Since(p.movedAt) > restAfter && !p.playing {
+			slice = restSlice
+		}
+		more := p.engine.Idle(slice)
+		if more {
+			p.idle()
+		}
+		setIdleMark(!more)
+		return false
+	})
+}
+
+// setIdleMark says on the document element (data-idle) whether the
+// background work is done, for the benchmarks to wait for.
+func setIdleMark(done bool) {
+	v := "busy"
+	if done {
+		v = "done"
+	}
+	if d := app.Window().Get("document").Get("documentElement"); d.Truthy() {
+		d.Get("dataset").Set("idle", v)
+	}
+}
+
+// moved notes that the position changed, for violationsDelay.
+func (p *playground) moved() {
+	p.movedAt = time.Now()
+	p.idle()
+}
+
+// afterPaint runs f on the UI goroutine once the browser has drawn the
+// next frame (a requestAnimationFrame callback runs before the frame is
+// drawn, and a task it queues runs after); the page updates if f reports
+// it changed what is drawn.
+func (p *playground) afterPaint(f func(app.Context) bool) {
+	if !app.IsClient || !p.hasCtx {
+		return
+	}
+	p.paintQueue = append(p.paintQueue, f)
+	if len(p.paintQueue) > 1 {
+		return // already waiting for this frame
+	}
+	if p.onFrame == nil {
+		p.onPainted = app.FuncOf(func(this app.Value, args []app.Value) any {
+			p.ctx.Dispatch(func(ctx app.Context) {
+				fns := p.paintQueue
+				p.paintQueue = nil
+				update := false
+				for _, f := range fns {
+					update = f(ctx) || update
+				}
+				if !update {
+					ctx.PreventUpdate()
+				}
+			})
+			return nil
+		})
+		p.onFrame = app.FuncOf(func(this app.Value, args []app.Value) any {
+			app.Window().Call("setTimeout", p.onPainted, 0)
+			return nil
+		})
+	}
+	app.Window().Call("requestAnimationFrame", p.onFrame)
+}
+
+// releaseIdle lets the JavaScript callbacks go when the page goes.
+func (p *playground) releaseIdle() {
+	if p.onFrame != nil {
+		p.onFrame.Release()
+		p.onPainted.Release()
+		p.onFrame, p.onPainted = nil, nil
+	}
+	p.paintQueue = nil
+	p.hasCtx = false
+}
