@@ -1,8 +1,8 @@
 package client
 
 import (
+	"cmp"
 	"slices"
-	"sort"
 	"strconv"
 
 	"txnlab/core/protocol"
@@ -268,10 +268,13 @@ func (c *Consumer) absorb(w *sim.World, pd protocol.FetchPartitionData) {
 	}
 	c.HighWatermarks[pd.TopicPartition] = pd.HighWatermark
 	c.LastStableOffsets[pd.TopicPartition] = pd.LastStableOffset
-	aborted := append([]protocol.AbortedTransaction(nil), pd.AbortedTransactions...)
-	sort.Slice(aborted, func(i, j int) bool { return aborted[i].FirstOffset < aborted[j].FirstOffset })
-	abortedPids := map[int64]bool{}
 	filter := c.Cfg.IsolationLevel == protocol.ReadCommitted && !w.Broken(sim.AbortedFilter)
+	var aborted []protocol.AbortedTransaction
+	var abortedPids map[int64]bool // made when the first aborted transaction starts
+	if filter && len(pd.AbortedTransactions) > 0 {
+		aborted = append(aborted, pd.AbortedTransactions...)
+		slices.SortFunc(aborted, func(a, b protocol.AbortedTransaction) int { return cmp.Compare(a.FirstOffset, b.FirstOffset) })
+	}
 	pos := c.Positions[pd.TopicPartition]
 	for _, b := range pd.Records {
 		if b.NextOffset() <= pos {
@@ -279,6 +282,9 @@ func (c *Consumer) absorb(w *sim.World, pd protocol.FetchPartitionData) {
 		}
 		if filter {
 			for len(aborted) > 0 && aborted[0].FirstOffset <= b.LastOffset() {
+				if abortedPids == nil {
+					abortedPids = map[int64]bool{}
+				}
 				abortedPids[aborted[0].ProducerId] = true
 				aborted = aborted[1:]
 			}

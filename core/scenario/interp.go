@@ -72,13 +72,13 @@ type wait struct {
 }
 
 type deliveryKey struct {
-	api      string
+	api      protocol.APIKey
 	response bool
 	from, to sim.NodeID
 }
 
 func keyOf(env *sim.Envelope) deliveryKey {
-	return deliveryKey{env.Msg.APIKey().String(), env.Msg.IsResponse(), env.From, env.To}
+	return deliveryKey{env.Msg.APIKey(), env.Msg.IsResponse(), env.From, env.To}
 }
 
 // DefaultMaxEvents is the history bound of a session (about 230 MB of

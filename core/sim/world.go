@@ -78,7 +78,9 @@ type event struct {
 	seq   uint64
 	kind  eventKind
 	env   *Envelope
-	timer *Timer
+	// timer is held by value, so setting one allocates nothing; the
+	// handler gets a pointer to the world's copy of the one firing.
+	timer Timer
 	// arrived marks a delivery held by a paused node: it has crossed the
 	// network already, so it is not judged against cuts and drops again.
 	arrived bool
@@ -199,6 +201,8 @@ type World struct {
 	// invariant checker follows the run this way).
 	OnEvent func(e *Event)
 	broken  map[Mechanism]bool
+	// firing is the timer being handled (handlers must not keep it).
+	firing Timer
 	// deliveries and foreground count the queued events a `run` waits
 	// for, so Idle is O(nodes) rather than O(queue).
 	deliveries int
@@ -307,7 +311,7 @@ func (w *World) after(id NodeID, d Time, kind string, data any, bg bool) {
 	if d < 0 {
 		d = 0
 	}
-	w.push(event{at: w.now + d, kind: evTimer, timer: &Timer{Node: id, Kind: kind, Data: data, Background: bg, gen: n.gen}})
+	w.push(event{at: w.now + d, kind: evTimer, timer: Timer{Node: id, Kind: kind, Data: data, Background: bg, gen: n.gen}})
 }
 
 func (w *World) push(e event) {
@@ -338,7 +342,11 @@ func (w *World) Peek() (Pending, bool) {
 		return Pending{}, false
 	}
 	e := w.queue.peek()
-	return Pending{At: e.at, Env: e.env, Timer: e.timer}, true
+	p := Pending{At: e.at, Env: e.env}
+	if e.kind == evTimer {
+		p.Timer = &e.timer
+	}
+	return p, true
 }
 
 // Idle reports whether nothing remains that a `run` must wait for: no
@@ -405,7 +413,8 @@ func (w *World) dispatch(e event) {
 			n.held = append(n.held, e)
 			return
 		}
-		n.handler.Timer(w, e.timer)
+		w.firing = e.timer
+		n.handler.Timer(w, &w.firing)
 	}
 }
 
@@ -425,7 +434,7 @@ func (w *World) deliver(e event) {
 		// retry elsewhere without waiting for request.timeout.ms.
 		if from := w.nodes[env.From]; from != nil && from.status != Crashed && from.gen == env.fromGen && !env.Msg.IsResponse() {
 			w.push(event{at: w.now + w.Net.latency(), kind: evTimer,
-				timer: &Timer{Node: env.From, Kind: TimerDisconnected, Data: env, gen: from.gen}})
+				timer: Timer{Node: env.From, Kind: TimerDisconnected, Data: env, gen: from.gen}})
 		}
 		return
 	}
