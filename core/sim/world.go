@@ -74,10 +74,10 @@ const (
 )
 
 type event struct {
-	at    Time
-	seq   uint64
-	kind  eventKind
-	env   *Envelope
+	at   Time
+	seq  uint64
+	kind eventKind
+	env  *Envelope
 	// timer is held by value, so setting one allocates nothing; the
 	// handler gets a pointer to the world's copy of the one firing.
 	timer Timer
