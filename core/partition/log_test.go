@@ -299,3 +299,43 @@ func TestLSOAndAbortedIndexByHand(t *testing.T) {
 		t.Fatalf("Read(0,1) returned a batch that crosses the limit: %+v", got)
 	}
 }
+
+// TestReadAnswerNeverChanges: a fetch answer shares the log's batches
+// instead of copying them, and the trace keeps every answer. Appending
+// after the read, truncating below it and appending again must leave
+// what the answer holds as it was, or the inspector would show a past
+// fetch returning records it never returned.
+func TestReadAnswerNeverChanges(t *testing.T) {
+	all := partition.Checks{EpochFencing: true, CoordinatorEpoch: true, SequenceCheck: true}
+	l := partition.NewLog(tp0)
+	for i := 0; i < 4; i++ {
+		b := plain(1)
+		b.Records[0].Value = "first"
+		l.AppendAsLeader(b, 0, 0, all)
+	}
+	answer := l.Read(1, l.LogEndOffset())
+	if len(answer) != 3 {
+		t.Fatalf("read %d batches, want 3", len(answer))
+	}
+	if got := l.Read(9, 12); got != nil {
+		t.Fatalf("a read past the end answered %v, want nil", got)
+	}
+	before := append([]protocol.RecordBatch(nil), answer...)
+	grown := append(answer, plain(1)) // a reader appending to its answer
+	_ = grown
+	l.AppendAsLeader(plain(1), 0, 0, all)
+	l.TruncateTo(2)
+	for i := 0; i < 5; i++ {
+		b := plain(1)
+		b.Records[0].Value = "second"
+		l.AppendAsLeader(b, 1, 0, all)
+	}
+	for i := range answer {
+		if answer[i].BaseOffset != before[i].BaseOffset || answer[i].Records[0].Value != "first" {
+			t.Fatalf("the answer changed after the log moved on: %+v", answer[i])
+		}
+	}
+	if l.Batches[3].Records[0].Value != "second" || l.LogEndOffset() != 7 {
+		t.Fatalf("the log is not what was appended: end %d", l.LogEndOffset())
+	}
+}
