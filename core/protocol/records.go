@@ -97,14 +97,10 @@ func (b *RecordBatch) Summary() string {
 	buf := make([]byte, 0, 64)
 	if b.IsControl {
 		buf = append(buf, b.ControlType.String()...)
-		buf = append(buf, "(pid="...)
-		buf = strconv.AppendInt(buf, b.ProducerId, 10)
-		buf = append(buf, " epoch="...)
-		buf = strconv.AppendInt(buf, int64(b.ProducerEpoch), 10)
-		buf = append(buf, " coordinatorEpoch="...)
-		buf = strconv.AppendInt(buf, int64(b.CoordinatorEpoch), 10)
-		buf = append(buf, ')')
-		return string(buf)
+		buf = appendInt(buf, "(pid=", b.ProducerId)
+		buf = appendInt(buf, " epoch=", int64(b.ProducerEpoch))
+		buf = appendInt(buf, " coordinatorEpoch=", int64(b.CoordinatorEpoch))
+		return string(append(buf, ')'))
 	}
 	buf = append(buf, '[')
 	for i, r := range b.Records {
@@ -116,8 +112,7 @@ func (b *RecordBatch) Summary() string {
 			buf = append(append(buf, r.Key...), ':')
 			buf = r.TxnLog.appendSummary(buf)
 		case r.Offset != nil:
-			buf = append(append(buf, r.Key...), ':')
-			buf = strconv.AppendInt(buf, r.Offset.CommittedOffset, 10)
+			buf = appendInt(append(buf, r.Key...), ":", r.Offset.CommittedOffset)
 		case r.Tombstone:
 			buf = append(append(buf, r.Key...), ":<tombstone>"...)
 		default:
@@ -128,17 +123,19 @@ func (b *RecordBatch) Summary() string {
 	}
 	buf = append(buf, ']')
 	if b.ProducerId >= 0 {
-		buf = append(buf, " pid="...)
-		buf = strconv.AppendInt(buf, b.ProducerId, 10)
-		buf = append(buf, " epoch="...)
-		buf = strconv.AppendInt(buf, int64(b.ProducerEpoch), 10)
-		buf = append(buf, " seq="...)
-		buf = strconv.AppendInt(buf, int64(b.BaseSequence), 10)
+		buf = appendInt(buf, " pid=", b.ProducerId)
+		buf = appendInt(buf, " epoch=", int64(b.ProducerEpoch))
+		buf = appendInt(buf, " seq=", int64(b.BaseSequence))
 	}
 	if b.IsTransactional {
 		buf = append(buf, " txn"...)
 	}
 	return string(buf)
+}
+
+// appendInt appends label and then n in decimal.
+func appendInt(buf []byte, label string, n int64) []byte {
+	return strconv.AppendInt(append(buf, label...), n, 10)
 }
 
 // TransactionState is the coordinator's state of a transactional id, with
@@ -222,19 +219,15 @@ func (v *TransactionLogValue) Summary() string { return string(v.appendSummary(n
 func (v *TransactionLogValue) appendSummary(buf []byte) []byte {
 	buf = append(buf, "{state="...)
 	buf = append(buf, quoteIfNeeded(v.TransactionStatus.String())...)
-	buf = append(buf, " pid="...)
-	buf = strconv.AppendInt(buf, v.ProducerId, 10)
-	buf = append(buf, " epoch="...)
-	buf = strconv.AppendInt(buf, int64(v.ProducerEpoch), 10)
+	buf = appendInt(buf, " pid=", v.ProducerId)
+	buf = appendInt(buf, " epoch=", int64(v.ProducerEpoch))
 	if len(v.TransactionPartitions) > 0 {
 		buf = append(buf, " partitions=["...)
 		for i, tp := range v.TransactionPartitions {
 			if i > 0 {
 				buf = append(buf, ',')
 			}
-			buf = append(buf, tp.Topic...)
-			buf = append(buf, '/')
-			buf = strconv.AppendInt(buf, int64(tp.Partition), 10)
+			buf = appendInt(append(buf, tp.Topic...), "/", int64(tp.Partition))
 		}
 		buf = append(buf, ']')
 	}
