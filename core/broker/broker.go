@@ -328,21 +328,22 @@ func (b *Broker) AppendInternal(w *sim.World, tp protocol.TopicPartition, batch 
 		return
 	}
 	batch.BaseSequence = protocol.NoSequence
-	res := b.Disk.Log(tp).AppendAsLeader(batch, p.LeaderEpoch, int64(w.Now()), checks(w))
+	log := b.Disk.Log(tp)
+	res := log.AppendAsLeader(batch, p.LeaderEpoch, int64(w.Now()), checks(w))
 	if res.Err != protocol.NONE {
 		done(w, -1, res.Err)
 		return
 	}
-	b.afterAppend(w, tp, res.BaseOffset, false)
-	b.awaitHW(w, tp, b.Disk.Log(tp).LogEndOffset(), timeout, func(w *sim.World, err protocol.ErrorCode) {
+	b.afterAppend(w, log, res.BaseOffset, false)
+	b.awaitHW(w, log, log.LogEndOffset(), timeout, func(w *sim.World, err protocol.ErrorCode) {
 		done(w, res.BaseOffset, err)
 	})
 }
 
 // afterAppend records the append, wakes parked follower fetches and
 // advances the high watermark when this broker is the only in-sync replica.
-func (b *Broker) afterAppend(w *sim.World, tp protocol.TopicPartition, offset int64, follower bool) {
-	log := b.Disk.Log(tp)
+func (b *Broker) afterAppend(w *sim.World, log *partition.Log, offset int64, follower bool) {
+	tp := log.TP
 	for i := len(log.Batches) - 1; i >= 0 && log.Batches[i].BaseOffset >= offset; i-- {
 		if log.Batches[i].BaseOffset == offset {
 			w.Record(sim.Event{Kind: sim.KindAppend, Node: b.Node, Subject: log.Name(), Offset: offset,
@@ -360,8 +361,9 @@ func (b *Broker) afterAppend(w *sim.World, tp protocol.TopicPartition, offset in
 // awaitHW calls done when the high watermark reaches offset, or with
 // REQUEST_TIMED_OUT after timeout, or NOT_LEADER_OR_FOLLOWER when this
 // broker stops leading tp first.
-func (b *Broker) awaitHW(w *sim.World, tp protocol.TopicPartition, offset int64, timeout sim.Time, done func(w *sim.World, err protocol.ErrorCode)) {
-	if b.Disk.Log(tp).HighWatermark >= offset {
+func (b *Broker) awaitHW(w *sim.World, log *partition.Log, offset int64, timeout sim.Time, done func(w *sim.World, err protocol.ErrorCode)) {
+	tp := log.TP
+	if log.HighWatermark >= offset {
 		done(w, protocol.NONE)
 		return
 	}

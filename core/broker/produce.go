@@ -43,14 +43,14 @@ func (b *Broker) handleProduce(w *sim.World, env *sim.Envelope, m *protocol.Prod
 		if res.Duplicate {
 			w.Note(b.Node, pd.TopicPartition.String(), "duplicate batch (seq "+itoa(int64(pd.Records.BaseSequence))+") answered with its original offset "+itoa(res.BaseOffset))
 		} else {
-			b.afterAppend(w, pd.TopicPartition, res.BaseOffset, false)
+			b.afterAppend(w, log, res.BaseOffset, false)
 		}
 		if m.Acks != -1 {
 			continue
 		}
 		need := res.BaseOffset + int64(len(pd.Records.Records))
 		waiting++
-		b.awaitHW(w, pd.TopicPartition, need, sim.Time(m.TimeoutMs), func(w *sim.World, err protocol.ErrorCode) {
+		b.awaitHW(w, log, need, sim.Time(m.TimeoutMs), func(w *sim.World, err protocol.ErrorCode) {
 			if err != protocol.NONE {
 				r.ErrorCode = err
 			}
@@ -161,10 +161,10 @@ func (b *Broker) handleWriteTxnMarkers(w *sim.World, env *sim.Envelope, m *proto
 				r.ErrorCode = res.Err
 				continue
 			}
-			b.afterAppend(w, tp, res.Offset, false)
+			b.afterAppend(w, log, res.Offset, false)
 			waiting++
 			pid, commit := mk.ProducerId, mk.TransactionResult
-			b.awaitHW(w, tp, res.Offset+1, b.Cfg.RequestTimeoutMs, func(w *sim.World, err protocol.ErrorCode) {
+			b.awaitHW(w, log, res.Offset+1, b.Cfg.RequestTimeoutMs, func(w *sim.World, err protocol.ErrorCode) {
 				r.ErrorCode = err
 				if err == protocol.NONE && tp.Topic == protocol.ConsumerOffsetsTopic {
 					b.Group.OnMarker(w, tp.Partition, pid, commit)

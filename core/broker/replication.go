@@ -384,7 +384,7 @@ func (b *Broker) handleFetchResponse(w *sim.World, env *sim.Envelope, m *protoco
 		log.AppendReplica(pd.Records, int64(w.Now()))
 		for _, batch := range pd.Records {
 			if batch.BaseOffset >= before {
-				b.afterAppend(w, pd.TopicPartition, batch.BaseOffset, true)
+				b.afterAppend(w, log, batch.BaseOffset, true)
 			}
 		}
 		if log.LogEndOffset() != before && s != nil {

@@ -211,7 +211,12 @@ type World struct {
 
 // NewWorld creates an empty world whose network draws from seed.
 func NewWorld(seed uint64) *World {
-	return &World{nodes: map[NodeID]*node{}, Net: newNetwork(DeriveSeed(seed, "network"))}
+	w := &World{nodes: map[NodeID]*node{}, Net: newNetwork(DeriveSeed(seed, "network"))}
+	// A cluster keeps a few hundred events queued (messages in flight,
+	// request timeouts): start there rather than growing to it.
+	w.queue.keys = make([]queueKey, 0, 256)
+	w.queue.slots = make([]event, 0, 256)
+	return w
 }
 
 // Now is the virtual time.
