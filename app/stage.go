@@ -80,9 +80,6 @@ func (p *playground) followNewest(ctx app.Context) {
 	if app.IsClient {
 		ctx.Defer(func(ctx app.Context) {
 			revealLine(line)
-			if tr := app.Window().GetElementByID("trace"); tr.Truthy() {
-				tr.Set("scrollTop", tr.Get("scrollHeight"))
-			}
 			if playing && !p.reducedMotion {
 				startTravellers()
 			}
@@ -631,7 +628,11 @@ func (p *playground) renderTrace() app.UI {
 		app.If(skipped > 0, func() app.UI {
 			return app.P().Class("muted").Text(fmt.Sprintf("%d earlier events not listed; the export has them all.", skipped))
 		}),
-		app.Div().ID("trace").Class("trace-list").Body(lists...),
+		// The list keeps its newest events in view by itself: a
+		// column-reverse box scrolls from its end, so no script reads its
+		// height (which would lay out the panel, skipped while off
+		// screen, after every move).
+		app.Div().ID("trace").Class("trace-list").Body(app.Div().Class("trace-lists").Body(lists...)),
 	)
 }
 
