@@ -109,6 +109,10 @@ type playground struct {
 	paintQueue   []func(app.Context) bool
 	onFrame      app.Func
 	onPainted    app.Func
+	// frameQueue is run in the next requestAnimationFrame callback
+	// (beforePaint), by onLayout.
+	frameQueue []func()
+	onLayout   app.Func
 }
 
 func newPlayground() *playground {
@@ -157,8 +161,12 @@ func (p *playground) OnMount(ctx app.Context) {
 	p.listenKeys(ctx)
 	p.ctx, p.hasCtx = ctx, true
 	tuneGC()
-	p.domScrollTop = -1
-	ctx.Defer(func(ctx app.Context) { p.measureDiagram() })
+	// A diagram just mounted is scrolled to its top: setting it there
+	// would lay out the page being mounted for nothing.
+	p.domScrollTop = 0
+	// Measured in the first frame, after its layout, rather than
+	// forcing one while the page is being mounted.
+	p.beforePaint(p.measureDiagram)
 }
 
 func (p *playground) OnDismount() {

@@ -78,12 +78,13 @@ func (p *playground) followNewest(ctx app.Context) {
 	line := p.engine.Line()
 	playing := p.playing
 	if app.IsClient {
-		ctx.Defer(func(ctx app.Context) {
-			revealLine(line)
-			if playing && !p.reducedMotion {
-				startTravellers()
-			}
-		})
+		// The editor's scroll reads the textarea's geometry: after the
+		// frame's layout (beforePaint), not right after the render,
+		// where it would lay the page out once more.
+		p.beforePaint(func() { revealLine(line) })
+		if playing && !p.reducedMotion {
+			ctx.Defer(func(ctx app.Context) { startTravellers() })
+		}
 	}
 }
 
@@ -93,6 +94,9 @@ func (p *playground) scrollDiagram(ctx app.Context, top int) {
 	if !app.IsClient {
 		return
 	}
+	// Setting scrollTop lays the page out, but it must be done right
+	// after the render: a scroll the learner (or a test) makes before
+	// the next frame must win over it.
 	ctx.Defer(func(ctx app.Context) {
 		// Reading scrollTop would lay the page out before its time: the
 		// value the element has is known from the last set and the

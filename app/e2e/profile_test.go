@@ -1,7 +1,9 @@
 package e2e
 
 import (
+	"context"
 	"fmt"
+	"github.com/chromedp/cdproto/page"
 	"os"
 	"sort"
 	"strings"
@@ -135,4 +137,48 @@ func logProfile(t *testing.T, what string, p *profiler.Profile) {
 	}
 	t.Logf("%s: %.0f ms sampled\nself:\n%s\ntotal:\n%s", what, all, top(self, 45), top(total, 90))
 	t.Logf("leaf callers:\n%s", top(callers, 40))
+}
+
+// TestProfileLoad is TestProfileMoves for a cold load (PROFILE=1): from
+// the navigation to the first step taken, as BenchmarkTimeToInteractive
+// measures it.
+func TestProfileLoad(t *testing.T) {
+	if os.Getenv("PROFILE") == "" {
+		t.Skip("PROFILE=1 to profile")
+	}
+	profile, err := os.MkdirTemp("", "txnlab-prof-")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer os.RemoveAll(profile)
+	allocCtx, cancelAlloc := chromedp.NewExecAllocator(context.Background(), browserOptions(profile)...)
+	defer cancelAlloc()
+	ctx, cancel := chromedp.NewContext(allocCtx)
+	defer cancel()
+	if err := chromedp.Do(ctx); err != nil {
+		t.Fatal(err)
+	}
+	for _, src := range []string{instrument, ttiProbe} {
+		if _, err := chromedp.Call(ctx, page.AddScriptToEvaluateOnNewDocument, page.AddScriptToEvaluateOnNewDocumentParams{Source: src}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	chromedp.Call(ctx, profiler.Enable, cdp.Empty{})
+	chromedp.Call(ctx, profiler.SetSamplingInterval, profiler.SetSamplingIntervalParams{Interval: 200})
+	if _, err := chromedp.Call(ctx, profiler.Start, cdp.Empty{}); err != nil {
+		t.Fatal(err)
+	}
+	if err := chromedp.Do(ctx, chromedp.Navigate(baseURL+"/playground")); err != nil {
+		t.Fatal(err)
+	}
+	ms, err := chromedp.Run(ctx, chromedp.Poll[float64](`window.__tti`, chromedp.WithPollingInterval(20*time.Millisecond)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := chromedp.Call(ctx, profiler.Stop, cdp.Empty{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("time to interactive %.0f ms", ms)
+	logProfile(t, "load", res.Profile)
 }
