@@ -106,6 +106,7 @@ type playground struct {
 	settleQueued bool
 	violTimer    bool
 	idleQueued   bool
+	gcTimer      bool // restGC is waiting for the position to rest
 	paintQueue   []func(app.Context) bool
 	onFrame      app.Func
 	onPainted    app.Func

@@ -164,9 +164,11 @@ func TestProfileLoad(t *testing.T) {
 		}
 	}
 	chromedp.Call(ctx, profiler.Enable, cdp.Empty{})
-	chromedp.Call(ctx, profiler.SetSamplingInterval, profiler.SetSamplingIntervalParams{Interval: 200})
-	if _, err := chromedp.Call(ctx, profiler.Start, cdp.Empty{}); err != nil {
-		t.Fatal(err)
+	chromedp.Call(ctx, profiler.SetSamplingInterval, profiler.SetSamplingIntervalParams{Interval: 1000})
+	if os.Getenv("NOPROF") == "" {
+		if _, err := chromedp.Call(ctx, profiler.Start, cdp.Empty{}); err != nil {
+			t.Fatal(err)
+		}
 	}
 	if err := chromedp.Do(ctx, chromedp.Navigate(baseURL+"/playground")); err != nil {
 		t.Fatal(err)
@@ -177,8 +179,45 @@ func TestProfileLoad(t *testing.T) {
 	}
 	res, err := chromedp.Call(ctx, profiler.Stop, cdp.Empty{})
 	if err != nil {
+		res = profiler.StopResult{Profile: &profiler.Profile{}}
+	}
+	t.Logf("time to interactive %.0f ms; %s", ms, loadTimes(ctx))
+	logProfile(t, "load", res.Profile)
+}
+
+// loadTimes is when the page's resources arrived and its
+// DOMContentLoaded, from the navigation's start.
+func loadTimes(ctx context.Context) string {
+	v, _ := chromedp.Run(ctx, chromedp.Evaluate[string](`JSON.stringify(Object.assign({}, {resp: performance.getEntriesByType("resource").filter(e => e.name.includes("wasm")).map(e => [e.startTime, e.responseEnd]), dcl: performance.getEntriesByType("navigation")[0].domContentLoadedEventEnd}))`))
+	return v
+}
+
+// TestProfileFrames profiles BenchmarkDiagramFrames's stepping (PROFILE=1).
+func TestProfileFrames(t *testing.T) {
+	if os.Getenv("PROFILE") == "" {
+		t.Skip("PROFILE=1 to profile")
+	}
+	br := newBenchBrowser(t)
+	n := loadHistory(br, workload.Script(messages10k))
+	br.click(`.diagram-tools input[type=checkbox]`)
+	br.click(button("Run to end"))
+	waitPosition(br, n)
+	waitBackground(br)
+	chromedp.Call(br.ctx, profiler.Enable, cdp.Empty{})
+	chromedp.Call(br.ctx, profiler.SetSamplingInterval, profiler.SetSamplingIntervalParams{Interval: 500})
+	chromedp.Call(br.ctx, profiler.Start, cdp.Empty{})
+	for i := 1; i <= 20; i++ {
+		measure(br, `document.querySelector('button[aria-label="Step back"]').click()`, fmt.Sprintf(`__positionIs(%d)`, n-i))
+		time.Sleep(88 * time.Millisecond)
+	}
+	for i := 19; i >= 0; i-- {
+		measure(br, `document.querySelector('button[aria-label="Step"]').click()`, fmt.Sprintf(`__positionIs(%d)`, n-i))
+		time.Sleep(88 * time.Millisecond)
+	}
+	time.Sleep(300 * time.Millisecond)
+	res, err := chromedp.Call(br.ctx, profiler.Stop, cdp.Empty{})
+	if err != nil {
 		t.Fatal(err)
 	}
-	t.Logf("time to interactive %.0f ms", ms)
-	logProfile(t, "load", res.Profile)
+	logProfile(t, "frames", res.Profile)
 }
