@@ -107,9 +107,13 @@ type playground struct {
 	violTimer    bool
 	idleQueued   bool
 	gcTimer      bool // restGC is waiting for the position to rest
-	paintQueue   []func(app.Context) bool
-	onFrame      app.Func
-	onPainted    app.Func
+	// The trace's rows drawn (renderTrace), of the history and filter
+	// of traceKey.
+	traceKey   traceKey
+	traceRows  int
+	paintQueue []func(app.Context) bool
+	onFrame    app.Func
+	onPainted  app.Func
 	// frameQueue is run in the next requestAnimationFrame callback
 	// (beforePaint), by onLayout.
 	frameQueue []func()
