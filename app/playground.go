@@ -54,9 +54,13 @@ type playground struct {
 	scriptErr *ScriptError
 	editGen   int
 
-	slug     string   // the library scenario loaded, if any
-	original string   // its text, for Revert
-	undo     []string // earlier scripts replaced by an action, a revert or a load
+	slug string // the library scenario loaded, if any
+	// slugTitle is slug's title; libraryListed is false until the editor
+	// lists the whole library (renderLibrarySelect).
+	slugTitle     string
+	libraryListed bool
+	original      string   // its text, for Revert
+	undo          []string // earlier scripts replaced by an action, a revert or a load
 
 	notice    string // about the page (an unknown scenario)
 	actionMsg string // the outcome of the last button
@@ -150,7 +154,7 @@ func (p *playground) OnNav(ctx app.Context) {
 		// Opening another scenario must not throw away an edited script.
 		p.pushUndo(p.script)
 	}
-	p.slug, p.original = sc.Slug, sc.Script
+	p.slug, p.slugTitle, p.original = sc.Slug, sc.Title, sc.Script
 	p.selected = 0
 	p.setEditor(ctx, sc.Script)
 	p.startLoad(ctx, sc.Script, func(ctx app.Context, err error) {
@@ -239,6 +243,16 @@ func (p *playground) work(ctx app.Context, gen int, done func(app.Context, error
 		done(ctx, err)
 	}
 	p.moved()
+	if !p.libraryListed {
+		if !app.IsClient || !p.hasCtx {
+			p.libraryListed = true // pre-rendered pages list it all
+		} else {
+			p.afterPaint(func(ctx app.Context) bool {
+				p.libraryListed = true
+				return true
+			})
+		}
+	}
 }
 
 func asScriptError(err error) *ScriptError {

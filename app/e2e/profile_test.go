@@ -188,7 +188,7 @@ func TestProfileLoad(t *testing.T) {
 // loadTimes is when the page's resources arrived and its
 // DOMContentLoaded, from the navigation's start.
 func loadTimes(ctx context.Context) string {
-	v, _ := chromedp.Run(ctx, chromedp.Evaluate[string](`JSON.stringify(Object.assign({}, {resp: performance.getEntriesByType("resource").filter(e => e.name.includes("wasm")).map(e => [e.startTime, e.responseEnd]), dcl: performance.getEntriesByType("navigation")[0].domContentLoadedEventEnd}))`))
+	v, _ := chromedp.Run(ctx, chromedp.Evaluate[string](`JSON.stringify(Object.assign({marks: performance.getEntriesByType("mark").map(m => [m.name, Math.round(m.startTime)])}, {resp: performance.getEntriesByType("resource").filter(e => e.name.includes("wasm")).map(e => [e.startTime, e.responseEnd]), dcl: performance.getEntriesByType("navigation")[0].domContentLoadedEventEnd}))`))
 	return v
 }
 
