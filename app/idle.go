@@ -1,9 +1,7 @@
 package app
 
 import (
-	"runtime"
 	"runtime/debug"
-	"runtime/metrics"
 	"sync"
 	"time"
 
@@ -156,58 +154,10 @@ func (p *playground) idle() {
 		more := p.engine.Idle(slice)
 		if more {
 			p.idle()
-			setIdleMark(false)
-			return false
 		}
-		p.restGC(ctx)
+		setIdleMark(!more)
 		return false
 	})
-}
-
-// restGCBytes is how much the page allocates before a rest (restGC)
-// collects: below it, the next collection is far enough away.
-const restGCBytes = 16 << 20
-
-// restGC collects the garbage once the position has stayed for restAfter
-// and the background work is done, if much was allocated since the last
-// collection, and then marks the background work done. On WebAssembly a
-// collection marks the whole heap in one task of the page's one thread
-// (100–150 ms for a long history's checkpoints and states): taken while
-// nothing moves, it resets the collector's budget, so that the moves that
-// follow (a burst of steps, a scrub) rarely meet one.
-func (p *playground) restGC(ctx app.Context) {
-	wait := restAfter - time.Since(p.movedAt)
-	if wait > 0 || p.playing {
-		if !p.gcTimer {
-			p.gcTimer = true
-			ctx.After(max(wait, restAfter/4), func(ctx app.Context) {
-				p.gcTimer = false
-				ctx.PreventUpdate()
-				p.idle() // the position may have moved: its work first
-			})
-		}
-		return
-	}
-	if allocatedSinceGC() > restGCBytes {
-		runtime.GC()
-	}
-	setIdleMark(true)
-}
-
-// allocatedSinceGC is how many bytes of heap were allocated since the last
-// collection ended, about.
-func allocatedSinceGC() uint64 {
-	s := []metrics.Sample{{Name: "/gc/heap/live:bytes"}, {Name: "/memory/classes/heap/objects:bytes"}}
-	metrics.Read(s)
-	if s[0].Value.Kind() != metrics.KindUint64 || s[1].Value.Kind() != metrics.KindUint64 {
-		return 0
-	}
-	// The heap's objects now, less those the last collection found live.
-	live, objects := s[0].Value.Uint64(), s[1].Value.Uint64()
-	if objects < live {
-		return 0
-	}
-	return objects - live
 }
 
 // setIdleMark says on the document element (data-idle) whether the

@@ -110,7 +110,6 @@ type playground struct {
 	settleQueued bool
 	violTimer    bool
 	idleQueued   bool
-	gcTimer      bool // restGC is waiting for the position to rest
 	// The trace's rows drawn (renderTrace), of the history and filter
 	// of traceKey.
 	traceKey   traceKey
