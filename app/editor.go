@@ -216,8 +216,7 @@ func (p *playground) renderEditor() app.UI {
 		app.Div().Class("panel-head").Body(
 			app.H2().Text("Script"),
 			app.Div().Class("editor-tools").Body(
-				&choice{Class: "scenario-select", Label: "Load a library scenario", Values: librarySlugs(), Texts: libraryTitles(),
-					Selected: p.slug, onChange: p.onLoadScenario},
+				p.renderLibrarySelect(),
 				app.Button().Type("button").Class("tool").Aria("label", "Revert script").
 					Title("Back to the library's version of this scenario").
 					Aria("disabled", p.original == "" || p.script == p.original).
@@ -338,4 +337,20 @@ func (p *playground) renderResults() app.UI {
 			)
 		})),
 	)
+}
+
+// renderLibrarySelect is the editor's list of library scenarios. Until the
+// page's first history is loaded and drawn it lists only the scenario
+// shown: reading and listing the whole library is not needed for the
+// first step.
+func (p *playground) renderLibrarySelect() app.UI {
+	values, texts := librarySlugs(), libraryTitles()
+	if !p.libraryListed {
+		values, texts = values[:1], texts[:1]
+		if p.slug != "" {
+			values, texts = []string{values[0], p.slug}, []string{texts[0], p.slugTitle}
+		}
+	}
+	return &choice{Class: "scenario-select", Label: "Load a library scenario", Values: values, Texts: texts,
+		Selected: p.slug, onChange: p.onLoadScenario}
 }

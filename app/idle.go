@@ -213,8 +213,39 @@ func (p *playground) afterPaint(f func(app.Context) bool) {
 	app.Window().Call("requestAnimationFrame", p.onFrame)
 }
 
+// beforePaint runs f in the next requestAnimationFrame callback: the
+// place to read and set the geometry of elements (scroll positions,
+// sizes). Right after go-app's render, a read lays the page out before
+// its time, and the frame lays it out again if anything changes in
+// between; in the frame's callback the browser lays it out once, for the
+// read and the frame alike. The functions run in the order given, outside
+// go-app's UI goroutine's dispatch: they must touch only the DOM and the
+// fields they own.
+func (p *playground) beforePaint(f func()) {
+	if !app.IsClient {
+		return
+	}
+	p.frameQueue = append(p.frameQueue, f)
+	if len(p.frameQueue) > 1 {
+		return // already waiting for this frame
+	}
+	if p.onLayout == nil {
+		p.onLayout = app.FuncOf(func(this app.Value, args []app.Value) any {
+			fns := p.frameQueue
+			p.frameQueue = nil
+			for _, f := range fns {
+				f()
+			}
+			return nil
+		})
+	}
+	app.Window().Call("requestAnimationFrame", p.onLayout)
+}
+
 // releaseIdle lets the JavaScript callbacks go when the page goes.
 func (p *playground) releaseIdle() {
+	// onLayout is kept: a frame already requested may still call it.
+	p.frameQueue = nil
 	if p.onFrame != nil {
 		p.onFrame.Release()
 		p.onPainted.Release()

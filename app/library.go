@@ -31,14 +31,18 @@ var library = sync.OnceValue(func() []Scenario {
 	all := scenarios.All()
 	list := make([]Scenario, 0, len(all))
 	for _, s := range all {
-		title, purpose := splitNarrative(s.Narrative)
-		if title == "" {
-			title = s.Slug
-		}
-		list = append(list, Scenario{Slug: s.Slug, Title: title, Purpose: purpose, Script: s.Script})
+		list = append(list, libraryEntry(s))
 	}
 	return list
 })
+
+func libraryEntry(s scenarios.Scenario) Scenario {
+	title, purpose := splitNarrative(s.Narrative)
+	if title == "" {
+		title = s.Slug
+	}
+	return Scenario{Slug: s.Slug, Title: title, Purpose: purpose, Script: s.Script}
+}
 
 // librarySlugs and libraryTitles are the options of the editor's select:
 // "" and its prompt first, then every scenario.
@@ -79,12 +83,12 @@ func splitNarrative(narrative string) (title, purpose string) {
 	return title, purpose
 }
 
-// scenarioBySlug finds a library entry for a playground link.
+// scenarioBySlug finds a library entry for a playground link, reading
+// that scenario alone: the page opens one before it lists them all.
 func scenarioBySlug(slug string) (Scenario, bool) {
-	for _, s := range Library() {
-		if s.Slug == slug {
-			return s, true
-		}
+	s, ok := scenarios.Get(slug)
+	if !ok {
+		return Scenario{}, false
 	}
-	return Scenario{}, false
+	return libraryEntry(s), true
 }

@@ -54,9 +54,13 @@ type playground struct {
 	scriptErr *ScriptError
 	editGen   int
 
-	slug     string   // the library scenario loaded, if any
-	original string   // its text, for Revert
-	undo     []string // earlier scripts replaced by an action, a revert or a load
+	slug string // the library scenario loaded, if any
+	// slugTitle is slug's title; libraryListed is false until the editor
+	// lists the whole library (renderLibrarySelect).
+	slugTitle     string
+	libraryListed bool
+	original      string   // its text, for Revert
+	undo          []string // earlier scripts replaced by an action, a revert or a load
 
 	notice    string // about the page (an unknown scenario)
 	actionMsg string // the outcome of the last button
@@ -106,9 +110,17 @@ type playground struct {
 	settleQueued bool
 	violTimer    bool
 	idleQueued   bool
-	paintQueue   []func(app.Context) bool
-	onFrame      app.Func
-	onPainted    app.Func
+	// The trace's rows drawn (renderTrace), of the history and filter
+	// of traceKey.
+	traceKey   traceKey
+	traceRows  int
+	paintQueue []func(app.Context) bool
+	onFrame    app.Func
+	onPainted  app.Func
+	// frameQueue is run in the next requestAnimationFrame callback
+	// (beforePaint), by onLayout.
+	frameQueue []func()
+	onLayout   app.Func
 }
 
 func newPlayground() *playground {
@@ -141,7 +153,7 @@ func (p *playground) OnNav(ctx app.Context) {
 		// Opening another scenario must not throw away an edited script.
 		p.pushUndo(p.script)
 	}
-	p.slug, p.original = sc.Slug, sc.Script
+	p.slug, p.slugTitle, p.original = sc.Slug, sc.Title, sc.Script
 	p.selected = 0
 	p.setEditor(ctx, sc.Script)
 	p.startLoad(ctx, sc.Script, func(ctx app.Context, err error) {
@@ -157,8 +169,12 @@ func (p *playground) OnMount(ctx app.Context) {
 	p.listenKeys(ctx)
 	p.ctx, p.hasCtx = ctx, true
 	tuneGC()
-	p.domScrollTop = -1
-	ctx.Defer(func(ctx app.Context) { p.measureDiagram() })
+	// A diagram just mounted is scrolled to its top: setting it there
+	// would lay out the page being mounted for nothing.
+	p.domScrollTop = 0
+	// Measured in the first frame, after its layout, rather than
+	// forcing one while the page is being mounted.
+	p.beforePaint(p.measureDiagram)
 }
 
 func (p *playground) OnDismount() {
@@ -226,6 +242,16 @@ func (p *playground) work(ctx app.Context, gen int, done func(app.Context, error
 		done(ctx, err)
 	}
 	p.moved()
+	if !p.libraryListed {
+		if !app.IsClient || !p.hasCtx {
+			p.libraryListed = true // pre-rendered pages list it all
+		} else {
+			p.afterPaint(func(ctx app.Context) bool {
+				p.libraryListed = true
+				return true
+			})
+		}
+	}
 }
 
 func asScriptError(err error) *ScriptError {

@@ -78,15 +78,13 @@ func (p *playground) followNewest(ctx app.Context) {
 	line := p.engine.Line()
 	playing := p.playing
 	if app.IsClient {
-		ctx.Defer(func(ctx app.Context) {
-			revealLine(line)
-			if tr := app.Window().GetElementByID("trace"); tr.Truthy() {
-				tr.Set("scrollTop", tr.Get("scrollHeight"))
-			}
-			if playing && !p.reducedMotion {
-				startTravellers()
-			}
-		})
+		// The editor's scroll reads the textarea's geometry: after the
+		// frame's layout (beforePaint), not right after the render,
+		// where it would lay the page out once more.
+		p.beforePaint(func() { revealLine(line) })
+		if playing && !p.reducedMotion {
+			ctx.Defer(func(ctx app.Context) { startTravellers() })
+		}
 	}
 }
 
@@ -96,6 +94,9 @@ func (p *playground) scrollDiagram(ctx app.Context, top int) {
 	if !app.IsClient {
 		return
 	}
+	// Setting scrollTop lays the page out, but it must be done right
+	// after the render: a scroll the learner (or a test) makes before
+	// the next frame must win over it.
 	ctx.Defer(func(ctx app.Context) {
 		// Reading scrollTop would lay the page out before its time: the
 		// value the element has is known from the last set and the
@@ -620,18 +621,31 @@ const (
 )
 
 func (p *playground) renderTrace() app.UI {
-	rows := p.layout().Rows // the shown events up to this step
-	skipped := max(0, len(rows)-traceShown) / traceAlign * traceAlign
+	n := len(p.layout().Rows) // the shown events up to this step
+	// In a long history the trace, which is below the fold, follows a
+	// move with the cluster state (idle.go), not in the move's own frame:
+	// its lists are a few milliseconds to build and parse that the new
+	// position need not wait for.
+	key := traceKey{p.histGen, p.filter}
+	if p.progressive() && p.engine.StateCost() > 0 && p.traceKey == key && p.traceRows <= len(p.full.Rows) {
+		n = p.traceRows
+	}
+	p.traceKey, p.traceRows = key, n
+	skipped := max(0, n-traceShown) / traceAlign * traceAlign
 	var lists []app.UI
-	for from := skipped; from < len(rows); from += traceAlign {
-		lists = append(lists, &traceList{Gen: p.histGen, Filter: p.filter, From: from, To: min(from+traceAlign, len(rows)), p: p})
+	for from := skipped; from < n; from += traceAlign {
+		lists = append(lists, &traceList{Gen: p.histGen, Filter: p.filter, From: from, To: min(from+traceAlign, n), p: p})
 	}
 	return app.Section().Class("trace").Aria("labelledby", "trace-heading").Body(
 		app.H2().ID("trace-heading").Text("Trace (the diagram as text)"),
 		app.If(skipped > 0, func() app.UI {
 			return app.P().Class("muted").Text(fmt.Sprintf("%d earlier events not listed; the export has them all.", skipped))
 		}),
-		app.Div().ID("trace").Class("trace-list").Body(lists...),
+		// The list keeps its newest events in view by itself: a
+		// column-reverse box scrolls from its end, so no script reads its
+		// height (which would lay out the panel, skipped while off
+		// screen, after every move).
+		app.Div().ID("trace").Class("trace-list").Body(app.Div().Class("trace-lists").Body(lists...)),
 	)
 }
 
@@ -645,8 +659,18 @@ type traceList struct {
 	p        *playground
 }
 
+// traceKey identifies the history and filter the trace drew its rows
+// from.
+type traceKey struct {
+	gen    int
+	filter diagramFilter
+}
+
 func (t *traceList) Render() app.UI {
-	rows, h := t.p.layout().Rows, t.p.engine.History()
+	// The whole history's rows: the position's are a prefix of them, and
+	// the trace may show an earlier position's (renderTrace).
+	t.p.layout()
+	rows, h := t.p.full.Rows, t.p.engine.History()
 	var b strings.Builder
 	b.WriteString(`<ol start="` + strconv.Itoa(t.From+1) + `">`)
 	for _, i := range rows[t.From:min(t.To, len(rows))] {

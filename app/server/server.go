@@ -158,6 +158,12 @@ func newPagesHandler(version string, wasmLen int) *app.Handler {
 		Version:            version,
 		WasmContentLength:  strconv.Itoa(wasmLen),
 		Resources:          webResolver{},
+		// The wasm is fetched by go-app's loader, a deferred script that
+		// runs only once the whole page is parsed (~0.3 s into a load);
+		// the preload starts the download with the head. crossorigin
+		// (anonymous) matches the loader's fetch(), so the browser hands
+		// it the preloaded response rather than downloading it again.
+		RawHeaders: []string{`<link rel="preload" href="/web/` + wasmName + `" as="fetch" type="application/wasm" crossorigin="anonymous" fetchpriority="high">`},
 	}
 }
 

@@ -1,0 +1,223 @@
+package e2e
+
+import (
+	"context"
+	"fmt"
+	"github.com/chromedp/cdproto/page"
+	"os"
+	"sort"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/chromedp/cdproto/cdp"
+	"github.com/chromedp/cdproto/profiler"
+	"github.com/chromedp/chromedp"
+
+	"txnlab/core/workload"
+)
+
+// TestProfileMoves is a tool, not a test: with PROFILE=1 it samples the
+// page's CPU (CDP Profiler) while it steps back and scrubs a 10,000-event
+// history and logs the functions by self and total time. Build the wasm
+// with its names kept (no -ldflags=-s -w) to read Go's function names.
+func TestProfileMoves(t *testing.T) {
+	if os.Getenv("PROFILE") == "" {
+		t.Skip("PROFILE=1 to profile")
+	}
+	br := newBenchBrowser(t)
+	n := loadHistory(br, workload.Script(events10k))
+	br.click(button("Run to end"))
+	waitPosition(br, n)
+	waitBackground(br)
+	prof := func(what string, f func()) {
+		if _, err := chromedp.Call(br.ctx, profiler.Enable, cdp.Empty{}); err != nil {
+			t.Fatal(err)
+		}
+		chromedp.Call(br.ctx, profiler.SetSamplingInterval, profiler.SetSamplingIntervalParams{Interval: 200})
+		if _, err := chromedp.Call(br.ctx, profiler.Start, cdp.Empty{}); err != nil {
+			t.Fatal(err)
+		}
+		f()
+		res, err := chromedp.Call(br.ctx, profiler.Stop, cdp.Empty{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		logProfile(t, what, res.Profile)
+	}
+	var ts []float64
+	prof("step back", func() {
+		for i := 1; i <= 30; i++ {
+			tm := measure2(br, `document.querySelector('button[aria-label="Step back"]').click()`,
+				fmt.Sprintf(`__positionIs(%d)`, n-i), fmt.Sprintf(`__shows(%d)`, n-i))
+			ts = append(ts, tm.Paint)
+			time.Sleep(150 * time.Millisecond)
+		}
+	})
+	t.Logf("step back: %v", summarize(ts))
+	var tp, tf []float64
+	prof("scrub", func() {
+		for k := 1; k <= 60; k++ {
+			i := n - k*n/60
+			tm := measure2(br, fmt.Sprintf(`const r = document.querySelector("#scrubber"); r.value = %d; r.dispatchEvent(new Event("input", {bubbles: true}))`, i),
+				fmt.Sprintf(`__positionIs(%d)`, i), fmt.Sprintf(`__shows(%d)`, i))
+			tp, tf = append(tp, tm.First), append(tf, tm.Paint)
+		}
+	})
+	t.Logf("scrub: pos %v state %v", summarize(tp), summarize(tf))
+}
+
+func logProfile(t *testing.T, what string, p *profiler.Profile) {
+	byID := map[int64]*profiler.ProfileNode{}
+	parent := map[int64]int64{}
+	for _, nd := range p.Nodes {
+		byID[nd.ID] = nd
+		for _, c := range nd.Children {
+			parent[c] = nd.ID
+		}
+	}
+	name := func(nd *profiler.ProfileNode) string {
+		n := nd.CallFrame.FunctionName
+		if n == "" {
+			n = "(anon " + nd.CallFrame.URL + ")"
+		}
+		return n
+	}
+	self, total := map[string]float64{}, map[string]float64{}
+	callers := map[string]float64{} // leaf ← first app or go-app frame
+	leaves := map[string]bool{"syscall/js.valueGet": true, "syscall/js.valueSet": true, "syscall/js.valueCall": true, "(program)": true, "replaceChild": true}
+	var all float64
+	for i, s := range p.Samples {
+		dt := float64(p.TimeDeltas[i]) / 1000
+		if i+1 < len(p.TimeDeltas) {
+			dt = float64(p.TimeDeltas[i+1]) / 1000
+		}
+		all += dt
+		nd := byID[s]
+		self[name(nd)] += dt
+		if leaves[name(nd)] {
+			chain := []string{}
+			for id := parent[s]; id != 0 && len(chain) < 3; id = parent[id] {
+				n := name(byID[id])
+				if strings.HasPrefix(n, "txnlab_app") || (strings.HasPrefix(n, "github.com_maxence") && !strings.Contains(n, "value") && !strings.Contains(n, "Value")) {
+					chain = append(chain, n)
+				}
+			}
+			callers[name(nd)+" ← "+strings.Join(chain, " ← ")] += dt
+		}
+		seen := map[string]bool{}
+		for id := s; ; {
+			n := name(byID[id])
+			if !seen[n] {
+				seen[n] = true
+				total[n] += dt
+			}
+			pid, ok := parent[id]
+			if !ok {
+				break
+			}
+			id = pid
+		}
+	}
+	top := func(m map[string]float64, k int) string {
+		type kv struct {
+			k string
+			v float64
+		}
+		var l []kv
+		for a, b := range m {
+			l = append(l, kv{a, b})
+		}
+		sort.Slice(l, func(i, j int) bool { return l[i].v > l[j].v })
+		var sb strings.Builder
+		for i := 0; i < k && i < len(l); i++ {
+			fmt.Fprintf(&sb, "  %8.1f ms  %s\n", l[i].v, l[i].k)
+		}
+		return sb.String()
+	}
+	t.Logf("%s: %.0f ms sampled\nself:\n%s\ntotal:\n%s", what, all, top(self, 45), top(total, 90))
+	t.Logf("leaf callers:\n%s", top(callers, 40))
+}
+
+// TestProfileLoad is TestProfileMoves for a cold load (PROFILE=1): from
+// the navigation to the first step taken, as BenchmarkTimeToInteractive
+// measures it.
+func TestProfileLoad(t *testing.T) {
+	if os.Getenv("PROFILE") == "" {
+		t.Skip("PROFILE=1 to profile")
+	}
+	profile, err := os.MkdirTemp("", "txnlab-prof-")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer os.RemoveAll(profile)
+	allocCtx, cancelAlloc := chromedp.NewExecAllocator(context.Background(), browserOptions(profile)...)
+	defer cancelAlloc()
+	ctx, cancel := chromedp.NewContext(allocCtx)
+	defer cancel()
+	if err := chromedp.Do(ctx); err != nil {
+		t.Fatal(err)
+	}
+	for _, src := range []string{instrument, ttiProbe} {
+		if _, err := chromedp.Call(ctx, page.AddScriptToEvaluateOnNewDocument, page.AddScriptToEvaluateOnNewDocumentParams{Source: src}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	chromedp.Call(ctx, profiler.Enable, cdp.Empty{})
+	chromedp.Call(ctx, profiler.SetSamplingInterval, profiler.SetSamplingIntervalParams{Interval: 1000})
+	if os.Getenv("NOPROF") == "" {
+		if _, err := chromedp.Call(ctx, profiler.Start, cdp.Empty{}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := chromedp.Do(ctx, chromedp.Navigate(baseURL+"/playground")); err != nil {
+		t.Fatal(err)
+	}
+	ms, err := chromedp.Run(ctx, chromedp.Poll[float64](`window.__tti`, chromedp.WithPollingInterval(20*time.Millisecond)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := chromedp.Call(ctx, profiler.Stop, cdp.Empty{})
+	if err != nil {
+		res = profiler.StopResult{Profile: &profiler.Profile{}}
+	}
+	t.Logf("time to interactive %.0f ms; %s", ms, loadTimes(ctx))
+	logProfile(t, "load", res.Profile)
+}
+
+// loadTimes is when the page's resources arrived and its
+// DOMContentLoaded, from the navigation's start.
+func loadTimes(ctx context.Context) string {
+	v, _ := chromedp.Run(ctx, chromedp.Evaluate[string](`JSON.stringify(Object.assign({marks: performance.getEntriesByType("mark").map(m => [m.name, Math.round(m.startTime)])}, {resp: performance.getEntriesByType("resource").filter(e => e.name.includes("wasm")).map(e => [e.startTime, e.responseEnd]), dcl: performance.getEntriesByType("navigation")[0].domContentLoadedEventEnd}))`))
+	return v
+}
+
+// TestProfileFrames profiles BenchmarkDiagramFrames's stepping (PROFILE=1).
+func TestProfileFrames(t *testing.T) {
+	if os.Getenv("PROFILE") == "" {
+		t.Skip("PROFILE=1 to profile")
+	}
+	br := newBenchBrowser(t)
+	n := loadHistory(br, workload.Script(messages10k))
+	br.click(`.diagram-tools input[type=checkbox]`)
+	br.click(button("Run to end"))
+	waitPosition(br, n)
+	waitBackground(br)
+	chromedp.Call(br.ctx, profiler.Enable, cdp.Empty{})
+	chromedp.Call(br.ctx, profiler.SetSamplingInterval, profiler.SetSamplingIntervalParams{Interval: 500})
+	chromedp.Call(br.ctx, profiler.Start, cdp.Empty{})
+	for i := 1; i <= 20; i++ {
+		measure(br, `document.querySelector('button[aria-label="Step back"]').click()`, fmt.Sprintf(`__positionIs(%d)`, n-i))
+		time.Sleep(88 * time.Millisecond)
+	}
+	for i := 19; i >= 0; i-- {
+		measure(br, `document.querySelector('button[aria-label="Step"]').click()`, fmt.Sprintf(`__positionIs(%d)`, n-i))
+		time.Sleep(88 * time.Millisecond)
+	}
+	time.Sleep(300 * time.Millisecond)
+	res, err := chromedp.Call(br.ctx, profiler.Stop, cdp.Empty{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	logProfile(t, "frames", res.Profile)
+}
