@@ -144,6 +144,11 @@ func writeShape(b *strings.Builder, s shape) {
 	b.WriteString("</" + s.Tag + ">\n")
 }
 
+// Mermaid renders a history as the page's Mermaid export does with the
+// default filter (no replication traffic): `txnlab run --format mermaid`
+// prints the same diagram the learner downloads.
+func Mermaid(events []sim.Event) string { return mermaid(events, diagramFilter{}) }
+
 // mermaid renders the shown history as a Mermaid sequenceDiagram:
 // requests solid, responses dashed, lost messages with a cross, state
 // changes, appends and lifecycle as notes over their node.
