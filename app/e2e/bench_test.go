@@ -225,23 +225,8 @@ func timeToInteractive(b *testing.B) float64 {
 	if skipReason != "" {
 		b.Skip(skipReason)
 	}
-	profile, err := os.MkdirTemp("", "txnlab-tti-")
-	if err != nil {
-		b.Fatal(err)
-	}
-	defer os.RemoveAll(profile)
-	allocCtx, cancelAlloc := chromedp.NewExecAllocator(context.Background(), browserOptions(profile)...)
-	defer cancelAlloc()
-	ctx, cancel := chromedp.NewContext(allocCtx)
-	defer cancel()
-	if err := chromedp.Do(ctx); err != nil {
-		b.Fatalf("starting chromium: %v", err)
-	}
-	for _, src := range []string{instrument, ttiProbe} {
-		if _, err := chromedp.Call(ctx, page.AddScriptToEvaluateOnNewDocument, page.AddScriptToEvaluateOnNewDocumentParams{Source: src}); err != nil {
-			b.Fatal(err)
-		}
-	}
+	ctx, done := coldPage(b)
+	defer done()
 	tctx, tcancel := context.WithTimeout(ctx, 60*time.Second)
 	defer tcancel()
 	if err := chromedp.Do(tctx, chromedp.Navigate(baseURL+"/playground")); err != nil {
@@ -253,6 +238,35 @@ func timeToInteractive(b *testing.B) float64 {
 	}
 	b.Logf("time to interactive %.0f ms", ms)
 	return ms
+}
+
+// coldPage starts a browser of its own (the harness's flags, a fresh
+// profile, so nothing is cached) with the page instrumented and the
+// time-to-interactive probe installed, ready to navigate; done closes it.
+func coldPage(tb testing.TB) (ctx context.Context, done func()) {
+	tb.Helper()
+	profile, err := os.MkdirTemp("", "txnlab-cold-")
+	if err != nil {
+		tb.Fatal(err)
+	}
+	allocCtx, cancelAlloc := chromedp.NewExecAllocator(context.Background(), browserOptions(profile)...)
+	ctx, cancel := chromedp.NewContext(allocCtx)
+	done = func() {
+		cancel()
+		cancelAlloc()
+		os.RemoveAll(profile)
+	}
+	if err := chromedp.Do(ctx); err != nil {
+		done()
+		tb.Fatalf("starting chromium: %v", err)
+	}
+	for _, src := range []string{instrument, ttiProbe} {
+		if _, err := chromedp.Call(ctx, page.AddScriptToEvaluateOnNewDocument, page.AddScriptToEvaluateOnNewDocumentParams{Source: src}); err != nil {
+			done()
+			tb.Fatal(err)
+		}
+	}
+	return ctx, done
 }
 
 // BenchmarkSeek loads a history of about 10,000 events, runs to its end,

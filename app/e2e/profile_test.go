@@ -3,7 +3,6 @@ package e2e
 import (
 	"context"
 	"fmt"
-	"github.com/chromedp/cdproto/page"
 	"os"
 	"sort"
 	"strings"
@@ -146,23 +145,8 @@ func TestProfileLoad(t *testing.T) {
 	if os.Getenv("PROFILE") == "" {
 		t.Skip("PROFILE=1 to profile")
 	}
-	profile, err := os.MkdirTemp("", "txnlab-prof-")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer os.RemoveAll(profile)
-	allocCtx, cancelAlloc := chromedp.NewExecAllocator(context.Background(), browserOptions(profile)...)
-	defer cancelAlloc()
-	ctx, cancel := chromedp.NewContext(allocCtx)
-	defer cancel()
-	if err := chromedp.Do(ctx); err != nil {
-		t.Fatal(err)
-	}
-	for _, src := range []string{instrument, ttiProbe} {
-		if _, err := chromedp.Call(ctx, page.AddScriptToEvaluateOnNewDocument, page.AddScriptToEvaluateOnNewDocumentParams{Source: src}); err != nil {
-			t.Fatal(err)
-		}
-	}
+	ctx, done := coldPage(t)
+	defer done()
 	chromedp.Call(ctx, profiler.Enable, cdp.Empty{})
 	chromedp.Call(ctx, profiler.SetSamplingInterval, profiler.SetSamplingIntervalParams{Interval: 1000})
 	if os.Getenv("NOPROF") == "" {
