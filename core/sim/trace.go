@@ -133,7 +133,9 @@ const TraceBlock = 1024
 const traceChunk = TraceBlock
 
 // Trace is the ordered history of a run, stored in fixed blocks. Events
-// never move once recorded, so a *Event stays valid.
+// never move once recorded (so a *Event stays valid), except the last
+// block shared by ShareWith, which moves to an array of its own at the
+// next append.
 type Trace struct {
 	chunks [][]Event
 	n      int
@@ -172,16 +174,17 @@ func (t *Trace) Events(from int) []Event {
 	return out
 }
 
-// ShareWith lets the trace's full blocks alias the same events in
-// history, a copy of a longer run of the same script and seed (so its
-// first Len events equal this trace's). A session replayed to a position
-// then holds only its last, still growing block of its own; the shared
-// blocks are never written again, since appends only touch the last one.
-// Blocks history does not cover stay as they are.
+// ShareWith lets the trace's blocks alias the same events in history, a
+// copy of a longer run of the same script and seed (so its first Len
+// events equal this trace's). A session replayed to a position then holds
+// no copy of the history at all. The shared blocks are never written:
+// full ones are never appended to, and the last one is shared with its
+// capacity cut at its length, so the session's next event moves it to an
+// array of its own first. Blocks history does not cover stay as they are.
 func (t *Trace) ShareWith(history []Event) {
 	for c := range t.chunks {
-		lo, hi := c*traceChunk, (c+1)*traceChunk
-		if hi > t.n || hi > len(history) {
+		lo, hi := c*traceChunk, min((c+1)*traceChunk, t.n)
+		if hi > len(history) {
 			break
 		}
 		t.chunks[c] = history[lo:hi:hi]
