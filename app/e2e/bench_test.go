@@ -341,14 +341,7 @@ func BenchmarkDiagramFrames(b *testing.B) {
 	for b.Loop() {
 		stepTasks = append(stepTasks, mainThreadTasks(br, func() {
 			eval[bool](br, `(window.__stop = window.__frames(), true)`)
-			for i := 1; i <= 20; i++ {
-				measure(br, `document.querySelector('button[aria-label="Step back"]').click()`, fmt.Sprintf(`__positionIs(%d)`, n-i))
-				time.Sleep(88 * time.Millisecond)
-			}
-			for i := 19; i >= 0; i-- {
-				measure(br, `document.querySelector('button[aria-label="Step"]').click()`, fmt.Sprintf(`__positionIs(%d)`, n-i))
-				time.Sleep(88 * time.Millisecond)
-			}
+			stepBackAndForth(br, n)
 			time.Sleep(300 * time.Millisecond) // the last state and invariants
 			stepFrames = append(stepFrames, eval[[]float64](br, `window.__stop()`)...)
 		})...)
@@ -389,6 +382,20 @@ func BenchmarkDiagramFrames(b *testing.B) {
 	b.ReportMetric(float64(missed(stepFrames)+missed(scrollFrames))/float64(max(1, len(stepFrames)+len(scrollFrames)))*100, "%missed")
 	b.ReportMetric(float64(arrows), "arrows")
 	b.ReportMetric(0, "ns/op")
+}
+
+// stepBackAndForth presses Step back 20 times from position n and Step 20
+// times to come back, each a move measured to its paint, at a learner's
+// quick pace (88 ms apart).
+func stepBackAndForth(br *browser, n int) {
+	for i := 1; i <= 20; i++ {
+		measure(br, `document.querySelector('button[aria-label="Step back"]').click()`, fmt.Sprintf(`__positionIs(%d)`, n-i))
+		time.Sleep(88 * time.Millisecond)
+	}
+	for i := 19; i >= 0; i-- {
+		measure(br, `document.querySelector('button[aria-label="Step"]').click()`, fmt.Sprintf(`__positionIs(%d)`, n-i))
+		time.Sleep(88 * time.Millisecond)
+	}
 }
 
 // mainThreadTasks runs f under a CDP trace and returns the duration, in

@@ -190,14 +190,7 @@ func TestProfileFrames(t *testing.T) {
 	chromedp.Call(br.ctx, profiler.Enable, cdp.Empty{})
 	chromedp.Call(br.ctx, profiler.SetSamplingInterval, profiler.SetSamplingIntervalParams{Interval: 500})
 	chromedp.Call(br.ctx, profiler.Start, cdp.Empty{})
-	for i := 1; i <= 20; i++ {
-		measure(br, `document.querySelector('button[aria-label="Step back"]').click()`, fmt.Sprintf(`__positionIs(%d)`, n-i))
-		time.Sleep(88 * time.Millisecond)
-	}
-	for i := 19; i >= 0; i-- {
-		measure(br, `document.querySelector('button[aria-label="Step"]').click()`, fmt.Sprintf(`__positionIs(%d)`, n-i))
-		time.Sleep(88 * time.Millisecond)
-	}
+	stepBackAndForth(br, n)
 	time.Sleep(300 * time.Millisecond)
 	res, err := chromedp.Call(br.ctx, profiler.Stop, cdp.Empty{})
 	if err != nil {
