@@ -582,6 +582,36 @@ func TestWasmArrivesCompressedWithRightProgress(t *testing.T) {
 	}
 }
 
+// TestWasmIsPreloadedAndFetchedOnce: the page's head preloads the wasm,
+// so its download starts with the page (not when go-app's deferred loader
+// runs), and the loader's own fetch takes the preloaded response: a
+// preload whose mode did not match would download 8 MB twice.
+func TestWasmIsPreloadedAndFetchedOnce(t *testing.T) {
+	b := newBrowser(t)
+	b.open("/playground")
+	type timing struct {
+		Fetches  int     `json:"n"`
+		Start    float64 `json:"start"`
+		Scripts  float64 `json:"scripts"`
+		Preloads int     `json:"preloads"`
+	}
+	got := eval[timing](b, `(() => {
+		const wasm = performance.getEntriesByType("resource").filter(e => e.name.endsWith("/web/app.wasm"));
+		const app = performance.getEntriesByType("resource").find(e => e.name.endsWith("/app.js"));
+		return {n: wasm.length, start: wasm.length ? wasm[0].startTime : -1, scripts: app ? app.responseEnd : -1,
+			preloads: document.querySelectorAll('link[rel="preload"][href="/web/app.wasm"]').length};
+	})()`)
+	if got.Preloads != 1 {
+		t.Fatalf("%d preload links for the wasm in the page's head, want 1", got.Preloads)
+	}
+	if got.Fetches != 1 {
+		t.Fatalf("the wasm was fetched %d times, want once (the loader must use the preloaded response)", got.Fetches)
+	}
+	if got.Start < 0 || got.Scripts < 0 || got.Start > got.Scripts {
+		t.Errorf("the wasm's download started at %.0f ms, after app.js had arrived (%.0f ms): it is not preloaded", got.Start, got.Scripts)
+	}
+}
+
 // TestWorksOfflineOnceVisited: go-app's service worker caches the site
 // under the server's version, so after one visit the playground loads and
 // runs with the server gone.
