@@ -205,7 +205,11 @@ func (t *Trace) add(e Event) *Event {
 // Digest is a hash of every canonical line, printed by the CLI and shown by
 // the page, so two hosts can prove they ran the same history.
 func (t *Trace) Digest() string {
-	return DigestOf(t.Events(0))
+	var d Digester
+	for _, e := range t.All() {
+		d.Add(e)
+	}
+	return d.Sum()
 }
 
 // DigestOf hashes the canonical lines of events with 128-bit FNV-1a. The
