@@ -16,6 +16,21 @@ import (
 // expect evaluates an expectation now and records its result; a failed
 // expectation does not stop the run.
 func (s *Session) expect(st Stmt) *Error {
+	r, err := s.evaluate(st)
+	if err != nil {
+		return err
+	}
+	s.Results = append(s.Results, r)
+	text := "ok " + st.String()
+	if !r.OK {
+		text = "FAIL " + st.String() + " (actual: " + r.Actual + ")"
+	}
+	s.Cluster.World.Record(sim.Event{Kind: sim.KindExpect, Node: "script", Subject: "line " + strconv.Itoa(st.Position().Line), Text: text})
+	return nil
+}
+
+// evaluate checks an expectation on the state now and changes nothing.
+func (s *Session) evaluate(st Stmt) (Result, *Error) {
 	var expected, actual string
 	var ok bool
 	var err *Error
@@ -29,7 +44,7 @@ func (s *Session) expect(st Stmt) *Error {
 	case *ExpectRecordsStmt:
 		c := s.Cluster.Consumers[st.Client]
 		if c == nil {
-			return s.errorf(st, "%s is not a consumer", st.Client)
+			return Result{}, s.errorf(st, "%s is not a consumer", st.Client)
 		}
 		var got []string
 		for _, r := range c.Received[st.TP] {
@@ -64,19 +79,12 @@ func (s *Session) expect(st Stmt) *Error {
 			}
 		}
 	default:
-		return s.errorf(st, "statement %T is not supported", st)
+		return Result{}, s.errorf(st, "statement %T is not supported", st)
 	}
 	if err != nil {
-		return err
+		return Result{}, err
 	}
-	r := Result{Pos: st.Position(), Line: st.String(), OK: ok, Expected: expected, Actual: actual}
-	s.Results = append(s.Results, r)
-	text := "ok " + st.String()
-	if !ok {
-		text = "FAIL " + st.String() + " (actual: " + actual + ")"
-	}
-	s.Cluster.World.Record(sim.Event{Kind: sim.KindExpect, Node: "script", Subject: "line " + strconv.Itoa(st.Position().Line), Text: text})
-	return nil
+	return Result{Pos: st.Position(), Line: st.String(), OK: ok, Expected: expected, Actual: actual}, nil
 }
 
 func orNone(s string) string {
