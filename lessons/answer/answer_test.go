@@ -37,7 +37,7 @@ func TestDecideStopsWhereTheQuestionSays(t *testing.T) {
 		holds []bool
 		state string
 	}{
-		{9, []bool{false, true, false}, "PrepareCommit"}, // after run for=2m: markers still lost
+		{9, []bool{false, true, false}, "PrepareCommit"},  // after run for=2m: markers still lost
 		{0, []bool{false, false, true}, "CompleteCommit"}, // the end: healed, markers written
 	} {
 		q := question(tc.stop)
