@@ -148,6 +148,18 @@ func RouteWithRegexp(pattern string, newComponent func() Composer) {
 	routes.routeWithRegexp(pattern, newComponent)
 }
 
+// RouteMatching routes every path that matcher accepts to the component
+// newComponent creates, as RouteWithRegexp does for a pattern.
+//
+// txnlab: added. The lesson pages are routed by a path prefix; a regexp
+// would link regexp and its Unicode tables into the wasm (480 kB) for a
+// strings.HasPrefix.
+func RouteMatching(matcher interface{ MatchString(string) bool }, newComponent func() Composer) {
+	routes.mu.Lock()
+	defer routes.mu.Unlock()
+	routes.routesWithRegexp = append(routes.routesWithRegexp, regexpRoute{regexp: matcher, newComponent: newComponent})
+}
+
 // NewZeroComponentFactory returns a function that, when invoked, creates and
 // returns a new instance of the same type as the provided component. The new
 // instance is initialized with zero values for all its fields.
