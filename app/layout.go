@@ -1,27 +1,59 @@
 package app
 
-import "github.com/maxence-charriere/go-app/v10/pkg/app"
+import (
+	"github.com/maxence-charriere/go-app/v10/pkg/app"
+
+	"txnlab/lessons/doc"
+)
 
 // siteName is the name in titles and the header.
 const siteName = "txnlab"
 
-// shell wraps a page's content in the header and footer every page shares.
-// current is the page's path, so its link can say so to screen readers.
+// shell wraps an English-only page's content in the header and footer
+// every page shares. current is the page's path, so its link can say so
+// to screen readers.
 func shell(current string, content ...app.UI) app.UI {
+	return shellIn(doc.English, current, false, content...)
+}
+
+// shellIn is shell in lang. bilingual pages (those that exist in both
+// languages) offer the language control, which leads to the same page in
+// the other language.
+func shellIn(lang doc.Lang, current string, bilingual bool, content ...app.UI) app.UI {
+	home := inLang(lang, PathHome)
+	lessons := inLang(lang, PathLessons)
 	return app.Div().Class("site").Body(
-		app.A().Class("skip-link").Href("#main").Text("Skip to content"),
+		app.A().Class("skip-link").Href("#main").Text(tr(lang, "skip")),
 		app.Header().Class("site-header").Body(
-			app.A().Class("brand").Href(PathHome).Text(siteName),
-			app.Nav().Aria("label", "Main").Body(
-				navLink(PathHome, "Home", current),
-				navLink(PathPlayground, "Playground", current),
-				navLink(PathScenarios, "Scenarios", current),
+			app.A().Class("brand").Href(home).Text(siteName),
+			app.Nav().Aria("label", tr(lang, "nav.main")).Body(
+				navLink(home, tr(lang, "nav.home"), current),
+				navLink(lessons, tr(lang, "nav.lessons"), current),
+				navLink(PathPlayground, tr(lang, "nav.playground"), current),
+				navLink(PathScenarios, tr(lang, "nav.scenarios"), current),
 			),
+			app.If(bilingual, func() app.UI { return languageControl(lang, current) }),
 		),
 		app.Main().ID("main").Body(content...),
-		app.Footer().Class("site-footer").Body(
-			app.Text("Everything runs in your browser: a deterministic simulation of Kafka, compiled to WebAssembly."),
-		),
+		app.Footer().Class("site-footer").Body(app.Text(tr(lang, "footer"))),
+	)
+}
+
+// languageControl links the page to its twin in the other language. Each
+// language is named in itself, as language menus do.
+func languageControl(lang doc.Lang, current string) app.UI {
+	link := func(l doc.Lang, name string) app.UI {
+		a := app.A().Href(inLang(l, current)).Lang(l.HTMLLang()).Attr("hreflang", l.HTMLLang()).
+			Attr("data-lang", string(l)).Text(name)
+		if l == lang {
+			a = a.Aria("current", "true")
+		}
+		return a
+	}
+	return app.Div().Class("lang-switch").Role("group").Aria("label", tr(lang, "lang.label")).Body(
+		app.Span().Class("lang-label").Aria("hidden", "true").Text(tr(lang, "lang.label")),
+		link(doc.English, "English"),
+		link(doc.Chinese, "中文"),
 	)
 }
 
@@ -42,4 +74,15 @@ func setPage(ctx app.Context, title, description string) {
 		ctx.Page().SetTitle("%s · %s", title, siteName)
 	}
 	ctx.Page().SetDescription("%s", description)
+	ctx.Page().SetLang("en")
+}
+
+// setPageIn is setPage for a page in lang: it also sets <html lang>, which
+// the server writes into the pre-rendered page.
+func setPageIn(ctx app.Context, lang doc.Lang, title, description string) {
+	setPage(ctx, title, description)
+	if lang == doc.Chinese && title == "" {
+		ctx.Page().SetTitle("%s — 一步一步看懂 Kafka 事务", siteName)
+	}
+	ctx.Page().SetLang(lang.HTMLLang())
 }

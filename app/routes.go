@@ -14,9 +14,26 @@ const (
 // go-app pre-renders a page on the server with the same components.
 func Register() {
 	app.Route(PathHome, func() app.Composer { return &homePage{} })
+	app.Route("/zh", func() app.Composer { return &homePage{} })
+	app.Route("/zh/", func() app.Composer { return &homePage{} })
+	for _, prefix := range []string{"", "/zh"} {
+		app.Route(prefix+PathLessons, func() app.Composer { return newLessonsPage() })
+		app.RouteMatching(pathPrefix(prefix+PathLessons+"/"), func() app.Composer { return newLessonPage() })
+	}
 	app.Route(PathPlayground, func() app.Composer { return newPlayground() })
 	app.Route(PathScenarios, func() app.Composer { return &scenariosPage{} })
 }
 
-// Paths lists every route, for the static export.
-func Paths() []string { return []string{PathHome, PathPlayground, PathScenarios} }
+// pathPrefix matches the paths under a prefix (go-app's RouteMatching).
+type pathPrefix string
+
+// MatchString reports whether path is under the prefix.
+func (p pathPrefix) MatchString(path string) bool {
+	return len(path) > len(p) && path[:len(p)] == string(p)
+}
+
+// Paths lists every route but the lessons, for the static export and the
+// offline cache; the server adds each lesson's page and data.
+func Paths() []string {
+	return []string{PathHome, "/zh/", PathLessons, "/zh" + PathLessons, PathPlayground, PathScenarios}
+}

@@ -26,6 +26,7 @@ import (
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 
 	txnapp "txnlab/app"
+	"txnlab/lessons/doc"
 )
 
 // Config is how the server runs. The zero value of each field means its
@@ -55,6 +56,10 @@ type Config struct {
 
 	// Log receives the server's warnings and errors. Default os.Stderr.
 	Log io.Writer
+
+	// Lessons is the course the lesson pages show. Default none: the
+	// catalogue is then empty.
+	Lessons txnapp.Lessons
 }
 
 func (c Config) withDefaults() Config {
@@ -88,6 +93,7 @@ type Server struct {
 	wasm    *wasmAsset
 	version string
 	pages   *app.Handler
+	lessons *lessonData
 }
 
 // New reads the web directory and prepares the handler. It fails when
@@ -107,8 +113,16 @@ func New(cfg Config) (*Server, error) {
 	if s.version, err = siteVersion(root, s.wasm); err != nil {
 		return nil, fmt.Errorf("hashing %s: %w", cfg.WebDir, err)
 	}
+	src := cfg.Lessons
+	if src == nil {
+		src = noLessons{}
+	}
+	if s.lessons, err = newLessonData(src); err != nil {
+		return nil, err
+	}
+	txnapp.UseLessons(src)
 	txnapp.Register()
-	s.pages = newPagesHandler(s.version, len(s.wasm.raw))
+	s.pages = newPagesHandler(s.version, len(s.wasm.raw), s.lessons.cacheable())
 	return s, nil
 }
 
@@ -134,7 +148,7 @@ func (s *Server) Close() error { return s.root.Close() }
 // decompressed bytes it receives against the decompressed size (go-app's
 // loader otherwise divides by Content-Length, the compressed size, and
 // shows ~400 %).
-func newPagesHandler(version string, wasmLen int) *app.Handler {
+func newPagesHandler(version string, wasmLen int, lessons []string) *app.Handler {
 	return &app.Handler{
 		Name:        "txnlab",
 		ShortName:   "txnlab",
@@ -154,7 +168,7 @@ func newPagesHandler(version string, wasmLen int) *app.Handler {
 		Styles:          []string{"/web/app.css"},
 		// go-app's service worker caches "/" and the assets; caching every
 		// route and the favicon too is what makes the site work offline.
-		CacheableResources: append(txnapp.Paths(), "/web/icon.svg"),
+		CacheableResources: append(append(txnapp.Paths(), "/web/icon.svg"), lessons...),
 		Version:            version,
 		WasmContentLength:  strconv.Itoa(wasmLen),
 		Resources:          webResolver{},
@@ -166,6 +180,12 @@ func newPagesHandler(version string, wasmLen int) *app.Handler {
 		RawHeaders: []string{`<link rel="preload" href="/web/` + wasmName + `" as="fetch" type="application/wasm" crossorigin="anonymous" fetchpriority="high">`},
 	}
 }
+
+// noLessons is an empty course.
+type noLessons struct{}
+
+func (noLessons) Catalogue(doc.Lang) doc.Catalogue            { return nil }
+func (noLessons) Lesson(doc.Lang, string) (*doc.Lesson, bool) { return nil, false }
 
 // webResolver resolves /web/ paths as go-app's LocalDir("") does, but is
 // not an http.Handler: go-app then never serves files itself, and every
@@ -211,6 +231,10 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		s.wasm.ServeHTTP(w, r)
 	case strings.HasPrefix(p, "/web/"):
 		s.serveFile(w, r, strings.TrimPrefix(p, "/web/"))
+	case strings.HasPrefix(p, "/lesson-data/"):
+		s.lessons.serve(w, r)
+	case isLessonPage(p) && !s.lessons.knownPage(p):
+		s.pages.ServeHTTP(statusWriter{w, http.StatusNotFound}, r)
 	case p == "/robots.txt" || p == "/sitemap.xml" || p == "/ads.txt":
 		// go-app would fetch these from http://<Host header>/web/...,
 		// an outgoing request steered by the client whose answer it then

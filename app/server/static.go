@@ -26,8 +26,11 @@ func (s *Server) WriteStatic(dir string) error {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return err
 	}
-	if err := app.GenerateStaticWebsite(dir, s.pages, txnapp.Paths()...); err != nil {
+	if err := app.GenerateStaticWebsite(dir, s.pages, append(txnapp.Paths(), s.lessons.pages...)...); err != nil {
 		return fmt.Errorf("rendering pages: %w", err)
+	}
+	if err := s.lessons.writeStatic(dir); err != nil {
+		return fmt.Errorf("writing the lesson data: %w", err)
 	}
 	web := filepath.Join(dir, "web")
 	err := fs.WalkDir(s.root.FS(), ".", func(name string, d fs.DirEntry, err error) error {

@@ -43,6 +43,9 @@ type Meta struct {
 	Summary string
 	// Order places the lesson in the course; both languages share it.
 	Order int
+	// Questions are the ids of the lesson's questions, in order, so the
+	// catalogue can show progress without loading every lesson.
+	Questions []string `json:",omitempty"`
 }
 
 // Lesson is one rendered lesson in one language.

@@ -1,0 +1,174 @@
+package app
+
+import (
+	"github.com/maxence-charriere/go-app/v10/pkg/app"
+
+	"txnlab/lessons/doc"
+)
+
+// lessonPage is one lesson: its text (rendered on the server), its
+// embedded playgrounds and its question cards, with previous and next.
+type lessonPage struct {
+	app.Compo
+	lang      doc.Lang
+	path      string
+	lesson    *doc.Lesson
+	catalogue doc.Catalogue
+	loading   bool
+	failed    bool // the data could not be had (offline, never cached)
+	missing   bool // no such lesson
+}
+
+func newLessonPage() *lessonPage {
+	p := &lessonPage{}
+	if app.IsClient {
+		if d, ok := readPageData(app.Window().URL().Path); ok && d.Lesson != nil {
+			p.path, p.lesson, p.catalogue = d.Path, d.Lesson, d.Catalogue
+		}
+	}
+	return p
+}
+
+// lessonPageData is what the browser fetches for a lesson it navigates
+// to: the lesson and, for previous/next, the catalogue.
+type lessonPageData struct {
+	Lesson    *doc.Lesson
+	Catalogue doc.Catalogue
+}
+
+func (p *lessonPage) OnNav(ctx app.Context) {
+	path := ctx.Page().URL().Path
+	p.lang = langOf(path)
+	slug := lessonSlugOf(path)
+	if p.path != path || p.lesson == nil {
+		p.path, p.lesson, p.catalogue, p.failed, p.missing = path, nil, nil, false, false
+		switch {
+		case serverLessons != nil:
+			if l, ok := serverLessons.Lesson(p.lang, slug); ok {
+				p.lesson, p.catalogue = l, serverLessons.Catalogue(p.lang)
+			} else {
+				p.missing = true
+			}
+		case app.IsClient:
+			p.loading = true
+			fetchJSON(ctx, LessonDataPath(p.lang, slug), func(ctx app.Context, d lessonPageData, ok bool) {
+				if p.path != path {
+					return // the learner has moved on
+				}
+				p.loading = false
+				if !ok || d.Lesson == nil {
+					p.failed = true
+					return
+				}
+				p.lesson, p.catalogue = d.Lesson, d.Catalogue
+				p.opened(ctx)
+			})
+		}
+	}
+	p.opened(ctx)
+}
+
+// opened titles the page and records the visit.
+func (p *lessonPage) opened(ctx app.Context) {
+	if p.lesson == nil {
+		setPageIn(ctx, p.lang, tr(p.lang, "lessons.title"), tr(p.lang, "lessons.lead"))
+		return
+	}
+	setPageIn(ctx, p.lang, p.lesson.Title, p.lesson.Summary)
+	if app.IsClient {
+		prog := loadProgress()
+		if lp := prog.Lessons[p.lesson.Slug]; lp == nil || !lp.Opened {
+			prog.Lessons[p.lesson.Slug] = &LessonProgress{Opened: true}
+			prog.save()
+		}
+	}
+}
+
+func (p *lessonPage) Render() app.UI {
+	l := p.lang
+	return shellIn(l, p.path, true,
+		embedPageData(pageData{Path: p.path, Lesson: p.lesson, Catalogue: p.catalogue}),
+		app.Article().Class("lesson").Lang(l.HTMLLang()).Body(
+			app.If(p.lesson == nil, func() app.UI { return p.renderAbsent() }).
+				Else(func() app.UI { return p.renderLesson() }),
+		),
+	)
+}
+
+func (p *lessonPage) renderAbsent() app.UI {
+	l := p.lang
+	msg := tr(l, "lesson.loading")
+	switch {
+	case p.missing:
+		msg = tr(l, "lesson.missing")
+	case p.failed:
+		msg = tr(l, "lesson.offline")
+	}
+	return app.Div().Class("lesson-absent").Body(
+		app.P().Class("notice").Role("status").Text(msg),
+		app.P().Body(app.A().Href(inLang(l, PathLessons)).Text(tr(l, "lesson.all"))),
+	)
+}
+
+func (p *lessonPage) renderLesson() app.UI {
+	les := p.lesson
+	return app.Div().Class("lesson-body").Body(
+		app.H1().Text(les.Title),
+		app.P().Class("lead").Text(les.Summary),
+		app.Range(les.Segments).Slice(func(i int) app.UI { return p.renderSegment(les.Segments[i]) }),
+		p.renderPrevNext(),
+	)
+}
+
+func (p *lessonPage) renderSegment(s doc.Segment) app.UI {
+	les := p.lesson
+	switch {
+	case s.Scenario != "":
+		sc, ok := les.ScenarioByID(s.Scenario)
+		if !ok {
+			return nil
+		}
+		return &scenarioPlayground{ID: sc.ID, Title: sc.Title, Script: sc.Script, Facts: sc.Facts, Lang: string(p.lang)}
+	case s.Question != "":
+		q, ok := les.QuestionByID(s.Question)
+		if !ok {
+			return nil
+		}
+		script := ""
+		if sc, ok := les.ScenarioByID(q.Scenario); ok {
+			script = sc.Script
+		}
+		return &questionCard{Q: *q, Script: script, Lang: p.lang}
+	}
+	// go-app's Raw needs one root element: the run of blocks is wrapped.
+	return app.Raw(`<div class="lesson-text">` + s.HTML + `</div>`)
+}
+
+func (p *lessonPage) renderPrevNext() app.UI {
+	l := p.lang
+	var prev, next *doc.Meta
+	for i, m := range p.catalogue {
+		if m.Slug == p.lesson.Slug {
+			if i > 0 {
+				prev = &p.catalogue[i-1]
+			}
+			if i+1 < len(p.catalogue) {
+				next = &p.catalogue[i+1]
+			}
+		}
+	}
+	link := func(m *doc.Meta, rel, label string) app.UI {
+		if m == nil {
+			return app.Span()
+		}
+		return app.A().Rel(rel).Href(lessonPath(l, m.Slug)).Body(
+			app.Span().Class("pager-label").Text(label),
+			app.Span().Class("pager-title").Text(m.Title),
+		)
+	}
+	return app.Nav().Class("pager").Aria("label", tr(l, "lesson.all")).Body(
+		link(prev, "prev", tr(l, "lesson.prev")),
+		app.A().Href(inLang(l, PathLessons)).Text(tr(l, "lesson.all")),
+		link(next, "next", tr(l, "lesson.next")),
+	)
+}

@@ -1,0 +1,132 @@
+package app
+
+import (
+	"encoding/json"
+	"strings"
+
+	"github.com/maxence-charriere/go-app/v10/pkg/app"
+
+	"txnlab/lessons/doc"
+)
+
+// Lessons is the course as the server holds it, rendered from Markdown.
+// The browser has no renderer (goldmark stays on the server): it reads a
+// page's lesson from the page itself on the first load, and fetches
+// LessonDataPath when it navigates to another lesson.
+type Lessons interface {
+	// Catalogue is every lesson in lang, in the course's order.
+	Catalogue(lang doc.Lang) doc.Catalogue
+	// Lesson is one lesson in lang.
+	Lesson(lang doc.Lang, slug string) (*doc.Lesson, bool)
+}
+
+// serverLessons is set by the server before it serves (UseLessons); nil
+// in the browser.
+var serverLessons Lessons
+
+// UseLessons gives the pages the course when they are pre-rendered on
+// the server.
+func UseLessons(l Lessons) { serverLessons = l }
+
+// LessonDataPath is where a lesson's data is served as JSON, for the
+// browser's navigation between lessons and for the service worker's
+// offline cache.
+func LessonDataPath(lang doc.Lang, slug string) string {
+	return "/lesson-data/" + string(lang) + "/" + slug + ".json"
+}
+
+// CatalogueDataPath is where a language's catalogue is served as JSON.
+func CatalogueDataPath(lang doc.Lang) string {
+	return "/lesson-data/" + string(lang) + "/index.json"
+}
+
+// pageDataID is the id of the element holding a pre-rendered page's
+// data, which the browser reads before its first render so the page it
+// draws is the one the server sent (no flash of a loading state).
+const pageDataID = "page-data"
+
+// pageData is what a lesson or catalogue page carries for the browser.
+type pageData struct {
+	Path      string
+	Lesson    *doc.Lesson   `json:",omitempty"`
+	Catalogue doc.Catalogue `json:",omitempty"`
+}
+
+// embedPageData renders d into the page, on the server only: the browser
+// has already read it by the time it renders.
+func embedPageData(d pageData) app.UI {
+	if !app.IsServer {
+		return nil
+	}
+	b, err := json.Marshal(d) // escapes <, > and &: no </script> can end it early
+	if err != nil {
+		return nil
+	}
+	return app.Raw(`<script type="application/json" id="` + pageDataID + `">` + string(b) + `</script>`)
+}
+
+// readPageData returns the data the server embedded for path, if this
+// document was loaded at path.
+func readPageData(path string) (pageData, bool) {
+	var d pageData
+	if !app.IsClient {
+		return d, false
+	}
+	el := app.Window().Get("document").Call("getElementById", pageDataID)
+	if !el.Truthy() {
+		return d, false
+	}
+	if json.Unmarshal([]byte(el.Get("textContent").String()), &d) != nil || d.Path != path {
+		return pageData{}, false
+	}
+	return d, true
+}
+
+// fetchJSON fetches url and decodes it into a value of T, then calls done
+// on the UI goroutine. Any failure (offline and not cached, a 404, bad
+// JSON) is ok=false.
+func fetchJSON[T any](ctx app.Context, url string, done func(ctx app.Context, v T, ok bool)) {
+	var onText, onFail app.Func
+	release := func() { onText.Release(); onFail.Release() }
+	fail := func() {
+		ctx.Dispatch(func(ctx app.Context) {
+			var zero T
+			done(ctx, zero, false)
+		})
+	}
+	onFail = app.FuncOf(func(this app.Value, args []app.Value) any {
+		release()
+		fail()
+		return nil
+	})
+	onText = app.FuncOf(func(this app.Value, args []app.Value) any {
+		release()
+		var v T
+		if len(args) == 0 || json.Unmarshal([]byte(args[0].String()), &v) != nil {
+			fail()
+			return nil
+		}
+		ctx.Dispatch(func(ctx app.Context) { done(ctx, v, true) })
+		return nil
+	})
+	var onResponse app.Func
+	onResponse = app.FuncOf(func(this app.Value, args []app.Value) any {
+		onResponse.Release()
+		r := args[0]
+		if !r.Get("ok").Bool() {
+			return app.Window().Get("Promise").Call("reject", "status "+r.Get("status").String())
+		}
+		return r.Call("text")
+	})
+	app.Window().Call("fetch", url).Call("then", onResponse).Call("then", onText).Call("catch", onFail)
+}
+
+// lessonSlugOf is the slug in a lesson page's path, "" for none.
+func lessonSlugOf(path string) string {
+	path = strings.TrimPrefix(path, "/zh")
+	slug, ok := strings.CutPrefix(path, PathLessons+"/")
+	if !ok || slug == "" || strings.Contains(slug, "/") {
+		return ""
+	}
+	return slug
+}

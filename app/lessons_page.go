@@ -1,0 +1,165 @@
+package app
+
+import (
+	"encoding/json"
+	"fmt"
+
+	"github.com/maxence-charriere/go-app/v10/pkg/app"
+
+	"txnlab/lessons/doc"
+)
+
+// PathLessons is the lesson catalogue; a lesson is PathLessons/SLUG. In
+// Chinese both are under /zh.
+const PathLessons = "/lessons"
+
+// lessonsPage is the catalogue: the course as one path, each lesson with
+// the learner's progress, and progress export and import.
+type lessonsPage struct {
+	app.Compo
+	lang      doc.Lang
+	path      string
+	catalogue doc.Catalogue
+	failed    bool
+	progress  *Progress
+	notice    string
+}
+
+func newLessonsPage() *lessonsPage {
+	p := &lessonsPage{}
+	if d, ok := readPageData(app.Window().URL().Path); ok && app.IsClient {
+		p.path, p.catalogue = d.Path, d.Catalogue
+	}
+	return p
+}
+
+func (p *lessonsPage) OnNav(ctx app.Context) {
+	path := ctx.Page().URL().Path
+	p.lang = langOf(path)
+	setPageIn(ctx, p.lang, tr(p.lang, "lessons.title"), tr(p.lang, "lessons.lead"))
+	p.progress = loadProgress()
+	if p.path == path && p.catalogue != nil {
+		return
+	}
+	p.path, p.failed = path, false
+	if serverLessons != nil {
+		p.catalogue = serverLessons.Catalogue(p.lang)
+		return
+	}
+	if app.IsClient {
+		fetchJSON(ctx, CatalogueDataPath(p.lang), func(ctx app.Context, c doc.Catalogue, ok bool) {
+			p.catalogue, p.failed = c, !ok
+		})
+	}
+}
+
+func (p *lessonsPage) Render() app.UI {
+	l := p.lang
+	return shellIn(l, inLang(l, PathLessons), true,
+		embedPageData(pageData{Path: p.path, Catalogue: p.catalogue}),
+		app.Section().Class("lessons").Body(
+			app.H1().Text(tr(l, "lessons.title")),
+			app.P().Class("lead").Text(tr(l, "lessons.lead")),
+			app.If(p.failed, func() app.UI { return app.P().Class("notice").Role("alert").Text(tr(l, "lesson.offline")) }),
+			app.Ol().Class("course").Body(app.Range(p.catalogue).Slice(func(i int) app.UI {
+				return p.renderEntry(p.catalogue[i])
+			})),
+			p.renderProgressTools(),
+		),
+	)
+}
+
+func (p *lessonsPage) renderEntry(m doc.Meta) app.UI {
+	l := p.lang
+	status := tr(l, "lessons.new")
+	if p.progress != nil {
+		if lp := p.progress.Lessons[m.Slug]; lp != nil && lp.Opened {
+			status = tr(l, "lessons.opened")
+		}
+	}
+	answered, total := p.questionTally(m)
+	return app.Li().Class("course-entry").Attr("data-lesson", m.Slug).Body(
+		app.A().Href(lessonPath(l, m.Slug)).Body(
+			app.Span().Class("lesson-number").Text(fmt.Sprintf("%02d", m.Order)),
+			app.Span().Class("lesson-title").Text(m.Title),
+		),
+		app.P().Class("lesson-summary").Text(m.Summary),
+		app.P().Class("lesson-progress").Attr("data-progress", status).Body(
+			app.Span().Text(status),
+			app.If(total > 0, func() app.UI {
+				return app.Span().Text(" · " + fmt.Sprintf(tr(l, "lessons.answered"), answered, total))
+			}),
+		),
+	)
+}
+
+// questionTally counts a lesson's questions answered correctly, and all
+// its questions.
+func (p *lessonsPage) questionTally(m doc.Meta) (right, total int) {
+	if p.progress == nil {
+		return 0, len(m.Questions)
+	}
+	ids := m.Questions
+	for _, id := range ids {
+		if q := p.progress.Questions[id]; q != nil && q.State == qCorrect {
+			right++
+		}
+	}
+	return right, len(ids)
+}
+
+func (p *lessonsPage) renderProgressTools() app.UI {
+	l := p.lang
+	return app.Section().Class("progress-tools").Aria("label", tr(l, "lessons.progress")).Body(
+		app.H2().Text(tr(l, "lessons.progress")),
+		app.P().Text(tr(l, "lessons.stored")),
+		app.Div().Class("tool-row").Body(
+			app.Button().Class("button").Attr("data-action", "export-progress").Text(tr(l, "lessons.export")).OnClick(p.onExport),
+			app.Label().Class("button file-button").Body(
+				app.Text(tr(l, "lessons.import")),
+				app.Input().Type("file").Accept(".json,application/json").Class("visually-hidden").
+					Attr("data-action", "import-progress").OnChange(p.onImport),
+			),
+		),
+		app.If(p.notice != "", func() app.UI { return app.P().Class("notice").Role("status").Text(p.notice) }),
+	)
+}
+
+func (p *lessonsPage) onExport(ctx app.Context, e app.Event) {
+	b, err := json.MarshalIndent(loadProgress(), "", "  ")
+	if err != nil {
+		return
+	}
+	download(ctx, "txnlab-progress.json", "application/json", string(b))
+}
+
+func (p *lessonsPage) onImport(ctx app.Context, e app.Event) {
+	files := ctx.JSSrc().Get("files")
+	if !files.Truthy() || files.Length() == 0 {
+		return
+	}
+	var onText app.Func
+	onText = app.FuncOf(func(this app.Value, args []app.Value) any {
+		onText.Release()
+		text := args[0].String()
+		ctx.Dispatch(func(ctx app.Context) {
+			in, ok := parseProgress(text)
+			if !ok {
+				p.notice = tr(p.lang, "lessons.badfile")
+				return
+			}
+			prog := loadProgress()
+			prog.merge(in)
+			prog.save()
+			p.progress, p.notice = prog, tr(p.lang, "lessons.imported")
+		})
+		return nil
+	})
+	files.Index(0).Call("text").Call("then", onText)
+	ctx.JSSrc().Set("value", "")
+}
+
+// lessonPath is a lesson's address in lang.
+func lessonPath(lang doc.Lang, slug string) string {
+	return inLang(lang, PathLessons+"/"+slug)
+}

@@ -1,0 +1,111 @@
+package app
+
+import (
+	"strings"
+
+	"txnlab/lessons/doc"
+)
+
+// messages is the UI's text in both languages, keyed by a short name: one
+// catalogue, plain Go data (a catalogue library would add hundreds of kB
+// to the wasm). TestEveryMessageHasBothLanguages fails on a missing one.
+// The Chinese uses the glossary's terms (i18n.Glossary) and keeps Kafka's
+// identifiers in Latin script.
+var messages = map[string][2]string{
+	"nav.main":       {"Main", "主导航"},
+	"nav.home":       {"Home", "首页"},
+	"nav.lessons":    {"Lessons", "课程"},
+	"nav.playground": {"Playground", "演练场"},
+	"nav.scenarios":  {"Scenarios", "场景库"},
+	"skip":           {"Skip to content", "跳到正文"},
+	"footer":         {"Everything runs in your browser: a deterministic simulation of Kafka, compiled to WebAssembly.", "一切都在你的浏览器里运行：一个确定性的 Kafka 模拟器，编译成了 WebAssembly。"},
+	"lang.label":     {"Language", "语言"},
+
+	"home.title":      {"Kafka transactions, step by step", "一步一步看懂 Kafka 事务"},
+	"home.lead":       {"txnlab teaches Apache Kafka transactions by running them. A simulated cluster — brokers, the transaction coordinator, producers and consumers — runs in your browser, one message at a time, so you can watch a commit happen, crash a broker halfway through, and replay the same history exactly.", "txnlab 通过运行来讲解 Apache Kafka 事务。一个模拟集群——Broker、事务协调器、生产者和消费者——在你的浏览器里一条消息一条消息地运行：你可以看着一次提交发生，在中途让 Broker 崩溃，再原样重放同一段历史。"},
+	"home.start":      {"Start the lessons", "开始学习课程"},
+	"home.playground": {"Open the playground", "打开演练场（英文界面）"},
+	"home.scenarios":  {"Browse the scenarios", "浏览场景库（英文界面）"},
+	"home.how":        {"How it works", "它是怎么工作的"},
+	"home.how1":       {"Each lesson explains one part of the protocol and lets you run it: every claim comes with a playground that shows it.", "每一课讲解协议的一部分，并让你亲手运行：每个论断都配有一个能演示它的演练场。"},
+	"home.how2":       {"Thought questions are answered by predicting, running and checking — never by reading the answer.", "思考题的答法是：先预测，再运行，然后核对——而不是直接读答案。"},
+	"home.how3":       {"The same script and seed always give the same history, in the browser and on the command line.", "同样的脚本和种子总会得到同样的历史，无论在浏览器里还是在命令行中。"},
+
+	"lessons.title":    {"Lessons", "课程"},
+	"lessons.lead":     {"A course on Kafka's exactly-once transactions. Each lesson has live playgrounds and thought questions; take them in order or jump to what you need.", "一门关于 Kafka 精确一次事务的课程。每一课都有可以运行的演练场和思考题；可以按顺序学，也可以直接跳到你需要的部分。"},
+	"lessons.progress": {"Your progress", "学习进度"},
+	"lessons.opened":   {"opened", "已阅读"},
+	"lessons.new":      {"not started", "未开始"},
+	"lessons.answered": {"%d of %d questions answered correctly", "已答对 %d / %d 道思考题"},
+	"lessons.export":   {"Export progress", "导出进度"},
+	"lessons.import":   {"Import progress", "导入进度"},
+	"lessons.imported": {"Progress imported.", "进度已导入。"},
+	"lessons.badfile":  {"That file is not a txnlab progress file.", "这个文件不是 txnlab 的进度文件。"},
+	"lessons.stored":   {"Progress is kept in this browser only. Export it to keep a copy or move it to another browser.", "进度只保存在这个浏览器里。导出一份，可以留作备份或转到另一个浏览器。"},
+	"lesson.prev":      {"Previous", "上一课"},
+	"lesson.next":      {"Next", "下一课"},
+	"lesson.all":       {"All lessons", "全部课程"},
+	"lesson.loading":   {"Loading the lesson…", "正在载入课程……"},
+	"lesson.missing":   {"There is no lesson at this address.", "这个地址没有对应的课程。"},
+	"lesson.offline":   {"This lesson could not be loaded: you may be offline and have not opened it before.", "无法载入这一课：你可能处于离线状态，且之前没有打开过它。"},
+
+	"q.heading":   {"Thought question", "思考题"},
+	"q.predict":   {"Your prediction", "你的预测"},
+	"q.sure":      {"How sure are you?", "你有多大把握？"},
+	"q.sure.high": {"Sure", "很有把握"},
+	"q.sure.mid":  {"Fairly sure", "比较有把握"},
+	"q.sure.low":  {"Guessing", "猜的"},
+	"q.check":     {"Run and check", "运行并核对"},
+	"q.running":   {"Running the scenario…", "正在运行场景……"},
+	"q.pick":      {"Pick an answer first: predict, then run.", "先选一个答案：先预测，再运行。"},
+	"q.right":     {"Right: that is what happened.", "答对了：事情正是这样发生的。"},
+	"q.wrong":     {"Not what happened. Look at the run above and try again.", "不是这样。看看上面的运行过程，再试一次。"},
+	"q.tries":     {"Tries: %d", "已尝试 %d 次"},
+	"q.reveal":    {"Show the answer", "显示答案"},
+	"q.revealed":  {"The answer is marked.", "答案已标出。"},
+	"q.evidence":  {"What the run shows (at %s of simulated time)", "运行结果（模拟时间 %s 时）"},
+	"q.explain":   {"Why", "为什么"},
+	"q.hint":      {"Hint", "提示"},
+	"q.happened":  {"happened", "发生了"},
+	"q.modify":    {"Now change one line of the playground's script — a fault, a timeout, a broken mechanism — and run it again: does the answer still hold?", "现在改动演练场脚本中的一行——加一个故障、改一个超时、关掉一个机制——再运行一次：结论还成立吗？"},
+	"q.failed":    {"The scenario could not be run: %s", "场景无法运行：%s"},
+	"q.multiple":  {"Pick every answer that applies.", "选出所有符合的答案。"},
+}
+
+// tr is the message key in lang. A key missing from the catalogue shows
+// as itself, which the catalogue test prevents from shipping.
+func tr(lang doc.Lang, key string) string {
+	m, ok := messages[key]
+	if !ok {
+		return key
+	}
+	if lang == doc.Chinese {
+		return m[1]
+	}
+	return m[0]
+}
+
+// langOf is the language a page path is in: /zh/... is Chinese.
+func langOf(path string) doc.Lang {
+	if path == "/zh" || strings.HasPrefix(path, "/zh/") {
+		return doc.Chinese
+	}
+	return doc.English
+}
+
+// inLang is path in lang: the same page, the other language's address.
+func inLang(lang doc.Lang, path string) string {
+	if langOf(path) == doc.Chinese {
+		path = strings.TrimPrefix(path, "/zh")
+	}
+	if path == "" {
+		path = "/"
+	}
+	if lang == doc.Chinese {
+		if path == "/" {
+			return "/zh/"
+		}
+		return "/zh" + path
+	}
+	return path
+}

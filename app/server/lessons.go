@@ -1,0 +1,122 @@
+//go:build !wasm
+
+package server
+
+import (
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"os"
+	"path/filepath"
+	"strings"
+
+	txnapp "txnlab/app"
+	"txnlab/lessons/doc"
+)
+
+// lessonData holds the JSON the browser fetches for lesson pages,
+// encoded once at start-up: the course is fixed for the server's life.
+type lessonData struct {
+	src   txnapp.Lessons
+	files map[string][]byte // by path (txnapp.LessonDataPath, CatalogueDataPath)
+	pages []string          // every lesson page's path, both languages
+}
+
+func newLessonData(src txnapp.Lessons) (*lessonData, error) {
+	d := &lessonData{src: src, files: map[string][]byte{}}
+	put := func(path string, v any) error {
+		b, err := json.Marshal(v)
+		if err != nil {
+			return fmt.Errorf("encoding %s: %w", path, err)
+		}
+		d.files[path] = b
+		return nil
+	}
+	for _, lang := range doc.Langs {
+		cat := src.Catalogue(lang)
+		if err := put(txnapp.CatalogueDataPath(lang), cat); err != nil {
+			return nil, err
+		}
+		for _, m := range cat {
+			l, ok := src.Lesson(lang, m.Slug)
+			if !ok {
+				return nil, fmt.Errorf("the catalogue lists %s but it does not load", m.Slug)
+			}
+			path := txnapp.LessonDataPath(lang, m.Slug)
+			if err := put(path, struct {
+				Lesson    *doc.Lesson
+				Catalogue doc.Catalogue
+			}{l, cat}); err != nil {
+				return nil, err
+			}
+			d.pages = append(d.pages, lang.Prefix()+txnapp.PathLessons+"/"+m.Slug)
+		}
+	}
+	return d, nil
+}
+
+// cacheable lists what the service worker must cache for every lesson to
+// work offline after a first visit: each page and its data.
+func (d *lessonData) cacheable() []string {
+	out := append([]string(nil), d.pages...)
+	for path := range d.files {
+		out = append(out, path)
+	}
+	return out
+}
+
+// serve answers /lesson-data/ paths.
+func (d *lessonData) serve(w http.ResponseWriter, r *http.Request) {
+	b, ok := d.files[r.URL.Path]
+	if !ok {
+		http.Error(w, "404 not found: no lesson data at this path", http.StatusNotFound)
+		return
+	}
+	w.Header().Set("Content-Type", "application/json; charset=utf-8")
+	w.Header().Set("Cache-Control", "no-cache")
+	w.Write(b)
+}
+
+// knownPage reports whether a /lessons/… or /zh/lessons/… path names a
+// lesson; the page of an unknown one is still rendered (with a way back)
+// but answered 404.
+func (d *lessonData) knownPage(path string) bool {
+	for _, p := range d.pages {
+		if p == path {
+			return true
+		}
+	}
+	return false
+}
+
+// isLessonPage tells whether path is under a lesson prefix.
+func isLessonPage(path string) bool {
+	return strings.HasPrefix(path, txnapp.PathLessons+"/") || strings.HasPrefix(path, "/zh"+txnapp.PathLessons+"/")
+}
+
+// writeStatic writes the lesson data files under dir.
+func (d *lessonData) writeStatic(dir string) error {
+	for path, b := range d.files {
+		out := filepath.Join(dir, filepath.FromSlash(strings.TrimPrefix(path, "/")))
+		if err := os.MkdirAll(filepath.Dir(out), 0o755); err != nil {
+			return err
+		}
+		if err := os.WriteFile(out, b, 0o644); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// statusWriter answers with a status of its own choosing whatever the
+// handler it wraps writes: go-app renders every routed page with 200.
+type statusWriter struct {
+	http.ResponseWriter
+	status int
+}
+
+func (w statusWriter) WriteHeader(int) { w.ResponseWriter.WriteHeader(w.status) }
+
+func (w statusWriter) Write(b []byte) (int, error) {
+	return w.ResponseWriter.Write(b)
+}
