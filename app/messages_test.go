@@ -1,0 +1,130 @@
+package app
+
+import (
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+	"unicode"
+
+	"txnlab/lessons/doc"
+)
+
+// Every message exists in both languages, and its Chinese is Chinese:
+// a learner on a Chinese page must never meet an English sentence.
+func TestEveryMessageHasBothLanguages(t *testing.T) {
+	for key, m := range messages {
+		if strings.TrimSpace(m[0]) == "" || strings.TrimSpace(m[1]) == "" {
+			t.Errorf("%s: missing a language: %q", key, m)
+		}
+		if !hasHan(m[1]) {
+			t.Errorf("%s: the Chinese %q has no Chinese in it", key, m[1])
+		}
+	}
+}
+
+// Every key the code asks for is in the catalogue: tr would show the key
+// itself.
+func TestEveryMessageKeyExists(t *testing.T) {
+	files, _ := filepath.Glob("*.go")
+	call := regexp.MustCompile(`tr\([a-zA-Z.]+(?:\(\))?, "([a-z0-9.]+)"\)`)
+	n := 0
+	for _, f := range files {
+		if strings.HasSuffix(f, "_test.go") {
+			continue
+		}
+		src, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, m := range call.FindAllStringSubmatch(string(src), -1) {
+			n++
+			if _, ok := messages[m[1]]; !ok {
+				t.Errorf("%s asks for message %q, which the catalogue lacks", f, m[1])
+			}
+		}
+	}
+	if n < 20 {
+		t.Fatalf("found only %d tr calls: the pattern no longer matches the code", n)
+	}
+}
+
+func hasHan(s string) bool {
+	for _, r := range s {
+		if unicode.Is(unicode.Han, r) {
+			return true
+		}
+	}
+	return false
+}
+
+func TestLanguagePaths(t *testing.T) {
+	for _, tc := range []struct {
+		path string
+		lang doc.Lang
+		en   string
+		zh   string
+	}{
+		{"/", doc.English, "/", "/zh/"},
+		{"/zh/", doc.Chinese, "/", "/zh/"},
+		{"/zh", doc.Chinese, "/", "/zh/"},
+		{"/lessons", doc.English, "/lessons", "/zh/lessons"},
+		{"/zh/lessons/03-transaction-protocols", doc.Chinese, "/lessons/03-transaction-protocols", "/zh/lessons/03-transaction-protocols"},
+		{"/zhongwen", doc.English, "/zhongwen", "/zh/zhongwen"},
+	} {
+		if got := langOf(tc.path); got != tc.lang {
+			t.Errorf("langOf(%q) = %s, want %s", tc.path, got, tc.lang)
+		}
+		if got := inLang(doc.English, tc.path); got != tc.en {
+			t.Errorf("inLang(en, %q) = %q, want %q", tc.path, got, tc.en)
+		}
+		if got := inLang(doc.Chinese, tc.path); got != tc.zh {
+			t.Errorf("inLang(zh, %q) = %q, want %q", tc.path, got, tc.zh)
+		}
+	}
+	if got := lessonSlugOf("/zh/lessons/03-x"); got != "03-x" {
+		t.Errorf("lessonSlugOf = %q", got)
+	}
+	for _, p := range []string{"/lessons", "/lessons/", "/lessons/a/b", "/playground"} {
+		if got := lessonSlugOf(p); got != "" {
+			t.Errorf("lessonSlugOf(%q) = %q, want none", p, got)
+		}
+	}
+}
+
+func TestProgressFiles(t *testing.T) {
+	for _, bad := range []string{"", "{", "[]", `{"version":0}`, `"x"`} {
+		if _, ok := parseProgress(bad); ok {
+			t.Errorf("parseProgress(%q) accepted it", bad)
+		}
+	}
+	// A file from a newer site, with fields this one does not know and a
+	// state it does not either, still loads.
+	p, ok := parseProgress(`{"version":3,"future":1,"lessons":{"03-x":{"opened":true}},
+		"questions":{"q-a":{"state":"correct","picked":["b"],"tries":2},"q-b":{"state":"pondering"},"q-c":null}}`)
+	if !ok {
+		t.Fatal("a newer progress file was refused")
+	}
+	if p.Questions["q-a"].State != qCorrect || p.Questions["q-b"].State != qUnanswered || p.Questions["q-c"] != nil {
+		t.Errorf("normalised questions: %+v", p.Questions)
+	}
+	if !p.Lessons["03-x"].Opened {
+		t.Error("the lesson's visit was lost")
+	}
+
+	// Importing never takes a correct answer away.
+	mine := &Progress{}
+	mine.normalise()
+	mine.question("q-a").State = qCorrect
+	mine.question("q-b").State = qWrong
+	in := &Progress{}
+	in.normalise()
+	in.question("q-a").State = qWrong
+	in.question("q-b").State = qCorrect
+	in.Lessons["01-y"] = &LessonProgress{Opened: true}
+	mine.merge(in)
+	if mine.Questions["q-a"].State != qCorrect || mine.Questions["q-b"].State != qCorrect || !mine.Lessons["01-y"].Opened {
+		t.Errorf("merged: %+v %+v", mine.Questions, mine.Lessons)
+	}
+}
