@@ -82,8 +82,9 @@ func parseFrontMatter(lines []string) (frontMatter, []*Error) {
 		}
 	}
 	if fm.end == 0 {
-		at(1, "front matter: no closing --- line")
-		return fm, errs
+		// Without its end, the body was read as front matter: what that
+		// says is noise.
+		return frontMatter{}, []*Error{{Line: 1, Msg: "front matter: no closing --- line"}}
 	}
 	for _, k := range frontMatterKeys {
 		if _, ok := seen[k]; !ok {
