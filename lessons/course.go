@@ -7,6 +7,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/yuin/goldmark"
 	"github.com/yuin/goldmark/parser"
@@ -94,8 +95,18 @@ func Load(fsys fs.FS) (*Course, error) {
 
 // loadPage renders and checks one lesson file on its own.
 func loadPage(md goldmark.Markdown, file string, lang doc.Lang, slug string, data []byte) (*page, []*Error) {
+	var errs []*Error
+	if !utf8.Valid(data) {
+		// goldmark v1.8.7 panics on a soft line break after invalid UTF-8
+		// when CJK line breaks are on (util.ToRune), and a lesson is text:
+		// say where, and go on with the bad bytes replaced.
+		line := 1 + bytes.Count(data[:firstInvalidUTF8(data)], []byte("\n"))
+		errs = append(errs, &Error{Line: line, Msg: "the file is not valid UTF-8"})
+		data = []byte(strings.ToValidUTF8(string(data), "\uFFFD"))
+	}
 	lines := strings.Split(string(data), "\n")
-	fm, errs := parseFrontMatter(lines)
+	fm, fmErrs := parseFrontMatter(lines)
+	errs = append(errs, fmErrs...)
 	fm.meta.Slug, fm.meta.Lang = slug, lang
 	p := &page{file: file, fm: fm, lesson: &doc.Lesson{Meta: fm.meta}}
 
@@ -148,6 +159,19 @@ func loadPage(md goldmark.Markdown, file string, lang doc.Lang, slug string, dat
 		e.File = file
 	}
 	return p, errs
+}
+
+// firstInvalidUTF8 is the offset of the first byte of data that is not
+// valid UTF-8.
+func firstInvalidUTF8(data []byte) int {
+	for i := 0; i < len(data); {
+		r, n := utf8.DecodeRune(data[i:])
+		if r == utf8.RuneError && n == 1 {
+			return i
+		}
+		i += n
+	}
+	return len(data)
 }
 
 // Lessons is the course's catalogue in one language: every lesson's

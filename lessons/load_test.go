@@ -194,6 +194,9 @@ func TestLoadErrors(t *testing.T) {
 		{"a lesson without its English twin", func(t *testing.T, fsys fstest.MapFS) {
 			delete(fsys, "01-why.md")
 		}, []string{"01-why.zh.md:1: no English twin: 01-why.md is missing"}},
+		{"a file that is not UTF-8", func(t *testing.T, fsys fstest.MapFS) {
+			replace(t, fsys, "01-why.md", "Just text.", "Just \x82\ntext.")
+		}, []string{"01-why.md:7: the file is not valid UTF-8"}},
 		{"a file name that is not NN-slug.md", func(t *testing.T, fsys fstest.MapFS) {
 			fsys["README.md"] = &fstest.MapFile{Data: []byte("# readme\n")}
 		}, []string{"README.md:1: a lesson file is named NN-slug.md or NN-slug.zh.md (slug: lowercase letters, digits and -)"}},
