@@ -1,6 +1,7 @@
 package lessons
 
 import (
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -93,7 +94,7 @@ func parseAttrs(s string) (attrs, string) {
 func checkAttrs(lang string, as attrs, known, required []string) []string {
 	var msgs []string
 	for _, a := range as {
-		if !contains(known, a.key) {
+		if !slices.Contains(known, a.key) {
 			msgs = append(msgs, "unknown "+lang+" attribute "+strconv.Quote(a.key)+
 				didYouMean(a.key, known)+" (known: "+strings.Join(known, ", ")+")")
 		}
@@ -104,13 +105,4 @@ func checkAttrs(lang string, as attrs, known, required []string) []string {
 		}
 	}
 	return msgs
-}
-
-func contains(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
-			return true
-		}
-	}
-	return false
 }

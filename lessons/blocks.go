@@ -11,6 +11,9 @@ import (
 	"github.com/yuin/goldmark/renderer"
 	"github.com/yuin/goldmark/text"
 	"github.com/yuin/goldmark/util"
+
+	"txnlab/core/scenario"
+	"txnlab/lessons/doc"
 )
 
 // The Blocks extension turns the ```scenario and ```question fenced code
@@ -30,10 +33,12 @@ var KindScenarioBlock = ast.NewNodeKind("ScenarioBlock")
 var KindQuestionBlock = ast.NewNodeKind("QuestionBlock")
 
 // ScenarioBlock is a ```scenario block: a script that the page mounts as
-// an embedded playground.
+// an embedded playground. Its Scenario field (doc.Scenario) is the block
+// as the browser gets it, read from the info string and the body.
 type ScenarioBlock struct {
 	ast.BaseBlock
-	parsedScenario
+	Scenario doc.Scenario
+	script   *scenario.Script // nil when the script did not parse
 }
 
 // Kind implements ast.Node.
@@ -45,15 +50,17 @@ func (n *ScenarioBlock) IsRaw() bool { return true }
 // Dump implements ast.Node.
 func (n *ScenarioBlock) Dump(source []byte, level int) {
 	ast.DumpHelper(n, source, level, map[string]string{
-		"ID": n.ID, "Title": n.Title, "Line": strconv.Itoa(n.Line),
+		"ID": n.Scenario.ID, "Title": n.Scenario.Title, "Line": strconv.Itoa(n.Scenario.Line),
 	}, nil)
 }
 
 // QuestionBlock is a ```question block: a thought question the page mounts
-// as a question card.
+// as a question card. Its Question field (doc.Question) is the block as
+// the browser gets it, its Markdown already rendered.
 type QuestionBlock struct {
 	ast.BaseBlock
-	parsedQuestion
+	Question  doc.Question
+	whenLines [][]int // the file line of each choice's when: lines
 }
 
 // Kind implements ast.Node.
@@ -66,7 +73,7 @@ func (n *QuestionBlock) IsRaw() bool { return true }
 // Dump implements ast.Node.
 func (n *QuestionBlock) Dump(source []byte, level int) {
 	ast.DumpHelper(n, source, level, map[string]string{
-		"ID": n.ID, "Scenario": n.Scenario, "Line": strconv.Itoa(n.Line),
+		"ID": n.Question.ID, "Scenario": n.Question.Scenario, "Line": strconv.Itoa(n.Question.Line),
 	}, nil)
 }
 
@@ -147,10 +154,10 @@ func (blockTransformer) Transform(root *ast.Document, reader text.Reader, pc par
 		switch lang {
 		case "scenario":
 			s, e := parseScenarioBlock(attrs, body, line)
-			node, errs = &ScenarioBlock{parsedScenario: s}, e
+			node, errs = &ScenarioBlock{Scenario: s.Scenario, script: s.script}, e
 		case "question":
 			q, e := parseQuestionBlock(attrs, body, line, renderInline)
-			node, errs = &QuestionBlock{parsedQuestion: q}, e
+			node, errs = &QuestionBlock{Question: q.Question, whenLines: q.whenLines}, e
 		}
 		node.SetLines(f.Lines())
 		root.ReplaceChild(root, f, node)

@@ -40,7 +40,7 @@ func (r *blocksHTMLRenderer) renderScenario(w util.BufWriter, _ []byte, node ast
 	if !entering {
 		return ast.WalkContinue, nil
 	}
-	n := node.(*ScenarioBlock)
+	n := &node.(*ScenarioBlock).Scenario
 	_, _ = w.WriteString(`<figure class="lesson-scenario" data-scenario="`)
 	writeEscaped(w, n.ID)
 	_, _ = w.WriteString(`"><figcaption>`)
@@ -55,7 +55,7 @@ func (r *blocksHTMLRenderer) renderQuestion(w util.BufWriter, _ []byte, node ast
 	if !entering {
 		return ast.WalkContinue, nil
 	}
-	n := node.(*QuestionBlock)
+	n := &node.(*QuestionBlock).Question
 	input := "radio"
 	if n.Multiple {
 		input = "checkbox"

@@ -138,14 +138,14 @@ func loadPage(md goldmark.Markdown, file string, lang doc.Lang, slug string, dat
 		switch b := n.(type) {
 		case *ScenarioBlock:
 			flush()
-			p.lesson.Segments = append(p.lesson.Segments, doc.Segment{Scenario: b.ID})
+			p.lesson.Segments = append(p.lesson.Segments, doc.Segment{Scenario: b.Scenario.ID})
 			p.lesson.Scenarios = append(p.lesson.Scenarios, b.Scenario)
-			p.scenarios = append(p.scenarios, b.parsedScenario)
+			p.scenarios = append(p.scenarios, parsedScenario{b.Scenario, b.script})
 		case *QuestionBlock:
 			flush()
-			p.lesson.Segments = append(p.lesson.Segments, doc.Segment{Question: b.ID})
+			p.lesson.Segments = append(p.lesson.Segments, doc.Segment{Question: b.Question.ID})
 			p.lesson.Questions = append(p.lesson.Questions, b.Question)
-			p.questions = append(p.questions, b.parsedQuestion)
+			p.questions = append(p.questions, parsedQuestion{b.Question, b.whenLines})
 		default:
 			if err := md.Renderer().Render(&run, source, n); err != nil {
 				errs = append(errs, &Error{Line: 1, Msg: "rendering: " + err.Error()})

@@ -1,6 +1,7 @@
 package lessons
 
 import (
+	"slices"
 	"strconv"
 	"strings"
 
@@ -53,7 +54,7 @@ func parseFrontMatter(lines []string) (frontMatter, []*Error) {
 			at(l, "front matter: "+strconv.Quote(t)+" is not a key: value line")
 			continue
 		}
-		if !contains(frontMatterKeys, key) {
+		if !slices.Contains(frontMatterKeys, key) {
 			at(l, "front matter: unknown key "+strconv.Quote(key)+didYouMean(key, frontMatterKeys)+
 				" (keys: "+strings.Join(frontMatterKeys, ", ")+")")
 			continue

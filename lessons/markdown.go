@@ -44,7 +44,9 @@ func markdownOptions() []goldmark.Option {
 }
 
 // NewMarkdown returns the goldmark instance lessons are rendered with: the
-// configuration above plus the Blocks extension.
+// lesson configuration (no raw HTML, CJK line breaks, tables, heading ids)
+// plus the Blocks extension. Give it valid UTF-8: goldmark v1.8.7's CJK
+// line breaks panic on a soft break after an invalid byte (Load checks).
 func NewMarkdown() goldmark.Markdown {
 	return goldmark.New(append(markdownOptions(), goldmark.WithExtensions(Blocks))...)
 }
