@@ -1,0 +1,111 @@
+package lessons
+
+import (
+	"strings"
+	"unicode/utf8"
+
+	"github.com/yuin/goldmark/util"
+
+	"txnlab/lessons/doc"
+)
+
+// An evidence sentence (docs/lessons.md, "Evidence") is text with
+// backtick code spans and {query} slots the browser fills in from the run.
+// It is not Markdown: its parts are data, so a slot cannot end up inside
+// markup and the browser can draw each part its own way.
+
+// evidenceLine is one source line of an evidence sentence.
+type evidenceLine struct {
+	text string
+	line int
+}
+
+// parseEvidence splits the sentence's lines into parts, checking every
+// query, and joins the lines as a rendered paragraph would: with a space,
+// or with nothing between two East Asian wide characters (Chinese text
+// wraps without spaces).
+func parseEvidence(lines []evidenceLine) ([]doc.EvidencePart, []*Error) {
+	var parts []doc.EvidencePart
+	var errs []*Error
+	addText := func(s string) {
+		if s == "" {
+			return
+		}
+		if n := len(parts); n > 0 && parts[n-1].Text != "" {
+			parts[n-1].Text += s
+			return
+		}
+		parts = append(parts, doc.EvidencePart{Text: s})
+	}
+	prevLast := rune(0)
+	for i, l := range lines {
+		text := strings.TrimSpace(l.text)
+		if text == "" {
+			continue
+		}
+		if i > 0 && prevLast != 0 {
+			first, _ := utf8.DecodeRuneInString(text)
+			if !(util.IsEastAsianWideRune(prevLast) && util.IsEastAsianWideRune(first)) {
+				addText(" ")
+			}
+		}
+		prevLast, _ = utf8.DecodeLastRuneInString(text)
+		for text != "" {
+			j := strings.IndexAny(text, "`{}")
+			if j < 0 {
+				addText(text)
+				break
+			}
+			addText(text[:j])
+			text = text[j:]
+			switch text[0] {
+			case '`':
+				n := len(text) - len(strings.TrimLeft(text, "`"))
+				fence := text[:n]
+				end := strings.Index(text[n:], fence)
+				if end < 0 {
+					errs = append(errs, &Error{Line: l.line, Msg: "evidence: a code span opened with " + fence + " is not closed on its line"})
+					addText(text)
+					text = ""
+					continue
+				}
+				code := strings.TrimSpace(text[n : n+end])
+				parts = append(parts, doc.EvidencePart{Code: code})
+				text = text[n+end+n:]
+			case '{':
+				end := strings.IndexByte(text, '}')
+				if end < 0 {
+					errs = append(errs, &Error{Line: l.line, Msg: "evidence: a { slot is not closed on its line"})
+					addText(text)
+					text = ""
+					continue
+				}
+				q := strings.Join(strings.Fields(text[1:end]), " ")
+				text = text[end+1:]
+				if q == "" {
+					errs = append(errs, &Error{Line: l.line, Msg: "evidence: an empty {} slot"})
+					continue
+				}
+				if err := validateQuery(q); err != nil {
+					errs = append(errs, &Error{Line: l.line, Msg: "evidence: query {" + q + "}: " + err.Error()})
+				}
+				parts = append(parts, doc.EvidencePart{Query: q})
+			case '}':
+				errs = append(errs, &Error{Line: l.line, Msg: "evidence: a } without its {"})
+				addText("}")
+				text = text[1:]
+			}
+		}
+	}
+	return parts, errs
+}
+
+// hasQuery reports whether the sentence has a slot.
+func hasQuery(parts []doc.EvidencePart) bool {
+	for _, p := range parts {
+		if p.Query != "" {
+			return true
+		}
+	}
+	return false
+}

@@ -1,0 +1,201 @@
+package lessons
+
+import (
+	"errors"
+	"strconv"
+	"strings"
+
+	"txnlab/core/scenario"
+	"txnlab/lessons/doc"
+)
+
+// The checks that need more than one block: a question against its
+// scenario in the same lesson, and a lesson against its twin and the rest
+// of the course. Each block's own checks are in its parser.
+
+// checkLesson checks the blocks of one lesson against each other.
+func checkLesson(p *page) []*Error {
+	var errs []*Error
+	at := func(l int, msg string) { errs = append(errs, &Error{Line: l, Msg: msg}) }
+	byID := map[string]*parsedScenario{}
+	var ids []string
+	for i := range p.scenarios {
+		s := &p.scenarios[i]
+		if s.ID == "" {
+			continue
+		}
+		if prev, dup := byID[s.ID]; dup {
+			at(s.Line, "duplicate scenario id "+strconv.Quote(s.ID)+" (first at line "+strconv.Itoa(prev.Line)+")")
+			continue
+		}
+		byID[s.ID] = s
+		ids = append(ids, s.ID)
+	}
+	for i := range p.questions {
+		q := &p.questions[i]
+		if q.Scenario == "" {
+			continue
+		}
+		s, ok := byID[q.Scenario]
+		if !ok {
+			at(q.Line, "question "+q.ID+": no scenario block "+strconv.Quote(q.Scenario)+" in this lesson"+didYouMean(q.Scenario, ids))
+			continue
+		}
+		if s.script == nil {
+			continue // its errors are reported; checking against it would only repeat them
+		}
+		if q.Stop > 0 {
+			if msg := checkStop(s, q.Stop); msg != "" {
+				at(q.Line, "question "+q.ID+": "+msg)
+			}
+		}
+		for ci, c := range q.Choices {
+			for wi, w := range c.When {
+				if msg := checkWhen(s, w); msg != "" {
+					at(q.whenLines[ci][wi], "when: "+msg)
+				}
+			}
+		}
+	}
+	return errs
+}
+
+// checkStop says what is wrong with stop=N for scenario s, or "".
+func checkStop(s *parsedScenario, stop int) string {
+	for _, st := range s.script.Statements {
+		if st.Position().Line == stop {
+			return ""
+		}
+	}
+	n := strings.Count(s.Script, "\n")
+	if stop > n {
+		return "stop=" + strconv.Itoa(stop) + " is past the end of scenario " + s.ID + " (its script has " + strconv.Itoa(n) + " lines)"
+	}
+	return "stop=" + strconv.Itoa(stop) + " is not a statement of scenario " + s.ID +
+		" (line " + strconv.Itoa(stop) + " of its script, file line " + strconv.Itoa(s.Line+stop) + ", is blank or a comment)"
+}
+
+// checkWhen says what is wrong with a when: line, or "": it must be an
+// expect statement of the scenario language that parses against the
+// script's declarations.
+func checkWhen(s *parsedScenario, w string) string {
+	if f := strings.Fields(w); len(f) == 0 || f[0] != "expect" {
+		return strconv.Quote(w) + " is not an expect statement (when: expect …)"
+	}
+	_, err := scenario.ParseLine(w, 1, s.script.Decls.Clone())
+	if err == nil {
+		return ""
+	}
+	var e *scenario.Error
+	if errors.As(err, &e) {
+		return e.Msg + " (column " + strconv.Itoa(e.Pos.Col) + " of the statement)"
+	}
+	return err.Error()
+}
+
+// checkCourse checks the lessons against each other: every lesson has its
+// twin in the other language, the twins agree on order and block ids, and
+// no two questions of a language share an id (progress is keyed by it).
+func checkCourse(pages []*page) []*Error {
+	var errs []*Error
+	type twins struct{ en, zh *page }
+	bySlug := map[string]*twins{}
+	var slugs []string
+	type loc struct {
+		file string
+		line int
+	}
+	questionIDs := map[doc.Lang]map[string]loc{}
+	for _, p := range pages {
+		t := bySlug[p.lesson.Slug]
+		if t == nil {
+			t = &twins{}
+			bySlug[p.lesson.Slug] = t
+			slugs = append(slugs, p.lesson.Slug)
+		}
+		if p.lesson.Lang == doc.Chinese {
+			t.zh = p
+		} else {
+			t.en = p
+		}
+		seen := questionIDs[p.lesson.Lang]
+		if seen == nil {
+			seen = map[string]loc{}
+			questionIDs[p.lesson.Lang] = seen
+		}
+		for _, q := range p.questions {
+			if q.ID == "" {
+				continue
+			}
+			if prev, dup := seen[q.ID]; dup {
+				errs = append(errs, &Error{File: p.file, Line: q.Line,
+					Msg: "duplicate question id " + strconv.Quote(q.ID) + " (first at " + prev.file + ":" + strconv.Itoa(prev.line) + ")"})
+				continue
+			}
+			seen[q.ID] = loc{p.file, q.Line}
+		}
+	}
+	for _, slug := range slugs {
+		t := bySlug[slug]
+		switch {
+		case t.zh == nil:
+			errs = append(errs, &Error{File: t.en.file, Line: 1, Msg: "no Chinese twin: " + slug + ".zh.md is missing"})
+			continue
+		case t.en == nil:
+			errs = append(errs, &Error{File: t.zh.file, Line: 1, Msg: "no English twin: " + slug + ".md is missing"})
+			continue
+		}
+		if a, b := t.en.fm.meta.Order, t.zh.fm.meta.Order; a != 0 && b != 0 && a != b {
+			errs = append(errs, &Error{File: t.zh.file, Line: t.zh.fm.orderLine,
+				Msg: "order " + strconv.Itoa(b) + " differs from the English twin's order " + strconv.Itoa(a) +
+					" (" + t.en.file + ":" + strconv.Itoa(t.en.fm.orderLine) + ")"})
+		}
+		errs = append(errs, compareIDs("scenario", t.en, t.zh, blockIDs(t.en.lesson.Scenarios), blockIDs(t.zh.lesson.Scenarios))...)
+		errs = append(errs, compareIDs("question", t.en, t.zh, questionBlockIDs(t.en.lesson.Questions), questionBlockIDs(t.zh.lesson.Questions))...)
+	}
+	return errs
+}
+
+// blockID is a block's id and the line it is at.
+type blockID struct {
+	id   string
+	line int
+}
+
+func blockIDs(ss []doc.Scenario) []blockID {
+	ids := make([]blockID, len(ss))
+	for i, s := range ss {
+		ids[i] = blockID{s.ID, s.Line}
+	}
+	return ids
+}
+
+func questionBlockIDs(qs []doc.Question) []blockID {
+	ids := make([]blockID, len(qs))
+	for i, q := range qs {
+		ids[i] = blockID{q.ID, q.Line}
+	}
+	return ids
+}
+
+// compareIDs reports the first place where the twins' blocks of a kind
+// differ: the same ids, in the same order, in both languages.
+func compareIDs(kind string, en, zh *page, a, b []blockID) []*Error {
+	for i := 0; i < len(a) || i < len(b); i++ {
+		switch {
+		case i >= len(b):
+			return []*Error{{File: en.file, Line: a[i].line,
+				Msg: kind + " " + strconv.Quote(a[i].id) + " has no counterpart in the Chinese twin " + zh.file +
+					" (both languages have the same " + kind + " blocks, in the same order)"}}
+		case i >= len(a):
+			return []*Error{{File: zh.file, Line: b[i].line,
+				Msg: kind + " " + strconv.Quote(b[i].id) + " has no counterpart in the English twin " + en.file +
+					" (both languages have the same " + kind + " blocks, in the same order)"}}
+		case a[i].id != b[i].id:
+			return []*Error{{File: zh.file, Line: b[i].line,
+				Msg: kind + " " + strconv.Quote(b[i].id) + " is " + strconv.Quote(a[i].id) + " in the English twin (" +
+					en.file + ":" + strconv.Itoa(a[i].line) + "): both languages have the same " + kind + " blocks, in the same order"}}
+		}
+	}
+	return nil
+}
