@@ -1,6 +1,10 @@
 package app
 
-import "github.com/maxence-charriere/go-app/v10/pkg/app"
+import (
+	"sync"
+
+	"github.com/maxence-charriere/go-app/v10/pkg/app"
+)
 
 // Paths of the pages, shared by the route table, the links and the tests.
 const (
@@ -12,7 +16,9 @@ const (
 // Register installs the route table. Both hosts call it: the wasm entry
 // before app.RunWhenOnBrowser, and the server before it serves, because
 // go-app pre-renders a page on the server with the same components.
-func Register() {
+func Register() { registerOnce() }
+
+var registerOnce = sync.OnceFunc(func() {
 	app.Route(PathHome, func() app.Composer { return &homePage{} })
 	app.Route("/zh", func() app.Composer { return &homePage{} })
 	app.Route("/zh/", func() app.Composer { return &homePage{} })
@@ -22,7 +28,7 @@ func Register() {
 	}
 	app.Route(PathPlayground, func() app.Composer { return newPlayground() })
 	app.Route(PathScenarios, func() app.Composer { return &scenariosPage{} })
-}
+})
 
 // pathPrefix matches the paths under a prefix (go-app's RouteMatching).
 type pathPrefix string

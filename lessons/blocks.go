@@ -59,8 +59,9 @@ func (n *ScenarioBlock) Dump(source []byte, level int) {
 // the browser gets it, its Markdown already rendered.
 type QuestionBlock struct {
 	ast.BaseBlock
-	Question  doc.Question
-	whenLines [][]int // the file line of each choice's when: lines
+	Question   doc.Question
+	whenLines  [][]int // the file line of each choice's when: lines
+	queryLines []int   // the file line of each evidence query
 }
 
 // Kind implements ast.Node.
@@ -157,7 +158,7 @@ func (blockTransformer) Transform(root *ast.Document, reader text.Reader, pc par
 			node, errs = &ScenarioBlock{Scenario: s.Scenario, script: s.script}, e
 		case "question":
 			q, e := parseQuestionBlock(attrs, body, line, renderInline)
-			node, errs = &QuestionBlock{Question: q.Question, whenLines: q.whenLines}, e
+			node, errs = &QuestionBlock{Question: q.Question, whenLines: q.whenLines, queryLines: q.queryLines}, e
 		}
 		node.SetLines(f.Lines())
 		root.ReplaceChild(root, f, node)

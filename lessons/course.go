@@ -145,7 +145,7 @@ func loadPage(md goldmark.Markdown, file string, lang doc.Lang, slug string, dat
 			flush()
 			p.lesson.Segments = append(p.lesson.Segments, doc.Segment{Question: b.Question.ID})
 			p.lesson.Questions = append(p.lesson.Questions, b.Question)
-			p.questions = append(p.questions, parsedQuestion{b.Question, b.whenLines})
+			p.questions = append(p.questions, parsedQuestion{b.Question, b.whenLines, b.queryLines})
 		default:
 			if err := md.Renderer().Render(&run, source, n); err != nil {
 				errs = append(errs, &Error{Line: 1, Msg: "rendering: " + err.Error()})
@@ -154,6 +154,9 @@ func loadPage(md goldmark.Markdown, file string, lang doc.Lang, slug string, dat
 	}
 	flush()
 
+	for _, q := range p.lesson.Questions {
+		p.lesson.Meta.Questions = append(p.lesson.Meta.Questions, q.ID)
+	}
 	errs = append(errs, checkLesson(p)...)
 	for _, e := range errs {
 		e.File = file
@@ -174,9 +177,9 @@ func firstInvalidUTF8(data []byte) int {
 	return len(data)
 }
 
-// Lessons is the course's catalogue in one language: every lesson's
+// Catalogue is the course's catalogue in one language: every lesson's
 // Meta, in course order.
-func (c *Course) Lessons(lang doc.Lang) doc.Catalogue {
+func (c *Course) Catalogue(lang doc.Lang) doc.Catalogue {
 	cat := make(doc.Catalogue, 0, len(c.slugs))
 	for _, s := range c.slugs {
 		if p, ok := c.pages[pageKey{lang, s}]; ok {

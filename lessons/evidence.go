@@ -20,12 +20,14 @@ type evidenceLine struct {
 	line int
 }
 
-// parseEvidence splits the sentence's lines into parts, checking every
-// query, and joins the lines as a rendered paragraph would: with a space,
+// parseEvidence splits the sentence's lines into parts, with the file line
+// of each query part (checked against the scenario's script by
+// checkLesson), and joins the lines as a rendered paragraph would: with a space,
 // or with nothing between two East Asian wide characters (Chinese text
 // wraps without spaces).
-func parseEvidence(lines []evidenceLine) ([]doc.EvidencePart, []*Error) {
+func parseEvidence(lines []evidenceLine) ([]doc.EvidencePart, []int, []*Error) {
 	var parts []doc.EvidencePart
+	var queryLines []int
 	var errs []*Error
 	addText := func(s string) {
 		if s == "" {
@@ -86,10 +88,8 @@ func parseEvidence(lines []evidenceLine) ([]doc.EvidencePart, []*Error) {
 					errs = append(errs, &Error{Line: l.line, Msg: "evidence: an empty {} slot"})
 					continue
 				}
-				if err := validateQuery(q); err != nil {
-					errs = append(errs, &Error{Line: l.line, Msg: "evidence: query {" + q + "}: " + err.Error()})
-				}
 				parts = append(parts, doc.EvidencePart{Query: q})
+				queryLines = append(queryLines, l.line)
 			case '}':
 				errs = append(errs, &Error{Line: l.line, Msg: "evidence: a } without its {"})
 				addText("}")
@@ -97,7 +97,7 @@ func parseEvidence(lines []evidenceLine) ([]doc.EvidencePart, []*Error) {
 			}
 		}
 	}
-	return parts, errs
+	return parts, queryLines, errs
 }
 
 // hasQuery reports whether the sentence has a slot.

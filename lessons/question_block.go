@@ -25,6 +25,8 @@ type parsedQuestion struct {
 	doc.Question
 	// whenLines[i][j] is the file line of Choices[i].When[j].
 	whenLines [][]int
+	// queryLines[i] is the file line of the evidence's i-th query.
+	queryLines []int
 }
 
 // questionPart is one keyed part of the body being read.
@@ -207,9 +209,9 @@ func parseQuestionBlock(info string, body []string, line int, inline func(string
 	if evidenceLineNo == 0 {
 		at(line, "question has no evidence: line")
 	} else {
-		parts, perrs := parseEvidence(evidence)
+		parts, qlines, perrs := parseEvidence(evidence)
 		errs = append(errs, perrs...)
-		q.Evidence = parts
+		q.Evidence, q.queryLines = parts, qlines
 		if !hasQuery(parts) {
 			at(evidenceLineNo, "question: the evidence has no {query} slot (it must show a value from the run)")
 		}

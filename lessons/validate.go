@@ -31,6 +31,16 @@ func checkLesson(p *page) []*Error {
 		byID[s.ID] = s
 		ids = append(ids, s.ID)
 	}
+	for _, s := range byID {
+		if s.script == nil {
+			continue
+		}
+		for _, f := range s.Facts {
+			if msg := checkQuery(s, f); msg != "" {
+				at(s.Line, "scenario facts: query "+strconv.Quote(f)+": "+msg)
+			}
+		}
+	}
 	for i := range p.questions {
 		q := &p.questions[i]
 		if q.Scenario == "" {
@@ -43,6 +53,16 @@ func checkLesson(p *page) []*Error {
 		}
 		if s.script == nil {
 			continue // its errors are reported; checking against it would only repeat them
+		}
+		n := 0
+		for _, part := range q.Evidence {
+			if part.Query == "" {
+				continue
+			}
+			if msg := checkQuery(s, part.Query); msg != "" {
+				at(q.queryLines[n], "evidence: query {"+part.Query+"}: "+msg)
+			}
+			n++
 		}
 		if q.Stop > 0 {
 			if msg := checkStop(s, q.Stop); msg != "" {
@@ -89,6 +109,20 @@ func checkWhen(s *parsedScenario, w string) string {
 	var e *scenario.Error
 	if errors.As(err, &e) {
 		return e.Msg + " (column " + strconv.Itoa(e.Pos.Col) + " of the statement)"
+	}
+	return err.Error()
+}
+
+// checkQuery says what is wrong with a query (a fact, an evidence slot)
+// against the script it is evaluated on, or "".
+func checkQuery(s *parsedScenario, q string) string {
+	_, err := scenario.ParseQuery(q, s.script.Decls)
+	if err == nil {
+		return ""
+	}
+	var e *scenario.Error
+	if errors.As(err, &e) {
+		return e.Msg + " (column " + strconv.Itoa(e.Pos.Col) + " of the query)"
 	}
 	return err.Error()
 }

@@ -17,6 +17,7 @@ import (
 	"github.com/chromedp/chromedp"
 
 	"txnlab/app/server"
+	"txnlab/lessons"
 )
 
 var (
@@ -61,7 +62,7 @@ func run(m *testing.M) int {
 		return m.Run()
 	}
 
-	srv, err := server.New(server.Config{WebDir: filepath.Join(repoRoot, "web")})
+	srv, err := newServer()
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "e2e:", err)
 		return 1
@@ -84,6 +85,16 @@ func run(m *testing.M) int {
 		code = 1
 	}
 	return code
+}
+
+// newServer is the site as txnlab serve runs it: the built web directory
+// and the course built into the binary.
+func newServer() (*server.Server, error) {
+	course, err := lessons.Embedded()
+	if err != nil {
+		return nil, err
+	}
+	return server.New(server.Config{WebDir: filepath.Join(repoRoot, "web"), Lessons: course})
 }
 
 func findRepoRoot() (string, error) {
@@ -276,7 +287,7 @@ func (b *browser) openURL(url string) {
 // startServer runs a server of the test's own, for a test that stops it.
 func startServer(t *testing.T) (srv *server.Server, url string, stop func()) {
 	t.Helper()
-	srv, err := server.New(server.Config{WebDir: filepath.Join(repoRoot, "web")})
+	srv, err := newServer()
 	if err != nil {
 		t.Fatal(err)
 	}

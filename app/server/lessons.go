@@ -112,11 +112,18 @@ func (d *lessonData) writeStatic(dir string) error {
 // handler it wraps writes: go-app renders every routed page with 200.
 type statusWriter struct {
 	http.ResponseWriter
-	status int
+	status  int
+	written bool
 }
 
-func (w statusWriter) WriteHeader(int) { w.ResponseWriter.WriteHeader(w.status) }
+func (w *statusWriter) WriteHeader(int) {
+	if !w.written {
+		w.written = true
+		w.ResponseWriter.WriteHeader(w.status)
+	}
+}
 
-func (w statusWriter) Write(b []byte) (int, error) {
+func (w *statusWriter) Write(b []byte) (int, error) {
+	w.WriteHeader(w.status)
 	return w.ResponseWriter.Write(b)
 }

@@ -234,7 +234,7 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	case strings.HasPrefix(p, "/lesson-data/"):
 		s.lessons.serve(w, r)
 	case isLessonPage(p) && !s.lessons.knownPage(p):
-		s.pages.ServeHTTP(statusWriter{w, http.StatusNotFound}, r)
+		s.pages.ServeHTTP(&statusWriter{ResponseWriter: w, status: http.StatusNotFound}, r)
 	case p == "/robots.txt" || p == "/sitemap.xml" || p == "/ads.txt":
 		// go-app would fetch these from http://<Host header>/web/...,
 		// an outgoing request steered by the client whose answer it then

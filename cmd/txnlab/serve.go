@@ -11,6 +11,7 @@ import (
 	"syscall"
 
 	"txnlab/app/server"
+	"txnlab/lessons"
 )
 
 func init() {
@@ -61,7 +62,11 @@ func serveCmd(args []string) error {
 		return errUsage
 	}
 
-	srv, err := server.New(server.Config{WebDir: *web})
+	course, err := lessons.Embedded()
+	if err != nil {
+		return fmt.Errorf("the lessons: %w", err)
+	}
+	srv, err := server.New(server.Config{WebDir: *web, Lessons: course})
 	if err != nil {
 		return err
 	}

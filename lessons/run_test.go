@@ -1,0 +1,173 @@
+package lessons
+
+import (
+	"html"
+	"regexp"
+	"slices"
+	"testing"
+
+	"txnlab/core/scenario"
+	"txnlab/lessons/answer"
+	"txnlab/lessons/doc"
+)
+
+// embedded loads the shipped course or fails the test.
+func embedded(t *testing.T) *Course {
+	t.Helper()
+	c, err := Embedded()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(c.Slugs()) == 0 {
+		t.Fatal("the course has no lesson")
+	}
+	return c
+}
+
+// Every scenario block runs to its end with every expect holding: a
+// lesson cannot claim what the simulation does not do.
+func TestEveryScenarioHolds(t *testing.T) {
+	c := embedded(t)
+	for _, lang := range doc.Langs {
+		for _, m := range c.Catalogue(lang) {
+			l, _ := c.Lesson(lang, m.Slug)
+			for _, sc := range l.Scenarios {
+				name := l.Slug + "/" + string(lang) + "/" + sc.ID
+				script, err := scenario.Parse(name, sc.Script)
+				if err != nil {
+					t.Errorf("%s: %v", name, err)
+					continue
+				}
+				s := scenario.NewSession(name, script)
+				s.Run()
+				if s.Err != nil {
+					t.Errorf("%s: %v", name, s.Err)
+				}
+				for _, r := range s.Results {
+					if !r.OK {
+						t.Errorf("%s (lesson line %d): %s", name, sc.Line+r.Pos.Line, r)
+					}
+				}
+				for _, f := range sc.Facts {
+					if _, err := s.Query(f); err != nil {
+						t.Errorf("%s: fact %q: %v", name, f, err)
+					}
+				}
+			}
+		}
+	}
+}
+
+// Every question's choices that hold in its run are exactly those the
+// lesson marks right, and its evidence fills in: the page's answer is
+// what the simulation did.
+func TestEveryQuestionAgreesWithItsRun(t *testing.T) {
+	c := embedded(t)
+	n := 0
+	for _, lang := range doc.Langs {
+		for _, m := range c.Catalogue(lang) {
+			l, _ := c.Lesson(lang, m.Slug)
+			for i := range l.Questions {
+				q := &l.Questions[i]
+				sc, _ := l.ScenarioByID(q.Scenario)
+				out, err := answer.Decide(q, sc.Script)
+				if err != nil {
+					t.Errorf("%s %s: %v", l.Slug, q.ID, err)
+					continue
+				}
+				n++
+				var right []string
+				for ci, ch := range q.Choices {
+					if out.Holds[ci] != ch.Right {
+						t.Errorf("%s %s (%s, line %d): choice %s is marked right=%v, but in the run it holds=%v",
+							l.Slug, q.ID, lang, q.Line, ch.Key, ch.Right, out.Holds[ci])
+					}
+					if ch.Right {
+						right = append(right, ch.Key)
+					}
+				}
+				if !out.Right(q, right) {
+					t.Errorf("%s %s: the marked answer %v is not graded right", l.Slug, q.ID, right)
+				}
+				for _, p := range out.Evidence {
+					if p.Query != "" {
+						t.Errorf("%s %s: evidence slot {%s} left unfilled", l.Slug, q.ID, p.Query)
+					}
+				}
+			}
+		}
+	}
+	if n == 0 {
+		t.Fatal("no question was checked")
+	}
+}
+
+// The chapter's three thought questions are in lesson 03, in both
+// languages, under the ids the issue fixed.
+func TestChapterQuestions(t *testing.T) {
+	c := embedded(t)
+	for _, lang := range doc.Langs {
+		l, ok := c.Lesson(lang, "03-transaction-protocols")
+		if !ok {
+			t.Fatalf("no lesson 03 in %s", lang)
+		}
+		for _, id := range []string{"q-add-offsets", "q-markers-fail", "q-coordinator-epoch"} {
+			if _, ok := l.QuestionByID(id); !ok {
+				t.Errorf("%s: lesson 03 has no question %s", lang, id)
+			}
+		}
+		if len(l.Questions) < 5 {
+			t.Errorf("%s: lesson 03 has %d questions, want the chapter's three and two of its own", lang, len(l.Questions))
+		}
+		if !slices.Equal(l.Meta.Questions, questionIDs(l)) {
+			t.Errorf("%s: the catalogue's question ids %v differ from the lesson's", lang, l.Meta.Questions)
+		}
+	}
+}
+
+func questionIDs(l *doc.Lesson) []string {
+	var ids []string
+	for _, q := range l.Questions {
+		ids = append(ids, q.ID)
+	}
+	return ids
+}
+
+var (
+	codeOrPre    = regexp.MustCompile(`(?s)<pre.*?</pre>|<code>.*?</code>`)
+	htmlTag      = regexp.MustCompile(`<[^>]*>`)
+	englishWords = regexp.MustCompile(`[A-Za-z][A-Za-z'’-]*(?:[ ,]+[A-Za-z][A-Za-z'’-]*){3,}`)
+)
+
+// A Chinese page never shows an English sentence: outside code (Kafka's
+// identifiers, scripts) no run of four Latin words, in the text, the
+// block titles, the questions, hints, explanations and evidence.
+func TestChineseHasNoEnglishSentences(t *testing.T) {
+	c := embedded(t)
+	for _, m := range c.Catalogue(doc.Chinese) {
+		l, _ := c.Lesson(doc.Chinese, m.Slug)
+		texts := []string{l.Title, l.Summary}
+		for _, s := range l.Segments {
+			texts = append(texts, s.HTML)
+		}
+		for _, sc := range l.Scenarios {
+			texts = append(texts, sc.Title)
+		}
+		for _, q := range l.Questions {
+			texts = append(texts, q.PromptHTML, q.ExplainHTML)
+			texts = append(texts, q.HintsHTML...)
+			for _, ch := range q.Choices {
+				texts = append(texts, ch.HTML)
+			}
+			for _, p := range q.Evidence {
+				texts = append(texts, p.Text)
+			}
+		}
+		for _, s := range texts {
+			plain := html.UnescapeString(htmlTag.ReplaceAllString(codeOrPre.ReplaceAllString(s, " "), " "))
+			for _, w := range englishWords.FindAllString(plain, -1) {
+				t.Errorf("%s.zh.md: English on the Chinese page: %q", m.Slug, w)
+			}
+		}
+	}
+}
