@@ -72,7 +72,13 @@ func parseEvidence(lines []evidenceLine) ([]doc.EvidencePart, []int, []*Error) {
 					continue
 				}
 				code := strings.TrimSpace(text[n : n+end])
-				parts = append(parts, doc.EvidencePart{Code: code})
+				if q, ok := strings.CutPrefix(code, "{"); ok && strings.HasSuffix(q, "}") {
+					// `{query}`: a slot written as code, as values are shown anyway.
+					parts = append(parts, doc.EvidencePart{Query: strings.Join(strings.Fields(strings.TrimSuffix(q, "}")), " ")})
+					queryLines = append(queryLines, l.line)
+				} else {
+					parts = append(parts, doc.EvidencePart{Code: code})
+				}
 				text = text[n+end+n:]
 			case '{':
 				end := strings.IndexByte(text, '}')

@@ -4,6 +4,7 @@ import (
 	"html"
 	"regexp"
 	"slices"
+	"strings"
 	"testing"
 
 	"txnlab/core/scenario"
@@ -90,6 +91,9 @@ func TestEveryQuestionAgreesWithItsRun(t *testing.T) {
 					t.Errorf("%s %s: the marked answer %v is not graded right", l.Slug, q.ID, right)
 				}
 				for _, p := range out.Evidence {
+					if strings.HasPrefix(p.Code, "{") {
+						t.Errorf("%s %s: evidence shows a query's text %q instead of its value", l.Slug, q.ID, p.Code)
+					}
 					if p.Query != "" {
 						t.Errorf("%s %s: evidence slot {%s} left unfilled", l.Slug, q.ID, p.Query)
 					}
