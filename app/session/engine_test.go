@@ -1,4 +1,4 @@
-package app
+package session
 
 import (
 	"errors"
@@ -257,4 +257,53 @@ func firstSend(e Engine, api string) int {
 		}
 	}
 	return -1
+}
+
+// Query evaluates on the session stopped at the position, whichever way
+// the engine got there, and keeps the answer with the position's state.
+func TestEngineQueryAtThePosition(t *testing.T) {
+	defer func(f func(*scenario.Session, string) (string, error)) { queryFn = f }(queryFn)
+	calls := 0
+	queryFn = func(s *scenario.Session, q string) (string, error) {
+		calls++
+		return q + "@" + s.Now().String(), nil
+	}
+	e := newSessionEngine()
+	if _, err := e.Query("x"); err == nil {
+		t.Error("a query with nothing loaded did not fail")
+	}
+	if err := e.Load(mustScenario(t, "happy-path")); err != nil {
+		t.Fatal(err)
+	}
+	for _, i := range []int{e.Len(), 3, e.Len() / 2, 1} {
+		e.Seek(i)
+		got, err := e.Query("x")
+		if want := "x@" + e.Now().String(); err != nil || got != want {
+			t.Errorf("at %d: %q, %v; want %q", i, got, err, want)
+		}
+	}
+	before := calls
+	e.Query("x")
+	if calls != before {
+		t.Error("asking again at the same position evaluated again")
+	}
+}
+
+// StepAfterLine stops right after a line's statement ran.
+func TestEngineStepAfterLine(t *testing.T) {
+	e := newSessionEngine()
+	if err := e.Load("cluster brokers=1\nproducer app transactional.id=t1\napp init\n"); err != nil {
+		t.Fatal(err)
+	}
+	i := e.StepAfterLine(2)
+	e.Seek(i)
+	if e.Line() == 2 || e.Line() == 1 {
+		t.Errorf("after line 2, at step %d the engine is on line %d", i, e.Line())
+	}
+	if e.Seek(i - 1); e.Line() != 2 {
+		t.Errorf("the step before is on line %d, want 2", e.Line())
+	}
+	if got := e.StepAfterLine(99); got != e.Len() {
+		t.Errorf("a line past the end: step %d, want the end %d", got, e.Len())
+	}
 }
