@@ -20,4 +20,12 @@
 // (long histories drawn progressively, the engine's background work
 // between frames). app/session keeps the checkpoints that make a move back
 // cheap.
+//
+// The parts both playgrounds compose, with small inputs of their own:
+// transportControls (transport.go: the buttons and the scrubber from a
+// position, a length and the handlers) and diagramState (stage.go: the
+// engine, the diagram's view and its layouts, which the diagram's
+// components point at). embedded.go is a lesson's embedded playground
+// (scenarioPlayground, ShowAction); tr.go the English and Chinese strings
+// of what lesson pages show.
 package app

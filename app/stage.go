@@ -36,8 +36,9 @@ type diagramState struct {
 	engine Engine
 
 	// scrollID is the id of the diagram's scrolling box, unique on the
-	// page; describedBy the id of its text alternative, if any.
-	scrollID, describedBy string
+	// page; describedBy the id of its text alternative, if any; lang the
+	// page's language ("": English).
+	scrollID, describedBy, lang string
 
 	filter    diagramFilter
 	scrollTop int // of the diagram, for drawing only the rows on screen
@@ -313,7 +314,7 @@ func (p *diagramState) renderDiagram(travel bool, empty string) app.UI {
 	return app.Div().ID(p.scrollID).Class("diagram-scroll").OnScroll(p.onDiagramScroll).Body(
 		&laneHeadsView{Gen: p.histGen, Filter: p.filter, StatePos: p.shownPos, d: p},
 		&diagramView{Gen: p.histGen, Pos: p.engine.Pos(), Filter: p.filter, From: from, To: to,
-			Selected: p.selected, Travel: travel, d: p},
+			Selected: p.selected, Travel: travel, Lang: p.lang, d: p},
 		app.If(p.layout().NowRow == 0, func() app.UI {
 			return app.P().Class("diagram-empty").Text(empty)
 		}),
@@ -339,6 +340,7 @@ type diagramView struct {
 	From, To int
 	Selected int64
 	Travel   bool
+	Lang     string // of the label
 	d        *diagramState
 }
 
@@ -376,7 +378,7 @@ func (d *diagramView) Render() app.UI {
 		Attr("width", itoa(l.Width)).Attr("height", itoa(l.Height)).
 		Attr("viewBox", "0 0 "+itoa(l.Width)+" "+itoa(l.Height)).
 		Attr("role", "img").
-		Aria("label", "Sequence diagram").
+		Aria("label", tr(d.Lang, "Sequence diagram")).
 		Aria("describedby", p.describedBy).
 		DataSet("rows", l.NowRow).
 		DataSet("arrows", len(l.Arrows)).

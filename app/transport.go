@@ -43,6 +43,8 @@ type transportControls struct {
 	// playground listens to the keys.
 	Keys bool
 
+	// OnReset nil leaves Reset out: a lesson's playground has its own,
+	// which also restores the lesson's script.
 	OnReset, OnBack, OnPlay, OnPause, OnStep, OnEnd app.EventHandler
 }
 
@@ -56,14 +58,17 @@ func (t transportControls) buttons() []app.UI {
 		return ""
 	}
 	pos, n, l := t.Pos, t.Len, t.Lang
-	return []app.UI{
-		transportButton("reset", tr(l, "Reset"), "⇤", key("Home"), pos == 0, t.OnReset),
+	var out []app.UI
+	if t.OnReset != nil {
+		out = append(out, transportButton("reset", tr(l, "Reset"), "⇤", key("Home"), pos == 0, t.OnReset))
+	}
+	return append(out,
 		transportButton("back", tr(l, "Step back"), "◀", key("←"), pos == 0, t.OnBack),
 		transportButton("play", tr(l, "Play"), "▶", key("space"), t.Playing || n == 0, t.OnPlay),
 		transportButton("pause", tr(l, "Pause"), "❚❚", key("space"), !t.Playing, t.OnPause),
 		transportButton("step", tr(l, "Step"), "▶|", key("→"), pos >= n, t.OnStep),
 		transportButton("end", tr(l, "Run to end"), "⇥", key("End"), pos >= n, t.OnEnd),
-	}
+	)
 }
 
 // scrubber is the range input over the whole history (data-action
