@@ -304,6 +304,17 @@ func (s *scenarioPlayground) show(ctx app.Context, req ShowRequest) {
 func (s *scenarioPlayground) followNewest(ctx app.Context) {
 	s.shownSnap, s.shownPos = s.engine.Snapshot(), s.engine.Pos()
 	s.follow(ctx)
+	if app.IsClient {
+		// go-app may set the range's value before its new max, and the
+		// browser then clamps the value to the old max (0 before the
+		// first run): set it again once both are in.
+		id, pos := s.scrubID(), s.engine.Pos()
+		ctx.Defer(func(ctx app.Context) {
+			if r := app.Window().GetElementByID(id); r.Truthy() {
+				r.Set("value", pos)
+			}
+		})
+	}
 	if app.IsClient && s.playing && !s.reducedMotion {
 		id := s.scrollID
 		ctx.Defer(func(ctx app.Context) { startTravellers(id) })
@@ -321,6 +332,9 @@ func (s *scenarioPlayground) pushUndo(src string) {
 }
 
 // ---- Editor ----
+
+// scrubID is the id of this playground's scrubber.
+func (s *scenarioPlayground) scrubID() string { return "scrub-" + domID(s.ID) }
 
 // textareaID is the id of this playground's textarea.
 func (s *scenarioPlayground) textareaID() string { return "script-" + domID(s.ID) }
@@ -592,7 +606,7 @@ func (s *scenarioPlayground) renderTransport() app.UI {
 	d := s.engine.Digest()
 	return app.Div().Class("transport-panel").Body(
 		app.Div().Class("transport").Role("toolbar").Aria("label", tr(l, "Transport")).Body(t.buttons()...),
-		app.Div().Class("scrubber").Body(t.scrubber(s.onScrub)),
+		app.Div().Class("scrubber").Body(t.scrubber(s.onScrub).ID(s.scrubID())),
 		app.Div().Class("status").Body(
 			app.Span().Class("position").Text(fmt.Sprintf(tr(l, "Step %d of %d"), t.Pos, t.Len)),
 			app.Span().Class("line").Text(line),
