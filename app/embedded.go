@@ -105,7 +105,11 @@ func (s *scenarioPlayground) OnInit() { s.setup() }
 func (s *scenarioPlayground) setup() {
 	s.stop()
 	s.busyGen++ // a run in progress belongs to the old script
+	// histGen goes on counting: the diagram's chunks compare it, and a
+	// count starting again would leave the old script's rows drawn.
+	gen := s.histGen
 	s.diagramState = newDiagramState(newEngine(), "diagram-"+domID(s.ID))
+	s.histGen = gen + 1
 	s.lang = s.Lang
 	s.viewH = embeddedViewH
 	s.loaded = s.Script

@@ -37,7 +37,6 @@ func mountEmbedded(t *testing.T, e app.TestEngine, id, lang string) *scenarioPla
 	}
 	e.ConsumeAll()
 	s.engine = atPos{s.engine}
-	s.diagramState.engine = s.engine
 	return s
 }
 
@@ -187,5 +186,21 @@ func TestEveryStringTranslated(t *testing.T) {
 		if strings.Count(v[0], "%") != strings.Count(v[1], "%") {
 			t.Errorf("%q: the verbs differ in %q", k, v[1])
 		}
+	}
+}
+
+// A lesson page reusing the component for another block starts again
+// from the new script, and the history count goes on, so no chunk of the
+// old diagram is taken for the new one's.
+func TestEmbeddedStartsAgainOnANewScript(t *testing.T) {
+	e := app.NewTestEngine()
+	s := mountEmbedded(t, e, "endtxn", "en")
+	s.onRun(s.ctx, app.Event{})
+	e.ConsumeAll()
+	gen := s.histGen
+	s.Script = strings.Replace(lessonScript, "k=v", "k=w", 1)
+	s.OnUpdate(s.ctx)
+	if s.started || s.script != s.Script || s.engine.Len() != 0 || s.histGen <= gen {
+		t.Errorf("after a new script: started=%v len=%d gen %d→%d", s.started, s.engine.Len(), gen, s.histGen)
 	}
 }
