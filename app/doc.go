@@ -6,8 +6,9 @@
 // so that it has content before the wasm arrives. Nothing here may import
 // the server (app/server is `!wasm`), or the wasm doubles in size.
 //
-// The pages see the simulation only through [Engine]; sessionEngine
-// implements it over core/scenario. Every button the learner presses is a
+// The pages see the simulation only through [Engine], defined with its
+// implementation over core/scenario in app/session (engine.go here names
+// its types for the pages). Every button the learner presses is a
 // statement of the scenario language written into the script (Engine.Act),
 // so whatever happens in the browser is a script the CLI replays with the
 // same digest.
@@ -17,6 +18,14 @@
 // the message panel), diagram.go (the diagram's layout and drawing as
 // data), labels.go, cards.go, inspector.go, export.go, share.go, idle.go
 // (long histories drawn progressively, the engine's background work
-// between frames). session_engine.go keeps the checkpoints that make a
-// move back cheap.
+// between frames). app/session keeps the checkpoints that make a move back
+// cheap.
+//
+// The parts both playgrounds compose, with small inputs of their own:
+// transportControls (transport.go: the buttons and the scrubber from a
+// position, a length and the handlers) and diagramState (stage.go: the
+// engine, the diagram's view and its layouts, which the diagram's
+// components point at). embedded.go is a lesson's embedded playground
+// (scenarioPlayground, ShowAction); tr.go the English and Chinese strings
+// of what lesson pages show.
 package app

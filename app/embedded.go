@@ -1,28 +1,659 @@
 package app
 
-// TEMPORARY stand-in for the embedded playground being written on branch
-// embed; replaced by that branch's app/embedded.go at the merge.
+import (
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
 
-import "github.com/maxence-charriere/go-app/v10/pkg/app"
+	"github.com/maxence-charriere/go-app/v10/pkg/app"
+)
 
-const showAction = "scenario.show"
+// The embedded playground: what a lesson page mounts for each ```scenario
+// block. It is the full playground's script, transport and diagram, made
+// from the same parts (transportControls, diagramState), without the
+// cluster cards, the inspector or the trace, and with the facts the lesson
+// names. A lesson holds several: each runs its script only when it is
+// scrolled into view or asked to, so a page opens without running any.
 
-// ShowRequest asks the embedded playground ID to show Script stopped
-// after line Stop.
+// ShowAction is the go-app action that asks an embedded playground to
+// show a moment of its scenario: a question card posts it with
+// ctx.NewActionWithValue(ShowAction, ShowRequest{…}) once the learner
+// has answered.
+const ShowAction = "scenario.show"
+
+// ShowRequest is the value of a ShowAction.
 type ShowRequest struct {
-	ID     string
+	// ID is the scenario block's id (data-scenario): the playground with
+	// another id ignores the request.
+	ID string
+	// Script is the script to load; "" means the lesson's own. An edit
+	// the learner made is kept on the playground's Undo.
 	Script string
-	Stop   int
+	// Stop is a line of the script: the playground stops right after
+	// that statement ran. 0 means the end.
+	Stop int
 }
 
+// playgroundPath is the full playground's path for a page's language.
+func playgroundPath(lang string) string {
+	if lang == "zh" {
+		return "/zh" + PathPlayground
+	}
+	return PathPlayground
+}
+
+// scenarioPlayground is an embedded playground. Its exported fields are
+// its inputs, compared by go-app at every render of the lesson page, so
+// they are small values: the block's id, title, script and fact queries,
+// and the page's language. Everything else is its own state, made in
+// OnInit, so a lesson page re-rendering does not allocate an engine per
+// block.
 type scenarioPlayground struct {
 	app.Compo
-	ID, Title, Script string
-	Facts             []string
-	Lang              string
+
+	// ID is the block's id: data-scenario, and the ShowRequest's ID.
+	ID string
+	// Title names the scenario above it and for screen readers.
+	Title string
+	// Script is the lesson's script, which Reset goes back to.
+	Script string
+	// Facts are queries of the scenario language shown with their value
+	// at the current step ("txn order-txn-1 state").
+	Facts []string
+	// Lang is the page's language, "en" or "zh".
+	Lang string
+
+	// diagramState holds the engine and the diagram's view (stage.go).
+	diagramState
+
+	loaded string // the Script input the state below was made for
+
+	// editorText is what the textarea was last given from outside;
+	// script is what it holds now (see playground.editorText).
+	editorText, script string
+	scriptErr          *ScriptError
+	editGen            int
+	undo               []string
+
+	// started is set once the script was asked to run (in view, Run, a
+	// ShowRequest): until then the page shows the script and a
+	// placeholder, and does no work.
+	started bool
+	busy    bool
+	busyGen int
+	playing bool
+	playGen int
+
+	reducedMotion bool
+	// observer watches the section until it comes into view; onSeen is
+	// its callback, released with it.
+	observer app.Value
+	onSeen   app.Func
+	// ctx is the context the component was mounted with, for the
+	// observer's callback and the tests.
+	ctx app.Context
+
+	linkScript, link string // the share link, of linkScript
 }
 
+// OnInit makes the component's state from its inputs.
+func (s *scenarioPlayground) OnInit() { s.setup() }
+
+// setup (re)starts from the inputs: a fresh engine, the lesson's script in
+// the editor, nothing run.
+func (s *scenarioPlayground) setup() {
+	s.stop()
+	s.busyGen++ // a run in progress belongs to the old script
+	// histGen goes on counting: the diagram's chunks compare it, and a
+	// count starting again would leave the old script's rows drawn.
+	gen := s.histGen
+	s.diagramState = newDiagramState(newEngine(), "diagram-"+domID(s.ID))
+	s.histGen = gen + 1
+	s.lang = s.Lang
+	s.viewH = embeddedViewH
+	s.loaded = s.Script
+	s.editorText, s.script, s.scriptErr = s.Script, s.Script, nil
+	s.undo, s.started, s.busy = nil, false, false
+}
+
+// embeddedViewH is the diagram's height before it is measured: its box's
+// max-height in app.css.
+const embeddedViewH = 420
+
+// domID makes an id usable in element ids and CSS selectors.
+func domID(id string) string {
+	b := []byte(id)
+	for i, c := range b {
+		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '-' || c == '_') {
+			b[i] = '-'
+		}
+	}
+	return string(b)
+}
+
+// OnMount listens for ShowAction and, in the browser, waits for the
+// section to come into view before running anything.
+func (s *scenarioPlayground) OnMount(ctx app.Context) {
+	s.ctx = ctx
+	ctx.Handle(ShowAction, s.onShow)
+	if !app.IsClient {
+		return
+	}
+	if mq := app.Window().Call("matchMedia", "(prefers-reduced-motion: reduce)"); mq.Truthy() {
+		s.reducedMotion = mq.Get("matches").Bool()
+	}
+	s.observe(ctx)
+}
+
+// OnPreRender is go-app's mount on the server, where the page is
+// pre-rendered (and the native tests run): it runs nothing — the script
+// shows as text — but listens for ShowAction as OnMount does, so a test
+// can post one.
+func (s *scenarioPlayground) OnPreRender(ctx app.Context) {
+	s.ctx = ctx
+	ctx.Handle(ShowAction, s.onShow)
+}
+
+// OnUpdate starts again when the page gives another script (a lesson
+// page reusing the component for another lesson's block).
+func (s *scenarioPlayground) OnUpdate(ctx app.Context) {
+	s.lang = s.Lang
+	if s.Script == s.loaded {
+		return
+	}
+	s.unobserve()
+	s.setup()
+	if app.IsClient {
+		ctx.Defer(func(ctx app.Context) { s.setTextarea(s.Script) })
+		s.observe(ctx)
+	}
+}
+
+// OnDismount stops the playback and lets the observer go.
+func (s *scenarioPlayground) OnDismount() {
+	s.stop()
+	s.busyGen++
+	s.unobserve()
+}
+
+// observe runs the script once the section is near the viewport. Several
+// embedded playgrounds on a page thus run one by one as the learner
+// reads, never all at once when the page opens.
+func (s *scenarioPlayground) observe(ctx app.Context) {
+	ctor := app.Window().Get("IntersectionObserver")
+	if s.started || s.observer != nil || !ctor.Truthy() {
+		return // without an observer the script runs on Run
+	}
+	s.onSeen = app.FuncOf(func(this app.Value, args []app.Value) any {
+		entries := args[0]
+		for i := 0; i < entries.Length(); i++ {
+			if entries.Index(i).Get("isIntersecting").Bool() {
+				ctx.Dispatch(func(ctx app.Context) {
+					s.unobserve()
+					if !s.started {
+						s.load(ctx, s.script, nil)
+					}
+				})
+				break
+			}
+		}
+		return nil
+	})
+	s.observer = ctor.New(s.onSeen, map[string]any{"rootMargin": "200px 0px"})
+	s.observer.Call("observe", s.JSValue())
+}
+
+// unobserve disconnects the observer and releases its callback.
+func (s *scenarioPlayground) unobserve() {
+	if s.observer != nil {
+		s.observer.Call("disconnect")
+		s.observer = nil
+	}
+	if s.onSeen != nil {
+		s.onSeen.Release()
+		s.onSeen = nil
+	}
+}
+
+// ---- Running ----
+
+// load runs src in slices of workSlice (the page must not freeze while a
+// script runs), then calls done. A parse error is shown at once and the
+// last history that ran stays.
+func (s *scenarioPlayground) load(ctx app.Context, src string, done func(app.Context)) {
+	s.stop()
+	s.started = true
+	if err := s.engine.Begin(src); err != nil {
+		s.scriptErr = asScriptError(err)
+		return
+	}
+	s.scriptErr = nil
+	s.busyGen++
+	s.busy = true
+	s.work(ctx, s.busyGen, done)
+}
+
+// work runs a slice of the run begun by load.
+func (s *scenarioPlayground) work(ctx app.Context, gen int, done func(app.Context)) {
+	if gen != s.busyGen {
+		return // superseded
+	}
+	budget := workSlice
+	if app.IsServer {
+		budget = time.Hour // natively (the tests): nobody waits for a frame
+	}
+	if finished, _ := s.engine.Work(budget); !finished {
+		ctx.After(time.Millisecond, func(ctx app.Context) { s.work(ctx, gen, done) })
+		return
+	}
+	// A runtime error is the engine's Err, shown by the editor.
+	s.busy = false
+	s.histGen++
+	s.selected = 0
+	s.shownSnap, s.shownPos = Snapshot{}, 0
+	if done != nil {
+		done(ctx)
+	}
+	s.followNewest(ctx)
+}
+
+// onShow carries out a ShowRequest addressed to this playground.
+func (s *scenarioPlayground) onShow(ctx app.Context, a app.Action) {
+	req, ok := a.Value.(ShowRequest)
+	if p, isPtr := a.Value.(*ShowRequest); isPtr && p != nil {
+		req, ok = *p, true
+	}
+	if !ok || req.ID != s.ID {
+		ctx.PreventUpdate()
+		return
+	}
+	s.show(ctx, req)
+}
+
+// show loads req's script (the lesson's when empty), runs it and stops
+// right after line req.Stop, then scrolls the playground into view.
+func (s *scenarioPlayground) show(ctx app.Context, req ShowRequest) {
+	s.unobserve()
+	src := req.Script
+	if src == "" {
+		src = s.Script
+	}
+	if s.script != src && s.script != s.Script {
+		s.pushUndo(s.script) // the learner's edit, which Undo brings back
+	}
+	s.setEditor(ctx, src)
+	stop := func(ctx app.Context) {
+		at := s.engine.Len()
+		if req.Stop > 0 {
+			at = s.engine.StepAfterLine(req.Stop)
+		}
+		s.engine.Seek(at)
+	}
+	if s.started && !s.busy && s.engine.Script() == src {
+		stop(ctx)
+		s.followNewest(ctx)
+	} else {
+		s.load(ctx, src, stop)
+	}
+	if app.IsClient {
+		ctx.Defer(func(ctx app.Context) {
+			s.JSValue().Call("scrollIntoView", map[string]any{"block": "nearest"})
+		})
+	}
+}
+
+// followNewest keeps the newest row in view and, while playing, animates
+// the newest messages.
+func (s *scenarioPlayground) followNewest(ctx app.Context) {
+	s.shownSnap, s.shownPos = s.engine.Snapshot(), s.engine.Pos()
+	s.follow(ctx)
+	if app.IsClient {
+		// go-app may set the range's value before its new max, and the
+		// browser then clamps the value to the old max (0 before the
+		// first run): set it again once both are in.
+		id, pos := s.scrubID(), s.engine.Pos()
+		ctx.Defer(func(ctx app.Context) {
+			if r := app.Window().GetElementByID(id); r.Truthy() {
+				r.Set("value", pos)
+			}
+		})
+	}
+	if app.IsClient && s.playing && !s.reducedMotion {
+		id := s.scrollID
+		ctx.Defer(func(ctx app.Context) { startTravellers(id) })
+	}
+}
+
+func (s *scenarioPlayground) pushUndo(src string) {
+	if n := len(s.undo); n > 0 && s.undo[n-1] == src {
+		return
+	}
+	s.undo = append(s.undo, src)
+	if len(s.undo) > 20 {
+		s.undo = s.undo[1:]
+	}
+}
+
+// ---- Editor ----
+
+// scrubID is the id of this playground's scrubber.
+func (s *scenarioPlayground) scrubID() string { return "scrub-" + domID(s.ID) }
+
+// textareaID is the id of this playground's textarea.
+func (s *scenarioPlayground) textareaID() string { return "script-" + domID(s.ID) }
+
+// setEditor gives the editor a text from outside (see playground.setEditor)
+// and cancels a rerun of the typing it replaces.
+func (s *scenarioPlayground) setEditor(ctx app.Context, text string) {
+	s.editorText, s.script, s.scriptErr = text, text, nil
+	s.editGen++
+	if app.IsClient {
+		ctx.Defer(func(ctx app.Context) { s.setTextarea(text) })
+	}
+}
+
+func (s *scenarioPlayground) setTextarea(text string) {
+	if ta := app.Window().GetElementByID(s.textareaID()); ta.Truthy() && ta.Get("value").String() != text {
+		ta.Set("value", text)
+	}
+}
+
+// onInput reruns the script editDelay after the last keystroke, keeping
+// the position, as the full editor does.
+func (s *scenarioPlayground) onInput(ctx app.Context, e app.Event) {
+	s.script = ctx.JSSrc().Get("value").String()
+	s.stop()
+	s.editGen++
+	gen := s.editGen
+	ctx.After(editDelay, func(ctx app.Context) {
+		if gen == s.editGen {
+			s.applyEdits(ctx)
+		}
+	})
+}
+
+func (s *scenarioPlayground) applyEdits(ctx app.Context) {
+	if s.script == s.engine.Script() && s.started {
+		s.scriptErr = nil
+		return
+	}
+	pos := s.engine.Pos()
+	s.load(ctx, s.script, func(ctx app.Context) { s.engine.Seek(pos) })
+}
+
+// onReset goes back to the lesson's script at its start; an edit is kept
+// on Undo.
+func (s *scenarioPlayground) onReset(ctx app.Context, e app.Event) {
+	s.stop()
+	if s.script != s.Script {
+		s.pushUndo(s.script)
+	}
+	s.setEditor(ctx, s.Script)
+	if s.started && !s.busy && s.engine.Script() == s.Script {
+		s.engine.Seek(0)
+		s.followNewest(ctx)
+		return
+	}
+	s.load(ctx, s.Script, nil)
+}
+
+func (s *scenarioPlayground) onUndo(ctx app.Context, e app.Event) {
+	n := len(s.undo)
+	if n == 0 {
+		return
+	}
+	prev := s.undo[n-1]
+	s.undo = s.undo[:n-1]
+	pos := s.engine.Pos()
+	s.setEditor(ctx, prev)
+	s.load(ctx, prev, func(ctx app.Context) { s.engine.Seek(pos) })
+}
+
+func (s *scenarioPlayground) onRun(ctx app.Context, e app.Event) {
+	s.unobserve()
+	s.load(ctx, s.script, nil)
+}
+
+// editorError is the typed script's parse error, else the loaded
+// script's runtime error when the editor holds it.
+func (s *scenarioPlayground) editorError() *ScriptError {
+	if s.scriptErr != nil {
+		return s.scriptErr
+	}
+	if err := s.engine.Err(); err != nil && s.script == s.engine.Script() {
+		return err
+	}
+	return nil
+}
+
+// ---- Transport ----
+
+func (s *scenarioPlayground) stop() {
+	s.playing = false
+	s.playGen++
+}
+
+func (s *scenarioPlayground) move(ctx app.Context, f func()) {
+	s.stop()
+	f()
+	s.followNewest(ctx)
+}
+
+func (s *scenarioPlayground) onStepBack(ctx app.Context, e app.Event) {
+	s.move(ctx, s.engine.StepBack)
+}
+
+func (s *scenarioPlayground) onStep(ctx app.Context, e app.Event) {
+	s.move(ctx, func() { s.engine.Step() })
+}
+
+func (s *scenarioPlayground) onRunToEnd(ctx app.Context, e app.Event) {
+	s.move(ctx, func() { s.engine.Seek(s.engine.Len()) })
+}
+
+func (s *scenarioPlayground) onScrub(ctx app.Context, e app.Event) {
+	i, _ := strconv.Atoi(ctx.JSSrc().Get("value").String())
+	s.move(ctx, func() { s.engine.Seek(i) })
+}
+
+func (s *scenarioPlayground) onPause(ctx app.Context, e app.Event) { s.stop() }
+
+// onPlay plays at 1× (the full playground has the speeds); at the end it
+// replays, as media players do.
+func (s *scenarioPlayground) onPlay(ctx app.Context, e app.Event) {
+	if s.playing || s.engine.Len() == 0 {
+		return
+	}
+	if s.engine.Pos() >= s.engine.Len() {
+		s.engine.Seek(0)
+	}
+	s.stop()
+	s.playing = true
+	s.tick(ctx, s.playGen)
+}
+
+func (s *scenarioPlayground) tick(ctx app.Context, gen int) {
+	ctx.After(baseInterval, func(ctx app.Context) {
+		if !s.playing || gen != s.playGen {
+			return
+		}
+		s.engine.Step()
+		s.followNewest(ctx)
+		if s.engine.Pos() >= s.engine.Len() {
+			s.playing = false
+			return
+		}
+		s.tick(ctx, gen)
+	})
+}
+
+// ---- Facts and the link ----
+
+// factValue is a query's value at the engine's position, or a short
+// reason it has none.
+func factValue(e Engine, query string) string {
+	v, err := e.Query(query)
+	if err != nil {
+		return "? (" + err.Error() + ")"
+	}
+	return v
+}
+
+// fullLink is the full playground with the script in the editor, in the
+// page's language (share.go's #s= fragment).
+func (s *scenarioPlayground) fullLink() string {
+	if s.link == "" || s.linkScript != s.script {
+		s.linkScript = s.script
+		s.link = playgroundPath(s.Lang) + "#s=" + encodeScript(s.script)
+	}
+	return s.link
+}
+
+// ---- Page ----
+
 func (s *scenarioPlayground) Render() app.UI {
-	return app.Section().Class("embedded-playground").Attr("data-scenario", s.ID).Body(
-		app.H3().Text(s.Title), app.Pre().Text(s.Script))
+	if s.engine == nil {
+		s.setup() // a component rendered without OnInit (a test's Render)
+	}
+	l := s.Lang
+	label := s.Title
+	if label == "" {
+		label = tr(l, "Embedded playground")
+	}
+	state := "idle"
+	switch {
+	case s.busy:
+		state = "running"
+	case s.started:
+		state = "ready"
+	}
+	return app.Section().Class("embedded-playground").
+		DataSet("scenario", s.ID).DataSet("state", state).
+		Aria("label", label).
+		Body(
+			app.Div().Class("ep-head").Body(
+				app.If(s.Title != "", func() app.UI {
+					return app.Span().Class("ep-title").Text(s.Title)
+				}),
+				app.A().Class("ep-open").DataSet("action", "open").Href(s.fullLink()).
+					Text(tr(l, "Open in the full playground")),
+			),
+			app.Div().Class("ep-body").Body(
+				s.renderEditor(),
+				app.Div().Class("ep-run").Body(
+					s.renderTransport(),
+					s.renderStage(),
+					s.renderFacts(),
+				),
+			),
+		)
+}
+
+func (s *scenarioPlayground) renderEditor() app.UI {
+	l := s.Lang
+	se := s.editorError()
+	area := app.Textarea().ID(s.textareaID()).Class("ep-script").
+		DataSet("field", "script").
+		Aria("label", tr(l, "Scenario script")).
+		Spellcheck(false).
+		Attr("autocomplete", "off").
+		Attr("autocapitalize", "off").
+		Attr("wrap", "off").
+		Attr("rows", min(max(strings.Count(s.editorText, "\n")+1, 4), 14)).
+		Text(s.editorText).
+		// The pre-rendered page shows the script before the wasm runs.
+		Body(app.Text(s.editorText)).
+		OnInput(s.onInput)
+	errID := "script-error-" + domID(s.ID)
+	if se != nil {
+		area = area.Aria("invalid", "true").Aria("describedby", errID)
+	}
+	return app.Div().Class("ep-editor").Body(
+		area,
+		app.Div().Class("ep-tools").Body(
+			app.If(!s.started, func() app.UI {
+				return app.Button().Type("button").Class("tool ep-run-button").DataSet("action", "run").
+					Aria("label", tr(l, "Run the scenario")).OnClick(s.onRun).Text(tr(l, "Run"))
+			}),
+			transportButton("reset", tr(l, "Reset"), "⇤", "",
+				s.script == s.Script && s.engine.Pos() == 0, s.onReset),
+			app.If(len(s.undo) > 0, func() app.UI {
+				return app.Button().Type("button").Class("tool").DataSet("action", "undo").
+					Aria("label", tr(l, "Undo script change")).Title(tr(l, "Bring back your script")).
+					OnClick(s.onUndo).Text(tr(l, "Undo"))
+			}),
+		),
+		app.If(se != nil, func() app.UI {
+			msg := "Line %d, column %d: %s"
+			if se.Runtime {
+				msg = "Line %d, column %d stops the run: %s"
+			}
+			return app.P().ID(errID).Class("script-error").Role("alert").
+				DataSet("line", se.Line).DataSet("col", se.Col).
+				Text(fmt.Sprintf(tr(l, msg), se.Line, se.Col, se.Msg))
+		}),
+	)
+}
+
+func (s *scenarioPlayground) renderTransport() app.UI {
+	l := s.Lang
+	t := transportControls{Lang: l, Pos: s.engine.Pos(), Len: s.engine.Len(), Playing: s.playing,
+		OnBack: s.onStepBack, OnPlay: s.onPlay, OnPause: s.onPause, OnStep: s.onStep, OnEnd: s.onRunToEnd}
+	line := tr(l, "finished")
+	if n := s.engine.Line(); n > 0 {
+		line = fmt.Sprintf(tr(l, "line %d"), n)
+	}
+	if !s.started {
+		line = tr(l, "not yet run")
+	}
+	d := s.engine.Digest()
+	return app.Div().Class("transport-panel").Body(
+		app.Div().Class("transport").Role("toolbar").Aria("label", tr(l, "Transport")).Body(t.buttons()...),
+		app.Div().Class("scrubber").Body(t.scrubber(s.onScrub).ID(s.scrubID())),
+		app.Div().Class("status").Body(
+			app.Span().Class("position").Text(fmt.Sprintf(tr(l, "Step %d of %d"), t.Pos, t.Len)),
+			app.Span().Class("line").Text(line),
+			app.If(s.busy, func() app.UI {
+				return app.Span().Class("busy").Role("status").Text(tr(l, "Running the script…"))
+			}),
+			app.Output().Class("digest").DataSet("digest", d).Text(fmt.Sprintf(tr(l, "digest %s"), d)),
+		),
+	)
+}
+
+// renderStage is the diagram, or before the first run a placeholder of
+// its size, so the page does not jump when it arrives.
+func (s *scenarioPlayground) renderStage() app.UI {
+	l := s.Lang
+	if !s.started || (s.busy && s.engine.Len() == 0) {
+		text := tr(l, "The diagram appears when this scenario runs: press Run, or scroll here.")
+		if s.started {
+			text = tr(l, "Running the script…")
+		}
+		return app.Div().Class("diagram-placeholder").DataSet("placeholder", true).Text(text)
+	}
+	return s.renderDiagram(s.playing && !s.reducedMotion, tr(l, "Nothing has happened yet: press Step or Play."))
+}
+
+// renderFacts lists each fact query with its value at the position, once
+// the script has run.
+func (s *scenarioPlayground) renderFacts() app.UI {
+	if len(s.Facts) == 0 {
+		return app.Text("")
+	}
+	ready := s.started && !s.busy && s.engine.Len() > 0
+	rows := make([]app.UI, len(s.Facts))
+	for i, q := range s.Facts {
+		v := "…"
+		if ready {
+			v = factValue(s.engine, q)
+		}
+		rows[i] = app.Li().Class("fact").DataSet("fact", q).Body(
+			app.Code().Text(q),
+			app.Text(" = "),
+			app.Output().DataSet("value", v).Text(v),
+		)
+	}
+	return app.Ul().Class("facts").Aria("label", tr(s.Lang, "Facts")).Body(rows...)
 }

@@ -70,16 +70,58 @@ var messages = map[string][2]string{
 	"q.modify":    {"Now change one line of the playground's script — a fault, a timeout, a broken mechanism — and run it again: does the answer still hold?", "现在改动演练场脚本中的一行——加一个故障、改一个超时、关掉一个机制——再运行一次：结论还成立吗？"},
 	"q.failed":    {"The scenario could not be run: %s", "场景无法运行：%s"},
 	"q.multiple":  {"Pick every answer that applies.", "选出所有符合的答案。"},
+
+	// The playground's parts (the embedded one, the transport, the
+	// diagram), keyed by their English text.
+	"Reset":                   {"Reset", "重置"},
+	"Step back":               {"Step back", "后退一步"},
+	"Play":                    {"Play", "播放"},
+	"Pause":                   {"Pause", "暂停"},
+	"Step":                    {"Step", "前进一步"},
+	"Run to end":              {"Run to end", "运行到结尾"},
+	"Transport":               {"Transport", "播放控制"},
+	"Position in the history": {"Position in the history", "历史中的位置"},
+	"step %d of %d":           {"step %d of %d", "第 %d 步，共 %d 步"},
+	"Step %d of %d":           {"Step %d of %d", "第 %d 步 / 共 %d 步"},
+	"Scenario script":         {"Scenario script", "场景脚本"},
+	"Script":                  {"Script", "脚本"},
+	"Run":                     {"Run", "运行"},
+	"Run the scenario":        {"Run the scenario", "运行这个场景"},
+	"Reset script":            {"Reset script", "恢复脚本"},
+	"Back to the lesson's script": {"Back to the lesson's script",
+		"恢复为课程中的脚本"},
+	"Undo":                   {"Undo", "撤销"},
+	"Undo script change":     {"Undo script change", "撤销脚本修改"},
+	"Bring back your script": {"Bring back your script", "找回你之前的脚本"},
+	"Sequence diagram":       {"Sequence diagram", "时序图"},
+	"Facts":                  {"Facts", "事实"},
+	"Open in the full playground": {"Open in the full playground",
+		"在完整的实验场中打开"},
+	"Line %d, column %d: %s": {"Line %d, column %d: %s", "第 %d 行第 %d 列：%s"},
+	"Line %d, column %d stops the run: %s": {"Line %d, column %d stops the run: %s",
+		"第 %d 行第 %d 列使运行停止：%s"},
+	"Running the script…": {"Running the script…", "正在运行脚本……"},
+	"The diagram appears when this scenario runs: press Run, or scroll here.": {
+		"The diagram appears when this scenario runs: press Run, or scroll here.",
+		"场景运行后这里显示时序图：点击“运行”，或滚动到这里。"},
+	"Nothing has happened yet: press Step or Play.": {"Nothing has happened yet: press Step or Play.",
+		"还什么都没有发生：点击“前进一步”或“播放”。"},
+	"finished":            {"finished", "已结束"},
+	"line %d":             {"line %d", "第 %d 行"},
+	"digest %s":           {"digest %s", "摘要 %s"},
+	"not yet run":         {"not yet run", "尚未运行"},
+	"Embedded playground": {"Embedded playground", "嵌入的实验场"},
 }
 
-// tr is the message key in lang. A key missing from the catalogue shows
-// as itself, which the catalogue test prevents from shipping.
-func tr(lang doc.Lang, key string) string {
+// tr is the message key in lang (a doc.Lang, or its string as the
+// components' inputs carry it). A key missing from the catalogue shows as
+// itself, which the catalogue test prevents from shipping.
+func tr[L ~string](lang L, key string) string {
 	m, ok := messages[key]
 	if !ok {
 		return key
 	}
-	if lang == doc.Chinese {
+	if doc.Lang(lang) == doc.Chinese {
 		return m[1]
 	}
 	return m[0]

@@ -18,6 +18,9 @@ func TestEveryMessageHasBothLanguages(t *testing.T) {
 		if strings.TrimSpace(m[0]) == "" || strings.TrimSpace(m[1]) == "" {
 			t.Errorf("%s: missing a language: %q", key, m)
 		}
+		if strings.Count(m[0], "%") != strings.Count(m[1], "%") {
+			t.Errorf("%s: the verbs differ between %q and %q", key, m[0], m[1])
+		}
 		if !hasHan(m[1]) {
 			t.Errorf("%s: the Chinese %q has no Chinese in it", key, m[1])
 		}
@@ -28,7 +31,7 @@ func TestEveryMessageHasBothLanguages(t *testing.T) {
 // itself.
 func TestEveryMessageKeyExists(t *testing.T) {
 	files, _ := filepath.Glob("*.go")
-	call := regexp.MustCompile(`tr\([a-zA-Z.]+(?:\(\))?, "([a-z0-9.]+)"\)`)
+	call := regexp.MustCompile(`tr\([a-zA-Z.]+(?:\(\))?, "([^"]+)"\)`)
 	n := 0
 	for _, f := range files {
 		if strings.HasSuffix(f, "_test.go") {

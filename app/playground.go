@@ -42,7 +42,8 @@ const defaultSlug = "happy-path"
 type playground struct {
 	app.Compo
 
-	engine Engine
+	// diagramState holds the engine and the diagram's view (stage.go).
+	diagramState
 
 	// editorText is what the textarea was last given from outside (a
 	// scenario, an action). Typing changes script only: re-rendering the
@@ -78,19 +79,6 @@ type playground struct {
 	busySince time.Time
 	acting    bool // the run in progress carries out an action
 
-	filter    diagramFilter
-	scrollTop int // of the diagram, for drawing only the rows on screen
-	// domScrollTop is the diagram's scrollTop as last set or seen (-1:
-	// unknown).
-	domScrollTop int
-	viewH        int
-	selected     int64   // the message shown in the message panel
-	histGen      int     // counts the histories loaded, for components that draw from one
-	laid         *layout // the diagram of laidKey, computed once per position
-	laidKey      layoutKey
-	full         *layout // the whole history's diagram, of fullKey (pos 0)
-	fullKey      layoutKey
-
 	tab      string
 	untilAPI string
 
@@ -102,8 +90,6 @@ type playground struct {
 	// queued for after the next paint.
 	ctx          app.Context
 	hasCtx       bool
-	shownSnap    Snapshot
-	shownPos     int
 	shownViol    []check.Violation
 	shownViolPos int
 	movedAt      time.Time
@@ -124,7 +110,9 @@ type playground struct {
 }
 
 func newPlayground() *playground {
-	return &playground{engine: newEngine(), speed: defaultSpeed, viewH: 560, tab: tabTransactions, untilAPI: "WriteTxnMarkers", domScrollTop: -1}
+	p := &playground{diagramState: newDiagramState(newEngine(), "diagram-scroll"), speed: defaultSpeed, tab: tabTransactions, untilAPI: "WriteTxnMarkers"}
+	p.describedBy = "trace-heading"
+	return p
 }
 
 func (p *playground) OnNav(ctx app.Context) {

@@ -8,6 +8,7 @@ import (
 
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 
+	"txnlab/app/session"
 	"txnlab/core/sim"
 )
 
@@ -194,7 +195,7 @@ func TestActAppliesPendingEditsFirst(t *testing.T) {
 }
 
 func TestDiagramLayout(t *testing.T) {
-	e := newSessionEngine()
+	e := session.New()
 	sc, _ := scenarioBySlug("zombie-fencing-init")
 	if err := e.Load(sc.Script); err != nil {
 		t.Fatal(err)
@@ -264,7 +265,7 @@ func TestDiagramDrawsOnlyTheRowsOnScreen(t *testing.T) {
 }
 
 func TestMessageLabels(t *testing.T) {
-	e := newSessionEngine()
+	e := session.New()
 	sc, _ := scenarioBySlug("zombie-fencing-init")
 	if err := e.Load(sc.Script); err != nil {
 		t.Fatal(err)
@@ -296,7 +297,7 @@ func TestMessageLabels(t *testing.T) {
 }
 
 func TestMessageFieldsNameTheErrorCode(t *testing.T) {
-	e := newSessionEngine()
+	e := session.New()
 	sc, _ := scenarioBySlug("zombie-fencing-init")
 	if err := e.Load(sc.Script); err != nil {
 		t.Fatal(err)
@@ -315,7 +316,7 @@ func TestMessageFieldsNameTheErrorCode(t *testing.T) {
 }
 
 func TestExports(t *testing.T) {
-	e := newSessionEngine()
+	e := session.New()
 	sc, _ := scenarioBySlug("zombie-fencing-init")
 	if err := e.Load(sc.Script); err != nil {
 		t.Fatal(err)

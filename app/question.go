@@ -147,7 +147,7 @@ func (c *questionCard) decide(ctx app.Context, grade bool) {
 			}
 			c.save()
 		}
-		ctx.NewActionWithValue(showAction, ShowRequest{ID: c.Q.Scenario, Script: c.Script, Stop: c.Q.Stop})
+		ctx.NewActionWithValue(ShowAction, ShowRequest{ID: c.Q.Scenario, Script: c.Script, Stop: c.Q.Stop})
 	}
 	slice(ctx)
 }

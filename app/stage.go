@@ -26,6 +26,45 @@ const (
 	overscanRows = 16
 )
 
+// diagramState is what drawing the sequence diagram of an engine needs
+// besides the engine: the learner's view (filter, selection, scroll) and
+// the layouts computed from the history. The full playground and the
+// lessons' embedded playgrounds each embed one, so the diagram's
+// components (diagramView, rowChunk, laneHeadsView, traceList) point at
+// this and never at a page.
+type diagramState struct {
+	engine Engine
+
+	// scrollID is the id of the diagram's scrolling box, unique on the
+	// page; describedBy the id of its text alternative, if any; lang the
+	// page's language ("": English).
+	scrollID, describedBy, lang string
+
+	filter    diagramFilter
+	scrollTop int // of the diagram, for drawing only the rows on screen
+	// domScrollTop is the diagram's scrollTop as last set or seen (-1:
+	// unknown).
+	domScrollTop int
+	viewH        int
+	selected     int64   // the message shown in the message panel
+	histGen      int     // counts the histories loaded, for components that draw from one
+	laid         *layout // the diagram of laidKey, computed once per position
+	laidKey      layoutKey
+	full         *layout // the whole history's diagram, of fullKey (pos 0)
+	fullKey      layoutKey
+
+	// shownSnap is the cluster state drawn (the lane heads, the cards),
+	// of position shownPos: while a long history's state at the position
+	// is computed, the last one drawn (idle.go).
+	shownSnap Snapshot
+	shownPos  int
+}
+
+// newDiagramState is the view of a diagram nothing has scrolled yet.
+func newDiagramState(e Engine, scrollID string) diagramState {
+	return diagramState{engine: e, scrollID: scrollID, viewH: 560, domScrollTop: -1}
+}
+
 // layoutKey identifies a computed layout.
 type layoutKey struct {
 	script string
@@ -36,7 +75,7 @@ type layoutKey struct {
 // layout is the diagram of the current position, computed once per
 // position and filter however often the page renders, as a prefix of the
 // whole history's layout, computed once per script and filter.
-func (p *playground) layout() *layout {
+func (p *diagramState) layout() *layout {
 	k := layoutKey{p.engine.Script(), p.engine.Pos(), p.filter}
 	if p.laid == nil || p.laidKey != k {
 		full := layoutKey{script: k.script, filter: k.filter}
@@ -53,7 +92,7 @@ func (p *playground) layout() *layout {
 }
 
 // window is the range of rows to draw for the diagram's scroll position.
-func (p *playground) window() (from, to int) {
+func (p *diagramState) window() (from, to int) {
 	first := p.scrollTop / rowHeight
 	from = first/chunkRows*chunkRows - overscanRows
 	visible := max(p.viewH-headHeight, rowHeight) / rowHeight
@@ -64,6 +103,24 @@ func (p *playground) window() (from, to int) {
 // followNewest scrolls the diagram so its newest row is in view after the
 // render, and starts the travelling-message animation while playing.
 func (p *playground) followNewest(ctx app.Context) {
+	p.follow(ctx)
+	p.moved()
+	line := p.engine.Line()
+	playing := p.playing
+	if app.IsClient {
+		// The editor's scroll reads the textarea's geometry: after the
+		// frame's layout (beforePaint), not right after the render,
+		// where it would lay the page out once more.
+		p.beforePaint(func() { revealLine(line) })
+		if playing && !p.reducedMotion {
+			ctx.Defer(func(ctx app.Context) { startTravellers(p.scrollID) })
+		}
+	}
+}
+
+// follow scrolls the diagram so its newest row is in view after the
+// render.
+func (p *diagramState) follow(ctx app.Context) {
 	l := p.layout()
 	bottom := l.Height
 	visible := p.viewH - headHeight
@@ -74,22 +131,10 @@ func (p *playground) followNewest(ctx app.Context) {
 		p.scrollTop = max(0, bottom-visible/2)
 	}
 	p.scrollDiagram(ctx, p.scrollTop)
-	p.moved()
-	line := p.engine.Line()
-	playing := p.playing
-	if app.IsClient {
-		// The editor's scroll reads the textarea's geometry: after the
-		// frame's layout (beforePaint), not right after the render,
-		// where it would lay the page out once more.
-		p.beforePaint(func() { revealLine(line) })
-		if playing && !p.reducedMotion {
-			ctx.Defer(func(ctx app.Context) { startTravellers() })
-		}
-	}
 }
 
 // scrollDiagram sets the diagram's scroll position after the render.
-func (p *playground) scrollDiagram(ctx app.Context, top int) {
+func (p *diagramState) scrollDiagram(ctx app.Context, top int) {
 	p.scrollTop = top
 	if !app.IsClient {
 		return
@@ -104,15 +149,15 @@ func (p *playground) scrollDiagram(ctx app.Context, top int) {
 		if top == p.domScrollTop {
 			return
 		}
-		if d := app.Window().GetElementByID("diagram-scroll"); d.Truthy() {
+		if d := app.Window().GetElementByID(p.scrollID); d.Truthy() {
 			d.Set("scrollTop", top)
 			p.domScrollTop = top
 		}
 	})
 }
 
-func (p *playground) measureDiagram() {
-	if d := app.Window().GetElementByID("diagram-scroll"); d.Truthy() {
+func (p *diagramState) measureDiagram() {
+	if d := app.Window().GetElementByID(p.scrollID); d.Truthy() {
 		if h := d.Get("clientHeight").Int(); h > 0 {
 			p.viewH = h
 		}
@@ -120,7 +165,7 @@ func (p *playground) measureDiagram() {
 }
 
 // onDiagramScroll redraws only when the rows to draw change.
-func (p *playground) onDiagramScroll(ctx app.Context, e app.Event) {
+func (p *diagramState) onDiagramScroll(ctx app.Context, e app.Event) {
 	from, to := p.window()
 	p.scrollTop = ctx.JSSrc().Get("scrollTop").Int()
 	p.domScrollTop = p.scrollTop
@@ -136,14 +181,15 @@ func (p *playground) onDiagramScroll(ctx app.Context, e app.Event) {
 // moving along each arrow. SMIL's begin="indefinite" plus beginElement
 // restarts it for every step, where a CSS animation would need an inline
 // style the Content-Security-Policy forbids.
-func startTravellers() {
-	list := app.Window().Get("document").Call("querySelectorAll", ".traveller animateMotion")
+// Only the diagram in box scrollID: a lesson has several.
+func startTravellers(scrollID string) {
+	list := app.Window().Get("document").Call("querySelectorAll", "#"+scrollID+" .traveller animateMotion")
 	for i := 0; i < list.Length(); i++ {
 		list.Index(i).Call("beginElement")
 	}
 }
 
-func (p *playground) selectMsg(id int64) {
+func (p *diagramState) selectMsg(id int64) {
 	if p.selected == id {
 		p.selected = 0
 		return
@@ -164,7 +210,7 @@ func (p *playground) onFilterFetch(ctx app.Context, e app.Event) {
 }
 
 // svgUI renders a shape with go-app, XMLNS on every element.
-func (p *playground) svgUI(s shape) app.UI {
+func (p *diagramState) svgUI(s shape) app.UI {
 	e := app.Elem(s.Tag).XMLNS(svgNS)
 	for _, a := range s.Attrs {
 		e = e.Attr(a.K, a.V)
@@ -233,7 +279,6 @@ func laneHeads(l *layout, snap Snapshot) shape {
 }
 
 func (p *playground) renderStage() app.UI {
-	from, to := p.window()
 	p.snapshot() // the lane heads show the nodes' states
 	return app.Div().Class("stage-body").Body(
 		app.Div().Class("diagram-panel").Body(
@@ -254,16 +299,25 @@ func (p *playground) renderStage() app.UI {
 				),
 				p.renderExport(),
 			),
-			app.Div().ID("diagram-scroll").Class("diagram-scroll").OnScroll(p.onDiagramScroll).Body(
-				&laneHeadsView{Gen: p.histGen, Filter: p.filter, StatePos: p.shownPos, p: p},
-				&diagramView{Gen: p.histGen, Pos: p.engine.Pos(), Filter: p.filter, From: from, To: to,
-					Selected: p.selected, Travel: p.playing && !p.reducedMotion, p: p},
-				app.If(p.layout().NowRow == 0, func() app.UI {
-					return app.P().Class("diagram-empty").Text("Nothing has happened yet: press Step or Play.")
-				}),
-			),
+			p.renderDiagram(p.playing && !p.reducedMotion, "Nothing has happened yet: press Step or Play."),
 		),
 		p.renderMessagePanel(),
+	)
+}
+
+// renderDiagram is the diagram's scrolling box: the lane heads, the rows
+// in view, and empty (a hint) while nothing has happened. travel animates
+// the newest messages. The lane heads show shownSnap: the caller takes
+// the snapshot it wants drawn first.
+func (p *diagramState) renderDiagram(travel bool, empty string) app.UI {
+	from, to := p.window()
+	return app.Div().ID(p.scrollID).Class("diagram-scroll").OnScroll(p.onDiagramScroll).Body(
+		&laneHeadsView{Gen: p.histGen, Filter: p.filter, StatePos: p.shownPos, d: p},
+		&diagramView{Gen: p.histGen, Pos: p.engine.Pos(), Filter: p.filter, From: from, To: to,
+			Selected: p.selected, Travel: travel, Lang: p.lang, d: p},
+		app.If(p.layout().NowRow == 0, func() app.UI {
+			return app.P().Class("diagram-empty").Text(empty)
+		}),
 	)
 }
 
@@ -286,11 +340,12 @@ type diagramView struct {
 	From, To int
 	Selected int64
 	Travel   bool
-	p        *playground
+	Lang     string // of the label
+	d        *diagramState
 }
 
 func (d *diagramView) Render() app.UI {
-	p := d.p
+	p := d.d
 	l := p.layout()
 	events := p.engine.Events()
 	to := min(d.To, l.NowRow+1)
@@ -317,14 +372,14 @@ func (d *diagramView) Render() app.UI {
 		if d.Selected != 0 && l.chunkHasMsg(c, events, d.Selected) {
 			sel = d.Selected
 		}
-		kids = append(kids, &rowChunk{Gen: d.Gen, Filter: d.Filter, C: c, Now: now, Selected: sel, p: p})
+		kids = append(kids, &rowChunk{Gen: d.Gen, Filter: d.Filter, C: c, Now: now, Selected: sel, d: p})
 	}
 	return app.Elem("svg").XMLNS(svgNS).Class("sequence").
 		Attr("width", itoa(l.Width)).Attr("height", itoa(l.Height)).
 		Attr("viewBox", "0 0 "+itoa(l.Width)+" "+itoa(l.Height)).
 		Attr("role", "img").
-		Aria("label", "Sequence diagram").
-		Aria("describedby", "trace-heading").
+		Aria("label", tr(d.Lang, "Sequence diagram")).
+		Aria("describedby", p.describedBy).
 		DataSet("rows", l.NowRow).
 		DataSet("arrows", len(l.Arrows)).
 		// The rows drawn, so a test can tell when a scroll has
@@ -346,12 +401,12 @@ type rowChunk struct {
 	C        int
 	Now      int
 	Selected int64
-	p        *playground
+	d        *diagramState
 }
 
 func (c *rowChunk) Render() app.UI {
-	l := c.p.layout()
-	return app.Raw(rawSVG("rows", drawChunk(l, c.p.engine.Events(), c.C, c.Selected)))
+	l := c.d.layout()
+	return app.Raw(rawSVG("rows", drawChunk(l, c.d.engine.Events(), c.C, c.Selected)))
 }
 
 // chunkArrows is the range of arrows sent in chunk c's rows.
@@ -465,7 +520,7 @@ func msgTarget(e app.Event) int64 {
 }
 
 // onDiagramClick selects the message of the arrow clicked.
-func (p *playground) onDiagramClick(ctx app.Context, e app.Event) {
+func (p *diagramState) onDiagramClick(ctx app.Context, e app.Event) {
 	if id := msgTarget(e); id != 0 {
 		p.selectMsg(id)
 		return
@@ -474,7 +529,7 @@ func (p *playground) onDiagramClick(ctx app.Context, e app.Event) {
 }
 
 // onDiagramKey selects the message of the focused arrow on Enter.
-func (p *playground) onDiagramKey(ctx app.Context, e app.Event) {
+func (p *diagramState) onDiagramKey(ctx app.Context, e app.Event) {
 	if e.Get("key").String() == "Enter" {
 		if id := msgTarget(e); id != 0 {
 			p.selectMsg(id)
@@ -491,15 +546,15 @@ type laneHeadsView struct {
 	Gen      int
 	Filter   diagramFilter
 	StatePos int
-	p        *playground
+	d        *diagramState
 }
 
 func (h *laneHeadsView) Render() app.UI {
-	l := h.p.layout()
+	l := h.d.layout()
 	return app.Elem("svg").XMLNS(svgNS).Class("sequence-head").Aria("hidden", "true").
 		Attr("width", itoa(l.Width)).Attr("height", itoa(headHeight)).
 		Attr("viewBox", "0 0 "+itoa(l.Width)+" "+itoa(headHeight)).
-		Body(h.p.svgUI(laneHeads(l, h.p.shownSnap)))
+		Body(h.d.svgUI(laneHeads(l, h.d.shownSnap)))
 }
 
 // travellers are dots that run along the arrows sent in the newest step.
@@ -634,7 +689,7 @@ func (p *playground) renderTrace() app.UI {
 	skipped := max(0, n-traceShown) / traceAlign * traceAlign
 	var lists []app.UI
 	for from := skipped; from < n; from += traceAlign {
-		lists = append(lists, &traceList{Gen: p.histGen, Filter: p.filter, From: from, To: min(from+traceAlign, n), p: p})
+		lists = append(lists, &traceList{Gen: p.histGen, Filter: p.filter, From: from, To: min(from+traceAlign, n), d: &p.diagramState})
 	}
 	return app.Section().Class("trace").Aria("labelledby", "trace-heading").Body(
 		app.H2().ID("trace-heading").Text("Trace (the diagram as text)"),
@@ -656,7 +711,7 @@ type traceList struct {
 	Gen      int
 	Filter   diagramFilter
 	From, To int
-	p        *playground
+	d        *diagramState
 }
 
 // traceKey identifies the history and filter the trace drew its rows
@@ -669,8 +724,8 @@ type traceKey struct {
 func (t *traceList) Render() app.UI {
 	// The whole history's rows: the position's are a prefix of them, and
 	// the trace may show an earlier position's (renderTrace).
-	t.p.layout()
-	rows, h := t.p.full.Rows, t.p.engine.History()
+	t.d.layout()
+	rows, h := t.d.full.Rows, t.d.engine.History()
 	var b strings.Builder
 	b.WriteString(`<ol start="` + strconv.Itoa(t.From+1) + `">`)
 	for _, i := range rows[t.From:min(t.To, len(rows))] {

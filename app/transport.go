@@ -12,13 +12,15 @@ import (
 // transportButton keeps a control focusable when it has nothing to do
 // (aria-disabled, not disabled), so keyboard focus does not fall back to
 // the page when, say, Step reaches the end. Handlers ignore such clicks
-// because the engine clamps every move.
-func transportButton(label, glyph, key string, inactive bool, h app.EventHandler) app.UI {
+// because the engine clamps every move. action is the button's stable
+// name (data-action): its label is in the page's language.
+func transportButton(action, label, glyph, key string, inactive bool, h app.EventHandler) app.UI {
 	title := label
 	if key != "" {
 		title += " (" + key + ")"
 	}
 	return app.Button().Type("button").Class("transport-button").
+		DataSet("action", action).
 		Aria("label", label).
 		Aria("disabled", inactive).
 		Title(title).
@@ -29,27 +31,76 @@ func transportButton(label, glyph, key string, inactive bool, h app.EventHandler
 		)
 }
 
+// transportControls is what the transport's buttons draw from: a
+// position in a history, whether it plays, and what each button does. Any
+// page with an engine draws them (the full playground, a lesson's
+// embedded playground); none needs the page itself.
+type transportControls struct {
+	Lang     string // "en" or "zh": the buttons' labels
+	Pos, Len int
+	Playing  bool
+	// Keys shows the keyboard shortcut in each title: only the full
+	// playground listens to the keys.
+	Keys bool
+
+	// OnReset nil leaves Reset out: a lesson's playground has its own,
+	// which also restores the lesson's script.
+	OnReset, OnBack, OnPlay, OnPause, OnStep, OnEnd app.EventHandler
+}
+
+// buttons are reset, step back, play, pause, step and run to end, each
+// with data-action reset|back|play|pause|step|end.
+func (t transportControls) buttons() []app.UI {
+	key := func(k string) string {
+		if t.Keys {
+			return k
+		}
+		return ""
+	}
+	pos, n, l := t.Pos, t.Len, t.Lang
+	var out []app.UI
+	if t.OnReset != nil {
+		out = append(out, transportButton("reset", tr(l, "Reset"), "⇤", key("Home"), pos == 0, t.OnReset))
+	}
+	return append(out,
+		transportButton("back", tr(l, "Step back"), "◀", key("←"), pos == 0, t.OnBack),
+		transportButton("play", tr(l, "Play"), "▶", key("space"), t.Playing || n == 0, t.OnPlay),
+		transportButton("pause", tr(l, "Pause"), "❚❚", key("space"), !t.Playing, t.OnPause),
+		transportButton("step", tr(l, "Step"), "▶|", key("→"), pos >= n, t.OnStep),
+		transportButton("end", tr(l, "Run to end"), "⇥", key("End"), pos >= n, t.OnEnd),
+	)
+}
+
+// scrubber is the range input over the whole history (data-action
+// "seek").
+func (t transportControls) scrubber(onInput app.EventHandler) app.HTMLInput {
+	return app.Input().Type("range").Class("scrub").DataSet("action", "seek").
+		Aria("label", tr(t.Lang, "Position in the history")).
+		Min(0).Max(t.Len).Step(1).Value(strconv.Itoa(t.Pos)).
+		Aria("valuetext", fmt.Sprintf(tr(t.Lang, "step %d of %d"), t.Pos, t.Len)).
+		OnInput(onInput)
+}
+
+// controls are the playground's transport's inputs.
+func (p *playground) controls() transportControls {
+	return transportControls{Lang: "en", Pos: p.engine.Pos(), Len: p.engine.Len(), Playing: p.playing, Keys: true,
+		OnReset: p.onReset, OnBack: p.onStepBack, OnPlay: p.onPlay, OnPause: p.onPause, OnStep: p.onStep, OnEnd: p.onRunToEnd}
+}
+
 func (p *playground) renderTransport() app.UI {
 	pos, n := p.engine.Pos(), p.engine.Len()
+	t := p.controls()
 	return app.Div().Class("transport-panel").Body(
 		app.Div().Class("transport").Role("toolbar").Aria("label", "Transport").Body(
-			transportButton("Reset", "⇤", "Home", pos == 0, p.onReset),
-			transportButton("Step back", "◀", "←", pos == 0, p.onStepBack),
-			transportButton("Play", "▶", "space", p.playing || n == 0, p.onPlay),
-			transportButton("Pause", "❚❚", "space", !p.playing, p.onPause),
-			transportButton("Step", "▶|", "→", pos >= n, p.onStep),
-			transportButton("Run to end", "⇥", "End", pos >= n, p.onRunToEnd),
-			app.Label().Class("speed").Body(
-				app.Span().Class("control-label").Text("Speed"),
-				&choice{Label: "Speed", Values: speedValues, Texts: speedTexts, Selected: strconv.Itoa(p.speed), onChange: p.onSpeed},
-			),
+			append(t.buttons(),
+				app.Label().Class("speed").Body(
+					app.Span().Class("control-label").Text("Speed"),
+					&choice{Label: "Speed", Values: speedValues, Texts: speedTexts, Selected: strconv.Itoa(p.speed), onChange: p.onSpeed},
+				),
+			)...,
 		),
 		app.Div().Class("scrubber").Body(
-			app.Input().Type("range").ID("scrubber").Class("scrub").
-				Aria("label", "Position in the history").
-				Min(0).Max(n).Step(1).Value(strconv.Itoa(pos)).
-				Aria("valuetext", fmt.Sprintf("step %d of %d", pos, n)).
-				OnInput(p.onScrub),
+			t.scrubber(p.onScrub).ID("scrubber"),
 			app.Span().Class("run-until").Body(
 				&choice{Label: "API to run until", Values: apiNames, Texts: apiNames, Selected: p.untilAPI, onChange: p.onUntilAPI},
 				app.Button().Type("button").Class("transport-button").Aria("label", "Run until").

@@ -297,7 +297,7 @@ var commands = []string{
 	"make wasm",
 	"go test -run '^$' -bench Simulation -benchtime 5x ./core/scenario",
 	"GOOS=js GOARCH=wasm go test -run '^$' -bench Simulation -benchtime 3x ./core/scenario   # PATH has $(go env GOROOT)/lib/wasm",
-	"go test -run '^$' -bench EngineSeek -benchtime 3x ./app/",
+	"go test -run '^$' -bench EngineSeek -benchtime 3x ./app/session/",
 	"bin/txnlab explore --runs 2000 --jobs 2",
 	"go test -count=1 -run '^$' -bench . -benchtime 1x ./app/e2e/   # headless Chromium",
 	"go run ./cmd/benchreport -in out/bench -wasm web/app.wasm -md BENCHMARKS.md",

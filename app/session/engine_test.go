@@ -1,4 +1,4 @@
-package app
+package session
 
 import (
 	"errors"
@@ -257,4 +257,49 @@ func firstSend(e Engine, api string) int {
 		}
 	}
 	return -1
+}
+
+// Query evaluates on the session stopped at the position, whichever way
+// the engine got there, and keeps the answer with the position's state.
+func TestEngineQueryAtThePosition(t *testing.T) {
+	e := newSessionEngine()
+	if _, err := e.Query("clock"); err == nil {
+		t.Error("a query with nothing loaded did not fail")
+	}
+	if err := e.Load(mustScenario(t, "happy-path")); err != nil {
+		t.Fatal(err)
+	}
+	for _, i := range []int{e.Len(), 3, e.Len() / 2, 1} {
+		e.Seek(i)
+		got, err := e.Query("clock")
+		if want := scenario.FormatClock(int64(e.Now())); err != nil || got != want {
+			t.Errorf("at %d: %q, %v; want %q", i, got, err, want)
+		}
+	}
+	e.Seek(e.Len())
+	if got, err := e.Query("txn checkout-1 state"); err != nil || got != "CompleteCommit" {
+		t.Errorf("at the end of the happy path: %q, %v", got, err)
+	}
+	if _, err := e.Query("txn checkout-1 stat"); err == nil {
+		t.Error("a query that does not parse was answered")
+	}
+}
+
+// StepAfterLine stops right after a line's statement ran.
+func TestEngineStepAfterLine(t *testing.T) {
+	e := newSessionEngine()
+	if err := e.Load("cluster brokers=1\nproducer app transactional.id=t1\napp init\n"); err != nil {
+		t.Fatal(err)
+	}
+	i := e.StepAfterLine(2)
+	e.Seek(i)
+	if e.Line() == 2 || e.Line() == 1 {
+		t.Errorf("after line 2, at step %d the engine is on line %d", i, e.Line())
+	}
+	if e.Seek(i - 1); e.Line() != 2 {
+		t.Errorf("the step before is on line %d, want 2", e.Line())
+	}
+	if got := e.StepAfterLine(99); got != e.Len() {
+		t.Errorf("a line past the end: step %d, want the end %d", got, e.Len())
+	}
 }

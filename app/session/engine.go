@@ -1,4 +1,4 @@
-package app
+package session
 
 import (
 	"errors"
@@ -97,6 +97,15 @@ type posState struct {
 	snap   Snapshot
 	viol   []check.Violation
 	violOK bool
+	// answers are the queries asked at this position (Query), which a
+	// page asks again at every render.
+	answers map[string]answer
+}
+
+// answer is one query's result.
+type answer struct {
+	value string
+	err   error
 }
 
 // history is one loaded script and its run.
@@ -169,6 +178,10 @@ type pendingAct struct {
 	stmt string
 	line int
 }
+
+// New returns an engine with nothing loaded: every page that shows a run
+// holds one of its own.
+func New() Engine { return newSessionEngine() }
 
 // newSessionEngine returns an engine with nothing loaded.
 func newSessionEngine() *sessionEngine {
@@ -323,6 +336,9 @@ func (e *sessionEngine) Work(budget time.Duration) (bool, error) {
 	return true, nil
 }
 
+// StepAfterLine is stepAfterLine for the pages.
+func (e *sessionEngine) StepAfterLine(line int) int { return e.stepAfterLine(line) }
+
 // stepAfterLine finds the first step at which the statement on line has
 // run: it is running or next while steps[i].line == line, and has run once
 // the line moves on. Statements before it have smaller line numbers, so
@@ -412,6 +428,24 @@ func (e *sessionEngine) Violations() []check.Violation {
 func (e *sessionEngine) ViolationsReady() bool {
 	st, ok := e.states[e.pos]
 	return (ok && st.violOK) || e.script == nil
+}
+
+// Query evaluates q on the session stopped at Pos(); the answer is kept
+// with the position's state, so asking again at every render is free.
+func (e *sessionEngine) Query(q string) (string, error) {
+	if e.script == nil {
+		return "", errors.New("no script is loaded")
+	}
+	st := e.stateAt(e.pos)
+	if a, ok := st.answers[q]; ok {
+		return a.value, a.err
+	}
+	v, err := e.sessionAt(e.pos, e.pos).Query(q)
+	if st.answers == nil {
+		st.answers = map[string]answer{}
+	}
+	st.answers[q] = answer{v, err}
+	return v, err
 }
 
 // stateAt is the cluster at step i, from the cache or a session.

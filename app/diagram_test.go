@@ -1,0 +1,46 @@
+package app
+
+import (
+	"reflect"
+	"testing"
+
+	"txnlab/app/session"
+	"txnlab/scenarios"
+)
+
+// A position's layout, taken as a prefix of the whole history's, is the
+// layout of that prefix alone: every row, arrow (in flight or not) and
+// span the same.
+func TestLayoutPrefixIsTheLayoutOfThePrefix(t *testing.T) {
+	for _, slug := range []string{"coordinator-crash-during-markers", "zombie-fencing-init", "markers-fail"} {
+		sc, _ := scenarios.Get(slug)
+		e := session.New()
+		if err := e.Load(sc.Script); err != nil {
+			t.Fatal(err)
+		}
+		h := e.History()
+		for _, f := range []diagramFilter{{}, {Replication: true}, {HideFetch: true}} {
+			lanes := lanesOf(h, f)
+			full := fullLayout(lanes, h, f)
+			for i := 0; i <= e.Len(); i += max(1, e.Len()/40) {
+				n, last := e.EventsAt(i), e.EventsAt(max(0, i-1))
+				got, want := full.at(n, last), fullLayout(lanes, h[:n], f).at(n, last)
+				strip := func(l *layout) *layout {
+					c := *l
+					c.Arrows = nil
+					for _, a := range l.Arrows {
+						a.endRow, a.dropAt = 0, 0
+						c.Arrows = append(c.Arrows, a)
+					}
+					if len(c.Rows) == 0 {
+						c.Rows = nil
+					}
+					return &c
+				}
+				if !reflect.DeepEqual(strip(got), strip(want)) {
+					t.Fatalf("%s %+v: the layout at step %d differs from the prefix's", slug, f, i)
+				}
+			}
+		}
+	}
+}

@@ -1,0 +1,196 @@
+package app
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/maxence-charriere/go-app/v10/pkg/app"
+)
+
+// lessonScript is a short scenario as a lesson block holds one.
+const lessonScript = `cluster brokers=3
+topic orders partitions=1
+producer app transactional.id=order-txn-1
+app init
+app begin
+app send orders/0 k=v
+app commit
+run
+`
+
+// atPos answers every query with the query and the position, so a test
+// sees which position the facts were evaluated at (the core's Query is
+// wired by the integrator; see session.queryFn).
+type atPos struct{ Engine }
+
+func (a atPos) Query(q string) (string, error) { return fmt.Sprintf("%s@%d", q, a.Pos()), nil }
+
+// mountEmbedded mounts a lesson's embedded playground in go-app's test
+// engine, with the facts answered by atPos.
+func mountEmbedded(t *testing.T, e app.TestEngine, id, lang string) *scenarioPlayground {
+	t.Helper()
+	s := &scenarioPlayground{ID: id, Title: "EndTxn: commit", Script: lessonScript,
+		Facts: []string{"txn order-txn-1 state", "partition orders/0 lso"}, Lang: lang}
+	if err := e.Load(s); err != nil {
+		t.Fatal(err)
+	}
+	e.ConsumeAll()
+	s.engine = atPos{s.engine}
+	return s
+}
+
+// Before it runs (the server's pre-render, or a block not yet scrolled
+// to), the playground shows its script and a placeholder, and has done
+// no work.
+func TestEmbeddedShowsTheScriptAndRunsNothingUntilAsked(t *testing.T) {
+	e := app.NewTestEngine()
+	s := mountEmbedded(t, e, "endtxn", "en")
+	if s.engine.Script() != "" || s.engine.Len() != 0 || s.started {
+		t.Fatalf("the playground ran before it was asked: script %q, %d steps", s.engine.Script(), s.engine.Len())
+	}
+	html := app.HTMLString(s.Render())
+	for _, want := range []string{
+		`<section `, `class="embedded-playground"`, `data-scenario="endtxn"`, `data-state="idle"`,
+		`aria-label="Scenario script"`, "app send orders/0 k=v",
+		`data-placeholder`, `data-action="run"`,
+		`aria-label="Reset"`, `aria-label="Step back"`, `aria-label="Play"`, `aria-label="Pause"`,
+		`aria-label="Step"`, `aria-label="Run to end"`, `aria-label="Position in the history"`,
+		`data-digest="`, `data-fact="txn order-txn-1 state"`,
+		`href="/playground#s=` + encodeScript(lessonScript) + `"`,
+	} {
+		if !strings.Contains(html, want) {
+			t.Errorf("the embedded playground lacks %s", want)
+		}
+	}
+	if strings.Contains(html, `aria-label="Sequence diagram"`) || strings.Contains(html, ` style=`) {
+		t.Error("a diagram before the run, or an inline style")
+	}
+}
+
+// A question card's ShowRequest runs the script and stops right after
+// the line it names; the facts are the values there; a request for
+// another block is not this one's.
+func TestEmbeddedShowRequestStopsAfterTheLine(t *testing.T) {
+	e := app.NewTestEngine()
+	s := mountEmbedded(t, e, "endtxn", "en")
+	other := &scenarioPlayground{ID: "other", Script: lessonScript}
+	other.OnInit()
+
+	s.ctx.NewActionWithValue(ShowAction, ShowRequest{ID: "endtxn", Stop: 5})
+	e.ConsumeAll()
+	if s.busy || s.engine.Len() == 0 {
+		t.Fatalf("the script did not run: busy=%v len=%d", s.busy, s.engine.Len())
+	}
+	want := s.engine.StepAfterLine(5)
+	if got := s.engine.Pos(); got != want || got == 0 {
+		t.Fatalf("at step %d, want %d (right after line 5)", got, want)
+	}
+	if l := s.engine.Line(); l <= 5 && l != 0 {
+		t.Errorf("stopped on line %d, before line 5 ran", l)
+	}
+	html := app.HTMLString(s.Render())
+	for _, want := range []string{
+		`aria-label="Sequence diagram"`, `data-api="InitProducerId"`,
+		`data-digest="` + s.engine.Digest() + `"`,
+		fmt.Sprintf(`Step %d of %d`, want, s.engine.Len()),
+		fmt.Sprintf(`<output data-value="txn order-txn-1 state@%d">`, want),
+		fmt.Sprintf(`partition orders/0 lso@%d`, want),
+	} {
+		if !strings.Contains(html, want) {
+			t.Errorf("after the ShowRequest the playground lacks %s", want)
+		}
+	}
+	if strings.Contains(html, `data-placeholder`) {
+		t.Error("the placeholder is still there")
+	}
+
+	// Stop 0 is the end; the script is already loaded, so nothing reruns.
+	gen := s.histGen
+	s.ctx.NewActionWithValue(ShowAction, ShowRequest{ID: "endtxn"})
+	e.ConsumeAll()
+	if s.engine.Pos() != s.engine.Len() || s.histGen != gen {
+		t.Errorf("Stop 0: at %d of %d (histories %d → %d)", s.engine.Pos(), s.engine.Len(), gen, s.histGen)
+	}
+	if other.started {
+		t.Error("a request for endtxn ran the block other")
+	}
+}
+
+// A ShowRequest with its own script keeps the learner's edit on Undo;
+// Reset goes back to the lesson's script; a parse error is shown at its
+// line and column.
+func TestEmbeddedKeepsTheLearnersEdit(t *testing.T) {
+	e := app.NewTestEngine()
+	s := mountEmbedded(t, e, "endtxn", "en")
+	edited := lessonScript + "app begin\n"
+	s.script = edited // as typing leaves it
+	card := strings.Replace(lessonScript, "app commit", "app abort", 1)
+	s.ctx.NewActionWithValue(ShowAction, ShowRequest{ID: "endtxn", Script: card, Stop: 7})
+	e.ConsumeAll()
+	if s.engine.Script() != card || s.script != card {
+		t.Fatalf("the card's script was not loaded: %q", s.engine.Script())
+	}
+	if len(s.undo) != 1 || s.undo[0] != edited {
+		t.Fatalf("the edit is not on Undo: %q", s.undo)
+	}
+	s.onUndo(s.ctx, app.Event{})
+	if s.script != edited || s.engine.Script() != edited {
+		t.Errorf("Undo did not bring the edit back")
+	}
+	s.onReset(s.ctx, app.Event{})
+	if s.script != lessonScript || s.engine.Script() != lessonScript || s.engine.Pos() != 0 {
+		t.Errorf("Reset: script %q at %d", s.script, s.engine.Pos())
+	}
+
+	s.ctx.NewActionWithValue(ShowAction, ShowRequest{ID: "endtxn", Script: "cluster brokers=3\napp bogus\n"})
+	e.ConsumeAll()
+	html := app.HTMLString(s.Render())
+	if !strings.Contains(html, `data-line="2"`) || !strings.Contains(html, `role="alert"`) {
+		t.Errorf("no parse error at line 2:\n%s", html)
+	}
+	if s.engine.Script() != lessonScript {
+		t.Errorf("a script that does not parse replaced the history")
+	}
+}
+
+// On a Chinese page the labels are Chinese and the transport keeps its
+// contract on data-action; the link opens the Chinese playground.
+func TestEmbeddedSpeaksThePagesLanguage(t *testing.T) {
+	e := app.NewTestEngine()
+	s := mountEmbedded(t, e, "endtxn", "zh")
+	s.onRun(s.ctx, app.Event{})
+	e.ConsumeAll()
+	html := app.HTMLString(s.Render())
+	for _, want := range []string{
+		`aria-label="场景脚本"`, `aria-label="时序图"`, `aria-label="前进一步"`,
+		`data-action="reset"`, `data-action="back"`, `data-action="play"`, `data-action="pause"`,
+		`data-action="step"`, `data-action="end"`,
+		`href="/zh/playground#s=`, "在完整的实验场中打开",
+	} {
+		if !strings.Contains(html, want) {
+			t.Errorf("the Chinese playground lacks %s", want)
+		}
+	}
+	if strings.Contains(html, `aria-label="Step"`) {
+		t.Error("an English label on a Chinese page")
+	}
+}
+
+// Every string the embedded playground shows has its Chinese form.
+
+// A lesson page reusing the component for another block starts again
+// from the new script, and the history count goes on, so no chunk of the
+// old diagram is taken for the new one's.
+func TestEmbeddedStartsAgainOnANewScript(t *testing.T) {
+	e := app.NewTestEngine()
+	s := mountEmbedded(t, e, "endtxn", "en")
+	s.onRun(s.ctx, app.Event{})
+	e.ConsumeAll()
+	gen := s.histGen
+	s.Script = strings.Replace(lessonScript, "k=v", "k=w", 1)
+	s.OnUpdate(s.ctx)
+	if s.started || s.script != s.Script || s.engine.Len() != 0 || s.histGen <= gen {
+		t.Errorf("after a new script: started=%v len=%d gen %d→%d", s.started, s.engine.Len(), gen, s.histGen)
+	}
+}
