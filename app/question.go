@@ -247,7 +247,7 @@ func (c *questionCard) renderStatus() app.UI {
 
 func (c *questionCard) renderEvidence() app.UI {
 	out := c.outcome
-	return app.Div().Class("evidence").Attr("data-evidence", "").Body(
+	return app.Div().Class("evidence").Attr("data-evidence", c.Q.ID).Body(
 		app.H4().Text(fmt.Sprintf(tr(c.Lang, "q.evidence"), out.Clock)),
 		app.P().Body(app.Range(out.Evidence).Slice(func(i int) app.UI {
 			p := out.Evidence[i]
