@@ -36,12 +36,10 @@ type ShowRequest struct {
 }
 
 // playgroundPath is the full playground's path for a page's language.
-func playgroundPath(lang string) string {
-	if lang == "zh" {
-		return "/zh" + PathPlayground
-	}
-	return PathPlayground
-}
+// The full playground exists in English only for now (its Chinese is
+// the playground issue's), so both languages lead there and the Chinese
+// link says so.
+func playgroundPath(lang string) string { return PathPlayground }
 
 // scenarioPlayground is an embedded playground. Its exported fields are
 // its inputs, compared by go-app at every render of the lesson page, so

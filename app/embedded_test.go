@@ -166,7 +166,7 @@ func TestEmbeddedSpeaksThePagesLanguage(t *testing.T) {
 		`aria-label="场景脚本"`, `aria-label="时序图"`, `aria-label="前进一步"`,
 		`data-action="reset"`, `data-action="back"`, `data-action="play"`, `data-action="pause"`,
 		`data-action="step"`, `data-action="end"`,
-		`href="/zh/playground#s=`, "在完整的实验场中打开",
+		`href="/playground#s=`, "在完整的演练场中打开",
 	} {
 		if !strings.Contains(html, want) {
 			t.Errorf("the Chinese playground lacks %s", want)

@@ -96,7 +96,7 @@ var messages = map[string][2]string{
 	"Sequence diagram":       {"Sequence diagram", "时序图"},
 	"Facts":                  {"Facts", "事实"},
 	"Open in the full playground": {"Open in the full playground",
-		"在完整的实验场中打开"},
+		"在完整的演练场中打开（英文界面）"},
 	"Line %d, column %d: %s": {"Line %d, column %d: %s", "第 %d 行第 %d 列：%s"},
 	"Line %d, column %d stops the run: %s": {"Line %d, column %d stops the run: %s",
 		"第 %d 行第 %d 列使运行停止：%s"},
@@ -110,7 +110,7 @@ var messages = map[string][2]string{
 	"line %d":             {"line %d", "第 %d 行"},
 	"digest %s":           {"digest %s", "摘要 %s"},
 	"not yet run":         {"not yet run", "尚未运行"},
-	"Embedded playground": {"Embedded playground", "嵌入的实验场"},
+	"Embedded playground": {"Embedded playground", "嵌入的演练场"},
 }
 
 // tr is the message key in lang (a doc.Lang, or its string as the

@@ -1,8 +1,11 @@
 package e2e
 
 import (
+	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/chromedp/chromedp"
 )
 
 // question is the CSS selector of a question card.
@@ -65,6 +68,13 @@ func TestChineseLessonQuestionWrongThenRightSurvivesReload(t *testing.T) {
 	if n := count(b, question(id)+` .explanation`); n != 1 {
 		t.Error("no explanation after the right answer")
 	}
+	// The check showed the run in the question's playground, stopped where
+	// the question looks: the markers have been resent and none got through.
+	pg := `[data-scenario="markers-fail"]`
+	b.waitFor("the playground showing the run", `document.querySelector(`+jsString(pg)+`)?.dataset.state === "ready"`)
+	if n := count(b, pg+` svg .arrow[data-api="WriteTxnMarkers"]`); n < 2 {
+		t.Errorf("the playground shows %d WriteTxnMarkers arrows, want the resent ones", n)
+	}
 	b.shot("2-right")
 
 	b.open("/zh/lessons/03-transaction-protocols")
@@ -104,4 +114,32 @@ func TestLessonLanguageControlAndErratum(t *testing.T) {
 	}
 	b.click(`.lang-switch a[data-lang="en"]`)
 	b.waitFor("back in English", `location.pathname === "/lessons/03-transaction-protocols" && document.querySelector("article.lesson h1")?.textContent === "The transaction protocols"`)
+}
+
+// TestStepThroughTheEndTxnPlayground: the learner steps the EndTxn
+// playground of lesson 03 and sees the requests appear, with no other
+// playground of the page running (each runs only when in view).
+func TestStepThroughTheEndTxnPlayground(t *testing.T) {
+	b := newBrowser(t)
+	b.open("/lessons/03-transaction-protocols")
+	pg := `[data-scenario="end-txn"]`
+	if n := count(b, `.embedded-playground[data-state="ready"]`); n > 2 {
+		t.Errorf("%d playgrounds ran on load: only those in view may", n)
+	}
+	b.do(chromedp.ScrollIntoView(chromedp.CSS(pg)))
+	b.waitFor("the EndTxn playground to run", `document.querySelector(`+jsString(pg)+`)?.dataset.state === "ready"`)
+	arrows := func() int { return count(b, pg+` svg .arrow`) }
+	before := arrows()
+	for i := 0; i < 6; i++ {
+		b.click(pg + ` button[data-action="step"]`)
+	}
+	b.waitFor("arrows drawn by the steps", `document.querySelectorAll(`+jsString(pg+` svg .arrow`)+`).length > `+strconv.Itoa(before))
+	b.click(pg + ` button[data-action="end"]`)
+	b.waitFor("an EndTxn arrow", `!!document.querySelector(`+jsString(pg+` svg .arrow[data-api="EndTxn"]`)+`)`)
+	facts := b.text(pg + ` .facts`)
+	if !strings.Contains(facts, "CompleteAbort") || !strings.Contains(facts, "4") {
+		t.Errorf("at the end the facts say %q, want the second transaction CompleteAbort and the LSO at 4", facts)
+	}
+	b.click(pg + ` button[data-action="back"]`)
+	b.shot("stepped")
 }
