@@ -17,7 +17,7 @@ help:
 	@echo "make wasm-size    - the wasm's code by package (cmd/wasmsize)"
 	@echo "make test         - vet, unit and scenario tests, wasm tests under Node, browser tests"
 	@echo "make test-browser - the browser tests alone (headless Chromium)"
-	@echo "make fuzz         - long fuzz runs of every parser"
+	@echo "make fuzz         - long fuzz runs of every parser (scripts, queries, lessons)"
 	@echo "make bench        - benchmarks; figures go to BENCHMARKS.md"
 
 cli:
@@ -49,14 +49,15 @@ vet:
 	$(GO) vet ./...
 
 test-core:
-	$(GO) test ./core/... ./cmd/...
+	$(GO) test ./core/... ./cmd/... ./lessons/... ./i18n/...
 
+# The core, and the question grading the browser runs, under Node.
 test-wasm:
-	GOOS=js GOARCH=wasm $(GO) test ./core/...
+	GOOS=js GOARCH=wasm $(GO) test ./core/... ./lessons/answer/
 
 # The UI's components natively (go-app's test engine) and the server.
 test-app:
-	$(GO) test ./app/ ./app/server/
+	$(GO) test ./app/ ./app/session/ ./app/server/
 
 # -count=1: the tests read web/app.wasm, which go test's cache does not see.
 test-browser: wasm
@@ -92,6 +93,8 @@ bench: wasm
 FUZZTIME ?= 5m
 fuzz:
 	$(GO) test ./core/scenario -run '^$$' -fuzz '^FuzzParse$$' -fuzztime $(FUZZTIME)
+	$(GO) test ./core/scenario -run '^$$' -fuzz '^FuzzParseQuery$$' -fuzztime $(FUZZTIME)
+	$(GO) test ./lessons -run '^$$' -fuzz '^FuzzLoad$$' -fuzztime $(FUZZTIME)
 	$(GO) test ./core/explore -run '^$$' -fuzz '^FuzzInterpret$$' -fuzztime $(FUZZTIME) -fuzzminimizetime 10s
 
 # Random fault exploration, short: nothing broken must find nothing, and

@@ -4,7 +4,11 @@ package server
 
 import (
 	"encoding/json"
+	"html"
 	"net/http"
+	"os"
+	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -87,6 +91,83 @@ func TestLessonDataAndUnknownLessons(t *testing.T) {
 	for _, p := range []string{"/zh/lessons/03-transaction-protocols", "/lesson-data/zh/03-transaction-protocols.json", "/lesson-data/en/index.json"} {
 		if !strings.Contains(worker, `"`+p+`"`) {
 			t.Errorf("the service worker does not cache %s", p)
+		}
+	}
+}
+
+var (
+	hrefAttr = regexp.MustCompile(`href="([^"]*)"`)
+	idAttr   = regexp.MustCompile(`id="([^"]*)"`)
+)
+
+// Every link on every lesson page (the text's, the pager's, the language
+// control's) leads somewhere: a page the server answers 200 for, or an
+// anchor of the same page. External links are not followed here.
+func TestEveryLessonLinkResolves(t *testing.T) {
+	s := newLessonServer(t)
+	course, _ := lessons.Embedded()
+	checked := 0
+	for _, lang := range doc.Langs {
+		pages := []string{lang.Prefix() + "/lessons"}
+		for _, m := range course.Catalogue(lang) {
+			pages = append(pages, lang.Prefix()+"/lessons/"+m.Slug)
+		}
+		for _, page := range pages {
+			body := get(t, s, page).Body.String()
+			if i := strings.Index(body, "<body"); i >= 0 {
+				body = body[i:] // the head's links are assets, checked by the asset tests
+			}
+			ids := map[string]bool{}
+			for _, m := range idAttr.FindAllStringSubmatch(body, -1) {
+				ids[m[1]] = true
+			}
+			for _, m := range hrefAttr.FindAllStringSubmatch(body, -1) {
+				href := html.UnescapeString(m[1])
+				switch {
+				case strings.HasPrefix(href, "http://"), strings.HasPrefix(href, "https://"), strings.HasPrefix(href, "mailto:"):
+					continue
+				case strings.HasPrefix(href, "#"):
+					if !ids[href[1:]] {
+						t.Errorf("%s: link %s names no element of the page", page, href)
+					}
+				case strings.HasPrefix(href, "/"):
+					path, _, _ := strings.Cut(href, "#")
+					path, _, _ = strings.Cut(path, "?")
+					if rec := get(t, s, path); rec.Code != http.StatusOK {
+						t.Errorf("%s: link %s answers %d", page, href, rec.Code)
+					}
+				default:
+					t.Errorf("%s: link %q is relative: it breaks under /zh/", page, href)
+				}
+				checked++
+			}
+		}
+	}
+	if checked < 20 {
+		t.Fatalf("only %d links checked: the pattern no longer finds them", checked)
+	}
+}
+
+// The static export holds every lesson page, pre-rendered with its text,
+// and the data the browser fetches when it moves between lessons.
+func TestWriteStaticWritesTheLessons(t *testing.T) {
+	s := newLessonServer(t)
+	out := t.TempDir()
+	must(t, s.WriteStatic(out))
+	for name, want := range map[string]string{
+		"lessons/03-transaction-protocols.html":        "InitProducerId",
+		"zh/lessons/03-transaction-protocols.html":     "事务协调器",
+		"zh/lessons.html":                              "事务协议",
+		"lesson-data/zh/03-transaction-protocols.json": `"Title":"事务协议"`,
+		"lesson-data/en/index.json":                    "03-transaction-protocols",
+	} {
+		data, err := os.ReadFile(filepath.Join(out, filepath.FromSlash(name)))
+		if err != nil {
+			t.Errorf("the export lacks %s", name)
+			continue
+		}
+		if !strings.Contains(string(data), want) {
+			t.Errorf("%s lacks %q", name, want)
 		}
 	}
 }
