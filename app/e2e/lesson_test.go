@@ -143,3 +143,27 @@ func TestStepThroughTheEndTxnPlayground(t *testing.T) {
 	b.click(pg + ` button[data-action="back"]`)
 	b.shot("stepped")
 }
+
+// TestLessonsWorkOfflineOnceVisited: after one visit to the site, the
+// lessons open with the server gone, in either language, and moving from
+// one to the catalogue and back works.
+func TestLessonsWorkOfflineOnceVisited(t *testing.T) {
+	srv, url, stop := startServer(t)
+	b := newBrowser(t)
+	b.openURL(url + "/lessons")
+	cache := "app-" + srv.Version()
+	b.waitFor("the service worker to cache the lessons", `navigator.serviceWorker.ready
+		.then(() => caches.has(`+jsString(cache)+`))
+		.then(has => has && caches.open(`+jsString(cache)+`))
+		.then(c => c && Promise.all(["/zh/lessons/03-transaction-protocols", "/lesson-data/en/03-transaction-protocols.json"].map(u => c.match(u))))
+		.then(hits => !!hits && hits.every(Boolean))`)
+	stop()
+	b.openURL(url + "/zh/lessons/03-transaction-protocols")
+	b.waitFor("the Chinese lesson offline", `document.querySelector("article.lesson h1")?.textContent === "事务协议"`)
+	b.openURL(url + "/lessons")
+	b.click(`[data-lesson="03-transaction-protocols"] a`)
+	b.waitFor("the English lesson offline, reached by a link", `document.querySelector("article.lesson h1")?.textContent === "The transaction protocols"`)
+	pg := `[data-scenario="overview"]`
+	b.do(chromedp.ScrollIntoView(chromedp.CSS(pg)))
+	b.waitFor("its first playground running offline", `document.querySelector(`+jsString(pg)+`)?.dataset.state === "ready"`)
+}

@@ -197,6 +197,13 @@ func report(dir, wasm string, h host) string {
 	v, ok = br.get("BenchmarkTimeToInteractive", "s/TTI-max")
 	add("… slowest of the 5", "", v, ok, 0, true, "%.2f", " s")
 
+	v, ok = br.get("BenchmarkLessonTextPainted", "ms/lesson-paint-median")
+	add("Lesson 03 (Chinese) text painted, server-rendered, cold load (median of 5)", "≤ 300 ms", v, ok, 300, true, "%.0f", " ms")
+	v, ok = br.get("BenchmarkLessonTextPainted", "ms/lesson-paint-max")
+	add("… slowest of the 5", "", v, ok, 0, true, "%.0f", " ms")
+	v, ok = br.get("BenchmarkLessonTextPainted", "ms/lesson-wasm-started-median")
+	add("… the wasm app started (median), for comparison", "", v, ok, 0, true, "%.0f", " ms")
+
 	for _, s := range []struct{ what, unit string }{
 		{"Seek, 10,000-event history: Step back, new position drawn (slowest of 30)", "ms/stepback-pos-max"},
 		{"… Step back, position and cluster state drawn (median)", "ms/stepback-p50"},
