@@ -134,7 +134,9 @@ func (p *playground) OnNav(ctx app.Context) {
 		if src, ok, err := sharedScript(app.Window().URL().Fragment); ok {
 			sc = Scenario{Script: src}
 		} else if err != nil {
-			p.notice = "This link's script could not be read: " + err.Error()
+			// Go's decoder error ("illegal base64 data at input byte 5")
+			// means nothing to a learner: say what to do instead.
+			p.notice = "This link's script could not be read: the link is damaged or cut short. Copy the whole link again, or ask for the .scenario file. Here is the scenario the page names instead."
 		}
 	}
 	if p.script != "" && p.script != sc.Script && p.script != p.original {
@@ -461,7 +463,10 @@ func shortcut(ev app.Value) (string, bool) {
 	target := ev.Get("target")
 	tag, role := "", ""
 	if target.Truthy() {
-		if target.Get("isContentEditable").Bool() {
+		// Truthy, not Bool: SVG elements (the diagram's arrows) have no
+		// isContentEditable, and Bool on undefined panics, which stopped
+		// the whole app at one key press.
+		if target.Get("isContentEditable").Truthy() {
 			return "", false
 		}
 		tag = target.Get("tagName").String()

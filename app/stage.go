@@ -528,10 +528,12 @@ func (p *diagramState) onDiagramClick(ctx app.Context, e app.Event) {
 	ctx.PreventUpdate()
 }
 
-// onDiagramKey selects the message of the focused arrow on Enter.
+// onDiagramKey selects the message of the focused arrow on Enter or
+// Space, as a button does (the arrows are role=button).
 func (p *diagramState) onDiagramKey(ctx app.Context, e app.Event) {
-	if e.Get("key").String() == "Enter" {
+	if k := e.Get("key").String(); k == "Enter" || k == " " {
 		if id := msgTarget(e); id != 0 {
+			e.PreventDefault() // Space would scroll the page
 			p.selectMsg(id)
 			return
 		}

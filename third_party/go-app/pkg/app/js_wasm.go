@@ -2,6 +2,7 @@ package app
 
 import (
 	"net/url"
+	"strings"
 	"syscall/js"
 
 	"github.com/maxence-charriere/go-app/v10/pkg/errors"
@@ -262,8 +263,24 @@ func (w *browserWindow) URL() *url.URL {
 		Get("href").
 		String()
 
-	u, _ := url.Parse(rawurl)
-	return u
+	// txnlab: a location url.Parse refuses (a fragment such as "#s=%%%",
+	// which browsers accept) returned nil, and go-app's navigation then
+	// panicked before any page could say what was wrong. Parse it without
+	// its fragment and keep the fragment as it was typed; failing that,
+	// keep only the origin and the path, which the browser always escapes.
+	if u, err := url.Parse(rawurl); err == nil {
+		return u
+	}
+	base, frag, _ := strings.Cut(rawurl, "#")
+	if u, err := url.Parse(base); err == nil {
+		u.Fragment = frag
+		return u
+	}
+	loc := w.Get("location")
+	if u, err := url.Parse(loc.Get("origin").String() + loc.Get("pathname").String()); err == nil {
+		return u
+	}
+	return &url.URL{Path: "/"}
 }
 
 func (w *browserWindow) Size() (width int, height int) {

@@ -1,0 +1,60 @@
+package e2e
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/chromedp/chromedp"
+	"github.com/chromedp/chromedp/kb"
+)
+
+// TestKeysOnAFocusedArrowOpenItAndNeverStopTheApp: a keyboard user tabs
+// onto a diagram arrow and presses Enter, then Space, then any other key.
+// Each used to panic in the page's shortcut handler (an SVG element has
+// no isContentEditable) and stop the whole app. Now Enter and Space open
+// the message, and the app goes on working.
+func TestKeysOnAFocusedArrowOpenItAndNeverStopTheApp(t *testing.T) {
+	b := newBrowser(t)
+	openScenario(b, "happy-path")
+	runToEnd(b)
+	if findArrow(b, `.arrow[data-api="InitProducerId"][data-kind="request"]`) == 0 {
+		t.Fatal("no InitProducerId arrow in the diagram")
+	}
+	arrow := selDiagram + ` .arrow[data-api="InitProducerId"][data-kind="request"]`
+	for _, key := range []string{kb.Enter, " ", "x", kb.ArrowDown} {
+		if !eval[bool](b, `(() => { const a = document.querySelector(`+jsString(arrow)+`); a.scrollIntoView({block: "center"}); a.focus(); return document.activeElement === a })()`) {
+			t.Fatal("the arrow cannot take the focus")
+		}
+		b.do(chromedp.KeyEvent(key))
+		if key == kb.Enter || key == " " {
+			b.waitFor("the message panel after "+strings.TrimSpace(key), `!!document.querySelector("#message-panel")?.textContent.includes("InitProducerId")`)
+			b.click(`#message-panel button`)
+			b.waitFor("the panel closed", `!document.querySelector("#message-panel")`)
+		}
+	}
+	// Still alive: the transport moves.
+	b.click(button("Reset"))
+	waitPosition(b, 0)
+	b.click(button("Step"))
+	waitPosition(b, 1)
+}
+
+// TestMalformedShareLinkLandsOnAWorkingPage: a damaged #s= link used to
+// stop the app at start (a nil URL in go-app's navigation). Now the page
+// works and says, in words, what is wrong, without Go's decoder message.
+func TestMalformedShareLinkLandsOnAWorkingPage(t *testing.T) {
+	for _, frag := range []string{"#s=%%%", "#s=AAAA", "#s=%E0%A4%A"} {
+		t.Run(frag, func(t *testing.T) {
+			b := newBrowser(t)
+			b.open("/playground" + frag)
+			waitIdle(b)
+			b.waitFor("the notice", `!!document.querySelector(".notice")`)
+			notice := b.text(".notice")
+			if !strings.Contains(notice, "could not be read") || strings.Contains(notice, "base64") || strings.Contains(notice, "input byte") {
+				t.Errorf("notice %q: want a plain explanation", notice)
+			}
+			b.click(button("Step"))
+			waitPosition(b, 1)
+		})
+	}
+}
