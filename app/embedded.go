@@ -553,7 +553,7 @@ func (s *scenarioPlayground) renderEditor() app.UI {
 	se := s.editorError()
 	area := app.Textarea().ID(s.textareaID()).Class("ep-script").
 		DataSet("field", "script").
-		Aria("label", tr(l, "Scenario script")).
+		Aria("label", "Scenario script").
 		Spellcheck(false).
 		Attr("autocomplete", "off").
 		Attr("autocapitalize", "off").
@@ -567,14 +567,19 @@ func (s *scenarioPlayground) renderEditor() app.UI {
 	if se != nil {
 		area = area.Aria("invalid", "true").Aria("describedby", errID)
 	}
+	name, nameUI := localName(l, "Scenario script", "script-name-"+domID(s.ID))
+	if name != "" {
+		area = area.Aria("labelledby", name)
+	}
 	return app.Div().Class("ep-editor").Body(
+		nameUI,
 		area,
 		app.Div().Class("ep-tools").Body(
 			app.If(!s.started, func() app.UI {
 				return app.Button().Type("button").Class("tool ep-run-button").DataSet("action", "run").
 					Aria("label", tr(l, "Run the scenario")).OnClick(s.onRun).Text(tr(l, "Run"))
 			}),
-			transportButton("reset", tr(l, "Reset"), "⇤", "",
+			transportButton(l, domID(s.ID), "reset", "⇤", "",
 				s.script == s.Script && s.engine.Pos() == 0, s.onReset),
 			app.If(len(s.undo) > 0, func() app.UI {
 				return app.Button().Type("button").Class("tool").DataSet("action", "undo").
@@ -596,7 +601,7 @@ func (s *scenarioPlayground) renderEditor() app.UI {
 
 func (s *scenarioPlayground) renderTransport() app.UI {
 	l := s.Lang
-	t := transportControls{Lang: l, Pos: s.engine.Pos(), Len: s.engine.Len(), Playing: s.playing,
+	t := transportControls{Lang: l, IDPrefix: domID(s.ID), Pos: s.engine.Pos(), Len: s.engine.Len(), Playing: s.playing,
 		OnBack: s.onStepBack, OnPlay: s.onPlay, OnPause: s.onPause, OnStep: s.onStep, OnEnd: s.onRunToEnd}
 	line := tr(l, "finished")
 	if n := s.engine.Line(); n > 0 {

@@ -154,8 +154,10 @@ func TestEmbeddedKeepsTheLearnersEdit(t *testing.T) {
 	}
 }
 
-// On a Chinese page the labels are Chinese and the transport keeps its
-// contract on data-action; the link opens the Chinese playground.
+// On a Chinese page what a reader sees and hears is Chinese, while the
+// contract's English aria-labels stay for selectors: each such element is
+// named in Chinese by aria-labelledby (which screen readers take first).
+// The link leads to the full playground.
 func TestEmbeddedSpeaksThePagesLanguage(t *testing.T) {
 	e := app.NewTestEngine()
 	s := mountEmbedded(t, e, "endtxn", "zh")
@@ -163,7 +165,9 @@ func TestEmbeddedSpeaksThePagesLanguage(t *testing.T) {
 	e.ConsumeAll()
 	html := app.HTMLString(s.Render())
 	for _, want := range []string{
-		`aria-label="场景脚本"`, `aria-label="时序图"`, `aria-label="前进一步"`,
+		`aria-label="Scenario script"`, `aria-labelledby="script-name-endtxn"`, `id="script-name-endtxn"`, ">场景脚本<",
+		`aria-label="Sequence diagram"`, ">时序图<",
+		`aria-label="Step"`, `aria-labelledby="endtxn-step"`, `id="endtxn-step"`, ">前进一步<",
 		`data-action="reset"`, `data-action="back"`, `data-action="play"`, `data-action="pause"`,
 		`data-action="step"`, `data-action="end"`,
 		`href="/playground#s=`, "在完整的演练场中打开",
@@ -172,8 +176,9 @@ func TestEmbeddedSpeaksThePagesLanguage(t *testing.T) {
 			t.Errorf("the Chinese playground lacks %s", want)
 		}
 	}
-	if strings.Contains(html, `aria-label="Step"`) {
-		t.Error("an English label on a Chinese page")
+	en := app.HTMLString(mountEmbedded(t, app.NewTestEngine(), "endtxn", "en").Render())
+	if strings.Contains(en, "aria-labelledby") {
+		t.Error("an English page names its controls twice")
 	}
 }
 

@@ -3,6 +3,8 @@ package app
 import (
 	"strings"
 
+	"github.com/maxence-charriere/go-app/v10/pkg/app"
+
 	"txnlab/lessons/doc"
 )
 
@@ -150,4 +152,27 @@ func inLang(lang doc.Lang, path string) string {
 		return "/zh" + path
 	}
 	return path
+}
+
+// localName names an element of the playground's contract in the page's
+// language. Such an element keeps its English aria-label (tests and
+// outside checks select by it: textarea[aria-label="Scenario script"]);
+// on a page in another language it is also labelled by a hidden span
+// holding the translation, which screen readers read instead (the
+// accessible name is taken from aria-labelledby before aria-label). It
+// returns the span's id for aria-labelledby and the span, or "" and nil
+// on an English page.
+func localName[L ~string](lang L, name, id string) (string, app.UI) {
+	label := tr(lang, name)
+	if label == name {
+		return "", nil
+	}
+	return id, app.Span().ID(id).Class("visually-hidden").Text(label)
+}
+
+// labelledBy is localName's id alone, for an element whose hidden label
+// is drawn elsewhere.
+func labelledBy[L ~string](lang L, name, id string) string {
+	id, _ = localName(lang, name, id)
+	return id
 }

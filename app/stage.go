@@ -311,7 +311,9 @@ func (p *playground) renderStage() app.UI {
 // the snapshot it wants drawn first.
 func (p *diagramState) renderDiagram(travel bool, empty string) app.UI {
 	from, to := p.window()
+	_, name := localName(p.lang, "Sequence diagram", p.scrollID+"-name")
 	return app.Div().ID(p.scrollID).Class("diagram-scroll").OnScroll(p.onDiagramScroll).Body(
+		name,
 		&laneHeadsView{Gen: p.histGen, Filter: p.filter, StatePos: p.shownPos, d: p},
 		&diagramView{Gen: p.histGen, Pos: p.engine.Pos(), Filter: p.filter, From: from, To: to,
 			Selected: p.selected, Travel: travel, Lang: p.lang, d: p},
@@ -378,7 +380,8 @@ func (d *diagramView) Render() app.UI {
 		Attr("width", itoa(l.Width)).Attr("height", itoa(l.Height)).
 		Attr("viewBox", "0 0 "+itoa(l.Width)+" "+itoa(l.Height)).
 		Attr("role", "img").
-		Aria("label", tr(d.Lang, "Sequence diagram")).
+		Aria("label", "Sequence diagram").
+		Aria("labelledby", labelledBy(d.Lang, "Sequence diagram", p.scrollID+"-name")).
 		Aria("describedby", p.describedBy).
 		DataSet("rows", l.NowRow).
 		DataSet("arrows", len(l.Arrows)).

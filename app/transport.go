@@ -9,26 +9,38 @@ import (
 	"txnlab/core/protocol"
 )
 
+// transportNames are the transport buttons' names by data-action: the
+// English aria-labels the playground's contract fixes (tests and outside
+// checks select button[aria-label="Step"]).
+var transportNames = map[string]string{
+	"reset": "Reset", "back": "Step back", "play": "Play", "pause": "Pause", "step": "Step", "end": "Run to end",
+}
+
 // transportButton keeps a control focusable when it has nothing to do
 // (aria-disabled, not disabled), so keyboard focus does not fall back to
 // the page when, say, Step reaches the end. Handlers ignore such clicks
 // because the engine clamps every move. action is the button's stable
-// name (data-action): its label is in the page's language.
-func transportButton(action, label, glyph, key string, inactive bool, h app.EventHandler) app.UI {
+// name (data-action); its text is in the page's language, and so is what
+// a screen reader says (named, see contractName).
+func transportButton(lang, idPrefix, action, glyph, key string, inactive bool, h app.EventHandler) app.UI {
+	name := transportNames[action]
+	label := tr(lang, name)
 	title := label
 	if key != "" {
 		title += " (" + key + ")"
 	}
-	return app.Button().Type("button").Class("transport-button").
+	text := app.Span().Class("button-text").Text(label)
+	b := app.Button().Type("button").Class("transport-button").
 		DataSet("action", action).
-		Aria("label", label).
+		Aria("label", name).
 		Aria("disabled", inactive).
 		Title(title).
-		OnClick(h).
-		Body(
-			app.Span().Class("glyph").Aria("hidden", "true").Text(glyph),
-			app.Span().Class("button-text").Text(label),
-		)
+		OnClick(h)
+	if label != name && idPrefix != "" {
+		id := idPrefix + "-" + action
+		text, b = text.ID(id), b.Aria("labelledby", id)
+	}
+	return b.Body(app.Span().Class("glyph").Aria("hidden", "true").Text(glyph), text)
 }
 
 // transportControls is what the transport's buttons draw from: a
@@ -36,7 +48,10 @@ func transportButton(action, label, glyph, key string, inactive bool, h app.Even
 // page with an engine draws them (the full playground, a lesson's
 // embedded playground); none needs the page itself.
 type transportControls struct {
-	Lang     string // "en" or "zh": the buttons' labels
+	Lang string // "en" or "zh": the buttons' labels
+	// IDPrefix makes the ids of the buttons' labels unique on a page
+	// with several transports.
+	IDPrefix string
 	Pos, Len int
 	Playing  bool
 	// Keys shows the keyboard shortcut in each title: only the full
@@ -60,14 +75,14 @@ func (t transportControls) buttons() []app.UI {
 	pos, n, l := t.Pos, t.Len, t.Lang
 	var out []app.UI
 	if t.OnReset != nil {
-		out = append(out, transportButton("reset", tr(l, "Reset"), "⇤", key("Home"), pos == 0, t.OnReset))
+		out = append(out, transportButton(l, t.IDPrefix, "reset", "⇤", key("Home"), pos == 0, t.OnReset))
 	}
 	return append(out,
-		transportButton("back", tr(l, "Step back"), "◀", key("←"), pos == 0, t.OnBack),
-		transportButton("play", tr(l, "Play"), "▶", key("space"), t.Playing || n == 0, t.OnPlay),
-		transportButton("pause", tr(l, "Pause"), "❚❚", key("space"), !t.Playing, t.OnPause),
-		transportButton("step", tr(l, "Step"), "▶|", key("→"), pos >= n, t.OnStep),
-		transportButton("end", tr(l, "Run to end"), "⇥", key("End"), pos >= n, t.OnEnd),
+		transportButton(l, t.IDPrefix, "back", "◀", key("←"), pos == 0, t.OnBack),
+		transportButton(l, t.IDPrefix, "play", "▶", key("space"), t.Playing || n == 0, t.OnPlay),
+		transportButton(l, t.IDPrefix, "pause", "❚❚", key("space"), !t.Playing, t.OnPause),
+		transportButton(l, t.IDPrefix, "step", "▶|", key("→"), pos >= n, t.OnStep),
+		transportButton(l, t.IDPrefix, "end", "⇥", key("End"), pos >= n, t.OnEnd),
 	)
 }
 
