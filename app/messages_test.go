@@ -8,6 +8,7 @@ import (
 	"testing"
 	"unicode"
 
+	"txnlab/i18n"
 	"txnlab/lessons/doc"
 )
 
@@ -129,5 +130,26 @@ func TestProgressFiles(t *testing.T) {
 	mine.merge(in)
 	if mine.Questions["q-a"].State != qCorrect || mine.Questions["q-b"].State != qCorrect || !mine.Lessons["01-y"].Opened {
 		t.Errorf("merged: %+v %+v", mine.Questions, mine.Lessons)
+	}
+}
+
+// The UI's Chinese uses the glossary's terms (i18n.Glossary, which the
+// lessons use too): where an English message names a term, its Chinese
+// names the glossary's translation, so the page and the lesson beside it
+// say the same thing in the same words. Single common words (step,
+// state, commit) are used as verbs as often as terms and are left out.
+func TestMessagesUseTheGlossary(t *testing.T) {
+	strict := map[string]bool{"playground": true, "scenario": true, "lesson": true, "zombie": true, "evidence": true, "hint": true}
+	for _, term := range i18n.Glossary {
+		if !strings.Contains(term.En, " ") && !strict[term.En] {
+			continue
+		}
+		word := regexp.MustCompile(`(?i)\b` + regexp.QuoteMeta(term.En) + `s?\b`)
+		zh, _, _ := strings.Cut(term.Zh, "（") // "epoch（纪元）": the gloss is for first mentions
+		for key, m := range messages {
+			if word.MatchString(m[0]) && !strings.Contains(m[1], zh) {
+				t.Errorf("%s: %q names %q, but its Chinese %q does not say %q", key, m[0], term.En, m[1], zh)
+			}
+		}
 	}
 }

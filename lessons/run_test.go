@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"txnlab/core/scenario"
+	"txnlab/i18n"
 	"txnlab/lessons/answer"
 	"txnlab/lessons/doc"
 )
@@ -171,6 +172,29 @@ func TestChineseHasNoEnglishSentences(t *testing.T) {
 			plain := html.UnescapeString(htmlTag.ReplaceAllString(codeOrPre.ReplaceAllString(s, " "), " "))
 			for _, w := range englishWords.FindAllString(plain, -1) {
 				t.Errorf("%s.zh.md: English on the Chinese page: %q", m.Slug, w)
+			}
+		}
+	}
+}
+
+// A Chinese lesson uses the glossary's terms: every term of several
+// words (or a name the course fixes) that the English twin uses, the
+// Chinese twin writes as the glossary says, at least once.
+func TestChineseLessonsUseTheGlossary(t *testing.T) {
+	c := embedded(t)
+	for _, m := range c.Catalogue(doc.English) {
+		en, zh := c.HTML(doc.English, m.Slug), c.HTML(doc.Chinese, m.Slug)
+		enText := htmlTag.ReplaceAllString(codeOrPre.ReplaceAllString(en, " "), " ")
+		for _, term := range i18n.Glossary {
+			if !strings.Contains(term.En, " ") && term.En != "zombie" && term.En != "playground" {
+				continue
+			}
+			if !regexp.MustCompile(`(?i)\b` + regexp.QuoteMeta(term.En) + `s?\b`).MatchString(enText) {
+				continue
+			}
+			want, _, _ := strings.Cut(term.Zh, "（")
+			if !strings.Contains(zh, want) {
+				t.Errorf("%s: the English says %q; the Chinese never writes the glossary's %q", m.Slug, term.En, want)
 			}
 		}
 	}
