@@ -1,11 +1,16 @@
 package e2e
 
 import (
+	"os"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
 
 	"github.com/chromedp/chromedp"
+
+	"txnlab/lessons"
+	"txnlab/lessons/doc"
 )
 
 // question is the CSS selector of a question card.
@@ -166,4 +171,75 @@ func TestLessonsWorkOfflineOnceVisited(t *testing.T) {
 	pg := `[data-scenario="overview"]`
 	b.do(chromedp.ScrollIntoView(chromedp.CSS(pg)))
 	b.waitFor("its first playground running offline", `document.querySelector(`+jsString(pg)+`)?.dataset.state === "ready"`)
+}
+
+// TestProgressExportAndImport: the catalogue exports the progress as a
+// file, and importing a file in a fresh browser brings the answers back.
+func TestProgressExportAndImport(t *testing.T) {
+	b := newBrowser(t)
+	const id = "q-add-offsets"
+	b.open("/lessons/03-transaction-protocols")
+	b.do(chromedp.ScrollIntoView(chromedp.CSS(question(id))))
+	sc, _ := questionRightKey(b, id)
+	pick(b, id, sc)
+	b.click(question(id) + ` [data-action="check"]`)
+	waitQuestionState(b, id, "correct")
+
+	b.open("/lessons")
+	// Keep what the export hands to the download, to read it back.
+	eval[bool](b, `(() => { const orig = URL.createObjectURL; URL.createObjectURL = blob => { window.__exported = blob; return orig(blob) }; return true })()`)
+	b.click(`[data-action="export-progress"]`)
+	b.waitFor("the export", `!!window.__exported`)
+	exported, err := chromedp.Run(b.ctx, chromedp.Evaluate[string](`window.__exported.text()`, chromedp.EvalAwaitPromise))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(exported, `"`+id+`"`) || !strings.Contains(exported, `"correct"`) {
+		t.Fatalf("the exported progress lacks the answer: %s", exported)
+	}
+	file := filepath.Join(t.TempDir(), "txnlab-progress.json")
+	if err := os.WriteFile(file, []byte(exported), 0o644); err != nil {
+		t.Fatal(err)
+	}
+
+	fresh := newBrowser(t)
+	fresh.open("/zh/lessons")
+	if got := fresh.text(`[data-lesson="03-transaction-protocols"] .lesson-progress`); strings.Contains(got, "已答对 1") {
+		t.Fatalf("a fresh browser already shows progress: %q", got)
+	}
+	fresh.do(chromedp.SetUploadFiles(chromedp.CSS(`input[data-action="import-progress"]`), []string{file}))
+	fresh.waitFor("the import", `document.querySelector(".progress-tools .notice")?.textContent === "进度已导入。"`)
+	if got := fresh.text(`[data-lesson="03-transaction-protocols"] .lesson-progress`); !strings.Contains(got, "已答对 1 /") || !strings.Contains(got, "已阅读") {
+		t.Errorf("after the import the catalogue shows %q", got)
+	}
+	fresh.open("/zh/lessons/03-transaction-protocols")
+	waitQuestionState(fresh, id, "correct")
+
+	// A file that is not a progress file is refused, in words.
+	bad := filepath.Join(t.TempDir(), "notes.json")
+	os.WriteFile(bad, []byte(`{"hello": 1}`), 0o644)
+	fresh.open("/zh/lessons")
+	fresh.do(chromedp.SetUploadFiles(chromedp.CSS(`input[data-action="import-progress"]`), []string{bad}))
+	fresh.waitFor("the refusal", `document.querySelector(".progress-tools .notice")?.textContent.includes("不是 txnlab 的进度文件")`)
+}
+
+// questionRightKey is the choice the lesson marks right, read from the
+// course built into the binary (the page never carries the marks).
+func questionRightKey(b *browser, id string) (string, bool) {
+	b.t.Helper()
+	course, err := lessons.Embedded()
+	if err != nil {
+		b.t.Fatal(err)
+	}
+	l, _ := course.Lesson(doc.English, "03-transaction-protocols")
+	q, ok := l.QuestionByID(id)
+	if !ok {
+		return "", false
+	}
+	for _, c := range q.Choices {
+		if c.Right {
+			return c.Key, true
+		}
+	}
+	return "", false
 }

@@ -116,8 +116,10 @@ type Choice struct {
 	Key  string
 	HTML string
 	// Right is what the lesson says: this choice is what happens. The
-	// tests check it against When; the browser decides from When.
-	Right bool `json:",omitempty"`
+	// tests check it against When; the browser decides from When alone,
+	// so it is never sent there (a learner reading the page's data finds
+	// predicates to think about, not the answer).
+	Right bool `json:"-"`
 	// When are expect statements of the scenario language: the choice is
 	// what happened exactly when all of them hold at the stop point.
 	When []string
