@@ -26,6 +26,16 @@
 // position, a length and the handlers) and diagramState (stage.go: the
 // engine, the diagram's view and its layouts, which the diagram's
 // components point at). embedded.go is a lesson's embedded playground
-// (scenarioPlayground, ShowAction); tr.go the English and Chinese strings
-// of what lesson pages show.
+// (scenarioPlayground, ShowAction).
+//
+// The lessons' files: lessons_page.go (the catalogue, /lessons and
+// /zh/lessons), lesson_page.go (one lesson: its server-rendered text
+// between the live blocks, previous and next), question.go (a thought
+// question card, graded by lessons/answer from the run), progress.go (what
+// the learner did, in localStorage, exported and imported as a file),
+// lesson_source.go (where a page's lesson comes from: the server's course
+// when pre-rendering, the page's own embedded data on a first load,
+// /lesson-data/ when the browser navigates). messages.go is the one
+// catalogue of the UI's strings in English and Chinese, with the
+// language's paths (/zh/…); home.go and layout.go exist in both.
 package app
