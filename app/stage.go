@@ -644,6 +644,7 @@ func (p *playground) renderMessagePanel() app.UI {
 			closeBtn,
 		),
 		app.Dl().Class("message-meta").Body(
+			app.Dt().Text("API key"), app.Dd().Text(strconv.Itoa(int(send.Msg.APIKey()))),
 			app.Dt().Text("from → to"), app.Dd().Text(string(send.Node)+" → "+string(send.Peer)),
 			app.Dt().Text("sent"), app.Dd().Text(send.At.String()),
 			app.Dt().Text("fate"), app.Dd().Text(fate),

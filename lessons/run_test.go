@@ -199,3 +199,31 @@ func TestChineseLessonsUseTheGlossary(t *testing.T) {
 		}
 	}
 }
+
+// The API-key erratum of lesson 03 is shown, not only said: its overview
+// playground's facts read Kafka's keys off the requests the run sent.
+func TestAPIKeyErratumShowsKafkasKeys(t *testing.T) {
+	c := embedded(t)
+	for _, lang := range doc.Langs {
+		l, _ := c.Lesson(lang, "03-transaction-protocols")
+		sc, ok := l.ScenarioByID("overview")
+		if !ok {
+			t.Fatalf("%s: no overview playground", lang)
+		}
+		script, err := scenario.Parse("overview", sc.Script)
+		if err != nil {
+			t.Fatal(err)
+		}
+		s := scenario.NewSession("overview", script)
+		s.Run()
+		for api, key := range map[string]string{"InitProducerId": "22", "AddPartitionsToTxn": "24", "AddOffsetsToTxn": "25", "EndTxn": "26", "WriteTxnMarkers": "27"} {
+			fact := "apikey " + api
+			if !slices.Contains(sc.Facts, fact) {
+				t.Errorf("%s: the overview does not show %s", lang, fact)
+			}
+			if got, _ := s.Query(fact); got != key {
+				t.Errorf("%s: %s = %s, want Kafka's %s", lang, fact, got, key)
+			}
+		}
+	}
+}

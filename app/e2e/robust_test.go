@@ -28,6 +28,11 @@ func TestKeysOnAFocusedArrowOpenItAndNeverStopTheApp(t *testing.T) {
 		b.do(chromedp.KeyEvent(key))
 		if key == kb.Enter || key == " " {
 			b.waitFor("the message panel after "+strings.TrimSpace(key), `!!document.querySelector("#message-panel")?.textContent.includes("InitProducerId")`)
+			// The panel says the key on the wire: Kafka's 22, not the
+			// chapter's 18 (lesson 03's first erratum).
+			if got := eval[string](b, `[...document.querySelectorAll("#message-panel dt")].find(dt => dt.textContent === "API key")?.nextElementSibling?.textContent ?? ""`); got != "22" {
+				t.Errorf("the message panel gives API key %q, want 22", got)
+			}
 			b.click(`#message-panel button`)
 			b.waitFor("the panel closed", `!document.querySelector("#message-panel")`)
 		}

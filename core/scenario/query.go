@@ -7,6 +7,7 @@ import (
 
 	"txnlab/core/broker"
 	"txnlab/core/protocol"
+	"txnlab/core/sim"
 )
 
 // A Query names one value of a session's state: a lesson's evidence
@@ -23,6 +24,7 @@ type Query struct {
 	field   string
 	tp      protocol.TopicPartition
 	trace   *ExpectTraceStmt // count: the expectation whose count it reads
+	api     protocol.APIKey  // apikey
 }
 
 // queryFields are the forms of each query kind: after the kind, the
@@ -36,7 +38,7 @@ var queryFields = map[string][]string{
 }
 
 // queryKinds lists every kind, for "did you mean".
-var queryKinds = []string{"clock", "producer", "consumer", "txn", "partition", "coordinator", "count", "violations"}
+var queryKinds = []string{"clock", "producer", "consumer", "txn", "partition", "coordinator", "count", "apikey", "violations"}
 
 // noValue is what a query answers for an empty list or a missing value:
 // a mark rather than a word, so no language is imposed on the sentence.
@@ -89,6 +91,15 @@ func (lp *lineParser) query(src string) *Query {
 			lp.failf(kw.col, "count takes no count= option")
 		}
 		q.trace = st
+		return q
+	case "apikey":
+		t := lp.next("apikey needs an API, e.g. apikey InitProducerId")
+		m := lp.match(t)
+		if m.Response {
+			lp.failf(t.col, "apikey takes an API's name, without .response")
+		}
+		q.api = m.API
+		lp.done("apikey takes one API")
 		return q
 	case "producer", "consumer":
 		t := lp.next(kw.raw + " needs a client name")
@@ -154,6 +165,15 @@ func (s *Session) Eval(q *Query) string {
 			return noValue // a node reference that does not resolve now
 		}
 		return actual
+	case "apikey":
+		// Read off the messages the run sent, not the table they come
+		// from: the number on the wire is what a lesson can show.
+		for _, e := range c.World.Trace.All() {
+			if e.Kind == sim.KindSend && e.Msg != nil && !e.Resp && e.Msg.APIKey() == q.api {
+				return strconv.Itoa(int(e.Msg.APIKey()))
+			}
+		}
+		return noValue
 	case "producer":
 		return s.producerValue(q)
 	case "consumer":

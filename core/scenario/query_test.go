@@ -55,6 +55,10 @@ func TestQueryValues(t *testing.T) {
 		{"count WriteTxnMarkers.response", "0"},
 		{"violations", "—"},
 		{"coordinator order-txn-1 partition", "39"},
+		{"apikey InitProducerId", "22"},
+		{"apikey AddPartitionsToTxn", "24"},
+		{"apikey EndTxn", "26"},
+		{"apikey AddOffsetsToTxn", "—"}, // never sent in this run
 	} {
 		got, err := s.Query(tc.query)
 		if err != nil {
@@ -90,6 +94,8 @@ func TestQueryErrors(t *testing.T) {
 		{"count Bogus", "Bogus"},
 		{"clock now", "takes nothing"},
 		{"txn order-txn-1 state extra", "complete"},
+		{"apikey EndTxn.response", "without .response"},
+		{"apikey", "needs an API"},
 	} {
 		_, err := s.Query(tc.query)
 		if err == nil || !strings.Contains(err.Error(), tc.want) {
