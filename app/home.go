@@ -17,6 +17,15 @@ type homePage struct {
 	lang doc.Lang
 }
 
+// newHomePage draws its first render in the page's language already.
+func newHomePage() *homePage {
+	h := &homePage{}
+	if app.IsClient {
+		h.lang = langOf(app.Window().URL().Path)
+	}
+	return h
+}
+
 func (h *homePage) OnNav(ctx app.Context) {
 	h.lang = langOf(ctx.Page().URL().Path)
 	setPageIn(ctx, h.lang, "", tr(h.lang, "home.lead"))

@@ -22,6 +22,7 @@ type lessonPage struct {
 func newLessonPage() *lessonPage {
 	p := &lessonPage{}
 	if app.IsClient {
+		p.lang = langOf(app.Window().URL().Path) // the first render is in the page's language
 		if d, ok := readPageData(app.Window().URL().Path); ok && d.Lesson != nil {
 			p.path, p.lesson, p.catalogue = d.Path, d.Lesson, d.Catalogue
 		}

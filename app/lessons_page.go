@@ -25,10 +25,18 @@ type lessonsPage struct {
 	notice    string
 }
 
+// newLessonsPage is the route's page. In the browser its first render is
+// already the page's language and the learner's progress: go-app renders
+// before OnNav, and a page drawn first in English then redrawn would show
+// a reader (and a quick test) the wrong one.
 func newLessonsPage() *lessonsPage {
 	p := &lessonsPage{}
-	if d, ok := readPageData(app.Window().URL().Path); ok && app.IsClient {
-		p.path, p.catalogue = d.Path, d.Catalogue
+	if app.IsClient {
+		path := app.Window().URL().Path
+		p.lang, p.progress = langOf(path), loadProgress()
+		if d, ok := readPageData(path); ok {
+			p.path, p.catalogue = d.Path, d.Catalogue
+		}
 	}
 	return p
 }

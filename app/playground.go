@@ -322,6 +322,21 @@ func (p *playground) pushUndo(s string) {
 
 // ---- Transport ----
 
+// stale reports whether the editor holds a script that does not parse:
+// the engine still holds the last one that did, and moving through that
+// history next to the new text would present it as the new one's.
+func (p *playground) stale() bool { return p.scriptErr != nil }
+
+// refuseStale says why a move is refused while the script is stale.
+func (p *playground) refuseStale() bool {
+	if !p.stale() {
+		return false
+	}
+	p.stop()
+	p.say(true, fmt.Sprintf("Line %d of the script has an error, so it cannot run: fix it (or Undo) first.", p.scriptErr.Line))
+	return true
+}
+
 func (p *playground) stop() {
 	p.playing = false
 	p.playGen++
@@ -332,24 +347,36 @@ func (p *playground) interval() time.Duration {
 }
 
 func (p *playground) onReset(ctx app.Context, e app.Event) {
+	if p.refuseStale() {
+		return
+	}
 	p.stop()
 	p.engine.Seek(0)
 	p.followNewest(ctx)
 }
 
 func (p *playground) onStepBack(ctx app.Context, e app.Event) {
+	if p.refuseStale() {
+		return
+	}
 	p.stop()
 	p.engine.StepBack()
 	p.followNewest(ctx)
 }
 
 func (p *playground) onStep(ctx app.Context, e app.Event) {
+	if p.refuseStale() {
+		return
+	}
 	p.stop()
 	p.engine.Step()
 	p.followNewest(ctx)
 }
 
 func (p *playground) onRunToEnd(ctx app.Context, e app.Event) {
+	if p.refuseStale() {
+		return
+	}
 	p.stop()
 	p.engine.Seek(p.engine.Len())
 	p.followNewest(ctx)
@@ -360,6 +387,9 @@ func (p *playground) onPause(ctx app.Context, e app.Event) { p.stop() }
 func (p *playground) onPlay(ctx app.Context, e app.Event) { p.play(ctx) }
 
 func (p *playground) play(ctx app.Context) {
+	if p.refuseStale() {
+		return
+	}
 	if p.playing || p.engine.Len() == 0 {
 		return
 	}
@@ -392,6 +422,9 @@ func (p *playground) onSpeed(ctx app.Context, e app.Event) {
 }
 
 func (p *playground) onScrub(ctx app.Context, e app.Event) {
+	if p.refuseStale() {
+		return
+	}
 	i, _ := strconv.Atoi(ctx.JSSrc().Get("value").String())
 	p.stop()
 	p.engine.Seek(i)
@@ -403,6 +436,9 @@ func (p *playground) onUntilAPI(ctx app.Context, e app.Event) {
 }
 
 func (p *playground) onRunUntil(ctx app.Context, e app.Event) {
+	if p.refuseStale() {
+		return
+	}
 	p.stop()
 	if i := nextMessage(p.engine, p.untilAPI); i > 0 {
 		p.engine.Seek(i)
@@ -521,7 +557,7 @@ func (p *playground) Render() app.UI {
 		}),
 		app.Div().Class("playground").Body(
 			p.renderEditor(),
-			app.Section().Class("stage").Aria("label", "Simulation").Body(
+			app.Section().Class(stageClass(p.stale())).Aria("label", "Simulation").Body(
 				p.renderTransport(),
 				p.renderStage(),
 			),
@@ -530,4 +566,12 @@ func (p *playground) Render() app.UI {
 			p.renderTrace(),
 		),
 	)
+}
+
+// stageClass greys the diagram while it is not the editor's script's.
+func stageClass(stale bool) string {
+	if stale {
+		return "stage stale"
+	}
+	return "stage"
 }

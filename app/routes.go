@@ -19,9 +19,9 @@ const (
 func Register() { registerOnce() }
 
 var registerOnce = sync.OnceFunc(func() {
-	app.Route(PathHome, func() app.Composer { return &homePage{} })
-	app.Route("/zh", func() app.Composer { return &homePage{} })
-	app.Route("/zh/", func() app.Composer { return &homePage{} })
+	app.Route(PathHome, func() app.Composer { return newHomePage() })
+	app.Route("/zh", func() app.Composer { return newHomePage() })
+	app.Route("/zh/", func() app.Composer { return newHomePage() })
 	for _, prefix := range []string{"", "/zh"} {
 		app.Route(prefix+PathLessons, func() app.Composer { return newLessonsPage() })
 		app.RouteMatching(pathPrefix(prefix+PathLessons+"/"), func() app.Composer { return newLessonPage() })

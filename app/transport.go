@@ -58,6 +58,10 @@ type transportControls struct {
 	// playground listens to the keys.
 	Keys bool
 
+	// Stale makes every control inactive: the history is not the
+	// script's (the editor holds a parse error).
+	Stale bool
+
 	// OnReset nil leaves Reset out: a lesson's playground has its own,
 	// which also restores the lesson's script.
 	OnReset, OnBack, OnPlay, OnPause, OnStep, OnEnd app.EventHandler
@@ -73,6 +77,9 @@ func (t transportControls) buttons() []app.UI {
 		return ""
 	}
 	pos, n, l := t.Pos, t.Len, t.Lang
+	if t.Stale {
+		pos, n = 0, 0 // every button inactive
+	}
 	var out []app.UI
 	if t.OnReset != nil {
 		out = append(out, transportButton(l, t.IDPrefix, "reset", "⇤", key("Home"), pos == 0, t.OnReset))
@@ -93,12 +100,13 @@ func (t transportControls) scrubber(onInput app.EventHandler) app.HTMLInput {
 		Aria("label", tr(t.Lang, "Position in the history")).
 		Min(0).Max(t.Len).Step(1).Value(strconv.Itoa(t.Pos)).
 		Aria("valuetext", fmt.Sprintf(tr(t.Lang, "step %d of %d"), t.Pos, t.Len)).
+		Disabled(t.Stale).
 		OnInput(onInput)
 }
 
 // controls are the playground's transport's inputs.
 func (p *playground) controls() transportControls {
-	return transportControls{Lang: "en", Pos: p.engine.Pos(), Len: p.engine.Len(), Playing: p.playing, Keys: true,
+	return transportControls{Lang: "en", Pos: p.engine.Pos(), Len: p.engine.Len(), Playing: p.playing, Keys: true, Stale: p.stale(),
 		OnReset: p.onReset, OnBack: p.onStepBack, OnPlay: p.onPlay, OnPause: p.onPause, OnStep: p.onStep, OnEnd: p.onRunToEnd}
 }
 
@@ -175,6 +183,11 @@ func (p *playground) renderStatus() app.UI {
 	}
 	busy, running := p.engine.Busy()
 	return app.Div().Class("status").Body(
+		app.If(p.stale(), func() app.UI {
+			se := p.scriptErr
+			return app.P().Class("stale-note").Role("alert").DataSet("stale", se.Line).Text(fmt.Sprintf(
+				"The script has an error at line %d, column %d, so it cannot run: the diagram below is the last script that ran, not this one. Fix the error, or Undo.", se.Line, se.Col))
+		}),
 		app.Span().Class("position").Text(fmt.Sprintf("Step %d of %d", pos, n)),
 		app.Span().Class("clock").Title("Virtual time: the simulation's own clock").Text("t = "+p.engine.Now().String()),
 		app.Span().Class("line").Text(line),

@@ -331,9 +331,21 @@ func TestScriptErrorIsShownInlineAndKeepsTheText(t *testing.T) {
 		t.Error("the error is not marked at its line in the editor")
 	}
 	b.shot("script-error")
-	// The last good history stays on screen.
+	// The last good history stays on screen, and says it is not this
+	// script's: the transport is inactive and a move is refused.
 	if _, m := position(b); m != n || digest(b) != d {
 		t.Errorf("a parse error replaced the history")
+	}
+	b.waitFor("the stale note", `document.querySelector(".stale-note")?.textContent.includes("line 5")`)
+	for _, l := range []string{"Reset", "Step back", "Play", "Step", "Run to end"} {
+		if got := eval[string](b, `document.querySelector(`+jsString(button(l))+`).getAttribute("aria-disabled")`); got != "true" {
+			t.Errorf("%s is active while the script does not parse", l)
+		}
+	}
+	b.click(button("Reset"))
+	b.do(chromedp.KeyEvent(kb.Home))
+	if i, _ := position(b); i != n {
+		t.Errorf("a move went through on a stale history: at %d of %d", i, n)
 	}
 	// A button refuses to write into a script that does not parse.
 	b.click(card("broker-1") + ` button[data-stmt="crash broker-1"]`)
