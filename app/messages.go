@@ -49,6 +49,8 @@ var messages = map[string][2]string{
 	"lesson.all":       {"All lessons", "全部课程"},
 	"lesson.loading":   {"Loading the lesson…", "正在载入课程……"},
 	"lesson.missing":   {"There is no lesson at this address.", "这个地址没有对应的课程。"},
+	"notfound.title":   {"Page not found", "找不到这个页面"},
+	"notfound.text":    {"Nothing lives at this address. It may have been mistyped, or the page may have moved.", "这个地址上没有页面：可能是地址输错了，也可能页面已经搬走。"},
 	"lesson.offline":   {"This lesson could not be loaded: you may be offline and have not opened it before.", "无法载入这一课：你可能处于离线状态，且之前没有打开过它。"},
 
 	"q.heading":   {"Thought question", "思考题"},

@@ -28,14 +28,29 @@ var registerOnce = sync.OnceFunc(func() {
 	}
 	app.Route(PathPlayground, func() app.Composer { return newPlayground() })
 	app.Route(PathScenarios, func() app.Composer { return &scenariosPage{} })
+	// Last: every other address (exact routes are matched first, then
+	// matchers in this order).
+	app.RouteMatching(pathPrefix("/"), func() app.Composer { return newNotFoundPage() })
 })
+
+// Routed reports whether path is a page of the site, as opposed to one the
+// not-found page answers; lesson pages are the server's to judge (it knows
+// the course).
+func Routed(path string) bool {
+	switch path {
+	case PathHome, "/zh", "/zh/", PathLessons, "/zh" + PathLessons, PathPlayground, PathScenarios:
+		return true
+	}
+	return false
+}
 
 // pathPrefix matches the paths under a prefix (go-app's RouteMatching).
 type pathPrefix string
 
-// MatchString reports whether path is under the prefix.
+// MatchString reports whether path is under the prefix ("/" matches
+// every path).
 func (p pathPrefix) MatchString(path string) bool {
-	return len(path) > len(p) && path[:len(p)] == string(p)
+	return len(path) >= len(p) && path[:len(p)] == string(p) && (len(path) > len(p) || p == "/")
 }
 
 // Paths lists every route but the lessons, for the static export and the

@@ -108,22 +108,28 @@ func (d *lessonData) writeStatic(dir string) error {
 	return nil
 }
 
-// statusWriter answers with a status of its own choosing whatever the
-// handler it wraps writes: go-app renders every routed page with 200.
+// statusWriter gives a page go-app renders a status of its own choosing
+// (go-app renders every routed page with 200), and leaves everything else
+// go-app serves (its scripts, the worker, the manifest: not text/html) as
+// it is.
 type statusWriter struct {
 	http.ResponseWriter
 	status  int
 	written bool
 }
 
-func (w *statusWriter) WriteHeader(int) {
-	if !w.written {
-		w.written = true
-		w.ResponseWriter.WriteHeader(w.status)
+func (w *statusWriter) WriteHeader(code int) {
+	if w.written {
+		return
 	}
+	w.written = true
+	if code == http.StatusOK && strings.HasPrefix(w.Header().Get("Content-Type"), "text/html") {
+		code = w.status
+	}
+	w.ResponseWriter.WriteHeader(code)
 }
 
 func (w *statusWriter) Write(b []byte) (int, error) {
-	w.WriteHeader(w.status)
+	w.WriteHeader(http.StatusOK)
 	return w.ResponseWriter.Write(b)
 }

@@ -178,3 +178,25 @@ func TestWriteStaticWritesTheLessons(t *testing.T) {
 		}
 	}
 }
+
+// An address with no page is a page all the same, in its language, with
+// the way back, answered 404; go-app's own files are not caught by it.
+func TestUnknownAddressesGetAPageWithAWayBack(t *testing.T) {
+	s := newLessonServer(t)
+	for path, want := range map[string]string{
+		"/nope":         `href="/lessons"`,
+		"/zh/nope/deep": "找不到这个页面",
+		"/playground/x": "Page not found",
+		"/lessons/":     "Page not found",
+	} {
+		rec := get(t, s, path)
+		if rec.Code != http.StatusNotFound || !strings.Contains(rec.Body.String(), want) {
+			t.Errorf("GET %s: %d, want 404 with %q", path, rec.Code, want)
+		}
+	}
+	for _, path := range []string{"/app.js", "/app-worker.js", "/manifest.webmanifest", "/wasm_exec.js", "/app.css", "/", "/zh/", "/playground", "/scenarios", "/lessons"} {
+		if rec := get(t, s, path); rec.Code != http.StatusOK {
+			t.Errorf("GET %s: %d", path, rec.Code)
+		}
+	}
+}

@@ -233,16 +233,27 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		s.serveFile(w, r, strings.TrimPrefix(p, "/web/"))
 	case strings.HasPrefix(p, "/lesson-data/"):
 		s.lessons.serve(w, r)
-	case isLessonPage(p) && !s.lessons.knownPage(p):
-		s.pages.ServeHTTP(&statusWriter{ResponseWriter: w, status: http.StatusNotFound}, r)
 	case p == "/robots.txt" || p == "/sitemap.xml" || p == "/ads.txt":
 		// go-app would fetch these from http://<Host header>/web/...,
 		// an outgoing request steered by the client whose answer it then
 		// caches for everyone. Serve them from the web directory instead.
 		s.serveFile(w, r, p[1:])
-	default:
+	case s.isPage(p):
 		s.pages.ServeHTTP(w, r)
+	default:
+		// go-app's own files (app.js, the worker, the manifest, …) or
+		// the not-found page, in the address's language, with a way back.
+		s.pages.ServeHTTP(&statusWriter{ResponseWriter: w, status: http.StatusNotFound}, r)
 	}
+}
+
+// isPage reports whether p is one of the site's pages (a lesson among
+// them), answered 200.
+func (s *Server) isPage(p string) bool {
+	if isLessonPage(p) {
+		return s.lessons.knownPage(p)
+	}
+	return txnapp.Routed(p)
 }
 
 // limitBody answers 413 to a body over the limit, declared or streamed, and

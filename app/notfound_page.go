@@ -1,0 +1,46 @@
+package app
+
+import (
+	"github.com/maxence-charriere/go-app/v10/pkg/app"
+
+	"txnlab/lessons/doc"
+)
+
+// notFoundPage is every address no page has: it says so in the address's
+// language and offers the way back, where go-app alone would answer a
+// bare "404 page not found". The server sends it with status 404.
+type notFoundPage struct {
+	app.Compo
+	lang doc.Lang
+	path string
+}
+
+func newNotFoundPage() *notFoundPage {
+	p := &notFoundPage{}
+	if app.IsClient {
+		p.path = app.Window().URL().Path
+		p.lang = langOf(p.path)
+	}
+	return p
+}
+
+func (p *notFoundPage) OnNav(ctx app.Context) {
+	p.path = ctx.Page().URL().Path
+	p.lang = langOf(p.path)
+	setPageIn(ctx, p.lang, tr(p.lang, "notfound.title"), tr(p.lang, "notfound.title"))
+}
+
+func (p *notFoundPage) Render() app.UI {
+	l := p.lang
+	return shellIn(l, p.path, false,
+		app.Section().Class("not-found").Body(
+			app.H1().Text(tr(l, "notfound.title")),
+			app.P().Text(tr(l, "notfound.text")),
+			app.Ul().Class("actions").Body(
+				app.Li().Body(app.A().Class("button primary").Href(inLang(l, PathLessons)).Text(tr(l, "nav.lessons"))),
+				app.Li().Body(app.A().Class("button").Href(inLang(l, PathHome)).Text(tr(l, "nav.home"))),
+				app.Li().Body(app.A().Class("button").Href(PathPlayground).Text(tr(l, "nav.playground"))),
+			),
+		),
+	)
+}
