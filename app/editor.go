@@ -21,6 +21,7 @@ import (
 func (p *playground) setEditor(ctx app.Context, text string) {
 	p.editorText, p.script, p.scriptErr = text, text, nil
 	if app.IsClient {
+		keepScript(p.source, text)
 		ctx.Defer(func(ctx app.Context) {
 			if ta := app.Window().GetElementByID("script"); ta.Truthy() && ta.Get("value").String() != text {
 				ta.Set("value", text)
@@ -38,6 +39,7 @@ func (p *playground) onInput(ctx app.Context, e app.Event) {
 		if gen != p.editGen {
 			return // typing went on
 		}
+		keepScript(p.source, p.script)
 		p.applyEdits(ctx)
 	})
 }

@@ -84,6 +84,11 @@ type playground struct {
 
 	reducedMotion bool
 	keydown       app.Func
+	// source is the address the playground was opened at: what it keeps
+	// across reloads belongs to it (keep.go). onLeave keeps the script
+	// when the page goes away and asks first if it was edited.
+	source  string
+	onLeave app.Func
 
 	// The progressive drawing of long histories (idle.go): the context
 	// the page was mounted with, the state last drawn, and what is
@@ -145,10 +150,27 @@ func (p *playground) OnNav(ctx app.Context) {
 	}
 	p.slug, p.slugTitle, p.original = sc.Slug, sc.Title, sc.Script
 	p.selected = 0
-	p.setEditor(ctx, sc.Script)
-	p.startLoad(ctx, sc.Script, func(ctx app.Context, err error) {
+	// A reload brings back what this address showed last: the edited
+	// script and the position.
+	src, pos := sc.Script, -1
+	if app.IsClient {
+		p.source = sourceOf(app.Window().URL())
+		if script, at, ok := kept(p.source); ok {
+			if script != sc.Script {
+				src = script
+				p.notice = "Your edited script from last time is back. Revert gives you the library's script again."
+			}
+			pos = at
+		}
+	}
+	p.setEditor(ctx, src)
+	p.startLoad(ctx, src, func(ctx app.Context, err error) {
 		p.scrollTop = 0
 		p.scrollDiagram(ctx, 0)
+		if pos > 0 {
+			p.engine.Seek(pos)
+			p.followNewest(ctx)
+		}
 	})
 }
 
@@ -157,6 +179,7 @@ func (p *playground) OnMount(ctx app.Context) {
 		p.reducedMotion = mq.Get("matches").Bool()
 	}
 	p.listenKeys(ctx)
+	p.listenLeave()
 	p.ctx, p.hasCtx = ctx, true
 	tuneGC()
 	// A diagram just mounted is scrolled to its top: setting it there
@@ -170,12 +193,35 @@ func (p *playground) OnMount(ctx app.Context) {
 func (p *playground) OnDismount() {
 	p.stop()
 	p.releaseIdle()
+	if p.onLeave != nil {
+		app.Window().Call("removeEventListener", "pagehide", p.onLeave)
+		app.Window().Call("removeEventListener", "beforeunload", p.onLeave)
+		p.onLeave.Release()
+		p.onLeave = nil
+	}
 	if p.keydown != nil {
 		app.Window().Call("removeEventListener", "keydown", p.keydown)
 		app.Window().Call("removeEventListener", "keypress", p.keydown)
 		p.keydown.Release()
 		p.keydown = nil
 	}
+}
+
+// listenLeave keeps the script and the position when the page goes away
+// (pagehide: a reload, a closed tab), and asks before leaving an edited
+// script (beforeunload), which the browser turns into its own prompt.
+func (p *playground) listenLeave() {
+	p.onLeave = app.FuncOf(func(this app.Value, args []app.Value) any {
+		keepScript(p.source, p.script)
+		keepPos(p.source, p.engine.Pos())
+		if ev := args[0]; ev.Get("type").String() == "beforeunload" && p.script != p.original {
+			ev.Call("preventDefault")
+			ev.Set("returnValue", "")
+		}
+		return nil
+	})
+	app.Window().Call("addEventListener", "pagehide", p.onLeave)
+	app.Window().Call("addEventListener", "beforeunload", p.onLeave)
 }
 
 // ---- Running scripts ----

@@ -67,6 +67,10 @@ func (p *playground) onShare(ctx app.Context, e app.Event) {
 	u.Fragment = "s=" + encodeScript(p.script)
 	link := u.String()
 	app.Window().Get("history").Call("replaceState", nil, "", link)
+	// A reload of the new address brings this script back.
+	p.source = link
+	keepScript(p.source, p.script)
+	keepPos(p.source, p.engine.Pos())
 	p.say(false, "The address bar now holds a link to this script.")
 	if clip := app.Window().Get("navigator").Get("clipboard"); clip.Truthy() {
 		// The browser may refuse the clipboard (no focus, no permission):

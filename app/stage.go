@@ -105,6 +105,7 @@ func (p *diagramState) window() (from, to int) {
 func (p *playground) followNewest(ctx app.Context) {
 	p.follow(ctx)
 	p.moved()
+	keepPos(p.source, p.engine.Pos())
 	line := p.engine.Line()
 	playing := p.playing
 	if app.IsClient {

@@ -14,6 +14,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/chromedp/cdproto/page"
 	"github.com/chromedp/chromedp"
 
 	"txnlab/app/server"
@@ -135,6 +136,9 @@ type browser struct {
 
 	mu      sync.Mutex
 	console []chromedp.ConsoleMessage
+	// dialogs are the types of the dialogs the page opened ("beforeunload",
+	// "alert", …), each accepted at once so no navigation hangs on one.
+	dialogs []string
 }
 
 // newBrowser starts Chromium for t. Its cleanup saves a screenshot under
@@ -168,8 +172,32 @@ func newBrowser(t testing.TB) *browser {
 			b.mu.Unlock()
 		}
 	}()
+	dialogs := chromedp.Events(ctx, page.JavascriptDialogOpening)
+	go func() {
+		for ev, err := range dialogs {
+			if err != nil {
+				return
+			}
+			b.mu.Lock()
+			b.dialogs = append(b.dialogs, string(ev.Type))
+			b.mu.Unlock()
+			if _, err := chromedp.Call(ctx, page.HandleJavaScriptDialog, page.HandleJavaScriptDialogParams{Accept: true}); err != nil {
+				return
+			}
+		}
+	}()
 	t.Cleanup(b.finish)
 	return b
+}
+
+// takeDialogs returns the types of the dialogs seen so far and forgets
+// them.
+func (b *browser) takeDialogs() []string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	d := b.dialogs
+	b.dialogs = nil
+	return d
 }
 
 // browserOptions are the flags of every browser the tests and the

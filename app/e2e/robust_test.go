@@ -6,6 +6,8 @@ import (
 
 	"github.com/chromedp/chromedp"
 	"github.com/chromedp/chromedp/kb"
+
+	"txnlab/scenarios"
 )
 
 // TestKeysOnAFocusedArrowOpenItAndNeverStopTheApp: a keyboard user tabs
@@ -61,5 +63,46 @@ func TestMalformedShareLinkLandsOnAWorkingPage(t *testing.T) {
 			b.click(button("Step"))
 			waitPosition(b, 1)
 		})
+	}
+}
+
+// TestEditsSurviveAReloadAndLeavingAsksFirst: a learner edits a library
+// scenario, steps into it and reloads. The browser asks before leaving
+// the edited script, and the reloaded page has the edited script back at
+// the same step; Revert gives the library's script again.
+func TestEditsSurviveAReloadAndLeavingAsksFirst(t *testing.T) {
+	b := newBrowser(t)
+	sc, _ := scenarios.Get("abort")
+	openScenario(b, "abort")
+	edited := sc.Script + "run\n# my own note\n"
+	setScript(b, edited)
+	waitIdle(b)
+	b.waitFor("the edit to run", `document.querySelector(`+jsString(selScript)+`).value.includes("# my own note")`)
+	b.click(button("Reset"))
+	for range 3 {
+		b.click(button("Step")) // a real click: the page now has the learner's attention, as browsers require for the prompt
+	}
+	waitPosition(b, 3)
+
+	b.open("/playground?scenario=abort")
+	waitIdle(b)
+	if d := b.takeDialogs(); len(d) == 0 || d[0] != "beforeunload" {
+		t.Errorf("leaving an edited script asked nothing (dialogs %v)", d)
+	}
+	if got := scriptText(b); got != edited {
+		t.Fatalf("after the reload the editor holds:\n%s", got)
+	}
+	waitPosition(b, 3)
+	if !strings.Contains(b.text(".notice"), "edited script from last time") {
+		t.Errorf("the page does not say the script is the learner's own")
+	}
+	b.click(`button[aria-label="Revert script"]`)
+	b.waitFor("the library's script", `document.querySelector(`+jsString(selScript)+`).value === `+jsString(sc.Script))
+
+	// Another scenario's address starts from that scenario.
+	openScenario(b, "happy-path")
+	hp, _ := scenarios.Get("happy-path")
+	if got := scriptText(b); got != hp.Script {
+		t.Errorf("another scenario's address opened the kept script")
 	}
 }

@@ -1,0 +1,98 @@
+package app
+
+import (
+	"encoding/json"
+	"strconv"
+
+	"github.com/maxence-charriere/go-app/v10/pkg/app"
+)
+
+// The full playground keeps the learner's script and position in the
+// browser, so a reload (or a crash of the tab) brings back what was on
+// screen. What is kept belongs to the address it was made at: reloading
+// /playground?scenario=abort after editing brings the edits back, while
+// opening another scenario or a share link starts from what that address
+// says (the edited script stays on Undo, as before).
+
+// keptScriptKey and keptPosKey are the localStorage keys: the position
+// changes at every step while playing, so it is kept apart from the
+// script, which may be long.
+const (
+	keptScriptKey = "txnlab.playground.script"
+	keptPosKey    = "txnlab.playground.pos"
+)
+
+// keptScript is the script last on screen and the address it belongs to.
+type keptScript struct {
+	Source string `json:"source"`
+	Script string `json:"script"`
+}
+
+// sourceOf names the address a playground was opened at.
+func sourceOf(u interface{ String() string }) string { return u.String() }
+
+// keepScript writes the script down for its source.
+func keepScript(source, script string) {
+	if !app.IsClient {
+		return
+	}
+	b, err := json.Marshal(keptScript{source, script})
+	if err != nil {
+		return
+	}
+	setItem(keptScriptKey, string(b))
+}
+
+// keepPos writes the position down for its source.
+func keepPos(source string, pos int) {
+	if app.IsClient {
+		setItem(keptPosKey, strconv.Itoa(pos)+" "+source)
+	}
+}
+
+// kept returns what was kept for source: the script, and the position
+// (-1 when none was kept).
+func kept(source string) (script string, pos int, ok bool) {
+	if !app.IsClient {
+		return "", -1, false
+	}
+	var k keptScript
+	if v := getItem(keptScriptKey); v == "" || json.Unmarshal([]byte(v), &k) != nil || k.Source != source {
+		return "", -1, false
+	}
+	pos = -1
+	if n, src, found := cutSpace(getItem(keptPosKey)); found && src == source {
+		if i, err := strconv.Atoi(n); err == nil && i >= 0 {
+			pos = i
+		}
+	}
+	return k.Script, pos, true
+}
+
+func cutSpace(s string) (before, after string, found bool) {
+	for i := 0; i < len(s); i++ {
+		if s[i] == ' ' {
+			return s[:i], s[i+1:], true
+		}
+	}
+	return s, "", false
+}
+
+// setItem and getItem use localStorage where the browser allows it; a
+// refusal (storage disabled, over quota) only means nothing is kept.
+func setItem(key, value string) {
+	defer func() { recover() }()
+	if st := localStorage(); st.Truthy() {
+		st.Call("setItem", key, value)
+	}
+}
+
+func getItem(key string) string {
+	defer func() { recover() }()
+	if st := localStorage(); st.Truthy() {
+		if v := st.Call("getItem", key); v.Truthy() {
+			return v.String()
+		}
+	}
+	return ""
+}
