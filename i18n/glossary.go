@@ -93,4 +93,11 @@ var Glossary = []Term{
 	{En: "erratum", Zh: "勘误"},
 	{En: "invariant", Zh: "不变量"},
 	{En: "checker", Zh: "检查器"},
+
+	// Lesson 06.
+	{En: "isolation level", Zh: "隔离级别", Note: "the config key is `isolation.level`; 隔离 alone means fencing"},
+	{En: "control record", Zh: "控制记录", Note: "the one record of a control batch: a COMMIT or ABORT marker"},
+	{En: "aborted-transaction index", Zh: "中止事务索引", Note: "the partition's .txnindex"},
+	{En: "aborted list", Zh: "中止事务列表", Note: "the fetch response's `AbortedTransactions`"},
+	{En: "hanging transaction", Zh: "悬挂事务", Note: "a transaction no coordinator will ever end"},
 }
