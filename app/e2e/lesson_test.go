@@ -243,3 +243,45 @@ func questionRightKey(b *browser, id string) (string, bool) {
 	}
 	return "", false
 }
+
+// TestOneQuestionOfEachLessonInChinese takes the first question of every
+// lesson of the course from unanswered to correct on its Chinese page,
+// as a learner does: predict, run, check.
+func TestOneQuestionOfEachLessonInChinese(t *testing.T) {
+	course, err := lessons.Embedded()
+	if err != nil {
+		t.Fatal(err)
+	}
+	cat := course.Catalogue(doc.Chinese)
+	if len(cat) < 2 {
+		t.Fatalf("the course has %d lessons", len(cat))
+	}
+	b := newBrowser(t)
+	for _, m := range cat {
+		if len(m.Questions) == 0 {
+			t.Errorf("lesson %s has no question", m.Slug)
+			continue
+		}
+		l, _ := course.Lesson(doc.Chinese, m.Slug)
+		q := l.Questions[0]
+		var right []string
+		for _, c := range q.Choices {
+			if c.Right {
+				right = append(right, c.Key)
+			}
+		}
+		b.open("/zh/lessons/" + m.Slug)
+		if got := questionState(b, q.ID); got != "unanswered" {
+			t.Errorf("%s: %s starts %q", m.Slug, q.ID, got)
+		}
+		for _, k := range right {
+			pick(b, q.ID, k)
+		}
+		waitQuestionState(b, q.ID, "predicted")
+		b.click(question(q.ID) + ` [data-action="check"]`)
+		waitQuestionState(b, q.ID, "correct")
+		if ev := b.text(question(q.ID) + ` [data-evidence]`); ev == "" {
+			t.Errorf("%s: %s has no evidence", m.Slug, q.ID)
+		}
+	}
+}
