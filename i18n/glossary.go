@@ -93,4 +93,8 @@ var Glossary = []Term{
 	{En: "erratum", Zh: "勘误"},
 	{En: "invariant", Zh: "不变量"},
 	{En: "checker", Zh: "检查器"},
+
+	// Lesson 05.
+	{En: "transaction log", Zh: "事务日志", Note: "the topic `__transaction_state`"},
+	{En: "tombstone", Zh: "墓碑记录", Note: "a record with a key and no value; it removes the key"},
 }
