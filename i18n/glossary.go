@@ -100,4 +100,8 @@ var Glossary = []Term{
 	{En: "aborted-transaction index", Zh: "中止事务索引", Note: "the partition's .txnindex"},
 	{En: "aborted list", Zh: "中止事务列表", Note: "the fetch response's `AbortedTransactions`"},
 	{En: "hanging transaction", Zh: "悬挂事务", Note: "a transaction no coordinator will ever end"},
+
+	// Lesson 05.
+	{En: "transaction log", Zh: "事务日志", Note: "the topic `__transaction_state`"},
+	{En: "tombstone", Zh: "墓碑记录", Note: "a record with a key and no value; it removes the key"},
 }
