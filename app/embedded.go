@@ -294,11 +294,8 @@ func (s *scenarioPlayground) show(ctx app.Context, req ShowRequest) {
 	} else {
 		s.load(ctx, src, stop)
 	}
-	if app.IsClient {
-		ctx.Defer(func(ctx app.Context) {
-			s.JSValue().Call("scrollIntoView", map[string]any{"block": "nearest"})
-		})
-	}
+	// No scrolling here: the learner who asked (a question card) is
+	// reading the verdict, and the card links here (playgroundAnchor).
 }
 
 // followNewest keeps the newest row in view and, while playing, animates
@@ -526,7 +523,7 @@ func (s *scenarioPlayground) Render() app.UI {
 	case s.started:
 		state = "ready"
 	}
-	return app.Section().Class("embedded-playground").
+	return app.Section().Class("embedded-playground").ID(playgroundAnchor(s.ID)).
 		DataSet("scenario", s.ID).DataSet("state", state).
 		Aria("label", label).
 		Body(
@@ -660,3 +657,6 @@ func (s *scenarioPlayground) renderFacts() app.UI {
 	}
 	return app.Ul().Class("facts").Aria("label", tr(s.Lang, "Facts")).Body(rows...)
 }
+
+// playgroundAnchor is the id of a lesson's playground, for links to it.
+func playgroundAnchor(scenarioID string) string { return "playground-" + domID(scenarioID) }

@@ -135,11 +135,11 @@ func (p *lessonPage) renderSegment(s doc.Segment) app.UI {
 		if !ok {
 			return nil
 		}
-		script := ""
+		script, title := "", ""
 		if sc, ok := les.ScenarioByID(q.Scenario); ok {
-			script = sc.Script
+			script, title = sc.Script, sc.Title
 		}
-		return &questionCard{Q: *q, Script: script, Lang: p.lang}
+		return &questionCard{Q: *q, Script: script, ScenarioTitle: title, Lang: p.lang}
 	}
 	// go-app's Raw needs one root element: the run of blocks is wrapped.
 	return app.Raw(`<div class="lesson-text">` + s.HTML + `</div>`)

@@ -71,6 +71,7 @@ var messages = map[string][2]string{
 	"q.explain":   {"Why", "为什么"},
 	"q.hint":      {"Hint", "提示"},
 	"q.happened":  {"happened", "发生了"},
+	"q.shown":     {"The run, stopped at the moment that decides, is in the playground:", "运行过程停在决定答案的那一刻，见演练场："},
 	"q.modify":    {"Now change one line of the playground's script — a fault, a timeout, a broken mechanism — and run it again: does the answer still hold?", "现在改动演练场脚本中的一行——加一个故障、改一个超时、关掉一个机制——再运行一次：结论还成立吗？"},
 	"q.failed":    {"The scenario could not be run: %s", "场景无法运行：%s"},
 	"q.multiple":  {"Pick every answer that applies.", "选出所有符合的答案。"},

@@ -24,10 +24,12 @@ const revealAfter = 3
 type questionCard struct {
 	app.Compo
 
-	// Q is the question; Script the script of its scenario block.
-	Q      doc.Question
-	Script string
-	Lang   doc.Lang
+	// Q is the question; Script and ScenarioTitle are its scenario
+	// block's.
+	Q             doc.Question
+	Script        string
+	ScenarioTitle string
+	Lang          doc.Lang
 
 	prog    *QuestionProgress
 	running bool
@@ -204,7 +206,9 @@ func (c *questionCard) Render() app.UI {
 		app.Range(q.HintsHTML[:min(c.hints, len(q.HintsHTML))]).Slice(func(i int) app.UI {
 			return app.Raw(`<p class="hint"><strong>` + tr(l, "q.hint") + `:</strong> ` + q.HintsHTML[i] + `</p>`)
 		}),
-		app.If(c.outcome != nil && st.State != qUnanswered && st.State != qPredicted || c.outcome != nil && done, func() app.UI {
+		// The evidence is what the run showed, once it has been run for
+		// an answer (right or wrong) or for the revealed answer.
+		app.If(c.outcome != nil && (st.State == qCorrect || st.State == qWrong || done), func() app.UI {
 			return c.renderEvidence()
 		}),
 		app.If(done && c.outcome != nil, func() app.UI {
@@ -236,13 +240,24 @@ func (c *questionCard) renderStatus() app.UI {
 	case c.outcome == nil:
 		return nil
 	case st.State == qCorrect:
-		return app.P().Class("right").Text(tr(l, "q.right"))
+		return app.Div().Body(app.P().Class("right").Text(tr(l, "q.right")), c.renderShown())
 	case st.Revealed:
 		return app.P().Text(tr(l, "q.revealed"))
 	case st.State == qWrong:
-		return app.P().Class("wrong").Text(tr(l, "q.wrong") + " " + fmt.Sprintf(tr(l, "q.tries"), st.Tries))
+		return app.Div().Body(
+			app.P().Class("wrong").Text(tr(l, "q.wrong")+" "+fmt.Sprintf(tr(l, "q.tries"), st.Tries)),
+			c.renderShown())
 	}
 	return nil
+}
+
+// renderShown points at the playground that now shows the run, stopped
+// where the question looks.
+func (c *questionCard) renderShown() app.UI {
+	return app.P().Class("shown-in").Body(
+		app.Text(tr(c.Lang, "q.shown")+" "),
+		app.A().Href("#"+playgroundAnchor(c.Q.Scenario)).Text(c.ScenarioTitle),
+	)
 }
 
 func (c *questionCard) renderEvidence() app.UI {

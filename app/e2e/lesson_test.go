@@ -80,6 +80,10 @@ func TestChineseLessonQuestionWrongThenRightSurvivesReload(t *testing.T) {
 	if n := count(b, pg+` svg .arrow[data-api="WriteTxnMarkers"]`); n < 2 {
 		t.Errorf("the playground shows %d WriteTxnMarkers arrows, want the resent ones", n)
 	}
+	// The card says where the run is and links there.
+	if got := eval[string](b, `document.querySelector(document.querySelector(`+jsString(question(id)+` .shown-in a`)+`)?.getAttribute("href") || "#none")?.dataset.scenario ?? ""`); got != "markers-fail" {
+		t.Errorf("the card's link to its run leads to %q", got)
+	}
 	b.shot("2-right")
 
 	b.open("/zh/lessons/03-transaction-protocols")
