@@ -562,3 +562,50 @@ func BenchmarkLessonTextPainted(b *testing.B) {
 	b.ReportMetric(s.p50, "ms/lesson-wasm-started-median")
 	b.ReportMetric(0, "ns/op")
 }
+
+// BenchmarkLessonPage is lesson 03's page, with its thirteen playgrounds:
+// the learner scrolls through the whole lesson (each playground runs as
+// it comes into view), then steps one of them back and forth and scrolls
+// again. It reports the longest main-thread task and the longest interval
+// between frames over all of it, and how many playgrounds ran.
+func BenchmarkLessonPage(b *testing.B) {
+	br := newBenchBrowser(b)
+	br.open("/lessons/03-transaction-protocols")
+	var tasks, frames []float64
+	ran := 0
+	for b.Loop() {
+		tasks = append(tasks, mainThreadTasks(br, func() {
+			eval[bool](br, `(window.__stop = window.__frames(), true)`)
+			eval[bool](br, `new Promise(resolve => {
+				const step = () => {
+					if (window.scrollY + innerHeight >= document.documentElement.scrollHeight - 2) { resolve(true); return; }
+					window.scrollBy(0, 120);
+					requestAnimationFrame(step);
+				};
+				requestAnimationFrame(step);
+			})`, chromedp.EvalAwaitPromise)
+			br.waitFor("every playground to have run", `[...document.querySelectorAll(".embedded-playground")].every(p => p.dataset.state === "ready")`)
+			pg := `[data-scenario="markers-fail"]`
+			br.do(chromedp.ScrollIntoView(chromedp.CSS(pg)))
+			for range 10 {
+				br.click(pg + ` button[data-action="step"]`)
+			}
+			for range 10 {
+				br.click(pg + ` button[data-action="back"]`)
+			}
+			eval[bool](br, `new Promise(resolve => {
+				let k = 0;
+				const step = () => { if (k++ > 60) { resolve(true); return; } window.scrollBy(0, -200); requestAnimationFrame(step); };
+				requestAnimationFrame(step);
+			})`, chromedp.EvalAwaitPromise)
+			frames = append(frames, eval[[]float64](br, `window.__stop()`)...)
+		})...)
+		ran = eval[int](br, `document.querySelectorAll('.embedded-playground[data-state="ready"]').length`)
+	}
+	t, f := summarize(tasks), summarize(frames)
+	b.Logf("lesson 03: %d playgrounds ran; longest task %.1f ms (p95 %.1f); frames p50 %.1f ms, max %.1f", ran, t.max, t.p95, f.p50, f.max)
+	b.ReportMetric(t.max, "ms/lesson-task-max")
+	b.ReportMetric(f.max, "ms/lesson-frame-max")
+	b.ReportMetric(float64(ran), "playgrounds")
+	b.ReportMetric(0, "ns/op")
+}

@@ -203,6 +203,10 @@ func report(dir, wasm string, h host) string {
 	add("… slowest of the 5", "", v, ok, 0, true, "%.0f", " ms")
 	v, ok = br.get("BenchmarkLessonTextPainted", "ms/lesson-wasm-started-median")
 	add("… the wasm app started (median), for comparison", "", v, ok, 0, true, "%.0f", " ms")
+	v, ok = br.get("BenchmarkLessonPage", "ms/lesson-task-max")
+	add("Lesson 03's page, every playground run, one stepped, scrolled: longest main-thread task", "≤ 16 ms", v, ok, 16, true, "%.1f", " ms")
+	v, ok = br.get("BenchmarkLessonPage", "ms/lesson-frame-max")
+	add("… longest interval between frames", "", v, ok, 0, true, "%.1f", " ms")
 
 	for _, s := range []struct{ what, unit string }{
 		{"Seek, 10,000-event history: Step back, new position drawn (slowest of 30)", "ms/stepback-pos-max"},
