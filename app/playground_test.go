@@ -344,6 +344,18 @@ func TestExports(t *testing.T) {
 	}
 }
 
+// No two library scenarios share a title: the list and the cards are
+// told apart by it.
+func TestLibraryTitlesAreDistinct(t *testing.T) {
+	seen := map[string]string{}
+	for _, sc := range Library() {
+		if other, dup := seen[sc.Title]; dup {
+			t.Errorf("%s and %s share the title %q", other, sc.Slug, sc.Title)
+		}
+		seen[sc.Title] = sc.Slug
+	}
+}
+
 func TestLibraryReadsTheScenariosPackage(t *testing.T) {
 	list := Library()
 	if len(list) < 10 {
