@@ -119,6 +119,9 @@ func (p *playground) producerCard(pr cluster.ProducerView, snap Snapshot) app.UI
 	down := pr.Status == "crashed"
 	paused := pr.Status == "paused"
 	txn := pr.TransactionalId != ""
+	// A producer in FATAL_ERROR can only be closed: every call of the
+	// Java client throws again, so its buttons would only fail.
+	fatal := pr.State == "FATAL_ERROR"
 	last := ""
 	if pr.LastCall != "" {
 		last = pr.LastCall
@@ -154,11 +157,14 @@ func (p *playground) producerCard(pr cluster.ProducerView, snap Snapshot) app.UI
 				return app.Div().Class("fact-error").Body(app.Dt().Text("last error"), app.Dd().Text(pr.LastError))
 			}),
 		),
+		app.If(fatal, func() app.UI {
+			return app.P().Class("card-note").Text("Fatal: this instance can only be closed. Declare a new producer with the same transactional.id to go on.")
+		}),
 		app.Div().Class("actions").Body(
-			p.actionButton("init", n+" init", down || !txn),
-			p.actionButton("begin", n+" begin", down || !txn),
-			p.actionButton("commit", n+" commit", down || !txn),
-			p.actionButton("abort", n+" abort", down || !txn),
+			p.actionButton("init", n+" init", down || !txn || fatal),
+			p.actionButton("begin", n+" begin", down || !txn || fatal),
+			p.actionButton("commit", n+" commit", down || !txn || fatal),
+			p.actionButton("abort", n+" abort", down || !txn || fatal),
 			app.If(!paused, func() app.UI { return p.actionButton("pause", "pause "+n, down) }),
 			app.If(paused, func() app.UI { return p.actionButton("resume", "resume "+n, down) }),
 			p.actionButton("crash", "crash "+n, down, "danger"),
@@ -170,24 +176,30 @@ func (p *playground) producerCard(pr cluster.ProducerView, snap Snapshot) app.UI
 			app.Input().Type("text").ID(id+"-kv").Aria("label", "Records for "+n+" (key=value …)").
 				Value("k1=v1").Size(9).Spellcheck(false),
 			app.Button().Type("button").Class("action").Title(n+" send PARTITION key=value").
-				Aria("disabled", down).
+				Aria("disabled", down || fatal).
 				OnClick(func(ctx app.Context, e app.Event) {
+					if down || fatal {
+						return
+					}
 					tp := formValue(id+"-tp", "")
 					kv := strings.TrimSpace(formValue(id+"-kv", ""))
 					p.act(ctx, strings.TrimSpace(n+" send "+tp+" "+kv))
-				}, scoped(n)).Text("send"),
+				}, scoped(n, down, fatal)).Text("send"),
 		),
 		app.If(txn, func() app.UI {
 			return app.Div().Class("mini-form").Role("group").Aria("label", "Send offsets from "+n).Body(
 				app.Input().Type("text").ID(id+"-group").Aria("label", "Group for "+n).Value(group).Size(7).Spellcheck(false),
 				app.Input().Type("text").ID(id+"-offsets").Aria("label", "Offsets for "+n+" (topic/partition=offset …)").Value(offsets).Size(9).Spellcheck(false),
 				app.Button().Type("button").Class("action").Title(n+" send-offsets GROUP TOPIC/PARTITION=OFFSET").
-					Aria("disabled", down).
+					Aria("disabled", down || fatal).
 					OnClick(func(ctx app.Context, e app.Event) {
+						if down || fatal {
+							return
+						}
 						g := strings.TrimSpace(formValue(id+"-group", group))
 						o := strings.TrimSpace(formValue(id+"-offsets", offsets))
 						p.act(ctx, strings.TrimSpace(n+" send-offsets "+g+" "+o))
-					}, scoped(n, group, offsets)).Text("send-offsets"),
+					}, scoped(n, group, offsets, down, fatal)).Text("send-offsets"),
 			)
 		}),
 	)

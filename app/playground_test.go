@@ -404,3 +404,33 @@ func TestShareLinksRoundTrip(t *testing.T) {
 		t.Error("a fragment without a script")
 	}
 }
+
+// A fenced zombie's card offers nothing but what a FATAL_ERROR producer
+// can still do: its transaction buttons and sends are inactive, and the
+// card says why.
+func TestFatalProducerCardIsInactive(t *testing.T) {
+	p := newTestPlayground(t, "zombie-fencing-init")
+	p.onRunToEnd(ctx, app.Event{})
+	snap := p.engine.Snapshot()
+	var card string
+	for _, pr := range snap.Producers {
+		if pr.Name == "p1" {
+			if pr.State != "FATAL_ERROR" {
+				t.Fatalf("p1 ends in %s; the test wants a fenced producer", pr.State)
+			}
+			card = app.HTMLString(p.producerCard(pr, snap))
+		}
+	}
+	for _, stmt := range []string{"p1 init", "p1 begin", "p1 commit", "p1 abort"} {
+		i := strings.Index(card, `data-stmt="`+stmt+`"`)
+		start := strings.LastIndex(card[:max(i, 0)], "<button")
+		end := max(i, 0) + strings.IndexByte(card[max(i, 0):], '>')
+		// The whole tag: go-app writes attributes in no fixed order.
+		if tag := card[max(start, 0):max(end, 0)]; i < 0 || start < 0 || !strings.Contains(tag, "aria-disabled") || strings.Contains(tag, `aria-disabled="false"`) {
+			t.Errorf("%s is active on a fatal producer's card", stmt)
+		}
+	}
+	if !strings.Contains(card, "can only be closed") {
+		t.Error("the card does not say the producer is done for")
+	}
+}
