@@ -138,10 +138,14 @@ func TestEveryLessonLinkResolves(t *testing.T) {
 						t.Errorf("%s: link %s names no element of the page", page, href)
 					}
 				case strings.HasPrefix(href, "/"):
-					path, _, _ := strings.Cut(href, "#")
+					path, frag, _ := strings.Cut(href, "#")
 					path, _, _ = strings.Cut(path, "?")
-					if rec := get(t, s, path); rec.Code != http.StatusOK {
+					rec := get(t, s, path)
+					if rec.Code != http.StatusOK {
 						t.Errorf("%s: link %s answers %d", page, href, rec.Code)
+					} else if frag != "" && !strings.HasPrefix(frag, "s=") && !strings.Contains(rec.Body.String(), `id="`+frag+`"`) {
+						// A section of another page: its heading must have that id.
+						t.Errorf("%s: link %s names no element of %s", page, href, path)
 					}
 				default:
 					t.Errorf("%s: link %q is relative: it breaks under /zh/", page, href)
