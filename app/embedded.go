@@ -113,6 +113,32 @@ func (s *scenarioPlayground) setup() {
 	s.loaded = s.Script
 	s.editorText, s.script, s.scriptErr = s.Script, s.Script, nil
 	s.undo, s.started, s.busy = nil, false, false
+	// The learner's edit of this block, kept from an earlier visit, comes
+	// back (Reset restores the lesson's script).
+	if app.IsClient {
+		if edit := getItem(s.editKey()); edit != "" && edit != s.Script {
+			s.editorText, s.script = edit, edit
+		}
+	}
+}
+
+// editKey is where the learner's edit of this block is kept: per page
+// address (language included) and block.
+func (s *scenarioPlayground) editKey() string {
+	return "txnlab.lesson-edit." + app.Window().URL().Path + "#" + s.ID
+}
+
+// keepEdit writes the editor's script down, or forgets it once it is the
+// lesson's again.
+func (s *scenarioPlayground) keepEdit() {
+	if !app.IsClient {
+		return
+	}
+	if s.script == s.Script {
+		removeItem(s.editKey())
+		return
+	}
+	setItem(s.editKey(), s.script)
 }
 
 // embeddedViewH is the diagram's height before it is measured: its box's
@@ -363,6 +389,7 @@ func (s *scenarioPlayground) onInput(ctx app.Context, e app.Event) {
 	gen := s.editGen
 	ctx.After(editDelay, func(ctx app.Context) {
 		if gen == s.editGen {
+			s.keepEdit()
 			s.applyEdits(ctx)
 		}
 	})
@@ -385,6 +412,7 @@ func (s *scenarioPlayground) onReset(ctx app.Context, e app.Event) {
 		s.pushUndo(s.script)
 	}
 	s.setEditor(ctx, s.Script)
+	s.keepEdit()
 	if s.started && !s.busy && s.engine.Script() == s.Script {
 		s.engine.Seek(0)
 		s.followNewest(ctx)
@@ -402,6 +430,7 @@ func (s *scenarioPlayground) onUndo(ctx app.Context, e app.Event) {
 	s.undo = s.undo[:n-1]
 	pos := s.engine.Pos()
 	s.setEditor(ctx, prev)
+	s.keepEdit()
 	s.load(ctx, prev, func(ctx app.Context) { s.engine.Seek(pos) })
 }
 

@@ -87,6 +87,13 @@ func setItem(key, value string) {
 	}
 }
 
+func removeItem(key string) {
+	defer func() { recover() }()
+	if st := localStorage(); st.Truthy() {
+		st.Call("removeItem", key)
+	}
+}
+
 func getItem(key string) string {
 	defer func() { recover() }()
 	if st := localStorage(); st.Truthy() {

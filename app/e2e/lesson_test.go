@@ -289,3 +289,33 @@ func TestOneQuestionOfEachLessonInChinese(t *testing.T) {
 		}
 	}
 }
+
+// TestLessonPlaygroundEditSurvivesAReload: the learner changes a line of
+// a lesson's playground and reloads; the edit is back, and Reset gives
+// the lesson's script again (and forgets the edit).
+func TestLessonPlaygroundEditSurvivesAReload(t *testing.T) {
+	b := newBrowser(t)
+	b.open("/lessons/03-transaction-protocols")
+	pg := `[data-scenario="end-txn"]`
+	area := pg + ` textarea[aria-label="Scenario script"]`
+	original := eval[string](b, `document.querySelector(`+jsString(area)+`).value`)
+	edited := strings.Replace(original, "a=1", "a=42", 1)
+	if edited == original {
+		t.Fatal("the end-txn script has no a=1 to change")
+	}
+	eval[bool](b, `(() => { const t = document.querySelector(`+jsString(area)+`); t.value = `+jsString(edited)+`; t.dispatchEvent(new Event("input", {bubbles: true})); return true })()`)
+	b.waitFor("the edit kept", `Object.keys(localStorage).some(k => k.startsWith("txnlab.lesson-edit.") && localStorage.getItem(k).includes("a=42"))`)
+
+	b.open("/lessons/03-transaction-protocols")
+	b.waitFor("the edit back", `document.querySelector(`+jsString(area)+`).value === `+jsString(edited))
+	// In view, the playground runs (and its Run button goes): click Reset
+	// once it has settled, not while the layout moves under the pointer.
+	b.do(chromedp.ScrollIntoView(chromedp.CSS(pg)))
+	b.waitFor("the playground to run the edit", `document.querySelector(`+jsString(pg)+`)?.dataset.state === "ready"`)
+	b.click(pg + ` button[data-action="reset"]`)
+	b.waitFor("the lesson's script", `document.querySelector(`+jsString(area)+`).value === `+jsString(original))
+	b.open("/lessons/03-transaction-protocols")
+	if got := eval[string](b, `document.querySelector(`+jsString(area)+`).value`); got != original {
+		t.Error("after Reset a reload brought the edit back")
+	}
+}
