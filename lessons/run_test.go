@@ -227,3 +227,24 @@ func TestAPIKeyErratumShowsKafkasKeys(t *testing.T) {
 		}
 	}
 }
+
+// The course is the curriculum: lessons 01 to 07 in both languages, each
+// with at least two playgrounds and three questions.
+func TestTheCourseIsComplete(t *testing.T) {
+	c := embedded(t)
+	want := []string{"01-why-transactions", "02-one-transaction", "03-transaction-protocols", "04-two-phase-commit",
+		"05-transaction-log", "06-reading-transactions", "07-failures-and-limits"}
+	for _, lang := range doc.Langs {
+		var got []string
+		for _, m := range c.Catalogue(lang) {
+			got = append(got, m.Slug)
+			l, _ := c.Lesson(lang, m.Slug)
+			if len(l.Scenarios) < 2 || len(l.Questions) < 3 {
+				t.Errorf("%s (%s): %d playgrounds and %d questions, want at least 2 and 3", m.Slug, lang, len(l.Scenarios), len(l.Questions))
+			}
+		}
+		if !slices.Equal(got, want) {
+			t.Errorf("%s: the course is %v, want %v", lang, got, want)
+		}
+	}
+}
