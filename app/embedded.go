@@ -61,6 +61,11 @@ type scenarioPlayground struct {
 	Facts []string
 	// Lang is the page's language, "en" or "zh".
 	Lang string
+	// Guarded is set while a question of the page that this scenario
+	// decides is unanswered: its script and its run would give the answer
+	// away, so it neither runs when scrolled to nor shows its script until
+	// the question's check runs it, or the learner asks.
+	Guarded bool
 
 	// diagramState holds the engine and the diagram's view (stage.go).
 	diagramState
@@ -206,7 +211,7 @@ func (s *scenarioPlayground) OnDismount() {
 // reads, never all at once when the page opens.
 func (s *scenarioPlayground) observe(ctx app.Context) {
 	ctor := app.Window().Get("IntersectionObserver")
-	if s.started || s.observer != nil || !ctor.Truthy() {
+	if s.started || s.Guarded || s.observer != nil || !ctor.Truthy() {
 		return // without an observer the script runs on Run
 	}
 	s.onSeen = app.FuncOf(func(this app.Value, args []app.Value) any {
@@ -597,13 +602,25 @@ func (s *scenarioPlayground) renderEditor() app.UI {
 	if name != "" {
 		area = area.Aria("labelledby", name)
 	}
+	var script app.UI = area
+	if s.guarding() {
+		// Folded, not removed: a learner who wants the script opens it.
+		script = app.Details().Class("ep-guard").Body(
+			app.Summary().Text(tr(l, "ep.guard.summary")),
+			area,
+		)
+	}
 	return app.Div().Class("ep-editor").Body(
 		nameUI,
-		area,
+		script,
 		app.Div().Class("ep-tools").Body(
 			app.If(!s.started, func() app.UI {
+				label := tr(l, "Run")
+				if s.guarding() {
+					label = tr(l, "ep.guard.run")
+				}
 				return app.Button().Type("button").Class("tool ep-run-button").DataSet("action", "run").
-					Aria("label", tr(l, "Run the scenario")).OnClick(s.onRun).Text(tr(l, "Run"))
+					Aria("label", tr(l, "Run the scenario")).OnClick(s.onRun).Text(label)
 			}),
 			transportButton(l, domID(s.ID), "reset", "⇤", "",
 				s.script == s.Script && s.engine.Pos() == 0, s.onReset),
@@ -657,6 +674,9 @@ func (s *scenarioPlayground) renderStage() app.UI {
 	l := s.Lang
 	if !s.started || (s.busy && s.engine.Len() == 0) {
 		text := tr(l, "The diagram appears when this scenario runs: press Run, or scroll here.")
+		if s.guarding() {
+			text = tr(l, "ep.guard.note")
+		}
 		if s.started {
 			text = tr(l, "Running the script…")
 		}
@@ -686,6 +706,10 @@ func (s *scenarioPlayground) renderFacts() app.UI {
 	}
 	return app.Ul().Class("facts").Aria("label", tr(s.Lang, "Facts")).Body(rows...)
 }
+
+// guarding reports whether the playground still keeps its question's
+// answer to itself.
+func (s *scenarioPlayground) guarding() bool { return s.Guarded && !s.started }
 
 // playgroundAnchor is the id of a lesson's playground, for links to it.
 func playgroundAnchor(scenarioID string) string { return "playground-" + domID(scenarioID) }

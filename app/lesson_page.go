@@ -129,7 +129,8 @@ func (p *lessonPage) renderSegment(s doc.Segment) app.UI {
 		if !ok {
 			return nil
 		}
-		return &scenarioPlayground{ID: sc.ID, Title: sc.Title, Script: sc.Script, Facts: sc.Facts, Lang: string(p.lang)}
+		return &scenarioPlayground{ID: sc.ID, Title: sc.Title, Script: sc.Script, Facts: sc.Facts, Lang: string(p.lang),
+			Guarded: p.guarded(sc.ID)}
 	case s.Question != "":
 		q, ok := les.QuestionByID(s.Question)
 		if !ok {
@@ -172,4 +173,29 @@ func (p *lessonPage) renderPrevNext() app.UI {
 		app.A().Href(inLang(l, PathLessons)).Text(tr(l, "lesson.all")),
 		link(next, "next", tr(l, "lesson.next")),
 	)
+}
+
+// guarded reports whether a question of the lesson that the scenario
+// decides is still open for the learner: the playground then keeps its
+// script folded and does not run until the question is checked (the
+// script's expectations and its diagram are the answer). The server has
+// no learner: it renders what a new one sees.
+func (p *lessonPage) guarded(scenarioID string) bool {
+	var prog *Progress
+	if app.IsClient {
+		prog = loadProgress()
+	}
+	for _, q := range p.lesson.Questions {
+		if q.Scenario != scenarioID {
+			continue
+		}
+		if prog == nil {
+			return true
+		}
+		st := prog.Questions[q.ID]
+		if st == nil || (st.State != qCorrect && st.State != qWrong && !st.Revealed) {
+			return true
+		}
+	}
+	return false
 }

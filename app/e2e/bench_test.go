@@ -584,6 +584,9 @@ func BenchmarkLessonPage(b *testing.B) {
 				};
 				requestAnimationFrame(step);
 			})`, chromedp.EvalAwaitPromise)
+			// Those a question guards wait for it: run them as a learner
+			// who skips the prediction would.
+			eval[bool](br, `(document.querySelectorAll('.embedded-playground button[data-action="run"]').forEach(b => b.click()), true)`)
 			br.waitFor("every playground to have run", `[...document.querySelectorAll(".embedded-playground")].every(p => p.dataset.state === "ready")`)
 			pg := `[data-scenario="markers-fail"]`
 			br.do(chromedp.ScrollIntoView(chromedp.CSS(pg)))

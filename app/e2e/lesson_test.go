@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/chromedp/chromedp"
 
@@ -318,4 +319,32 @@ func TestLessonPlaygroundEditSurvivesAReload(t *testing.T) {
 	if got := eval[string](b, `document.querySelector(`+jsString(area)+`).value`); got != original {
 		t.Error("after Reset a reload brought the edit back")
 	}
+}
+
+// TestAQuestionsPlaygroundWaitsForThePrediction: the playground a question
+// is about would give the answer away (its expectations, its diagram), so
+// for a learner who has not answered it stays folded and does not run when
+// scrolled to; the question's check runs it; "Run anyway" is there too.
+func TestAQuestionsPlaygroundWaitsForThePrediction(t *testing.T) {
+	b := newBrowser(t)
+	b.open("/lessons/03-transaction-protocols")
+	pg := `[data-scenario="markers-fail"]`
+	b.do(chromedp.ScrollIntoView(chromedp.CSS(pg)))
+	time.Sleep(500 * time.Millisecond) // long enough for an observer to have started it
+	if st := eval[string](b, `document.querySelector(`+jsString(pg)+`).dataset.state`); st != "idle" {
+		t.Errorf("the guarded playground is %q after being scrolled to", st)
+	}
+	if open := eval[bool](b, `document.querySelector(`+jsString(pg+` details.ep-guard`)+`)?.open === false`); !open {
+		t.Error("the guarded playground's script is not folded")
+	}
+	// Another playground, with no question on it, ran when scrolled to.
+	other := `[data-scenario="end-txn"]`
+	b.do(chromedp.ScrollIntoView(chromedp.CSS(other)))
+	b.waitFor("an unguarded playground to run", `document.querySelector(`+jsString(other)+`)?.dataset.state === "ready"`)
+
+	const id = "q-markers-fail"
+	pick(b, id, "a")
+	b.click(question(id) + ` [data-action="check"]`)
+	waitQuestionState(b, id, "wrong")
+	b.waitFor("the check to run the playground", `document.querySelector(`+jsString(pg)+`)?.dataset.state === "ready" && !document.querySelector(`+jsString(pg+` details.ep-guard`)+`)`)
 }
