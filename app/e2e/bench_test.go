@@ -584,9 +584,14 @@ func BenchmarkLessonPage(b *testing.B) {
 				};
 				requestAnimationFrame(step);
 			})`, chromedp.EvalAwaitPromise)
-			// Those a question guards wait for it: run them as a learner
-			// who skips the prediction would.
-			eval[bool](br, `(document.querySelectorAll('.embedded-playground button[data-action="run"]').forEach(b => b.click()), true)`)
+			// Those a question guards wait for it: run them one by one, as a
+			// learner who skips the predictions would.
+			guarded := eval[[]string](br, `[...document.querySelectorAll('.embedded-playground[data-state="idle"]')].map(p => p.dataset.scenario)`)
+			for _, id := range guarded {
+				sel := `[data-scenario="` + id + `"]`
+				br.click(sel + ` button[data-action="run"]`)
+				br.waitFor(id+" to run", `document.querySelector(`+jsString(sel)+`).dataset.state === "ready"`)
+			}
 			br.waitFor("every playground to have run", `[...document.querySelectorAll(".embedded-playground")].every(p => p.dataset.state === "ready")`)
 			pg := `[data-scenario="markers-fail"]`
 			br.do(chromedp.ScrollIntoView(chromedp.CSS(pg)))
