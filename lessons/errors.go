@@ -5,6 +5,8 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+
+	"txnlab/core/scenario"
 )
 
 // Error is one thing wrong with a lesson file, at a line of that file, so
@@ -57,42 +59,9 @@ func (l ErrorList) err() error {
 	return l
 }
 
-// didYouMean suggests the candidate closest to word, if one is close
-// enough to be a likely misspelling: " (did you mean \"x\"?)" or "".
+// didYouMean is the scenario language's suggestion for a misspelt word
+// (`; did you mean "x"?` or ""), so a lesson's errors read like a
+// script's.
 func didYouMean(word string, candidates []string) string {
-	best, bestD := "", 3
-	for _, c := range candidates {
-		if d := editDistance(word, c); d < bestD {
-			best, bestD = c, d
-		}
-	}
-	if best == "" || bestD > len([]rune(word))/2 {
-		return ""
-	}
-	return " (did you mean " + strconv.Quote(best) + "?)"
-}
-
-// editDistance is the Levenshtein distance between a and b, in runes.
-func editDistance(a, b string) int {
-	ra, rb := []rune(a), []rune(b)
-	if len(ra) > 64 || len(rb) > 64 {
-		return 64 // too long to be a misspelt keyword
-	}
-	prev := make([]int, len(rb)+1)
-	cur := make([]int, len(rb)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(ra); i++ {
-		cur[0] = i
-		for j := 1; j <= len(rb); j++ {
-			cost := 1
-			if ra[i-1] == rb[j-1] {
-				cost = 0
-			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
-		}
-		prev, cur = cur, prev
-	}
-	return prev[len(rb)]
+	return scenario.DidYouMean(word, candidates)
 }

@@ -170,7 +170,7 @@ func TestLoadErrors(t *testing.T) {
 		{"unknown front matter key", func(t *testing.T, fsys fstest.MapFS) {
 			replace(t, fsys, "01-why.md", "summary:", "sumary:")
 		}, []string{
-			`01-why.md:3: front matter: unknown key "sumary" (did you mean "summary"?) (keys: title, summary, order)`,
+			`01-why.md:3: front matter: unknown key "sumary"; did you mean "summary"? (keys: title, summary, order)`,
 			"01-why.md:5: front matter: missing summary:",
 		}},
 		{"front matter line without a colon", func(t *testing.T, fsys fstest.MapFS) {
@@ -203,12 +203,12 @@ func TestLoadErrors(t *testing.T) {
 		{"unknown block attribute", func(t *testing.T, fsys fstest.MapFS) {
 			replace(t, fsys, en, `title="A commit"`, `titel="A commit"`)
 		}, []string{
-			en + `:11: unknown scenario attribute "titel" (did you mean "title"?) (known: id, title, facts)`,
+			en + `:11: unknown scenario attribute "titel"; did you mean "title"? (known: id, title, facts)`,
 			en + ":11: scenario block needs a title= attribute",
 		}},
 		{"unknown question attribute", func(t *testing.T, fsys fstest.MapFS) {
 			replace(t, fsys, en, "stop=8", "stop=8 multple=true")
-		}, []string{en + `:23: unknown question attribute "multple" (did you mean "multiple"?) (known: id, scenario, stop, multiple)`}},
+		}, []string{en + `:23: unknown question attribute "multple"; did you mean "multiple"? (known: id, scenario, stop, multiple)`}},
 		{"attribute not key=value", func(t *testing.T, fsys fstest.MapFS) {
 			replace(t, fsys, en, "stop=8", "stop=8 multiple")
 		}, []string{en + `:23: question block: attribute "multiple" is not key=value`}},
@@ -257,7 +257,7 @@ func TestLoadErrors(t *testing.T) {
 		}},
 		{"a question naming a scenario not in the lesson", func(t *testing.T, fsys fstest.MapFS) {
 			replace(t, fsys, en, "scenario=commit", "scenario=comit")
-		}, []string{en + `:23: question q-commit: no scenario block "comit" in this lesson (did you mean "commit"?)`}},
+		}, []string{en + `:23: question q-commit: no scenario block "comit" in this lesson; did you mean "commit"?`}},
 		{"stop on a blank line", func(t *testing.T, fsys fstest.MapFS) {
 			replace(t, fsys, en, "stop=8", "stop=4")
 		}, []string{en + ":23: question q-commit: stop=4 is not a statement of scenario commit (line 4 of its script, file line 15, is blank or a comment)"}},

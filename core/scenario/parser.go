@@ -1633,8 +1633,11 @@ func (lp *lineParser) nodeRef(raw string, col int) NodeRef {
 
 // ---- Suggestions ----
 
-// didYouMean returns `; did you mean "x"?` for the closest candidate
-// within a small edit distance, or "".
+// DidYouMean returns `; did you mean "x"?` for the candidate closest to
+// word within a small edit distance, or "": the suggestion every error of
+// the scenario language and of the lessons makes for a misspelt name.
+func DidYouMean(word string, cands []string) string { return didYouMean(word, cands) }
+
 func didYouMean(word string, cands []string) string {
 	if word == "" || len(word) > 64 {
 		return ""
