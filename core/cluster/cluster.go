@@ -229,6 +229,14 @@ func (c *Cluster) Resume(node sim.NodeID) error {
 		// (broker.heartbeat.interval.ms, 2 s): until then it acts on
 		// what it knew, like a zombie coordinator does.
 		c.World.After(ControllerNode, 2*sim.Second, "register", id)
+	} else if ok {
+		// Not fenced: it catches up on the metadata it missed while
+		// paused, as a Kafka broker replays the metadata log after a
+		// pause. Without this, a broker elected coordinator during its
+		// pause answered NOT_COORDINATOR for good.
+		if b := c.Broker(id); b != nil {
+			b.OnMetadataChange(c.World)
+		}
 	}
 	return nil
 }
