@@ -1,6 +1,9 @@
 package app
 
 import (
+	"strconv"
+	"strings"
+
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 
 	"txnlab/lessons/doc"
@@ -63,10 +66,36 @@ func (p *lessonPage) OnNav(ctx app.Context) {
 				}
 				p.lesson, p.catalogue = d.Lesson, d.Catalogue
 				p.opened(ctx)
+				p.followStep(ctx)
 			})
 		}
 	}
 	p.opened(ctx)
+	p.followStep(ctx)
+}
+
+// followStep carries out a step link (#step:SCENARIO:LINE, written in
+// the lesson's text): the playground moves to right after that line of
+// its script ran and comes into view, so a line of prose shows the
+// messages it causes. go-app calls OnNav again when only the fragment
+// changes, and a shared address with the fragment opens at that step.
+func (p *lessonPage) followStep(ctx app.Context) {
+	frag := ctx.Page().URL().Fragment
+	rest, ok := strings.CutPrefix(frag, "step:")
+	if !ok || p.lesson == nil || !app.IsClient {
+		return
+	}
+	id, lineText, _ := strings.Cut(rest, ":")
+	line, err := strconv.Atoi(lineText)
+	if _, known := p.lesson.ScenarioByID(id); !known || err != nil || line < 1 {
+		return
+	}
+	ctx.Defer(func(ctx app.Context) {
+		ctx.NewActionWithValue(ShowAction, ShowRequest{ID: id, Stop: line})
+		if el := app.Window().GetElementByID(playgroundAnchor(id)); el.Truthy() {
+			el.Call("scrollIntoView", map[string]any{"block": "nearest"})
+		}
+	})
 }
 
 // opened titles the page and records the visit.

@@ -6,10 +6,12 @@ import (
 	"io/fs"
 	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 	"unicode/utf8"
 
 	"github.com/yuin/goldmark"
+	"github.com/yuin/goldmark/ast"
 	"github.com/yuin/goldmark/parser"
 	"github.com/yuin/goldmark/text"
 
@@ -38,6 +40,8 @@ type page struct {
 	// scenarios and questions are the blocks with what the checks need.
 	scenarios []parsedScenario
 	questions []parsedQuestion
+	// steps are the step links of the text.
+	steps []stepLink
 }
 
 // fileNameRe is NN-slug.md or NN-slug.zh.md.
@@ -120,6 +124,7 @@ func loadPage(md goldmark.Markdown, file string, lang doc.Lang, slug string, dat
 	pc := parser.NewContext()
 	root := md.Parser().Parse(text.NewReader(source), parser.WithContext(pc))
 	errs = append(errs, BlockErrors(pc)...)
+	p.steps = stepLinks(root, source)
 
 	var full bytes.Buffer
 	if err := md.Renderer().Render(&full, source, root); err != nil {
@@ -213,3 +218,44 @@ func (c *Course) HTML(lang doc.Lang, slug string) string {
 // Slugs lists the lessons' slugs in course order. Every slug exists in
 // every language of doc.Langs.
 func (c *Course) Slugs() []string { return slices.Clone(c.slugs) }
+
+// stepPrefix starts the fragment of a step link: [text](#step:ID:LINE)
+// moves the lesson's playground ID to the step right after line LINE of
+// its script ran, so a line of prose (a line of Java, a step of the
+// protocol) can show the messages it causes.
+const stepPrefix = "#step:"
+
+// stepLink is a step link as written, with its file line.
+type stepLink struct {
+	scenario string
+	line     int // of the script; 0 when it did not parse
+	fileLine int
+	raw      string
+}
+
+// stepLinks finds the step links of a document.
+func stepLinks(root ast.Node, source []byte) []stepLink {
+	idx := newLineIndex(source)
+	var out []stepLink
+	ast.Walk(root, func(n ast.Node, entering bool) (ast.WalkStatus, error) {
+		l, ok := n.(*ast.Link)
+		if !entering || !ok || !strings.HasPrefix(string(l.Destination), stepPrefix) {
+			return ast.WalkContinue, nil
+		}
+		s := stepLink{raw: string(l.Destination)}
+		for b := n.Parent(); b != nil; b = b.Parent() {
+			if b.Type() == ast.TypeBlock && b.Lines().Len() > 0 {
+				s.fileLine = idx.lineOf(b.Lines().At(0).Start)
+				break
+			}
+		}
+		id, line, _ := strings.Cut(strings.TrimPrefix(s.raw, stepPrefix), ":")
+		s.scenario = id
+		if n, err := strconv.Atoi(line); err == nil && n > 0 {
+			s.line = n
+		}
+		out = append(out, s)
+		return ast.WalkContinue, nil
+	})
+	return out
+}

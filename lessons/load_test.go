@@ -161,6 +161,13 @@ func TestLoadErrors(t *testing.T) {
 		edit func(t *testing.T, fsys fstest.MapFS)
 		want []string
 	}{
+		{"step links", func(t *testing.T, fsys fstest.MapFS) {
+			replace(t, fsys, en, "Text with <b>raw</b> HTML.", "Text with <b>raw</b> HTML.\n\nSee [the init](#step:comit:3), [this](#step:commit:x),\n[a blank](#step:commit:99) and [the commit](#step:commit:1).")
+		}, []string{
+			en + `:11: step link #step:comit:3: no scenario block "comit" in this lesson; did you mean "commit"?`,
+			en + ":11: step link #step:commit:x: expected #step:SCENARIO:LINE with LINE a line of that block's script",
+			en + ":11: step link #step:commit:99: line 99 is past the end of scenario commit (its script has 9 lines)",
+		}},
 		{"no front matter", func(t *testing.T, fsys fstest.MapFS) {
 			replace(t, fsys, "01-why.md", "---\ntitle: Why transactions\nsummary: Duplicates and partial writes.\norder: 1\n---\n", "")
 		}, []string{"01-why.md:1: a lesson starts with front matter: a --- line, then title:, summary: and order: lines, then ---"}},

@@ -41,6 +41,19 @@ func checkLesson(p *page) []*Error {
 			}
 		}
 	}
+	for _, st := range p.steps {
+		s, ok := byID[st.scenario]
+		switch {
+		case !ok:
+			at(st.fileLine, "step link "+st.raw+": no scenario block "+strconv.Quote(st.scenario)+" in this lesson"+didYouMean(st.scenario, ids))
+		case st.line == 0:
+			at(st.fileLine, "step link "+st.raw+": expected #step:SCENARIO:LINE with LINE a line of that block's script")
+		case s.script != nil:
+			if msg := checkStop(s, st.line); msg != "" {
+				at(st.fileLine, "step link "+st.raw+": "+strings.Replace(msg, "stop=", "line ", 1))
+			}
+		}
+	}
 	for i := range p.questions {
 		q := &p.questions[i]
 		if q.Scenario == "" {

@@ -348,3 +348,27 @@ func TestAQuestionsPlaygroundWaitsForThePrediction(t *testing.T) {
 	waitQuestionState(b, id, "wrong")
 	b.waitFor("the check to run the playground", `document.querySelector(`+jsString(pg)+`)?.dataset.state === "ready" && !document.querySelector(`+jsString(pg+` details.ep-guard`)+`)`)
 }
+
+// TestStepLinksShowWhatALineCauses: in lesson 02, each Java line's
+// statement is a step link; clicking one stops the playground right after
+// it ran, so its messages are the newest in the diagram.
+func TestStepLinksShowWhatALineCauses(t *testing.T) {
+	b := newBrowser(t)
+	b.open("/zh/lessons/02-one-transaction")
+	pg := `[data-scenario="java-code"]`
+	fact := pg + ` li.fact[data-fact="txn order-txn-1 state"] [data-value]`
+	for _, tc := range []struct{ line, state, api string }{
+		{"17", "PrepareCommit", "EndTxn"},       // app commit: answered, markers not yet written
+		{"7", "Empty", "InitProducerId"},        // app init
+		{"12", "Ongoing", "AddPartitionsToTxn"}, // the first send registers orders/0
+	} {
+		b.click(`a[href="#step:java-code:` + tc.line + `"]`)
+		b.waitFor("the playground at line "+tc.line, `document.querySelector(`+jsString(pg)+`)?.dataset.state === "ready" && document.querySelector(`+jsString(fact)+`)?.textContent === `+jsString(tc.state))
+		if n := count(b, pg+` svg .arrow[data-api="`+tc.api+`"]`); n == 0 {
+			t.Errorf("after line %s the diagram shows no %s", tc.line, tc.api)
+		}
+	}
+	if got := eval[string](b, `location.hash`); got != "#step:java-code:12" {
+		t.Errorf("the address does not carry the step: %q", got)
+	}
+}

@@ -133,6 +133,13 @@ func TestEveryLessonLinkResolves(t *testing.T) {
 				switch {
 				case strings.HasPrefix(href, "http://"), strings.HasPrefix(href, "https://"), strings.HasPrefix(href, "mailto:"):
 					continue
+				case strings.HasPrefix(href, "#step:"):
+					// A step link: its playground is on the page (the
+					// loader checks the line).
+					id, _, _ := strings.Cut(strings.TrimPrefix(href, "#step:"), ":")
+					if !strings.Contains(body, `data-scenario="`+id+`"`) {
+						t.Errorf("%s: step link %s names no playground of the page", page, href)
+					}
 				case strings.HasPrefix(href, "#"):
 					if !ids[href[1:]] {
 						t.Errorf("%s: link %s names no element of the page", page, href)
