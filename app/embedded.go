@@ -61,6 +61,10 @@ type scenarioPlayground struct {
 	Facts []string
 	// Lang is the page's language, "en" or "zh".
 	Lang string
+	// Actions are statements offered as buttons: one is written into the
+	// script at the current step and the script runs again, so the
+	// learner picks the moment (a coordinator crash, say).
+	Actions []string
 	// Guarded is set while a question of the page that this scenario
 	// decides is unanswered: its script and its run would give the answer
 	// away, so it neither runs when scrolled to nor shows its script until
@@ -71,6 +75,11 @@ type scenarioPlayground struct {
 	diagramState
 
 	loaded string // the Script input the state below was made for
+
+	// workErr is the last run's outcome (an action that could not be
+	// written in); actionMsg what the last action button said.
+	workErr   error
+	actionMsg string
 
 	// editorText is what the textarea was last given from outside;
 	// script is what it holds now (see playground.editorText).
@@ -272,7 +281,9 @@ func (s *scenarioPlayground) work(ctx app.Context, gen int, done func(app.Contex
 	if app.IsServer {
 		budget = time.Hour // natively (the tests): nobody waits for a frame
 	}
-	if finished, _ := s.engine.Work(budget); !finished {
+	finished, err := s.engine.Work(budget)
+	s.workErr = err
+	if !finished {
 		ctx.After(time.Millisecond, func(ctx app.Context) { s.work(ctx, gen, done) })
 		return
 	}
@@ -572,6 +583,7 @@ func (s *scenarioPlayground) Render() app.UI {
 				s.renderEditor(),
 				app.Div().Class("ep-run").Body(
 					s.renderTransport(),
+					s.renderActions(),
 					s.renderStage(),
 					s.renderFacts(),
 				),
@@ -713,3 +725,54 @@ func (s *scenarioPlayground) guarding() bool { return s.Guarded && !s.started }
 
 // playgroundAnchor is the id of a lesson's playground, for links to it.
 func playgroundAnchor(scenarioID string) string { return "playground-" + domID(scenarioID) }
+
+// onAct writes an action into the script at the current step and runs
+// the result (Engine.BeginAct, as the full playground's buttons do); the
+// script before it goes on Undo.
+func (s *scenarioPlayground) onAct(stmt string) app.EventHandler {
+	return func(ctx app.Context, e app.Event) {
+		s.stop()
+		switch {
+		case s.busy:
+			return
+		case !s.started || s.scriptErr != nil || s.script != s.engine.Script():
+			s.actionMsg = tr(s.Lang, "ep.act.first")
+			return
+		}
+		before := s.engine.Script()
+		if err := s.engine.BeginAct(stmt); err != nil {
+			s.actionMsg = err.Error()
+			return
+		}
+		s.actionMsg = ""
+		s.busyGen++
+		s.busy = true
+		s.work(ctx, s.busyGen, func(ctx app.Context) {
+			if s.workErr != nil {
+				s.actionMsg = s.workErr.Error()
+				return
+			}
+			s.pushUndo(before)
+			s.setEditor(ctx, s.engine.Script())
+			s.keepEdit()
+			s.actionMsg = fmt.Sprintf(tr(s.Lang, "ep.act.done"), stmt)
+		})
+	}
+}
+
+// renderActions are the block's action buttons.
+func (s *scenarioPlayground) renderActions() app.UI {
+	if len(s.Actions) == 0 {
+		return nil
+	}
+	return app.Div().Class("ep-actions").Role("group").Aria("label", tr(s.Lang, "ep.act.label")).Body(
+		app.Range(s.Actions).Slice(func(i int) app.UI {
+			stmt := s.Actions[i]
+			return app.Button().Type("button").Class("action").DataSet("action", "act").DataSet("stmt", stmt).
+				Aria("disabled", !s.started || s.busy).
+				OnClick(s.onAct(stmt), app.EventScope(stmt)).
+				Body(app.Text(tr(s.Lang, "ep.act.here")+" "), app.Code().Text(stmt))
+		}),
+		app.If(s.actionMsg != "", func() app.UI { return app.Span().Class("action-msg").Role("status").Text(s.actionMsg) }),
+	)
+}

@@ -199,3 +199,31 @@ func TestEmbeddedStartsAgainOnANewScript(t *testing.T) {
 		t.Errorf("after a new script: started=%v len=%d gen %d→%d", s.started, s.engine.Len(), gen, s.histGen)
 	}
 }
+
+// An action button writes its statement into the script at the current
+// step and runs again; Undo takes it out.
+func TestEmbeddedActionWritesTheStatementAtTheStep(t *testing.T) {
+	e := app.NewTestEngine()
+	s := &scenarioPlayground{ID: "pick", Title: "Pick", Script: lessonScript, Lang: "en",
+		Actions: []string{"crash coordinator(order-txn-1)"}}
+	if err := e.Load(s); err != nil {
+		t.Fatal(err)
+	}
+	e.ConsumeAll()
+	s.onRun(s.ctx, app.Event{})
+	e.ConsumeAll()
+	s.engine.Seek(s.engine.Len() / 2)
+	s.onAct(s.Actions[0])(s.ctx, app.Event{})
+	e.ConsumeAll()
+	if !strings.Contains(s.script, "crash coordinator(order-txn-1)") || s.engine.Script() != s.script {
+		t.Fatalf("after the action the script is:\n%s\n(msg %q)", s.script, s.actionMsg)
+	}
+	if !strings.Contains(app.HTMLString(s.Render()), `data-action="act"`) {
+		t.Error("no action button")
+	}
+	s.onUndo(s.ctx, app.Event{})
+	e.ConsumeAll()
+	if s.script != lessonScript {
+		t.Errorf("Undo left:\n%s", s.script)
+	}
+}

@@ -158,7 +158,7 @@ func (p *lessonPage) renderSegment(s doc.Segment) app.UI {
 		if !ok {
 			return nil
 		}
-		return &scenarioPlayground{ID: sc.ID, Title: sc.Title, Script: sc.Script, Facts: sc.Facts, Lang: string(p.lang),
+		return &scenarioPlayground{ID: sc.ID, Title: sc.Title, Script: sc.Script, Facts: sc.Facts, Actions: sc.Actions, Lang: string(p.lang),
 			Guarded: p.guarded(sc.ID)}
 	case s.Question != "":
 		q, ok := les.QuestionByID(s.Question)

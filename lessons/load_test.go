@@ -161,6 +161,13 @@ func TestLoadErrors(t *testing.T) {
 		edit func(t *testing.T, fsys fstest.MapFS)
 		want []string
 	}{
+		{"actions", func(t *testing.T, fsys fstest.MapFS) {
+			replace(t, fsys, en, `facts="txn tx state; partition orders/0 lso"`, `facts="txn tx state; partition orders/0 lso" actions="crash broker-0; expect invariants; crsh broker-1; "`)
+		}, []string{
+			en + `:11: scenario actions: an empty statement (actions are statements separated by ;)`,
+			en + `:11: scenario actions: "expect invariants": an action is one statement that does something (crash broker-1, pause app, …), not an expectation`,
+			en + `:11: scenario actions: "crsh broker-1": unknown statement "crsh"; did you mean "crash"? (column 1)`,
+		}},
 		{"step links", func(t *testing.T, fsys fstest.MapFS) {
 			replace(t, fsys, en, "Text with <b>raw</b> HTML.", "Text with <b>raw</b> HTML.\n\nSee [the init](#step:comit:3), [this](#step:commit:x),\n[a blank](#step:commit:99) and [the commit](#step:commit:1).")
 		}, []string{
@@ -210,7 +217,7 @@ func TestLoadErrors(t *testing.T) {
 		{"unknown block attribute", func(t *testing.T, fsys fstest.MapFS) {
 			replace(t, fsys, en, `title="A commit"`, `titel="A commit"`)
 		}, []string{
-			en + `:11: unknown scenario attribute "titel"; did you mean "title"? (known: id, title, facts)`,
+			en + `:11: unknown scenario attribute "titel"; did you mean "title"? (known: id, title, facts, actions)`,
 			en + ":11: scenario block needs a title= attribute",
 		}},
 		{"unknown question attribute", func(t *testing.T, fsys fstest.MapFS) {

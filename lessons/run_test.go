@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"txnlab/app/session"
 	"txnlab/core/scenario"
 	"txnlab/i18n"
 	"txnlab/lessons/answer"
@@ -247,4 +248,51 @@ func TestTheCourseIsComplete(t *testing.T) {
 			t.Errorf("%s: the course is %v, want %v", lang, got, want)
 		}
 	}
+}
+
+// Lesson 04's "pick the moment" playground says that wherever the
+// learner crashes the coordinator, the transaction ends one way on both
+// partitions: the checker finds nothing. Crash it at every step a
+// learner can stop at, as the button does, and check.
+func TestCrashTheCoordinatorAnywhere(t *testing.T) {
+	c := embedded(t)
+	l, _ := c.Lesson(doc.English, "04-two-phase-commit")
+	sc, ok := l.ScenarioByID("pick-a-point")
+	if !ok {
+		t.Fatal("lesson 04 has no pick-a-point playground")
+	}
+	if !slices.Equal(sc.Actions, []string{"crash coordinator(checkout-1)"}) {
+		t.Fatalf("its actions are %v", sc.Actions)
+	}
+	e := session.New()
+	if err := e.Load(sc.Script); err != nil {
+		t.Fatal(err)
+	}
+	n, crashed := e.Len(), 0
+	for i := 1; i <= n; i++ {
+		if err := e.Load(sc.Script); err != nil {
+			t.Fatal(err)
+		}
+		e.Seek(i)
+		if err := e.Act(sc.Actions[0]); err != nil {
+			continue // a step where the statement cannot go (the script says why)
+		}
+		crashed++
+		e.Seek(e.Len())
+		if err := e.Err(); err != nil {
+			t.Errorf("crash at step %d of %d: the run stopped: %v", i, n, err)
+		}
+		if vs := e.Violations(); len(vs) > 0 {
+			t.Errorf("crash at step %d of %d: %v", i, n, vs)
+		}
+		for _, r := range e.Results() {
+			if !r.OK {
+				t.Errorf("crash at step %d of %d: %s", i, n, r)
+			}
+		}
+	}
+	if crashed < n/2 {
+		t.Errorf("the crash could be written in at only %d of %d steps", crashed, n)
+	}
+	t.Logf("crashed at %d of %d steps", crashed, n)
 }

@@ -14,7 +14,7 @@ import (
 // optional facts, and a scenario script as its body.
 
 var (
-	scenarioAttrs    = []string{"id", "title", "facts"}
+	scenarioAttrs    = []string{"id", "title", "facts", "actions"}
 	scenarioRequired = []string{"id", "title"}
 	scenarioIDRe     = regexp.MustCompile(`^[a-z][a-z0-9-]*$`)
 )
@@ -61,6 +61,17 @@ func parseScenarioBlock(info string, body []string, line int) (parsedScenario, [
 				continue
 			}
 			s.Facts = append(s.Facts, f)
+		}
+	}
+
+	if actions, ok := as.get("actions"); ok {
+		for a := range strings.SplitSeq(actions, ";") {
+			a = strings.TrimSpace(a)
+			if a == "" {
+				at(line, "scenario actions: an empty statement (actions are statements separated by ;)")
+				continue
+			}
+			s.Actions = append(s.Actions, a)
 		}
 	}
 

@@ -40,6 +40,11 @@ func checkLesson(p *page) []*Error {
 				at(s.Line, "scenario facts: query "+strconv.Quote(f)+": "+msg)
 			}
 		}
+		for _, a := range s.Actions {
+			if msg := checkAction(s, a); msg != "" {
+				at(s.Line, "scenario actions: "+strconv.Quote(a)+": "+msg)
+			}
+		}
 	}
 	for _, st := range p.steps {
 		s, ok := byID[st.scenario]
@@ -138,6 +143,28 @@ func checkQuery(s *parsedScenario, q string) string {
 		return e.Msg + " (column " + strconv.Itoa(e.Pos.Col) + " of the query)"
 	}
 	return err.Error()
+}
+
+// checkAction says what is wrong with an action (a statement a
+// playground offers as a button) against its script, or "": it must be
+// one statement that is not a declaration nor an expectation.
+func checkAction(s *parsedScenario, a string) string {
+	st, err := scenario.ParseLine(a, 1, s.script.Decls.Clone())
+	if err != nil {
+		var e *scenario.Error
+		if errors.As(err, &e) {
+			return e.Msg + " (column " + strconv.Itoa(e.Pos.Col) + ")"
+		}
+		return err.Error()
+	}
+	switch st.(type) {
+	case nil, *scenario.ClusterStmt, *scenario.TopicStmt, *scenario.ProducerStmt, *scenario.ConsumerStmt:
+		return "an action is one statement that does something (crash broker-1, pause app, …), not a declaration"
+	}
+	if scenario.IsExpect(st) {
+		return "an action is one statement that does something (crash broker-1, pause app, …), not an expectation"
+	}
+	return ""
 }
 
 // checkCourse checks the lessons against each other: every lesson has its

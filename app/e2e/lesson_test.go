@@ -372,3 +372,34 @@ func TestStepLinksShowWhatALineCauses(t *testing.T) {
 		t.Errorf("the address does not carry the step: %q", got)
 	}
 }
+
+// TestPickTheMomentOfACrash: in lesson 04 the learner steps into the
+// commit, presses the crash button, and the playground reruns with the
+// crash written in at that step: a new coordinator finishes the commit,
+// and the checker finds nothing.
+func TestPickTheMomentOfACrash(t *testing.T) {
+	b := newBrowser(t)
+	b.open("/lessons/04-two-phase-commit")
+	pg := `[data-scenario="pick-a-point"]`
+	b.do(chromedp.ScrollIntoView(chromedp.CSS(pg)))
+	b.waitFor("the playground to run", `document.querySelector(`+jsString(pg)+`)?.dataset.state === "ready"`)
+	for range 12 {
+		b.click(pg + ` button[data-action="step"]`)
+	}
+	b.click(pg + ` button[data-action="act"]`)
+	area := pg + ` textarea[aria-label="Scenario script"]`
+	b.waitFor("the crash in the script", `document.querySelector(`+jsString(area)+`).value.includes("crash coordinator(checkout-1)")`)
+	b.click(pg + ` button[data-action="end"]`)
+	fact := func(q string) string {
+		return eval[string](b, `document.querySelector(`+jsString(pg+` li.fact[data-fact="`+q+`"] [data-value]`)+`)?.textContent ?? ""`)
+	}
+	b.waitFor("the end", `document.querySelector(`+jsString(pg+` li.fact[data-fact="txn checkout-1 state"] [data-value]`)+`)?.textContent === "CompleteCommit"`)
+	if got := fact("coordinator checkout-1 broker"); got == "broker-2" || got == "" {
+		t.Errorf("after the crash the coordinator is %q", got)
+	}
+	if got := fact("violations"); got != "—" {
+		t.Errorf("the checker found %q", got)
+	}
+	b.click(pg + ` button[data-action="undo"]`)
+	b.waitFor("the crash undone", `!document.querySelector(`+jsString(area)+`).value.includes("crash coordinator")`)
+}

@@ -177,8 +177,12 @@ func (s *Session) Eval(q *Query) string {
 	case "producer":
 		return s.producerValue(q)
 	case "consumer":
+		cons := c.Consumers[q.subject]
+		if cons == nil {
+			return noValue // declared further down the script
+		}
 		var vals []string
-		for _, r := range c.Consumers[q.subject].Received[q.tp] {
+		for _, r := range cons.Received[q.tp] {
 			vals = append(vals, r.Value)
 		}
 		return orMark(strings.Join(vals, " "))

@@ -149,3 +149,28 @@ func FuzzParseQuery(f *testing.F) {
 		}
 	})
 }
+
+// Every query can be asked at every step: before the cluster, a client
+// or a topic exists, it answers noValue instead of failing (a lesson's
+// facts are read at whatever step the learner stands on).
+func TestQueriesAtEveryStep(t *testing.T) {
+	script, err := Parse("t", markersFailScript)
+	if err != nil {
+		t.Fatal(err)
+	}
+	queries := []string{"clock", "violations", "producer app state", "producer app result", "consumer reader records orders/0",
+		"txn order-txn-1 state", "txn order-txn-1 partitions", "partition orders/0 lso", "partition orders/0 leader",
+		"coordinator order-txn-1 broker", "coordinator order-txn-1 epoch", "count Produce", "apikey EndTxn"}
+	s := NewSession("t", script)
+	for steps := 0; ; steps++ {
+		for _, q := range queries {
+			if _, err := s.Query(q); err != nil {
+				t.Fatalf("step %d: %s: %v", steps, q, err)
+			}
+		}
+		if s.Done() || steps > 100000 {
+			break
+		}
+		s.Step()
+	}
+}

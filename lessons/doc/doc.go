@@ -80,6 +80,10 @@ type Scenario struct {
 	// Facts are queries (see docs/lessons.md) whose values the embedded
 	// playground shows at the current step.
 	Facts []string `json:",omitempty"`
+	// Actions are statements the embedded playground offers as buttons:
+	// pressing one writes it into the script at the current step and runs
+	// again (the learner picks the moment, say, the coordinator crashes).
+	Actions []string `json:",omitempty"`
 	// Line is the block's first line in the lesson file, for errors.
 	Line int
 }
