@@ -3,6 +3,7 @@ package e2e
 import (
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/chromedp/chromedp"
 	"github.com/chromedp/chromedp/kb"
@@ -105,4 +106,35 @@ func TestEditsSurviveAReloadAndLeavingAsksFirst(t *testing.T) {
 	if got := scriptText(b); got != hp.Script {
 		t.Errorf("another scenario's address opened the kept script")
 	}
+}
+
+// TestAPanicIsShownAndTheAppGoesOn: a panic in the page's Go code (here
+// the self-test's, standing for any defect) is reported on screen in the
+// page's language with a way back, and the page goes on answering; a
+// reload brings the edited script back.
+func TestAPanicIsShownAndTheAppGoesOn(t *testing.T) {
+	b := newBrowser(t)
+	openScenario(b, "happy-path")
+	edited := scriptText(b) + "run\n"
+	setScript(b, edited)
+	waitIdle(b)
+	eval[bool](b, `(window.txnlabSelfTestPanic(), true)`)
+	b.waitFor("the notice", `document.getElementById("crash-notice")?.getAttribute("role") === "alert"`)
+	if got := b.text("#crash-notice"); !strings.Contains(got, "Something went wrong") || !strings.Contains(got, "self-test") {
+		t.Errorf("the notice says %q", got)
+	}
+	b.click(button("Step"))
+	waitPosition(b, 1)              // still alive
+	b.click("#crash-notice button") // Reload
+	time.Sleep(time.Second)         // the page goes away: poll the new one
+	b.waitFor("the reload", `!document.getElementById("crash-notice") && !document.getElementById("app-wasm-loader")`)
+	waitIdle(b)
+	if got := scriptText(b); got != edited {
+		t.Errorf("the reload lost the edited script")
+	}
+
+	zh := newBrowser(t)
+	zh.open("/zh/lessons")
+	eval[bool](zh, `(window.txnlabSelfTestPanic(), true)`)
+	zh.waitFor("the Chinese notice", `document.getElementById("crash-notice")?.textContent.includes("这个页面出错了")`)
 }

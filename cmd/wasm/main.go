@@ -11,5 +11,6 @@ import (
 
 func main() {
 	txnapp.Register()
+	txnapp.ListenForPanics()
 	app.RunWhenOnBrowser()
 }

@@ -245,10 +245,10 @@ func (e *engineX) Start(framerate int) {
 				frames.Reset(activeFrameDuration)
 				currentFrameDuration = activeFrameDuration
 			}
-			dispatch()
+			guard(dispatch)
 
 		case <-frames.C:
-			e.processFrame()
+			guard(e.processFrame)
 			frames.Reset(iddleFrameDuration)
 			currentFrameDuration = iddleFrameDuration
 
@@ -359,4 +359,26 @@ func (e *engineX) async(v func()) {
 		v()
 		e.goroutines.Done()
 	}()
+}
+
+// OnPanic, when set, receives a panic raised by an event handler, a
+// dispatched function or a render, and the app goes on running.
+//
+// txnlab: added. Upstream a panic anywhere stops the Go program: the page
+// stays on screen but answers nothing ("Go program has already exited").
+// An app that sets OnPanic tells the user and offers a way back.
+var OnPanic func(v any)
+
+// guard runs f, handing a panic to OnPanic when it is set.
+func guard(f func()) {
+	if OnPanic == nil {
+		f()
+		return
+	}
+	defer func() {
+		if v := recover(); v != nil {
+			OnPanic(v)
+		}
+	}()
+	f()
 }

@@ -162,7 +162,19 @@ func valueOf(v any) Value {
 
 func funcOf(function func(this Value, args []Value) any) Func {
 	return value{
-		jsValue: js.FuncOf(func(this js.Value, args []js.Value) any {
+		jsValue: js.FuncOf(func(this js.Value, args []js.Value) (ret any) {
+			// txnlab: a panic in a callback the browser calls directly
+			// (a listener added with FuncOf) goes to OnPanic too, as
+			// in the event loop (engine.go), instead of stopping the
+			// program.
+			if OnPanic != nil {
+				defer func() {
+					if v := recover(); v != nil {
+						ret = nil
+						OnPanic(v)
+					}
+				}()
+			}
 			goArgs := make([]Value, len(args))
 			for i, arg := range args {
 				goArgs[i] = ValueOf(arg)
