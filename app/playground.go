@@ -133,11 +133,13 @@ func (p *playground) OnNav(ctx app.Context) {
 		p.notice = fmt.Sprintf("There is no scenario named %q; here is the happy path.", slug)
 		sc, _ = scenarioBySlug(defaultSlug)
 	}
+	sharedAt := -1
 	if app.IsClient {
 		// A share link (#s=…) carries its own script; the fragment never
 		// reaches the server, so only the browser can read it.
 		if src, ok, err := sharedScript(app.Window().URL().Fragment); ok {
 			sc = Scenario{Script: src}
+			sharedAt = sharedPos(app.Window().URL().Fragment)
 		} else if err != nil {
 			// Go's decoder error ("illegal base64 data at input byte 5")
 			// means nothing to a learner: say what to do instead.
@@ -155,6 +157,7 @@ func (p *playground) OnNav(ctx app.Context) {
 	src, pos := sc.Script, -1
 	if app.IsClient {
 		p.source = sourceOf(app.Window().URL())
+		pos = sharedAt
 		if script, at, ok := kept(p.source); ok {
 			if script != sc.Script {
 				src = script

@@ -434,3 +434,11 @@ func TestFatalProducerCardIsInactive(t *testing.T) {
 		t.Error("the card does not say the producer is done for")
 	}
 }
+
+func TestSharedPos(t *testing.T) {
+	for frag, want := range map[string]int{"s=abc&p=7": 7, "p=0&s=x": 0, "s=abc": -1, "s=abc&p=-3": -1, "s=abc&p=x": -1, "": -1} {
+		if got := sharedPos(frag); got != want {
+			t.Errorf("sharedPos(%q) = %d, want %d", frag, got, want)
+		}
+	}
+}

@@ -6,6 +6,7 @@ import (
 	"encoding/base64"
 	"errors"
 	"io"
+	"strconv"
 	"strings"
 
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
@@ -55,6 +56,18 @@ func sharedScript(fragment string) (string, bool, error) {
 	return "", false, nil
 }
 
+// sharedPos is the step a share link was made at (p=N), or -1.
+func sharedPos(fragment string) int {
+	for _, part := range strings.Split(fragment, "&") {
+		if v, ok := strings.CutPrefix(part, "p="); ok {
+			if n, err := strconv.Atoi(v); err == nil && n >= 0 {
+				return n
+			}
+		}
+	}
+	return -1
+}
+
 // onShare puts a link to the script in the editor on the clipboard, and in
 // the address bar, where the learner can copy it if the clipboard is
 // refused.
@@ -62,9 +75,16 @@ func (p *playground) onShare(ctx app.Context, e app.Event) {
 	if !app.IsClient {
 		return
 	}
+	if len(p.script) > maxSharedScript {
+		// The page that opens the link would refuse it: say so now.
+		p.say(true, "This script is too big to share as a link: save it as a .scenario file (Export) and send the file instead.")
+		return
+	}
 	u := app.Window().URL()
 	u.RawQuery = ""
-	u.Fragment = "s=" + encodeScript(p.script)
+	// The step goes with the script, so the link opens where it was
+	// shared from.
+	u.Fragment = "s=" + encodeScript(p.script) + "&p=" + strconv.Itoa(p.engine.Pos())
 	link := u.String()
 	app.Window().Get("history").Call("replaceState", nil, "", link)
 	// A reload of the new address brings this script back.

@@ -138,3 +138,26 @@ func TestAPanicIsShownAndTheAppGoesOn(t *testing.T) {
 	eval[bool](zh, `(window.txnlabSelfTestPanic(), true)`)
 	zh.waitFor("the Chinese notice", `document.getElementById("crash-notice")?.textContent.includes("这个页面出错了")`)
 }
+
+// TestShareLinkOpensAtItsStep: a link shared at step 5 opens, in another
+// browser, with the same script at step 5 (it used to open at step 0).
+func TestShareLinkOpensAtItsStep(t *testing.T) {
+	b := newBrowser(t)
+	openScenario(b, "abort")
+	for range 5 {
+		b.click(button("Step"))
+	}
+	waitPosition(b, 5)
+	script := scriptText(b)
+	eval[bool](b, `([...document.querySelectorAll("button.menu-item")].find(x => x.textContent === "Copy a link to this script").click(), true)`)
+	b.waitFor("the link in the address bar", `location.hash.startsWith("#s=") && location.hash.includes("&p=5")`)
+	link := eval[string](b, `location.href`)
+
+	other := newBrowser(t)
+	other.openURL(link)
+	waitIdle(other)
+	waitPosition(other, 5)
+	if got := scriptText(other); got != script {
+		t.Errorf("the shared link opened another script")
+	}
+}
