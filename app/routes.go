@@ -58,3 +58,15 @@ func (p pathPrefix) MatchString(path string) bool {
 func Paths() []string {
 	return []string{PathHome, "/zh/", PathLessons, "/zh" + PathLessons, PathPlayground, PathScenarios}
 }
+
+// LibraryLinks are the playground's address for every library scenario
+// (/playground?scenario=…): the service worker caches them too, so a
+// library link works offline after one visit, as /playground does (its
+// cache is keyed by the whole address, query included).
+func LibraryLinks() []string {
+	var out []string
+	for _, sc := range Library() {
+		out = append(out, playgroundLink(sc.Slug))
+	}
+	return out
+}

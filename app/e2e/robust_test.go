@@ -161,3 +161,27 @@ func TestShareLinkOpensAtItsStep(t *testing.T) {
 		t.Errorf("the shared link opened another script")
 	}
 }
+
+// TestLibraryLinksWorkOffline: after one visit, a library scenario's link
+// (/playground?scenario=…) opens with the server gone; it used to fail,
+// only /playground itself being cached.
+func TestLibraryLinksWorkOffline(t *testing.T) {
+	srv, url, stop := startServer(t)
+	b := newBrowser(t)
+	b.openURL(url + "/scenarios")
+	cache := "app-" + srv.Version()
+	b.waitFor("the service worker to cache the library", `navigator.serviceWorker.ready
+		.then(() => caches.has(`+jsString(cache)+`))
+		.then(has => has && caches.open(`+jsString(cache)+`))
+		.then(c => c && c.match("/playground?scenario=broken/coordinator-epoch-off"))
+		.then(hit => !!hit)`)
+	stop()
+	sc, _ := scenarios.Get("markers-fail")
+	b.openURL(url + "/playground?scenario=markers-fail")
+	waitIdle(b)
+	if got := scriptText(b); got != sc.Script {
+		t.Errorf("offline, the library link opened another script")
+	}
+	b.click(button("Step"))
+	waitPosition(b, 1)
+}

@@ -19,6 +19,7 @@ import (
 	"net"
 	"net/http"
 	"os"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -168,7 +169,7 @@ func newPagesHandler(version string, wasmLen int, lessons []string) *app.Handler
 		Styles:          []string{"/web/app.css"},
 		// go-app's service worker caches "/" and the assets; caching every
 		// route and the favicon too is what makes the site work offline.
-		CacheableResources: append(append(txnapp.Paths(), "/web/icon.svg"), lessons...),
+		CacheableResources: slices.Concat(txnapp.Paths(), []string{"/web/icon.svg"}, txnapp.LibraryLinks(), lessons),
 		Version:            version,
 		WasmContentLength:  strconv.Itoa(wasmLen),
 		Resources:          webResolver{},
