@@ -34,6 +34,7 @@ func shellIn(lang doc.Lang, current string, bilingual bool, content ...app.UI) a
 			),
 			app.If(bilingual, func() app.UI { return languageControl(lang, current) }),
 		),
+		&updateNotice{Lang: lang},
 		app.Main().ID("main").Body(content...),
 		app.Footer().Class("site-footer").Body(app.Text(tr(lang, "footer"))),
 	)

@@ -79,6 +79,8 @@ var messages = map[string][2]string{
 	"ep.act.here":      {"Here:", "在这里："},
 	"ep.act.first":     {"Run the script first (and fix any error): the statement is written in at the current step.", "请先运行脚本（并修正错误）：语句会写入当前这一步。"},
 	"ep.act.done":      {"Added %q at this step and ran the script again; Undo takes it out.", "已在这一步加入 %q 并重新运行脚本；“撤销”可以把它去掉。"},
+	"update.ready":     {"A new version of txnlab is ready.", "txnlab 的新版本已经就绪。"},
+	"update.reload":    {"Reload", "重新加载"},
 	"crash.title":      {"Something went wrong in this page.", "这个页面出错了。"},
 	"crash.text":       {"Your scripts and your progress are kept in this browser: reload to go on.", "你的脚本和学习进度都保存在这个浏览器里：重新加载即可继续。"},
 	"crash.reload":     {"Reload", "重新加载"},

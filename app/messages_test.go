@@ -8,6 +8,8 @@ import (
 	"testing"
 	"unicode"
 
+	"github.com/maxence-charriere/go-app/v10/pkg/app"
+
 	"txnlab/i18n"
 	"txnlab/lessons/doc"
 )
@@ -150,6 +152,22 @@ func TestMessagesUseTheGlossary(t *testing.T) {
 			if word.MatchString(m[0]) && !strings.Contains(m[1], zh) {
 				t.Errorf("%s: %q names %q, but its Chinese %q does not say %q", key, m[0], term.En, m[1], zh)
 			}
+		}
+	}
+}
+
+// The update notice appears once go-app reports a new version, with the
+// reload, in the page's language; before that it takes no room.
+func TestUpdateNotice(t *testing.T) {
+	u := &updateNotice{Lang: doc.Chinese}
+	if html := app.HTMLString(u.Render()); !strings.Contains(html, "hidden") {
+		t.Errorf("with no update the notice shows: %s", html)
+	}
+	u.available = true
+	html := app.HTMLString(u.Render())
+	for _, want := range []string{"新版本已经就绪", `data-action="update"`, `role="status"`} {
+		if !strings.Contains(html, want) {
+			t.Errorf("the notice lacks %q: %s", want, html)
 		}
 	}
 }
