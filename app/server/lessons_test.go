@@ -3,8 +3,10 @@
 package server
 
 import (
+	"compress/gzip"
 	"encoding/json"
 	"html"
+	"io"
 	"net/http"
 	"os"
 	"path/filepath"
@@ -209,5 +211,34 @@ func TestUnknownAddressesGetAPageWithAWayBack(t *testing.T) {
 		if rec := get(t, s, path); rec.Code != http.StatusOK {
 			t.Errorf("GET %s: %d", path, rec.Code)
 		}
+	}
+}
+
+// Pages, lesson data and go-app's scripts go out gzipped to a browser
+// that accepts it, and decompress to what an identity request gets.
+func TestTextIsGzipped(t *testing.T) {
+	s := newLessonServer(t)
+	for _, path := range []string{"/zh/lessons/03-transaction-protocols", "/lesson-data/en/03-transaction-protocols.json", "/app.js", "/nope"} {
+		plain := get(t, s, path)
+		zipped := get(t, s, path, "Accept-Encoding: gzip, deflate, br")
+		if zipped.Header().Get("Content-Encoding") != "gzip" || zipped.Code != plain.Code {
+			t.Errorf("%s: %d %q, want gzip and %d", path, zipped.Code, zipped.Header().Get("Content-Encoding"), plain.Code)
+			continue
+		}
+		n := zipped.Body.Len()
+		r, err := gzip.NewReader(zipped.Body)
+		if err != nil {
+			t.Fatal(err)
+		}
+		body, err := io.ReadAll(r)
+		// Same length, not same bytes: go-app writes a tag's attributes
+		// in no fixed order.
+		if err != nil || len(body) != plain.Body.Len() || n >= len(body) {
+			t.Errorf("%s: %d bytes gzipped to %d, plain %d (%v)", path, len(body), n, plain.Body.Len(), err)
+		}
+		t.Logf("%s: %d bytes, %d gzipped", path, len(body), n)
+	}
+	if rec := get(t, s, "/web/app.wasm", "Accept-Encoding: gzip"); rec.Header().Get("Content-Encoding") != "gzip" {
+		t.Errorf("the wasm lost its own coding: %q", rec.Header().Get("Content-Encoding"))
 	}
 }

@@ -233,18 +233,20 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	case strings.HasPrefix(p, "/web/"):
 		s.serveFile(w, r, strings.TrimPrefix(p, "/web/"))
 	case strings.HasPrefix(p, "/lesson-data/"):
-		s.lessons.serve(w, r)
+		withGzip(w, r, func(w http.ResponseWriter) { s.lessons.serve(w, r) })
 	case p == "/robots.txt" || p == "/sitemap.xml" || p == "/ads.txt":
 		// go-app would fetch these from http://<Host header>/web/...,
 		// an outgoing request steered by the client whose answer it then
 		// caches for everyone. Serve them from the web directory instead.
 		s.serveFile(w, r, p[1:])
 	case s.isPage(p):
-		s.pages.ServeHTTP(w, r)
+		withGzip(w, r, func(w http.ResponseWriter) { s.pages.ServeHTTP(w, r) })
 	default:
 		// go-app's own files (app.js, the worker, the manifest, …) or
 		// the not-found page, in the address's language, with a way back.
-		s.pages.ServeHTTP(&statusWriter{ResponseWriter: w, status: http.StatusNotFound}, r)
+		withGzip(w, r, func(w http.ResponseWriter) {
+			s.pages.ServeHTTP(&statusWriter{ResponseWriter: w, status: http.StatusNotFound}, r)
+		})
 	}
 }
 
