@@ -3,6 +3,7 @@ package app
 import (
 	"fmt"
 	"strings"
+	"time"
 
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 )
@@ -32,6 +33,7 @@ func (p *playground) setEditor(ctx app.Context, text string) {
 
 func (p *playground) onInput(ctx app.Context, e app.Event) {
 	p.script = ctx.JSSrc().Get("value").String()
+	p.actionMsg = "" // it spoke of the script before this edit
 	p.stop()
 	p.editGen++
 	gen := p.editGen
@@ -102,12 +104,24 @@ const (
 	editorPadding    = 8
 )
 
+// loadDelay is how long the scenario list waits after a change before it
+// opens the choice: Chrome fires change at every ArrowDown on a closed
+// list, and opening each scenario passed on the way would replace the
+// script at every key.
+const loadDelay = 600 * time.Millisecond
+
 func (p *playground) onLoadScenario(ctx app.Context, e app.Event) {
 	slug := ctx.JSSrc().Get("value").String()
 	if slug == "" {
 		return
 	}
-	ctx.Navigate(playgroundLink(slug))
+	p.loadGen++
+	gen := p.loadGen
+	ctx.After(loadDelay, func(ctx app.Context) {
+		if gen == p.loadGen {
+			ctx.Navigate(playgroundLink(slug))
+		}
+	})
 }
 
 // onRevert goes back to the scenario as the library has it; the replaced

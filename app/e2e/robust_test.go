@@ -185,3 +185,25 @@ func TestLibraryLinksWorkOffline(t *testing.T) {
 	b.click(button("Step"))
 	waitPosition(b, 1)
 }
+
+// TestArrowingThroughTheScenarioListOpensOnlyTheLastOne: ArrowDown on
+// the closed library list used to open every scenario passed on the way
+// (Chrome fires change at each key); now only the one the learner stops
+// on opens.
+func TestArrowingThroughTheScenarioListOpensOnlyTheLastOne(t *testing.T) {
+	b := newBrowser(t)
+	openScenario(b, "abort")
+	sel := `select[aria-label="Load a library scenario"]`
+	b.waitFor("the whole list", `document.querySelector(`+jsString(sel)+`).options.length > 5`)
+	before := eval[int](b, `history.length`)
+	want := eval[string](b, `(() => { const s = document.querySelector(`+jsString(sel)+`); return s.options[s.selectedIndex + 3].value })()`)
+	b.do(chromedp.Focus(chromedp.CSS(sel)))
+	for range 3 {
+		b.do(chromedp.KeyEvent(kb.ArrowDown))
+	}
+	b.waitFor("the chosen scenario", `new URLSearchParams(location.search).get("scenario") === `+jsString(want))
+	time.Sleep(time.Second)
+	if n := eval[int](b, `history.length`) - before; n != 1 {
+		t.Errorf("arrowing three scenarios down opened %d pages, want 1", n)
+	}
+}
