@@ -241,9 +241,14 @@ func (p *playground) renderEditor() app.UI {
 					Title("Bring back the script before the last action, revert or load").
 					Aria("disabled", len(p.undo) == 0).
 					OnClick(p.onUndo).Text("Undo"),
+				app.Label().Class("tool file-button").Title("Open a .scenario file (or drop one on the script)").Body(
+					app.Text("Open file"),
+					app.Input().Type("file").Accept(".scenario,.txt,text/plain").Class("visually-hidden").
+						Aria("label", "Open a scenario file").DataSet("action", "open-file").OnChange(p.onOpenFile),
+				),
 			),
 		),
-		app.Div().Class("code").Body(
+		app.Div().Class("code").OnDragOver(p.onDragOver).OnDrop(p.onDrop).Body(
 			app.Div().ID("script-gutter").Class("gutter").Aria("hidden", "true").Body(gutter...),
 			app.Div().Class("code-area").Body(
 				app.Div().ID("script-backdrop").Class("backdrop").Aria("hidden", "true").Body(backdrop...),
@@ -369,4 +374,59 @@ func (p *playground) renderLibrarySelect() app.UI {
 	}
 	return &choice{Class: "scenario-select", Label: "Load a library scenario", Values: values, Texts: texts,
 		Selected: p.slug, onChange: p.onLoadScenario}
+}
+
+// maxOpenedFile bounds a script read from a file, as a share link is.
+const maxOpenedFile = maxSharedScript
+
+// onOpenFile reads a .scenario file the learner picked.
+func (p *playground) onOpenFile(ctx app.Context, e app.Event) {
+	files := ctx.JSSrc().Get("files")
+	if !files.Truthy() || files.Length() == 0 {
+		return
+	}
+	p.readFile(ctx, files.Index(0))
+	ctx.JSSrc().Set("value", "") // the same file again is a new choice
+}
+
+// onDragOver lets a file be dropped on the script.
+func (p *playground) onDragOver(ctx app.Context, e app.Event) {
+	e.PreventDefault()
+	ctx.PreventUpdate()
+}
+
+// onDrop reads a file dropped on the script.
+func (p *playground) onDrop(ctx app.Context, e app.Event) {
+	dt := e.Get("dataTransfer")
+	if !dt.Truthy() || !dt.Get("files").Truthy() || dt.Get("files").Length() == 0 {
+		return // text dropped into the textarea: the browser inserts it
+	}
+	e.PreventDefault()
+	p.readFile(ctx, dt.Get("files").Index(0))
+}
+
+// readFile loads a file's text as the script; the script it replaces
+// goes on Undo.
+func (p *playground) readFile(ctx app.Context, file app.Value) {
+	name := file.Get("name").String()
+	if file.Get("size").Int() > maxOpenedFile {
+		p.say(true, fmt.Sprintf("%s is too big to be a scenario (over %d bytes).", name, maxOpenedFile))
+		return
+	}
+	var onText app.Func
+	onText = app.FuncOf(func(this app.Value, args []app.Value) any {
+		onText.Release()
+		text := args[0].String()
+		ctx.Dispatch(func(ctx app.Context) {
+			if p.script != "" && p.script != text {
+				p.pushUndo(p.script)
+			}
+			p.slug, p.slugTitle, p.original = "", "", text
+			p.setEditor(ctx, text)
+			p.startLoad(ctx, text, nil)
+			p.say(false, fmt.Sprintf("Opened %s. Undo brings back the script before it.", name))
+		})
+		return nil
+	})
+	file.Call("text").Call("then", onText)
 }

@@ -1,6 +1,8 @@
 package e2e
 
 import (
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -205,5 +207,41 @@ func TestArrowingThroughTheScenarioListOpensOnlyTheLastOne(t *testing.T) {
 	time.Sleep(time.Second)
 	if n := eval[int](b, `history.length`) - before; n != 1 {
 		t.Errorf("arrowing three scenarios down opened %d pages, want 1", n)
+	}
+}
+
+// TestOpenAndDropAScenarioFile: a .scenario file opens in the playground
+// from the Open file button or dropped on the script; Undo brings the
+// previous script back.
+func TestOpenAndDropAScenarioFile(t *testing.T) {
+	b := newBrowser(t)
+	openScenario(b, "abort")
+	before := scriptText(b)
+	hp, _ := scenarios.Get("happy-path")
+	file := filepath.Join(t.TempDir(), "mine.scenario")
+	if err := os.WriteFile(file, []byte(hp.Script), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	b.do(chromedp.SetUploadFiles(chromedp.CSS(`input[data-action="open-file"]`), []string{file}))
+	b.waitFor("the file's script", `document.querySelector(`+jsString(selScript)+`).value === `+jsString(hp.Script))
+	waitIdle(b)
+	if !strings.Contains(b.text(".action-msg"), "Opened mine.scenario") {
+		t.Errorf("the page does not say it opened the file")
+	}
+	b.click(button("Undo script change"))
+	b.waitFor("the script before", `document.querySelector(`+jsString(selScript)+`).value === `+jsString(before))
+
+	dropped := "cluster brokers=1\ntopic t partitions=1\nproducer p\np send t/0 k=v\n"
+	eval[bool](b, `(() => {
+		const dt = new DataTransfer();
+		dt.items.add(new File([`+jsString(dropped)+`], "dropped.scenario", {type: "text/plain"}));
+		document.querySelector(".code").dispatchEvent(new DragEvent("drop", {dataTransfer: dt, bubbles: true, cancelable: true}));
+		return true;
+	})()`)
+	b.waitFor("the dropped script", `document.querySelector(`+jsString(selScript)+`).value === `+jsString(dropped))
+	waitIdle(b)
+	b.click(button("Run to end"))
+	if _, n := position(b); n == 0 {
+		t.Error("the dropped script did not run")
 	}
 }
