@@ -442,3 +442,22 @@ func TestSharedPos(t *testing.T) {
 		}
 	}
 }
+
+// Every library scenario is listed under exactly one topic of the
+// scenarios page, and every topic names only library scenarios.
+func TestEveryScenarioHasATopic(t *testing.T) {
+	seen := map[string]int{}
+	for _, topic := range libraryTopics {
+		for _, slug := range topic.Slugs {
+			if _, ok := scenarioBySlug(slug); !ok {
+				t.Errorf("topic %q names %s, which the library lacks", topic.Title, slug)
+			}
+			seen[slug]++
+		}
+	}
+	for _, sc := range Library() {
+		if seen[sc.Slug] != 1 {
+			t.Errorf("%s is under %d topics", sc.Slug, seen[sc.Slug])
+		}
+	}
+}

@@ -19,7 +19,7 @@ func TestAcceptanceCoordinatorCrashesDuringMarkers(t *testing.T) {
 	sc, _ := scenarios.Get("coordinator-crash-during-markers")
 
 	b.open("/scenarios")
-	b.click(`li.scenario[data-slug="coordinator-crash-during-markers"] h2 a`)
+	b.click(`li.scenario[data-slug="coordinator-crash-during-markers"] h3 a`)
 	b.waitFor("the playground", `location.pathname === "/playground"`)
 	waitIdle(b)
 	b.waitFor("the scenario's script", `document.querySelector(`+jsString(selScript)+`).value === `+jsString(sc.Script))
