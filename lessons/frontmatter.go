@@ -50,6 +50,12 @@ func parseFrontMatter(lines []string) (frontMatter, []*Error) {
 		}
 		key, value, ok := strings.Cut(t, ":")
 		key, value = strings.TrimSpace(key), strings.TrimSpace(value)
+		// A value may be double-quoted, as in YAML, to hold a ": ".
+		if len(value) >= 2 && value[0] == '"' && value[len(value)-1] == '"' {
+			if u, err := strconv.Unquote(value); err == nil {
+				value = u
+			}
+		}
 		if !ok || key == "" || strings.ContainsAny(key, " \t") {
 			at(l, "front matter: "+strconv.Quote(t)+" is not a key: value line")
 			continue

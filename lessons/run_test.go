@@ -296,3 +296,18 @@ func TestCrashTheCoordinatorAnywhere(t *testing.T) {
 	}
 	t.Logf("crashed at %d of %d steps", crashed, n)
 }
+
+// Titles and summaries read as text: a front matter value quoted as in
+// YAML (to hold a ": ") is shown without its quotes.
+func TestFrontMatterValuesAreUnquoted(t *testing.T) {
+	c := embedded(t)
+	for _, lang := range doc.Langs {
+		for _, m := range c.Catalogue(lang) {
+			for _, v := range []string{m.Title, m.Summary} {
+				if strings.HasPrefix(v, `"`) || strings.HasSuffix(v, `"`) {
+					t.Errorf("%s (%s): %q keeps its quotes", m.Slug, lang, v)
+				}
+			}
+		}
+	}
+}
