@@ -137,12 +137,10 @@ func (p *playground) onRevert(ctx app.Context, e app.Event) {
 }
 
 func (p *playground) onUndo(ctx app.Context, e app.Event) {
-	n := len(p.undo)
-	if n == 0 {
+	prev, ok := p.popUndo()
+	if !ok {
 		return
 	}
-	prev := p.undo[n-1]
-	p.undo = p.undo[:n-1]
 	pos := p.engine.Pos()
 	p.setEditor(ctx, prev)
 	p.say(false, "Restored the previous script.")

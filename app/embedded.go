@@ -86,7 +86,7 @@ type scenarioPlayground struct {
 	editorText, script string
 	scriptErr          *ScriptError
 	editGen            int
-	undo               []string
+	undoStack
 
 	// started is set once the script was asked to run (in view, Run, a
 	// ShowRequest): until then the page shows the script and a
@@ -94,8 +94,7 @@ type scenarioPlayground struct {
 	started bool
 	busy    bool
 	busyGen int
-	playing bool
-	playGen int
+	player
 
 	reducedMotion bool
 	// observer watches the section until it comes into view; onSeen is
@@ -126,7 +125,7 @@ func (s *scenarioPlayground) setup() {
 	s.viewH = embeddedViewH
 	s.loaded = s.Script
 	s.editorText, s.script, s.scriptErr = s.Script, s.Script, nil
-	s.undo, s.started, s.busy = nil, false, false
+	s.undoStack, s.started, s.busy = undoStack{max: 20}, false, false
 	// The learner's edit of this block, kept from an earlier visit, comes
 	// back (Reset restores the lesson's script).
 	if app.IsClient {
@@ -362,16 +361,6 @@ func (s *scenarioPlayground) followNewest(ctx app.Context) {
 	}
 }
 
-func (s *scenarioPlayground) pushUndo(src string) {
-	if n := len(s.undo); n > 0 && s.undo[n-1] == src {
-		return
-	}
-	s.undo = append(s.undo, src)
-	if len(s.undo) > 20 {
-		s.undo = s.undo[1:]
-	}
-}
-
 // ---- Editor ----
 
 // scrubID is the id of this playground's scrubber.
@@ -438,12 +427,10 @@ func (s *scenarioPlayground) onReset(ctx app.Context, e app.Event) {
 }
 
 func (s *scenarioPlayground) onUndo(ctx app.Context, e app.Event) {
-	n := len(s.undo)
-	if n == 0 {
+	prev, ok := s.popUndo()
+	if !ok {
 		return
 	}
-	prev := s.undo[n-1]
-	s.undo = s.undo[:n-1]
 	pos := s.engine.Pos()
 	s.setEditor(ctx, prev)
 	s.keepEdit()
@@ -468,11 +455,6 @@ func (s *scenarioPlayground) editorError() *ScriptError {
 }
 
 // ---- Transport ----
-
-func (s *scenarioPlayground) stop() {
-	s.playing = false
-	s.playGen++
-}
 
 func (s *scenarioPlayground) move(ctx app.Context, f func()) {
 	s.stop()
@@ -502,30 +484,7 @@ func (s *scenarioPlayground) onPause(ctx app.Context, e app.Event) { s.stop() }
 // onPlay plays at 1× (the full playground has the speeds); at the end it
 // replays, as media players do.
 func (s *scenarioPlayground) onPlay(ctx app.Context, e app.Event) {
-	if s.playing || s.engine.Len() == 0 {
-		return
-	}
-	if s.engine.Pos() >= s.engine.Len() {
-		s.engine.Seek(0)
-	}
-	s.stop()
-	s.playing = true
-	s.tick(ctx, s.playGen)
-}
-
-func (s *scenarioPlayground) tick(ctx app.Context, gen int) {
-	ctx.After(baseInterval, func(ctx app.Context) {
-		if !s.playing || gen != s.playGen {
-			return
-		}
-		s.engine.Step()
-		s.followNewest(ctx)
-		if s.engine.Pos() >= s.engine.Len() {
-			s.playing = false
-			return
-		}
-		s.tick(ctx, gen)
-	})
+	s.player.play(ctx, s.engine, func() time.Duration { return baseInterval }, s.followNewest)
 }
 
 // ---- Facts and the link ----

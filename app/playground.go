@@ -61,18 +61,15 @@ type playground struct {
 	// lists the whole library (renderLibrarySelect).
 	slugTitle     string
 	libraryListed bool
-	original      string   // its text, for Revert
-	undo          []string // earlier scripts replaced by an action, a revert or a load
+	original      string // its text, for Revert
+	undoStack            // earlier scripts replaced by an action, a revert or a load
 
 	notice    string // about the page (an unknown scenario)
 	actionMsg string // the outcome of the last button
 	actionErr bool
 
-	playing bool
-	// playGen invalidates ticks scheduled by an earlier Play, so Pause then
-	// Play never runs two timers.
-	playGen int
-	speed   int
+	player
+	speed int
 
 	// busyGen identifies the run in progress; a newer run supersedes it.
 	busyGen   int
@@ -116,7 +113,7 @@ type playground struct {
 }
 
 func newPlayground() *playground {
-	p := &playground{diagramState: newDiagramState(newEngine(), "diagram-scroll"), speed: defaultSpeed, tab: tabTransactions, untilAPI: "WriteTxnMarkers"}
+	p := &playground{diagramState: newDiagramState(newEngine(), "diagram-scroll"), undoStack: undoStack{max: 50}, speed: defaultSpeed, tab: tabTransactions, untilAPI: "WriteTxnMarkers"}
 	p.describedBy = "trace-heading"
 	return p
 }
@@ -360,16 +357,6 @@ func actionError(stmt string, err error) string {
 
 func (p *playground) say(isErr bool, msg string) { p.actionMsg, p.actionErr = msg, isErr }
 
-func (p *playground) pushUndo(s string) {
-	if n := len(p.undo); n > 0 && p.undo[n-1] == s {
-		return
-	}
-	p.undo = append(p.undo, s)
-	if len(p.undo) > 50 {
-		p.undo = p.undo[1:]
-	}
-}
-
 // ---- Transport ----
 
 // stale reports whether the editor holds a script that does not parse:
@@ -385,11 +372,6 @@ func (p *playground) refuseStale() bool {
 	p.stop()
 	p.say(true, fmt.Sprintf("Line %d of the script has an error, so it cannot run: fix it (or Undo) first.", p.scriptErr.Line))
 	return true
-}
-
-func (p *playground) stop() {
-	p.playing = false
-	p.playGen++
 }
 
 func (p *playground) interval() time.Duration {
@@ -440,30 +422,7 @@ func (p *playground) play(ctx app.Context) {
 	if p.refuseStale() {
 		return
 	}
-	if p.playing || p.engine.Len() == 0 {
-		return
-	}
-	if p.engine.Pos() >= p.engine.Len() {
-		p.engine.Seek(0) // Play at the end replays, as media players do.
-	}
-	p.stop()
-	p.playing = true
-	p.tick(ctx, p.playGen)
-}
-
-func (p *playground) tick(ctx app.Context, gen int) {
-	ctx.After(p.interval(), func(ctx app.Context) {
-		if !p.playing || gen != p.playGen {
-			return
-		}
-		p.engine.Step()
-		p.followNewest(ctx)
-		if p.engine.Pos() >= p.engine.Len() {
-			p.playing = false
-			return
-		}
-		p.tick(ctx, gen)
-	})
+	p.player.play(ctx, p.engine, p.interval, p.followNewest)
 }
 
 func (p *playground) onSpeed(ctx app.Context, e app.Event) {

@@ -1,6 +1,7 @@
 package app
 
 import (
+	"slices"
 	"sync"
 
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
@@ -36,13 +37,7 @@ var registerOnce = sync.OnceFunc(func() {
 // Routed reports whether path is a page of the site, as opposed to one the
 // not-found page answers; lesson pages are the server's to judge (it knows
 // the course).
-func Routed(path string) bool {
-	switch path {
-	case PathHome, "/zh", "/zh/", PathLessons, "/zh" + PathLessons, PathPlayground, PathScenarios:
-		return true
-	}
-	return false
-}
+func Routed(path string) bool { return path == "/zh" || slices.Contains(Paths(), path) }
 
 // pathPrefix matches the paths under a prefix (go-app's RouteMatching).
 type pathPrefix string
