@@ -161,6 +161,9 @@ func TestLoadErrors(t *testing.T) {
 		edit func(t *testing.T, fsys fstest.MapFS)
 		want []string
 	}{
+		{"an empty fact", func(t *testing.T, fsys fstest.MapFS) {
+			replace(t, fsys, en, `facts="txn tx state; partition orders/0 lso"`, `facts="txn tx state;; partition orders/0 lso"`)
+		}, []string{en + `:11: scenario facts: an empty query (facts are queries separated by ;)`}},
 		{"actions", func(t *testing.T, fsys fstest.MapFS) {
 			replace(t, fsys, en, `facts="txn tx state; partition orders/0 lso"`, `facts="txn tx state; partition orders/0 lso" actions="crash broker-0; expect invariants; crsh broker-1; "`)
 		}, []string{

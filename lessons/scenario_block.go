@@ -53,27 +53,25 @@ func parseScenarioBlock(info string, body []string, line int) (parsedScenario, [
 			at(line, "scenario title is empty")
 		}
 	}
-	if facts, ok := as.get("facts"); ok {
-		for f := range strings.SplitSeq(facts, ";") {
-			f = strings.TrimSpace(f)
-			if f == "" {
-				at(line, "scenario facts: an empty query (facts are queries separated by ;)")
+	// facts and actions are ;-separated lists, checked against the
+	// script by checkLesson.
+	list := func(key, item, items string) []string {
+		v, ok := as.get(key)
+		if !ok {
+			return nil
+		}
+		var out []string
+		for part := range strings.SplitSeq(v, ";") {
+			if part = strings.TrimSpace(part); part == "" {
+				at(line, "scenario "+key+": an empty "+item+" ("+key+" are "+items+" separated by ;)")
 				continue
 			}
-			s.Facts = append(s.Facts, f)
+			out = append(out, part)
 		}
+		return out
 	}
-
-	if actions, ok := as.get("actions"); ok {
-		for a := range strings.SplitSeq(actions, ";") {
-			a = strings.TrimSpace(a)
-			if a == "" {
-				at(line, "scenario actions: an empty statement (actions are statements separated by ;)")
-				continue
-			}
-			s.Actions = append(s.Actions, a)
-		}
-	}
+	s.Facts = list("facts", "query", "queries")
+	s.Actions = list("actions", "statement", "statements")
 
 	if strings.TrimSpace(strings.Join(body, "")) == "" {
 		at(line, "scenario block has no script")
