@@ -2,7 +2,9 @@
 // core runs in the browser (WebAssembly), the CLI and the tests, and must
 // give the same trace for the same script and seed everywhere: so no
 // clock, no OS, no network, no goroutines or locks, no randomness but the
-// simulation's own seeded streams, and no UI library.
+// simulation's own seeded streams, and no UI library. layers_test.go
+// guards the module's layering: what each package may import, as
+// docs/architecture.md's table says.
 package purity_test
 
 import (
