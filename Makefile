@@ -9,7 +9,7 @@ ADDR ?= 127.0.0.1:8080
 # wasm changed); 9 is ~2 s and 12 % larger, for a quick local loop.
 BROTLI_QUALITY ?= 11
 
-.PHONY: help test test-core test-wasm test-app test-browser run build cli wasm wasm-size fuzz bench vet
+.PHONY: help test test-core test-wasm test-app test-browser run build cli wasm wasm-size floor fuzz bench vet
 
 help:
 	@echo "make run          - build the wasm and serve the playground on http://$(ADDR)"
@@ -35,6 +35,15 @@ WASM_FLAGS := -trimpath $(foreach p,$(WASM_NOINLINE),-gcflags=$(p)=-l)
 wasm: cli
 	GOOS=js GOARCH=wasm $(GO) build $(WASM_FLAGS) -ldflags="-s -w" -o web/app.wasm ./cmd/wasm
 	./bin/txnlab precompress --brotli-quality $(BROTLI_QUALITY) web/app.wasm
+
+# The floor the playground's time to interactive is measured against: a
+# bare go-app page (cmd/floor) built and served as web/app.wasm is, in a
+# copy of web/ (out/floor).
+floor: cli
+	rm -rf out/floor && mkdir -p out/floor
+	cp $$(ls -d web/* | grep -v 'app\.wasm') out/floor/
+	GOOS=js GOARCH=wasm $(GO) build $(WASM_FLAGS) -ldflags="-s -w" -o out/floor/app.wasm ./cmd/floor
+	./bin/txnlab precompress --brotli-quality $(BROTLI_QUALITY) out/floor/app.wasm
 
 # What the wasm's code is made of, by package: the same build with its
 # name section kept (out/app-names.wasm), read by cmd/wasmsize.
@@ -77,14 +86,14 @@ EXPLORE_RUNS ?= 2000
 # run CMD FILE: run CMD, its output into FILE and on the terminal; fail
 # as it fails.
 bench_step = $(1) > $(2) 2>&1; status=$$?; cat $(2); test $$status -eq 0
-bench: wasm
+bench: wasm floor
 	mkdir -p $(BENCH_OUT)
 	{ date -u +%Y-%m-%dT%H:%MZ; cat /proc/loadavg 2>/dev/null || echo ?; } > $(BENCH_OUT)/start.txt
 	$(call bench_step,$(GO) test -run '^$$' -bench Simulation -benchtime 5x ./core/scenario,$(BENCH_OUT)/sim-native.txt)
 	$(call bench_step,GOOS=js GOARCH=wasm $(GO) test -run '^$$' -bench Simulation -benchtime 3x ./core/scenario,$(BENCH_OUT)/sim-wasm.txt)
 	$(call bench_step,$(GO) test -run '^$$' -bench EngineSeek -benchtime 3x ./app/session/,$(BENCH_OUT)/seek-native.txt)
 	$(call bench_step,./bin/txnlab explore --runs $(EXPLORE_RUNS) --jobs 2 --out $(BENCH_OUT)/explore,$(BENCH_OUT)/explore.txt)
-	$(call bench_step,$(GO) test -count=1 -run '^$$' -bench . -benchtime 1x -timeout 30m ./app/e2e/,$(BENCH_OUT)/browser.txt)
+	$(call bench_step,FLOOR_WEB=out/floor $(GO) test -count=1 -run '^$$' -bench . -benchtime 1x -timeout 30m ./app/e2e/,$(BENCH_OUT)/browser.txt)
 	$(GO) run ./cmd/benchreport -in $(BENCH_OUT) -wasm web/app.wasm -md BENCHMARKS.md
 
 # Long fuzz runs, FUZZTIME each: the parser, and the interpreter over

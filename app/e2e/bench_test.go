@@ -4,7 +4,9 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"net"
 	"os"
+	"path/filepath"
 	"slices"
 	"sort"
 	"sync"
@@ -19,7 +21,9 @@ import (
 	"github.com/chromedp/cdproto/tracing"
 	"github.com/chromedp/chromedp"
 
+	"txnlab/app/server"
 	"txnlab/core/workload"
+	"txnlab/lessons"
 )
 
 // The browser benchmarks measure the playground's performance budgets in
@@ -191,16 +195,58 @@ func summarize(xs []float64) stats {
 // The figure is the median of 5 loads.
 func BenchmarkTimeToInteractive(b *testing.B) {
 	const loads = 5
-	var all []float64
+	floorURL := startFloor(b)
+	var all, floor []float64
 	for b.Loop() {
+		// Interleaved, so that the two see the same machine.
 		for range loads {
-			all = append(all, timeToInteractive(b))
+			all = append(all, timeToInteractive(b, baseURL))
+			if floorURL != "" {
+				floor = append(floor, timeToInteractive(b, floorURL))
+			}
 		}
 	}
 	s := summarize(all)
 	b.ReportMetric(s.p50/1000, "s/TTI-median")
 	b.ReportMetric(s.max/1000, "s/TTI-max")
+	if floorURL != "" {
+		f := summarize(floor)
+		b.Logf("floor (a bare go-app page, same server): median %.0f ms; the playground is %.2f× it", f.p50, s.p50/f.p50)
+		b.ReportMetric(f.p50/1000, "s/floor-TTI-median")
+		b.ReportMetric(s.p50/f.p50, "x/TTI-floor-ratio")
+	}
 	b.ReportMetric(0, "ns/op")
+}
+
+// startFloor serves the floor page (cmd/floor, built by make floor into
+// the directory FLOOR_WEB names) with the same server as the site, and
+// returns its address; "" when FLOOR_WEB is not set (then only the
+// playground is measured).
+func startFloor(b *testing.B) string {
+	dir := os.Getenv("FLOOR_WEB")
+	if dir == "" {
+		b.Log("FLOOR_WEB is not set (make bench sets it): the floor page is not measured")
+		return ""
+	}
+	if !filepath.IsAbs(dir) {
+		dir = filepath.Join(repoRoot, dir)
+	}
+	course, err := lessons.Embedded()
+	if err != nil {
+		b.Fatal(err)
+	}
+	srv, err := server.New(server.Config{WebDir: dir, Lessons: course})
+	if err != nil {
+		b.Fatal(err)
+	}
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		b.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	go srv.Serve(ctx, ln)
+	b.Cleanup(func() { cancel(); srv.Close() })
+	return "http://" + ln.Addr().String()
 }
 
 // ttiProbe presses Step until the position reads "Step 1 of": it runs
@@ -220,7 +266,7 @@ const ttiProbe = `(() => {
 
 // timeToInteractive is one cold load: a browser of its own (the
 // harness's flags, a fresh profile), closed once measured.
-func timeToInteractive(b *testing.B) float64 {
+func timeToInteractive(b *testing.B, site string) float64 {
 	b.Helper()
 	if skipReason != "" {
 		b.Skip(skipReason)
@@ -229,7 +275,7 @@ func timeToInteractive(b *testing.B) float64 {
 	defer done()
 	tctx, tcancel := context.WithTimeout(ctx, 60*time.Second)
 	defer tcancel()
-	if err := chromedp.Do(tctx, chromedp.Navigate(baseURL+"/playground")); err != nil {
+	if err := chromedp.Do(tctx, chromedp.Navigate(site+"/playground")); err != nil {
 		b.Fatal(err)
 	}
 	ms, err := chromedp.Run(tctx, chromedp.Poll[float64](`window.__tti`, chromedp.WithPollingInterval(20*time.Millisecond)))

@@ -11,7 +11,7 @@ const browserOut = `goos: linux
 goarch: amd64
 pkg: txnlab/app/e2e
 cpu: AMD EPYC
-BenchmarkTimeToInteractive-2   	       1	         1.917 s/TTI-max	         1.822 s/TTI-median
+BenchmarkTimeToInteractive-2   	       1	         1.917 s/TTI-max	         1.822 s/TTI-median	 1.40 s/floor-TTI-median	 1.30 x/TTI-floor-ratio
 BenchmarkSeek-2            	       1	       403.8 ms/scrub-max	       208.2 ms/scrub-p50	       106.6 ms/scrub-pos-max	        54.90 ms/scrub-pos-p50	       211.6 ms/stepback-max	        42.30 ms/stepback-p50	       153.3 ms/stepback-pos-max
 --- BENCH: BenchmarkSeek-2
     bench_test.go:242: /playground: app running after 1.817s
@@ -50,6 +50,7 @@ func TestReportJudgesEveryBudget(t *testing.T) {
 		beginMarker, endMarker, "2026-11-30T08:00Z", "Test CPU, 2 cores", "Load average 1.25",
 		"| 1.82 s | ≤ 1.0 s | **not met** (1.8× the budget) |",
 		"| 42 ms | ≤ 50 ms | met |",
+		"| 1.30× | ≤ 1.3× | met |",
 		"| 282 runs/s | ≥ 1,000 runs/s | **not met**",
 		"longest main-thread task | 5.2 ms | ≤ 16 ms | met |",
 		"| 1.7 MB | ≤ 200 MB | met |",
