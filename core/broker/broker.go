@@ -29,6 +29,10 @@ type Config struct {
 	// SessionTimeoutMs is broker.session.timeout.ms: how long the
 	// controller waits before fencing a silent broker.
 	SessionTimeoutMs sim.Time
+	// MinInsyncReplicas is the broker's min.insync.replicas: the default
+	// of every topic without its own (a topic created after a change
+	// gets the new value). Internal topics keep theirs.
+	MinInsyncReplicas int
 }
 
 // DefaultConfig is Kafka 3.5's defaults.
@@ -38,6 +42,7 @@ func DefaultConfig() Config {
 		RequestTimeoutMs:    30 * sim.Second,
 		ReplicaLagTimeMaxMs: 30 * sim.Second,
 		SessionTimeoutMs:    9 * sim.Second,
+		MinInsyncReplicas:   1,
 	}
 }
 

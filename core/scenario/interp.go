@@ -2,7 +2,6 @@ package scenario
 
 import (
 	"fmt"
-	"strings"
 
 	"txnlab/core/broker"
 	"txnlab/core/client"
@@ -427,11 +426,7 @@ func (s *Session) config(st *ConfigStmt) *Error {
 			// accepted for completeness; producer-state expiration is not
 			// modelled (docs/kafka-fidelity.md)
 		case "min.insync.replicas":
-			for _, p := range s.Cluster.Meta.SortedPartitions() {
-				if !strings.HasPrefix(p.TP.Topic, "__") {
-					p.MinISR = int(kv.Value)
-				}
-			}
+			s.Cluster.SetMinInsyncReplicas(int(kv.Value))
 		case "transaction.state.log.min.isr":
 			for _, p := range s.Cluster.Meta.SortedPartitions() {
 				if p.TP.Topic == protocol.TransactionStateTopic {
