@@ -357,8 +357,8 @@ func (c *checker) duplicatesAndDurability() {
 	}
 }
 
-// fencing: nothing written with an older epoch after a newer epoch of the
-// same transactional id was granted becomes visible.
+// fencing: nothing written with an older epoch of a producer id after a
+// newer epoch of that producer id was granted becomes visible.
 func (c *checker) fencing() {
 	type grant struct {
 		pid   int64
@@ -376,9 +376,12 @@ func (c *checker) fencing() {
 			idOf[g.ProducerId] = p.TransactionalId
 		}
 	}
+	// Epochs are compared within one producer id only: a new producer
+	// id (the transactional id expired, or its epochs were exhausted)
+	// starts again at epoch 0, and its writes are not older for that.
 	newer := func(pid int64, epoch int16, at int64) (grant, bool) {
 		for _, g := range byId[idOf[pid]] {
-			if int64(g.at) < at && (g.pid != pid || g.epoch > epoch) {
+			if int64(g.at) < at && g.pid == pid && g.epoch > epoch {
 				return g, true
 			}
 		}

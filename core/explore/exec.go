@@ -101,6 +101,22 @@ func Exec(src string, budget int, final bool) *Outcome {
 	return o
 }
 
+// ExecFinal judges a hand-written scenario the way the explorer judges
+// its own runs: the script, then the liveness phase the explorer appends
+// (heal, restart crashed brokers, resume, wait, run, advance past the
+// transaction timeout, polls), then every check with the liveness checks
+// on. Without that phase a script that ends with work still scheduled
+// (an expired id's hourly scan, a retry) would be called not quiescent.
+// The script must parse as it stands; its expectations run too (in the
+// Session's Results).
+func ExecFinal(src string, budget int) *Outcome {
+	if _, err := scenario.Parse("explore", src); err != nil {
+		return &Outcome{Err: err}
+	}
+	r, sess := replay(Lines(src), budget, 0)
+	return &Outcome{Panic: r.Panic, Err: r.Err, Steps: r.Steps, Exhausted: r.Exhausted, Violations: r.Violations, Session: sess}
+}
+
 // Lines splits a script into its lines, dropping blank and comment-only
 // lines.
 func Lines(src string) []string {
