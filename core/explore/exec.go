@@ -68,6 +68,12 @@ func (o *Outcome) Has(inv string) bool {
 // default), then judges the history. final turns the liveness checks on:
 // pass it only for scripts that end healed and quiescent.
 func Exec(src string, budget int, final bool) *Outcome {
+	return execSeed(src, budget, final, 0)
+}
+
+// execSeed is Exec under another seed than the cluster statement's (0:
+// that one).
+func execSeed(src string, budget int, final bool, seed uint64) *Outcome {
 	if budget <= 0 {
 		budget = DefaultStepBudget
 	}
@@ -76,6 +82,7 @@ func Exec(src string, budget int, final bool) *Outcome {
 		return &Outcome{Err: err}
 	}
 	s := scenario.NewSession("explore", script)
+	s.SeedOverride = seed
 	o := &Outcome{Session: s}
 	defer func() {
 		if r := recover(); r != nil {
