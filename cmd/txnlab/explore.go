@@ -196,7 +196,7 @@ func exploreCheck(files []string, stdout, stderr io.Writer) int {
 			fmt.Fprintf(stderr, "txnlab explore --check: %v\n", err)
 			return 2
 		}
-		o := explore.Exec(string(src), 0, true)
+		o := explore.ExecFinal(string(src), 0)
 		switch {
 		case o.Err != nil:
 			fmt.Fprintf(stderr, "%v\n", o.Err)

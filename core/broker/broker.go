@@ -29,6 +29,10 @@ type Config struct {
 	// SessionTimeoutMs is broker.session.timeout.ms: how long the
 	// controller waits before fencing a silent broker.
 	SessionTimeoutMs sim.Time
+	// MinInsyncReplicas is the broker's min.insync.replicas: the default
+	// of every topic without its own (a topic created after a change
+	// gets the new value). Internal topics keep theirs.
+	MinInsyncReplicas int
 }
 
 // DefaultConfig is Kafka 3.5's defaults.
@@ -38,6 +42,7 @@ func DefaultConfig() Config {
 		RequestTimeoutMs:    30 * sim.Second,
 		ReplicaLagTimeMaxMs: 30 * sim.Second,
 		SessionTimeoutMs:    9 * sim.Second,
+		MinInsyncReplicas:   1,
 	}
 }
 
@@ -577,11 +582,18 @@ func (b *Broker) scheduleISRCheck(w *sim.World) {
 	w.AfterBackground(b.Node, at-w.Now(), "isr-check", nil)
 }
 
+// anyFollowerBehind reports whether the ISR check has anything to do: a
+// follower still in an ISR that is behind its leader's log end. A
+// follower outside the ISR (a crashed broker, say) is behind for ever,
+// but the check cannot change anything for it (it rejoins through its
+// fetches); re-arming for it every replica.lag.time.max.ms / 2 would make
+// idle time cost in proportion to its length. Appends and leadership
+// changes arm the check again.
 func (b *Broker) anyFollowerBehind() bool {
 	for _, l := range b.led {
 		leo := l.log.LogEndOffset()
 		for _, f := range l.followers {
-			if f.leo < leo {
+			if f.leo < leo && l.p.InISR(f.id) {
 				return true
 			}
 		}

@@ -185,6 +185,20 @@ func txnName(r sendRef) string {
 // readCommitted: a read_committed consumer never receives a record of an
 // aborted transaction, or of one whose commit had not even been sent.
 func (c *checker) readCommitted() {
+	// What the logs prove: the marker that closes each logged record. A
+	// producer may never learn its transaction's outcome (its commit got
+	// PRODUCER_FENCED after the coordinator's timeout aborted it), but
+	// the ABORT marker in the partition says how it ended.
+	type at struct {
+		tp     protocol.TopicPartition
+		offset int64
+	}
+	closedBy := map[at]logged{}
+	for _, l := range c.loggedRecords() {
+		if l.batch.IsTransactional {
+			closedBy[at{l.tp, l.offset}] = l
+		}
+	}
 	for _, cons := range c.in.Consumers {
 		if !cons.ReadCommitted {
 			continue
@@ -199,8 +213,11 @@ func (c *checker) readCommitted() {
 				if t == nil {
 					continue
 				}
+				l, inLog := closedBy[at{tp, r.Offset}]
+				abortMarker := inLog && l.marker == "ABORT" && l.batch.ProducerId == r.ProducerId &&
+					l.batch.ProducerEpoch == r.ProducerEpoch && l.seq == r.Sequence
 				switch {
-				case t.Outcome == "aborted":
+				case t.Outcome == "aborted" || abortMarker:
 					c.report(ReadCommitted, "%s received %q at %s@%d from %s, which aborted", cons.Name, r.Value, tp, r.Offset, txnName(ref))
 				case !t.CommitSent || t.CommitSentAt > r.At:
 					c.report(ReadCommitted, "%s received %q at %s@%d from %s before its commit was even sent", cons.Name, r.Value, tp, r.Offset, txnName(ref))
@@ -323,8 +340,10 @@ func (c *checker) laterTxnOrSame(ref sendRef, t *client.TxnRecord) bool {
 	return t.CommitSent || t.Outcome == "aborted"
 }
 
-// duplicatesAndDurability: with idempotence, an acknowledged record is in
-// its partition exactly once, at the offset it was acknowledged with.
+// duplicatesAndDurability: with idempotence, a record is in its
+// partition at most once, acknowledged or not (a send that timed out may
+// or may not have been written, never twice); an acknowledged one with
+// acks=all is there, at the offset it was acknowledged with.
 func (c *checker) duplicatesAndDurability() {
 	count := map[recordKey]int{}
 	at := map[recordKey]int64{}
@@ -340,7 +359,7 @@ func (c *checker) duplicatesAndDurability() {
 	}
 	for _, p := range c.in.Producers {
 		for _, s := range p.Sends {
-			if !s.Acked || s.Sequence < 0 {
+			if s.Sequence < 0 {
 				continue
 			}
 			k := recordKey{s.TP, s.ProducerId, s.ProducerEpoch, s.Sequence}
@@ -348,17 +367,21 @@ func (c *checker) duplicatesAndDurability() {
 			if p.Idempotent && n > 1 {
 				c.report(NoDuplicates, "%s's record %q (producer %d, sequence %d) is in %s %d times", p.Name, s.Value, s.ProducerId, s.Sequence, s.TP, n)
 			}
-			if p.Acks == -1 && n == 0 {
-				if log := c.in.Logs[s.TP]; log != nil {
-					c.report(Durability, "%s's acknowledged record %q (offset %d) is gone from %s", p.Name, s.Value, s.Offset, s.TP)
-				}
+			if !s.Acked || p.Acks != -1 || c.in.Logs[s.TP] == nil {
+				continue
+			}
+			switch first, ok := at[k]; {
+			case !ok || n == 0:
+				c.report(Durability, "%s's acknowledged record %q (offset %d) is gone from %s", p.Name, s.Value, s.Offset, s.TP)
+			case s.Offset >= 0 && first != s.Offset:
+				c.report(Durability, "%s's record %q was acknowledged at %s@%d but the log holds it at offset %d", p.Name, s.Value, s.TP, s.Offset, first)
 			}
 		}
 	}
 }
 
-// fencing: nothing written with an older epoch after a newer epoch of the
-// same transactional id was granted becomes visible.
+// fencing: nothing written with an older epoch of a producer id after a
+// newer epoch of that producer id was granted becomes visible.
 func (c *checker) fencing() {
 	type grant struct {
 		pid   int64
@@ -376,9 +399,12 @@ func (c *checker) fencing() {
 			idOf[g.ProducerId] = p.TransactionalId
 		}
 	}
+	// Epochs are compared within one producer id only: a new producer
+	// id (the transactional id expired, or its epochs were exhausted)
+	// starts again at epoch 0, and its writes are not older for that.
 	newer := func(pid int64, epoch int16, at int64) (grant, bool) {
 		for _, g := range byId[idOf[pid]] {
-			if int64(g.at) < at && (g.pid != pid || g.epoch > epoch) {
+			if int64(g.at) < at && g.pid == pid && g.epoch > epoch {
 				return g, true
 			}
 		}

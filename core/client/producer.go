@@ -1,6 +1,7 @@
 package client
 
 import (
+	"math"
 	"slices"
 	"strconv"
 
@@ -142,6 +143,18 @@ type Producer struct {
 	closed             bool
 	// pidRequested marks an idempotent producer's pending InitProducerId.
 	pidRequested bool
+	// The idempotent producer's recovery from a gap in its sequences
+	// (TransactionManager, KIP-360 for idempotent producers): lastAcked
+	// is the last sequence acknowledged per partition under the current
+	// producer id and epoch; unresolved holds, per partition, the
+	// sequence after a batch that expired once sent (markSequenceUnresolved),
+	// until nothing of the partition is in flight; rewrite lists the
+	// partitions whose sequences restart at 0 when idemBump has the
+	// epoch bumped locally (requestEpochBumpForPartition).
+	lastAcked  map[protocol.TopicPartition]int32
+	unresolved map[protocol.TopicPartition]int32
+	rewrite    map[protocol.TopicPartition]bool
+	idemBump   bool
 	// backoff is the current retry delay: retry.backoff.ms, doubled after
 	// each refused connection up to reconnect.backoff.max.ms (1 s), so a
 	// dead coordinator is not hammered until the controller moves it.
@@ -153,7 +166,9 @@ func NewProducer(name sim.NodeID, cfg ProducerConfig, meta Metadata) *Producer {
 	return &Producer{calls: calls{node: name}, Cfg: cfg, meta: meta, State: Uninitialized,
 		ProducerId: protocol.NoProducerId, ProducerEpoch: protocol.NoProducerEpoch,
 		groupCoordinators: map[string]sim.NodeID{}, nextSeq: map[protocol.TopicPartition]int32{},
-		added: map[protocol.TopicPartition]bool{}, pendingAdd: map[protocol.TopicPartition]bool{}}
+		added: map[protocol.TopicPartition]bool{}, pendingAdd: map[protocol.TopicPartition]bool{},
+		lastAcked: map[protocol.TopicPartition]int32{}, unresolved: map[protocol.TopicPartition]int32{},
+		rewrite: map[protocol.TopicPartition]bool{}}
 }
 
 // Transactional tells a transactional producer from an idempotent one.
@@ -647,7 +662,7 @@ func (p *Producer) enqueueInitProducerId(w *sim.World, bump bool) {
 		switch {
 		case r.ErrorCode == protocol.NONE:
 			if r.ProducerId != p.ProducerId || r.ProducerEpoch != p.ProducerEpoch {
-				p.nextSeq = map[protocol.TopicPartition]int32{} // a new epoch restarts every sequence at 0
+				p.restartSequences() // a new epoch restarts every sequence at 0
 			}
 			p.ProducerId, p.ProducerEpoch = r.ProducerId, r.ProducerEpoch
 			p.Grants = append(p.Grants, Grant{ProducerId: r.ProducerId, ProducerEpoch: r.ProducerEpoch, At: w.Now()})
@@ -823,6 +838,14 @@ func (p *Producer) coordinatorFor(w *sim.World, r *txnRequest) (sim.NodeID, bool
 // partition (one batch in flight per partition keeps sequences in order
 // over a reordering network).
 func (p *Producer) pump(w *sim.World) {
+	if !p.Transactional() && p.Cfg.EnableIdempotence && p.ProducerId >= 0 {
+		// Sender.runOnce: maybeResolveSequences, then
+		// bumpIdempotentEpochAndResetIdIfNeeded, before any batch drains.
+		p.resolveSequences()
+		if p.idemBump {
+			p.bumpIdempotentEpoch(w)
+		}
+	}
 	if p.Cfg.EnableIdempotence && p.ProducerId < 0 {
 		return
 	}
@@ -834,6 +857,11 @@ func (p *Producer) pump(w *sim.World) {
 	}
 	for _, b := range p.batches {
 		if b.done || b.inflight != 0 || busy[b.tp] {
+			continue
+		}
+		if _, unresolved := p.unresolved[b.tp]; unresolved && b.seq < 0 {
+			// RecordAccumulator: no new batch drains for a partition
+			// whose sequence is unresolved.
 			continue
 		}
 		if p.Transactional() && !p.added[b.tp] {
@@ -887,6 +915,18 @@ func (p *Producer) handleProduceResponse(w *sim.World, env *sim.Envelope, m *pro
 		case r.ErrorCode.Retriable():
 			w.After(p.node, p.Cfg.RetryBackoffMs, "resend", b)
 			b.inflight = -1
+		case r.ErrorCode == protocol.OUT_OF_ORDER_SEQUENCE_NUMBER && !p.Transactional() && p.Cfg.EnableIdempotence:
+			// TransactionManager.canRetry: the idempotent producer retries
+			// every OUT_OF_ORDER_SEQUENCE_NUMBER. When the batch is the
+			// next one after the last acknowledged (or follows an
+			// unresolved sequence) the gap is real: bump the epoch, which
+			// restarts the partition's sequence at 0 for this batch too.
+			next, unresolved := p.unresolved[b.tp]
+			if unresolved && b.seq == next || !unresolved && b.seq == p.lastAckedSeq(b.tp)+1 {
+				p.requestEpochBump(b.tp)
+			}
+			w.After(p.node, p.Cfg.RetryBackoffMs, "resend", b)
+			b.inflight = -1
 		default:
 			p.completeBatch(w, b, r.ErrorCode, -1)
 			if p.Transactional() {
@@ -908,6 +948,9 @@ func (p *Producer) completeBatch(w *sim.World, b *batch, err protocol.ErrorCode,
 		return
 	}
 	b.done, b.err, b.offset = true, err, offset
+	if err == protocol.NONE && b.seq >= 0 && b.pid == p.ProducerId && b.epoch == p.ProducerEpoch {
+		p.lastAcked[b.tp] = b.seq + int32(len(b.records)) - 1
+	}
 	p.pruneBatches()
 	for i, r := range b.records {
 		s := SentRecord{TP: b.tp, Key: r.Key, Value: r.Value, ProducerId: b.pid, ProducerEpoch: b.epoch,
@@ -1019,6 +1062,14 @@ func (p *Producer) Timer(w *sim.World, t *sim.Timer) {
 				// bump (KAFKA-8805), so later batches start afresh.
 				p.epochBumpRequired = true
 				p.abortable(w, protocol.REQUEST_TIMED_OUT)
+			} else if p.Cfg.EnableIdempotence && b.seq >= 0 {
+				// Sender.sendProducerData: an expired batch that was sent
+				// may or may not be in the log, so its partition's
+				// sequence is unresolved (markSequenceUnresolved) until
+				// nothing of it is in flight; then the epoch is bumped.
+				if next := b.seq + int32(len(b.records)); next > p.unresolved[b.tp] {
+					p.unresolved[b.tp] = next
+				}
 			}
 			p.pump(w)
 			p.maybeEndTxn(w)
@@ -1029,6 +1080,89 @@ func (p *Producer) Timer(w *sim.World, t *sim.Timer) {
 			p.finish(w, c, protocol.REQUEST_TIMED_OUT, "max.block.ms elapsed")
 		}
 	}
+}
+
+// lastAckedSeq is the last sequence acknowledged on tp under the current
+// producer id and epoch, -1 when none (NO_LAST_ACKED_SEQUENCE_NUMBER).
+func (p *Producer) lastAckedSeq(tp protocol.TopicPartition) int32 {
+	if s, ok := p.lastAcked[tp]; ok {
+		return s
+	}
+	return -1
+}
+
+// restartSequences starts every partition's sequence at 0, for a new
+// producer id or epoch.
+func (p *Producer) restartSequences() {
+	p.nextSeq = map[protocol.TopicPartition]int32{}
+	p.lastAcked = map[protocol.TopicPartition]int32{}
+}
+
+// requestEpochBump asks for a local epoch bump that restarts tp's
+// sequence (TransactionManager.requestEpochBumpForPartition).
+func (p *Producer) requestEpochBump(tp protocol.TopicPartition) {
+	p.idemBump = true
+	p.rewrite[tp] = true
+}
+
+// resolveSequences is TransactionManager.maybeResolveSequences for the
+// idempotent producer: once nothing of an unresolved partition is in
+// flight, the partition is resolved when its next sequence follows the
+// last acknowledged one (later batches succeeded), and otherwise needs an
+// epoch bump.
+func (p *Producer) resolveSequences() {
+	for _, tp := range sortedTPs(boolKeys(p.unresolved)) {
+		inflight := false
+		for _, b := range p.batches {
+			if b.tp == tp && !b.done && b.seq >= 0 {
+				inflight = true
+				break
+			}
+		}
+		if inflight {
+			continue
+		}
+		if p.nextSeq[tp] != p.lastAckedSeq(tp)+1 {
+			p.requestEpochBump(tp)
+		}
+		delete(p.unresolved, tp)
+	}
+}
+
+func boolKeys(m map[protocol.TopicPartition]int32) map[protocol.TopicPartition]bool {
+	out := make(map[protocol.TopicPartition]bool, len(m))
+	for k := range m {
+		out[k] = true
+	}
+	return out
+}
+
+// bumpIdempotentEpoch is TransactionManager.bumpIdempotentProducerEpoch:
+// the idempotent producer raises its epoch by itself (no request; the
+// leader accepts a higher epoch that starts at sequence 0), and the
+// batches of the partitions that asked for it are sent again from
+// sequence 0. Other partitions follow once their in-flight batches are
+// done (maybeUpdateProducerIdAndEpoch): their next batch gets the new
+// epoch at sequence 0. At the last epoch, the producer id is reset and
+// a new one requested instead.
+func (p *Producer) bumpIdempotentEpoch(w *sim.World) {
+	p.idemBump = false
+	for _, b := range p.batches {
+		if !b.done && b.inflight <= 0 && p.rewrite[b.tp] {
+			b.seq = -1 // reassigned, with the new epoch, when next sent
+		}
+	}
+	p.rewrite = map[protocol.TopicPartition]bool{}
+	p.restartSequences()
+	if p.ProducerEpoch == math.MaxInt16 {
+		p.ProducerId, p.ProducerEpoch = protocol.NoProducerId, protocol.NoProducerEpoch
+		w.Note(p.node, "producer "+string(p.node), "epoch exhausted: a new producer id is requested")
+		p.enqueueInitProducerId(w, false)
+		return
+	}
+	p.ProducerEpoch++
+	w.Note(p.node, "producer "+string(p.node), "idempotent producer bumps its epoch to "+strconv.Itoa(int(p.ProducerEpoch))+
+		" after a gap in its sequences: the sequence restarts at 0")
 }
 
 // produceLost retries a produce request that got no answer, with the same

@@ -103,9 +103,23 @@ func (c *Cluster) CreateTopic(name string, partitions, rf int) error {
 	if rf < 1 || rf > c.Cfg.Brokers {
 		return fmt.Errorf("rf must be between 1 and the number of brokers (%d)", c.Cfg.Brokers)
 	}
-	c.Meta.AddTopic(name, int32(partitions), rf, 1)
+	c.Meta.AddTopic(name, int32(partitions), rf, max(c.BrokerCfg.MinInsyncReplicas, 1))
 	c.metadataChanged()
 	return nil
+}
+
+// SetMinInsyncReplicas changes the broker setting min.insync.replicas.
+// Topics have no override in txnlab, so as in Kafka it applies to every
+// user topic, those that exist and those created later; the internal
+// topics keep their own (transaction.state.log.min.isr, and 1 for
+// __consumer_offsets, docs/kafka-fidelity.md S12).
+func (c *Cluster) SetMinInsyncReplicas(n int) {
+	c.BrokerCfg.MinInsyncReplicas = n
+	for _, p := range c.Meta.SortedPartitions() {
+		if isUserTopic(p.TP.Topic) {
+			p.MinISR = n
+		}
+	}
 }
 
 func (c *Cluster) metadataChanged() {

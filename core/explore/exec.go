@@ -68,6 +68,12 @@ func (o *Outcome) Has(inv string) bool {
 // default), then judges the history. final turns the liveness checks on:
 // pass it only for scripts that end healed and quiescent.
 func Exec(src string, budget int, final bool) *Outcome {
+	return execSeed(src, budget, final, 0)
+}
+
+// execSeed is Exec under another seed than the cluster statement's (0:
+// that one).
+func execSeed(src string, budget int, final bool, seed uint64) *Outcome {
 	if budget <= 0 {
 		budget = DefaultStepBudget
 	}
@@ -76,6 +82,7 @@ func Exec(src string, budget int, final bool) *Outcome {
 		return &Outcome{Err: err}
 	}
 	s := scenario.NewSession("explore", script)
+	s.SeedOverride = seed
 	o := &Outcome{Session: s}
 	defer func() {
 		if r := recover(); r != nil {
@@ -99,6 +106,22 @@ func Exec(src string, budget int, final bool) *Outcome {
 		o.Violations = judge(s, final && !o.Exhausted)
 	}
 	return o
+}
+
+// ExecFinal judges a hand-written scenario the way the explorer judges
+// its own runs: the script, then the liveness phase the explorer appends
+// (heal, restart crashed brokers, resume, wait, run, advance past the
+// transaction timeout, polls), then every check with the liveness checks
+// on. Without that phase a script that ends with work still scheduled
+// (an expired id's hourly scan, a retry) would be called not quiescent.
+// The script must parse as it stands; its expectations run too (in the
+// Session's Results).
+func ExecFinal(src string, budget int) *Outcome {
+	if _, err := scenario.Parse("explore", src); err != nil {
+		return &Outcome{Err: err}
+	}
+	r, sess := replay(Lines(src), budget, 0)
+	return &Outcome{Panic: r.Panic, Err: r.Err, Steps: r.Steps, Exhausted: r.Exhausted, Violations: r.Violations, Session: sess}
 }
 
 // Lines splits a script into its lines, dropping blank and comment-only

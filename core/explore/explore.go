@@ -206,6 +206,11 @@ func Document(mechanism, inv string, sh *Shrunk, foundBy string, original int) s
 		}
 	}
 	b.WriteString("# Found by `" + foundBy + "`; shrunk " + itoa(original) + " -> " + itoa(len(sh.Lines)) + " statements.\n")
+	if sh.SeedDependent {
+		b.WriteString("# Shown under the cluster statement's seed only: another network timing may hide it.\n")
+	} else {
+		b.WriteString("# Reproduces under " + itoa(DefaultShrinkSeeds) + " seeds (txnlab run --seed N).\n")
+	}
 	if sh.Final {
 		b.WriteString("# Only the final (liveness) check sees it: replay with `txnlab explore --check FILE`.\n")
 	}

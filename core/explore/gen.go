@@ -798,12 +798,21 @@ func (g *gen) liveness() {
 // phase the live state calls for (heal, restart, resume, wait, run,
 // polls) and judges the whole with the liveness checks on. It is how the
 // shrinker judges a candidate for a violation only the final check sees.
-func Replay(body []string, budget int) (run *Run) {
+func Replay(body []string, budget int) *Run {
+	r, _ := replay(body, budget, 0)
+	return r
+}
+
+// replay is Replay under a seed (0: the cluster statement's), returning
+// the session too, whose Results hold the body's expectations.
+func replay(body []string, budget int, seed uint64) (run *Run, sess *scenario.Session) {
 	if budget <= 0 {
 		budget = DefaultStepBudget
 	}
 	g := &gen{r: sim.NewRand(1), decls: scenario.NewDecls(), budget: budget}
 	g.sess = scenario.NewSession("explore", &scenario.Script{File: "explore", Decls: g.decls})
+	g.sess.SeedOverride = seed
+	sess = g.sess
 	defer func() {
 		if r := recover(); r != nil {
 			run = &Run{Lines: g.lines, Body: len(body), Steps: g.steps, Panic: fmt.Sprint(r),
@@ -823,5 +832,5 @@ func Replay(body []string, budget int) (run *Run) {
 	if g.err == nil && !g.full && g.sess.Cluster != nil {
 		run.Violations = judge(g.sess, true)
 	}
-	return run
+	return run, sess
 }

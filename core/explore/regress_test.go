@@ -19,7 +19,7 @@ func TestRegressions(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		o := Exec(string(src), 0, true)
+		o := ExecFinal(string(src), 0)
 		if o.Err != nil {
 			t.Errorf("%s: %v", f, o.Err)
 			continue

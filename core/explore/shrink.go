@@ -51,6 +51,11 @@ type ShrinkOptions struct {
 	MaxTries int
 	// StepBudget bounds each run (0: the default).
 	StepBudget int
+	// Seeds is how many seeds a candidate must show the violation under
+	// (0: DefaultShrinkSeeds): the script's own, then seeds 2, 3, … as
+	// overrides. A shrunk example that shows its anomaly under one
+	// network timing only would teach a race, not the mechanism.
+	Seeds int
 	// Keep, when set, replaces the invariant test: a candidate is kept
 	// when it is valid and Keep holds for its outcome (to shrink on a
 	// property such as "never goes quiet").
@@ -64,6 +69,10 @@ type Shrunk struct {
 	Tries int
 	// Violation is the message of the kept violation in the shrunk script.
 	Violation string
+	// SeedDependent is set when even the script shrinking started from
+	// did not show the violation under every seed: the result was then
+	// shrunk under the script's own seed alone.
+	SeedDependent bool
 	// Final is set when only the liveness checks see the violation: the
 	// lines then end with the liveness phase and `expect violation`
 	// (which judges the history so far) cannot show it.
@@ -87,7 +96,18 @@ func Shrink(lines []string, opts ShrinkOptions) *Shrunk {
 	if opts.MaxTries <= 0 {
 		opts.MaxTries = 4000
 	}
+	if opts.Seeds <= 0 {
+		opts.Seeds = DefaultShrinkSeeds
+	}
 	s := &shrinker{opts: opts, best: append([]string(nil), lines...), cache: map[string]bool{}}
+	seedDependent := false
+	if opts.Keep == nil && opts.Seeds > 1 && !s.fails(s.best) {
+		// The run itself shows the violation under its own seed only:
+		// shrink under that one rather than not at all.
+		seedDependent = true
+		s.opts.Seeds = 1
+		s.cache = map[string]bool{}
+	}
 	for round := 0; round < 8; round++ {
 		before := Join(s.best)
 		s.removeClients()
@@ -99,7 +119,7 @@ func Shrink(lines []string, opts ShrinkOptions) *Shrunk {
 			break
 		}
 	}
-	out := &Shrunk{Lines: s.best, Tries: s.tries, Final: opts.Final}
+	out := &Shrunk{Lines: s.best, Tries: s.tries, Final: opts.Final, SeedDependent: seedDependent}
 	var vs []check.Violation
 	if opts.Final {
 		r := Replay(s.best, opts.StepBudget)
@@ -127,15 +147,38 @@ func (s *shrinker) fails(lines []string) bool {
 	if s.opts.Keep != nil {
 		o := Exec(src, s.opts.StepBudget, false)
 		ok = (o.Err == nil || o.Panic != "") && s.opts.Keep(o)
-	} else if s.opts.Final {
-		r := Replay(lines, s.opts.StepBudget)
-		ok = r.Err == nil && !r.Exhausted && has(r.Violations, s.opts.Invariant, s.opts.Shape)
 	} else {
-		o := Exec(src, s.opts.StepBudget, false)
-		ok = o.Err == nil && !o.Exhausted && has(o.Violations, s.opts.Invariant, s.opts.Shape)
+		// The script's own seed first: most candidates lose the
+		// violation there, and the other seeds are not run.
+		ok = true
+		for i := 0; ok && i < max(s.opts.Seeds, 1); i++ {
+			ok = s.failsUnder(lines, src, shrinkSeed(i))
+		}
 	}
 	s.cache[src] = ok
 	return ok
+}
+
+// DefaultShrinkSeeds is how many seeds a shrunk script must reproduce
+// under.
+const DefaultShrinkSeeds = 5
+
+// shrinkSeed is the i-th seed a candidate is judged under: 0 (the
+// cluster statement's own), then 2, 3, ….
+func shrinkSeed(i int) uint64 {
+	if i == 0 {
+		return 0
+	}
+	return uint64(i) + 1
+}
+
+func (s *shrinker) failsUnder(lines []string, src string, seed uint64) bool {
+	if s.opts.Final {
+		r, _ := replay(lines, s.opts.StepBudget, seed)
+		return r.Err == nil && !r.Exhausted && has(r.Violations, s.opts.Invariant, s.opts.Shape)
+	}
+	o := execSeed(src, s.opts.StepBudget, false, seed)
+	return o.Err == nil && !o.Exhausted && has(o.Violations, s.opts.Invariant, s.opts.Shape)
 }
 
 // try keeps a candidate when it still fails.

@@ -2,7 +2,6 @@ package scenario
 
 import (
 	"fmt"
-	"strings"
 
 	"txnlab/core/broker"
 	"txnlab/core/client"
@@ -46,6 +45,10 @@ type Session struct {
 	// stops with an error naming the line, instead of exhausting memory.
 	// NewSession sets DefaultMaxEvents; a browser host may set less.
 	MaxEvents int
+	// MaxStepsPerStatement bounds the events one statement may run; past
+	// it the run stops with an error naming the line (0:
+	// cluster.MaxStepsPerStatement).
+	MaxStepsPerStatement int
 
 	pc     int
 	active *wait
@@ -171,16 +174,26 @@ func (s *Session) stepActive() {
 		s.active = nil
 		return
 	}
+	bound := s.MaxStepsPerStatement
+	if bound <= 0 {
+		bound = cluster.MaxStepsPerStatement
+	}
+	if a.steps >= bound {
+		// An error, not a silent stop: the clock would be short of what
+		// the statement asked, and every later line would run on a
+		// history the script did not describe.
+		s.Err = s.errorf(a.stmt, "stopped after %d events (the per-statement bound) at %s; run for less time or fix what keeps retrying", a.steps, w.Now().Human())
+		s.active = nil
+		return
+	}
 	next, ok := w.Peek()
-	if !ok || next.At > a.limit || a.steps >= cluster.MaxStepsPerStatement {
+	if !ok || next.At > a.limit {
 		if a.isAdvance {
 			w.AdvanceTo(a.advanceTo, 0)
 		} else if a.limit > w.Now() && (!ok || next.At > a.limit) {
 			w.AdvanceTo(a.limit, 0)
 		}
-		if a.steps >= cluster.MaxStepsPerStatement {
-			w.Note("", "", fmt.Sprintf("line %d: stopped after %d events (the per-statement bound)", a.stmt.Position().Line, a.steps))
-		} else if a.onLimit != "" && !(a.done != nil && a.done()) {
+		if a.onLimit != "" && !(a.done != nil && a.done()) {
 			w.Note("", "", a.onLimit)
 		}
 		s.active = nil
@@ -427,11 +440,7 @@ func (s *Session) config(st *ConfigStmt) *Error {
 			// accepted for completeness; producer-state expiration is not
 			// modelled (docs/kafka-fidelity.md)
 		case "min.insync.replicas":
-			for _, p := range s.Cluster.Meta.SortedPartitions() {
-				if !strings.HasPrefix(p.TP.Topic, "__") {
-					p.MinISR = int(kv.Value)
-				}
-			}
+			s.Cluster.SetMinInsyncReplicas(int(kv.Value))
 		case "transaction.state.log.min.isr":
 			for _, p := range s.Cluster.Meta.SortedPartitions() {
 				if p.TP.Topic == protocol.TransactionStateTopic {

@@ -1,0 +1,149 @@
+package check
+
+import (
+	"strings"
+	"testing"
+
+	"txnlab/core/client"
+	"txnlab/core/partition"
+	"txnlab/core/protocol"
+	"txnlab/core/sim"
+)
+
+var orders0 = protocol.TopicPartition{Topic: "orders", Partition: 0}
+
+// logOf builds a partition log from batches appended in order, with no
+// safety check (the tests write the histories a broken mechanism leaves).
+func logOf(batches ...protocol.RecordBatch) *partition.Log {
+	l := partition.NewLog(orders0)
+	for i, b := range batches {
+		if b.IsControl {
+			l.AppendMarker(b.ProducerId, b.ProducerEpoch, b.ControlType, 0, 0, int64(i), partition.Checks{})
+			continue
+		}
+		l.AppendAsLeader(b, 0, int64(i+1)*10, partition.Checks{})
+	}
+	return l
+}
+
+func data(pid int64, epoch int16, seq int32, txn bool, value string) protocol.RecordBatch {
+	return protocol.RecordBatch{ProducerId: pid, ProducerEpoch: epoch, BaseSequence: seq, IsTransactional: txn,
+		Records: []protocol.Record{{Key: "k", Value: value}}}
+}
+
+func marker(pid int64, epoch int16, ct protocol.ControlType) protocol.RecordBatch {
+	return protocol.RecordBatch{ProducerId: pid, ProducerEpoch: epoch, IsControl: true, ControlType: ct}
+}
+
+func sent(pid int64, epoch int16, seq int32, value string, acked bool, offset int64, txn int) client.SentRecord {
+	return client.SentRecord{TP: orders0, Key: "k", Value: value, ProducerId: pid, ProducerEpoch: epoch, Sequence: seq,
+		Txn: txn, Acked: acked, Offset: offset}
+}
+
+func violations(in *Input, inv string) []string {
+	if in.Trace == nil {
+		in.Trace = &sim.Trace{}
+	}
+	var out []string
+	for _, v := range Check(in) {
+		if v.Invariant == inv {
+			out = append(out, v.Message)
+		}
+	}
+	return out
+}
+
+// TestCheckerTable pins what each invariant decides from a history, each
+// row a history the checker once judged wrongly (issue 11, §2.3 and §3).
+func TestCheckerTable(t *testing.T) {
+	for _, c := range []struct {
+		name string
+		in   *Input
+		inv  string
+		want string // a phrase of the violation; "" for none
+	}{
+		{
+			// A transactional id expired; its next producer got a new
+			// producer id at epoch 0 and committed. Not fenced.
+			name: "fencing: a new producer id at epoch 0 is not older",
+			in: &Input{
+				Producers: []Producer{
+					{Name: "a", TransactionalId: "tx", Grants: []client.Grant{{ProducerId: 0, ProducerEpoch: 3, At: 1}}},
+					{Name: "b", TransactionalId: "tx", Grants: []client.Grant{{ProducerId: 1, ProducerEpoch: 0, At: 5}},
+						Sends: []client.SentRecord{sent(1, 0, 0, "v", true, 0, 1)},
+						Txns:  []client.TxnRecord{{Txn: 1, ProducerId: 1, Outcome: "committed", CommitSent: true}}},
+				},
+				Logs: map[protocol.TopicPartition]*partition.Log{orders0: logOf(data(1, 0, 0, true, "v"), marker(1, 0, protocol.ControlCommit))},
+			},
+			inv: Fencing,
+		},
+		{
+			// The same producer id: an older epoch committed after a newer
+			// one was granted is fenced.
+			name: "fencing: an older epoch of the same producer id",
+			in: &Input{
+				Producers: []Producer{
+					{Name: "a", TransactionalId: "tx", Grants: []client.Grant{{ProducerId: 0, ProducerEpoch: 0, At: 0}, {ProducerId: 0, ProducerEpoch: 1, At: 5}},
+						Sends: []client.SentRecord{sent(0, 0, 0, "v", true, 0, 1)},
+						Txns:  []client.TxnRecord{{Txn: 1, ProducerId: 0, Outcome: "committed", CommitSent: true}}},
+				},
+				Logs: map[protocol.TopicPartition]*partition.Log{orders0: logOf(data(0, 0, 0, true, "v"), marker(0, 0, protocol.ControlCommit))},
+			},
+			inv: Fencing, want: "after epoch 1 of tx was granted",
+		},
+		{
+			// Never acknowledged, in the log twice: still a duplicate.
+			name: "no-duplicates: an unacknowledged record twice",
+			in: &Input{
+				Producers: []Producer{{Name: "p", Idempotent: true, Acks: -1,
+					Sends: []client.SentRecord{sent(0, 0, 0, "v", false, -1, 0)}}},
+				Logs: map[protocol.TopicPartition]*partition.Log{orders0: logOf(data(0, 0, 0, false, "v"), data(0, 0, 0, false, "v"))},
+			},
+			inv: NoDuplicates, want: "is in orders/0 2 times",
+		},
+		{
+			// Acknowledged at offset 1, but the log holds it at 0.
+			name: "durability: acknowledged at another offset",
+			in: &Input{
+				Producers: []Producer{{Name: "p", Idempotent: true, Acks: -1,
+					Sends: []client.SentRecord{sent(0, 0, 0, "v", true, 1, 0)}}},
+				Logs: map[protocol.TopicPartition]*partition.Log{orders0: logOf(data(0, 0, 0, false, "v"))},
+			},
+			inv: Durability, want: "was acknowledged at orders/0@1 but the log holds it at offset 0",
+		},
+		{
+			name: "durability: acknowledged where the log holds it",
+			in: &Input{
+				Producers: []Producer{{Name: "p", Idempotent: true, Acks: -1,
+					Sends: []client.SentRecord{sent(0, 0, 0, "v", true, 0, 0)}}},
+				Logs: map[protocol.TopicPartition]*partition.Log{orders0: logOf(data(0, 0, 0, false, "v"))},
+			},
+			inv: Durability,
+		},
+		{
+			// The producer's commit failed (outcome unknown to it); the
+			// log closes the record with ABORT; a read_committed
+			// consumer returned it.
+			name: "read-committed: the log proves the abort the producer never learnt",
+			in: &Input{
+				Producers: []Producer{{Name: "p", TransactionalId: "tx", Idempotent: true, Acks: -1,
+					Sends: []client.SentRecord{sent(0, 0, 0, "v", true, 0, 1)},
+					Txns:  []client.TxnRecord{{Txn: 1, ProducerId: 0, Outcome: "unknown", CommitSent: true, CommitSentAt: 1}}}},
+				Consumers: []Consumer{{Name: "c", ReadCommitted: true, Received: map[protocol.TopicPartition][]client.ReceivedRecord{
+					orders0: {{Offset: 0, Value: "v", ProducerId: 0, ProducerEpoch: 0, Sequence: 0, At: 9}}}}},
+				Logs: map[protocol.TopicPartition]*partition.Log{orders0: logOf(data(0, 0, 0, true, "v"), marker(0, 1, protocol.ControlAbort))},
+			},
+			inv: ReadCommitted, want: "which aborted",
+		},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			got := violations(c.in, c.inv)
+			switch {
+			case c.want == "" && len(got) > 0:
+				t.Errorf("%s: want none, got %q", c.inv, got)
+			case c.want != "" && (len(got) == 0 || !strings.Contains(strings.Join(got, "\n"), c.want)):
+				t.Errorf("%s: want a violation saying %q, got %q", c.inv, c.want, got)
+			}
+		})
+	}
+}
