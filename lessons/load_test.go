@@ -295,7 +295,7 @@ func TestLoadErrors(t *testing.T) {
 		}, []string{en + `:27: when: "p commit" is not an expect statement (when: expect …)`}},
 		{"a when that does not parse", func(t *testing.T, fsys fstest.MapFS) {
 			replace(t, fsys, en, "when: expect p ok", "when: expect p okay")
-		}, []string{en + `:27: when: expected ok, error, pending, state or records after expect p, got "okay" (column 10 of the statement)`}},
+		}, []string{en + `:27: when: expected ok, error, pending, state, records, position or aborted after expect p, got "okay" (column 10 of the statement)`}},
 		{"single choice with two [x]", func(t *testing.T, fsys fstest.MapFS) {
 			replace(t, fsys, en, "- [ ] It throws.", "- [x] It throws.")
 		}, []string{en + ":23: question has 2 choices marked [x]: a single-choice question needs exactly one (or say multiple=true)"}},

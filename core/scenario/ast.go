@@ -478,6 +478,7 @@ const (
 	EntryRecord LogEntryKind = iota + 1 // P:VALUE
 	EntryCommit                         // COMMIT(P)
 	EntryAbort                          // ABORT(P)
+	EntryKeyed                          // KEY:VALUE, a record of an internal topic
 )
 
 // LogEntry is one expected entry of a partition log: a record written with
@@ -485,7 +486,8 @@ const (
 type LogEntry struct {
 	Kind     LogEntryKind
 	Producer string
-	Value    string // EntryRecord only
+	Value    string // EntryRecord: the value; EntryKeyed: the state (__transaction_state) or offset (__consumer_offsets)
+	Key      string // EntryKeyed only: the record's key
 }
 
 // String renders the entry as a script writes it.
@@ -495,6 +497,14 @@ func (e LogEntry) String() string {
 		return "COMMIT(" + e.Producer + ")"
 	case EntryAbort:
 		return "ABORT(" + e.Producer + ")"
+	case EntryKeyed:
+		// A __consumer_offsets key (GROUP/TOPIC/PARTITION) keeps its
+		// slashes unquoted.
+		key := quote(e.Key)
+		if e.Key != "" && plain(strings.ReplaceAll(e.Key, "/", "")) {
+			key = e.Key
+		}
+		return key + ":" + quote(e.Value)
 	}
 	return e.Producer + ":" + quote(e.Value)
 }
@@ -661,6 +671,9 @@ type ProducerStmt struct {
 	Acks               Acks     // acks, default all
 	RequestTimeout     sim.Time // request.timeout.ms, default 30s
 	DeliveryTimeout    sim.Time // delivery.timeout.ms, default 120s (raised to request.timeout.ms if that is larger)
+	MaxBlock           sim.Time // max.block.ms, default 60s
+	RetryBackoff       sim.Time // retry.backoff.ms, default 100ms
+	MaxInFlight        int      // max.in.flight.requests.per.connection, default 5 (at most 5 with idempotence)
 	Given              OptionSet
 }
 
@@ -681,6 +694,12 @@ func (s *ProducerStmt) String() string {
 			b.opt(k, FormatDuration(s.RequestTimeout))
 		case "delivery.timeout.ms":
 			b.opt(k, FormatDuration(s.DeliveryTimeout))
+		case "max.block.ms":
+			b.opt(k, FormatDuration(s.MaxBlock))
+		case "retry.backoff.ms":
+			b.opt(k, FormatDuration(s.RetryBackoff))
+		case "max.in.flight.requests.per.connection":
+			b.opt(k, strconv.Itoa(s.MaxInFlight))
 		}
 	}
 	return b.String()
@@ -1007,8 +1026,9 @@ type ExpectTxnStmt struct {
 	Absent          bool                      // expect txn ID absent
 	State           protocol.TransactionState // state=STATE, when given
 	Epoch           int16                     // epoch=N, when given
+	ProducerID      int64                     // pid=N, when given
 	Partitions      []protocol.TopicPartition // partitions=T/P,... when given: sorted, a set ("none" for empty)
-	Given           OptionSet                 // which of state, epoch, partitions were written
+	Given           OptionSet                 // which of state, epoch, pid, partitions were written
 }
 
 // String renders the statement canonically.
@@ -1023,6 +1043,9 @@ func (s *ExpectTxnStmt) String() string {
 	}
 	if s.Given.Has("epoch") {
 		b.opt("epoch", strconv.Itoa(int(s.Epoch)))
+	}
+	if s.Given.Has("pid") {
+		b.opt("pid", strconv.FormatInt(s.ProducerID, 10))
 	}
 	if s.Given.Has("partitions") {
 		b.opt("partitions", tpList(s.Partitions))
@@ -1042,20 +1065,28 @@ type ExpectRecordsStmt struct {
 // String renders the statement canonically.
 func (s *ExpectRecordsStmt) String() string {
 	b := words("expect", s.Client, "records", s.TP.String(), "=")
+	if len(s.Values) == 1 && s.Values[0] == "none" {
+		b.add(`"none"`) // a lone none unquoted means no records
+		return b.String()
+	}
 	for _, v := range s.Values {
 		b.add(quote(v))
 	}
 	return b.String()
 }
 
-// ExpectPartitionStmt checks the leader's offsets of a partition.
+// ExpectPartitionStmt checks the leader's offsets of a partition and the
+// controller's view of it.
 type ExpectPartitionStmt struct {
 	Base
-	TP     protocol.TopicPartition
-	HW     int64     // hw=N
-	LSO    int64     // lso=N
-	LogEnd int64     // log-end=N
-	Given  OptionSet // which of hw, lso, log-end were written (at least one)
+	TP          protocol.TopicPartition
+	HW          int64     // hw=N
+	LSO         int64     // lso=N
+	LogEnd      int64     // log-end=N
+	Leader      int32     // leader=broker-N, -1 for leader=none
+	LeaderEpoch int32     // leader-epoch=N
+	ISR         []int32   // isr=broker-0,broker-1 (sorted, a set), nil for isr=none
+	Given       OptionSet // which of hw, lso, log-end, leader, leader-epoch, isr were written (at least one)
 }
 
 // String renders the statement canonically.
@@ -1069,6 +1100,15 @@ func (s *ExpectPartitionStmt) String() string {
 	}
 	if s.Given.Has("log-end") {
 		b.opt("log-end", strconv.FormatInt(s.LogEnd, 10))
+	}
+	if s.Given.Has("leader") {
+		b.opt("leader", brokerName(s.Leader))
+	}
+	if s.Given.Has("leader-epoch") {
+		b.opt("leader-epoch", strconv.Itoa(int(s.LeaderEpoch)))
+	}
+	if s.Given.Has("isr") {
+		b.opt("isr", brokerSet(s.ISR))
 	}
 	return b.String()
 }
@@ -1111,14 +1151,21 @@ func (s *ExpectOffsetsStmt) String() string {
 type ExpectTraceStmt struct {
 	Base
 	Match MessageMatch
-	Error protocol.ErrorCode // error=NAME (responses only), when given
-	Count int                // count=N: exactly N (0: none); -1 when not given: at least one
-	Given OptionSet          // which of error, count were written
+	// Fields are FIELD=VALUE checks on the message's own fields
+	// (protocol.Fields), in schema order: a message matches when it has
+	// every one, in itself or in one of its parts.
+	Fields []FieldMatch
+	Error  protocol.ErrorCode // error=NAME (responses only), when given
+	Count  int                // count=N: exactly N (0: none); -1 when not given: at least one
+	Given  OptionSet          // which of error, count were written
 }
 
 // String renders the statement canonically.
 func (s *ExpectTraceStmt) String() string {
 	b := words("expect", "trace", s.Match.String())
+	for _, f := range s.Fields {
+		b.opt(f.Name, f.Text)
+	}
 	if s.Given.Has("error") {
 		b.opt("error", s.Error.String())
 	}
@@ -1126,6 +1173,14 @@ func (s *ExpectTraceStmt) String() string {
 		b.opt("count", strconv.Itoa(s.Count))
 	}
 	return b.String()
+}
+
+// FieldMatch is one FIELD=VALUE of expect trace: a message field and the
+// value it must have.
+type FieldMatch struct {
+	Name  string
+	Value protocol.FieldValue // Part unused
+	Text  string              // the value as the canonical form writes it
 }
 
 // ExpectCoordinatorStmt checks where a transactional id's coordinator is.

@@ -9,6 +9,7 @@ import (
 	"txnlab/core/broker"
 	"txnlab/core/check"
 	"txnlab/core/cluster"
+	"txnlab/core/partition"
 	"txnlab/core/protocol"
 	"txnlab/core/sim"
 )
@@ -63,6 +64,10 @@ func (s *Session) evaluate(st Stmt) (Result, *Error) {
 		expected, actual, ok, err = s.expectTrace(st)
 	case *ExpectCoordinatorStmt:
 		expected, actual, ok = s.expectCoordinator(st)
+	case *ExpectPositionStmt:
+		expected, actual, ok, err = s.expectPosition(st)
+	case *ExpectAbortedStmt:
+		expected, actual, ok = s.expectAborted(st)
 	case *ExpectInvariantsStmt:
 		vs := s.Cluster.Check(false)
 		expected, actual, ok = "every invariant holds", describeViolations(vs), len(vs) == 0
@@ -190,6 +195,10 @@ func (s *Session) expectTxn(st *ExpectTxnStmt) (string, string, bool) {
 		exp, act = append(exp, "epoch="+strconv.Itoa(int(st.Epoch))), append(act, "epoch="+strconv.Itoa(int(md.ProducerEpoch)))
 		ok = ok && st.Epoch == md.ProducerEpoch
 	}
+	if st.Given.Has("pid") {
+		exp, act = append(exp, "pid="+strconv.FormatInt(st.ProducerID, 10)), append(act, "pid="+strconv.FormatInt(md.ProducerId, 10))
+		ok = ok && st.ProducerID == md.ProducerId
+	}
 	if st.Given.Has("partitions") {
 		exp, act = append(exp, "partitions="+tpsString(st.Partitions)), append(act, "partitions="+tpsString(md.Partitions))
 		ok = ok && slices.Equal(st.Partitions, md.Partitions)
@@ -221,25 +230,34 @@ func (s *Session) leaderLog(st Stmt, tp protocol.TopicPartition) (*cluster.Clust
 }
 
 func (s *Session) expectPartition(st *ExpectPartitionStmt) (string, string, bool, *Error) {
-	c, holder, err := s.leaderLog(st, st.TP)
-	if err != nil {
+	if err := s.checkTP(st, st.TP); err != nil {
 		return "", "", false, err
 	}
-	log := c.Disks[holder].Log(st.TP)
+	f, _ := s.partitionFacts(st.TP)
 	var exp, act []string
 	ok := true
-	add := func(key string, want, got int64) {
-		exp, act = append(exp, key+"="+strconv.FormatInt(want, 10)), append(act, key+"="+strconv.FormatInt(got, 10))
+	add := func(key, want, got string) {
+		exp, act = append(exp, key+"="+want), append(act, key+"="+got)
 		ok = ok && want == got
 	}
+	num := func(n int64) string { return strconv.FormatInt(n, 10) }
 	if st.Given.Has("hw") {
-		add("hw", st.HW, log.HighWatermark)
+		add("hw", num(st.HW), num(f.HW))
 	}
 	if st.Given.Has("lso") {
-		add("lso", st.LSO, log.LSO())
+		add("lso", num(st.LSO), num(f.LSO))
 	}
 	if st.Given.Has("log-end") {
-		add("log-end", st.LogEnd, log.LogEndOffset())
+		add("log-end", num(st.LogEnd), num(f.LogEnd))
+	}
+	if st.Given.Has("leader") {
+		add("leader", brokerName(st.Leader), brokerName(f.Leader))
+	}
+	if st.Given.Has("leader-epoch") {
+		add("leader-epoch", num(int64(st.LeaderEpoch)), num(int64(f.LeaderEpoch)))
+	}
+	if st.Given.Has("isr") {
+		add("isr", brokerSet(st.ISR), brokerSet(f.ISR))
 	}
 	return strings.Join(exp, " "), strings.Join(act, " "), ok, nil
 }
@@ -273,6 +291,10 @@ func (s *Session) expectLog(st *ExpectLogStmt) (string, string, bool, *Error) {
 	c, holder, err := s.leaderLog(st, st.TP)
 	if err != nil {
 		return "", "", false, err
+	}
+	if strings.HasPrefix(st.TP.Topic, "__") {
+		exp, act, ok := s.expectInternalLog(st, c.Disks[holder].Log(st.TP))
+		return exp, act, ok, nil
 	}
 	holders := s.holders()
 	entries := cluster.LogEntries(c.Disks[holder].Log(st.TP), nil)
@@ -354,6 +376,13 @@ func (s *Session) expectTrace(st *ExpectTraceStmt) (string, string, bool, *Error
 	if err != nil {
 		return "", "", false, err
 	}
+	var want map[string]protocol.FieldValue
+	if len(st.Fields) > 0 {
+		want = map[string]protocol.FieldValue{}
+		for _, f := range st.Fields {
+			want[f.Name] = f.Value
+		}
+	}
 	n := 0
 	for _, e := range s.Cluster.World.Trace.All() {
 		if e.Kind != sim.KindSend || e.Internal || e.Msg == nil || e.Msg.APIKey() != m.API || e.Resp != m.Response {
@@ -365,9 +394,15 @@ func (s *Session) expectTrace(st *ExpectTraceStmt) (string, string, bool, *Error
 		if st.Given.Has("error") && protocol.Error(e.Msg) != st.Error {
 			continue
 		}
+		if len(want) > 0 && !protocol.FieldEquals(e.Msg, want) {
+			continue
+		}
 		n++
 	}
 	desc := st.Match.String()
+	for _, f := range st.Fields {
+		desc += " " + f.Name + "=" + f.Text
+	}
 	if st.Given.Has("error") {
 		desc += " error=" + st.Error.String()
 	}
@@ -399,4 +434,56 @@ func (s *Session) expectCoordinator(st *ExpectCoordinatorStmt) (string, string, 
 		ok = ok && st.Epoch == ps.LeaderEpoch
 	}
 	return strings.Join(exp, " "), strings.Join(act, " "), ok
+}
+
+// expectInternalLog checks the log of __transaction_state or
+// __consumer_offsets: each record as KEY:STATE or KEY:OFFSET, each marker
+// as COMMIT(P) or ABORT(P).
+func (s *Session) expectInternalLog(st *ExpectLogStmt, log *partition.Log) (string, string, bool) {
+	holders := s.holders()
+	var exp, act []string
+	for _, e := range st.Entries {
+		exp = append(exp, e.String())
+	}
+	var got []LogEntry
+	var gotNames [][]string
+	for i := range log.Batches {
+		b := &log.Batches[i]
+		for _, r := range b.Records {
+			var e LogEntry
+			var names []string
+			switch {
+			case b.IsControl:
+				names = holders[b.ProducerId]
+				name := "?"
+				if len(names) > 0 {
+					name = names[0]
+				}
+				e = LogEntry{Kind: EntryCommit, Producer: name}
+				if b.ControlType == protocol.ControlAbort {
+					e.Kind = EntryAbort
+				}
+			case r.Tombstone:
+				e = LogEntry{Kind: EntryKeyed, Key: r.Key, Value: protocol.Dead.String()}
+			case r.TxnLog != nil:
+				e = LogEntry{Kind: EntryKeyed, Key: r.Key, Value: r.TxnLog.TransactionStatus.String()}
+			case r.Offset != nil:
+				e = LogEntry{Kind: EntryKeyed, Key: r.Key, Value: strconv.FormatInt(r.Offset.CommittedOffset, 10)}
+			default:
+				e = LogEntry{Kind: EntryKeyed, Key: r.Key, Value: r.Value}
+			}
+			got, gotNames = append(got, e), append(gotNames, names)
+			act = append(act, e.String())
+		}
+	}
+	ok := len(got) == len(st.Entries)
+	for i := 0; ok && i < len(got); i++ {
+		want, have := st.Entries[i], got[i]
+		if have.Kind == EntryKeyed {
+			ok = want == have
+		} else {
+			ok = want.Kind == have.Kind && slices.Contains(gotNames[i], want.Producer)
+		}
+	}
+	return orNone(strings.Join(exp, " ")), orNone(strings.Join(act, " ")), ok
 }

@@ -14,6 +14,7 @@ func FuzzParse(f *testing.F) {
 	f.Add(specExample)
 	f.Add(everyStatement)
 	f.Add("cluster\nproducer p transactional.id=\"a \\\"b\\\" #c\"\np init &\nwait p\n")
+	f.Add(newStatements)
 	f.Fuzz(func(t *testing.T, src string) {
 		s, err := Parse("fuzz", src)
 		if s == nil {
@@ -54,3 +55,25 @@ func FuzzParse(f *testing.F) {
 		checkRoundTrip(t, s)
 	})
 }
+
+// newStatements holds the statements of issue 11 §5: requests written by
+// hand, a seeded transactional id, message fields, partition and consumer
+// facts, internal logs, the producer options and both spellings of none.
+const newStatements = `cluster
+topic orders partitions=2
+txn t1 pid=5000 epoch=32765
+producer p1 transactional.id=t1 max.block.ms=5s retry.backoff.ms=250 max.in.flight.requests.per.connection=1
+consumer c1 isolation.level=read_committed
+request EndTxn from=p1 Committed=false
+request Produce from=p1 IsTransactional=false BaseSequence=1 orders/0 k=v &
+request AddPartitionsToTxn from=p1 to=broker-1 Partitions=orders/0,orders/1
+expect trace WriteTxnMarkers TransactionResult=COMMIT CoordinatorEpoch=0 Partitions=orders/0 count=1
+expect trace Produce.response ErrorCode=NONE BaseOffset=7
+expect partition orders/0 leader=broker-0 leader-epoch=0 isr=broker-0,broker-1,broker-2
+expect c1 position orders/0=3 orders/1=none
+expect c1 aborted orders/0 = p1@0
+expect c1 records orders/1 = none
+expect log __transaction_state/45 = t1:Empty "a:b":Ongoing
+expect log __consumer_offsets/1 = g1/orders/0:5 COMMIT(p1)
+expect txn t1 partitions= pid=5000
+`

@@ -253,6 +253,12 @@ func (s *Session) apply(st Stmt) *Error {
 		cfg.Acks = int16(st.Acks)
 		cfg.RequestTimeoutMs = st.RequestTimeout
 		cfg.DeliveryTimeoutMs = st.DeliveryTimeout
+		if st.Given.Has("max.block.ms") {
+			cfg.MaxBlockMs = st.MaxBlock
+		}
+		if st.Given.Has("retry.backoff.ms") {
+			cfg.RetryBackoffMs = st.RetryBackoff
+		}
 		if err := s.Cluster.AddProducer(st.Name, cfg); err != nil {
 			return s.errorf(st, "%v", err)
 		}
@@ -390,6 +396,10 @@ func (s *Session) apply(st Stmt) *Error {
 	case *RestoreStmt:
 		s.Cluster.World.SetBroken(sim.Mechanism(st.Mechanism.String()), false)
 		s.Cluster.World.Note("", "", "restore "+st.Mechanism.String())
+	case *RequestStmt:
+		return s.request(st)
+	case *TxnSeedStmt:
+		return s.txnSeed(st)
 	default:
 		return s.expect(st)
 	}

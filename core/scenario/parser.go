@@ -255,12 +255,12 @@ func (lp *lineParser) endCol() int {
 
 var statementVerbs = []string{"cluster", "config", "topic", "producer", "consumer", "wait",
 	"crash", "restart", "pause", "resume", "isolate", "partition", "heal", "drop", "delay",
-	"run", "advance", "break", "restore", "expect"}
+	"run", "advance", "break", "restore", "expect", "request", "txn"}
 
 var expectSubjects = []string{"txn", "partition", "log", "offsets", "trace", "coordinator",
 	"invariants", "violation"}
 
-var clientWords = []string{"ok", "error", "pending", "state", "records"}
+var clientWords = []string{"ok", "error", "pending", "state", "records", "position", "aborted"}
 
 // reserved holds the words a client may not be named: every keyword that
 // can start a statement or follow expect, the action verbs and the node
@@ -324,6 +324,10 @@ func (lp *lineParser) statement() Stmt {
 			return &RestoreStmt{Mechanism: lp.mechanism("restore")}
 		case "expect":
 			return lp.expect()
+		case "request":
+			return lp.request()
+		case "txn":
+			return lp.txnSeed()
 		}
 		if c, ok := lp.d.Client(kw.raw); ok {
 			if c.Kind == KindProducer {
@@ -430,6 +434,14 @@ func setBase(st Stmt, b Base) {
 	case *ExpectInvariantsStmt:
 		s.Base = b
 	case *ExpectViolationStmt:
+		s.Base = b
+	case *RequestStmt:
+		s.Base = b
+	case *TxnSeedStmt:
+		s.Base = b
+	case *ExpectPositionStmt:
+		s.Base = b
+	case *ExpectAbortedStmt:
 		s.Base = b
 	default:
 		panic(fmt.Sprintf("scenario: setBase: unhandled statement %T", st))
@@ -571,13 +583,15 @@ func (lp *lineParser) declName(what string) token {
 func (lp *lineParser) producer() Stmt {
 	t := lp.declName("producer")
 	st := &ProducerStmt{Name: t.raw, TransactionTimeout: 60 * sim.Second, EnableIdempotence: true,
-		Acks: AcksAll, RequestTimeout: 30 * sim.Second, DeliveryTimeout: 120 * sim.Second}
+		Acks: AcksAll, RequestTimeout: 30 * sim.Second, DeliveryTimeout: 120 * sim.Second,
+		MaxBlock: 60 * sim.Second, RetryBackoff: 100, MaxInFlight: 5}
 	lp.pending = func() {
 		lp.d.clients = append(lp.d.clients, ClientDecl{Name: st.Name, Kind: KindProducer, Line: lp.line,
 			TransactionalID: st.TransactionalID})
 	}
 	opts := lp.options("producer", []string{"transactional.id", "transaction.timeout.ms",
-		"enable.idempotence", "acks", "request.timeout.ms", "delivery.timeout.ms"})
+		"enable.idempotence", "acks", "request.timeout.ms", "delivery.timeout.ms",
+		"max.block.ms", "retry.backoff.ms", "max.in.flight.requests.per.connection"})
 	if o, ok := opts.get("transactional.id"); ok {
 		st.TransactionalID = lp.nonEmpty(o.key, o.raw, o.vcol)
 	}
@@ -597,18 +611,28 @@ func (lp *lineParser) producer() Stmt {
 			lp.failf(o.col, "acks must be all, -1, 1 or 0, got %q", o.raw)
 		}
 	}
+	if o, ok := opts.get("max.in.flight.requests.per.connection"); ok {
+		st.MaxInFlight = int(lp.integer(o.key, o.raw, o.col, 1, math.MaxInt32))
+	}
 	if o, ok := opts.get("enable.idempotence"); ok {
 		st.EnableIdempotence = lp.boolean(o)
 		if st.EnableIdempotence && st.Acks != AcksAll {
 			lp.failf(o.col, "enable.idempotence=true needs acks=all, as in Kafka")
 		}
-	} else if st.Acks != AcksAll {
+		if st.EnableIdempotence && st.MaxInFlight > 5 {
+			m, _ := opts.get("max.in.flight.requests.per.connection")
+			lp.failf(m.col, "max.in.flight.requests.per.connection must be at most 5 to use the idempotent producer, as in Kafka")
+		}
+	} else if st.Acks != AcksAll || st.MaxInFlight > 5 {
 		// Kafka 3.2+: idempotence not set explicitly is turned off by a
-		// conflicting acks.
+		// conflicting acks or max.in.flight.requests.per.connection.
 		st.EnableIdempotence = false
 	}
 	if st.TransactionalID != "" && !st.EnableIdempotence {
 		o, _ := opts.get("transactional.id")
+		if st.MaxInFlight > 5 && st.Acks == AcksAll && !opts.has("enable.idempotence") {
+			lp.failf(o.col, "a transactional producer needs idempotence: max.in.flight.requests.per.connection above 5 turns it off; write at most 5, as in Kafka")
+		}
 		lp.failf(o.col, "a transactional producer needs idempotence: drop enable.idempotence=false and keep acks=all, as in Kafka")
 	}
 	if o, ok := opts.get("request.timeout.ms"); ok {
@@ -621,6 +645,12 @@ func (lp *lineParser) producer() Stmt {
 		}
 	} else if st.DeliveryTimeout < st.RequestTimeout {
 		st.DeliveryTimeout = st.RequestTimeout
+	}
+	if o, ok := opts.get("max.block.ms"); ok {
+		st.MaxBlock = lp.duration(o.key, o.raw, o.col, int32Max)
+	}
+	if o, ok := opts.get("retry.backoff.ms"); ok {
+		st.RetryBackoff = lp.duration(o.key, o.raw, o.col, int32Max)
 	}
 	st.Given = opts.given()
 	return st
@@ -1003,7 +1033,7 @@ func (lp *lineParser) nearKeyword(w string, kws []string) bool {
 }
 
 func (lp *lineParser) expectClient(c ClientDecl) Stmt {
-	t := lp.next("expect " + c.Name + " needs ok, error NAME, pending, state STATE or records TOPIC/PART = ...")
+	t := lp.next("expect " + c.Name + " needs ok, error NAME, pending, state STATE, records TOPIC/PART = ..., position TOPIC/PART=N or aborted TOPIC/PART = ...")
 	switch t.raw {
 	case "ok":
 		lp.done("expect " + c.Name + " ok takes no arguments")
@@ -1040,21 +1070,28 @@ func (lp *lineParser) expectClient(c ClientDecl) Stmt {
 		tpT := lp.next("expect records needs a partition, e.g. expect " + c.Name + " records orders/0 = v1 v2")
 		st := &ExpectRecordsStmt{Client: c.Name, TP: lp.topicPartition(tpT.raw, tpT.col)}
 		lp.equals(st.TP)
+		if lp.noneAfterEquals() {
+			return st
+		}
 		for lp.more() {
 			v := lp.next("")
 			val, _ := lp.value(v.raw, v.col)
 			st.Values = append(st.Values, val)
 		}
 		return st
+	case "position":
+		return lp.expectPosition(c, t)
+	case "aborted":
+		return lp.expectAborted(c, t)
 	}
-	lp.failf(t.col, "expected ok, error, pending, state or records after expect %s, got %q%s", c.Name, t.raw,
+	lp.failf(t.col, "expected ok, error, pending, state, records, position or aborted after expect %s, got %q%s", c.Name, t.raw,
 		didYouMean(t.text, clientWords))
 	return nil
 }
 
 // equals consumes the "=" of expect records/log.
 func (lp *lineParser) equals(tp protocol.TopicPartition) {
-	e := lp.next(fmt.Sprintf("expected \"=\" after %s (with nothing after it for none)", tp))
+	e := lp.next(fmt.Sprintf("expected \"=\" after %s (with nothing or none after it for none)", tp))
 	if e.raw != "=" {
 		lp.failf(e.col, "expected \"=\" after %s, got %q", tp, e.raw)
 	}
@@ -1069,7 +1106,7 @@ func (lp *lineParser) expectTxn() Stmt {
 		lp.done("expect txn ID absent takes nothing more")
 		return st
 	}
-	opts := lp.options("expect txn", []string{"state", "epoch", "partitions"})
+	opts := lp.optionsEmpty("expect txn", []string{"state", "epoch", "pid", "partitions"}, "partitions")
 	if o, ok := opts.get("state"); ok {
 		s, ok := protocol.TransactionStateByName(o.raw)
 		if !ok {
@@ -1088,6 +1125,9 @@ func (lp *lineParser) expectTxn() Stmt {
 	if o, ok := opts.get("epoch"); ok {
 		st.Epoch = int16(lp.integer(o.key, o.raw, o.col, -1, math.MaxInt16))
 	}
+	if o, ok := opts.get("pid"); ok {
+		st.ProducerID = lp.integer(o.key, o.raw, o.col, -1, math.MaxInt64)
+	}
 	if o, ok := opts.get("partitions"); ok {
 		st.Partitions = lp.tpSet(o)
 	}
@@ -1097,7 +1137,7 @@ func (lp *lineParser) expectTxn() Stmt {
 
 // tpSet parses "none" or T/P,T/P,... into a sorted set.
 func (lp *lineParser) tpSet(o option) []protocol.TopicPartition {
-	if o.raw == "none" {
+	if o.raw == "none" || o.raw == "" {
 		return nil
 	}
 	var tps []protocol.TopicPartition
@@ -1110,7 +1150,7 @@ func (lp *lineParser) tpSet(o option) []protocol.TopicPartition {
 		}
 		col := runeCol(o.raw, o.vcol, off)
 		if part == "" {
-			lp.failf(col, "expected TOPIC/PARTITION in partitions=, got an empty item (write partitions=none for no partitions)")
+			lp.failf(col, "expected TOPIC/PARTITION in %s=, got an empty item (for no partitions write %s=none, or %s= with nothing after it)", o.key, o.key, o.key)
 		}
 		tp := lp.topicPartition(part, col)
 		for _, p := range tps {
@@ -1131,9 +1171,9 @@ func (lp *lineParser) tpSet(o option) []protocol.TopicPartition {
 func (lp *lineParser) expectPartition() Stmt {
 	t := lp.next("expect partition needs a partition, e.g. expect partition orders/0 hw=3 lso=3")
 	st := &ExpectPartitionStmt{TP: lp.topicPartition(t.raw, t.col)}
-	opts := lp.options("expect partition", []string{"hw", "lso", "log-end"})
+	opts := lp.options("expect partition", []string{"hw", "lso", "log-end", "leader", "leader-epoch", "isr"})
 	if len(opts.list) == 0 {
-		lp.failf(lp.endCol(), "expect partition needs at least one of hw=N, lso=N, log-end=N")
+		lp.failf(lp.endCol(), "expect partition needs at least one of hw=N, lso=N, log-end=N, leader=BROKER, leader-epoch=N, isr=BROKER,...")
 	}
 	if o, ok := opts.get("hw"); ok {
 		st.HW = lp.integer(o.key, o.raw, o.col, 0, math.MaxInt64)
@@ -1144,6 +1184,15 @@ func (lp *lineParser) expectPartition() Stmt {
 	if o, ok := opts.get("log-end"); ok {
 		st.LogEnd = lp.integer(o.key, o.raw, o.col, 0, math.MaxInt64)
 	}
+	if o, ok := opts.get("leader"); ok {
+		st.Leader = lp.brokerOrNone(o.key, o.raw, o.vcol)
+	}
+	if o, ok := opts.get("leader-epoch"); ok {
+		st.LeaderEpoch = int32(lp.integer(o.key, o.raw, o.col, 0, math.MaxInt32))
+	}
+	if o, ok := opts.get("isr"); ok {
+		st.ISR = lp.parseBrokerSet(o)
+	}
 	st.Given = opts.given()
 	return st
 }
@@ -1152,8 +1201,15 @@ func (lp *lineParser) expectLog() Stmt {
 	t := lp.next("expect log needs a partition, e.g. expect log orders/0 = p1:v1 COMMIT(p1)")
 	st := &ExpectLogStmt{TP: lp.topicPartition(t.raw, t.col)}
 	lp.equals(st.TP)
+	if lp.noneAfterEquals() {
+		return st
+	}
 	for lp.more() {
 		e := lp.next("")
+		if strings.HasPrefix(st.TP.Topic, "__") {
+			st.Entries = append(st.Entries, lp.internalLogEntry(st.TP, e))
+			continue
+		}
 		st.Entries = append(st.Entries, lp.logEntry(e))
 	}
 	return st
@@ -1249,8 +1305,18 @@ func (lp *lineParser) tpEquals(t token, form string) (protocol.TopicPartition, s
 func (lp *lineParser) expectTrace() Stmt {
 	t := lp.next("expect trace needs an API, e.g. expect trace WriteTxnMarkers count=1")
 	st := &ExpectTraceStmt{Match: lp.match(t), Count: -1}
-	opts := lp.options("expect trace", []string{"from", "to", "error", "count"})
+	allowed := []string{"from", "to", "error", "count"}
+	fields := protocol.Fields(st.Match.API, st.Match.Response)
+	for _, f := range fields {
+		allowed = append(allowed, f.Name)
+	}
+	opts := lp.options("expect trace "+st.Match.API.String()+dotResponse(st.Match.Response), allowed)
 	lp.matchEnds(&st.Match, opts)
+	for _, f := range fields {
+		if o, ok := opts.get(f.Name); ok {
+			st.Fields = append(st.Fields, lp.fieldMatch(f, o))
+		}
+	}
 	if o, ok := opts.get("error"); ok {
 		if !st.Match.Response {
 			lp.failf(o.col, "error= applies to responses: write %s.response", st.Match.API)
@@ -1262,6 +1328,7 @@ func (lp *lineParser) expectTrace() Stmt {
 	}
 	st.Given = opts.given()
 	st.Given = removeKeys(st.Given, "from", "to")
+	st.Given = removeKeys(st.Given, fieldNames(fields)...)
 	return st
 }
 
@@ -1362,6 +1429,12 @@ func (o options) given() OptionSet {
 
 // options consumes the remaining tokens as KEY=VALUE options.
 func (lp *lineParser) options(stmt string, allowed []string) options {
+	return lp.optionsEmpty(stmt, allowed)
+}
+
+// optionsEmpty is options where the keys emptyOK may be written with
+// nothing after the "=" (partitions=: none).
+func (lp *lineParser) optionsEmpty(stmt string, allowed []string, emptyOK ...string) options {
 	opts := options{order: allowed}
 	for lp.more() {
 		t := lp.next("")
@@ -1388,7 +1461,7 @@ func (lp *lineParser) options(stmt string, allowed []string) options {
 			lp.failf(t.col, "option %s is given twice", key)
 		}
 		raw := t.raw[eq+1:]
-		if raw == "" {
+		if raw == "" && !slices.Contains(emptyOK, key) {
 			lp.failf(t.col, "%s needs a value: write %s=...", key, key)
 		}
 		opts.list = append(opts.list, option{key: key, raw: raw, col: t.col, vcol: runeCol(t.raw, t.col, eq+1)})
@@ -1690,4 +1763,141 @@ func editDistance(a, b []rune) int {
 		prev2, prev, cur = prev, cur, prev2
 	}
 	return prev[len(b)]
+}
+
+// ---- Message fields, brokers, internal logs ----
+
+func dotResponse(resp bool) string {
+	if resp {
+		return ".response"
+	}
+	return ""
+}
+
+func fieldNames(fs []protocol.FieldSpec) []string {
+	names := make([]string, len(fs))
+	for i, f := range fs {
+		names[i] = f.Name
+	}
+	return names
+}
+
+// fieldMatch parses the value of one message field by its type.
+func (lp *lineParser) fieldMatch(f protocol.FieldSpec, o option) FieldMatch {
+	fm := FieldMatch{Name: f.Name}
+	switch f.Kind {
+	case protocol.FieldString:
+		fm.Value.Str = lp.nonEmpty(o.key, o.raw, o.vcol)
+		fm.Text = quote(fm.Value.Str)
+	case protocol.FieldBool:
+		if lp.boolean(o) {
+			fm.Value.Int = 1
+		}
+		fm.Text = o.raw
+	case protocol.FieldError:
+		code := lp.errorNameAny(o.raw, o.vcol)
+		fm.Value.Int, fm.Text = int64(code), code.String()
+	case protocol.FieldEnum:
+		if !slices.Contains(f.Enum, o.raw) {
+			lp.failf(o.vcol, "%s must be %s, got %q%s", o.key, strings.Join(f.Enum, " or "), o.raw, didYouMean(o.raw, f.Enum))
+		}
+		fm.Value.Str, fm.Text = o.raw, o.raw
+	case protocol.FieldPartition:
+		tp := lp.topicPartition(o.raw, o.vcol)
+		fm.Value.Str, fm.Text = tp.String(), tp.String()
+	default:
+		lo, hi := fieldRange(o.key)
+		fm.Value.Int = lp.integer(o.key, o.raw, o.vcol, lo, hi)
+		fm.Text = strconv.FormatInt(fm.Value.Int, 10)
+	}
+	return fm
+}
+
+// brokerOrNone parses broker-N or none (-1).
+func (lp *lineParser) brokerOrNone(key, raw string, col int) int32 {
+	if raw == "none" {
+		return -1
+	}
+	i, ok := brokerIndex(raw)
+	if !ok {
+		lp.failf(col, "%s must be a broker (broker-0 to broker-%d) or none, got %q", key, lp.d.brokers()-1, raw)
+	}
+	if i >= lp.d.brokers() {
+		lp.failf(col, "%s does not exist: the cluster has broker-0 to broker-%d", raw, lp.d.brokers()-1)
+	}
+	return int32(i)
+}
+
+// parseBrokerSet parses none, nothing, or broker-N,broker-M,... into a
+// sorted set.
+func (lp *lineParser) parseBrokerSet(o option) []int32 {
+	if o.raw == "none" {
+		return nil
+	}
+	var ids []int32
+	off := 0
+	for {
+		part := o.raw[off:]
+		end := strings.IndexByte(part, ',')
+		if end >= 0 {
+			part = part[:end]
+		}
+		col := runeCol(o.raw, o.vcol, off)
+		if part == "" || part == "none" {
+			lp.failf(col, "expected a broker in %s=, got an empty item (for no brokers write %s=none)", o.key, o.key)
+		}
+		id := lp.brokerOrNone(o.key, part, col)
+		if slices.Contains(ids, id) {
+			lp.failf(col, "%s is given twice", part)
+		}
+		ids = append(ids, id)
+		if end < 0 {
+			break
+		}
+		off += end + 1
+	}
+	slices.Sort(ids)
+	return ids
+}
+
+// internalLogEntry parses an entry of an internal topic's log: KEY:STATE
+// for a __transaction_state record (the transactional id and the state
+// it records; an expired id's tombstone records Dead), KEY:OFFSET for a
+// __consumer_offsets record (KEY is GROUP/TOPIC/PARTITION), and
+// COMMIT(P)/ABORT(P) for the markers of __consumer_offsets.
+func (lp *lineParser) internalLogEntry(tp protocol.TopicPartition, t token) LogEntry {
+	if tp.Topic == protocol.ConsumerOffsetsTopic && !t.quoted &&
+		(strings.HasPrefix(t.raw, "COMMIT(") || strings.HasPrefix(t.raw, "ABORT(")) {
+		return lp.logEntry(t)
+	}
+	form := "TRANSACTIONAL_ID:STATE, e.g. order-txn-1:Ongoing"
+	if tp.Topic == protocol.ConsumerOffsetsTopic {
+		form = "GROUP/TOPIC/PARTITION:OFFSET, COMMIT(P) or ABORT(P)"
+	}
+	colon := indexOutside(t.raw, ":", true)
+	if colon <= 0 || t.quoted {
+		lp.failf(t.col, "expected a %s entry %s, got %q", tp.Topic, form, t.raw)
+	}
+	key := lp.nonEmpty("the key", t.raw[:colon], t.col)
+	vcol := runeCol(t.raw, t.col, colon+1)
+	val := t.raw[colon+1:]
+	if tp.Topic == protocol.TransactionStateTopic {
+		if _, ok := protocol.TransactionStateByName(val); !ok {
+			lp.failf(vcol, "unknown transaction state %q%s (a __transaction_state record holds one)", val, didYouMean(val, txnStateNames()))
+		}
+	} else {
+		val = strconv.FormatInt(lp.integer("the offset", val, vcol, 0, math.MaxInt64), 10)
+	}
+	return LogEntry{Kind: EntryKeyed, Key: key, Value: val}
+}
+
+func txnStateNames() []string {
+	var names []string
+	for i := protocol.TransactionState(0); ; i++ {
+		n := i.String()
+		if _, ok := protocol.TransactionStateByName(n); !ok {
+			return names
+		}
+		names = append(names, n)
+	}
 }

@@ -31,9 +31,9 @@ type Query struct {
 // subject's role, then the fields it offers.
 var queryFields = map[string][]string{
 	"producer":    {"state", "pid", "epoch", "result", "call"},
-	"consumer":    {"records"},
+	"consumer":    {"records", "position", "aborted"},
 	"txn":         {"state", "epoch", "pid", "partitions"},
-	"partition":   {"hw", "lso", "log-end", "leader"},
+	"partition":   {"hw", "lso", "log-end", "leader", "leader-epoch", "isr"},
 	"coordinator": {"broker", "partition", "epoch"},
 }
 
@@ -124,7 +124,7 @@ func (lp *lineParser) query(src string) *Query {
 	}
 	q.field = f.raw
 	if kw.raw == "consumer" {
-		t := lp.next("records needs TOPIC/PARTITION, e.g. orders/0")
+		t := lp.next(f.raw + " needs TOPIC/PARTITION, e.g. orders/0")
 		q.tp = lp.topicPartition(t.raw, t.col)
 	}
 	lp.done("the query is complete")
@@ -180,6 +180,12 @@ func (s *Session) Eval(q *Query) string {
 		cons := c.Consumers[q.subject]
 		if cons == nil {
 			return noValue // declared further down the script
+		}
+		switch q.field {
+		case "position":
+			return s.positionValue(q.subject, q.tp)
+		case "aborted":
+			return s.abortedValue(q.subject, q.tp)
 		}
 		var vals []string
 		for _, r := range cons.Received[q.tp] {
@@ -256,28 +262,29 @@ func (s *Session) txnValue(q *Query) string {
 }
 
 func (s *Session) partitionValue(q *Query) string {
-	p := s.Cluster.Meta.Partitions[q.tp]
-	if p == nil {
+	f, ok := s.partitionFacts(q.tp)
+	if !ok {
 		return noValue // the topic is created further down the script
 	}
-	if q.field == "leader" {
-		if p.Leader < 0 {
+	switch q.field {
+	case "leader":
+		if f.Leader < 0 {
 			return noValue
 		}
-		return string(broker.NodeID(p.Leader))
-	}
-	holder := p.Leader
-	if holder < 0 {
-		holder = p.Replicas[0]
-	}
-	log := s.Cluster.Disks[holder].Log(q.tp)
-	switch q.field {
+		return brokerName(f.Leader)
+	case "leader-epoch":
+		return strconv.Itoa(int(f.LeaderEpoch))
+	case "isr":
+		if len(f.ISR) == 0 {
+			return noValue
+		}
+		return brokerSet(f.ISR)
 	case "hw":
-		return strconv.FormatInt(log.HighWatermark, 10)
+		return strconv.FormatInt(f.HW, 10)
 	case "lso":
-		return strconv.FormatInt(log.LSO(), 10)
+		return strconv.FormatInt(f.LSO, 10)
 	}
-	return strconv.FormatInt(log.LogEndOffset(), 10)
+	return strconv.FormatInt(f.LogEnd, 10)
 }
 
 func orMark(s string) string {
@@ -339,7 +346,7 @@ func IsExpect(st Stmt) bool {
 	switch st.(type) {
 	case *ExpectOutcomeStmt, *ExpectStateStmt, *ExpectTxnStmt, *ExpectRecordsStmt, *ExpectPartitionStmt,
 		*ExpectLogStmt, *ExpectOffsetsStmt, *ExpectTraceStmt, *ExpectCoordinatorStmt, *ExpectInvariantsStmt,
-		*ExpectViolationStmt:
+		*ExpectViolationStmt, *ExpectPositionStmt, *ExpectAbortedStmt:
 		return true
 	}
 	return false

@@ -174,3 +174,39 @@ func TestQueriesAtEveryStep(t *testing.T) {
 		s.Step()
 	}
 }
+
+// TestQueryFactsMatchExpectations runs the consumer and partition facts
+// scenario and checks that the queries a lesson quotes give the values
+// its expectations check: the two read the same code (facts.go).
+func TestQueryFactsMatchExpectations(t *testing.T) {
+	s, err := runScenario(t, "core/scenario/testdata/partition-and-consumer-facts.scenario")
+	if err != nil || s.Err != nil {
+		t.Fatalf("run: %v %v", err, s.Err)
+	}
+	for _, tc := range []struct{ query, want string }{
+		{"partition orders/0 leader", "broker-1"},
+		{"partition orders/0 leader-epoch", "1"},
+		{"partition orders/0 isr", "broker-1,broker-2"},
+		{"consumer c1 position orders/0", "4"},
+		{"consumer c1 aborted orders/0", "—"}, // the second poll's answer had none
+		{"count Fetch.response to=c1 AbortedProducerId=0", "1"},
+	} {
+		got, err := s.Query(tc.query)
+		if err != nil {
+			t.Errorf("%s: %v", tc.query, err)
+			continue
+		}
+		if got != tc.want {
+			t.Errorf("%s = %q, want %q", tc.query, got, tc.want)
+		}
+	}
+	for _, e := range []string{"expect partition orders/0 leader=broker-1 leader-epoch=1 isr=broker-1,broker-2",
+		"expect c1 position orders/0=4", "expect c1 aborted orders/0 ="} {
+		if r, err := s.Holds(e); err != nil || !r.OK {
+			t.Errorf("%s: %v %+v", e, err, r)
+		}
+	}
+	if r, _ := s.Holds("expect c1 position orders/0=3"); r.OK || r.Actual != "orders/0=4" {
+		t.Errorf("a wrong position holds, or reports %q", r.Actual)
+	}
+}

@@ -12,6 +12,9 @@ package txncoord
 //   open transaction (PrepareAbort, markers) and answer
 //   CONCURRENT_TRANSACTIONS; the client retries and gets another bump.
 // - From Prepare*: CONCURRENT_TRANSACTIONS, nothing changes.
+// - At an exhausted epoch (≥ 32766) with an expected epoch that is not the
+//   current one, or Ongoing at 32767 (no fence possible): Kafka throws
+//   IllegalStateException, answered as UNKNOWN_SERVER_ERROR.
 //
 // The UI relies on the PrepareEpochFence state note and on the two bumps.
 
@@ -62,6 +65,12 @@ func (c *Coordinator) handleInitProducerId(w *sim.World, env *sim.Envelope, m *p
 	case protocol.Empty, protocol.CompleteCommit, protocol.CompleteAbort:
 		if isEpochExhausted(md.ProducerEpoch) && (!hasExpected || m.ProducerEpoch == md.ProducerEpoch) {
 			target = md.prepareProducerIdRotation(c.host.AllocateProducerId(), m.TransactionTimeoutMs, hasExpected, w.Now())
+		} else if isEpochExhausted(md.ProducerEpoch) {
+			// prepareIncrementProducerEpoch throws IllegalStateException
+			// on an exhausted epoch; KafkaApis answers it as
+			// UNKNOWN_SERVER_ERROR.
+			fail(protocol.UNKNOWN_SERVER_ERROR)
+			return
 		} else {
 			var ferr protocol.ErrorCode
 			target, ferr = md.prepareIncrementProducerEpoch(m.TransactionTimeoutMs, m.ProducerEpoch, hasExpected, w.Now())
@@ -71,6 +80,13 @@ func (c *Coordinator) handleInitProducerId(w *sim.World, env *sim.Envelope, m *p
 			}
 		}
 	case protocol.Ongoing:
+		if md.ProducerEpoch == MaxProducerEpoch {
+			// prepareFenceProducerEpoch: "Cannot fence producer with
+			// epoch equal to Short.MaxValue since this would overflow"
+			// (IllegalStateException, UNKNOWN_SERVER_ERROR to the client).
+			fail(protocol.UNKNOWN_SERVER_ERROR)
+			return
+		}
 		md.prepareFenceProducerEpoch(w, c.host.BrokerNode())
 		c.endTransaction(w, md.TransactionalId, md.ProducerId, md.ProducerEpoch, false, false, func(w *sim.World, err protocol.ErrorCode) {
 			if err == protocol.NONE {

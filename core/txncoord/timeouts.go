@@ -6,7 +6,8 @@ package txncoord
 // transaction.abort.timed.out.transaction.cleanup.interval.ms, 10 s):
 // only Ongoing transactions with no pending transition and
 // start + timeout < now (strictly) are aborted, after fencing the
-// producer with epoch+1.
+// producer with epoch+1. At epoch 32767 the fence would overflow: Kafka
+// throws, which ends that run of the scan.
 //
 // removeExpiredTransactionalIds (hourly): Empty or Complete* ids not
 // updated for transactional.id.expiration.ms (7 days) get a tombstone
@@ -36,6 +37,12 @@ func (c *Coordinator) abortTimedOutTransactions(w *sim.World) {
 			md := entry.txns[id]
 			if md.State != protocol.Ongoing || md.HasPendingState || md.TxnStartTimestamp+int64(md.TxnTimeoutMs) >= now {
 				continue
+			}
+			if md.ProducerEpoch == MaxProducerEpoch {
+				// prepareFenceProducerEpoch throws at Short.MaxValue, and
+				// the exception ends this run of the scan in Kafka.
+				w.Note(c.host.BrokerNode(), "txn "+id, "transaction timed out at epoch 32767: it cannot be fenced (IllegalStateException), the scan stops")
+				return
 			}
 			w.Note(c.host.BrokerNode(), "txn "+id, "transaction timed out after "+sim.Time(md.TxnTimeoutMs).Human()+": fencing the producer and aborting")
 			md.prepareFenceProducerEpoch(w, c.host.BrokerNode())
