@@ -7,7 +7,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/google/uuid"
 	"github.com/maxence-charriere/go-app/v10/pkg/errors"
 )
 
@@ -86,7 +85,7 @@ func (ctx Context) DeviceID() string {
 		return id
 	}
 
-	id = uuid.NewString()
+	id = newID() // txnlab: no github.com/google/uuid (see id.go)
 	if err := ctx.localStorage.Set("/go-app/deviceID", id); err != nil {
 		panic(errors.New("creating device id failed").Wrap(err))
 	}

@@ -1,3 +1,7 @@
+//go:build !wasm
+
+// txnlab: the AES helpers are built natively only; see crypto_wasm.go.
+
 package app
 
 import (

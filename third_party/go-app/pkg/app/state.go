@@ -6,7 +6,6 @@ import (
 	"sync"
 	"time"
 
-	"github.com/google/uuid"
 	"github.com/maxence-charriere/go-app/v10/pkg/errors"
 )
 
@@ -353,7 +352,7 @@ func (m *stateManager) initBroadcast(ctx Context) {
 		}
 		broadcastChannel = broadcastChannel.New("go-app-broadcast-states")
 		m.broadcastChannel = broadcastChannel
-		m.broadcastStoreID = uuid.NewString()
+		m.broadcastStoreID = newID() // txnlab: no github.com/google/uuid (see id.go)
 
 		handleBroadcast := FuncOf(func(this Value, args []Value) any {
 			m.handleBroadcast(ctx, args[0].Get("data"))
