@@ -179,7 +179,7 @@ func (p *playground) producerCard(pr cluster.ProducerView, snap Snapshot) app.UI
 			app.Select().ID(id+"-tp").Aria("label", fmt.Sprintf(tr(l, "Partition for %s"), n)).Body(tpOptions...),
 			app.Input().Type("text").ID(id+"-kv").Aria("label", fmt.Sprintf(tr(l, "Records for %s (key=value …)"), n)).
 				Value("k1=v1").Size(9).Spellcheck(false),
-			app.Button().Type("button").Class("action").Title(n+" send PARTITION key=value").
+			app.Button().Type("button").Class("action").Title(n+" send PARTITION key=value").DataSet("stmt-form", "send").
 				Aria("disabled", down || fatal).
 				OnClick(func(ctx app.Context, e app.Event) {
 					if down || fatal {
@@ -194,7 +194,7 @@ func (p *playground) producerCard(pr cluster.ProducerView, snap Snapshot) app.UI
 			return app.Div().Class("mini-form").Role("group").Aria("label", fmt.Sprintf(tr(l, "Send offsets from %s"), n)).Body(
 				app.Input().Type("text").ID(id+"-group").Aria("label", fmt.Sprintf(tr(l, "Group for %s"), n)).Value(group).Size(7).Spellcheck(false),
 				app.Input().Type("text").ID(id+"-offsets").Aria("label", fmt.Sprintf(tr(l, "Offsets for %s (topic/partition=offset …)"), n)).Value(offsets).Size(9).Spellcheck(false),
-				app.Button().Type("button").Class("action").Title(n+" send-offsets GROUP TOPIC/PARTITION=OFFSET").
+				app.Button().Type("button").Class("action").Title(n+" send-offsets GROUP TOPIC/PARTITION=OFFSET").DataSet("stmt-form", "send-offsets").
 					Aria("disabled", down || fatal).
 					OnClick(func(ctx app.Context, e app.Event) {
 						if down || fatal {

@@ -356,10 +356,10 @@ func (p *playground) renderResults() app.UI {
 			r := rs[i]
 			li := app.Li().Class("result").DataSet("line", r.Pos.Line)
 			if r.OK {
-				return li.Class("ok").Text(fmt.Sprintf("✓ %d: %s", r.Pos.Line, r.Line))
+				return li.Class("ok").Body(app.Text(fmt.Sprintf("✓ %d: ", r.Pos.Line)), app.Code().Text(r.Line))
 			}
 			return li.Class("fail").Body(
-				app.Text(fmt.Sprintf("✗ %d: %s", r.Pos.Line, r.Line)),
+				app.Text(fmt.Sprintf("✗ %d: ", r.Pos.Line)), app.Code().Text(r.Line),
 				app.Br(),
 				app.Span().Class("detail").Body(app.Text(tr(l, "expected")+" "), app.Code().Text(r.Expected), app.Text(tr(l, ", got")+" "), app.Code().Text(r.Actual)),
 			)

@@ -82,6 +82,7 @@ type playground struct {
 	untilAPI string
 
 	reducedMotion bool
+	helpOpen      bool // the keyboard shortcuts' help (shortcuts.go)
 	keydown       app.Func
 	// source is the address the playground was opened at: what it keeps
 	// across reloads belongs to it (keep.go). onLeave keeps the script
@@ -488,7 +489,7 @@ func nextMessage(e Engine, api string) int {
 // ---- Keyboard ----
 
 // listenKeys installs the transport's shortcuts on the window: space plays
-// or pauses, ←/→ step, Home/End go to either end. Keys typed into a form
+// or pauses, ←/→ step, Home/End go to either end, ? shows them all. Keys typed into a form
 // control are theirs, and a focused button keeps its own space.
 func (p *playground) listenKeys(ctx app.Context) {
 	p.keydown = app.FuncOf(func(this app.Value, args []app.Value) any {
@@ -540,7 +541,7 @@ func shortcut(ev app.Value) (string, bool) {
 	}
 	key := ev.Get("key").String()
 	switch key {
-	case " ", "ArrowLeft", "ArrowRight", "Home", "End":
+	case " ", "ArrowLeft", "ArrowRight", "Home", "End", "?":
 	default:
 		return "", false
 	}
@@ -551,7 +552,12 @@ func shortcut(ev app.Value) (string, bool) {
 }
 
 func (p *playground) onKey(ctx app.Context, key string) {
+	if p.helpOpen {
+		return // the help dialog is modal: its keys are its own
+	}
 	switch key {
+	case "?":
+		p.openHelp(ctx)
 	case " ":
 		if p.playing {
 			p.stop()
@@ -575,6 +581,7 @@ func (p *playground) Render() app.UI {
 	l := doc.Lang(p.lang)
 	return shellTwin(l, inLang(l, PathPlayground), p.twinSuffix(),
 		app.H1().Class("visually-hidden").Text(tr(l, "Playground")),
+		p.helpButton(),
 		app.If(p.notice != "", func() app.UI {
 			return app.P().Class("notice").Role("status").Text(p.notice)
 		}),
@@ -588,6 +595,8 @@ func (p *playground) Render() app.UI {
 			p.renderInspector(),
 			p.renderTrace(),
 		),
+		p.renderNarration(),
+		p.renderShortcuts(),
 	)
 }
 
