@@ -80,7 +80,7 @@ func (p *playground) renderShortcuts() app.UI {
 				app.Button().Type("button").ID("shortcuts-close").Class("tool close").
 					Aria("label", tr(l, "keys.closebutton")).OnClick(p.onHelpCloseButton).Text("✕"),
 			),
-			app.Table().Class("mini wide").Body(app.TBody().Body(rows...)),
+			app.Table().Class("keys").Body(app.TBody().Body(rows...)),
 		)
 }
 
