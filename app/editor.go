@@ -231,8 +231,9 @@ func (p *playground) renderEditor() app.UI {
 
 	revertName, revertSpan := localName(l, "Revert script", "revert-name")
 	undoName, undoSpan := localName(l, "Undo script change", "undo-name")
+	_, listSpan := localName(l, "Load a library scenario", "library-select-name")
 	return app.Section().Class("editor").Aria("label", tr(l, "Script")).Body(
-		app.If(scriptSpan != nil, func() app.UI { return app.Span().Body(scriptSpan, revertSpan, undoSpan) }),
+		app.If(scriptSpan != nil, func() app.UI { return app.Span().Body(scriptSpan, revertSpan, undoSpan, listSpan) }),
 		app.Div().Class("panel-head").Body(
 			app.H2().Text(tr(l, "Script")),
 			app.Div().Class("editor-tools").Body(

@@ -39,12 +39,9 @@ func (s *librarySelect) Render() app.UI {
 			opts = append(opts, app.OptGroup().Label(topicTitle(l, t)).Body(group...))
 		}
 	}
-	id := labelledBy(l, "Load a library scenario", "library-select-name")
-	_, name := localName(l, "Load a library scenario", "library-select-name")
-	sel := app.Select().Class("scenario-select").Aria("label", "Load a library scenario").
-		Aria("labelledby", id).OnChange(s.onChange).Body(opts...)
-	if name == nil {
-		return sel
-	}
-	return app.Span().Class("library-select").Body(name, sel)
+	// Its name in the page's language is a hidden span of the editor
+	// (renderEditor), so the select stays where the layout puts it.
+	return app.Select().Class("scenario-select").Aria("label", "Load a library scenario").
+		Aria("labelledby", labelledBy(l, "Load a library scenario", "library-select-name")).
+		OnChange(s.onChange).Body(opts...)
 }

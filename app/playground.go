@@ -581,7 +581,6 @@ func (p *playground) Render() app.UI {
 	l := doc.Lang(p.lang)
 	return shellTwin(l, inLang(l, PathPlayground), p.twinSuffix(),
 		app.H1().Class("visually-hidden").Text(tr(l, "Playground")),
-		p.helpButton(),
 		app.If(p.notice != "", func() app.UI {
 			return app.P().Class("notice").Role("status").Text(p.notice)
 		}),

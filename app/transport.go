@@ -200,7 +200,7 @@ func (p *playground) renderStatus() app.UI {
 			return app.P().Class("stale-note").Role("alert").DataSet("stale", se.Line).Text(fmt.Sprintf(
 				tr(lang, "pg.stale.note"), se.Line, se.Col))
 		}),
-		app.Span().Class("position").Text(fmt.Sprintf(tr(lang, "Step %d of %d"), pos, n)),
+		app.Span().Class("position").DataSet("pos", pos).DataSet("len", n).Text(fmt.Sprintf(tr(lang, "Step %d of %d"), pos, n)),
 		app.Span().Class("clock").Title(tr(lang, "pg.clock")).Text("t = "+p.engine.Now().String()),
 		app.Span().Class("line").Text(line),
 		app.If(running, func() app.UI {
@@ -216,5 +216,6 @@ func (p *playground) renderStatus() app.UI {
 			}
 			return app.Span().Class(c).Role("status").Text(p.actionMsg)
 		}),
+		p.helpButton(),
 	)
 }
