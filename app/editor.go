@@ -255,6 +255,7 @@ func (p *playground) renderEditor() app.UI {
 				),
 			),
 		),
+		p.renderSummary(),
 		app.Div().Class("code").OnDragOver(p.onDragOver).OnDrop(p.onDrop).Body(
 			app.Div().ID("script-gutter").Class("gutter").Aria("hidden", "true").Body(gutter...),
 			app.Div().Class("code-area").Body(

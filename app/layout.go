@@ -9,14 +9,9 @@ import (
 // siteName is the name in titles and the header.
 const siteName = "txnlab"
 
-// shell wraps an English-only page's content in the header and footer
-// every page shares. current is the page's path, so its link can say so
-// to screen readers.
-func shell(current string, content ...app.UI) app.UI {
-	return shellIn(doc.English, current, false, content...)
-}
-
-// shellIn is shell in lang. bilingual pages (those that exist in both
+// shellIn wraps a page's content in the header and footer every page
+// shares, in lang. current is the page's path, so its link can say so
+// to screen readers. bilingual pages (those that exist in both
 // languages) offer the language control, which leads to the same page in
 // the other language.
 func shellIn(lang doc.Lang, current string, bilingual bool, content ...app.UI) app.UI {

@@ -1,6 +1,10 @@
 package app
 
-import "txnlab/lessons/doc"
+import (
+	"github.com/maxence-charriere/go-app/v10/pkg/app"
+
+	"txnlab/lessons/doc"
+)
 
 // libraryZh is each library scenario's title and summary in Chinese. The
 // English comes from the script's own narrative (libraryEntry), which
@@ -95,4 +99,18 @@ func topicTitle[L ~string](lang L, i int) string {
 		return libraryTopicsZh[i]
 	}
 	return libraryTopics[i].Title
+}
+
+// renderSummary is, on a Chinese page, the library scenario's title and
+// summary next to its script, whose narrative comments are English. An
+// English page reads the narrative in the script itself.
+func (p *playground) renderSummary() app.UI {
+	zh, ok := libraryZh[p.slug]
+	if doc.Lang(p.lang) != doc.Chinese || !ok {
+		return nil
+	}
+	return app.Details().Class("scenario-summary").Open(true).DataSet("summary", p.slug).Body(
+		app.Summary().Text(tr(p.lang, "scenario.summary")+zh[0]),
+		app.P().Text(zh[1]),
+	)
 }

@@ -106,7 +106,7 @@ func (t transportControls) scrubber(onInput app.EventHandler) app.HTMLInput {
 
 // controls are the playground's transport's inputs.
 func (p *playground) controls() transportControls {
-	return transportControls{Lang: p.lang, Pos: p.engine.Pos(), Len: p.engine.Len(), Playing: p.playing, Keys: true, Stale: p.stale(),
+	return transportControls{Lang: p.lang, IDPrefix: "transport", Pos: p.engine.Pos(), Len: p.engine.Len(), Playing: p.playing, Keys: true, Stale: p.stale(),
 		OnReset: p.onReset, OnBack: p.onStepBack, OnPlay: p.onPlay, OnPause: p.onPause, OnStep: p.onStep, OnEnd: p.onRunToEnd}
 }
 

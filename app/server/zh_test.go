@@ -19,7 +19,7 @@ func TestChinesePlaygroundAndScenariosAreServerRendered(t *testing.T) {
 	}{
 		{"/zh/playground?scenario=abort", `lang="zh-CN"`, []string{
 			`aria-label="语言"`, `href="/playground?scenario=abort"`, `href="/zh/scenarios"`,
-			"场景脚本", "前进一步", "中止一个事务", `<optgroup`, `id="narration"`, `aria-live="polite"`}},
+			"场景脚本", "前进一步", "中止一个事务", `data-summary="abort"`, "场景说明：", `aria-labelledby="transport-step"`, `<optgroup`, `id="narration"`, `aria-live="polite"`}},
 		{"/playground?scenario=abort", `lang="en"`, []string{
 			`aria-label="Language"`, `href="/zh/playground?scenario=abort"`, "Aborting a transaction"}},
 		{"/zh/scenarios", `lang="zh-CN"`, []string{
