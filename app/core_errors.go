@@ -2,7 +2,6 @@ package app
 
 import (
 	"fmt"
-	"regexp"
 	"strings"
 
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
@@ -18,17 +17,72 @@ import (
 // error code), which are the same in both languages. The line and column
 // stay.
 
-var (
-	// quoted is a quoted word of an error text: "bgin", `app`.
-	quoted = regexp.MustCompile("\"[^\"]*\"|`[^`]*`")
-	// identifierish is a bare word that is an identifier: it holds a
-	// digit, '_', '.', '/', '=', '-', '@' or an inner capital
-	// (broker-3, __transaction_state/39, read_committed, InitProducerId,
-	// PRODUCER_FENCED, transaction.timeout.ms).
-	identifierish = regexp.MustCompile(`^[A-Za-z_][\w.\-/=@]*$`)
-	innerCapital  = regexp.MustCompile(`^[A-Za-z][a-z0-9]*[A-Z]`)
-	didYouMean    = regexp.MustCompile(`did you mean ("[^"]*"|` + "`[^`]*`" + `)\?`)
-)
+// The texts are read with the strings package, not regexp: regexp and
+// its Unicode tables would add some 350 kB to the wasm, which links them
+// for nothing else.
+
+// splitQuoted separates an error text's quoted words ("bgin", `app`) from
+// the rest of it.
+func splitQuoted(msg string) (quoted []string, rest string) {
+	var b strings.Builder
+	for i := 0; i < len(msg); i++ {
+		c := msg[i]
+		if c == '"' || c == '`' {
+			if j := strings.IndexByte(msg[i+1:], c); j >= 0 {
+				quoted = append(quoted, msg[i+1:i+1+j])
+				b.WriteByte(' ')
+				i += j + 1
+				continue
+			}
+		}
+		b.WriteByte(c)
+	}
+	return quoted, b.String()
+}
+
+// isIdentifier reports whether a bare word of an error text is an
+// identifier: Latin letters, digits and _ . - / = @ only, starting with a
+// letter or _, and holding a digit or one of those marks, an inner
+// capital, or only capitals (broker-3, __transaction_state/39,
+// read_committed, InitProducerId, PRODUCER_FENCED, transaction.timeout.ms).
+func isIdentifier(w string) bool {
+	if w == "" || !(w[0] == '_' || isLetter(w[0])) {
+		return false
+	}
+	marked, inner, lower := false, false, false
+	for i := 0; i < len(w); i++ {
+		c := w[i]
+		switch {
+		case c >= 'a' && c <= 'z':
+			lower = true
+		case c >= 'A' && c <= 'Z':
+			if i > 0 {
+				inner = true
+			}
+		case c >= '0' && c <= '9', strings.IndexByte("_.-/=@", c) >= 0:
+			marked = true
+		default:
+			return false
+		}
+	}
+	return marked || (inner && lower) || (!lower && len(w) > 1)
+}
+
+func isLetter(c byte) bool { return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' }
+
+// didYouMean is the suggestion of an error text ("…; did you mean
+// \"begin\"?"), if it has one.
+func didYouMean(msg string) (string, bool) {
+	_, after, ok := strings.Cut(msg, "did you mean ")
+	if !ok {
+		return "", false
+	}
+	q, _ := splitQuoted(after)
+	if len(q) == 0 {
+		return "", false
+	}
+	return q[0], true
+}
 
 // errorIdentifiers lists the identifiers an English error text names, in
 // order, each once.
@@ -41,17 +95,15 @@ func errorIdentifiers(msg string) []string {
 			out = append(out, s)
 		}
 	}
-	for _, q := range quoted.FindAllString(msg, -1) {
-		add(strings.Trim(q, "\"`"))
+	quoted, rest := splitQuoted(msg)
+	for _, q := range quoted {
+		add(q)
 	}
-	rest := quoted.ReplaceAllString(msg, " ")
 	for _, w := range strings.Fields(rest) {
 		w = strings.Trim(w, ",;:()[]?!")
 		w = strings.TrimSuffix(w, ".")
-		if !identifierish.MatchString(w) {
-			continue
-		}
-		if strings.ContainsAny(w, "0123456789_./=@-") || innerCapital.MatchString(w) || (len(w) > 1 && strings.ToUpper(w) == w) {
+		w = strings.TrimSuffix(strings.TrimSuffix(w, "'s"), "’s") // p1's: p1
+		if isIdentifier(w) {
 			add(w)
 		}
 	}
@@ -69,8 +121,8 @@ func coreErrorIn(lang, msg string) string {
 	if ids := errorIdentifiers(msg); len(ids) > 0 {
 		b.WriteString(fmt.Sprintf(tr(lang, "err.names"), strings.Join(ids, "、")))
 	}
-	if m := didYouMean.FindStringSubmatch(msg); m != nil {
-		b.WriteString(fmt.Sprintf(tr(lang, "err.didyoumean"), strings.Trim(m[1], "\"`")))
+	if s, ok := didYouMean(msg); ok {
+		b.WriteString(fmt.Sprintf(tr(lang, "err.didyoumean"), s))
 	}
 	return b.String()
 }
@@ -98,8 +150,8 @@ func scriptErrorText(lang, kind string, se *ScriptError) []app.UI {
 		}
 		out = append(out, app.Text("。"))
 	}
-	if m := didYouMean.FindStringSubmatch(se.Msg); m != nil {
-		out = append(out, app.Text(tr(lang, "err.didyoumean.lead")), app.Code().Text(strings.Trim(m[1], "\"`")), app.Text("？"))
+	if s, ok := didYouMean(se.Msg); ok {
+		out = append(out, app.Text(tr(lang, "err.didyoumean.lead")), app.Code().Text(s), app.Text("？"))
 	}
 	return out
 }

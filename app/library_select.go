@@ -36,7 +36,9 @@ func (s *librarySelect) Render() app.UI {
 					group = append(group, app.Option().Value(slug).Selected(slug == s.Slug).Text(scenarioTitle(l, sc)))
 				}
 			}
-			opts = append(opts, app.OptGroup().Label(topicTitle(l, t)).Body(group...))
+			// app.Elem, not app.OptGroup: each go-app element type
+			// links its own methods into the wasm.
+			opts = append(opts, app.Elem("optgroup").Attr("label", topicTitle(l, t)).Body(group...))
 		}
 	}
 	// Its name in the page's language is a hidden span of the editor

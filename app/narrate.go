@@ -2,7 +2,6 @@ package app
 
 import (
 	"fmt"
-	"regexp"
 	"strings"
 
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
@@ -23,13 +22,35 @@ import (
 // restart) would be too long to listen to.
 const narrateMax = 4
 
-var (
-	// txnStateRecord reads a __transaction_state record's text:
-	// "[checkout-1:{state=Ongoing pid=0 …}]".
-	txnStateRecord = regexp.MustCompile(`^\[([^:\]]+):\{state=(\w+)`)
-	// markerRecord reads a control batch's text: "COMMIT(pid=0 …)".
-	markerRecord = regexp.MustCompile(`^(COMMIT|ABORT)\(`)
-)
+// txnStateRecord reads a __transaction_state record's text,
+// "[checkout-1:{state=Ongoing pid=0 …}]": the transactional id and the
+// state written.
+func txnStateRecord(text string) (id, state string, ok bool) {
+	rest, ok := strings.CutPrefix(text, "[")
+	if !ok {
+		return "", "", false
+	}
+	id, rest, ok = strings.Cut(rest, ":{state=")
+	if !ok || id == "" || strings.ContainsAny(id, "]") {
+		return "", "", false
+	}
+	end := strings.IndexAny(rest, " }")
+	if end <= 0 {
+		return "", "", false
+	}
+	return id, rest[:end], true
+}
+
+// markerRecord reads a control batch's text, "COMMIT(pid=0 …)": the
+// marker's type.
+func markerRecord(text string) (string, bool) {
+	for _, m := range []string{"COMMIT", "ABORT"} {
+		if strings.HasPrefix(text, m+"(") {
+			return m, true
+		}
+	}
+	return "", false
+}
 
 // narration is what the step ending at the engine's position did, as
 // the diagram shows it (filter): its events, each a sentence.
@@ -93,11 +114,11 @@ func narrateEvent(lang string, ev *sim.Event) string {
 	case sim.KindState:
 		return t("narrate.state", n, ev.Subject, ev.From, ev.To)
 	case sim.KindAppend:
-		if m := txnStateRecord.FindStringSubmatch(ev.Text); m != nil {
-			return t("narrate.txnlog", n, m[1], m[2], ev.Subject)
+		if id, state, ok := txnStateRecord(ev.Text); ok {
+			return t("narrate.txnlog", n, id, state, ev.Subject)
 		}
-		if m := markerRecord.FindStringSubmatch(ev.Text); m != nil {
-			return t("narrate.marker", n, m[1], ev.Subject, ev.Offset)
+		if m, ok := markerRecord(ev.Text); ok {
+			return t("narrate.marker", n, m, ev.Subject, ev.Offset)
 		}
 		return t("narrate.append", n, ev.Subject, ev.Offset)
 	case sim.KindElection:

@@ -67,9 +67,11 @@ func (p *playground) renderShortcuts() app.UI {
 	l := p.lang
 	rows := make([]app.UI, len(shortcutKeys))
 	for i, k := range shortcutKeys {
-		rows[i] = app.Tr().Body(app.Th().Scope("row").Body(app.Kbd().Text(k.keys)), app.Td().Text(tr(l, k.what)))
+		rows[i] = app.Tr().Body(app.Th().Scope("row").Body(app.Elem("kbd").Text(k.keys)), app.Td().Text(tr(l, k.what)))
 	}
-	return app.Dialog().ID("shortcuts").Class("shortcuts").
+	// app.Elem: go-app's element types each link their own methods
+	// into the wasm.
+	return app.Elem("dialog").ID("shortcuts").Class("shortcuts").
 		Aria("labelledby", "shortcuts-title").
 		DataSet("open", p.helpOpen).
 		On("close", p.onHelpClose).

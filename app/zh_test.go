@@ -270,3 +270,51 @@ func TestNarrationSaysTheStepInWords(t *testing.T) {
 		t.Error("the page has no polite live region")
 	}
 }
+
+// The identifiers of the core's texts, as a Chinese page names them.
+func TestErrorIdentifiers(t *testing.T) {
+	for msg, want := range map[string]string{
+		`unknown producer action "bgin"; did you mean "begin"? (a producer can init, begin, send)`: "bgin begin",
+		"p1's transaction #1 committed, but its offset 5 of audit/1 for group g1 is still pending": "p1 audit/1 g1",
+		"broker-2 answers PRODUCER_FENCED to InitProducerId on __transaction_state/39":             "broker-2 PRODUCER_FENCED InitProducerId __transaction_state/39",
+		"transaction.timeout.ms (60 s) passed: the coordinator aborts":                             "transaction.timeout.ms",
+		"an unterminated \"quote": "",
+		"":                        "",
+	} {
+		if got := strings.Join(errorIdentifiers(msg), " "); got != want {
+			t.Errorf("errorIdentifiers(%q) = %q, want %q", msg, got, want)
+		}
+	}
+	if s, ok := didYouMean(`unknown statement "topc"; did you mean "topic"?`); !ok || s != "topic" {
+		t.Errorf("didYouMean = %q, %v", s, ok)
+	}
+	for text, want := range map[string]string{
+		"[checkout-1:{state=PrepareCommit pid=0 epoch=0}]": "checkout-1 PrepareCommit",
+		"[t:{state=Empty}]":                          "t Empty",
+		"[order-42=created] pid=0 epoch=0 seq=0 txn": "",
+		"[:{state=Empty}]":                           "",
+	} {
+		id, state, ok := txnStateRecord(text)
+		if got := strings.TrimSpace(id + " " + state); ok != (want != "") || (ok && got != want) {
+			t.Errorf("txnStateRecord(%q) = %q, %v", text, got, ok)
+		}
+	}
+}
+
+// Reading any text for its identifiers never panics, and every
+// identifier is in the text.
+func FuzzErrorIdentifiers(f *testing.F) {
+	f.Add(`unknown producer action "bgin"; did you mean "begin"?`)
+	f.Add("`app` is paused: resume it first")
+	f.Add("[checkout-1:{state=Ongoing pid=0 epoch=0}]")
+	f.Fuzz(func(t *testing.T, msg string) {
+		for _, id := range errorIdentifiers(msg) {
+			if !strings.Contains(msg, id) {
+				t.Fatalf("%q is not in %q", id, msg)
+			}
+		}
+		didYouMean(msg)
+		txnStateRecord(msg)
+		coreErrorIn("zh", msg)
+	})
+}
