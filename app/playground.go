@@ -541,7 +541,7 @@ func shortcut(ev app.Value) (string, bool) {
 	}
 	key := ev.Get("key").String()
 	switch key {
-	case " ", "ArrowLeft", "ArrowRight", "Home", "End", "?":
+	case " ", "ArrowLeft", "ArrowRight", "Home", "End", "?", "？":
 	default:
 		return "", false
 	}
@@ -556,7 +556,7 @@ func (p *playground) onKey(ctx app.Context, key string) {
 		return // the help dialog is modal: its keys are its own
 	}
 	switch key {
-	case "?":
+	case "?", "？": // a Chinese input method may give the full-width one
 		p.openHelp(ctx)
 	case " ":
 		if p.playing {
