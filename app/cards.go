@@ -53,13 +53,15 @@ func (c *clusterView) Render() app.UI {
 	snap := p.shownSnap
 	// data-pos is the position whose state the cards show: in a long
 	// history it follows the position a frame later (idle.go).
-	sec := app.Section().Class("cluster").Aria("label", "Cluster").DataSet("pos", c.StatePos)
+	l := p.lang
+	clusterName := labelledBy(l, "Cluster", "cluster-name")
+	sec := app.Section().Class("cluster").Aria("label", "Cluster").Aria("labelledby", clusterName).DataSet("pos", c.StatePos)
 	head := app.Div().Class("panel-head").Body(
-		app.H2().Text("Cluster"),
-		app.Span().Class("muted").Text("Buttons write a line into the script at this moment and run it."),
+		app.H2().ID(clusterName).Text(tr(l, "Cluster")),
+		app.Span().Class("muted").Text(tr(l, "Buttons write a line into the script at this moment and run it.")),
 	)
 	if !snap.Valid {
-		return sec.Body(head, app.P().Class("empty").Text("The cluster does not exist yet: press Step."))
+		return sec.Body(head, app.P().Class("empty").Text(tr(l, "The cluster does not exist yet: press Step.")))
 	}
 	// Brokers and clients in rows of their own: a broker card is short,
 	// a producer's tall, and one grid row would stretch to the tallest.
@@ -74,42 +76,43 @@ func (c *clusterView) Render() app.UI {
 		clients = append(clients, p.consumerCard(c))
 	}
 	return sec.Body(head,
-		app.Ul().Class("node-cards brokers").Aria("label", "Brokers").Body(brokers...),
+		app.Ul().Class("node-cards brokers").Aria("label", tr(l, "Brokers")).Body(brokers...),
 		app.If(len(clients) > 0, func() app.UI {
-			return app.Ul().Class("node-cards clients").Aria("label", "Clients").Body(clients...)
+			return app.Ul().Class("node-cards clients").Aria("label", tr(l, "Clients")).Body(clients...)
 		}),
 	)
 }
 
-func statusBadge(status string, fenced bool) app.UI {
+func statusBadge(lang, status string, fenced bool) app.UI {
 	text := status
 	if fenced && status == "up" {
 		text = "fenced"
 	}
-	return app.Span().Class("badge status-" + text).Text(text)
+	return app.Span().Class("badge status-"+text).DataSet("status", text).Text(tr(lang, "status."+text))
 }
 
 func (p *playground) brokerCard(b cluster.BrokerView) app.UI {
 	down := b.Status == "crashed"
+	l := p.lang
 	var roles []app.UI
 	if len(b.CoordinatorOf) > 0 {
-		roles = append(roles, app.Li().Body(app.Span().Class("role").Text("txn coordinator of "), app.Code().Text(strings.Join(b.CoordinatorOf, ", "))))
+		roles = append(roles, app.Li().Body(app.Span().Class("role").Text(tr(l, "txn coordinator of")+" "), app.Code().Text(strings.Join(b.CoordinatorOf, ", "))))
 	}
 	if len(b.GroupCoordinatorOf) > 0 {
-		roles = append(roles, app.Li().Body(app.Span().Class("role").Text("group coordinator of "), app.Code().Text(strings.Join(b.GroupCoordinatorOf, ", "))))
+		roles = append(roles, app.Li().Body(app.Span().Class("role").Text(tr(l, "group coordinator of")+" "), app.Code().Text(strings.Join(b.GroupCoordinatorOf, ", "))))
 	}
 	if len(b.LeaderOf) > 0 {
-		roles = append(roles, app.Li().Body(app.Span().Class("role").Text("leader of "), app.Code().Text(strings.Join(b.LeaderOf, ", "))))
+		roles = append(roles, app.Li().Body(app.Span().Class("role").Text(tr(l, "leader of")+" "), app.Code().Text(strings.Join(b.LeaderOf, ", "))))
 	}
 	if len(roles) == 0 {
-		roles = append(roles, app.Li().Class("muted").Text("no leadership"))
+		roles = append(roles, app.Li().Class("muted").Text(tr(l, "no leadership")))
 	}
 	return app.Li().Class("node-card broker "+b.Status).DataSet("node", b.Name).DataSet("status", b.Status).Body(
-		app.Div().Class("card-head").Body(app.H3().Text(b.Name), statusBadge(b.Status, b.Fenced)),
+		app.Div().Class("card-head").Body(app.H3().Text(b.Name), statusBadge(l, b.Status, b.Fenced)),
 		app.Ul().Class("roles").Body(roles...),
 		app.Div().Class("actions").Body(
-			p.actionButton("Crash", "crash "+b.Name, down, "danger"),
-			p.actionButton("Restart", "restart "+b.Name, !down),
+			p.actionButton(tr(l, "Crash"), "crash "+b.Name, down, "danger"),
+			p.actionButton(tr(l, "Restart"), "restart "+b.Name, !down),
 		),
 	)
 }
@@ -127,7 +130,7 @@ func (p *playground) producerCard(pr cluster.ProducerView, snap Snapshot) app.UI
 		last = pr.LastCall
 		switch {
 		case pr.Pending:
-			last += " … pending"
+			last += " … " + tr(p.lang, "pending")
 		case pr.LastResult != "":
 			last += " → " + pr.LastResult
 		}
@@ -142,23 +145,24 @@ func (p *playground) producerCard(pr cluster.ProducerView, snap Snapshot) app.UI
 	}
 	group, offsets := offsetsGuess(snap)
 	id := cardID(n)
+	l := p.lang
 	return app.Li().Class("node-card producer "+pr.Status).DataSet("node", n).DataSet("status", pr.Status).Body(
-		app.Div().Class("card-head").Body(app.H3().Text(n), statusBadge(pr.Status, false)),
+		app.Div().Class("card-head").Body(app.H3().Text(n), statusBadge(l, pr.Status, false)),
 		app.Dl().Class("facts").Body(
 			app.If(txn, func() app.UI {
 				return app.Div().Body(app.Dt().Text("transactional.id"), app.Dd().Body(app.Code().Text(pr.TransactionalId)))
 			}),
-			app.Div().Body(app.Dt().Text("pid / epoch"), app.Dd().Text(pidEpoch(pr.ProducerId, pr.ProducerEpoch))),
-			app.Div().Body(app.Dt().Text("state"), app.Dd().Body(app.Span().Class("client-state").Text(pr.State))),
+			app.Div().Body(app.Dt().Text("pid / epoch"), app.Dd().Text(pidEpoch(l, pr.ProducerId, pr.ProducerEpoch))),
+			app.Div().Body(app.Dt().Text(tr(l, "state")), app.Dd().Body(app.Span().Class("client-state").Text(pr.State))),
 			app.If(last != "", func() app.UI {
-				return app.Div().Body(app.Dt().Text("last call"), app.Dd().Text(last))
+				return app.Div().Body(app.Dt().Text(tr(l, "last call")), app.Dd().Body(app.Code().Text(last)))
 			}),
 			app.If(pr.LastError != "", func() app.UI {
-				return app.Div().Class("fact-error").Body(app.Dt().Text("last error"), app.Dd().Text(pr.LastError))
+				return app.Div().Class("fact-error").Body(app.Dt().Text(tr(l, "last error")), app.Dd().Body(app.Code().Text(pr.LastError)))
 			}),
 		),
 		app.If(fatal, func() app.UI {
-			return app.P().Class("card-note").Text("Fatal: this instance can only be closed. Declare a new producer with the same transactional.id to go on.")
+			return app.P().Class("card-note").Text(tr(l, "pg.fatal"))
 		}),
 		app.Div().Class("actions").Body(
 			p.actionButton("init", n+" init", down || !txn || fatal),
@@ -171,11 +175,11 @@ func (p *playground) producerCard(pr cluster.ProducerView, snap Snapshot) app.UI
 		),
 		// Not a <form>: go-app runs handlers after the event, too late to
 		// stop a submit from reloading the page.
-		app.Div().Class("mini-form").Role("group").Aria("label", "Send from "+n).Body(
-			app.Select().ID(id+"-tp").Aria("label", "Partition for "+n).Body(tpOptions...),
-			app.Input().Type("text").ID(id+"-kv").Aria("label", "Records for "+n+" (key=value …)").
+		app.Div().Class("mini-form").Role("group").Aria("label", fmt.Sprintf(tr(l, "Send from %s"), n)).Body(
+			app.Select().ID(id+"-tp").Aria("label", fmt.Sprintf(tr(l, "Partition for %s"), n)).Body(tpOptions...),
+			app.Input().Type("text").ID(id+"-kv").Aria("label", fmt.Sprintf(tr(l, "Records for %s (key=value …)"), n)).
 				Value("k1=v1").Size(9).Spellcheck(false),
-			app.Button().Type("button").Class("action").Title(n+" send PARTITION key=value").
+			app.Button().Type("button").Class("action").Title(n+" send PARTITION key=value").DataSet("stmt-form", "send").
 				Aria("disabled", down || fatal).
 				OnClick(func(ctx app.Context, e app.Event) {
 					if down || fatal {
@@ -187,10 +191,10 @@ func (p *playground) producerCard(pr cluster.ProducerView, snap Snapshot) app.UI
 				}, scoped(n, down, fatal)).Text("send"),
 		),
 		app.If(txn, func() app.UI {
-			return app.Div().Class("mini-form").Role("group").Aria("label", "Send offsets from "+n).Body(
-				app.Input().Type("text").ID(id+"-group").Aria("label", "Group for "+n).Value(group).Size(7).Spellcheck(false),
-				app.Input().Type("text").ID(id+"-offsets").Aria("label", "Offsets for "+n+" (topic/partition=offset …)").Value(offsets).Size(9).Spellcheck(false),
-				app.Button().Type("button").Class("action").Title(n+" send-offsets GROUP TOPIC/PARTITION=OFFSET").
+			return app.Div().Class("mini-form").Role("group").Aria("label", fmt.Sprintf(tr(l, "Send offsets from %s"), n)).Body(
+				app.Input().Type("text").ID(id+"-group").Aria("label", fmt.Sprintf(tr(l, "Group for %s"), n)).Value(group).Size(7).Spellcheck(false),
+				app.Input().Type("text").ID(id+"-offsets").Aria("label", fmt.Sprintf(tr(l, "Offsets for %s (topic/partition=offset …)"), n)).Value(offsets).Size(9).Spellcheck(false),
+				app.Button().Type("button").Class("action").Title(n+" send-offsets GROUP TOPIC/PARTITION=OFFSET").DataSet("stmt-form", "send-offsets").
 					Aria("disabled", down || fatal).
 					OnClick(func(ctx app.Context, e app.Event) {
 						if down || fatal {
@@ -233,9 +237,9 @@ func offsetsGuess(snap Snapshot) (group, offsets string) {
 	return group, ""
 }
 
-func pidEpoch(pid int64, epoch int16) string {
+func pidEpoch(lang string, pid int64, epoch int16) string {
 	if pid < 0 {
-		return "none yet"
+		return tr(lang, "none yet")
 	}
 	return fmt.Sprintf("%d / %d", pid, epoch)
 }
@@ -257,16 +261,17 @@ func formValue(id, def string) string {
 
 func (p *playground) consumerCard(c cluster.ConsumerView) app.UI {
 	down := c.Status == "crashed"
+	l := p.lang
 	return app.Li().Class("node-card consumer "+c.Status).DataSet("node", c.Name).DataSet("status", c.Status).Body(
-		app.Div().Class("card-head").Body(app.H3().Text(c.Name), statusBadge(c.Status, false)),
+		app.Div().Class("card-head").Body(app.H3().Text(c.Name), statusBadge(l, c.Status, false)),
 		app.Dl().Class("facts").Body(
-			app.Div().Body(app.Dt().Text("isolation"), app.Dd().Body(app.Span().Class("isolation "+c.IsolationLevel).Text(c.IsolationLevel))),
+			app.Div().Body(app.Dt().Text(tr(l, "isolation")), app.Dd().Body(app.Span().Class("isolation "+c.IsolationLevel).Text(c.IsolationLevel))),
 			app.If(c.GroupId != "", func() app.UI {
-				return app.Div().Body(app.Dt().Text("group"), app.Dd().Body(app.Code().Text(c.GroupId)))
+				return app.Div().Body(app.Dt().Text(tr(l, "group")), app.Dd().Body(app.Code().Text(c.GroupId)))
 			}),
 		),
 		app.If(len(c.Positions) == 0, func() app.UI {
-			return app.P().Class("muted").Text("No partition assigned.")
+			return app.P().Class("muted").Text(tr(l, "No partition assigned."))
 		}),
 		app.Table().Class("positions").Body(
 			app.Range(c.Positions).Slice(func(i int) app.UI {
@@ -277,8 +282,8 @@ func (p *playground) consumerCard(c cluster.ConsumerView) app.UI {
 				}
 				return app.Tr().Body(
 					app.Th().Scope("row").Text(pos.Partition),
-					app.Td().Class("num").Title("position").Text("@"+strconv.FormatInt(pos.Position, 10)),
-					app.Td().Class("received").Title("values received").Text(received),
+					app.Td().Class("num").Title(tr(l, "position")).Text("@"+strconv.FormatInt(pos.Position, 10)),
+					app.Td().Class("received").Title(tr(l, "values received")).Text(received),
 				)
 			}),
 		),

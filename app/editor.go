@@ -119,7 +119,7 @@ func (p *playground) onLoadScenario(ctx app.Context, e app.Event) {
 	gen := p.loadGen
 	ctx.After(loadDelay, func(ctx app.Context) {
 		if gen == p.loadGen {
-			ctx.Navigate(playgroundLink(slug))
+			ctx.Navigate(playgroundLinkIn(p.lang, slug))
 		}
 	})
 }
@@ -132,7 +132,7 @@ func (p *playground) onRevert(ctx app.Context, e app.Event) {
 	}
 	p.pushUndo(p.script)
 	p.setEditor(ctx, p.original)
-	p.say(false, "Back to the library's script. Undo brings yours back.")
+	p.say(false, tr(p.lang, "pg.reverted"))
 	p.startLoad(ctx, p.original, nil)
 }
 
@@ -143,7 +143,7 @@ func (p *playground) onUndo(ctx app.Context, e app.Event) {
 	}
 	pos := p.engine.Pos()
 	p.setEditor(ctx, prev)
-	p.say(false, "Restored the previous script.")
+	p.say(false, tr(p.lang, "pg.undone"))
 	p.startLoad(ctx, prev, func(ctx app.Context, err error) {
 		p.engine.Seek(pos)
 		p.followNewest(ctx)
@@ -210,8 +210,11 @@ func (p *playground) renderEditor() app.UI {
 		gutter, backdrop = append(gutter, g), append(backdrop, bd)
 	}
 
+	l := p.lang
+	scriptName, scriptSpan := localName(l, "Scenario script", "script-name")
 	area := app.Textarea().ID("script").
 		Aria("label", "Scenario script").
+		Aria("labelledby", scriptName).
 		Spellcheck(false).
 		Attr("autocomplete", "off").
 		Attr("autocapitalize", "off").
@@ -226,26 +229,33 @@ func (p *playground) renderEditor() app.UI {
 		area = area.Aria("invalid", "true").Aria("describedby", "script-error")
 	}
 
-	return app.Section().Class("editor").Aria("label", "Script").Body(
+	revertName, revertSpan := localName(l, "Revert script", "revert-name")
+	undoName, undoSpan := localName(l, "Undo script change", "undo-name")
+	_, listSpan := localName(l, "Load a library scenario", "library-select-name")
+	return app.Section().Class("editor").Aria("label", tr(l, "Script")).Body(
+		app.If(scriptSpan != nil, func() app.UI { return app.Span().Body(scriptSpan, revertSpan, undoSpan, listSpan) }),
 		app.Div().Class("panel-head").Body(
-			app.H2().Text("Script"),
+			app.H2().Text(tr(l, "Script")),
 			app.Div().Class("editor-tools").Body(
 				p.renderLibrarySelect(),
 				app.Button().Type("button").Class("tool").Aria("label", "Revert script").
-					Title("Back to the library's version of this scenario").
+					Aria("labelledby", revertName).
+					Title(tr(l, "Back to the library's version of this scenario")).
 					Aria("disabled", p.original == "" || p.script == p.original).
-					OnClick(p.onRevert).Text("Revert"),
+					OnClick(p.onRevert).Text(tr(l, "Revert")),
 				app.Button().Type("button").Class("tool").Aria("label", "Undo script change").
-					Title("Bring back the script before the last action, revert or load").
+					Aria("labelledby", undoName).
+					Title(tr(l, "Bring back the script before the last action, revert or load")).
 					Aria("disabled", len(p.undo) == 0).
-					OnClick(p.onUndo).Text("Undo"),
-				app.Label().Class("tool file-button").Title("Open a .scenario file (or drop one on the script)").Body(
-					app.Text("Open file"),
+					OnClick(p.onUndo).Text(tr(l, "Undo")),
+				app.Label().Class("tool file-button").Title(tr(l, "Open a .scenario file (or drop one on the script)")).Body(
+					app.Text(tr(l, "Open file")),
 					app.Input().Type("file").Accept(".scenario,.txt,text/plain").Class("visually-hidden").
-						Aria("label", "Open a scenario file").DataSet("action", "open-file").OnChange(p.onOpenFile),
+						Aria("label", tr(l, "Open a scenario file")).DataSet("action", "open-file").OnChange(p.onOpenFile),
 				),
 			),
 		),
+		p.renderSummary(),
 		app.Div().Class("code").OnDragOver(p.onDragOver).OnDrop(p.onDrop).Body(
 			app.Div().ID("script-gutter").Class("gutter").Aria("hidden", "true").Body(gutter...),
 			app.Div().Class("code-area").Body(
@@ -260,10 +270,10 @@ func (p *playground) renderEditor() app.UI {
 			}
 			return app.P().ID("script-error").Class("script-error").Role("alert").
 				DataSet("line", se.Line).DataSet("col", se.Col).
-				Text(fmt.Sprintf(kind, se.Line, se.Col, se.Msg))
+				Body(scriptErrorText(l, kind, se)...)
 		}),
 		app.If(p.script != p.engine.Script() && se == nil, func() app.UI {
-			return app.P().Class("editor-status").Role("status").Text("Running your edits…")
+			return app.P().Class("editor-status").Role("status").Text(tr(l, "Running your edits…"))
 		}),
 		p.renderResults(),
 	)
@@ -332,8 +342,9 @@ func (b *editorBlock) Render() app.UI {
 // renderResults lists the expectations checked so far.
 func (p *playground) renderResults() app.UI {
 	rs := p.engine.Results()
+	l := p.lang
 	if len(rs) == 0 {
-		return app.P().Class("results-empty").Text("Expectations appear here as the script checks them.")
+		return app.P().Class("results-empty").Text(tr(l, "Expectations appear here as the script checks them."))
 	}
 	failed := 0
 	for _, r := range rs {
@@ -342,17 +353,17 @@ func (p *playground) renderResults() app.UI {
 		}
 	}
 	return app.Details().Class("results").Open(failed > 0).Body(
-		app.Summary().Text(fmt.Sprintf("%d expectation(s) checked, %d failed", len(rs), failed)),
+		app.Summary().Text(fmt.Sprintf(tr(l, "%d expectation(s) checked, %d failed"), len(rs), failed)),
 		app.Ul().Body(app.Range(rs).Slice(func(i int) app.UI {
 			r := rs[i]
 			li := app.Li().Class("result").DataSet("line", r.Pos.Line)
 			if r.OK {
-				return li.Class("ok").Text(fmt.Sprintf("✓ %d: %s", r.Pos.Line, r.Line))
+				return li.Class("ok").Body(app.Text(fmt.Sprintf("✓ %d: ", r.Pos.Line)), app.Code().Text(r.Line))
 			}
 			return li.Class("fail").Body(
-				app.Text(fmt.Sprintf("✗ %d: %s", r.Pos.Line, r.Line)),
+				app.Text(fmt.Sprintf("✗ %d: ", r.Pos.Line)), app.Code().Text(r.Line),
 				app.Br(),
-				app.Span().Class("detail").Text("expected "+r.Expected+", got "+r.Actual),
+				app.Span().Class("detail").Body(app.Text(tr(l, "expected")+" "), app.Code().Text(r.Expected), app.Text(tr(l, ", got")+" "), app.Code().Text(r.Actual)),
 			)
 		})),
 	)
@@ -363,15 +374,7 @@ func (p *playground) renderResults() app.UI {
 // shown: reading and listing the whole library is not needed for the
 // first step.
 func (p *playground) renderLibrarySelect() app.UI {
-	values, texts := librarySlugs(), libraryTitles()
-	if !p.libraryListed {
-		values, texts = values[:1], texts[:1]
-		if p.slug != "" {
-			values, texts = []string{values[0], p.slug}, []string{texts[0], p.slugTitle}
-		}
-	}
-	return &choice{Class: "scenario-select", Label: "Load a library scenario", Values: values, Texts: texts,
-		Selected: p.slug, onChange: p.onLoadScenario}
+	return &librarySelect{Lang: p.lang, Listed: p.libraryListed, Slug: p.slug, Title: p.slugTitle, onChange: p.onLoadScenario}
 }
 
 // maxOpenedFile bounds a script read from a file, as a share link is.
@@ -408,7 +411,7 @@ func (p *playground) onDrop(ctx app.Context, e app.Event) {
 func (p *playground) readFile(ctx app.Context, file app.Value) {
 	name := file.Get("name").String()
 	if file.Get("size").Int() > maxOpenedFile {
-		p.say(true, fmt.Sprintf("%s is too big to be a scenario (over %d bytes).", name, maxOpenedFile))
+		p.say(true, fmt.Sprintf(tr(p.lang, "%s is too big to be a scenario (over %d bytes)."), name, maxOpenedFile))
 		return
 	}
 	var onText app.Func
@@ -422,7 +425,7 @@ func (p *playground) readFile(ctx app.Context, file app.Value) {
 			p.slug, p.slugTitle, p.original = "", "", text
 			p.setEditor(ctx, text)
 			p.startLoad(ctx, text, nil)
-			p.say(false, fmt.Sprintf("Opened %s. Undo brings back the script before it.", name))
+			p.say(false, fmt.Sprintf(tr(p.lang, "Opened %s. Undo brings back the script before it."), name))
 		})
 		return nil
 	})

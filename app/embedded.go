@@ -7,6 +7,8 @@ import (
 	"time"
 
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
+
+	"txnlab/lessons/doc"
 )
 
 // The embedded playground: what a lesson page mounts for each ```scenario
@@ -35,11 +37,9 @@ type ShowRequest struct {
 	Stop int
 }
 
-// playgroundPath is the full playground's path for a page's language.
-// The full playground exists in English only for now (its Chinese is
-// the playground issue's), so both languages lead there and the Chinese
-// link says so.
-func playgroundPath(lang string) string { return PathPlayground }
+// playgroundPath is the full playground's path for a page's language:
+// a Chinese lesson leads to the Chinese playground.
+func playgroundPath(lang string) string { return inLang(doc.Lang(lang), PathPlayground) }
 
 // scenarioPlayground is an embedded playground. Its exported fields are
 // its inputs, compared by go-app at every render of the lesson page, so
@@ -608,7 +608,7 @@ func (s *scenarioPlayground) renderEditor() app.UI {
 			}
 			return app.P().ID(errID).Class("script-error").Role("alert").
 				DataSet("line", se.Line).DataSet("col", se.Col).
-				Text(fmt.Sprintf(tr(l, msg), se.Line, se.Col, se.Msg))
+				Body(scriptErrorText(l, msg, se)...)
 		}),
 	)
 }

@@ -170,7 +170,7 @@ func TestEmbeddedSpeaksThePagesLanguage(t *testing.T) {
 		`aria-label="Step"`, `aria-labelledby="endtxn-step"`, `id="endtxn-step"`, ">前进一步<",
 		`data-action="reset"`, `data-action="back"`, `data-action="play"`, `data-action="pause"`,
 		`data-action="step"`, `data-action="end"`,
-		`href="/playground#s=`, "在完整的演练场中打开",
+		`href="/zh/playground#s=`, "在完整的演练场中打开",
 	} {
 		if !strings.Contains(html, want) {
 			t.Errorf("the Chinese playground lacks %s", want)

@@ -18,10 +18,10 @@ import (
 
 func (p *playground) renderExport() app.UI {
 	item := func(label, title string, h app.EventHandler) app.UI {
-		return app.Li().Body(app.Button().Type("button").Class("menu-item").Title(title).OnClick(h).Text(label))
+		return app.Li().Body(app.Button().Type("button").Class("menu-item").Title(tr(p.lang, title)).OnClick(h).Text(tr(p.lang, label)))
 	}
 	return app.Details().Class("export").Body(
-		app.Summary().Class("tool").Text("Export"),
+		app.Summary().Class("tool").Text(tr(p.lang, "Export")),
 		app.Ul().Class("menu").Body(
 			item("Diagram (SVG)", "The whole diagram up to this step, as an SVG file", p.onExportSVG),
 			item("Diagram (Mermaid)", "A Mermaid sequenceDiagram of the history up to this step", p.onExportMermaid),

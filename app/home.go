@@ -39,8 +39,8 @@ func (h *homePage) Render() app.UI {
 			app.P().Class("lead").Text(tr(l, "home.lead")),
 			app.Ul().Class("actions").Body(
 				app.Li().Body(app.A().Class("button primary").Href(inLang(l, PathLessons)).Text(tr(l, "home.start"))),
-				app.Li().Body(app.A().Class("button").Href(PathPlayground).Text(tr(l, "home.playground"))),
-				app.Li().Body(app.A().Class("button").Href(PathScenarios).Text(tr(l, "home.scenarios"))),
+				app.Li().Body(app.A().Class("button").Href(inLang(l, PathPlayground)).Text(tr(l, "home.playground"))),
+				app.Li().Body(app.A().Class("button").Href(inLang(l, PathScenarios)).Text(tr(l, "home.scenarios"))),
 			),
 		),
 		app.Section().Class("how").Aria("label", tr(l, "home.how")).Body(

@@ -57,15 +57,16 @@ type inspectorView struct {
 func (v *inspectorView) Render() app.UI {
 	p := v.p
 	snap, viol, current := p.shownSnap, p.shownViol, v.Current
+	l := p.lang
 	tabButtons := make([]app.UI, len(tabs))
 	for i, t := range tabs {
 		id := t.id
-		label := t.label
+		label := tr(l, t.label)
 		if id == tabInvariants && len(viol) > 0 {
 			label += " (" + strconv.Itoa(len(viol)) + ")"
 		}
 		if id == tabBreak && len(snap.Broken) > 0 {
-			label += " (" + strconv.Itoa(len(snap.Broken)) + " off)"
+			label += fmt.Sprintf(tr(l, " (%d off)"), len(snap.Broken))
 		}
 		class := "tab"
 		if id == tabInvariants && len(viol) > 0 {
@@ -84,22 +85,22 @@ func (v *inspectorView) Render() app.UI {
 	var panel app.UI
 	switch {
 	case !snap.Valid:
-		panel = app.P().Class("empty").Text("Step once to create the cluster.")
+		panel = app.P().Class("empty").Text(tr(l, "Step once to create the cluster."))
 	case p.tab == tabPartitions:
-		panel = partitionsPanel(snap)
+		panel = partitionsPanel(l, snap)
 	case p.tab == tabConsumers:
-		panel = consumersPanel(snap)
+		panel = consumersPanel(l, snap)
 	case p.tab == tabGroups:
-		panel = groupsPanel(snap)
+		panel = groupsPanel(l, snap)
 	case p.tab == tabInvariants:
 		panel = p.invariantsPanel(viol)
 	case p.tab == tabBreak:
 		panel = p.breakPanel(snap)
 	default:
-		panel = transactionsPanel(snap)
+		panel = transactionsPanel(l, snap)
 	}
-	return app.Section().Class("inspector").Aria("label", "Inspector").Body(
-		app.Div().Class("tabs").Role("tablist").Aria("label", "Inspector").Body(tabButtons...),
+	return app.Section().Class("inspector").Aria("label", tr(l, "Inspector")).Body(
+		app.Div().Class("tabs").Role("tablist").Aria("label", tr(l, "Inspector")).Body(tabButtons...),
 		app.Div().Class("tab-panel").ID("panel-"+p.tab).Role("tabpanel").Aria("labelledby", "tab-"+p.tab).Body(panel),
 	)
 }
@@ -126,9 +127,9 @@ func (p *playground) onTabKey(ctx app.Context, e app.Event) {
 	})
 }
 
-func transactionsPanel(snap Snapshot) app.UI {
+func transactionsPanel(l string, snap Snapshot) app.UI {
 	if len(snap.Transactions) == 0 {
-		return app.P().Class("empty").Text("No transactional producer in this script.")
+		return app.P().Class("empty").Text(tr(l, "No transactional producer in this script."))
 	}
 	down := map[string]bool{}
 	for _, b := range snap.Brokers {
@@ -139,11 +140,11 @@ func transactionsPanel(snap Snapshot) app.UI {
 		md := t.Metadata
 		state := md.State
 		if md.PendingState != "" {
-			state += " → " + md.PendingState + " (pending)"
+			state += " → " + md.PendingState + " (" + tr(l, "pending") + ")"
 		}
 		coord := t.Coordinator
 		if coord == "" {
-			coord = "none (partition offline)"
+			coord = tr(l, "none (partition offline)")
 		}
 		var parts []string
 		for _, tp := range md.Partitions {
@@ -151,11 +152,11 @@ func transactionsPanel(snap Snapshot) app.UI {
 		}
 		return app.Article().Class("txn").DataSet("txn", t.TransactionalId).Body(
 			app.H3().Body(app.Code().Text(t.TransactionalId)),
-			app.Dl().Class("facts wide").Body(txnFacts(t, coord, state, parts, down[t.Coordinator])...),
-			app.H4().Text("__transaction_state records"),
-			app.If(len(t.Log) == 0, func() app.UI { return app.P().Class("muted").Text("none yet") }),
+			app.Dl().Class("facts wide").Body(txnFacts(l, t, coord, state, parts, down[t.Coordinator])...),
+			app.H4().Body(app.Code().Text("__transaction_state"), app.Text(" "+tr(l, "records"))),
+			app.If(len(t.Log) == 0, func() app.UI { return app.P().Class("muted").Text(tr(l, "none yet")) }),
 			app.If(len(t.Log) > txnLogShown, func() app.UI {
-				return app.P().Class("muted").Text(fmt.Sprintf("the last %d of %d records", txnLogShown, len(t.Log)))
+				return app.P().Class("muted").Text(fmt.Sprintf(tr(l, "the last %d of %d records"), txnLogShown, len(t.Log)))
 			}),
 			app.Ol().Class("txn-log").Body(app.Range(lastRecords(t.Log)).Slice(func(j int) app.UI {
 				r := lastRecords(t.Log)[j]
@@ -173,22 +174,22 @@ func lastRecords[T any](log []T) []T { return log[max(0, len(log)-txnLogShown):]
 
 // txnFacts lists a transaction's facts as flat dt/dd pairs: the facts grid
 // lays out its children two by two.
-func txnFacts(t cluster.TransactionView, coord, state string, parts []string, coordDown bool) []app.UI {
+func txnFacts(l string, t cluster.TransactionView, coord, state string, parts []string, coordDown bool) []app.UI {
 	md := t.Metadata
-	out := []app.UI{fact("coordinator", fmt.Sprintf("%s — __transaction_state/%d, coordinator epoch %d", coord, t.Partition, t.CoordinatorEpoch))}
+	out := []app.UI{fact(tr(l, "coordinator"), fmt.Sprintf(tr(l, "%s — __transaction_state/%d, coordinator epoch %d"), coord, t.Partition, t.CoordinatorEpoch))}
 	switch {
 	case t.Loading:
-		out = append(out, fact("loading", "the coordinator is loading its partition"))
+		out = append(out, fact(tr(l, "loading"), tr(l, "the coordinator is loading its partition")))
 	case !t.Known && coordDown:
-		out = append(out, fact("metadata", "unreachable: its coordinator is down until the controller moves the partition to another broker"))
+		out = append(out, fact(tr(l, "metadata"), tr(l, "pg.txn.unreachable")))
 	case !t.Known:
-		out = append(out, fact("metadata", "none (never initialised, or expired)"))
+		out = append(out, fact(tr(l, "metadata"), tr(l, "none (never initialised, or expired)")))
 	default:
 		out = append(out,
-			factUI("state", app.Span().Class("txn-state state-"+md.State).Text(state)),
-			fact("producer id / epoch", fmt.Sprintf("%d / %d (last epoch %d)", md.ProducerId, md.ProducerEpoch, md.LastProducerEpoch)),
-			fact("partitions", orNone(strings.Join(parts, ", "))),
-			fact("timeout", fmt.Sprintf("%d ms", md.TxnTimeoutMs)),
+			factUI(tr(l, "state"), app.Span().Class("txn-state state-"+md.State).Text(state)),
+			fact(tr(l, "producer id / epoch"), fmt.Sprintf(tr(l, "%d / %d (last epoch %d)"), md.ProducerId, md.ProducerEpoch, md.LastProducerEpoch)),
+			fact(tr(l, "partitions"), orNone(l, strings.Join(parts, ", "))),
+			fact(tr(l, "timeout"), fmt.Sprintf("%d ms", md.TxnTimeoutMs)),
 		)
 	}
 	return out
@@ -200,9 +201,9 @@ func factUI(term string, value app.UI) app.UI {
 	return app.Div().Body(app.Dt().Text(term), app.Dd().Body(value))
 }
 
-func orNone(s string) string {
+func orNone(l, s string) string {
 	if s == "" {
-		return "none"
+		return tr(l, "none")
 	}
 	return s
 }
@@ -219,21 +220,21 @@ func producerColours(snap Snapshot) map[string]int {
 	return m
 }
 
-func partitionsPanel(snap Snapshot) app.UI {
+func partitionsPanel(l string, snap Snapshot) app.UI {
 	colours := producerColours(snap)
 	return app.Div().Class("partition-list").Body(
 		app.P().Class("legend-line").Body(
-			app.Span().Class("cell-key committed").Text("committed"),
-			app.Span().Class("cell-key pending").Text("pending"),
-			app.Span().Class("cell-key aborted").Text("aborted"),
-			app.Span().Class("cell-key marker").Text("marker"),
-			app.Span().Class("cell-key plain").Text("non-transactional"),
+			app.Span().Class("cell-key committed").Text(tr(l, "committed")),
+			app.Span().Class("cell-key pending").Text(tr(l, "pending")),
+			app.Span().Class("cell-key aborted").Text(tr(l, "aborted")),
+			app.Span().Class("cell-key marker").Text(tr(l, "marker")),
+			app.Span().Class("cell-key plain").Text(tr(l, "non-transactional")),
 		),
-		app.Range(snap.Partitions).Slice(func(i int) app.UI { return partitionView(snap.Partitions[i], colours) }),
+		app.Range(snap.Partitions).Slice(func(i int) app.UI { return partitionView(l, snap.Partitions[i], colours) }),
 	)
 }
 
-func partitionView(pv cluster.PartitionView, colours map[string]int) app.UI {
+func partitionView(l string, pv cluster.PartitionView, colours map[string]int) app.UI {
 	cells := make([]app.UI, 0, len(pv.Entries)+1)
 	for _, e := range pv.Entries {
 		class := "cell " + e.Status
@@ -243,10 +244,10 @@ func partitionView(pv cluster.PartitionView, colours map[string]int) app.UI {
 		var text, title string
 		if e.Marker != "" {
 			text = e.Marker
-			title = fmt.Sprintf("offset %d: %s marker, pid %d epoch %d", e.Offset, e.Marker, e.ProducerId, e.ProducerEpoch)
+			title = fmt.Sprintf(tr(l, "offset %d: %s marker, pid %d epoch %d"), e.Offset, e.Marker, e.ProducerId, e.ProducerEpoch)
 		} else {
 			text = e.Value
-			title = fmt.Sprintf("offset %d: %s=%s, %s, pid %d epoch %d seq %d", e.Offset, e.Key, e.Value, e.Status, e.ProducerId, e.ProducerEpoch, e.Sequence)
+			title = fmt.Sprintf(tr(l, "offset %d: %s=%s, %s, pid %d epoch %d seq %d"), e.Offset, e.Key, e.Value, tr(l, e.Status), e.ProducerId, e.ProducerEpoch, e.Sequence)
 		}
 		if e.Producer != "" {
 			title += " (" + e.Producer + ")"
@@ -273,7 +274,7 @@ func partitionView(pv cluster.PartitionView, colours map[string]int) app.UI {
 	if pv.HighWatermark == pv.LogEndOffset {
 		endMarks = append(endMarks, app.Span().Class("mark hw").Text("HW"))
 	}
-	cells = append(cells, app.Li().Class("cell end").Title(fmt.Sprintf("log end offset %d", pv.LogEndOffset)).Body(
+	cells = append(cells, app.Li().Class("cell end").Title(fmt.Sprintf(tr(l, "log end offset %d"), pv.LogEndOffset)).Body(
 		app.Span().Class("cell-offset").Text(pv.LogEndOffset),
 		app.Span().Class("cell-value").Text("LEO"),
 		app.Span().Class("cell-marks").Body(endMarks...),
@@ -281,15 +282,15 @@ func partitionView(pv cluster.PartitionView, colours map[string]int) app.UI {
 	return app.Article().Class("partition").DataSet("partition", pv.Partition).Body(
 		app.H3().Body(
 			app.Code().Text(pv.Partition),
-			app.Span().Class("muted meta").Text(fmt.Sprintf(" leader %s (epoch %d) · replicas %s · ISR %s · HW %d · LSO %d · LEO %d",
+			app.Span().Class("muted meta").Text(fmt.Sprintf(tr(l, " leader %s (epoch %d) · replicas %s · ISR %s · HW %d · LSO %d · LEO %d"),
 				pv.Leader, pv.LeaderEpoch, ints(pv.Replicas), ints(pv.ISR), pv.HighWatermark, pv.LSO, pv.LogEndOffset)),
 		),
-		app.Ol().Class("log-strip").Aria("label", "Log of "+pv.Partition).Body(cells...),
+		app.Ol().Class("log-strip").Aria("label", fmt.Sprintf(tr(l, "Log of %s"), pv.Partition)).Body(cells...),
 		app.Div().Class("partition-tables").Body(
 			app.If(len(pv.Producers) > 0, func() app.UI {
 				return app.Table().Class("mini").Body(
-					app.Caption().Text("Producer state"),
-					app.THead().Body(app.Tr().Body(app.Th().Text("pid"), app.Th().Text("epoch"), app.Th().Text("coord. epoch"), app.Th().Text("last seq"), app.Th().Text("open txn from"))),
+					app.Caption().Text(tr(l, "Producer state")),
+					app.THead().Body(app.Tr().Body(app.Th().Text("pid"), app.Th().Text("epoch"), app.Th().Text(tr(l, "coord. epoch")), app.Th().Text(tr(l, "last seq")), app.Th().Text(tr(l, "open txn from")))),
 					app.TBody().Body(app.Range(pv.Producers).Slice(func(j int) app.UI {
 						r := pv.Producers[j]
 						first := "—"
@@ -302,8 +303,8 @@ func partitionView(pv cluster.PartitionView, colours map[string]int) app.UI {
 			}),
 			app.If(len(pv.Aborted) > 0, func() app.UI {
 				return app.Table().Class("mini").Body(
-					app.Caption().Text("Aborted-transaction index"),
-					app.THead().Body(app.Tr().Body(app.Th().Text("pid"), app.Th().Text("first"), app.Th().Text("last"), app.Th().Text("LSO"))),
+					app.Caption().Text(tr(l, "Aborted-transaction index")),
+					app.THead().Body(app.Tr().Body(app.Th().Text("pid"), app.Th().Text(tr(l, "first")), app.Th().Text(tr(l, "last")), app.Th().Text("LSO"))),
 					app.TBody().Body(app.Range(pv.Aborted).Slice(func(j int) app.UI {
 						a := pv.Aborted[j]
 						return app.Tr().Body(app.Td().Text(a.ProducerId), app.Td().Text(a.FirstOffset), app.Td().Text(a.LastOffset), app.Td().Text(a.LastStableOffset))
@@ -325,11 +326,11 @@ func ints(v []int32) string {
 // consumersPanel puts what each isolation level returns side by side: the
 // records each consumer received, and what the log would give each level
 // right now (read_committed stops at the LSO and drops aborted records).
-func consumersPanel(snap Snapshot) app.UI {
+func consumersPanel(l string, snap Snapshot) app.UI {
 	return app.Div().Class("consumers-panel").Body(
 		app.Table().Class("mini wide").Body(
-			app.Caption().Text("What a fetch from offset 0 returns now"),
-			app.THead().Body(app.Tr().Body(app.Th().Text("partition"), app.Th().Text("read_uncommitted"), app.Th().Text("read_committed"))),
+			app.Caption().Text(tr(l, "What a fetch from offset 0 returns now")),
+			app.THead().Body(app.Tr().Body(app.Th().Text(tr(l, "partition")), app.Th().Body(app.Code().Text("read_uncommitted")), app.Th().Body(app.Code().Text("read_committed")))),
 			app.TBody().Body(app.Range(snap.Partitions).Slice(func(i int) app.UI {
 				pv := snap.Partitions[i]
 				var ru, rc []string
@@ -354,12 +355,12 @@ func consumersPanel(snap Snapshot) app.UI {
 					rows = append(rows, app.Tr().Body(app.Td().Text(c.Name), app.Td().Text(c.IsolationLevel), app.Td().Text(pos.Partition), app.Td().Text(pos.Position), app.Td().Text(orDash(pos.Received))))
 				}
 				if len(c.Positions) == 0 {
-					rows = append(rows, app.Tr().Body(app.Td().Text(c.Name), app.Td().Text(c.IsolationLevel), app.Td().ColSpan(3).Text("nothing assigned")))
+					rows = append(rows, app.Tr().Body(app.Td().Text(c.Name), app.Td().Text(c.IsolationLevel), app.Td().ColSpan(3).Text(tr(l, "nothing assigned"))))
 				}
 			}
 			return app.Table().Class("mini wide").Body(
-				app.Caption().Text("What each consumer received"),
-				app.THead().Body(app.Tr().Body(app.Th().Text("consumer"), app.Th().Text("isolation"), app.Th().Text("partition"), app.Th().Text("position"), app.Th().Text("received"))),
+				app.Caption().Text(tr(l, "What each consumer received")),
+				app.THead().Body(app.Tr().Body(app.Th().Text(tr(l, "consumer")), app.Th().Text(tr(l, "isolation")), app.Th().Text(tr(l, "partition")), app.Th().Text(tr(l, "position")), app.Th().Text(tr(l, "received")))),
 				app.TBody().Body(rows...),
 			)
 		}),
@@ -373,18 +374,18 @@ func orDash(v []string) string {
 	return strings.Join(v, " ")
 }
 
-func groupsPanel(snap Snapshot) app.UI {
+func groupsPanel(l string, snap Snapshot) app.UI {
 	if len(snap.Offsets) == 0 {
-		return app.P().Class("empty").Text("No group has committed offsets yet.")
+		return app.P().Class("empty").Text(tr(l, "No group has committed offsets yet."))
 	}
 	return app.Table().Class("mini wide").Body(
-		app.Caption().Text("__consumer_offsets: committed and pending transactional offsets"),
-		app.THead().Body(app.Tr().Body(app.Th().Text("group"), app.Th().Text("partition"), app.Th().Text("offset"), app.Th().Text("status"))),
+		app.Caption().Body(app.Code().Text("__consumer_offsets"), app.Text(tr(l, ": committed and pending transactional offsets"))),
+		app.THead().Body(app.Tr().Body(app.Th().Text(tr(l, "group")), app.Th().Text(tr(l, "partition")), app.Th().Text(tr(l, "offset")), app.Th().Text(tr(l, "status")))),
 		app.TBody().Body(app.Range(snap.Offsets).Slice(func(i int) app.UI {
 			o := snap.Offsets[i]
-			status := "committed"
+			status := tr(l, "committed")
 			if o.Pending {
-				status = fmt.Sprintf("pending (transaction of pid %d)", o.ProducerId)
+				status = fmt.Sprintf(tr(l, "pending (transaction of pid %d)"), o.ProducerId)
 			}
 			return app.Tr().Class(map[bool]string{true: "pending", false: "committed"}[o.Pending]).Body(
 				app.Td().Text(o.Group), app.Td().Text(o.Partition), app.Td().Text(o.Offset), app.Td().Text(status))
@@ -421,7 +422,7 @@ func (p *playground) invariantsPanel(viol []check.Violation) app.UI {
 		items = append(items, p.invariantItem(name, "", vs))
 	}
 	return app.Div().Body(
-		app.P().Class("muted").Text("The checker reads the history up to this step. Each invariant is green while it holds."),
+		app.P().Class("muted").Text(tr(p.lang, "The checker reads the history up to this step. Each invariant is green while it holds.")),
 		app.Ul().Class("invariants").Body(items...),
 	)
 }
@@ -434,7 +435,7 @@ func (p *playground) invariantItem(name, what string, vs []check.Violation) app.
 	return app.Li().Class(class).DataSet("invariant", name).Body(
 		app.Span().Class("inv-mark").Aria("hidden", "true").Text(mark),
 		app.Code().Text(name),
-		app.If(what != "", func() app.UI { return app.Span().Class("muted").Text(" — " + what) }),
+		app.If(what != "", func() app.UI { return app.Span().Class("muted").Text(" — " + tr(p.lang, what)) }),
 		app.If(len(vs) > 0, func() app.UI {
 			return app.Ul().Class("violations").Body(app.Range(vs).Slice(func(i int) app.UI {
 				v := vs[i]
@@ -442,7 +443,7 @@ func (p *playground) invariantItem(name, what string, vs []check.Violation) app.
 				for _, idx := range v.Events {
 					links = append(links, p.eventLink(idx))
 				}
-				return app.Li().Body(app.Text(v.Message+" "), app.Span().Class("event-links").Body(links...))
+				return app.Li().Body(violationText(p.lang, v.Message), app.Text(" "), app.Span().Class("event-links").Body(links...))
 			}))
 		}),
 	)
@@ -451,7 +452,7 @@ func (p *playground) invariantItem(name, what string, vs []check.Violation) app.
 // eventLink moves to the step where an event happened and, for a message,
 // opens it in the message panel.
 func (p *playground) eventLink(idx int) app.UI {
-	return app.Button().Type("button").Class("link").Title("Go to the step of event #"+strconv.Itoa(idx)).
+	return app.Button().Type("button").Class("link").Title(fmt.Sprintf(tr(p.lang, "Go to the step of event #%d"), idx)).
 		OnClick(func(ctx app.Context, e app.Event) {
 			p.stop()
 			p.engine.Seek(stepOfEvent(p.engine, idx))
@@ -519,13 +520,13 @@ func (p *playground) breakPanel(snap Snapshot) app.UI {
 				Body(app.Span().Class("knob")),
 			app.Div().Body(
 				app.Code().Text(m.name),
-				app.Span().Class(map[bool]string{true: "state-on", false: "state-off"}[on]).Text(map[bool]string{true: " on", false: " OFF"}[on]),
-				app.P().Class("muted").Text(m.what),
+				app.Span().Class(map[bool]string{true: "state-on", false: "state-off"}[on]).Text(" "+tr(p.lang, map[bool]string{true: "on", false: "OFF"}[on])),
+				app.P().Class("muted").Text(tr(p.lang, m.what)),
 			),
 		))
 	}
 	return app.Div().Body(
-		app.P().Class("muted").Text("Switch a mechanism off at this moment and run on: the Invariants tab shows what it was preventing. Each switch is a line of the script (break / restore)."),
+		app.P().Class("muted").Text(tr(p.lang, "pg.break.help")),
 		app.Ul().Class("switches").Body(items...),
 	)
 }

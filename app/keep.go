@@ -2,9 +2,13 @@ package app
 
 import (
 	"encoding/json"
+	"net/url"
 	"strconv"
+	"strings"
 
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
+
+	"txnlab/lessons/doc"
 )
 
 // The full playground keeps the learner's script and position in the
@@ -28,8 +32,19 @@ type keptScript struct {
 	Script string `json:"script"`
 }
 
-// sourceOf names the address a playground was opened at.
-func sourceOf(u interface{ String() string }) string { return u.String() }
+// sourceOf names the address a playground was opened at, whatever its
+// language: /zh/playground?scenario=abort is the same source as
+// /playground?scenario=abort, so the language control, which leads from
+// one to the other, keeps the edited script and the position.
+func sourceOf(u interface{ String() string }) string {
+	s := u.String()
+	v, err := url.Parse(s)
+	if err != nil || langOf(v.Path) != doc.Chinese {
+		return s
+	}
+	v.Path = inLang(doc.English, v.Path)
+	return v.String()
+}
 
 // keepScript writes the script down for its source.
 func keepScript(source, script string) {
@@ -102,4 +117,31 @@ func getItem(key string) string {
 		}
 	}
 	return ""
+}
+
+// twinSuffix is what the playground's address in the other language
+// keeps of this one: the scenario (?scenario=) and a shared script and
+// step (#s=…&p=…). The edited script and the position go through the
+// browser's storage, which sourceOf keys alike in both languages.
+func (p *playground) twinSuffix() string {
+	if p.source != "" {
+		if u, err := url.Parse(p.source); err == nil {
+			u.Scheme, u.Host, u.User, u.Path = "", "", nil, ""
+			return u.String()
+		}
+	}
+	if p.slug != "" {
+		return strings.TrimPrefix(playgroundLink(p.slug), PathPlayground)
+	}
+	return ""
+}
+
+// keepNow writes down the script and the position for the address shown,
+// before the page leaves it inside the app (the language control, a
+// link): pagehide fires only when the document goes.
+func (p *playground) keepNow() {
+	if p.source != "" && p.script != "" {
+		keepScript(p.source, p.script)
+		keepPos(p.source, p.engine.Pos())
+	}
 }

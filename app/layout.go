@@ -9,17 +9,24 @@ import (
 // siteName is the name in titles and the header.
 const siteName = "txnlab"
 
-// shell wraps an English-only page's content in the header and footer
-// every page shares. current is the page's path, so its link can say so
-// to screen readers.
-func shell(current string, content ...app.UI) app.UI {
-	return shellIn(doc.English, current, false, content...)
-}
-
-// shellIn is shell in lang. bilingual pages (those that exist in both
+// shellIn wraps a page's content in the header and footer every page
+// shares, in lang. current is the page's path, so its link can say so
+// to screen readers. bilingual pages (those that exist in both
 // languages) offer the language control, which leads to the same page in
 // the other language.
 func shellIn(lang doc.Lang, current string, bilingual bool, content ...app.UI) app.UI {
+	twin := ""
+	if !bilingual {
+		twin = "-"
+	}
+	return shellTwin(lang, current, twin, content...)
+}
+
+// shellTwin is shellIn for a bilingual page whose address carries more
+// than its path: twin ("?scenario=…#s=…") goes after the other language's
+// path, so switching keeps the scenario and the shared script ("-": no
+// language control).
+func shellTwin(lang doc.Lang, current, twin string, content ...app.UI) app.UI {
 	home := inLang(lang, PathHome)
 	lessons := inLang(lang, PathLessons)
 	return app.Div().Class("site").Body(
@@ -29,10 +36,10 @@ func shellIn(lang doc.Lang, current string, bilingual bool, content ...app.UI) a
 			app.Nav().Aria("label", tr(lang, "nav.main")).Body(
 				navLink(home, tr(lang, "nav.home"), current),
 				navLink(lessons, tr(lang, "nav.lessons"), current),
-				navLink(PathPlayground, tr(lang, "nav.playground"), current),
-				navLink(PathScenarios, tr(lang, "nav.scenarios"), current),
+				navLink(inLang(lang, PathPlayground), tr(lang, "nav.playground"), current),
+				navLink(inLang(lang, PathScenarios), tr(lang, "nav.scenarios"), current),
 			),
-			app.If(bilingual, func() app.UI { return languageControl(lang, current) }),
+			app.If(twin != "-", func() app.UI { return languageControl(lang, current, twin) }),
 		),
 		&updateNotice{Lang: lang},
 		app.Main().ID("main").Body(content...),
@@ -42,9 +49,9 @@ func shellIn(lang doc.Lang, current string, bilingual bool, content ...app.UI) a
 
 // languageControl links the page to its twin in the other language. Each
 // language is named in itself, as language menus do.
-func languageControl(lang doc.Lang, current string) app.UI {
+func languageControl(lang doc.Lang, current, twin string) app.UI {
 	link := func(l doc.Lang, name string) app.UI {
-		a := app.A().Href(inLang(l, current)).Lang(l.HTMLLang()).Attr("hreflang", l.HTMLLang()).
+		a := app.A().Href(inLang(l, current)+twin).Lang(l.HTMLLang()).Attr("hreflang", l.HTMLLang()).
 			Attr("data-lang", string(l)).Text(name)
 		if l == lang {
 			a = a.Aria("current", "true")

@@ -44,22 +44,6 @@ func libraryEntry(s scenarios.Scenario) Scenario {
 	return Scenario{Slug: s.Slug, Title: title, Purpose: purpose, Script: s.Script}
 }
 
-// librarySlugs and libraryTitles are the options of the editor's select:
-// "" and its prompt first, then every scenario.
-var librarySlugs, libraryTitles = sync.OnceValue(func() []string {
-	out := []string{""}
-	for _, s := range Library() {
-		out = append(out, s.Slug)
-	}
-	return out
-}), sync.OnceValue(func() []string {
-	out := []string{"Load a scenario…"}
-	for _, s := range Library() {
-		out = append(out, s.Title)
-	}
-	return out
-})
-
 // splitNarrative takes the narrative's first sentence as the title and the
 // rest as the purpose. The scripts wrap their comments, so the first line
 // alone often stops mid-sentence ("… still open (before").

@@ -171,3 +171,49 @@ func TestUpdateNotice(t *testing.T) {
 		}
 	}
 }
+
+// The messages asked for by a variable (tab labels, the invariants' and
+// the switches' descriptions, node states, the shortcuts) are in the
+// catalogue: TestEveryMessageKeyExists sees only literal keys.
+func TestEveryComputedMessageKeyExists(t *testing.T) {
+	var keys []string
+	for _, x := range tabs {
+		keys = append(keys, x.label)
+	}
+	for _, x := range invariants {
+		keys = append(keys, x.what)
+	}
+	for _, x := range mechanisms {
+		keys = append(keys, x.what)
+	}
+	for _, x := range shortcutKeys {
+		keys = append(keys, x.what)
+	}
+	for _, s := range []string{"up", "crashed", "paused", "fenced"} {
+		keys = append(keys, "status."+s)
+	}
+	keys = append(keys, "committed", "pending", "aborted", "plain", "on", "OFF")
+	for _, name := range transportNames {
+		keys = append(keys, name)
+	}
+	for _, k := range keys {
+		if _, ok := messages[k]; !ok {
+			t.Errorf("the catalogue lacks %q", k)
+		}
+	}
+}
+
+// The playground's catalogue adds keys; it redefines none of the main
+// one's (init would silently keep the first).
+func TestPlaygroundMessagesAreNew(t *testing.T) {
+	n := 0
+	for k, v := range playgroundMessages {
+		if messages[k] != v {
+			t.Errorf("%s is in both catalogues, differently", k)
+		}
+		n++
+	}
+	if n < 100 {
+		t.Fatalf("only %d playground messages", n)
+	}
+}

@@ -39,7 +39,7 @@ func (p *notFoundPage) Render() app.UI {
 			app.Ul().Class("actions").Body(
 				app.Li().Body(app.A().Class("button primary").Href(inLang(l, PathLessons)).Text(tr(l, "nav.lessons"))),
 				app.Li().Body(app.A().Class("button").Href(inLang(l, PathHome)).Text(tr(l, "nav.home"))),
-				app.Li().Body(app.A().Class("button").Href(PathPlayground).Text(tr(l, "nav.playground"))),
+				app.Li().Body(app.A().Class("button").Href(inLang(l, PathPlayground)).Text(tr(l, "nav.playground"))),
 			),
 		),
 	)

@@ -11,6 +11,7 @@ import (
 
 	"txnlab/core/check"
 	"txnlab/core/sim"
+	"txnlab/lessons/doc"
 )
 
 // workSlice is how long the page lets the simulation run before giving the
@@ -81,6 +82,7 @@ type playground struct {
 	untilAPI string
 
 	reducedMotion bool
+	helpOpen      bool // the keyboard shortcuts' help (shortcuts.go)
 	keydown       app.Func
 	// source is the address the playground was opened at: what it keeps
 	// across reloads belongs to it (keep.go). onLeave keeps the script
@@ -115,11 +117,16 @@ type playground struct {
 func newPlayground() *playground {
 	p := &playground{diagramState: newDiagramState(newEngine(), "diagram-scroll"), undoStack: undoStack{max: 50}, speed: defaultSpeed, tab: tabTransactions, untilAPI: "WriteTxnMarkers"}
 	p.describedBy = "trace-heading"
+	if app.IsClient {
+		p.lang = string(langOf(app.Window().URL().Path))
+	}
 	return p
 }
 
 func (p *playground) OnNav(ctx app.Context) {
-	setPage(ctx, "Playground", "Step through a simulated Kafka cluster running a transaction.")
+	p.keepNow()
+	p.lang = string(langOf(ctx.Page().URL().Path))
+	setPageIn(ctx, doc.Lang(p.lang), tr(p.lang, "Playground"), tr(p.lang, "pg.description"))
 	p.stop()
 	p.notice, p.actionMsg = "", ""
 	slug := ctx.Page().URL().Query().Get("scenario")
@@ -128,7 +135,7 @@ func (p *playground) OnNav(ctx app.Context) {
 	}
 	sc, ok := scenarioBySlug(slug)
 	if !ok {
-		p.notice = fmt.Sprintf("There is no scenario named %q; here is the happy path.", slug)
+		p.notice = fmt.Sprintf(tr(p.lang, "pg.noscenario"), slug)
 		sc, _ = scenarioBySlug(defaultSlug)
 	}
 	sharedAt := -1
@@ -141,14 +148,14 @@ func (p *playground) OnNav(ctx app.Context) {
 		} else if err != nil {
 			// Go's decoder error ("illegal base64 data at input byte 5")
 			// means nothing to a learner: say what to do instead.
-			p.notice = "This link's script could not be read: the link is damaged or cut short. Copy the whole link again, or ask for the .scenario file. Here is the scenario the page names instead."
+			p.notice = tr(p.lang, "pg.badlink")
 		}
 	}
 	if p.script != "" && p.script != sc.Script && p.script != p.original {
 		// Opening another scenario must not throw away an edited script.
 		p.pushUndo(p.script)
 	}
-	p.slug, p.slugTitle, p.original = sc.Slug, sc.Title, sc.Script
+	p.slug, p.slugTitle, p.original = sc.Slug, scenarioTitle(p.lang, sc), sc.Script
 	p.selected = 0
 	// A reload brings back what this address showed last: the edited
 	// script and the position.
@@ -159,7 +166,7 @@ func (p *playground) OnNav(ctx app.Context) {
 		if script, at, ok := kept(p.source); ok {
 			if script != sc.Script {
 				src = script
-				p.notice = "Your edited script from last time is back. Revert gives you the library's script again."
+				p.notice = tr(p.lang, "pg.restored")
 			}
 			pos = at
 		}
@@ -192,6 +199,7 @@ func (p *playground) OnMount(ctx app.Context) {
 }
 
 func (p *playground) OnDismount() {
+	p.keepNow()
 	p.stop()
 	p.releaseIdle()
 	if p.onLeave != nil {
@@ -307,11 +315,11 @@ func asScriptError(err error) *ScriptError {
 func (p *playground) act(ctx app.Context, stmt string) {
 	p.stop()
 	if p.scriptErr != nil {
-		p.say(true, fmt.Sprintf("Line %d of the script has an error: fix it first, since %q would be written into the script.", p.scriptErr.Line, stmt))
+		p.say(true, fmt.Sprintf(tr(p.lang, "pg.act.error"), p.scriptErr.Line, stmt))
 		return
 	}
 	if p.acting {
-		p.say(true, "Still running the last action; try again in a moment.")
+		p.say(true, tr(p.lang, "pg.act.busy"))
 		return
 	}
 	if p.busy || p.script != p.engine.Script() {
@@ -324,31 +332,37 @@ func (p *playground) act(ctx app.Context, stmt string) {
 			}
 		})
 		if p.scriptErr != nil {
-			p.say(true, fmt.Sprintf("Line %d of the script has an error: fix it first.", p.scriptErr.Line))
+			p.say(true, fmt.Sprintf(tr(p.lang, "pg.act.fix"), p.scriptErr.Line))
 		}
 		return
 	}
 	before := p.engine.Script()
 	if err := p.engine.BeginAct(stmt); err != nil {
-		p.say(true, actionError(stmt, err))
+		p.say(true, actionError(p.lang, stmt, err))
 		return
 	}
 	p.acting = true
 	p.run(ctx, func(ctx app.Context, err error) {
 		p.acting = false
 		if err != nil {
-			p.say(true, actionError(stmt, err))
+			p.say(true, actionError(p.lang, stmt, err))
 			return
 		}
 		p.pushUndo(before)
 		p.setEditor(ctx, p.engine.Script())
-		p.say(false, fmt.Sprintf("Added %q to the script.", stmt))
+		p.say(false, fmt.Sprintf(tr(p.lang, "pg.act.added"), stmt))
 		p.followNewest(ctx)
 	})
 }
 
-func actionError(stmt string, err error) string {
+// actionError says why stmt could not run. The core's reason is English:
+// a Chinese page says it in a sentence of its own, with the reason's
+// identifiers (coreErrorIn).
+func actionError(lang, stmt string, err error) string {
 	msg := err.Error()
+	if doc.Lang(lang) == doc.Chinese {
+		return fmt.Sprintf(tr(lang, "Could not run %s: %s"), stmt, coreErrorIn(lang, msg))
+	}
 	if !strings.HasPrefix(msg, stmt) {
 		msg = stmt + ": " + msg
 	}
@@ -370,7 +384,7 @@ func (p *playground) refuseStale() bool {
 		return false
 	}
 	p.stop()
-	p.say(true, fmt.Sprintf("Line %d of the script has an error, so it cannot run: fix it (or Undo) first.", p.scriptErr.Line))
+	p.say(true, fmt.Sprintf(tr(p.lang, "pg.stale"), p.scriptErr.Line))
 	return true
 }
 
@@ -455,7 +469,7 @@ func (p *playground) onRunUntil(ctx app.Context, e app.Event) {
 		p.followNewest(ctx)
 		return
 	}
-	p.say(true, fmt.Sprintf("No %s message after this point of the history.", p.untilAPI))
+	p.say(true, fmt.Sprintf(tr(p.lang, "pg.until.none"), p.untilAPI))
 }
 
 // nextMessage is the first step after Pos whose events include a message
@@ -475,7 +489,7 @@ func nextMessage(e Engine, api string) int {
 // ---- Keyboard ----
 
 // listenKeys installs the transport's shortcuts on the window: space plays
-// or pauses, ←/→ step, Home/End go to either end. Keys typed into a form
+// or pauses, ←/→ step, Home/End go to either end, ? shows them all. Keys typed into a form
 // control are theirs, and a focused button keeps its own space.
 func (p *playground) listenKeys(ctx app.Context) {
 	p.keydown = app.FuncOf(func(this app.Value, args []app.Value) any {
@@ -527,7 +541,7 @@ func shortcut(ev app.Value) (string, bool) {
 	}
 	key := ev.Get("key").String()
 	switch key {
-	case " ", "ArrowLeft", "ArrowRight", "Home", "End":
+	case " ", "ArrowLeft", "ArrowRight", "Home", "End", "?", "？":
 	default:
 		return "", false
 	}
@@ -538,7 +552,12 @@ func shortcut(ev app.Value) (string, bool) {
 }
 
 func (p *playground) onKey(ctx app.Context, key string) {
+	if p.helpOpen {
+		return // the help dialog is modal: its keys are its own
+	}
 	switch key {
+	case "?", "？": // a Chinese input method may give the full-width one
+		p.openHelp(ctx)
 	case " ":
 		if p.playing {
 			p.stop()
@@ -559,14 +578,15 @@ func (p *playground) onKey(ctx app.Context, key string) {
 // ---- Page ----
 
 func (p *playground) Render() app.UI {
-	return shell(PathPlayground,
-		app.H1().Class("visually-hidden").Text("Playground"),
+	l := doc.Lang(p.lang)
+	return shellTwin(l, inLang(l, PathPlayground), p.twinSuffix(),
+		app.H1().Class("visually-hidden").Text(tr(l, "Playground")),
 		app.If(p.notice != "", func() app.UI {
 			return app.P().Class("notice").Role("status").Text(p.notice)
 		}),
 		app.Div().Class("playground").Body(
 			p.renderEditor(),
-			app.Section().Class(stageClass(p.stale())).Aria("label", "Simulation").Body(
+			app.Section().Class(stageClass(p.stale())).Aria("label", tr(l, "Simulation")).Body(
 				p.renderTransport(),
 				p.renderStage(),
 			),
@@ -574,6 +594,8 @@ func (p *playground) Render() app.UI {
 			p.renderInspector(),
 			p.renderTrace(),
 		),
+		p.renderNarration(),
+		p.renderShortcuts(),
 	)
 }
 

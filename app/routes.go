@@ -5,6 +5,8 @@ import (
 	"sync"
 
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
+
+	"txnlab/lessons/doc"
 )
 
 // Paths of the pages, shared by the route table, the links and the tests.
@@ -27,8 +29,10 @@ var registerOnce = sync.OnceFunc(func() {
 		app.Route(prefix+PathLessons, func() app.Composer { return newLessonsPage() })
 		app.RouteMatching(pathPrefix(prefix+PathLessons+"/"), func() app.Composer { return newLessonPage() })
 	}
-	app.Route(PathPlayground, func() app.Composer { return newPlayground() })
-	app.Route(PathScenarios, func() app.Composer { return &scenariosPage{} })
+	for _, prefix := range []string{"", "/zh"} {
+		app.Route(prefix+PathPlayground, func() app.Composer { return newPlayground() })
+		app.Route(prefix+PathScenarios, func() app.Composer { return &scenariosPage{} })
+	}
 	// Last: every other address (exact routes are matched first, then
 	// matchers in this order).
 	app.RouteMatching(pathPrefix("/"), func() app.Composer { return newNotFoundPage() })
@@ -51,17 +55,18 @@ func (p pathPrefix) MatchString(path string) bool {
 // Paths lists every route but the lessons, for the static export and the
 // offline cache; the server adds each lesson's page and data.
 func Paths() []string {
-	return []string{PathHome, "/zh/", PathLessons, "/zh" + PathLessons, PathPlayground, PathScenarios}
+	return []string{PathHome, "/zh/", PathLessons, "/zh" + PathLessons, PathPlayground, "/zh" + PathPlayground, PathScenarios, "/zh" + PathScenarios}
 }
 
 // LibraryLinks are the playground's address for every library scenario
-// (/playground?scenario=…): the service worker caches them too, so a
+// in both languages (/playground?scenario=…, /zh/playground?scenario=…):
+// the service worker caches them too, so a
 // library link works offline after one visit, as /playground does (its
 // cache is keyed by the whole address, query included).
 func LibraryLinks() []string {
 	var out []string
 	for _, sc := range Library() {
-		out = append(out, playgroundLink(sc.Slug))
+		out = append(out, playgroundLink(sc.Slug), playgroundLinkIn(doc.Chinese, sc.Slug))
 	}
 	return out
 }

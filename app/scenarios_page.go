@@ -1,20 +1,25 @@
 package app
 
 import (
+	"fmt"
 	"net/url"
 	"strings"
 
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
+
+	"txnlab/lessons/doc"
 )
 
 // scenariosPage lists the example scenarios, each one link away from the
 // playground.
 type scenariosPage struct {
 	app.Compo
+	lang doc.Lang // of the address: /zh/scenarios is Chinese
 }
 
 func (s *scenariosPage) OnNav(ctx app.Context) {
-	setPage(ctx, "Scenarios", "Example scenarios of Kafka transactions to run in the playground.")
+	s.lang = langOf(ctx.Page().URL().Path)
+	setPageIn(ctx, s.lang, tr(s.lang, "scenarios.title"), tr(s.lang, "scenarios.description"))
 }
 
 // libraryTopics groups the library by topic, in teaching order: the
@@ -34,9 +39,10 @@ var libraryTopics = []struct {
 }
 
 func (s *scenariosPage) Render() app.UI {
-	return shell(PathScenarios,
-		app.H1().Text("Scenarios"),
-		app.P().Class("lead").Text("Each scenario shows one behaviour of Kafka transactions. Open one in the playground to step through it, crash a broker halfway, or break a mechanism and watch what it was preventing."),
+	l := s.lang
+	return shellIn(l, inLang(l, PathScenarios), true,
+		app.H1().Text(tr(l, "scenarios.title")),
+		app.P().Class("lead").Text(tr(l, "scenarios.lead")),
 		app.Range(libraryTopics).Slice(func(t int) app.UI {
 			topic := libraryTopics[t]
 			var list []Scenario
@@ -46,14 +52,15 @@ func (s *scenariosPage) Render() app.UI {
 				}
 			}
 			return app.Section().Class("scenario-topic").Body(
-				app.H2().Text(topic.Title),
-				s.renderList(topic.Title, list),
+				app.H2().Text(topicTitle(l, t)),
+				s.renderList(topicTitle(l, t), list),
 			)
 		}),
 	)
 }
 
 func (s *scenariosPage) renderList(topic string, list []Scenario) app.UI {
+	l := s.lang
 	return app.Ul().Class("scenario-list").Aria("label", topic).Body(
 		app.Range(list).Slice(func(i int) app.UI {
 			sc := list[i]
@@ -61,17 +68,18 @@ func (s *scenariosPage) renderList(topic string, list []Scenario) app.UI {
 			if strings.HasPrefix(sc.Slug, "broken/") {
 				class += " broken"
 			}
+			title, purpose := scenarioTitle(l, sc), scenarioPurpose(l, sc)
 			return app.Li().Class(class).DataSet("slug", sc.Slug).Body(
-				app.H3().Body(app.A().Href(playgroundLink(sc.Slug)).Text(sc.Title)),
+				app.H3().Body(app.A().Href(playgroundLinkIn(l, sc.Slug)).Text(title)),
 				app.If(strings.HasPrefix(sc.Slug, "broken/"), func() app.UI {
-					return app.P().Class("tag").Text("a mechanism switched off")
+					return app.P().Class("tag").Text(tr(l, "scenarios.broken"))
 				}),
-				app.Range(paragraphs(sc.Purpose)).Slice(func(j int) app.UI {
-					return app.P().Class("narrative").Text(paragraphs(sc.Purpose)[j])
+				app.Range(purpose).Slice(func(j int) app.UI {
+					return app.P().Class("narrative").Text(purpose[j])
 				}),
-				app.A().Class("button").Href(playgroundLink(sc.Slug)).
-					Aria("label", "Open “"+sc.Title+"” in the playground").
-					Text("Open in the playground"),
+				app.A().Class("button").Href(playgroundLinkIn(l, sc.Slug)).
+					Aria("label", fmt.Sprintf(tr(l, "scenarios.open.label"), title)).
+					Text(tr(l, "scenarios.open")),
 			)
 		}),
 	)
@@ -93,6 +101,9 @@ func paragraphs(s string) []string {
 // parameter rather than a path keeps one playground route, which the static
 // export needs (one HTML file per route). The slash of "broken/…" stays
 // readable: it is legal in a query.
-func playgroundLink(slug string) string {
-	return PathPlayground + "?scenario=" + strings.ReplaceAll(url.QueryEscape(slug), "%2F", "/")
+func playgroundLink(slug string) string { return playgroundLinkIn(doc.English, slug) }
+
+// playgroundLinkIn is playgroundLink on the playground in lang.
+func playgroundLinkIn[L ~string](lang L, slug string) string {
+	return inLang(doc.Lang(lang), PathPlayground) + "?scenario=" + strings.ReplaceAll(url.QueryEscape(slug), "%2F", "/")
 }

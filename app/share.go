@@ -77,7 +77,7 @@ func (p *playground) onShare(ctx app.Context, e app.Event) {
 	}
 	if len(p.script) > maxSharedScript {
 		// The page that opens the link would refuse it: say so now.
-		p.say(true, "This script is too big to share as a link: save it as a .scenario file (Export) and send the file instead.")
+		p.say(true, tr(p.lang, "pg.share.toobig"))
 		return
 	}
 	u := app.Window().URL()
@@ -88,10 +88,10 @@ func (p *playground) onShare(ctx app.Context, e app.Event) {
 	link := u.String()
 	app.Window().Get("history").Call("replaceState", nil, "", link)
 	// A reload of the new address brings this script back.
-	p.source = link
+	p.source = sourceOf(u)
 	keepScript(p.source, p.script)
 	keepPos(p.source, p.engine.Pos())
-	p.say(false, "The address bar now holds a link to this script.")
+	p.say(false, tr(p.lang, "pg.share.address"))
 	if clip := app.Window().Get("navigator").Get("clipboard"); clip.Truthy() {
 		// The browser may refuse the clipboard (no focus, no permission):
 		// settle the promise either way, or the refusal is an uncaught
@@ -102,6 +102,6 @@ func (p *playground) onShare(ctx app.Context, e app.Event) {
 			return nil
 		})
 		clip.Call("writeText", link).Call("then", settle, settle)
-		p.say(false, "Link copied, and in the address bar: it holds the whole script.")
+		p.say(false, tr(p.lang, "pg.share.copied"))
 	}
 }

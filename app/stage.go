@@ -281,26 +281,27 @@ func laneHeads(l *layout, snap Snapshot) shape {
 
 func (p *playground) renderStage() app.UI {
 	p.snapshot() // the lane heads show the nodes' states
+	l := p.lang
 	return app.Div().Class("stage-body").Body(
 		app.Div().Class("diagram-panel").Body(
 			app.Div().Class("diagram-tools").Body(
 				app.Label().Class("check").Body(
 					app.Input().Type("checkbox").Checked(p.filter.Replication).OnChange(p.onFilterReplication),
-					app.Text(" Show replication"),
+					app.Text(" "+tr(l, "Show replication")),
 				),
 				app.Label().Class("check").Body(
 					app.Input().Type("checkbox").Checked(p.filter.HideFetch).OnChange(p.onFilterFetch),
-					app.Text(" Hide Fetch polling"),
+					app.Text(" "+tr(l, "Hide Fetch polling")),
 				),
 				app.Span().Class("legend").Aria("hidden", "true").Body(
-					app.Span().Class("key request").Text("request"),
-					app.Span().Class("key response").Text("response"),
-					app.Span().Class("key error").Text("error"),
-					app.Span().Class("key lost").Text("✕ lost"),
+					app.Span().Class("key request").Text(tr(l, "request")),
+					app.Span().Class("key response").Text(tr(l, "response")),
+					app.Span().Class("key error").Text(tr(l, "error")),
+					app.Span().Class("key lost").Text("✕ "+tr(l, "lost")),
 				),
 				p.renderExport(),
 			),
-			p.renderDiagram(p.playing && !p.reducedMotion, "Nothing has happened yet: press Step or Play."),
+			p.renderDiagram(p.playing && !p.reducedMotion, tr(l, "Nothing has happened yet: press Step or Play.")),
 		),
 		p.renderMessagePanel(),
 	)
@@ -595,44 +596,45 @@ func findMessage(events []sim.Event, id int64) (send, end *sim.Event) {
 }
 
 func (p *playground) renderMessagePanel() app.UI {
+	l := p.lang
 	if p.selected == 0 {
-		return app.Aside().Class("message-panel empty").Aria("label", "Message").Body(
-			app.H2().Text("Message"),
-			app.P().Text("Click an arrow to see every field of that request or response."),
+		return app.Aside().Class("message-panel empty").Aria("label", tr(l, "Message")).Body(
+			app.H2().Text(tr(l, "Message")),
+			app.P().Text(tr(l, "Click an arrow to see every field of that request or response.")),
 		)
 	}
 	events := p.engine.Events()
 	send, end := findMessage(events, p.selected)
-	panel := app.Aside().Class("message-panel").Aria("label", "Message").ID("message-panel")
-	closeBtn := app.Button().Type("button").Class("tool close").Aria("label", "Close message").OnClick(p.onCloseMessage).Text("✕")
+	panel := app.Aside().Class("message-panel").Aria("label", tr(l, "Message")).ID("message-panel")
+	closeBtn := app.Button().Type("button").Class("tool close").Aria("label", tr(l, "Close message")).OnClick(p.onCloseMessage).Text("✕")
 	if send == nil {
 		return panel.Body(
-			app.Div().Class("panel-head").Body(app.H2().Text("Message"), closeBtn),
-			app.P().Text("This message has not been sent yet at this step."),
+			app.Div().Class("panel-head").Body(app.H2().Text(tr(l, "Message")), closeBtn),
+			app.P().Text(tr(l, "This message has not been sent yet at this step.")),
 		)
 	}
-	kind := "request"
+	kind := tr(l, "request")
 	if send.Resp {
-		kind = "response"
+		kind = tr(l, "response")
 	}
-	fate := "in flight"
+	fate := tr(l, "in flight")
 	switch {
 	case end == nil:
 	case end.Kind == sim.KindDeliver:
-		fate = "delivered at " + end.At.String()
+		fate = fmt.Sprintf(tr(l, "delivered at %s"), end.At.String())
 	default:
-		fate = "lost at " + end.At.String() + ": " + end.Text
+		fate = fmt.Sprintf(tr(l, "lost at %s: %s"), end.At.String(), coreErrorIn(l, end.Text))
 	}
 	var related app.UI
 	if send.Resp && send.ReplyTo != 0 {
 		related = app.Button().Type("button").Class("link").OnClick(func(ctx app.Context, e app.Event) { p.selected = send.ReplyTo }, scoped(send.ReplyTo)).
-			Text(fmt.Sprintf("the request it answers (#%d)", send.ReplyTo))
+			Text(fmt.Sprintf(tr(l, "the request it answers (#%d)"), send.ReplyTo))
 	} else {
 		for i := range events {
 			if r := &events[i]; r.Kind == sim.KindSend && r.Resp && r.ReplyTo == send.MsgID {
 				id := r.MsgID
 				related = app.Button().Type("button").Class("link").OnClick(func(ctx app.Context, e app.Event) { p.selected = id }, scoped(id)).
-					Text(fmt.Sprintf("its response (#%d)", id))
+					Text(fmt.Sprintf(tr(l, "its response (#%d)"), id))
 				break
 			}
 		}
@@ -641,23 +643,23 @@ func (p *playground) renderMessagePanel() app.UI {
 	raw, _ := json.MarshalIndent(send.Msg, "", "  ")
 	return panel.DataSet("msg", send.MsgID).Body(
 		app.Div().Class("panel-head").Body(
-			app.H2().Text(send.API+" "+kind),
+			app.H2().Body(app.Code().Text(send.API), app.Text(" "+kind)),
 			closeBtn,
 		),
 		app.Dl().Class("message-meta").Body(
-			app.Dt().Text("API key"), app.Dd().Text(strconv.Itoa(int(send.Msg.APIKey()))),
-			app.Dt().Text("from → to"), app.Dd().Text(string(send.Node)+" → "+string(send.Peer)),
-			app.Dt().Text("sent"), app.Dd().Text(send.At.String()),
-			app.Dt().Text("fate"), app.Dd().Text(fate),
+			app.Dt().Text(tr(l, "API key")), app.Dd().Text(strconv.Itoa(int(send.Msg.APIKey()))),
+			app.Dt().Text(tr(l, "from → to")), app.Dd().Text(string(send.Node)+" → "+string(send.Peer)),
+			app.Dt().Text(tr(l, "sent")), app.Dd().Text(send.At.String()),
+			app.Dt().Text(tr(l, "fate")), app.Dd().Text(fate),
 			app.If(send.Error != "", func() app.UI {
-				return app.Div().Class("meta-error").Body(app.Dt().Text("error"), app.Dd().Text(send.Error))
+				return app.Div().Class("meta-error").Body(app.Dt().Text(tr(l, "error")), app.Dd().Body(app.Code().Text(send.Error)))
 			}),
 			app.If(related != nil, func() app.UI {
-				return app.Div().Body(app.Dt().Text("see also"), app.Dd().Body(related))
+				return app.Div().Body(app.Dt().Text(tr(l, "see also")), app.Dd().Body(related))
 			}),
 		),
 		app.Table().Class("fields").Body(
-			app.Caption().Class("visually-hidden").Text("Fields"),
+			app.Caption().Class("visually-hidden").Text(tr(l, "Fields")),
 			app.TBody().Body(app.Range(fields).Slice(func(i int) app.UI {
 				f := fields[i]
 				return app.Tr().Class("depth-"+strconv.Itoa(min(f.Depth, 5))).Body(
@@ -699,9 +701,9 @@ func (p *playground) renderTrace() app.UI {
 		lists = append(lists, &traceList{Gen: p.histGen, Filter: p.filter, From: from, To: min(from+traceAlign, n), d: &p.diagramState})
 	}
 	return app.Section().Class("trace").Aria("labelledby", "trace-heading").Body(
-		app.H2().ID("trace-heading").Text("Trace (the diagram as text)"),
+		app.H2().ID("trace-heading").Text(tr(p.lang, "Trace (the diagram as text)")),
 		app.If(skipped > 0, func() app.UI {
-			return app.P().Class("muted").Text(fmt.Sprintf("%d earlier events not listed; the export has them all.", skipped))
+			return app.P().Class("muted").Text(fmt.Sprintf(tr(p.lang, "%d earlier events not listed; the export has them all."), skipped))
 		}),
 		// The list keeps its newest events in view by itself: a
 		// column-reverse box scrolls from its end, so no script reads its
@@ -741,7 +743,10 @@ func (t *traceList) Render() app.UI {
 		if e.Error != "" {
 			b.WriteString(" error")
 		}
-		b.WriteString(`">` + html.EscapeString(strings.TrimSpace(e.Line())) + "</li>")
+		// The trace's canonical lines (those the digest is computed
+		// over, as `txnlab run` prints them): data, in monospace, the
+		// same in every language.
+		b.WriteString(`"><code>` + html.EscapeString(strings.TrimSpace(e.Line())) + "</code></li>")
 	}
 	b.WriteString("</ol>")
 	return app.Raw(b.String())

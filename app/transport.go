@@ -106,30 +106,35 @@ func (t transportControls) scrubber(onInput app.EventHandler) app.HTMLInput {
 
 // controls are the playground's transport's inputs.
 func (p *playground) controls() transportControls {
-	return transportControls{Lang: "en", Pos: p.engine.Pos(), Len: p.engine.Len(), Playing: p.playing, Keys: true, Stale: p.stale(),
+	return transportControls{Lang: p.lang, IDPrefix: "transport", Pos: p.engine.Pos(), Len: p.engine.Len(), Playing: p.playing, Keys: true, Stale: p.stale(),
 		OnReset: p.onReset, OnBack: p.onStepBack, OnPlay: p.onPlay, OnPause: p.onPause, OnStep: p.onStep, OnEnd: p.onRunToEnd}
 }
 
 func (p *playground) renderTransport() app.UI {
 	pos, n := p.engine.Pos(), p.engine.Len()
 	t := p.controls()
+	l := p.lang
+	untilName := labelledBy(l, "Run until", "run-until-name")
+	_, apiName := localName(l, "API to run until", "until-api-name")
 	return app.Div().Class("transport-panel").Body(
-		app.Div().Class("transport").Role("toolbar").Aria("label", "Transport").Body(
+		app.Div().Class("transport").Role("toolbar").Aria("label", tr(l, "Transport")).Body(
 			append(t.buttons(),
 				app.Label().Class("speed").Body(
-					app.Span().Class("control-label").Text("Speed"),
-					&choice{Label: "Speed", Values: speedValues, Texts: speedTexts, Selected: strconv.Itoa(p.speed), onChange: p.onSpeed},
+					app.Span().Class("control-label").ID("speed-name").Text(tr(l, "Speed")),
+					&choice{Label: "Speed", LabelledBy: labelledBy(l, "Speed", "speed-name"), Values: speedValues, Texts: speedTexts, Selected: strconv.Itoa(p.speed), onChange: p.onSpeed},
 				),
 			)...,
 		),
 		app.Div().Class("scrubber").Body(
 			t.scrubber(p.onScrub).ID("scrubber"),
 			app.Span().Class("run-until").Body(
-				&choice{Label: "API to run until", Values: apiNames, Texts: apiNames, Selected: p.untilAPI, onChange: p.onUntilAPI},
+				app.If(apiName != nil, func() app.UI { return apiName }),
+				&choice{Label: "API to run until", LabelledBy: labelledBy(l, "API to run until", "until-api-name"), Values: apiNames, Texts: apiNames, Selected: p.untilAPI, onChange: p.onUntilAPI},
 				app.Button().Type("button").Class("transport-button").Aria("label", "Run until").
-					Title("Step until the next message of this API").
+					Aria("labelledby", untilName).
+					Title(tr(l, "Step until the next message of this API")).
 					Aria("disabled", pos >= n).
-					OnClick(p.onRunUntil).Text("Run until"),
+					OnClick(p.onRunUntil).Body(app.Span().ID(untilName).Text(tr(l, "Run until"))),
 			),
 		),
 		p.renderStatus(),
@@ -151,12 +156,15 @@ var speedValues, speedTexts, apiNames = func() (v, t, a []string) {
 // does not rebuild and compare its options at every step.
 type choice struct {
 	app.Compo
-	Class    string
-	Label    string
-	Values   []string
-	Texts    []string
-	Selected string
-	onChange app.EventHandler // kept from the first render: a method of the page
+	Class string
+	Label string
+	// LabelledBy is the id of the select's name in the page's language,
+	// when Label (its English aria-label, which tests select by) is not.
+	LabelledBy string
+	Values     []string
+	Texts      []string
+	Selected   string
+	onChange   app.EventHandler // kept from the first render: a method of the page
 }
 
 func (c *choice) Render() app.UI {
@@ -165,6 +173,9 @@ func (c *choice) Render() app.UI {
 		opts[i] = app.Option().Value(v).Selected(v == c.Selected).Text(c.Texts[i])
 	}
 	sel := app.Select().Aria("label", c.Label).OnChange(c.onChange).Body(opts...)
+	if c.LabelledBy != "" {
+		sel = sel.Aria("labelledby", c.LabelledBy)
+	}
 	if c.Class != "" {
 		sel = sel.Class(c.Class)
 	}
@@ -177,26 +188,27 @@ func formatSpeed(s float64) string {
 
 func (p *playground) renderStatus() app.UI {
 	pos, n := p.engine.Pos(), p.engine.Len()
-	line := "finished"
+	lang := p.lang
+	line := tr(lang, "finished")
 	if l := p.engine.Line(); l > 0 {
-		line = "line " + strconv.Itoa(l)
+		line = fmt.Sprintf(tr(lang, "line %d"), l)
 	}
 	busy, running := p.engine.Busy()
 	return app.Div().Class("status").Body(
 		app.If(p.stale(), func() app.UI {
 			se := p.scriptErr
 			return app.P().Class("stale-note").Role("alert").DataSet("stale", se.Line).Text(fmt.Sprintf(
-				"The script has an error at line %d, column %d, so it cannot run: the diagram below is the last script that ran, not this one. Fix the error, or Undo.", se.Line, se.Col))
+				tr(lang, "pg.stale.note"), se.Line, se.Col))
 		}),
-		app.Span().Class("position").Text(fmt.Sprintf("Step %d of %d", pos, n)),
-		app.Span().Class("clock").Title("Virtual time: the simulation's own clock").Text("t = "+p.engine.Now().String()),
+		app.Span().Class("position").DataSet("pos", pos).DataSet("len", n).Text(fmt.Sprintf(tr(lang, "Step %d of %d"), pos, n)),
+		app.Span().Class("clock").Title(tr(lang, "pg.clock")).Text("t = "+p.engine.Now().String()),
 		app.Span().Class("line").Text(line),
 		app.If(running, func() app.UI {
-			return app.Span().Class("busy").Role("status").Text(fmt.Sprintf("running the script… %d steps", busy))
+			return app.Span().Class("busy").Role("status").Text(fmt.Sprintf(tr(lang, "running the script… %d steps"), busy))
 		}),
 		app.Output().Class("digest").DataSet("digest", p.engine.Digest()).
-			Title("Trace digest up to this step: at the end, `txnlab run` prints the same digest for the same script").
-			Text("digest "+p.engine.Digest()),
+			Title(tr(lang, "pg.digest")).
+			Text(fmt.Sprintf(tr(lang, "digest %s"), p.engine.Digest())),
 		app.If(p.actionMsg != "", func() app.UI {
 			c := "action-msg"
 			if p.actionErr {
@@ -204,5 +216,6 @@ func (p *playground) renderStatus() app.UI {
 			}
 			return app.Span().Class(c).Role("status").Text(p.actionMsg)
 		}),
+		p.helpButton(),
 	)
 }

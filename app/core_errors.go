@@ -1,0 +1,180 @@
+package app
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/maxence-charriere/go-app/v10/pkg/app"
+
+	"txnlab/lessons/doc"
+)
+
+// The core's error texts (a script that does not parse, a statement that
+// cannot apply) are English: they are the CLI's too, and the core holds no
+// UI text. A Chinese page does not show them as they are: it says in
+// Chinese what kind of error it is, then lists the identifiers the
+// English names (the misspelt word, the client, the partition, Kafka's
+// error code), which are the same in both languages. The line and column
+// stay.
+
+// The texts are read with the strings package, not regexp: regexp and
+// its Unicode tables would add some 350 kB to the wasm, which links them
+// for nothing else.
+
+// splitQuoted separates an error text's quoted words ("bgin", `app`) from
+// the rest of it.
+func splitQuoted(msg string) (quoted []string, rest string) {
+	var b strings.Builder
+	for i := 0; i < len(msg); i++ {
+		c := msg[i]
+		if c == '"' || c == '`' {
+			if j := strings.IndexByte(msg[i+1:], c); j >= 0 {
+				quoted = append(quoted, msg[i+1:i+1+j])
+				b.WriteByte(' ')
+				i += j + 1
+				continue
+			}
+		}
+		b.WriteByte(c)
+	}
+	return quoted, b.String()
+}
+
+// isIdentifier reports whether a bare word of an error text is an
+// identifier: Latin letters, digits and _ . - / = @ only, starting with a
+// letter or _, and holding a digit or one of those marks, an inner
+// capital, or only capitals (broker-3, __transaction_state/39,
+// read_committed, InitProducerId, PRODUCER_FENCED, transaction.timeout.ms).
+func isIdentifier(w string) bool {
+	if w == "" || !(w[0] == '_' || isLetter(w[0])) {
+		return false
+	}
+	marked, inner, lower := false, false, false
+	for i := 0; i < len(w); i++ {
+		c := w[i]
+		switch {
+		case c >= 'a' && c <= 'z':
+			lower = true
+		case c >= 'A' && c <= 'Z':
+			if i > 0 {
+				inner = true
+			}
+		case c >= '0' && c <= '9', strings.IndexByte("_.-/=@", c) >= 0:
+			marked = true
+		default:
+			return false
+		}
+	}
+	return marked || (inner && lower) || (!lower && len(w) > 1)
+}
+
+func isLetter(c byte) bool { return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' }
+
+// didYouMean is the suggestion of an error text ("…; did you mean
+// \"begin\"?"), if it has one.
+func didYouMean(msg string) (string, bool) {
+	_, after, ok := strings.Cut(msg, "did you mean ")
+	if !ok {
+		return "", false
+	}
+	q, _ := splitQuoted(after)
+	if len(q) == 0 {
+		return "", false
+	}
+	return q[0], true
+}
+
+// errorIdentifiers lists the identifiers an English error text names, in
+// order, each once.
+func errorIdentifiers(msg string) []string {
+	var out []string
+	seen := map[string]bool{}
+	add := func(s string) {
+		if s != "" && !seen[s] {
+			seen[s] = true
+			out = append(out, s)
+		}
+	}
+	quoted, rest := splitQuoted(msg)
+	for _, q := range quoted {
+		add(q)
+	}
+	for _, w := range strings.Fields(rest) {
+		w = strings.Trim(w, ",;:()[]?!")
+		w = strings.TrimSuffix(w, ".")
+		w = strings.TrimSuffix(strings.TrimSuffix(w, "'s"), "’s") // p1's: p1
+		if isIdentifier(w) {
+			add(w)
+		}
+	}
+	return out
+}
+
+// coreErrorIn is an error text of the core for a page in lang: itself in
+// English; in Chinese, a Chinese sentence and the identifiers it names.
+func coreErrorIn(lang, msg string) string {
+	if doc.Lang(lang) != doc.Chinese {
+		return msg
+	}
+	var b strings.Builder
+	b.WriteString(tr(lang, "err.lead"))
+	if ids := errorIdentifiers(msg); len(ids) > 0 {
+		b.WriteString(fmt.Sprintf(tr(lang, "err.names"), strings.Join(ids, "、")))
+	}
+	if s, ok := didYouMean(msg); ok {
+		b.WriteString(fmt.Sprintf(tr(lang, "err.didyoumean"), s))
+	}
+	return b.String()
+}
+
+// scriptErrorText is the editor's error line: kind is its format ("Line
+// %d, column %d: %s" or the runtime one). On a Chinese page the
+// identifiers are in monospace, as everywhere else.
+func scriptErrorText(lang, kind string, se *ScriptError) []app.UI {
+	if doc.Lang(lang) != doc.Chinese {
+		return []app.UI{app.Text(fmt.Sprintf(tr(lang, kind), se.Line, se.Col, se.Msg))}
+	}
+	lead := tr(lang, "err.parse")
+	if se.Runtime {
+		lead = tr(lang, "err.runtime")
+	}
+	head := fmt.Sprintf(tr(lang, kind), se.Line, se.Col, lead)
+	out := []app.UI{app.Text(head)}
+	if ids := errorIdentifiers(se.Msg); len(ids) > 0 {
+		out = append(out, app.Text(tr(lang, "err.names.lead")))
+		for i, id := range ids {
+			if i > 0 {
+				out = append(out, app.Text("、"))
+			}
+			out = append(out, app.Code().Text(id))
+		}
+		out = append(out, app.Text("。"))
+	}
+	if s, ok := didYouMean(se.Msg); ok {
+		out = append(out, app.Text(tr(lang, "err.didyoumean.lead")), app.Code().Text(s), app.Text("？"))
+	}
+	return out
+}
+
+// violationText is a checker's violation message for a page in lang. The
+// checker writes English (the CLI's `txnlab check` prints it too); a
+// Chinese page says what it is in Chinese, with the identifiers and
+// values the message names in monospace. The invariant's own Chinese
+// description is next to it (invariantsPanel).
+func violationText(lang, msg string) app.UI {
+	if doc.Lang(lang) != doc.Chinese {
+		return app.Text(msg)
+	}
+	kids := []app.UI{app.Text(tr(lang, "err.violation"))}
+	if ids := errorIdentifiers(msg); len(ids) > 0 {
+		kids = append(kids, app.Text(tr(lang, "err.names.lead")))
+		for i, id := range ids {
+			if i > 0 {
+				kids = append(kids, app.Text("、"))
+			}
+			kids = append(kids, app.Code().Text(id))
+		}
+		kids = append(kids, app.Text("。"))
+	}
+	return app.Span().Class("violation-text").Body(kids...)
+}

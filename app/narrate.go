@@ -1,0 +1,158 @@
+package app
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/maxence-charriere/go-app/v10/pkg/app"
+
+	"txnlab/core/sim"
+	"txnlab/lessons/doc"
+)
+
+// The narration: a polite aria-live region that says what the step just
+// taken did, in words, in the page's language ("broker-1, coordinator of
+// order-txn-1, writes PrepareCommit to __transaction_state/39"), so a
+// screen-reader user hears each step without reading the diagram. It is
+// built from the events' fields, never from the digest or the trace's
+// canonical lines.
+
+// narrateMax is how many events of a step are said; the rest are
+// counted. A step is a handful of events; one that holds more (a
+// restart) would be too long to listen to.
+const narrateMax = 4
+
+// txnStateRecord reads a __transaction_state record's text,
+// "[checkout-1:{state=Ongoing pid=0 …}]": the transactional id and the
+// state written.
+func txnStateRecord(text string) (id, state string, ok bool) {
+	rest, ok := strings.CutPrefix(text, "[")
+	if !ok {
+		return "", "", false
+	}
+	id, rest, ok = strings.Cut(rest, ":{state=")
+	if !ok || id == "" || strings.ContainsAny(id, "]") {
+		return "", "", false
+	}
+	end := strings.IndexAny(rest, " }")
+	if end <= 0 {
+		return "", "", false
+	}
+	return id, rest[:end], true
+}
+
+// markerRecord reads a control batch's text, "COMMIT(pid=0 …)": the
+// marker's type.
+func markerRecord(text string) (string, bool) {
+	for _, m := range []string{"COMMIT", "ABORT"} {
+		if strings.HasPrefix(text, m+"(") {
+			return m, true
+		}
+	}
+	return "", false
+}
+
+// narration is what the step ending at the engine's position did, as
+// the diagram shows it (filter): its events, each a sentence.
+func narration(lang string, e Engine, f diagramFilter) string {
+	pos := e.Pos()
+	if pos == 0 {
+		return tr(lang, "narrate.start")
+	}
+	evs := e.History()
+	from, to := e.EventsAt(pos-1), e.EventsAt(pos)
+	var said []string
+	more := 0
+	for i := from; i < to && i < len(evs); i++ {
+		ev := &evs[i]
+		if !f.shows(ev) {
+			continue
+		}
+		if len(said) == narrateMax {
+			more++
+			continue
+		}
+		if s := narrateEvent(lang, ev); s != "" {
+			said = append(said, s)
+		}
+	}
+	head := fmt.Sprintf(tr(lang, "narrate.step"), pos, e.Len())
+	if len(said) == 0 {
+		return head + tr(lang, "narrate.quiet")
+	}
+	sep, end := "; ", "."
+	if doc.Lang(lang) == doc.Chinese {
+		sep, end = "；", "。"
+	}
+	out := head + strings.Join(said, sep) + end
+	if more > 0 {
+		out += fmt.Sprintf(tr(lang, "narrate.more"), more)
+	}
+	return out
+}
+
+// narrateEvent says one event in a sentence (without its full stop).
+func narrateEvent(lang string, ev *sim.Event) string {
+	n, peer := string(ev.Node), string(ev.Peer)
+	t := func(key string, args ...any) string { return fmt.Sprintf(tr(lang, key), args...) }
+	switch ev.Kind {
+	case sim.KindSend:
+		if ev.Resp {
+			if ev.Error != "" && ev.Error != "NONE" {
+				return t("narrate.answer.error", n, ev.API, peer, ev.Error)
+			}
+			return t("narrate.answer", n, ev.API, peer)
+		}
+		return t("narrate.send", n, ev.API, peer)
+	case sim.KindDeliver:
+		if ev.Resp {
+			return t("narrate.deliver.response", ev.API, peer)
+		}
+		return t("narrate.deliver", ev.API, n, peer)
+	case sim.KindDrop:
+		return t("narrate.drop", ev.API, n, peer)
+	case sim.KindState:
+		return t("narrate.state", n, ev.Subject, ev.From, ev.To)
+	case sim.KindAppend:
+		if id, state, ok := txnStateRecord(ev.Text); ok {
+			return t("narrate.txnlog", n, id, state, ev.Subject)
+		}
+		if m, ok := markerRecord(ev.Text); ok {
+			return t("narrate.marker", n, m, ev.Subject, ev.Offset)
+		}
+		return t("narrate.append", n, ev.Subject, ev.Offset)
+	case sim.KindElection:
+		return t("narrate.election", n, ev.Subject)
+	case sim.KindCrash:
+		return t("narrate.crash", n)
+	case sim.KindRestart:
+		return t("narrate.restart", n)
+	case sim.KindPause:
+		return t("narrate.pause", n)
+	case sim.KindResume:
+		return t("narrate.resume", n)
+	case sim.KindCallStart:
+		return t("narrate.call", n, ev.Subject)
+	case sim.KindCallEnd:
+		return t("narrate.return", n, ev.Subject, strings.TrimSpace(ev.Text))
+	case sim.KindExpect:
+		if strings.HasPrefix(ev.Text, "ok ") {
+			return t("narrate.expect.ok", ev.Subject)
+		}
+		return t("narrate.expect.fail", ev.Subject)
+	default:
+		text := ev.Text
+		if doc.Lang(lang) == doc.Chinese {
+			text = strings.Join(errorIdentifiers(text), "、")
+		}
+		return t("narrate.note", n, text)
+	}
+}
+
+// renderNarration is the live region. It is visually hidden: the
+// diagram, the status line and the cards say the same to the eye.
+func (p *playground) renderNarration() app.UI {
+	return app.Div().ID("narration").Class("visually-hidden").
+		Role("status").Aria("live", "polite").Aria("atomic", "true").
+		Text(narration(p.lang, p.engine, p.filter))
+}

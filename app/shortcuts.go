@@ -1,0 +1,96 @@
+package app
+
+import "github.com/maxence-charriere/go-app/v10/pkg/app"
+
+// The keyboard shortcuts' help: `?` opens it, a modal <dialog>, so the
+// browser traps the focus in it and Escape closes it (the dialog's own
+// cancel). While it is open the transport's keys are not taken.
+
+// shortcutKeys are the shortcuts the help lists: the keys, then what
+// they do (a catalogue key).
+var shortcutKeys = []struct{ keys, what string }{
+	{"Space", "keys.play"},
+	{"→", "keys.step"},
+	{"←", "keys.back"},
+	{"Home", "keys.home"},
+	{"End", "keys.end"},
+	{"Tab", "keys.tab"},
+	{"Enter / Space", "keys.arrow"},
+	{"← →", "keys.tabs"},
+	{"?", "keys.help"},
+	{"Esc", "keys.close"},
+}
+
+// openHelp shows the help dialog and puts the focus on its close button.
+func (p *playground) openHelp(ctx app.Context) {
+	p.helpOpen = true
+	ctx.Defer(func(ctx app.Context) {
+		d := app.Window().GetElementByID("shortcuts")
+		if !d.Truthy() {
+			return
+		}
+		if !d.Get("open").Truthy() && d.Get("showModal").Truthy() {
+			d.Call("showModal")
+		}
+		if c := app.Window().GetElementByID("shortcuts-close"); c.Truthy() {
+			c.Call("focus")
+		}
+	})
+}
+
+// onHelpClose follows the dialog closing, by its button or by Escape.
+func (p *playground) onHelpClose(ctx app.Context, e app.Event) {
+	p.helpOpen = false
+}
+
+func (p *playground) onHelpCloseButton(ctx app.Context, e app.Event) {
+	p.helpOpen = false
+	if d := app.Window().GetElementByID("shortcuts"); d.Truthy() && d.Get("open").Truthy() {
+		d.Call("close")
+	}
+}
+
+// onHelpKey keeps the focus inside the dialog on Tab: its one control
+// is the close button (showModal makes the page behind it inert, but Tab
+// could still leave for the browser's own controls).
+func (p *playground) onHelpKey(ctx app.Context, e app.Event) {
+	if e.Get("key").String() == "Tab" {
+		e.PreventDefault()
+		if c := app.Window().GetElementByID("shortcuts-close"); c.Truthy() {
+			c.Call("focus")
+		}
+	}
+	ctx.PreventUpdate()
+}
+
+func (p *playground) renderShortcuts() app.UI {
+	l := p.lang
+	rows := make([]app.UI, len(shortcutKeys))
+	for i, k := range shortcutKeys {
+		rows[i] = app.Tr().Body(app.Th().Scope("row").Body(app.Elem("kbd").Text(k.keys)), app.Td().Text(tr(l, k.what)))
+	}
+	// app.Elem: go-app's element types each link their own methods
+	// into the wasm.
+	return app.Elem("dialog").ID("shortcuts").Class("shortcuts").
+		Aria("labelledby", "shortcuts-title").
+		DataSet("open", p.helpOpen).
+		On("close", p.onHelpClose).
+		OnKeyDown(p.onHelpKey).
+		Body(
+			app.Div().Class("panel-head").Body(
+				app.H2().ID("shortcuts-title").Text(tr(l, "keys.title")),
+				app.Button().Type("button").ID("shortcuts-close").Class("tool close").
+					Aria("label", tr(l, "keys.closebutton")).OnClick(p.onHelpCloseButton).Text("✕"),
+			),
+			app.Table().Class("keys").Body(app.TBody().Body(rows...)),
+		)
+}
+
+// helpButton opens the help for a pointer or a keyboard user who does not
+// know the `?` yet.
+func (p *playground) helpButton() app.UI {
+	return app.Button().Type("button").Class("tool shortcuts-button").
+		Attr("aria-keyshortcuts", "?").DataSet("action", "shortcuts").
+		OnClick(func(ctx app.Context, e app.Event) { p.openHelp(ctx) }).
+		Text(tr(p.lang, "keys.open"))
+}
