@@ -426,6 +426,10 @@ func (s *Session) config(st *ConfigStmt) *Error {
 		case "producer.id.expiration.ms":
 			// accepted for completeness; producer-state expiration is not
 			// modelled (docs/kafka-fidelity.md)
+		case "transaction.partition.verification.enable":
+			cfg.TransactionPartitionVerificationEnable = kv.Value != 0
+		case "transaction.version":
+			cfg.TransactionVersion = int16(kv.Value)
 		case "min.insync.replicas":
 			for _, p := range s.Cluster.Meta.SortedPartitions() {
 				if !strings.HasPrefix(p.TP.Topic, "__") {

@@ -18,6 +18,11 @@ import (
 )
 
 func (c *Coordinator) handleEndTxn(w *sim.World, env *sim.Envelope, m *protocol.EndTxnRequest) {
+	// KafkaApis: EndTxn above version 4 is transaction version 2.
+	if m.Version >= protocol.EndTxnTV2Version {
+		c.handleEndTxnTV2(w, env, m)
+		return
+	}
 	c.endTransaction(w, m.TransactionalId, m.ProducerId, m.ProducerEpoch, m.Committed, true, func(w *sim.World, err protocol.ErrorCode) {
 		c.reply(w, env, &protocol.EndTxnResponse{ErrorCode: err})
 	})
