@@ -130,10 +130,10 @@ type VerificationState struct {
 
 // StartVerification is UnifiedLog.maybeStartTransactionVerification: no
 // verification is needed (guard 0) while the producer has a transaction
-// open here; otherwise its pending verification's guard, created if
-// there is none.
+// open here at this epoch; otherwise its pending verification's guard,
+// created if there is none.
 func (l *Log) StartVerification(pid int64, epoch int16, seq int32) int64 {
-	if e := l.Producers[pid]; e != nil && e.CurrentTxnFirstOffset >= 0 {
+	if l.hasOngoingTransaction(pid, epoch) {
 		return 0
 	}
 	if v, ok := l.Verifying[pid]; ok {
@@ -145,6 +145,17 @@ func (l *Log) StartVerification(pid int64, epoch int16, seq int32) int64 {
 	l.lastGuard++
 	l.Verifying[pid] = VerificationState{Guard: l.lastGuard, ProducerEpoch: epoch, LowestSeq: seq}
 	return l.lastGuard
+}
+
+// hasOngoingTransaction: the producer has a transaction open here, at
+// this epoch. Kafka 3.6 compared the producer id only; later Kafka
+// compares the epoch too (hasOngoingTransaction(producerId,
+// producerEpoch)), which transaction version 2 needs: its next
+// transaction, at the bumped epoch, may write before the previous one's
+// marker has landed, and must not slip into that open transaction.
+func (l *Log) hasOngoingTransaction(pid int64, epoch int16) bool {
+	e := l.Producers[pid]
+	return e != nil && e.CurrentTxnFirstOffset >= 0 && e.ProducerEpoch == epoch
 }
 
 // AppendAsLeaderVerified is AppendAsLeader with the verification guard
@@ -163,7 +174,7 @@ func (l *Log) AppendAsLeaderVerified(b protocol.RecordBatch, leaderEpoch int32, 
 				}
 			}
 		}
-		open := e != nil && e.CurrentTxnFirstOffset >= 0
+		open := l.hasOngoingTransaction(b.ProducerId, b.ProducerEpoch)
 		if v, ok := l.Verifying[b.ProducerId]; !open && (!ok || guard == 0 || v.Guard != guard) {
 			return AppendResult{BaseOffset: -1, Err: protocol.INVALID_TXN_STATE}
 		}
