@@ -65,11 +65,17 @@ func ParseSettings(text string) (Settings, error) {
 			st.Config = setAll(st.Config, p)
 		default:
 			// The config statement's own parser checks the key and value.
-			c, err := Parse("settings", "config "+word+"\n")
+			c, err := Parse("settings", "cluster\nconfig "+word+"\n")
 			if err != nil {
-				return st, fmt.Errorf("%s: %s", word, strings.TrimPrefix(err.Error(), "settings:1:8: "))
+				msg := err.Error()
+				if _, after, ok := strings.Cut(msg, "settings:2:"); ok {
+					if _, rest, ok := strings.Cut(after, ": "); ok {
+						msg = rest
+					}
+				}
+				return st, fmt.Errorf("%s: %s", word, msg)
 			}
-			st.Config = setAll(st.Config, c.Statements[0].(*ConfigStmt).Settings)
+			st.Config = setAll(st.Config, c.Statements[1].(*ConfigStmt).Settings)
 		}
 	}
 	return st, nil
@@ -110,8 +116,9 @@ func (st Settings) String() string {
 }
 
 // Apply returns a copy of script with the settings' statements after its
-// cluster statement (first, when it has none). They are marked by their
-// zero column: RecordedRun counts their events as the cluster's.
+// cluster statement (a script starts with one; first otherwise). They are
+// marked by their zero column: RunRecorded counts their events as the
+// cluster's.
 func (st Settings) Apply(script *Script) *Script {
 	var extra []Stmt
 	at := Pos{Line: 1}
