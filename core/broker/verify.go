@@ -78,7 +78,8 @@ func (b *Broker) startProduceVerification(w *sim.World, env *sim.Envelope, m *pr
 
 // startOffsetsVerification does the same for a TxnOffsetCommit: its
 // __consumer_offsets partition is verified (or, for v5, added) before the
-// group coordinator takes the offsets.
+// group coordinator takes the offsets. Kafka verifies TxnOffsetCommit
+// from 3.8 (GroupCoordinator.handleTxnCommitOffsets), 3.6 only Produce.
 func (b *Broker) startOffsetsVerification(w *sim.World, env *sim.Envelope, m *protocol.TxnOffsetCommitRequest) bool {
 	version := protocol.VersionOf(m)
 	if !b.verifies(w, version >= protocol.TxnOffsetCommitTV2Version) {
@@ -178,12 +179,22 @@ func (b *Broker) mapVerificationError(err protocol.ErrorCode, v *verification) p
 		// scenario" (AddPartitionsToTxnManager).
 		return protocol.INVALID_PRODUCER_EPOCH
 	case protocol.TRANSACTION_ABORTABLE:
-		if v.produce != nil && v.version < protocol.ProduceAbortableVersion {
-			return protocol.INVALID_TXN_STATE // for backward compatibility with clients
+		// For backward compatibility with clients: Produce from v11,
+		// TxnOffsetCommit from v4 handle it (genericError).
+		if v.produce != nil && v.version < protocol.ProduceAbortableVersion ||
+			v.produce == nil && v.version < protocol.TxnOffsetCommitAbortableVersion {
+			return protocol.INVALID_TXN_STATE
 		}
 		return err
+	case protocol.REQUEST_TIMED_OUT:
+		if v.produce == nil {
+			// GroupMetadataManager.maybeConvertOffsetCommitError: the
+			// client retries without a coordinator lookup.
+			return protocol.COORDINATOR_LOAD_IN_PROGRESS
+		}
+		return protocol.NOT_ENOUGH_REPLICAS
 	case protocol.CONCURRENT_TRANSACTIONS, protocol.COORDINATOR_LOAD_IN_PROGRESS,
-		protocol.COORDINATOR_NOT_AVAILABLE, protocol.NOT_COORDINATOR, protocol.REQUEST_TIMED_OUT:
+		protocol.COORDINATOR_NOT_AVAILABLE, protocol.NOT_COORDINATOR:
 		if v.produce == nil {
 			return err // TxnOffsetCommit's client retries these itself
 		}

@@ -13,12 +13,15 @@ import (
 // PRODUCER_FENCED), TRANSACTION_ABORTABLE only reaches clients from
 // Produce v11, and the coordinator's retriable errors become
 // NOT_ENOUGH_REPLICAS, which every producer retries. A TxnOffsetCommit's
-// client retries the coordinator errors itself.
+// client retries the coordinator errors itself; TRANSACTION_ABORTABLE
+// reaches it from v4, and a lost verification is
+// COORDINATOR_LOAD_IN_PROGRESS (maybeConvertOffsetCommitError).
 func TestVerificationErrorMapping(t *testing.T) {
 	produce := func(v int16) *verification {
 		return &verification{produce: &protocol.ProduceRequest{Version: v}, version: v}
 	}
 	offsets := &verification{version: protocol.TxnOffsetCommitTV2Version}
+	classicOffsets := &verification{version: protocol.TxnOffsetCommitClassicVersion}
 	tests := []struct {
 		v    *verification
 		in   protocol.ErrorCode
@@ -41,6 +44,8 @@ func TestVerificationErrorMapping(t *testing.T) {
 		{offsets, protocol.CONCURRENT_TRANSACTIONS, protocol.CONCURRENT_TRANSACTIONS},
 		{offsets, protocol.PRODUCER_FENCED, protocol.INVALID_PRODUCER_EPOCH},
 		{offsets, protocol.TRANSACTION_ABORTABLE, protocol.TRANSACTION_ABORTABLE},
+		{classicOffsets, protocol.TRANSACTION_ABORTABLE, protocol.INVALID_TXN_STATE},
+		{offsets, protocol.REQUEST_TIMED_OUT, protocol.COORDINATOR_LOAD_IN_PROGRESS},
 	}
 	b := &Broker{}
 	for _, tc := range tests {

@@ -55,8 +55,11 @@ const (
 	// carries ProducerId and ProducerEpoch.
 	EndTxnTV2Version int16 = 5
 	// TxnOffsetCommitTV2Version has the broker add the offsets
-	// partition to the transaction (no AddOffsetsToTxn).
-	TxnOffsetCommitTV2Version int16 = 5
+	// partition to the transaction (no AddOffsetsToTxn);
+	// TxnOffsetCommitAbortableVersion is the first whose client handles
+	// TRANSACTION_ABORTABLE from a failed verification (Kafka 3.8).
+	TxnOffsetCommitTV2Version       int16 = 5
+	TxnOffsetCommitAbortableVersion int16 = 4
 )
 
 // VersionOf is the API version a message was sent with: its Version
