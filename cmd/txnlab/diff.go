@@ -145,7 +145,6 @@ func printDiff(w io.Writer, file string, a, b *scenario.RecordedRun, all bool) i
 	fmt.Fprintf(w, "\n%d of %d statements differ\n", differing, len(diffs))
 	for i, r := range []*scenario.RecordedRun{a, b} {
 		fmt.Fprintf(w, "%c: digest %s, %d expectation(s) failed, %s\n", "ab"[i], r.Digest(), r.Session.Failed(), violations(r))
-
 	}
 	if differing > 0 || stopped {
 		return 1
