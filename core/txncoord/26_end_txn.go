@@ -24,7 +24,8 @@ func (c *Coordinator) handleEndTxn(w *sim.World, env *sim.Envelope, m *protocol.
 		return
 	}
 	c.endTransaction(w, m.TransactionalId, m.ProducerId, m.ProducerEpoch, m.Committed, true, func(w *sim.World, err protocol.ErrorCode) {
-		c.reply(w, env, &protocol.EndTxnResponse{ErrorCode: err})
+		// v0-4 carry no producer id or epoch (the schema default -1).
+		c.reply(w, env, &protocol.EndTxnResponse{Version: m.Version, ErrorCode: err, ProducerId: protocol.NoProducerId, ProducerEpoch: protocol.NoProducerEpoch})
 	})
 }
 
