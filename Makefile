@@ -103,14 +103,19 @@ FUZZTIME ?= 5m
 fuzz:
 	$(GO) test ./core/scenario -run '^$$' -fuzz '^FuzzParse$$' -fuzztime $(FUZZTIME)
 	$(GO) test ./core/scenario -run '^$$' -fuzz '^FuzzParseQuery$$' -fuzztime $(FUZZTIME)
+	$(GO) test ./core/scenario -run '^$$' -fuzz '^FuzzParseSettings$$' -fuzztime $(FUZZTIME)
 	$(GO) test ./lessons -run '^$$' -fuzz '^FuzzLoad$$' -fuzztime $(FUZZTIME)
 	$(GO) test ./core/explore -run '^$$' -fuzz '^FuzzInterpret$$' -fuzztime $(FUZZTIME) -fuzzminimizetime 10s
 
-# Random fault exploration, short: nothing broken must find nothing, and
-# each broken mechanism must be caught (txnlab explore exits 1).
+# Random fault exploration, short: nothing broken must find nothing, under
+# Kafka 3.5's protocol and under Kafka 4's (verification and transaction
+# version 2), and each broken mechanism must be caught (txnlab explore
+# exits 1). The KIP-890 mechanisms run under transaction.version=2 by
+# themselves.
 .PHONY: explore-smoke
 explore-smoke: cli
 	./bin/txnlab explore --runs 500 --jobs 2 --out out/explore-smoke
-	for m in epoch-fencing coordinator-epoch add-partitions lso-bound aborted-filter add-offsets sequence-check; do \
+	./bin/txnlab explore --runs 500 --jobs 2 --config "transaction.version=2 transaction.partition.verification.enable=true" --out out/explore-smoke
+	for m in epoch-fencing coordinator-epoch add-partitions lso-bound aborted-filter add-offsets sequence-check partition-verification epoch-bump; do \
 		./bin/txnlab explore --runs 2000 --break $$m --out out/explore-smoke > /dev/null; test $$? -eq 1 || exit 1; \
 	done

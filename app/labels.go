@@ -136,9 +136,36 @@ func messageFields(m protocol.Message) []field {
 	if m == nil {
 		return nil
 	}
-	var out []field
+	var out, kept []field
+	if v := protocol.VersionOf(m); v != 0 && !m.IsResponse() {
+		// The request header's version: which fields the message carries.
+		kept = append(kept, field{Name: "Version", Value: strconv.Itoa(int(v))})
+	}
 	walkFields(reflect.ValueOf(m), "", 0, &out)
-	return out
+	for _, f := range out {
+		if f.Depth == 0 && !carries(m, f.Name) {
+			continue
+		}
+		kept = append(kept, f)
+	}
+	return kept
+}
+
+// carries reports whether a message of its version has the top-level
+// field: the Version field itself is shown once, from the header, and an
+// EndTxn response carries ProducerId and ProducerEpoch only from v5.
+func carries(m protocol.Message, name string) bool {
+	switch name {
+	case "Version":
+		return false
+	case "ProducerId", "ProducerEpoch":
+		if r, ok := m.(*protocol.EndTxnResponse); ok {
+			return protocol.VersionOf(r) >= protocol.EndTxnTV2Version
+		}
+	case "VerifyOnly":
+		return protocol.VersionOf(m) >= protocol.AddPartitionsToTxnBrokerVersion
+	}
+	return true
 }
 
 var stringerType = reflect.TypeFor[fmt.Stringer]()

@@ -61,6 +61,18 @@ var libraryZh = map[string][2]string{
 		"read_committed 的 Fetch 停在高水位而不是最后稳定偏移量，于是读已提交的消费者收到了一个连提交都还没发出的事务的记录。检查器报告 read-committed 被违反。"},
 	"broken/aborted-filter": {"关掉已中止批次的过滤：read_committed 返回被中止的记录",
 		"读已提交的消费者忽略 Fetch 带回的中止事务列表，被中止事务的记录到达了应用。检查器报告 read-committed 被违反。"},
+	"transaction-version-2": {"Kafka 4 的事务：事务版本 2（KIP-890 第二部分）",
+		"与顺利路径相同的事务，但启用 transaction.version=2（Kafka 4.0 的默认值）。生产者不再发送 AddPartitionsToTxn 和 AddOffsetsToTxn：发往某个分区的第一个 Produce v12 由分区 Leader 把分区加入事务（Broker 向协调器发送 AddPartitionsToTxn v5，而不是 VerifyOnly），TxnOffsetCommit v5 则由组协调器所在的 Broker 加入偏移量分区。EndTxn v5 提升 epoch，标记带着新的 epoch，响应把它交给生产者：每个事务都有自己的 epoch，上一个事务迟到的请求无法落进来。"},
+	"jepsen-delayed-produce": {"Jepsen 组：已中止事务的一个迟到 Produce 落进了下一个事务",
+		"在经典协议（Kafka 3.5，事务版本 0）下，一个 Produce 请求可以比它的事务活得更久。客户端在 delivery.timeout.ms 之后放弃 b=2，中止事务，并用 InitProducerId 提升 epoch；但 ABORT 标记带的是旧 epoch，分区仍然接受旧 epoch。迟到的批次落在这个标记之后，开启了一个协调器一无所知的事务；生产者的下一个事务用新 epoch 写同一个分区，Leader 直接把它追加到那个开着的事务里，它的 COMMIT 标记提交了 b=2：一条发送失败的记录变得可见（已中止读，G1a）。Jepsen 对 Bufstream 0.1.0 的分析（2024）在 Kafka 本身上报告了这一点；KIP-890 修复了它。"},
+	"jepsen-delayed-endtxn": {"Jepsen 组：一个迟到的 EndTxn 提交了下一个事务",
+		"在经典协议下，生产者的生产者 ID 和 epoch 从一个事务沿用到下一个事务，协调器分不清上一个事务的 EndTxn 和当前事务的 EndTxn。这里事务 1 的提交在网络上被耽搁；客户端在 request.timeout.ms 之后重发 EndTxn，重试提交了事务 1。生产者开始事务 2 并写入 d=4，这时第一个 EndTxn(commit) 到达，在应用要求之前就提交了事务 2：读已提交的消费者读到了 d=4，而应用本来还可以中止。这是 Jepsen 对 Bufstream 0.1.0 的分析（2024）中的“迟到的提交作用于后一个事务”，也是 KIP-890 第二部分的动机。在 transaction.version=2 下每个 EndTxn 都提升 epoch，迟到的请求带着旧 epoch，得到 PRODUCER_FENCED。"},
+	"jepsen-aborted-read": {"Jepsen 组：被撕裂的事务造成的已中止读",
+		"事务 2 写了两个分区，应用中止了它；可是读已提交的消费者读到了它的第一条记录。与迟到 EndTxn 的场景一样，事务 1 的提交在网络上被耽搁，它的重试已经提交了事务 1；在经典协议下，带着相同生产者 ID 和 epoch 的迟到 EndTxn(commit) 在事务 2 进行中到达，提交了已经写下的部分（orders/0）。事务 2 继续写 orders/1，协调器把它当作一个新事务；应用的中止只中止了这一部分。同一个事务，在一个分区上提交、在另一个分区上中止：已中止读（G1a）和被撕裂的事务。KIP-890 第二部分修复了它：迟到的 EndTxn 带着协调器已经提升过的 epoch。"},
+	"broken/partition-verification": {"关掉分区校验：在事务版本 2 下，没有协调器知道的记录",
+		"分区 Leader 不询问协调器就追加事务性批次。在事务版本 2 下，这个请求同时也是把分区加入事务的那一步（客户端不发送 AddPartitionsToTxn），于是协调器不会在这个分区写标记：记录永远悬而未决。检查器报告 atomicity 被违反。"},
+	"broken/epoch-bump": {"关掉 epoch 提升：在事务版本 2 下，一个迟到的 EndTxn 结束了下一个事务",
+		"协调器结束事务时不提升生产者 epoch。一次提交的 EndTxn 被耽搁到 request.timeout.ms 之后，重试完成了提交，生产者用同一个 epoch 开始下一个事务，迟到的 EndTxn 把它也提交了：读已提交的消费者在应用发出提交之前就读到了它。检查器报告 read-committed 被违反。"},
 }
 
 // scenarioTitle is a library scenario's title in lang.
@@ -90,6 +102,7 @@ var libraryTopicsZh = []string{
 	"出故障的协调器",
 	"读取事务",
 	"僵尸实例与超时",
+	"Kafka 4：KIP-890 修复了什么（Jepsen 组）",
 	"关掉一个安全机制",
 }
 

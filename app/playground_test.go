@@ -9,6 +9,7 @@ import (
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 
 	"txnlab/app/session"
+	"txnlab/core/protocol"
 	"txnlab/core/sim"
 )
 
@@ -459,5 +460,31 @@ func TestEveryScenarioHasATopic(t *testing.T) {
 		if seen[sc.Slug] != 1 {
 			t.Errorf("%s is under %d topics", sc.Slug, seen[sc.Slug])
 		}
+	}
+}
+
+// The fields panel shows a request's API version (the classic client's
+// when the message does not record one), and an EndTxn response's
+// producer id and epoch only from version 5, which carries them.
+func TestMessageFieldsShowTheVersion(t *testing.T) {
+	get := func(fs []field, name string) (string, bool) {
+		for _, f := range fs {
+			if f.Depth == 0 && f.Name == name {
+				return f.Value, true
+			}
+		}
+		return "", false
+	}
+	if v, _ := get(messageFields(&protocol.EndTxnRequest{}), "Version"); v != "3" {
+		t.Errorf("classic EndTxn shows version %q", v)
+	}
+	if v, _ := get(messageFields(&protocol.EndTxnRequest{Version: 5}), "Version"); v != "5" {
+		t.Errorf("EndTxn v5 shows version %q", v)
+	}
+	if _, ok := get(messageFields(&protocol.EndTxnResponse{}), "ProducerEpoch"); ok {
+		t.Error("a v3 EndTxn response shows a ProducerEpoch it does not carry")
+	}
+	if v, _ := get(messageFields(&protocol.EndTxnResponse{Version: 5, ProducerEpoch: 7}), "ProducerEpoch"); v != "7" {
+		t.Errorf("EndTxn v5 response epoch %q", v)
 	}
 }

@@ -34,8 +34,10 @@ var libraryTopics = []struct {
 	{"Coordinators that fail", []string{"coordinator-crash-before-prepare", "coordinator-crash-during-markers", "acks-and-failover", "transactional-id-expiration"}},
 	{"Reading transactions", []string{"read-committed-lso", "hanging-transaction"}},
 	{"Zombies and timeouts", []string{"zombie-fencing-init", "zombie-fenced-on-produce", "transaction-timeout"}},
+	{"Kafka 4: what KIP-890 fixes (the Jepsen pack)", []string{"transaction-version-2", "jepsen-delayed-produce", "jepsen-delayed-endtxn", "jepsen-aborted-read"}},
 	{"A safety mechanism switched off", []string{"broken/add-offsets", "broken/add-partitions", "broken/coordinator-epoch", "broken/coordinator-epoch-off",
-		"broken/epoch-fencing", "broken/sequence-check", "broken/lso-bound", "broken/aborted-filter"}},
+		"broken/epoch-fencing", "broken/sequence-check", "broken/lso-bound", "broken/aborted-filter",
+		"broken/partition-verification", "broken/epoch-bump"}},
 }
 
 func (s *scenariosPage) Render() app.UI {

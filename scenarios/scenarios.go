@@ -68,3 +68,24 @@ func parse(slug, src string) Scenario {
 	}
 	return s
 }
+
+// PackEntry is one scenario of the Jepsen pack and the first Kafka
+// release whose default protocol prevents its anomaly.
+type PackEntry struct {
+	Slug string
+	// FixedIn is a kafka= preset of core/scenario's settings: "3.6"
+	// (the leader's verification, KIP-890 part 1) or "4.0" (transaction
+	// version 2, part 2).
+	FixedIn string
+}
+
+// JepsenPack lists the scenarios that each show one anomaly the classic
+// protocol (Kafka 3.5) lets through and the checker names, the ones
+// Jepsen's Bufstream analysis (2024) and KIP-890 describe; each script
+// is run unchanged under the newer protocol to show it prevented.
+var JepsenPack = []PackEntry{
+	{"jepsen-delayed-produce", "3.6"},
+	{"jepsen-delayed-endtxn", "4.0"},
+	{"jepsen-aborted-read", "4.0"},
+	{"hanging-transaction", "3.6"},
+}

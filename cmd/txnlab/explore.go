@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"txnlab/core/explore"
+	"txnlab/core/scenario"
 )
 
 func init() {
@@ -21,6 +22,7 @@ func init() {
 
 const exploreUsage = `usage: txnlab explore [--runs N] [--seed S] [--break MECHANISM] [--out DIR]
                      [--keep-going] [--jobs N] [--no-bias] [--actions N] [--shrink-tries N]
+                     [--config KEY=VALUE...]
        txnlab explore --check FILE...
 
 Generates random but valid fault schedules (crashes, pauses, drops,
@@ -31,7 +33,10 @@ checks included. Run i uses seed S+i, so --seed S --runs 1 replays run i=0.
 On the first violation it shrinks the script to a minimal scenario ending
 in "expect violation INVARIANT" and writes it under --out (with the full
 script next to it). --break MECHANISM switches that safety mechanism off
-in every run and leans the generator towards what it guards.
+in every run and leans the generator towards what it guards; the KIP-890
+mechanisms (partition-verification, epoch-bump) run under
+transaction.version=2. --config "transaction.version=2" explores Kafka 4's
+protocol with nothing broken.
 --check judges scenario files the way explore judges its runs.
 
 exit status: 0 no violation, 1 a violation (or an invalid generated
@@ -44,7 +49,8 @@ func exploreCmd(args []string, stdout, stderr io.Writer) int {
 	fs.Usage = func() { fmt.Fprint(stderr, exploreUsage) }
 	runs := fs.Int("runs", 1000, "number of random scenarios")
 	seed := fs.Uint64("seed", 1, "seed of the first run")
-	mech := fs.String("break", "", "switch this safety mechanism off: "+strings.Join(explore.Mechanisms, ", "))
+	mech := fs.String("break", "", "switch this safety mechanism off: "+strings.Join(explore.AllMechanisms, ", "))
+	config := fs.String("config", "", "config KEY=VALUE words for every run, after the cluster statement (e.g. transaction.version=2)")
 	out := fs.String("out", "out", "directory for shrunk scenarios")
 	keep := fs.Bool("keep-going", false, "run every run even after a violation (shrinks the first)")
 	actions := fs.Int("actions", 0, "random actions per scenario (default 24)")
@@ -70,8 +76,14 @@ func exploreCmd(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "txnlab explore: --actions must be >= 0, --shrink-tries and --jobs >= 1")
 		return 2
 	}
+	if *config != "" {
+		if _, err := scenario.Parse("--config", "cluster\nconfig "+*config+"\n"); err != nil {
+			fmt.Fprintf(stderr, "txnlab explore: %v\n", err)
+			return 2
+		}
+	}
 	if *mech != "" && explore.ExpectedInvariant[*mech] == "" {
-		fmt.Fprintf(stderr, "txnlab explore: unknown mechanism %q (one of %s)\n", *mech, strings.Join(explore.Mechanisms, ", "))
+		fmt.Fprintf(stderr, "txnlab explore: unknown mechanism %q (one of %s)\n", *mech, strings.Join(explore.AllMechanisms, ", "))
 		return 2
 	}
 
@@ -84,7 +96,7 @@ func exploreCmd(args []string, stdout, stderr io.Writer) int {
 	tty := isTerminal(os.Stderr)
 	start := time.Now()
 	lastPrint := start
-	cfg := explore.Config{Runs: *runs, Seed: *seed, Break: *mech, NoBias: *noBias, KeepGoing: *keep, Actions: *actions}
+	cfg := explore.Config{Runs: *runs, Seed: *seed, Break: *mech, NoBias: *noBias, KeepGoing: *keep, Actions: *actions, Config: *config}
 	rep := explore.NewReport()
 	each := func(i int, r *explore.Run) bool {
 		failed := rep.Add(i, r)

@@ -12,7 +12,8 @@ const usage = `txnlab — learn Kafka transactions by running them
 usage:
   txnlab run FILE... [--format text|json|mermaid] [--seed N] [--all]
   txnlab serve [--addr 127.0.0.1:8080] [--static DIR]
-  txnlab explore [--runs N] [--seed S] [--break MECHANISM] [--out DIR]
+  txnlab explore [--runs N] [--seed S] [--break MECHANISM] [--config KEY=VALUE...] [--out DIR]
+  txnlab diff FILE --a SETTINGS --b SETTINGS [--seed N] [--break MECHANISM]
 
 exit status of run: 0 when every expectation holds, 1 when one fails,
 2 on a script error.

@@ -33,6 +33,17 @@ type Config struct {
 	// of every topic without its own (a topic created after a change
 	// gets the new value). Internal topics keep theirs.
 	MinInsyncReplicas int
+	// TransactionPartitionVerificationEnable is
+	// transaction.partition.verification.enable (KIP-890 part 1, Kafka
+	// 3.6+, where it defaults to true; false here, Kafka 3.5's
+	// behaviour): a partition leader asks the coordinator before the
+	// first transactional write of a producer's transaction.
+	TransactionPartitionVerificationEnable bool
+	// TransactionVersion is the finalized transaction.version feature
+	// (0 and 1 classic, 2 = KIP-890 part 2, Kafka 4.0's default). The
+	// clients read it at beginTransaction, as the Java client reads the
+	// finalized features from ApiVersions.
+	TransactionVersion int16
 }
 
 // DefaultConfig is Kafka 3.5's defaults.
@@ -97,6 +108,9 @@ type Broker struct {
 	pending         []*pendingAppend
 	pidNext         int64
 	pidEnd          int64
+	// verifying holds the KIP-890 verifications sent to a transaction
+	// coordinator, by request message id (verify.go).
+	verifying map[int64]*verification
 
 	started           sim.Time
 	isrCheckScheduled bool
@@ -184,7 +198,7 @@ func (b *Broker) Busy() bool {
 			return true
 		}
 	}
-	return b.Txn.Busy() || b.Group.Busy()
+	return len(b.verifying) > 0 || b.Txn.Busy() || b.Group.Busy()
 }
 
 // Receive dispatches a delivered message.
@@ -209,7 +223,13 @@ func (b *Broker) Receive(w *sim.World, env *sim.Envelope) {
 	case *protocol.InitProducerIdRequest, *protocol.AddPartitionsToTxnRequest,
 		*protocol.AddOffsetsToTxnRequest, *protocol.EndTxnRequest:
 		b.Txn.Handle(w, env)
-	case *protocol.TxnOffsetCommitRequest, *protocol.OffsetCommitRequest, *protocol.OffsetFetchRequest:
+	case *protocol.AddPartitionsToTxnResponse:
+		b.handleVerificationResponse(w, env, m)
+	case *protocol.TxnOffsetCommitRequest:
+		if !b.startOffsetsVerification(w, env, m) {
+			b.Group.Handle(w, env)
+		}
+	case *protocol.OffsetCommitRequest, *protocol.OffsetFetchRequest:
 		b.Group.Handle(w, env)
 	}
 }
@@ -235,12 +255,16 @@ func (b *Broker) Timer(w *sim.World, t *sim.Timer) {
 		switch env.Msg.(type) {
 		case *protocol.WriteTxnMarkersRequest:
 			b.Txn.Disconnected(w, env.ID)
+		case *protocol.AddPartitionsToTxnRequest:
+			b.verificationLost(w, env.ID)
 		case *protocol.FetchRequest:
 			// replica.fetch.backoff.ms before trying the leader again
 			if leader, ok := IDOf(env.To); ok && b.fetching[leader] == env.ID {
 				w.AfterBackground(b.Node, sim.Second, "fetch-timeout", fetchTimeout{leader: leader, msgID: env.ID})
 			}
 		}
+	case timerVerifyTimeout:
+		b.verificationLost(w, t.Data.(int64))
 	case "fetch-timeout":
 		ft := t.Data.(fetchTimeout)
 		if b.fetching[ft.leader] == ft.msgID {

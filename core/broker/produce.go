@@ -10,6 +10,19 @@ import (
 // at once for acks=0/1, after replication to the in-sync replicas for
 // acks=all.
 func (b *Broker) handleProduce(w *sim.World, env *sim.Envelope, m *protocol.ProduceRequest) {
+	if b.startProduceVerification(w, env, m) {
+		return // produceAppend runs when the coordinator answers (verify.go)
+	}
+	b.produceAppend(w, env, m, nil)
+}
+
+// produceAppend is the append half of a produce request, after the
+// KIP-890 verification v (nil when there was none): a partition whose
+// verification failed answers its mapped error, the others append with
+// their guard.
+func (b *Broker) produceAppend(w *sim.World, env *sim.Envelope, m *protocol.ProduceRequest, v *verification) {
+	ch := checks(w)
+	ch.Verification = m.TransactionalId != "" && b.verifies(w, protocol.VersionOf(m) >= protocol.ProduceTV2Version)
 	resp := &protocol.ProduceResponse{Responses: make([]protocol.ProducePartitionResponse, len(m.Partitions))}
 	// looping keeps a write that completes synchronously (already
 	// replicated) from answering before the other partitions are done.
@@ -34,8 +47,16 @@ func (b *Broker) handleProduce(w *sim.World, env *sim.Envelope, m *protocol.Prod
 			r.ErrorCode = protocol.NOT_ENOUGH_REPLICAS
 			continue
 		}
+		var guard int64
+		if v != nil {
+			if err := v.errs[pd.TopicPartition]; err != protocol.NONE {
+				r.ErrorCode = err
+				continue
+			}
+			guard = v.guards[pd.TopicPartition]
+		}
 		log := b.Disk.Log(pd.TopicPartition)
-		res := log.AppendAsLeader(pd.Records, p.LeaderEpoch, int64(w.Now()), checks(w))
+		res := log.AppendAsLeaderVerified(pd.Records, p.LeaderEpoch, int64(w.Now()), ch, guard)
 		r.ErrorCode, r.BaseOffset = res.Err, res.BaseOffset
 		if res.Err != protocol.NONE {
 			continue

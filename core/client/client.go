@@ -19,6 +19,9 @@ type Metadata interface {
 	// Bootstrap returns the attempt-th live broker to ask for coordinators
 	// (rotating on failures, like the least-loaded node).
 	Bootstrap(attempt int) sim.NodeID
+	// TransactionVersion is the cluster's finalized transaction.version
+	// feature (0 and 1 classic, 2 = KIP-890 part 2).
+	TransactionVersion() int16
 }
 
 // CallKind names a client call.

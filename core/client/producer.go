@@ -75,6 +75,7 @@ type batch struct {
 	err      protocol.ErrorCode
 	offset   int64
 	call     *sendCall
+	version  int16 // the Produce version, fixed at the first send
 }
 
 type sendCall struct {
@@ -139,8 +140,10 @@ type Producer struct {
 	lastError          protocol.ErrorCode
 	epochBumpRequired  bool
 	transactionStarted bool
-	currentTxn         int
-	closed             bool
+	// tv2: the current transaction uses transaction version 2 (tv2.go).
+	tv2        bool
+	currentTxn int
+	closed     bool
 	// pidRequested marks an idempotent producer's pending InitProducerId.
 	pidRequested bool
 	// The idempotent producer's recovery from a gap in its sequences
@@ -297,6 +300,7 @@ func (p *Producer) Begin(w *sim.World) *Call {
 		return call
 	}
 	p.currentTxn++
+	p.decideTransactionVersion()
 	p.transactionStarted = false
 	p.added = map[protocol.TopicPartition]bool{}
 	p.Txns = append(p.Txns, TxnRecord{Txn: p.currentTxn, ProducerId: p.ProducerId, ProducerEpoch: p.ProducerEpoch, Outcome: "open"})
@@ -334,8 +338,10 @@ func (p *Producer) Send(w *sim.World, tp protocol.TopicPartition, records []prot
 	}
 	p.batches = append(p.batches, b)
 	if p.Transactional() && !p.added[tp] {
-		if w.Broken(sim.AddPartitions) {
-			p.added[tp] = true // the lesson's broken client writes first
+		if w.Broken(sim.AddPartitions) || p.tv2 {
+			// the lesson's broken client writes first; under transaction
+			// version 2 the partition leader adds the partition (tv2.go)
+			p.added[tp] = true
 			p.transactionStarted = true
 		} else {
 			p.pendingAdd[tp] = true
@@ -365,7 +371,7 @@ func (p *Producer) SendOffsets(w *sim.World, group string, offsets []protocol.Of
 	}
 	commitOffsets := func(w *sim.World) {
 		p.enqueue(w, &txnRequest{prio: 2, kind: coordGroup, group: group, build: func() protocol.Message {
-			return &protocol.TxnOffsetCommitRequest{TransactionalId: p.Cfg.TransactionalId, GroupId: group,
+			return &protocol.TxnOffsetCommitRequest{Version: p.txnOffsetCommitVersion(), TransactionalId: p.Cfg.TransactionalId, GroupId: group,
 				ProducerId: p.ProducerId, ProducerEpoch: p.ProducerEpoch, GenerationId: -1, Offsets: offsets}
 		}, handle: func(w *sim.World, resp protocol.Message) {
 			err := protocol.Error(resp)
@@ -389,7 +395,7 @@ func (p *Producer) SendOffsets(w *sim.World, group string, offsets []protocol.Of
 			}
 		}})
 	}
-	if w.Broken(sim.AddOffsets) {
+	if w.Broken(sim.AddOffsets) || p.tv2 {
 		p.transactionStarted = true
 		commitOffsets(w)
 	} else {
@@ -556,12 +562,12 @@ func (p *Producer) maybeEndTxn(w *sim.World) {
 		}
 	}
 	p.enqueue(w, &txnRequest{prio: 3, kind: coordTxn, build: func() protocol.Message {
-		return &protocol.EndTxnRequest{TransactionalId: p.Cfg.TransactionalId, ProducerId: p.ProducerId,
-			ProducerEpoch: p.ProducerEpoch, Committed: commit}
+		return p.endTxnRequest(commit)
 	}, handle: func(w *sim.World, resp protocol.Message) {
 		err := protocol.Error(resp)
 		switch {
 		case err == protocol.NONE:
+			p.adoptEndTxn(w, resp)
 			p.completeTxn(w, commit)
 		case p.coordinatorError(w, err):
 		case err == protocol.CONCURRENT_TRANSACTIONS || err.Retriable():
@@ -883,6 +889,7 @@ func (p *Producer) sendBatch(w *sim.World, b *batch) {
 		return
 	}
 	if b.seq < 0 {
+		b.version = p.produceVersion()
 		b.pid, b.epoch = p.ProducerId, p.ProducerEpoch
 		if p.Cfg.EnableIdempotence {
 			b.seq = p.nextSeq[b.tp]
@@ -898,6 +905,7 @@ func (p *Producer) sendBatch(w *sim.World, b *batch) {
 	}
 	req := &protocol.ProduceRequest{TransactionalId: p.Cfg.TransactionalId, Acks: p.Cfg.Acks, TimeoutMs: int32(p.Cfg.RequestTimeoutMs),
 		Partitions: []protocol.ProducePartitionData{{TopicPartition: b.tp, Records: rb}}}
+	req.Version = b.version
 	b.inflight = w.Send(p.node, leader, req, 0)
 	w.AfterBackground(p.node, p.Cfg.RequestTimeoutMs, "produce-timeout", b)
 }

@@ -322,6 +322,10 @@ func (m clientMeta) LeaderOf(tp protocol.TopicPartition) (sim.NodeID, bool) {
 	return broker.NodeID(l), true
 }
 
+// TransactionVersion is the finalized transaction.version the brokers
+// advertise.
+func (m clientMeta) TransactionVersion() int16 { return m.c.BrokerCfg.TransactionVersion }
+
 func (m clientMeta) Bootstrap(attempt int) sim.NodeID {
 	var alive []int32
 	for i, ok := range m.c.Meta.Alive {

@@ -1,6 +1,7 @@
 package explore
 
 import (
+	"slices"
 	"sort"
 	"strings"
 
@@ -23,6 +24,8 @@ type Config struct {
 	// Actions and StepBudget are passed to each run (0: defaults).
 	Actions    int
 	StepBudget int
+	// Config: see Options.Config.
+	Config string
 }
 
 // Report summarises a batch.
@@ -103,7 +106,7 @@ func (rep *Report) Add(i int, r *Run) bool {
 
 // RunOptions are the options of run i of a batch.
 func (cfg Config) RunOptions(i int) Options {
-	return Options{Seed: cfg.Seed + uint64(i), Break: cfg.Break, NoBias: cfg.NoBias, Actions: cfg.Actions, StepBudget: cfg.StepBudget}
+	return Options{Seed: cfg.Seed + uint64(i), Break: cfg.Break, NoBias: cfg.NoBias, Actions: cfg.Actions, StepBudget: cfg.StepBudget, Config: cfg.Config}
 }
 
 // Explore generates and judges cfg.Runs scenarios one after the other,
@@ -139,6 +142,7 @@ func Target(r *Run, mechanism string) string {
 var expectedPhrase = map[string]string{
 	"aborted-filter": "which aborted",
 	"lso-bound":      "before its commit was even sent",
+	"epoch-bump":     "before its commit was even sent",
 }
 
 func targetViolation(r *Run, mechanism string) *check.Violation {
@@ -179,12 +183,27 @@ func Minimize(r *Run, mechanism, inv string, maxTries int) *Shrunk {
 	} else if v := find(r.Violations, inv, ""); v != nil {
 		shape = Shape(v.Message)
 	}
+	pinned := pinnedLines(r, mechanism)
 	if o := Exec(r.Script(), 0, false); o.Err == nil && has(o.Violations, inv, shape) {
-		return Shrink(r.Lines, ShrinkOptions{Invariant: inv, Shape: shape, MaxTries: maxTries})
+		return Shrink(r.Lines, ShrinkOptions{Invariant: inv, Shape: shape, MaxTries: maxTries, Pinned: pinned})
 	}
-	sh := Shrink(r.Lines[:r.Body], ShrinkOptions{Invariant: inv, Shape: shape, Final: true, MaxTries: maxTries})
+	sh := Shrink(r.Lines[:r.Body], ShrinkOptions{Invariant: inv, Shape: shape, Final: true, MaxTries: maxTries, Pinned: pinned})
 	sh.Final = true
 	return sh
+}
+
+// pinnedLines are the lines a shrink must keep: the protocol's config
+// line (Options.Config), and the break of a KIP-890 mechanism, whose
+// anomaly the classic protocol shows too (ShrinkOptions.Pinned).
+func pinnedLines(r *Run, mechanism string) []string {
+	var out []string
+	for _, l := range r.Lines {
+		if (l == "break "+mechanism && slices.Contains(KIP890Mechanisms, mechanism)) ||
+			strings.HasPrefix(l, "config transaction.version=") || strings.HasPrefix(l, "config transaction.partition.") {
+			out = append(out, l)
+		}
+	}
+	return out
 }
 
 // Document renders a shrunk script as a scenario file: a narrative
@@ -245,6 +264,12 @@ func Narrative(mechanism string) (string, string) {
 	case "add-offsets":
 		return "Broken AddOffsetsToTxn: transactional offsets that never commit.",
 			"sendOffsetsToTransaction skips AddOffsetsToTxn, so the coordinator writes no marker to the group's __consumer_offsets partition: the transaction commits, its offsets stay pending for ever."
+	case "partition-verification":
+		return "Broken partition verification: under transaction version 2, records no coordinator knows of.",
+			"The partition leader appends a transactional batch without asking the coordinator. Under transaction version 2 that request is also what adds the partition to the transaction (the client sends no AddPartitionsToTxn), so the coordinator writes no marker there: the records hang open for ever."
+	case "epoch-bump":
+		return "Broken epoch bump: under transaction version 2, a late EndTxn ends the next transaction.",
+			"The coordinator ends a transaction without bumping the producer epoch. A commit's EndTxn is delayed past request.timeout.ms, its retry commits, the producer begins its next transaction with the same epoch, and the late EndTxn commits that one too: a read_committed consumer reads it before its commit was sent."
 	case "sequence-check":
 		return "Broken sequence check: a retried produce is written twice.",
 			"Brokers accept any sequence number. A produce response is lost, the idempotent producer retries the batch, and the broker appends it again instead of answering DUPLICATE_SEQUENCE_NUMBER."

@@ -28,6 +28,10 @@ type Options struct {
 	// StepBudget bounds the simulation events of the whole run (0: the
 	// default).
 	StepBudget int
+	// Config is KEY=VALUE words of a config statement written right
+	// after the cluster statement ("" for none), e.g.
+	// "transaction.version=2" to explore Kafka 4's protocol.
+	Config string
 }
 
 // Run is one generated and executed scenario.
@@ -54,9 +58,18 @@ type Run struct {
 // Script renders the run's script.
 func (r *Run) Script() string { return Join(r.Lines) }
 
-// Mechanisms the generator knows how to provoke, in the language's order.
+// Mechanisms the generator knows how to provoke, in the language's order:
+// Kafka 3.5's. Unbiased runs weave motifs of these at random.
 var Mechanisms = []string{"epoch-fencing", "coordinator-epoch", "add-partitions", "lso-bound",
 	"aborted-filter", "add-offsets", "sequence-check"}
+
+// KIP890Mechanisms are the defenses KIP-890 added; a run that breaks one
+// runs under transaction version 2 (unless Options.Config says
+// otherwise), where they are at work.
+var KIP890Mechanisms = []string{"partition-verification", "epoch-bump"}
+
+// AllMechanisms is every mechanism `--break` accepts.
+var AllMechanisms = append(append([]string(nil), Mechanisms...), KIP890Mechanisms...)
 
 // ExpectedInvariant is the invariant each broken mechanism lets the
 // checker catch first.
@@ -68,6 +81,11 @@ var ExpectedInvariant = map[string]string{
 	"aborted-filter":    check.ReadCommitted,
 	"add-offsets":       check.OffsetsAtomicity,
 	"sequence-check":    check.NoDuplicates,
+	// Under transaction version 2 a leader that skips the coordinator
+	// never adds the partition: no marker ever closes its records.
+	"partition-verification": check.Atomicity,
+	// Without the bump a late EndTxn commits the next transaction.
+	"epoch-bump": check.ReadCommitted,
 }
 
 type topicInfo struct {
@@ -208,6 +226,9 @@ func (g *gen) setup() {
 	if g.opts.Break != "" {
 		g.emit("break %s", g.opts.Break)
 	}
+	if c := g.protocolConfig(); c != "" {
+		g.emit("config %s", c)
+	}
 	if g.chance(25) {
 		g.emit("config transaction.abort.timed.out.transaction.cleanup.interval.ms=%s", []string{"1s", "2s", "5s"}[g.pick(3)])
 	}
@@ -263,6 +284,19 @@ func (g *gen) setup() {
 
 // bias is the mechanism the generator leans towards: the broken one,
 // unless NoBias asks for the same mix as with nothing broken.
+// protocolConfig is the config line of the run's protocol settings.
+func (g *gen) protocolConfig() string {
+	if g.opts.Config != "" {
+		return g.opts.Config
+	}
+	for _, m := range KIP890Mechanisms {
+		if g.opts.Break == m {
+			return "transaction.version=2"
+		}
+	}
+	return ""
+}
+
 func (g *gen) bias() string {
 	if g.opts.NoBias {
 		return ""
@@ -272,7 +306,7 @@ func (g *gen) bias() string {
 
 func (g *gen) wantsRC() bool {
 	switch g.bias() {
-	case "lso-bound", "aborted-filter", "coordinator-epoch":
+	case "lso-bound", "aborted-filter", "coordinator-epoch", "epoch-bump":
 		return true
 	}
 	return false

@@ -26,6 +26,41 @@ func (g *gen) motif(mech string) {
 		g.motifTxn(true, true)
 	case "sequence-check":
 		g.motifDuplicate()
+	case "partition-verification":
+		g.motifTxn(false, g.chance(70))
+	case "epoch-bump":
+		g.motifLateEndTxn()
+	}
+}
+
+// motifLateEndTxn: a commit's EndTxn crawls past request.timeout.ms, its
+// retry commits, the producer begins its next transaction and writes, and
+// then the first EndTxn lands (Jepsen's delayed commit, KIP-890). With the
+// epoch bumped at every end the late request is fenced; without, it
+// commits the open transaction, which a read_committed consumer then
+// reads before its commit was sent.
+func (g *gen) motifLateEndTxn() {
+	p := g.inTxn()
+	if p == nil {
+		return
+	}
+	g.emit("%s send %s %s", p.name, g.randomTP(), g.records())
+	if !g.can(p) || g.producer(p.name).State != client.InTransaction {
+		return
+	}
+	g.emit("delay EndTxn by=45s from=%s", p.name)
+	g.emit("%s commit &", p.name)
+	g.emit("advance 20s")
+	g.emit("heal")
+	g.emit("wait %s", p.name)
+	if !g.can(p) || g.producer(p.name).State != client.Ready {
+		return
+	}
+	g.emit("%s begin", p.name)
+	g.emit("%s send %s %s", p.name, g.randomTP(), g.records())
+	g.emit("advance 30s")
+	for _, c := range g.liveConsumers(func(c *consInfo) bool { return c.rc }) {
+		g.emit("%s poll", c.name)
 	}
 }
 

@@ -1,6 +1,7 @@
 package explore
 
 import (
+	"slices"
 	"strings"
 
 	"txnlab/core/check"
@@ -60,6 +61,10 @@ type ShrinkOptions struct {
 	// when it is valid and Keep holds for its outcome (to shrink on a
 	// property such as "never goes quiet").
 	Keep func(o *Outcome) bool
+	// Pinned lines are never removed: the break and protocol lines of a
+	// KIP-890 mechanism, whose anomaly the classic protocol shows too, so
+	// that the shrunk script still says what was broken.
+	Pinned []string
 }
 
 // Shrunk is a shrinking's result.
@@ -185,6 +190,11 @@ func (s *shrinker) failsUnder(lines []string, src string, seed uint64) bool {
 func (s *shrinker) try(lines []string) bool {
 	if len(lines) == 0 || Join(lines) == Join(s.best) {
 		return false
+	}
+	for _, p := range s.opts.Pinned {
+		if !slices.Contains(lines, p) {
+			return false
+		}
 	}
 	if s.fails(lines) {
 		s.best = lines

@@ -29,6 +29,11 @@ type Checks struct {
 	// SequenceCheck rejects out-of-order sequences and answers retried
 	// batches with their original offset instead of appending them again.
 	SequenceCheck bool
+	// Verification (KIP-890 part 1, transaction.partition.verification.enable)
+	// rejects a transactional batch that opens a transaction here unless
+	// it carries the guard of a verification the coordinator answered
+	// (INVALID_TXN_STATE). Off in Kafka 3.5, so not in AllChecks.
+	Verification bool
 }
 
 // AllChecks is Kafka's behaviour.
@@ -91,6 +96,11 @@ type Log struct {
 	Unreplicated []TxnRange
 	// AbortedIndex is the aborted-transaction index, in marker order.
 	AbortedIndex []AbortedTxn
+	// Verifying holds, per producer id, the verification a leader started
+	// and has not yet consumed (ProducerStateManager.verificationStates):
+	// in memory only, like Kafka's.
+	Verifying map[int64]VerificationState
+	lastGuard int64
 
 	name string // TP.String(), rendered once
 }
@@ -106,6 +116,70 @@ func (l *Log) Name() string {
 // NewLog returns an empty log.
 func NewLog(tp protocol.TopicPartition) *Log {
 	return &Log{TP: tp, Producers: map[int64]*ProducerStateEntry{}}
+}
+
+// VerificationState is one producer's pending verification
+// (VerificationStateEntry): a guard unique to this verification, so an
+// answer that outlived an abort marker cannot open a transaction the
+// coordinator has never heard of (the ABA case of UnifiedLog).
+type VerificationState struct {
+	Guard         int64
+	ProducerEpoch int16
+	LowestSeq     int32
+}
+
+// StartVerification is UnifiedLog.maybeStartTransactionVerification: no
+// verification is needed (guard 0) while the producer has a transaction
+// open here at this epoch; otherwise its pending verification's guard,
+// created if there is none.
+func (l *Log) StartVerification(pid int64, epoch int16, seq int32) int64 {
+	if l.hasOngoingTransaction(pid, epoch) {
+		return 0
+	}
+	if v, ok := l.Verifying[pid]; ok {
+		return v.Guard
+	}
+	if l.Verifying == nil {
+		l.Verifying = map[int64]VerificationState{}
+	}
+	l.lastGuard++
+	l.Verifying[pid] = VerificationState{Guard: l.lastGuard, ProducerEpoch: epoch, LowestSeq: seq}
+	return l.lastGuard
+}
+
+// hasOngoingTransaction: the producer has a transaction open here, at
+// this epoch. Kafka 3.6 compared the producer id only; later Kafka
+// compares the epoch too (hasOngoingTransaction(producerId,
+// producerEpoch)), which transaction version 2 needs: its next
+// transaction, at the bumped epoch, may write before the previous one's
+// marker has landed, and must not slip into that open transaction.
+func (l *Log) hasOngoingTransaction(pid int64, epoch int16) bool {
+	e := l.Producers[pid]
+	return e != nil && e.CurrentTxnFirstOffset >= 0 && e.ProducerEpoch == epoch
+}
+
+// AppendAsLeaderVerified is AppendAsLeader with the verification guard
+// the leader obtained for this batch (0 for none). With
+// checks.Verification, a transactional batch that would open a
+// transaction here must carry the producer's current guard, checked
+// after the duplicate check and before the epoch check, as in
+// UnifiedLog.analyzeAndValidateProducerState.
+func (l *Log) AppendAsLeaderVerified(b protocol.RecordBatch, leaderEpoch int32, now int64, checks Checks, guard int64) AppendResult {
+	if checks.Verification && b.IsTransactional && b.ProducerId >= 0 {
+		e := l.Producers[b.ProducerId]
+		if e != nil && checks.SequenceCheck && b.ProducerEpoch == e.ProducerEpoch {
+			for _, m := range e.Batches {
+				if m.FirstSeq == b.BaseSequence && m.LastSeq == b.LastSequence() {
+					return AppendResult{BaseOffset: m.FirstOffset, Duplicate: true}
+				}
+			}
+		}
+		open := l.hasOngoingTransaction(b.ProducerId, b.ProducerEpoch)
+		if v, ok := l.Verifying[b.ProducerId]; !open && (!ok || guard == 0 || v.Guard != guard) {
+			return AppendResult{BaseOffset: -1, Err: protocol.INVALID_TXN_STATE}
+		}
+	}
+	return l.AppendAsLeader(b, leaderEpoch, now, checks)
 }
 
 // LogEndOffset is the offset the next batch gets.
@@ -291,6 +365,11 @@ func (l *Log) entry(pid int64) *ProducerStateEntry {
 func (l *Log) apply(b *protocol.RecordBatch, now int64) *TxnRange {
 	if b.ProducerId < 0 {
 		return nil
+	}
+	if b.IsTransactional && l.Verifying != nil {
+		// A data batch opened the transaction, or a marker closed it:
+		// either way the guard is spent (UnifiedLog.updateProducers).
+		delete(l.Verifying, b.ProducerId)
 	}
 	e := l.entry(b.ProducerId)
 	e.LastTimestamp = now

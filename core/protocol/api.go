@@ -30,6 +30,64 @@ const (
 	TxnOffsetCommit    APIKey = 28
 )
 
+// The request versions a Kafka 3.5 Java client sends (a message whose
+// Version is 0 was sent with these), and the ones KIP-890 introduced.
+// Only versions that differ from the classic ones appear in a message's
+// Summary; VersionOf gives the version of any message.
+const (
+	ProduceClassicVersion            int16 = 9
+	AddPartitionsToTxnClassicVersion int16 = 3
+	EndTxnClassicVersion             int16 = 3
+	TxnOffsetCommitClassicVersion    int16 = 3
+	// ProduceTV2Version is the first Produce version whose transactional
+	// requests have the leader add the partition (transaction version 2).
+	ProduceTV2Version int16 = 12
+	// ProduceAbortableVersion is the first Produce version whose client
+	// handles TRANSACTION_ABORTABLE from a failed verification (KIP-890,
+	// Kafka 3.8); older ones get INVALID_TXN_STATE instead.
+	ProduceAbortableVersion int16 = 11
+	// AddPartitionsToTxnBrokerVersion is the first broker-to-broker
+	// version (batched, VerifyOnly); AddPartitionsToTxnAbortableVersion
+	// the first whose answers may carry TRANSACTION_ABORTABLE.
+	AddPartitionsToTxnBrokerVersion    int16 = 4
+	AddPartitionsToTxnAbortableVersion int16 = 5
+	// EndTxnTV2Version is transaction version 2's EndTxn: the response
+	// carries ProducerId and ProducerEpoch.
+	EndTxnTV2Version int16 = 5
+	// TxnOffsetCommitTV2Version has the broker add the offsets
+	// partition to the transaction (no AddOffsetsToTxn);
+	// TxnOffsetCommitAbortableVersion is the first whose client handles
+	// TRANSACTION_ABORTABLE from a failed verification (Kafka 3.8).
+	TxnOffsetCommitTV2Version       int16 = 5
+	TxnOffsetCommitAbortableVersion int16 = 4
+)
+
+// VersionOf is the API version a message was sent with: its Version
+// field when set, else the classic client's version of that API (0 for
+// the APIs whose version the simulation does not vary).
+func VersionOf(m Message) int16 {
+	switch m := m.(type) {
+	case *ProduceRequest:
+		return orClassic(m.Version, ProduceClassicVersion)
+	case *AddPartitionsToTxnRequest:
+		return orClassic(m.Version, AddPartitionsToTxnClassicVersion)
+	case *EndTxnRequest:
+		return orClassic(m.Version, EndTxnClassicVersion)
+	case *EndTxnResponse:
+		return orClassic(m.Version, EndTxnClassicVersion)
+	case *TxnOffsetCommitRequest:
+		return orClassic(m.Version, TxnOffsetCommitClassicVersion)
+	}
+	return 0
+}
+
+func orClassic(v, classic int16) int16 {
+	if v == 0 {
+		return classic
+	}
+	return v
+}
+
 // APIs lists every API the simulation speaks, in key order.
 var APIs = []APIKey{Produce, Fetch, OffsetCommit, OffsetFetch, FindCoordinator,
 	InitProducerId, AddPartitionsToTxn, AddOffsetsToTxn, EndTxn, WriteTxnMarkers, TxnOffsetCommit}
@@ -140,6 +198,15 @@ func (f *fields) e(k string, v ErrorCode) {
 	f.add(k, v.String())
 }
 func (f *fields) String() string { return f.b.String() }
+
+// version renders a request's API version, only when it is not the
+// classic client's: the canonical lines (and digests) of a Kafka 3.5 run
+// stay as they were before versions were recorded.
+func (f *fields) version(v, classic int16) {
+	if v != 0 && v != classic {
+		f.i("Version", int64(v))
+	}
+}
 
 func quoteIfNeeded(s string) string {
 	if s == "" {

@@ -73,13 +73,21 @@ type InitProducerIdResponse struct {
 	ProducerEpoch int16
 }
 
-// AddPartitionsToTxnRequest (key 24, client versions 0-3) registers
-// partitions with the ongoing transaction.
+// AddPartitionsToTxnRequest (key 24) registers partitions with the
+// ongoing transaction: from a client (versions 0-3), or from a partition
+// leader (versions 4+, KIP-890), which either only asks whether the
+// partitions are in the transaction (VerifyOnly, Kafka 3.6+) or, for a
+// transaction version 2 client, adds them (Kafka 4.0).
 type AddPartitionsToTxnRequest struct {
+	// Version is the request's API version; 0 stands for the classic
+	// client's (AddPartitionsToTxnClassicVersion).
+	Version         int16
 	TransactionalId string
 	ProducerId      int64
 	ProducerEpoch   int16
-	Partitions      []TopicPartition
+	// VerifyOnly (v4+) asks the coordinator to check, not to add.
+	VerifyOnly bool
+	Partitions []TopicPartition
 }
 
 // AddPartitionsToTxnResponse carries one error per partition.
@@ -101,17 +109,27 @@ type AddOffsetsToTxnResponse struct {
 	ErrorCode ErrorCode
 }
 
-// EndTxnRequest (key 26) commits or aborts the transaction.
+// EndTxnRequest (key 26) commits or aborts the transaction. Version 5
+// is transaction version 2: the coordinator bumps the epoch and answers
+// with the new producer id and epoch.
 type EndTxnRequest struct {
+	// Version is the request's API version; 0 stands for the classic
+	// client's (EndTxnClassicVersion).
+	Version         int16
 	TransactionalId string
 	ProducerId      int64
 	ProducerEpoch   int16
 	Committed       bool
 }
 
-// EndTxnResponse carries one error.
+// EndTxnResponse carries one error and, from version 5, the producer id
+// and epoch the next transaction uses.
 type EndTxnResponse struct {
-	ErrorCode ErrorCode
+	// Version is the version of the request it answers (0: classic).
+	Version       int16
+	ErrorCode     ErrorCode
+	ProducerId    int64
+	ProducerEpoch int16
 }
 
 // WritableTxnMarker is one transaction's marker entry in WriteTxnMarkers.
@@ -147,8 +165,13 @@ type OffsetEntry struct {
 }
 
 // TxnOffsetCommitRequest (key 28) writes offsets inside a transaction, to
-// the group coordinator.
+// the group coordinator. Under transaction version 2 (v5) the group
+// coordinator's broker adds the offsets partition to the transaction
+// itself, instead of the client's AddOffsetsToTxn.
 type TxnOffsetCommitRequest struct {
+	// Version is the request's API version; 0 stands for the classic
+	// client's (TxnOffsetCommitClassicVersion).
+	Version         int16
 	TransactionalId string
 	GroupId         string
 	ProducerId      int64
@@ -202,8 +225,13 @@ type ProducePartitionData struct {
 	Records RecordBatch
 }
 
-// ProduceRequest (key 0) writes record batches to partition leaders.
+// ProduceRequest (key 0) writes record batches to partition leaders. A
+// transactional v12 request (transaction version 2) also has the leader
+// add its partitions to the transaction.
 type ProduceRequest struct {
+	// Version is the request's API version; 0 stands for the classic
+	// client's (ProduceClassicVersion).
+	Version         int16
 	TransactionalId string
 	Acks            int16
 	TimeoutMs       int32
@@ -425,9 +453,13 @@ func (m *InitProducerIdResponse) Summary() string {
 // Summary of AddPartitionsToTxn.
 func (m *AddPartitionsToTxnRequest) Summary() string {
 	var f fields
+	f.version(m.Version, AddPartitionsToTxnClassicVersion)
 	f.s("TransactionalId", m.TransactionalId)
 	f.i("ProducerId", m.ProducerId)
 	f.i("ProducerEpoch", int64(m.ProducerEpoch))
+	if m.Version >= 4 {
+		f.b2("VerifyOnly", m.VerifyOnly)
+	}
 	f.add("Partitions", tpList(m.Partitions))
 	return f.String()
 }
@@ -453,6 +485,7 @@ func (m *AddOffsetsToTxnResponse) Summary() string { return "ErrorCode=" + m.Err
 // Summary of EndTxn.
 func (m *EndTxnRequest) Summary() string {
 	var f fields
+	f.version(m.Version, EndTxnClassicVersion)
 	f.s("TransactionalId", m.TransactionalId)
 	f.i("ProducerId", m.ProducerId)
 	f.i("ProducerEpoch", int64(m.ProducerEpoch))
@@ -460,8 +493,18 @@ func (m *EndTxnRequest) Summary() string {
 	return f.String()
 }
 
-// Summary of EndTxn.
-func (m *EndTxnResponse) Summary() string { return "ErrorCode=" + m.ErrorCode.String() }
+// Summary of EndTxn: the producer id and epoch only from version 5,
+// which carries them.
+func (m *EndTxnResponse) Summary() string {
+	if m.Version < 5 {
+		return "ErrorCode=" + m.ErrorCode.String()
+	}
+	var f fields
+	f.e("ErrorCode", m.ErrorCode)
+	f.i("ProducerId", m.ProducerId)
+	f.i("ProducerEpoch", int64(m.ProducerEpoch))
+	return f.String()
+}
 
 // Summary of WriteTxnMarkers.
 func (m *WriteTxnMarkersRequest) Summary() string {
@@ -502,6 +545,7 @@ func offsetList(os []OffsetEntry) string {
 // Summary of TxnOffsetCommit.
 func (m *TxnOffsetCommitRequest) Summary() string {
 	var f fields
+	f.version(m.Version, TxnOffsetCommitClassicVersion)
 	f.s("TransactionalId", m.TransactionalId)
 	f.s("GroupId", m.GroupId)
 	f.i("ProducerId", m.ProducerId)
@@ -548,6 +592,7 @@ func (m *OffsetFetchResponse) Summary() string {
 // Summary of Produce.
 func (m *ProduceRequest) Summary() string {
 	var f fields
+	f.version(m.Version, ProduceClassicVersion)
 	if m.TransactionalId == "" {
 		f.add("TransactionalId", "null")
 	} else {

@@ -288,21 +288,23 @@ type Mechanism uint8
 
 // The mechanisms.
 const (
-	MechEpochFencing     Mechanism = iota + 1 // brokers and coordinator reject older producer epochs
-	MechCoordinatorEpoch                      // brokers reject WriteTxnMarkers from an older coordinator epoch
-	MechAddPartitions                         // the producer registers partitions with AddPartitionsToTxn before producing
-	MechLSOBound                              // read_committed fetches stop at the LSO
-	MechAbortedFilter                         // read_committed consumers drop aborted batches
-	MechAddOffsets                            // sendOffsetsToTransaction sends AddOffsetsToTxn first
-	MechSequenceCheck                         // brokers detect duplicate and out-of-order sequences
+	MechEpochFencing          Mechanism = iota + 1 // brokers and coordinator reject older producer epochs
+	MechCoordinatorEpoch                           // brokers reject WriteTxnMarkers from an older coordinator epoch
+	MechAddPartitions                              // the producer registers partitions with AddPartitionsToTxn before producing
+	MechLSOBound                                   // read_committed fetches stop at the LSO
+	MechAbortedFilter                              // read_committed consumers drop aborted batches
+	MechAddOffsets                                 // sendOffsetsToTransaction sends AddOffsetsToTxn first
+	MechSequenceCheck                              // brokers detect duplicate and out-of-order sequences
+	MechPartitionVerification                      // leaders verify (or, under TV2, add) a partition with the coordinator before a transactional write
+	MechEpochBump                                  // under TV2 the coordinator bumps the epoch at every EndTxn
 )
 
 var mechanismNames = []string{"", "epoch-fencing", "coordinator-epoch", "add-partitions",
-	"lso-bound", "aborted-filter", "add-offsets", "sequence-check"}
+	"lso-bound", "aborted-filter", "add-offsets", "sequence-check", "partition-verification", "epoch-bump"}
 
 // Mechanisms lists every mechanism in documentation order.
 var Mechanisms = []Mechanism{MechEpochFencing, MechCoordinatorEpoch, MechAddPartitions,
-	MechLSOBound, MechAbortedFilter, MechAddOffsets, MechSequenceCheck}
+	MechLSOBound, MechAbortedFilter, MechAddOffsets, MechSequenceCheck, MechPartitionVerification, MechEpochBump}
 
 // String returns the mechanism's script name.
 func (m Mechanism) String() string { return enumString(m, mechanismNames, "Mechanism") }
@@ -601,7 +603,15 @@ var ConfigKeys = []ConfigKey{
 	{"producer.id.expiration.ms", true, 86_400_000, 1, math.MaxInt32},
 	{"min.insync.replicas", false, 1, 1, MaxBrokers},
 	{"transaction.state.log.min.isr", false, 2, 1, MaxBrokers},
+	// KIP-890 (docs/kafka-fidelity.md, "Kafka 4: verification and
+	// transaction version 2"). Kafka 3.6+ defaults verification to true;
+	// the defaults here are Kafka 3.5's protocol.
+	{"transaction.partition.verification.enable", false, 0, 0, 1},
+	{"transaction.version", false, 0, 0, 2},
 }
+
+// BoolConfigKeys are the config keys written true/false (held as 1/0).
+var BoolConfigKeys = map[string]bool{"transaction.partition.verification.enable": true}
 
 // ConfigKeyByName finds a broker setting.
 func ConfigKeyByName(name string) (ConfigKey, bool) {
@@ -632,6 +642,8 @@ func (s *ConfigStmt) String() string {
 	for _, st := range s.Settings {
 		if k, ok := ConfigKeyByName(st.Key); ok && k.Duration {
 			b.opt(st.Key, FormatDuration(sim.Time(st.Value)))
+		} else if BoolConfigKeys[st.Key] {
+			b.opt(st.Key, strconv.FormatBool(st.Value != 0))
 		} else {
 			b.opt(st.Key, strconv.FormatInt(st.Value, 10))
 		}

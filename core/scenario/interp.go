@@ -449,6 +449,10 @@ func (s *Session) config(st *ConfigStmt) *Error {
 		case "producer.id.expiration.ms":
 			// accepted for completeness; producer-state expiration is not
 			// modelled (docs/kafka-fidelity.md)
+		case "transaction.partition.verification.enable":
+			cfg.TransactionPartitionVerificationEnable = kv.Value != 0
+		case "transaction.version":
+			cfg.TransactionVersion = int16(kv.Value)
 		case "min.insync.replicas":
 			s.Cluster.SetMinInsyncReplicas(int(kv.Value))
 		case "transaction.state.log.min.isr":

@@ -513,7 +513,11 @@ func (lp *lineParser) config() Stmt {
 	for _, o := range lp.options("config", keys).list {
 		k, _ := ConfigKeyByName(o.key)
 		var v int64
-		if k.Duration {
+		if BoolConfigKeys[o.key] {
+			if lp.boolean(o) {
+				v = 1
+			}
+		} else if k.Duration {
 			v = int64(lp.duration(o.key, o.raw, o.col, sim.Time(k.Max)))
 			if v < k.Min {
 				lp.failf(o.col, "%s must be at least %s, got %s", o.key, FormatDuration(sim.Time(k.Min)), o.raw)

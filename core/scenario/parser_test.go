@@ -371,7 +371,7 @@ func TestBadLines(t *testing.T) {
 		{"cluster brokers=3", `10:1: the cluster was already created on line 1: a script has one cluster statement`},
 		{"config", `10:8: config needs at least one KEY=VALUE, e.g. config transaction.max.timeout.ms=15m`},
 		{"config transaction.max.timeout=15m", `10:8: unknown option "transaction.max.timeout" for config; did you mean "transaction.max.timeout.ms"?`},
-		{"config foo=1", `10:8: unknown option "foo" for config; options: transaction.max.timeout.ms, transactional.id.expiration.ms, transaction.abort.timed.out.transaction.cleanup.interval.ms, transaction.remove.expired.transaction.cleanup.interval.ms, broker.session.timeout.ms, request.timeout.ms, producer.id.expiration.ms, min.insync.replicas, transaction.state.log.min.isr`},
+		{"config foo=1", `10:8: unknown option "foo" for config; options: transaction.max.timeout.ms, transactional.id.expiration.ms, transaction.abort.timed.out.transaction.cleanup.interval.ms, transaction.remove.expired.transaction.cleanup.interval.ms, broker.session.timeout.ms, request.timeout.ms, producer.id.expiration.ms, min.insync.replicas, transaction.state.log.min.isr, transaction.partition.verification.enable, transaction.version`},
 		{"config request.timeout.ms=0", `10:8: request.timeout.ms must be at least 1ms, got 0`},
 		{"config min.insync.replicas=10", `10:8: min.insync.replicas must be between 1 and 9, got 10`},
 		{"config min.insync.replicas=2s", `10:8: min.insync.replicas must be a positive integer, got "2s"`},
@@ -445,8 +445,8 @@ func TestBadLines(t *testing.T) {
 		{"advance", `10:9: advance needs a duration, e.g. advance 10s`},
 		{"advance 1.5s", `10:9: advance must be a duration like 250ms, 5s, 2m, 3h or 7d, got "1.5s"`},
 		{"advance 1s 2s", `10:12: unexpected "2s": advance takes one duration`},
-		{"break epoch-fencng", `10:7: unknown mechanism "epoch-fencng"; did you mean "epoch-fencing"? (mechanisms: epoch-fencing, coordinator-epoch, add-partitions, lso-bound, aborted-filter, add-offsets, sequence-check)`},
-		{"restore", `10:9: restore needs a mechanism: epoch-fencing, coordinator-epoch, add-partitions, lso-bound, aborted-filter, add-offsets, sequence-check`},
+		{"break epoch-fencng", `10:7: unknown mechanism "epoch-fencng"; did you mean "epoch-fencing"? (mechanisms: epoch-fencing, coordinator-epoch, add-partitions, lso-bound, aborted-filter, add-offsets, sequence-check, partition-verification, epoch-bump)`},
+		{"restore", `10:9: restore needs a mechanism: epoch-fencing, coordinator-epoch, add-partitions, lso-bound, aborted-filter, add-offsets, sequence-check, partition-verification, epoch-bump`},
 
 		// expectations
 		{"expect", `10:8: expect needs a subject: a client name, or one of txn, partition, log, offsets, trace, coordinator, invariants, violation`},
@@ -909,7 +909,7 @@ func TestEnums(t *testing.T) {
 			t.Errorf("state %v", s)
 		}
 	}
-	if len(Mechanisms) != 7 || len(Invariants) != 9 || len(ClientStates) != 8 {
+	if len(Mechanisms) != 9 || len(Invariants) != 9 || len(ClientStates) != 8 {
 		t.Error("enumeration sizes changed")
 	}
 	if Mechanism(99).String() != "Mechanism(99)" || InvAny.String() != "any" {

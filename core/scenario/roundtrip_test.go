@@ -43,6 +43,7 @@ cluster brokers=4 rf=3 txn-partitions=10 offsets-partitions=5 seed=42 latency=2m
 config transaction.max.timeout.ms=15m transactional.id.expiration.ms=7d min.insync.replicas=2
 config transaction.abort.timed.out.transaction.cleanup.interval.ms=10s transaction.remove.expired.transaction.cleanup.interval.ms=1h
 config broker.session.timeout.ms=9s request.timeout.ms=30s producer.id.expiration.ms=1d transaction.state.log.min.isr=2
+config transaction.partition.verification.enable=true transaction.version=2
 topic orders partitions=3 rf=2
 topic payments
 producer p1 transactional.id=order-txn-1 transaction.timeout.ms=60s enable.idempotence=true acks=all request.timeout.ms=30s delivery.timeout.ms=120s
@@ -91,6 +92,8 @@ break lso-bound
 break aborted-filter
 break add-offsets
 break sequence-check
+break partition-verification
+break epoch-bump
 expect p1 ok
 expect p1 error INVALID_TXN_STATE
 expect c1 pending

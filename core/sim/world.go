@@ -510,7 +510,8 @@ func (w *World) Resume(id NodeID) {
 // Mechanism names a safety mechanism a lesson may switch off with `break`.
 type Mechanism string
 
-// The seven mechanisms of the scenario language.
+// The mechanisms of the scenario language: Kafka 3.5's seven, then the
+// two defenses KIP-890 added.
 const (
 	EpochFencing     Mechanism = "epoch-fencing"
 	CoordinatorEpoch Mechanism = "coordinator-epoch"
@@ -519,10 +520,18 @@ const (
 	AbortedFilter    Mechanism = "aborted-filter"
 	AddOffsets       Mechanism = "add-offsets"
 	SequenceCheck    Mechanism = "sequence-check"
+	// PartitionVerification: the partition leader appends a
+	// transactional batch without asking the coordinator (no
+	// verification, and under transaction version 2 no implicit add).
+	PartitionVerification Mechanism = "partition-verification"
+	// EpochBump: under transaction version 2 the coordinator ends a
+	// transaction without bumping the producer epoch.
+	EpochBump Mechanism = "epoch-bump"
 )
 
 // Mechanisms lists them in the order the language documents them.
-var Mechanisms = []Mechanism{EpochFencing, CoordinatorEpoch, AddPartitions, LSOBound, AbortedFilter, AddOffsets, SequenceCheck}
+var Mechanisms = []Mechanism{EpochFencing, CoordinatorEpoch, AddPartitions, LSOBound, AbortedFilter, AddOffsets, SequenceCheck,
+	PartitionVerification, EpochBump}
 
 // Broken reports whether a mechanism is switched off.
 func (w *World) Broken(m Mechanism) bool { return w.broken[m] }

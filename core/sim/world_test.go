@@ -521,8 +521,8 @@ func TestMechanisms(t *testing.T) {
 	if w.Broken(LSOBound) {
 		t.Error("restore did not restore")
 	}
-	if len(Mechanisms) != 7 {
-		t.Errorf("%d mechanisms, the language documents 7", len(Mechanisms))
+	if len(Mechanisms) != 9 {
+		t.Errorf("%d mechanisms, the language documents 9", len(Mechanisms))
 	}
 }
 

@@ -17,6 +17,10 @@ import (
 )
 
 func (c *Coordinator) handleAddPartitionsToTxn(w *sim.World, env *sim.Envelope, m *protocol.AddPartitionsToTxnRequest) {
+	if m.Version >= protocol.AddPartitionsToTxnBrokerVersion && m.VerifyOnly {
+		c.handleVerifyPartitionsInTransaction(w, env, m)
+		return
+	}
 	results := func(err protocol.ErrorCode) *protocol.AddPartitionsToTxnResponse {
 		r := &protocol.AddPartitionsToTxnResponse{}
 		for _, tp := range m.Partitions {
@@ -69,6 +73,51 @@ func (c *Coordinator) addPartitions(w *sim.World, id string, pid int64, epoch in
 	default:
 		target := md.prepareAddPartitions(tps, w.Now())
 		c.appendTransactionToLog(w, id, entry.coordinatorEpoch, md, target, done)
+	}
+}
+
+// handleVerifyPartitionsInTransaction answers a partition leader's
+// VerifyOnly request (KIP-890 part 1, Kafka 3.6+): nothing is written.
+// The pending transition is not checked (the leader's append is the
+// final check). A partition not in the transaction is
+// TRANSACTION_ABORTABLE from version 5 (Kafka 3.8+), INVALID_TXN_STATE
+// before (3.6.0).
+func (c *Coordinator) handleVerifyPartitionsInTransaction(w *sim.World, env *sim.Envelope, m *protocol.AddPartitionsToTxnRequest) {
+	all := func(err protocol.ErrorCode) {
+		r := &protocol.AddPartitionsToTxnResponse{}
+		for _, tp := range m.Partitions {
+			r.Results = append(r.Results, protocol.PartitionError{TopicPartition: tp, ErrorCode: err})
+		}
+		c.reply(w, env, r)
+	}
+	if m.TransactionalId == "" {
+		all(protocol.INVALID_REQUEST)
+		return
+	}
+	_, md, err := c.lookup(m.TransactionalId)
+	switch {
+	case err != protocol.NONE:
+		all(err)
+	case md == nil, md.ProducerId != m.ProducerId:
+		all(protocol.INVALID_PRODUCER_ID_MAPPING)
+	case !c.epochMatches(w, md, m.ProducerEpoch):
+		all(protocol.PRODUCER_FENCED)
+	case md.State == protocol.PrepareCommit || md.State == protocol.PrepareAbort:
+		all(protocol.CONCURRENT_TRANSACTIONS)
+	default:
+		missing := protocol.INVALID_TXN_STATE
+		if m.Version >= protocol.AddPartitionsToTxnAbortableVersion {
+			missing = protocol.TRANSACTION_ABORTABLE
+		}
+		r := &protocol.AddPartitionsToTxnResponse{}
+		for _, tp := range m.Partitions {
+			e := protocol.NONE
+			if !md.hasPartitions([]protocol.TopicPartition{tp}) {
+				e = missing
+			}
+			r.Results = append(r.Results, protocol.PartitionError{TopicPartition: tp, ErrorCode: e})
+		}
+		c.reply(w, env, r)
 	}
 }
 

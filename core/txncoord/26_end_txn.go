@@ -18,8 +18,14 @@ import (
 )
 
 func (c *Coordinator) handleEndTxn(w *sim.World, env *sim.Envelope, m *protocol.EndTxnRequest) {
+	// KafkaApis: EndTxn above version 4 is transaction version 2.
+	if m.Version >= protocol.EndTxnTV2Version {
+		c.handleEndTxnTV2(w, env, m)
+		return
+	}
 	c.endTransaction(w, m.TransactionalId, m.ProducerId, m.ProducerEpoch, m.Committed, true, func(w *sim.World, err protocol.ErrorCode) {
-		c.reply(w, env, &protocol.EndTxnResponse{ErrorCode: err})
+		// v0-4 carry no producer id or epoch (the schema default -1).
+		c.reply(w, env, &protocol.EndTxnResponse{Version: m.Version, ErrorCode: err, ProducerId: protocol.NoProducerId, ProducerEpoch: protocol.NoProducerEpoch})
 	})
 }
 

@@ -45,6 +45,11 @@ type transit struct {
 	Partitions             []protocol.TopicPartition
 	TxnStartTimestamp      int64
 	TxnLastUpdateTimestamp int64
+	// emptyAbort marks transaction version 2's abort with nothing open,
+	// from Empty or Complete*: an edge Kafka 4.0's
+	// TransactionState.PREPARE_ABORT allows ("the client may not know the
+	// txn state on the server side"), which 3.5's table lacks.
+	emptyAbort bool
 }
 
 func (t transit) logValue() protocol.TransactionLogValue {
@@ -100,7 +105,7 @@ func (md *TransactionMetadata) clearPending() { md.HasPendingState = false }
 func (md *TransactionMetadata) completeTransitionTo(w *sim.World, node sim.NodeID, t transit) {
 	from := md.State
 	text := "pid=" + strconv.FormatInt(t.ProducerId, 10) + " epoch=" + strconv.Itoa(int(t.ProducerEpoch))
-	if !protocol.ValidTransition(from, t.State) {
+	if !protocol.ValidTransition(from, t.State) && !(t.emptyAbort && t.State == protocol.PrepareAbort) {
 		text += " ILLEGAL"
 	}
 	md.ProducerId, md.PrevProducerId = t.ProducerId, t.PrevProducerId

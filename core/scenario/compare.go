@@ -1,0 +1,466 @@
+package scenario
+
+// Comparing two runs of one script under different settings (`txnlab
+// diff`, and the playground's compare view): the settings, a run that
+// remembers which events each statement produced, and the alignment of
+// two such runs statement by statement.
+
+import (
+	"fmt"
+	"sort"
+	"strconv"
+	"strings"
+
+	"txnlab/core/protocol"
+	"txnlab/core/sim"
+)
+
+// Settings are what a comparison varies: config keys, switched-off
+// mechanisms, the seed. They apply right after the cluster statement, as
+// if written there; a later config or break/restore line of the script
+// still has the last word from its line on.
+type Settings struct {
+	Seed   uint64 // 0: the script's own
+	Config []Setting
+	Break  []Mechanism
+}
+
+// KafkaPresets are the shorthands kafka=VERSION: the protocol each Kafka
+// release runs by default (3.5 classic; 3.6 adds the leader's
+// verification, KIP-890 part 1; 4.0 adds transaction version 2).
+var KafkaPresets = map[string][]Setting{
+	"3.5": {{"transaction.partition.verification.enable", 0}, {"transaction.version", 0}},
+	"3.6": {{"transaction.partition.verification.enable", 1}, {"transaction.version", 0}},
+	"4.0": {{"transaction.partition.verification.enable", 1}, {"transaction.version", 2}},
+}
+
+// ParseSettings reads settings written as KEY=VALUE words separated by
+// spaces or commas: any config key, break=MECHANISM, seed=N, and
+// kafka=3.5|3.6|4.0. "" is no settings.
+func ParseSettings(text string) (Settings, error) {
+	var st Settings
+	for _, word := range strings.FieldsFunc(text, func(r rune) bool { return r == ' ' || r == ',' }) {
+		k, v, ok := strings.Cut(word, "=")
+		if !ok {
+			return st, fmt.Errorf("%q: settings are KEY=VALUE (a config key, break=, seed= or kafka=)", word)
+		}
+		switch k {
+		case "seed":
+			n, err := strconv.ParseUint(v, 10, 64)
+			if err != nil || n == 0 {
+				return st, fmt.Errorf("seed=%s: a positive integer", v)
+			}
+			st.Seed = n
+		case "break":
+			m, ok := MechanismByName(v)
+			if !ok {
+				return st, fmt.Errorf("break=%s: unknown mechanism (%s)", v, strings.Join(mechanismNames[1:], ", "))
+			}
+			st.Break = append(st.Break, m)
+		case "kafka":
+			p, ok := KafkaPresets[v]
+			if !ok {
+				return st, fmt.Errorf("kafka=%s: one of 3.5, 3.6, 4.0", v)
+			}
+			st.Config = setAll(st.Config, p)
+		default:
+			// The config statement's own parser checks the key and value.
+			c, err := Parse("settings", "cluster\nconfig "+word+"\n")
+			if err != nil {
+				msg := err.Error()
+				if _, after, ok := strings.Cut(msg, "settings:2:"); ok {
+					if _, rest, ok := strings.Cut(after, ": "); ok {
+						msg = rest
+					}
+				}
+				return st, fmt.Errorf("%s: %s", word, msg)
+			}
+			st.Config = setAll(st.Config, c.Statements[1].(*ConfigStmt).Settings)
+		}
+	}
+	return st, nil
+}
+
+// setAll sets each of add in list, replacing an earlier value of a key.
+func setAll(list, add []Setting) []Setting {
+	for _, a := range add {
+		found := false
+		for i := range list {
+			if list[i].Key == a.Key {
+				list[i].Value, found = a.Value, true
+			}
+		}
+		if !found {
+			list = append(list, a)
+		}
+	}
+	return list
+}
+
+// String renders the settings as ParseSettings reads them.
+func (st Settings) String() string {
+	var parts []string
+	if len(st.Config) > 0 {
+		parts = append(parts, strings.TrimPrefix((&ConfigStmt{Settings: st.Config}).String(), "config "))
+	}
+	for _, m := range st.Break {
+		parts = append(parts, "break="+m.String())
+	}
+	if st.Seed != 0 {
+		parts = append(parts, "seed="+strconv.FormatUint(st.Seed, 10))
+	}
+	if len(parts) == 0 {
+		return "(script as written)"
+	}
+	return strings.Join(parts, " ")
+}
+
+// Apply returns a copy of script with the settings' statements after its
+// cluster statement (a script starts with one; first otherwise). They are
+// marked by their zero column: RunRecorded counts their events as the
+// cluster's.
+func (st Settings) Apply(script *Script) *Script {
+	var extra []Stmt
+	at := Pos{Line: 1}
+	i := 0
+	if len(script.Statements) > 0 {
+		if c, ok := script.Statements[0].(*ClusterStmt); ok {
+			at, i = Pos{Line: c.Pos.Line}, 1
+		}
+	}
+	if len(st.Config) > 0 {
+		extra = append(extra, &ConfigStmt{Base: Base{Pos: at, Text: "config (settings)"}, Settings: st.Config})
+	}
+	for _, m := range st.Break {
+		extra = append(extra, &BreakStmt{Base: Base{Pos: at, Text: "break (settings)"}, Mechanism: m})
+	}
+	out := *script
+	out.Statements = append(append(append([]Stmt(nil), script.Statements[:i]...), extra...), script.Statements[i:]...)
+	return &out
+}
+
+// Span is the events one statement of the script produced: [From, To)
+// in the trace.
+type Span struct {
+	Stmt     int // index in the script as written
+	Line     int
+	Text     string
+	From, To int
+}
+
+// RecordedRun is a finished run with the span of every statement.
+type RecordedRun struct {
+	Settings Settings
+	Session  *Session
+	Spans    []Span
+}
+
+// RunRecorded parses src and runs it under the settings to the end,
+// recording which events each statement produced.
+func RunRecorded(file, src string, st Settings) (*RecordedRun, error) {
+	script, err := Parse(file, src)
+	if err != nil {
+		return nil, err
+	}
+	s := NewSession(file, st.Apply(script))
+	s.SeedOverride = st.Seed
+	run := &RecordedRun{Settings: st, Session: s}
+	orig := -1
+	for !s.Done() {
+		if s.active == nil && s.pc < len(s.Script.Statements) {
+			st := s.Script.Statements[s.pc]
+			if st.Position().Col != 0 { // a statement of the script, not of the settings
+				orig++
+				run.close()
+				run.Spans = append(run.Spans, Span{Stmt: orig, Line: st.Position().Line, Text: stmtText(st), From: s.traceLen()})
+			}
+		}
+		s.Step()
+	}
+	run.close()
+	return run, nil
+}
+
+func (s *Session) traceLen() int {
+	if s.Cluster == nil {
+		return 0
+	}
+	return s.Cluster.World.Trace.Len()
+}
+
+func (r *RecordedRun) close() {
+	if n := len(r.Spans); n > 0 {
+		r.Spans[n-1].To = r.Session.traceLen()
+	}
+}
+
+func stmtText(st Stmt) string {
+	if b, ok := st.(interface{ Source() string }); ok && b.Source() != "" {
+		return b.Source()
+	}
+	return st.String()
+}
+
+// Digest is the run's trace digest.
+func (r *RecordedRun) Digest() string {
+	if r.Session.Cluster == nil {
+		return sim.DigestOf(nil)
+	}
+	return r.Session.Cluster.World.Trace.Digest()
+}
+
+func (r *RecordedRun) event(i int) *sim.Event { return r.Session.Cluster.World.Trace.At(i) }
+
+// EventOp is one line of a statement's alignment: an event both runs
+// have ('='), one only run A has ('-'), or one only B has ('+'). A and B
+// index the runs' traces (-1 on the side that lacks it).
+type EventOp struct {
+	Op   byte
+	A, B int
+}
+
+// StmtDiff is one statement's events in both runs, aligned.
+type StmtDiff struct {
+	Stmt    int
+	Line    int
+	Text    string
+	Ops     []EventOp
+	Summary string // one line: what only A did, what only B did ("" when the same)
+}
+
+// Differs reports whether the statement's events differ between the runs.
+func (d StmtDiff) Differs() bool {
+	for _, op := range d.Ops {
+		if op.Op != '=' {
+			return true
+		}
+	}
+	return false
+}
+
+// Shape is an event as the alignment compares it: the canonical line
+// without its time and message number, which shift between runs that
+// otherwise do the same thing.
+func Shape(e *sim.Event) string {
+	l := e.Line()
+	if i := strings.Index(l, "ms "); i >= 0 {
+		l = l[i+3:]
+	}
+	if strings.HasPrefix(l, "send #") || strings.HasPrefix(l, "deliver #") || strings.HasPrefix(l, "drop #") {
+		kind, rest, _ := strings.Cut(l, " #")
+		if _, after, ok := strings.Cut(rest, " "); ok {
+			l = kind + " " + after
+		}
+	}
+	return l
+}
+
+// maxAlign bounds the alignment table of one statement (events of A ×
+// events of B); past it the unmatched middle is shown as removed and added.
+const maxAlign = 4_000_000
+
+// Align aligns two runs of the same script statement by statement: the
+// events of statement i in A against those of statement i in B, by a
+// longest common subsequence of their shapes. Replication traffic (the
+// events the UI hides by default) is left out. Both runs must come from
+// the same script (their statements line up one to one); a run that
+// stopped early has no events for the statements it did not reach.
+func Align(a, b *RecordedRun) []StmtDiff {
+	n := max(len(a.Spans), len(b.Spans))
+	out := make([]StmtDiff, 0, n)
+	for i := 0; i < n; i++ {
+		var d StmtDiff
+		var ea, eb []int
+		if i < len(a.Spans) {
+			sp := a.Spans[i]
+			d.Stmt, d.Line, d.Text = sp.Stmt, sp.Line, sp.Text
+			ea = a.visible(sp)
+		}
+		if i < len(b.Spans) {
+			sp := b.Spans[i]
+			d.Stmt, d.Line, d.Text = sp.Stmt, sp.Line, sp.Text
+			eb = b.visible(sp)
+		}
+		d.Ops = alignEvents(a, b, ea, eb)
+		d.Summary = summarize(a, b, d.Ops)
+		out = append(out, d)
+	}
+	return out
+}
+
+func (r *RecordedRun) visible(sp Span) []int {
+	var out []int
+	for i := sp.From; i < sp.To; i++ {
+		if !r.event(i).Internal {
+			out = append(out, i)
+		}
+	}
+	return out
+}
+
+func alignEvents(a, b *RecordedRun, ea, eb []int) []EventOp {
+	sa := make([]string, len(ea))
+	for i, e := range ea {
+		sa[i] = Shape(a.event(e))
+	}
+	sb := make([]string, len(eb))
+	for i, e := range eb {
+		sb[i] = Shape(b.event(e))
+	}
+	var ops []EventOp
+	// Common prefix and suffix first: most statements differ in a few
+	// events, and the table then covers only the middle.
+	p := 0
+	for p < len(sa) && p < len(sb) && sa[p] == sb[p] {
+		ops = append(ops, EventOp{'=', ea[p], eb[p]})
+		p++
+	}
+	q := 0
+	for q < len(sa)-p && q < len(sb)-p && sa[len(sa)-1-q] == sb[len(sb)-1-q] {
+		q++
+	}
+	ma, mb := sa[p:len(sa)-q], sb[p:len(sb)-q]
+	ia, ib := ea[p:len(ea)-q], eb[p:len(eb)-q]
+	if len(ma)*len(mb) > maxAlign {
+		for _, e := range ia {
+			ops = append(ops, EventOp{'-', e, -1})
+		}
+		for _, e := range ib {
+			ops = append(ops, EventOp{'+', -1, e})
+		}
+	} else {
+		ops = append(ops, lcs(ma, mb, ia, ib)...)
+	}
+	for k := q; k > 0; k-- {
+		ops = append(ops, EventOp{'=', ea[len(ea)-k], eb[len(eb)-k]})
+	}
+	return ops
+}
+
+// lcs aligns x and y by a longest common subsequence; removals come
+// before additions where both are possible.
+func lcs(x, y []string, ix, iy []int) []EventOp {
+	n, m := len(x), len(y)
+	t := make([][]int32, n+1)
+	for i := range t {
+		t[i] = make([]int32, m+1)
+	}
+	for i := n - 1; i >= 0; i-- {
+		for j := m - 1; j >= 0; j-- {
+			if x[i] == y[j] {
+				t[i][j] = t[i+1][j+1] + 1
+			} else {
+				t[i][j] = max(t[i+1][j], t[i][j+1])
+			}
+		}
+	}
+	var ops []EventOp
+	i, j := 0, 0
+	for i < n || j < m {
+		switch {
+		case i < n && j < m && x[i] == y[j]:
+			ops = append(ops, EventOp{'=', ix[i], iy[j]})
+			i, j = i+1, j+1
+		case i < n && (j == m || t[i+1][j] >= t[i][j+1]):
+			ops = append(ops, EventOp{'-', ix[i], -1})
+			i++
+		default:
+			ops = append(ops, EventOp{'+', -1, iy[j]})
+			j++
+		}
+	}
+	return ops
+}
+
+// label names an event for the summary: a message by its API and
+// version, a call's return by its result, anything else by its kind and
+// subject.
+func label(e *sim.Event) string {
+	switch e.Kind {
+	case sim.KindSend:
+		l := e.API
+		if e.Resp {
+			l += ".response"
+		}
+		if e.Msg != nil {
+			if v := protocol.VersionOf(e.Msg); v != 0 {
+				l += " v" + strconv.Itoa(int(v))
+			}
+		}
+		l += " " + string(e.Node) + "→" + string(e.Peer)
+		if e.Error != "" {
+			l += " " + e.Error
+		}
+		return l
+	case sim.KindDeliver, sim.KindDrop:
+		return "" // the send says it
+	case sim.KindCallEnd:
+		return string(e.Node) + " " + e.Subject + " returned " + strings.Fields(e.Text + " ?")[0]
+	case sim.KindState:
+		return string(e.Node) + " " + e.Subject + " → " + e.To
+	case sim.KindAppend:
+		return "append " + e.Subject
+	case sim.KindExpect:
+		return "expect " + e.Subject + " " + strings.Fields(e.Text + " ?")[0]
+	}
+	if e.Subject != "" {
+		return e.Kind.String() + " " + e.Subject
+	}
+	return e.Kind.String() + " " + string(e.Node)
+}
+
+// summarize is the one-line account of a statement's differences: the
+// labels of the events only A has, then those only B has, most frequent
+// first, at most four a side.
+func summarize(a, b *RecordedRun, ops []EventOp) string {
+	count := func(op byte) string {
+		n := map[string]int{}
+		var order []string
+		for _, o := range ops {
+			if o.Op != op {
+				continue
+			}
+			var l string
+			if op == '-' {
+				l = label(a.event(o.A))
+			} else {
+				l = label(b.event(o.B))
+			}
+			if l == "" {
+				continue
+			}
+			if n[l] == 0 {
+				order = append(order, l)
+			}
+			n[l]++
+		}
+		sort.SliceStable(order, func(i, j int) bool { return n[order[i]] > n[order[j]] })
+		var parts []string
+		for i, l := range order {
+			if i == 4 {
+				parts = append(parts, "+"+strconv.Itoa(len(order)-4)+" more")
+				break
+			}
+			if n[l] > 1 {
+				l += " ×" + strconv.Itoa(n[l])
+			}
+			parts = append(parts, l)
+		}
+		if len(parts) == 0 {
+			return "nothing else"
+		}
+		return strings.Join(parts, ", ")
+	}
+	has := func(op byte) bool {
+		for _, o := range ops {
+			if o.Op == op {
+				return true
+			}
+		}
+		return false
+	}
+	if !has('-') && !has('+') {
+		return ""
+	}
+	return "a: " + count('-') + "; b: " + count('+')
+}
