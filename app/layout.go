@@ -1,6 +1,8 @@
 package app
 
 import (
+	"net/url"
+
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 
 	"txnlab/lessons/doc"
@@ -44,7 +46,9 @@ func shellIn(lang doc.Lang, current string, bilingual bool, content ...app.UI) a
 // language is named in itself, as language menus do.
 func languageControl(lang doc.Lang, current string) app.UI {
 	link := func(l doc.Lang, name string) app.UI {
-		a := app.A().Href(inLang(l, current)).Lang(l.HTMLLang()).Attr("hreflang", l.HTMLLang()).
+		// current is a decoded path: a damaged address's "%" must be
+		// escaped again, or the link is one go-app cannot follow.
+		a := app.A().Href((&url.URL{Path: inLang(l, current)}).EscapedPath()).Lang(l.HTMLLang()).Attr("hreflang", l.HTMLLang()).
 			Attr("data-lang", string(l)).Text(name)
 		if l == lang {
 			a = a.Aria("current", "true")

@@ -276,3 +276,21 @@ func TestBrowserFuzz(t *testing.T) {
 		fail(n+1, problems)
 	}
 }
+
+// TestDamagedLessonAddressKeepsItsLinks: two finds of the fuzz test, made
+// deterministic. A lesson address holding a literal "%" (/lessons/%25%25)
+// made the page fetch a data path no server can parse (400), and its
+// language links held the raw "%", which go-app could not follow.
+func TestDamagedLessonAddressKeepsItsLinks(t *testing.T) {
+	b := newBrowser(t)
+	b.open("/zh/lessons/%25%25")
+	if problems := fuzzTrouble(b); len(problems) > 0 {
+		t.Errorf("opening the damaged address: %v", problems)
+	}
+	b.click(`.lang-switch a[data-lang="en"]`)
+	b.waitFor("the English page", `location.pathname === "/lessons/%25%25" && document.documentElement.lang === "en"`)
+	time.Sleep(300 * time.Millisecond)
+	if problems := fuzzTrouble(b); len(problems) > 0 {
+		t.Errorf("following the language link: %v", problems)
+	}
+}
