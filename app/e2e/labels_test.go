@@ -96,10 +96,21 @@ func TestLabelsFitAndFieldsAreTheMessages(t *testing.T) {
 	}
 
 	// The Fetch answer that holds the data batch and the ABORT marker.
-	if findArrow(b, `.arrow[data-api="Fetch"][data-kind="response"][data-to="c1"]`) == 0 {
-		t.Fatal("no Fetch answer to c1")
+	// Only the rows on screen are drawn: scroll until that answer is.
+	withAborted := `[...document.querySelectorAll(` + jsString(selDiagram+` .arrow[data-api="Fetch"][data-kind="response"]`) + `)].find(a => a.textContent.includes("AbortedTransactions"))`
+	scroll := `document.querySelector(` + jsString(selScroll) + `)`
+	for top := 0; !eval[bool](b, `!!`+withAborted); top += 100 {
+		if top > eval[int](b, scroll+`.scrollHeight`) {
+			t.Fatal("no Fetch answer with an aborted list in the diagram")
+		}
+		eval[bool](b, fmt.Sprintf(`(%s.scrollTop = %d, true)`, scroll, top))
+		b.waitFor("the rows at this scroll position", fmt.Sprintf(`(() => {
+			const s = %s, d = document.querySelector(%s).dataset;
+			const row = Math.floor(s.scrollTop / %d);
+			return +d.first <= row && (+d.last > row + 2 || +d.last >= +d.rows);
+		})()`, scroll, jsString(selDiagram), rowHeight))
 	}
-	eval[bool](b, `(() => { const a = [...document.querySelectorAll(`+jsString(selDiagram+` .arrow[data-api="Fetch"][data-kind="response"]`)+`)].find(a => a.textContent.includes("AbortedTransactions")); a.querySelector(".hit").dispatchEvent(new MouseEvent("click", {bubbles: true})); return true })()`)
+	eval[bool](b, `(`+withAborted+`.querySelector(".hit").dispatchEvent(new MouseEvent("click", {bubbles: true})), true)`)
 	b.waitFor("the Fetch answer with the aborted list", `[...document.querySelectorAll("#message-panel table.fields th")].some(th => th.textContent === "AbortedTransactions")`)
 	fetch := panelFields(b)
 	controls, types := 0, 0
