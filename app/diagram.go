@@ -112,6 +112,85 @@ type layout struct {
 	// Newest are the arrows whose send happened in the last step, for the
 	// animation.
 	Newest []int
+	// Whole asks for every label in full (the exports); the page cuts
+	// long ones, whose whole text is in the message panel and the title.
+	Whole bool
+}
+
+// textMargin is the least room between a label and the diagram's edge.
+const textMargin = 4
+
+// placeText is where a text w wide, written off units to the right of x
+// (to its left when left), starts so that it stays inside a diagram
+// width wide: on the preferred side when it fits there, else on the other
+// side, else as far inside as it goes.
+func placeText(x, off, w, width int, left bool) int {
+	right, leftStart := x+off, x-off-w
+	fitsRight, fitsLeft := right+w <= width-textMargin, leftStart >= textMargin
+	switch {
+	case left && fitsLeft, !fitsRight && fitsLeft:
+		return leftStart
+	case fitsRight:
+		return right
+	}
+	return max(textMargin, min(right, width-textMargin-w))
+}
+
+// side is where the notes of no lane are written: right of the last
+// lifeline.
+func (l *layout) side() int {
+	last := laneMargin
+	if n := len(l.Lanes); n > 0 {
+		last = l.Lanes[n-1].X
+	}
+	return last + 24
+}
+
+// label is text cut, on the page, to the diagram's width less room.
+func (l *layout) label(text string, room int) string {
+	if l.Whole {
+		return text
+	}
+	return fitText(text, l.Width-2*textMargin-room)
+}
+
+// wholeWidth widens the layout until every label of the rows drawn fits
+// whole, written on its preferred side: the exports' diagram, which no
+// one scrolls.
+func (l *layout) wholeWidth(events []sim.Event) {
+	l.Whole = true
+	need := l.Width
+	for i := range l.Arrows {
+		e := &events[l.Arrows[i].Send]
+		x1, x2 := l.X[e.Node], l.X[e.Peer]
+		w := textWidth(messageText(e))
+		switch {
+		case x2 > x1:
+			need = max(need, x1+8+w+textMargin)
+		case x2 == x1:
+			need = max(need, x1+42+w+textMargin)
+		case x1-8-w < textMargin:
+			need = max(need, x2+8+w+textMargin)
+		}
+	}
+	side := l.side()
+	for _, r := range l.Rows {
+		e := &events[r]
+		switch e.Kind {
+		case sim.KindSend, sim.KindDeliver, sim.KindDrop:
+			continue
+		case sim.KindExpect:
+			need = max(need, side+textWidth("✓ "+expectText(e))+textMargin)
+			continue
+		}
+		x, ok := l.X[e.Node]
+		if !ok {
+			x = side - 14
+		}
+		text, _ := noteText(e)
+		need = max(need, x+14+textWidth(text)+6+textMargin)
+	}
+	l.Width = need
 }
 
 // nodeKind tells brokers and the controller from clients by name, as the
@@ -412,15 +491,27 @@ func drawArrow(l *layout, events []sim.Event, a *arrow, selected int64) shape {
 	if selected != 0 && e.MsgID == selected {
 		class += " selected"
 	}
-	label := messageLabel(e)
+	whole := messageText(e)
+	label := whole
+	if !l.Whole {
+		label = l.label(messageLabel(e), 0)
+	}
 	d, ex, ey := arrowPath(l, e, a)
 	x1, x2 := l.X[e.Node], l.X[e.Peer]
-	lx, anchor := x1+8, "start"
+	// Requests and responses alike are written from their sender, along
+	// the arrow, and kept inside the diagram: a response to the first
+	// lane is written from its receiver when it would pass the left edge.
+	w := textWidth(label)
+	var lx int
 	switch {
-	case x2 < x1:
-		lx, anchor = x1-8, "end"
+	case x2 > x1:
+		lx = placeText(x1, 8, w, l.Width, false)
 	case x2 == x1:
-		lx = x1 + 42
+		lx = placeText(x1, 42, w, l.Width, false)
+	case x1-8-w >= textMargin:
+		lx = x1 - 8 - w
+	default:
+		lx = max(textMargin, min(x2+8, l.Width-textMargin-w))
 	}
 	g := el("g", "class", class, "data-api", e.API, "data-kind", kind,
 		"data-from", string(e.Node), "data-to", string(e.Peer), "data-msg", strconv.FormatInt(e.MsgID, 10))
@@ -428,7 +519,7 @@ func drawArrow(l *layout, events []sim.Event, a *arrow, selected int64) shape {
 		g = g.attr("data-error", e.Error)
 	}
 	g.Msg = e.MsgID
-	desc := label
+	desc := whole
 	if a.Drop >= 0 {
 		desc += " — lost: " + events[a.Drop].Text
 	} else if a.InFlight {
@@ -447,7 +538,7 @@ func drawArrow(l *layout, events []sim.Event, a *arrow, selected int64) shape {
 		el("title").text(string(e.Node)+" → "+string(e.Peer)+"  "+desc),
 		el("path", "class", "hit", "d", d, "fill", "none"),
 		shaft,
-		el("text", "class", "message-label", "x", itoa(lx), "y", itoa(rowY(a.FromRow)-4), "text-anchor", anchor).text(label),
+		el("text", "class", "message-label", "x", itoa(lx), "y", itoa(rowY(a.FromRow)-4)).text(label),
 	)
 	if a.Drop >= 0 {
 		g = g.with(el("text", "class", "drop-mark", "x", itoa(ex), "y", itoa(ey+5), "text-anchor", "middle").text("✕"))
@@ -460,7 +551,7 @@ func drawArrow(l *layout, events []sim.Event, a *arrow, selected int64) shape {
 func drawNote(l *layout, e *sim.Event, row int) (shape, bool) {
 	y := rowY(row)
 	x, onLane := l.X[e.Node]
-	side := l.Width - noteRoom + 24 // right of the last lifeline
+	side := l.side()
 	switch e.Kind {
 	case sim.KindSend, sim.KindDeliver, sim.KindDrop:
 		return shape{}, false
@@ -469,10 +560,11 @@ func drawNote(l *layout, e *sim.Event, row int) (shape, bool) {
 			return shape{}, false
 		}
 		mark := map[sim.Kind]string{sim.KindCrash: "✕", sim.KindRestart: "↻", sim.KindPause: "❚❚", sim.KindResume: "▶"}[e.Kind]
+		word := e.Kind.String()
 		return el("g", "class", "note lifecycle "+e.Kind.String(), "data-kind", e.Kind.String(), "data-node", string(e.Node)).with(
 			el("circle", "class", "lifecycle-dot", "cx", itoa(x), "cy", itoa(y), "r", "8"),
 			el("text", "class", "lifecycle-mark", "x", itoa(x), "y", itoa(y+4), "text-anchor", "middle").text(mark),
-			el("text", "class", "note-label lifecycle-label", "x", itoa(x+14), "y", itoa(y+4)).text(e.Kind.String()),
+			el("text", "class", "note-label lifecycle-label", "x", itoa(placeText(x, 14, textWidth(word), l.Width, false)), "y", itoa(y+4)).text(word),
 		), true
 	case sim.KindExpect:
 		ok := strings.HasPrefix(e.Text, "ok")
@@ -480,10 +572,13 @@ func drawNote(l *layout, e *sim.Event, row int) (shape, bool) {
 		if !ok {
 			class, mark = "note expect failed", "✗"
 		}
-		text := strings.TrimSpace(strings.TrimPrefix(strings.TrimPrefix(e.Text, "ok"), "FAIL"))
+		text := mark + " " + expectText(e)
+		if !l.Whole {
+			text = fitText(mark+" "+truncate(expectText(e), 30), l.Width-textMargin-side)
+		}
 		return el("g", "class", class).with(
 			el("title").text(e.Subject+": "+e.Text),
-			el("text", "class", "note-label", "x", itoa(side), "y", itoa(y+4)).text(mark+" "+truncate(text, 30)),
+			el("text", "class", "note-label", "x", itoa(placeText(side, 0, textWidth(text), l.Width, false)), "y", itoa(y+4)).text(text),
 		), true
 	}
 	text, class := noteText(e)
@@ -491,19 +586,29 @@ func drawNote(l *layout, e *sim.Event, row int) (shape, bool) {
 		x = side - 14
 	}
 	full := text
-	text = truncate(text, 52)
+	if !l.Whole {
+		text = l.label(truncate(text, 52), 20)
+	}
+	// A note is written right of its lifeline, or left of it when the
+	// diagram ends first (the last lane's notes).
+	w := textWidth(text)
 	g := el("g", "class", "note "+class, "data-kind", e.Kind.String(), "data-node", string(e.Node)).with(el("title").text(full))
 	if class == "state" || strings.HasPrefix(class, "append") {
-		w := int(float64(len([]rune(text)))*charWidth) + 12
-		g = g.with(el("rect", "class", "pill", "x", itoa(x+8), "y", itoa(y-8), "width", itoa(w), "height", "16", "rx", "8"))
-		g = g.with(el("text", "class", "note-label", "x", itoa(x+14), "y", itoa(y+4)).text(text))
+		tx := placeText(x, 14, w+6, l.Width, false)
+		g = g.with(el("rect", "class", "pill", "x", itoa(tx-6), "y", itoa(y-8), "width", itoa(w+12), "height", "16", "rx", "8"))
+		g = g.with(el("text", "class", "note-label", "x", itoa(tx), "y", itoa(y+4)).text(text))
 	} else {
 		g = g.with(
 			el("circle", "class", "note-dot", "cx", itoa(x), "cy", itoa(y), "r", "3"),
-			el("text", "class", "note-label", "x", itoa(x+10), "y", itoa(y+4)).text(text),
+			el("text", "class", "note-label", "x", itoa(placeText(x, 10, w, l.Width, false)), "y", itoa(y+4)).text(text),
 		)
 	}
 	return g, true
+}
+
+// expectText is an expectation's note: its result without the ok/FAIL.
+func expectText(e *sim.Event) string {
+	return strings.TrimSpace(strings.TrimPrefix(strings.TrimPrefix(e.Text, "ok"), "FAIL"))
 }
 
 // noteText is the text and class of a note: Kafka's words, shortened.

@@ -110,9 +110,10 @@ svg { font: 11px ui-monospace, "DejaVu Sans Mono", Menlo, monospace; background:
 `
 
 // diagramSVG draws every row of the diagram up to the current step as a
-// standalone SVG document.
+// standalone SVG document, every label in full.
 func diagramSVG(history, events []sim.Event, f diagramFilter) string {
 	l := layoutOf(history, events, len(events), f)
+	l.wholeWidth(events) // every label whole: no one scrolls a file
 	var b strings.Builder
 	h := headHeight + l.Height
 	fmt.Fprintf(&b, `<svg xmlns="%s" width="%d" height="%d" viewBox="0 0 %d %d">`+"\n", svgNS, l.Width, h, l.Width, h)
@@ -181,11 +182,11 @@ func mermaid(events []sim.Event, f diagramFilter) string {
 					arrow = "--x"
 				}
 			}
-			fmt.Fprintf(&b, "    %s%s%s: %s\n", mermaidID(e.Node), arrow, mermaidID(e.Peer), mermaidText(messageLabel(e)))
+			fmt.Fprintf(&b, "    %s%s%s: %s\n", mermaidID(e.Node), arrow, mermaidID(e.Peer), mermaidText(messageText(e)))
 		case sim.KindState, sim.KindAppend, sim.KindElection:
 			if hasLane(e.Node) {
 				text, _ := noteText(e)
-				fmt.Fprintf(&b, "    Note over %s: %s\n", mermaidID(e.Node), mermaidText(truncate(text, 70)))
+				fmt.Fprintf(&b, "    Note over %s: %s\n", mermaidID(e.Node), mermaidText(text))
 			}
 		case sim.KindCrash, sim.KindRestart, sim.KindPause, sim.KindResume:
 			fmt.Fprintf(&b, "    Note over %s: %s\n", mermaidID(e.Node), strings.ToUpper(e.Kind.String()))

@@ -192,6 +192,14 @@ func (p *playground) afterPaint(f func(app.Context) bool) {
 	}
 	if p.onFrame == nil {
 		p.onPainted = app.FuncOf(func(this app.Value, args []app.Value) any {
+			if !p.hasCtx {
+				// The page went while this frame was pending
+				// (releaseIdle): let the callbacks go now.
+				p.onFrame.Release()
+				p.onPainted.Release()
+				p.onFrame, p.onPainted = nil, nil
+				return nil
+			}
 			p.ctx.Dispatch(func(ctx app.Context) {
 				fns := p.paintQueue
 				p.paintQueue = nil
@@ -245,8 +253,12 @@ func (p *playground) beforePaint(f func()) {
 // releaseIdle lets the JavaScript callbacks go when the page goes.
 func (p *playground) releaseIdle() {
 	// onLayout is kept: a frame already requested may still call it.
+	// So may onFrame and onPainted while paints are queued: releasing them
+	// then made the browser call a released function ("call to released
+	// function", found by TestBrowserFuzz); onPainted lets them go once
+	// that frame is drawn.
 	p.frameQueue = nil
-	if p.onFrame != nil {
+	if p.onFrame != nil && len(p.paintQueue) == 0 {
 		p.onFrame.Release()
 		p.onPainted.Release()
 		p.onFrame, p.onPainted = nil, nil

@@ -3,6 +3,7 @@ package app
 import (
 	"fmt"
 	"slices"
+	"sort"
 	"strconv"
 	"strings"
 
@@ -10,6 +11,7 @@ import (
 
 	"txnlab/core/check"
 	"txnlab/core/cluster"
+	"txnlab/core/protocol"
 	"txnlab/core/sim"
 )
 
@@ -428,13 +430,16 @@ func (p *playground) invariantsPanel(viol []check.Violation) app.UI {
 }
 
 func (p *playground) invariantItem(name, what string, vs []check.Violation) app.UI {
-	class, mark := "invariant ok", "✓"
+	class, mark, status := "invariant ok", "✓", "ok"
 	if len(vs) > 0 {
-		class, mark = "invariant broken", "✗"
+		class, mark, status = "invariant broken", "✗", "violated"
 	}
-	return app.Li().Class(class).DataSet("invariant", name).Body(
+	// The mark is for the eye; the status is also said in words, for a
+	// screen reader and for anyone who does not tell red from green.
+	return app.Li().Class(class).DataSet("invariant", name).DataSet("status", status).Body(
 		app.Span().Class("inv-mark").Aria("hidden", "true").Text(mark),
 		app.Code().Text(name),
+		app.Span().Class("inv-status visually-hidden").Text(" ("+tr(p.lang, "inv."+status)+")"),
 		app.If(what != "", func() app.UI { return app.Span().Class("muted").Text(" — " + tr(p.lang, what)) }),
 		app.If(len(vs) > 0, func() app.UI {
 			return app.Ul().Class("violations").Body(app.Range(vs).Slice(func(i int) app.UI {
@@ -443,6 +448,9 @@ func (p *playground) invariantItem(name, what string, vs []check.Violation) app.
 				for _, idx := range v.Events {
 					links = append(links, p.eventLink(idx))
 				}
+				if len(links) > 0 {
+					links = append([]app.UI{app.Text(tr(p.lang, "inv.evidence") + " ")}, links...)
+				}
 				return app.Li().Body(violationText(p.lang, v.Message), app.Text(" "), app.Span().Class("event-links").Body(links...))
 			}))
 		}),
@@ -450,17 +458,82 @@ func (p *playground) invariantItem(name, what string, vs []check.Violation) app.
 }
 
 // eventLink moves to the step where an event happened and, for a message,
-// opens it in the message panel.
+// opens it in the message panel. It is named by what happened (the API
+// and its two ends, or the append), so a learner knows where it leads.
 func (p *playground) eventLink(idx int) app.UI {
-	return app.Button().Type("button").Class("link").Title(fmt.Sprintf(tr(p.lang, "Go to the step of event #%d"), idx)).
-		OnClick(func(ctx app.Context, e app.Event) {
-			p.stop()
-			p.engine.Seek(stepOfEvent(p.engine, idx))
-			if evs := p.engine.History(); idx < len(evs) && evs[idx].MsgID != 0 {
-				p.selected = evs[idx].MsgID
+	hist := p.engine.History()
+	if idx < 0 || idx >= len(hist) {
+		return nil
+	}
+	e := &hist[idx]
+	return app.Button().Type("button").Class("link event-link").DataSet("event", idx).DataSet("msg", e.MsgID).
+		Title(fmt.Sprintf(tr(p.lang, "inv.goto"), idx, stepOfEvent(p.engine, idx))).
+		OnClick(func(ctx app.Context, ev app.Event) { p.followEvent(ctx, idx) }, scoped(idx)).
+		Text(eventName(p.lang, e) + " (#" + strconv.Itoa(idx) + ")")
+}
+
+// eventName names an event in a link: "Produce p1 → broker-0",
+// "Fetch response broker-0 → c1", "append orders/0@3 on broker-2".
+func eventName(lang string, e *sim.Event) string {
+	switch e.Kind {
+	case sim.KindSend, sim.KindDeliver, sim.KindDrop:
+		api := e.API
+		if e.Resp {
+			api += " " + tr(lang, "inv.response")
+		}
+		return api + " " + string(e.Node) + " → " + string(e.Peer)
+	case sim.KindAppend:
+		return fmt.Sprintf(tr(lang, "inv.append"), e.Subject, e.Offset, e.Node)
+	}
+	return e.Kind.String() + " " + string(e.Node)
+}
+
+// followEvent brings event idx into view: the step it happened in, its
+// row in the diagram (shown, should a filter hide it), its message in the
+// message panel, and the diagram and the panel on screen.
+func (p *playground) followEvent(ctx app.Context, idx int) {
+	hist := p.engine.History()
+	if idx < 0 || idx >= len(hist) {
+		return
+	}
+	e := &hist[idx]
+	p.stop()
+	// The link itself may be gone after the render (the violations of an
+	// earlier step are other ones), and go-app drops what an unmounted
+	// element deferred: defer on the page's own context.
+	if p.hasCtx {
+		ctx = p.ctx
+	}
+	if !p.filter.shows(e) {
+		p.filter.HideFetch = false
+		if !p.filter.shows(e) {
+			p.filter.Replication = true
+		}
+	}
+	p.engine.Seek(stepOfEvent(p.engine, idx))
+	if e.MsgID != 0 {
+		p.selected = e.MsgID
+	}
+	p.followNewest(ctx)
+	if app.IsClient {
+		p.measureDiagram()
+	}
+	l := p.layout()
+	if row := sort.SearchInts(l.Rows, idx); row < len(l.Rows) {
+		visible := max(p.viewH-headHeight, rowHeight)
+		p.scrollDiagram(ctx, max(0, rowY(row)-visible/2))
+	}
+	if !app.IsClient {
+		return
+	}
+	ctx.Defer(func(ctx app.Context) {
+		doc := app.Window().Get("document")
+		for _, sel := range []string{"#" + p.scrollID, "#message-panel"} {
+			if el := doc.Call("querySelector", sel); el.Truthy() {
+				el.Call("scrollIntoView", map[string]any{"block": "nearest"})
 			}
-			p.followNewest(ctx)
-		}, scoped(idx)).Text("#" + strconv.Itoa(idx))
+		}
+	})
 }
 
 // stepOfEvent is the first step whose trace includes event idx.
@@ -501,6 +574,7 @@ func (p *playground) breakPanel(snap Snapshot) app.UI {
 	for _, m := range sim.Mechanisms {
 		known[string(m)] = true
 	}
+	idle := p.unexercised()
 	var items []app.UI
 	for _, m := range mechanisms {
 		if !known[m.name] {
@@ -511,7 +585,8 @@ func (p *playground) breakPanel(snap Snapshot) app.UI {
 		if !on {
 			stmt = "restore " + m.name
 		}
-		items = append(items, app.Li().Class("switch-row").DataSet("mechanism", m.name).Body(
+		unused, never := idle[m.name]
+		items = append(items, app.Li().Class("switch-row").DataSet("mechanism", m.name).DataSet("exercised", !never).Body(
 			app.Button().Type("button").Class("switch").Role("switch").
 				Aria("checked", on).
 				Aria("label", m.name).
@@ -522,6 +597,9 @@ func (p *playground) breakPanel(snap Snapshot) app.UI {
 				app.Code().Text(m.name),
 				app.Span().Class(map[bool]string{true: "state-on", false: "state-off"}[on]).Text(" "+tr(p.lang, map[bool]string{true: "on", false: "OFF"}[on])),
 				app.P().Class("muted").Text(tr(p.lang, m.what)),
+				app.If(never, func() app.UI {
+					return app.P().Class("unexercised").Text(fmt.Sprintf(tr(p.lang, "break.never"), m.name, tr(p.lang, unused)))
+				}),
 			),
 		))
 	}
@@ -529,4 +607,98 @@ func (p *playground) breakPanel(snap Snapshot) app.UI {
 		app.P().Class("muted").Text(tr(p.lang, "pg.break.help")),
 		app.Ul().Class("switches").Body(items...),
 	)
+}
+
+// unexercisedMemo is the last unexercised answer: the break tab redraws
+// at every step, and the answer depends on the whole history only.
+var unexercisedMemo struct {
+	engine Engine
+	gen    int
+	out    map[string]string
+}
+
+// unexercised is unexercised(History()), once per history.
+func (p *playground) unexercised() map[string]string {
+	m := &unexercisedMemo
+	if m.out == nil || m.engine != p.engine || m.gen != p.histGen {
+		m.engine, m.gen, m.out = p.engine, p.histGen, unexercised(p.engine.History())
+	}
+	return m.out
+}
+
+// unexercised names the mechanisms a history never puts to work, each
+// with the key of the reason: switching one of them off cannot change
+// anything in this scenario, and the break tab says so rather than let a
+// learner wait for an anomaly that cannot come. The tests are the
+// mechanisms' preconditions, true whether the mechanism is on or off:
+// epoch fencing needs a producer id with a second epoch; the
+// coordinator-epoch check, a coordinator that moved (a marker of
+// coordinator epoch above 0); AddPartitionsToTxn, a transactional
+// Produce; the LSO bound and the aborted filter, a read_committed fetch;
+// AddOffsetsToTxn, a TxnOffsetCommit; the sequence check, a retried
+// idempotent batch. An empty history (not run yet) proves nothing.
+func unexercised(history []sim.Event) map[string]string {
+	out := map[string]string{}
+	if len(history) == 0 {
+		return out
+	}
+	type batchKey struct {
+		tp    string
+		pid   int64
+		epoch int16
+		seq   int32
+	}
+	epochs := map[int64]int16{}
+	var bumped, moved, txnProduce, committedFetch, offsets, retried bool
+	batches := map[batchKey]bool{}
+	epoch := func(pid int64, e int16) {
+		if pid < 0 || e < 0 {
+			return
+		}
+		if old, ok := epochs[pid]; ok && old != e {
+			bumped = true
+		}
+		epochs[pid] = e
+	}
+	for i := range history {
+		e := &history[i]
+		if e.Kind != sim.KindSend || e.Internal {
+			continue
+		}
+		switch m := e.Msg.(type) {
+		case *protocol.InitProducerIdResponse:
+			epoch(m.ProducerId, m.ProducerEpoch)
+		case *protocol.EndTxnRequest:
+			epoch(m.ProducerId, m.ProducerEpoch)
+		case *protocol.WriteTxnMarkersRequest:
+			for _, mk := range m.Markers {
+				epoch(mk.ProducerId, mk.ProducerEpoch)
+				moved = moved || mk.CoordinatorEpoch > 0
+			}
+		case *protocol.ProduceRequest:
+			txnProduce = txnProduce || m.TransactionalId != ""
+			for _, pd := range m.Partitions {
+				b := &pd.Records
+				epoch(b.ProducerId, b.ProducerEpoch)
+				if b.BaseSequence >= 0 {
+					k := batchKey{pd.TopicPartition.String(), b.ProducerId, b.ProducerEpoch, b.BaseSequence}
+					retried = retried || batches[k]
+					batches[k] = true
+				}
+			}
+		case *protocol.FetchRequest:
+			committedFetch = committedFetch || (m.ReplicaId == protocol.ConsumerReplicaId && m.IsolationLevel == protocol.ReadCommitted)
+		case *protocol.TxnOffsetCommitRequest:
+			offsets = true
+		}
+	}
+	for name, used := range map[string]bool{
+		"epoch-fencing": bumped, "coordinator-epoch": moved, "add-partitions": txnProduce,
+		"lso-bound": committedFetch, "aborted-filter": committedFetch, "add-offsets": offsets, "sequence-check": retried,
+	} {
+		if !used {
+			out[name] = "break.never." + name
+		}
+	}
+	return out
 }

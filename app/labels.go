@@ -1,8 +1,6 @@
 package app
 
 import (
-	"fmt"
-	"reflect"
 	"strconv"
 	"strings"
 
@@ -45,10 +43,15 @@ var dropFields = map[string]bool{
 	"KeyType": true, "TransactionTimeoutMs": true, "ReplicaId": true, "Acks": true,
 }
 
-// messageLabel is an arrow's text: the API and the message's key fields,
-// shortened. Requests read "InitProducerId(txn=order-txn-1)", responses
-// "InitProducerId → pid=0 epoch=1" or "EndTxn → PRODUCER_FENCED".
-func messageLabel(e *sim.Event) string {
+// messageLabel is an arrow's text on the page: messageText cut to
+// maxLabel characters.
+func messageLabel(e *sim.Event) string { return truncate(messageText(e), maxLabel) }
+
+// messageText is an arrow's whole text: the API and the message's key
+// fields, shortened. Requests read "InitProducerId(txn=order-txn-1)",
+// responses "InitProducerId → pid=0 epoch=1" or "EndTxn →
+// PRODUCER_FENCED". The exports write it whole.
+func messageText(e *sim.Event) string {
 	fields := ""
 	if e.Msg != nil {
 		fields = shortSummary(e.Msg.Summary())
@@ -66,7 +69,7 @@ func messageLabel(e *sim.Event) string {
 	} else {
 		s = e.API + "(" + fields + ")"
 	}
-	return truncate(s, maxLabel)
+	return s
 }
 
 // shortSummary drops routine fields and renames the others. A summary is
@@ -112,6 +115,29 @@ func topLevelFields(s string) []string {
 	return out
 }
 
+// textWidth is the drawn width of s in the diagram's 11 px monospace
+// font: a wide (CJK) character takes two cells.
+func textWidth(s string) int {
+	cells := 0
+	for _, r := range s {
+		cells++
+		if r >= 0x1100 && (r <= 0x115f || r >= 0x2e80) {
+			cells++
+		}
+	}
+	return int(float64(cells)*charWidth + 0.5)
+}
+
+// fitText cuts s (marking the cut) so that it is at most w wide.
+func fitText(s string, w int) string {
+	n := len([]rune(s))
+	for n > 2 && textWidth(s) > w {
+		n--
+		s = truncate(s, n)
+	}
+	return s
+}
+
 // truncate cuts s to n characters, marking the cut.
 func truncate(s string, n int) string {
 	r := []rune(s)
@@ -121,28 +147,21 @@ func truncate(s string, n int) string {
 	return string(r[:n-1]) + "…"
 }
 
-// field is one line of the message panel: a field's name, its value (empty
-// for a struct or list that continues on the next lines) and its depth.
-type field struct {
-	Depth int
-	Name  string
-	Value string
-}
-
-// messageFields lists every field of a message, nested ones indented, with
+// messageFields lists every field of a message, nested ones indented,
 // error codes by name: what a learner compares against Kafka's protocol
-// documentation.
-func messageFields(m protocol.Message) []field {
+// documentation. The list is the message's own (protocol.MessageFields):
+// a data batch shows no ControlType, a Produce its batch header; a
+// request shows its header's version first.
+func messageFields(m protocol.Message) []protocol.Field {
 	if m == nil {
 		return nil
 	}
-	var out, kept []field
+	var kept []protocol.Field
 	if v := protocol.VersionOf(m); v != 0 && !m.IsResponse() {
 		// The request header's version: which fields the message carries.
-		kept = append(kept, field{Name: "Version", Value: strconv.Itoa(int(v))})
+		kept = append(kept, protocol.Field{Name: "Version", Value: strconv.Itoa(int(v))})
 	}
-	walkFields(reflect.ValueOf(m), "", 0, &out)
-	for _, f := range out {
+	for _, f := range protocol.MessageFields(m) {
 		if f.Depth == 0 && !carries(m, f.Name) {
 			continue
 		}
@@ -166,67 +185,4 @@ func carries(m protocol.Message, name string) bool {
 		return protocol.VersionOf(m) >= protocol.AddPartitionsToTxnBrokerVersion
 	}
 	return true
-}
-
-var stringerType = reflect.TypeFor[fmt.Stringer]()
-
-// maxFields bounds the panel: a Fetch response of a long log can hold
-// thousands of records.
-const maxFields = 400
-
-func walkFields(v reflect.Value, name string, depth int, out *[]field) {
-	if len(*out) >= maxFields {
-		if len(*out) == maxFields {
-			*out = append(*out, field{Depth: depth, Name: "…", Value: "(more fields not shown)"})
-		}
-		return
-	}
-	for v.Kind() == reflect.Pointer || v.Kind() == reflect.Interface {
-		if v.IsNil() {
-			*out = append(*out, field{Depth: depth, Name: name, Value: "null"})
-			return
-		}
-		if v.Type().Implements(stringerType) && v.Kind() == reflect.Pointer && v.Elem().Kind() != reflect.Struct {
-			break
-		}
-		v = v.Elem()
-	}
-	if ec, ok := v.Interface().(protocol.ErrorCode); ok {
-		*out = append(*out, field{Depth: depth, Name: name, Value: ec.String() + " (" + strconv.Itoa(int(ec)) + ")"})
-		return
-	}
-	switch v.Kind() {
-	case reflect.Struct:
-		if v.Type().Implements(stringerType) && v.NumField() <= 2 {
-			// Small value types with their own text (a topic partition).
-			*out = append(*out, field{Depth: depth, Name: name, Value: v.Interface().(fmt.Stringer).String()})
-			return
-		}
-		d := depth
-		if name != "" {
-			*out = append(*out, field{Depth: depth, Name: name})
-			d++
-		}
-		t := v.Type()
-		for i := 0; i < v.NumField(); i++ {
-			if t.Field(i).IsExported() {
-				walkFields(v.Field(i), t.Field(i).Name, d, out)
-			}
-		}
-	case reflect.Slice, reflect.Array:
-		if v.Len() == 0 {
-			*out = append(*out, field{Depth: depth, Name: name, Value: "[]"})
-			return
-		}
-		*out = append(*out, field{Depth: depth, Name: name, Value: fmt.Sprintf("%d item(s)", v.Len())})
-		for i := 0; i < v.Len(); i++ {
-			walkFields(v.Index(i), "["+strconv.Itoa(i)+"]", depth+1, out)
-		}
-	case reflect.Map:
-		*out = append(*out, field{Depth: depth, Name: name, Value: fmt.Sprintf("%d entries", v.Len())})
-	case reflect.String:
-		*out = append(*out, field{Depth: depth, Name: name, Value: strconv.Quote(v.String())})
-	default:
-		*out = append(*out, field{Depth: depth, Name: name, Value: fmt.Sprint(v.Interface())})
-	}
 }

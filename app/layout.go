@@ -1,6 +1,8 @@
 package app
 
 import (
+	"net/url"
+
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 
 	"txnlab/lessons/doc"
@@ -51,7 +53,9 @@ func shellTwin(lang doc.Lang, current, twin string, content ...app.UI) app.UI {
 // language is named in itself, as language menus do.
 func languageControl(lang doc.Lang, current, twin string) app.UI {
 	link := func(l doc.Lang, name string) app.UI {
-		a := app.A().Href(inLang(l, current)+twin).Lang(l.HTMLLang()).Attr("hreflang", l.HTMLLang()).
+		// current is a decoded path: a damaged address's "%" must be
+		// escaped again, or the link is one go-app cannot follow.
+		a := app.A().Href((&url.URL{Path: inLang(l, current)}).EscapedPath()+twin).Lang(l.HTMLLang()).Attr("hreflang", l.HTMLLang()).
 			Attr("data-lang", string(l)).Text(name)
 		if l == lang {
 			a = a.Aria("current", "true")

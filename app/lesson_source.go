@@ -2,6 +2,7 @@ package app
 
 import (
 	"encoding/json"
+	"net/url"
 	"strings"
 
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
@@ -31,8 +32,10 @@ func UseLessons(l Lessons) { serverLessons = l }
 // LessonDataPath is where a lesson's data is served as JSON, for the
 // browser's navigation between lessons and for the service worker's
 // offline cache.
+// The slug is escaped: one read from a damaged address ("/lessons/%25%25"
+// gives "%%") must still make a path the server can parse.
 func LessonDataPath(lang doc.Lang, slug string) string {
-	return "/lesson-data/" + string(lang) + "/" + slug + ".json"
+	return "/lesson-data/" + string(lang) + "/" + url.PathEscape(slug) + ".json"
 }
 
 // CatalogueDataPath is where a language's catalogue is served as JSON.

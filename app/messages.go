@@ -129,6 +129,27 @@ var messages = map[string][2]string{
 	"digest %s":           {"digest %s", "摘要 %s"},
 	"not yet run":         {"not yet run", "尚未运行"},
 	"Embedded playground": {"Embedded playground", "嵌入的演练场"},
+
+	// The inspector's evidence: each invariant's status in words, the
+	// links to the events that break one, and the break switches a
+	// scenario cannot exercise (inspector.go).
+	"inv.ok":       {"holds", "成立"},
+	"inv.violated": {"violated", "被违反"},
+	"inv.evidence": {"Evidence:", "证据："},
+	"inv.goto":     {"Event #%d: go to step %d and open it", "事件 #%d：跳到第 %d 步并打开它"},
+	"inv.response": {"response", "响应"},
+	"inv.append":   {"append %s@%d on %s", "%[3]s 上追加 %[1]s@%[2]d"},
+	"break.never":  {"This scenario never exercises %s: %s. Switching it off changes nothing here.", "这个场景从不用到 %s：%s。在这里关掉它不会改变任何事情。"},
+	"break.never.epoch-fencing": {"no producer id ever gets a second epoch (no second producer with the same transactional.id, no epoch bump)",
+		"没有哪个 producer id 得到第二个 epoch（没有第二个使用同一 transactional.id 的生产者，也没有提升 epoch）"},
+	"break.never.coordinator-epoch": {"the transaction coordinator never moves (every WriteTxnMarkers carries coordinator epoch 0)",
+		"事务协调器从未迁移（每个 WriteTxnMarkers 的协调器 epoch 都是 0）"},
+	"break.never.add-partitions": {"no transactional producer sends a record", "没有事务生产者发送记录"},
+	"break.never.lso-bound":      {"no read_committed consumer fetches", "没有 read_committed 消费者拉取数据"},
+	"break.never.aborted-filter": {"no read_committed consumer fetches", "没有 read_committed 消费者拉取数据"},
+	"break.never.add-offsets": {"no producer calls send-offsets (sendOffsetsToTransaction), so no TxnOffsetCommit is sent",
+		"没有生产者调用 send-offsets（sendOffsetsToTransaction），因此不会发送 TxnOffsetCommit"},
+	"break.never.sequence-check": {"no idempotent Produce is ever retried", "没有任何幂等的 Produce 被重试"},
 }
 
 // tr is the message key in lang (a doc.Lang, or its string as the

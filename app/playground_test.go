@@ -467,7 +467,7 @@ func TestEveryScenarioHasATopic(t *testing.T) {
 // when the message does not record one), and an EndTxn response's
 // producer id and epoch only from version 5, which carries them.
 func TestMessageFieldsShowTheVersion(t *testing.T) {
-	get := func(fs []field, name string) (string, bool) {
+	get := func(fs []protocol.Field, name string) (string, bool) {
 		for _, f := range fs {
 			if f.Depth == 0 && f.Name == name {
 				return f.Value, true

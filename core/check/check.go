@@ -135,6 +135,7 @@ type checker struct {
 	out   []Violation
 	sends map[recordKey][]sendRef
 	seen  map[string]bool
+	ev    *evidenceIndex // built on first use (evidence.go)
 }
 
 func newChecker(in *Input) *checker {
@@ -153,13 +154,15 @@ func newChecker(in *Input) *checker {
 	return c
 }
 
-func (c *checker) report(inv, format string, args ...any) {
+// report records a violation once, with the events that show it (see
+// events; the evidence is looked up only for a new message).
+func (c *checker) report(inv string, evidence func() []int, format string, args ...any) {
 	msg := fmt.Sprintf(format, args...)
 	if c.seen[inv+msg] {
 		return
 	}
 	c.seen[inv+msg] = true
-	c.out = append(c.out, Violation{Invariant: inv, Message: msg})
+	c.out = append(c.out, Violation{Invariant: inv, Message: msg, Events: evidence()})
 }
 
 // sendOf finds the send a logged record came from.
@@ -216,11 +219,17 @@ func (c *checker) readCommitted() {
 				l, inLog := closedBy[at{tp, r.Offset}]
 				abortMarker := inLog && l.marker == "ABORT" && l.batch.ProducerId == r.ProducerId &&
 					l.batch.ProducerEpoch == r.ProducerEpoch && l.seq == r.Sequence
+				// The Produce that wrote it, the Fetch answer that
+				// handed it over and the EndTxn that ended it.
+				ev := func() []int {
+					produce, end := c.written(ref.p.Name, tp, r.ProducerId, r.ProducerEpoch, r.Sequence)
+					return events(produce, c.evidence().fetched(cons.Name, tp, r.Offset), end)
+				}
 				switch {
 				case t.Outcome == "aborted" || abortMarker:
-					c.report(ReadCommitted, "%s received %q at %s@%d from %s, which aborted", cons.Name, r.Value, tp, r.Offset, txnName(ref))
+					c.report(ReadCommitted, ev, "%s received %q at %s@%d from %s, which aborted", cons.Name, r.Value, tp, r.Offset, txnName(ref))
 				case !t.CommitSent || t.CommitSentAt > r.At:
-					c.report(ReadCommitted, "%s received %q at %s@%d from %s before its commit was even sent", cons.Name, r.Value, tp, r.Offset, txnName(ref))
+					c.report(ReadCommitted, ev, "%s received %q at %s@%d from %s before its commit was even sent", cons.Name, r.Value, tp, r.Offset, txnName(ref))
 				}
 			}
 		}
@@ -243,6 +252,10 @@ type logged struct {
 	batch  *protocol.RecordBatch
 	seq    int32
 	marker string // "COMMIT", "ABORT", or "" while open
+	// markerOffset and markerEpoch are the offset and coordinator epoch
+	// of the control batch that closed it.
+	markerOffset int64
+	markerEpoch  int32
 }
 
 func (c *checker) loggedRecords() []logged {
@@ -255,6 +268,8 @@ func (c *checker) loggedRecords() []logged {
 			if b.IsControl {
 				for _, idx := range open[b.ProducerId] {
 					out[idx].marker = b.ControlType.String()
+					out[idx].markerOffset = b.BaseOffset
+					out[idx].markerEpoch = b.CoordinatorEpoch
 				}
 				delete(open, b.ProducerId)
 				continue
@@ -277,7 +292,7 @@ func (c *checker) loggedRecords() []logged {
 // atomicity: a transaction's records all end the same way; a committed
 // one, once its coordinator has completed it, is visible everywhere.
 func (c *checker) atomicity() {
-	type outcome struct{ commit, abort, open []string }
+	type outcome struct{ commit, abort, open []logged }
 	byTxn := map[*client.TxnRecord]*outcome{}
 	var order []*client.TxnRecord
 	refs := map[*client.TxnRecord]sendRef{}
@@ -297,29 +312,49 @@ func (c *checker) atomicity() {
 			order = append(order, t)
 			refs[t] = ref
 		}
-		where := fmt.Sprintf("%s@%d", l.tp, l.offset)
 		switch l.marker {
 		case "COMMIT":
-			o.commit = append(o.commit, where)
+			o.commit = append(o.commit, l)
 		case "ABORT":
-			o.abort = append(o.abort, where)
+			o.abort = append(o.abort, l)
 		default:
-			o.open = append(o.open, where)
+			o.open = append(o.open, l)
+		}
+	}
+	// The evidence: the Produce of the first record concerned, the EndTxn
+	// that decided the transaction and the markers that closed it.
+	record := func(ref sendRef, l logged, markers ...logged) func() []int {
+		return func() []int {
+			produce, end := c.written(ref.p.Name, l.tp, l.batch.ProducerId, l.batch.ProducerEpoch, l.seq)
+			ev := []int{produce, end}
+			for _, m := range markers {
+				ev = append(ev, c.evidence().marker(m)...)
+			}
+			return events(ev...)
 		}
 	}
 	for _, t := range order {
 		o, ref := byTxn[t], refs[t]
 		switch {
 		case len(o.commit) > 0 && len(o.abort) > 0:
-			c.report(Atomicity, "%s is committed at %v but aborted at %v", txnName(ref), o.commit, o.abort)
+			c.report(Atomicity, record(ref, o.commit[0], o.commit[0], o.abort[0]), "%s is committed at %v but aborted at %v", txnName(ref), places(o.commit), places(o.abort))
 		case t.Outcome == "committed" && len(o.abort) > 0:
-			c.report(Atomicity, "%s committed for its producer but its records at %v were aborted", txnName(ref), o.abort)
+			c.report(Atomicity, record(ref, o.abort[0], o.abort[0]), "%s committed for its producer but its records at %v were aborted", txnName(ref), places(o.abort))
 		case t.Outcome == "aborted" && len(o.commit) > 0:
-			c.report(Atomicity, "%s aborted for its producer but its records at %v were committed", txnName(ref), o.commit)
+			c.report(Atomicity, record(ref, o.commit[0], o.commit[0]), "%s aborted for its producer but its records at %v were committed", txnName(ref), places(o.commit))
 		case len(o.open) > 0 && (c.in.Final || c.coordinatorDone(ref, t)) && t.Outcome != "open":
-			c.report(Atomicity, "%s was decided and its coordinator finished it, but its records at %v never got a marker", txnName(ref), o.open)
+			c.report(Atomicity, record(ref, o.open[0]), "%s was decided and its coordinator finished it, but its records at %v never got a marker", txnName(ref), places(o.open))
 		}
 	}
+}
+
+// places names logged records as the messages do: "orders/0@3".
+func places(ls []logged) []string {
+	out := make([]string, len(ls))
+	for i, l := range ls {
+		out[i] = fmt.Sprintf("%s@%d", l.tp, l.offset)
+	}
+	return out
 }
 
 // coordinatorDone reports whether the coordinator has finished with the
@@ -346,16 +381,14 @@ func (c *checker) laterTxnOrSame(ref sendRef, t *client.TxnRecord) bool {
 // acks=all is there, at the offset it was acknowledged with.
 func (c *checker) duplicatesAndDurability() {
 	count := map[recordKey]int{}
-	at := map[recordKey]int64{}
+	copies := map[recordKey][]logged{}
 	for _, l := range c.loggedRecords() {
 		if l.seq < 0 {
 			continue
 		}
 		k := recordKey{l.tp, l.batch.ProducerId, l.batch.ProducerEpoch, l.seq}
 		count[k]++
-		if _, ok := at[k]; !ok {
-			at[k] = l.offset
-		}
+		copies[k] = append(copies[k], l)
 	}
 	for _, p := range c.in.Producers {
 		for _, s := range p.Sends {
@@ -365,16 +398,37 @@ func (c *checker) duplicatesAndDurability() {
 			k := recordKey{s.TP, s.ProducerId, s.ProducerEpoch, s.Sequence}
 			n := count[k]
 			if p.Idempotent && n > 1 {
-				c.report(NoDuplicates, "%s's record %q (producer %d, sequence %d) is in %s %d times", p.Name, s.Value, s.ProducerId, s.Sequence, s.TP, n)
+				// Every Produce that carried it (the retries) and the
+				// append of each copy.
+				ev := func() []int {
+					x := c.evidence()
+					ev := x.producedAll(s.TP, s.ProducerId, s.ProducerEpoch, s.Sequence)
+					for _, l := range copies[k] {
+						ev = append(ev, x.appended(l.tp, l.batch.BaseOffset))
+					}
+					return events(ev...)
+				}
+				c.report(NoDuplicates, ev, "%s's record %q (producer %d, sequence %d) is in %s %d times", p.Name, s.Value, s.ProducerId, s.Sequence, s.TP, n)
 			}
 			if !s.Acked || p.Acks != -1 || c.in.Logs[s.TP] == nil {
 				continue
 			}
-			switch first, ok := at[k]; {
-			case !ok || n == 0:
-				c.report(Durability, "%s's acknowledged record %q (offset %d) is gone from %s", p.Name, s.Value, s.Offset, s.TP)
-			case s.Offset >= 0 && first != s.Offset:
-				c.report(Durability, "%s's record %q was acknowledged at %s@%d but the log holds it at offset %d", p.Name, s.Value, s.TP, s.Offset, first)
+			// The Produce and the answer that acknowledged it.
+			ackEv := func() []int {
+				x := c.evidence()
+				ps, ok := x.produced(s.TP, s.ProducerId, s.ProducerEpoch, s.Sequence)
+				if !ok {
+					return nil
+				}
+				return events(ps.event, x.reply(ps.msgID))
+			}
+			switch {
+			case n == 0:
+				c.report(Durability, ackEv, "%s's acknowledged record %q (offset %d) is gone from %s", p.Name, s.Value, s.Offset, s.TP)
+			case s.Offset >= 0 && copies[k][0].offset != s.Offset:
+				first := copies[k][0]
+				ev := func() []int { return events(append(ackEv(), c.evidence().appended(first.tp, first.batch.BaseOffset))...) }
+				c.report(Durability, ev, "%s's record %q was acknowledged at %s@%d but the log holds it at offset %d", p.Name, s.Value, s.TP, s.Offset, first.offset)
 			}
 		}
 	}
@@ -415,7 +469,20 @@ func (c *checker) fencing() {
 		if l.batch.IsTransactional && l.marker == "COMMIT" {
 			visible[recordKey{l.tp, l.batch.ProducerId, l.batch.ProducerEpoch, l.seq}] = true
 			if g, ok := newer(l.batch.ProducerId, l.batch.ProducerEpoch, l.batch.Timestamp); ok {
-				c.report(Fencing, "%q at %s@%d was written with epoch %d at %dms, after epoch %d of %s was granted at %s, and it was committed",
+				// The grant of the newer epoch, the stale Produce and
+				// the marker that committed it.
+				ev := func() []int {
+					x := c.evidence()
+					ev := []int{-1}
+					if i, ok := x.grants[grantKey{g.pid, g.epoch}]; ok {
+						ev[0] = i
+					}
+					if ps, ok := x.produced(l.tp, l.batch.ProducerId, l.batch.ProducerEpoch, l.seq); ok {
+						ev = append(ev, ps.event)
+					}
+					return events(append(ev, x.marker(l)...)...)
+				}
+				c.report(Fencing, ev, "%q at %s@%d was written with epoch %d at %dms, after epoch %d of %s was granted at %s, and it was committed",
 					recordValue(l), l.tp, l.offset, l.batch.ProducerEpoch, l.batch.Timestamp, g.epoch, idOf[l.batch.ProducerId], g.at)
 			}
 		}
@@ -447,11 +514,21 @@ func (c *checker) offsetsAtomicity() {
 					// transactions), so it proves nothing about this one.
 					continue
 				}
+				// The TxnOffsetCommit that sent the offset and the EndTxn
+				// that ended its transaction.
+				ev := func() []int {
+					x := c.evidence()
+					sent := x.offsets[offsetKey{t.Group, o.TopicPartition, o.CommittedOffset, t.ProducerId}]
+					if len(sent) == 0 {
+						return nil
+					}
+					return events(sent[0], x.endTxnAfter(p.Name, x.trace.At(sent[0]).At))
+				}
 				switch {
 				case t.Outcome == "aborted" && committed == o.CommittedOffset:
-					c.report(OffsetsAtomicity, "offset %d of %s for group %s from %s's aborted transaction #%d became visible", o.CommittedOffset, o.TopicPartition, t.Group, p.Name, t.Txn)
+					c.report(OffsetsAtomicity, ev, "offset %d of %s for group %s from %s's aborted transaction #%d became visible", o.CommittedOffset, o.TopicPartition, t.Group, p.Name, t.Txn)
 				case t.Outcome == "committed" && pending && (c.in.Final || c.coordinatorFinished(p.TransactionalId, t)):
-					c.report(OffsetsAtomicity, "%s's transaction #%d committed, but its offset %d of %s for group %s is still pending: no marker reached %s", p.Name, t.Txn, o.CommittedOffset, o.TopicPartition, t.Group, protocol.ConsumerOffsetsTopic)
+					c.report(OffsetsAtomicity, ev, "%s's transaction #%d committed, but its offset %d of %s for group %s is still pending: no marker reached %s", p.Name, t.Txn, o.CommittedOffset, o.TopicPartition, t.Group, protocol.ConsumerOffsetsTopic)
 				}
 			}
 		}
@@ -506,6 +583,7 @@ func (c *checker) offsetState(group string, tp protocol.TopicPartition, pid int6
 // says the same thing.
 func (c *checker) markerConsistency() {
 	seen := map[*client.TxnRecord]map[string][]string{}
+	first := map[*client.TxnRecord]map[string]logged{} // the first record each marker type closed
 	var order []*client.TxnRecord
 	refs := map[*client.TxnRecord]sendRef{}
 	for _, l := range c.loggedRecords() {
@@ -519,15 +597,23 @@ func (c *checker) markerConsistency() {
 		t := ref.txn()
 		if seen[t] == nil {
 			seen[t] = map[string][]string{}
+			first[t] = map[string]logged{}
 			order = append(order, t)
 			refs[t] = ref
 		}
 		seen[t][l.marker] = append(seen[t][l.marker], l.tp.String())
+		if _, ok := first[t][l.marker]; !ok {
+			first[t][l.marker] = l
+		}
 	}
 	for _, t := range order {
 		m := seen[t]
 		if len(m["COMMIT"]) > 0 && len(m["ABORT"]) > 0 {
-			c.report(MarkerConsistency, "%s got COMMIT markers on %v and ABORT markers on %v", txnName(refs[t]), uniq(m["COMMIT"]), uniq(m["ABORT"]))
+			ev := func() []int {
+				x := c.evidence()
+				return events(append(x.marker(first[t]["COMMIT"]), x.marker(first[t]["ABORT"])...)...)
+			}
+			c.report(MarkerConsistency, ev, "%s got COMMIT markers on %v and ABORT markers on %v", txnName(refs[t]), uniq(m["COMMIT"]), uniq(m["ABORT"]))
 		}
 	}
 }
