@@ -427,7 +427,9 @@ func (c *checker) duplicatesAndDurability() {
 				c.report(Durability, ackEv, "%s's acknowledged record %q (offset %d) is gone from %s", p.Name, s.Value, s.Offset, s.TP)
 			case s.Offset >= 0 && copies[k][0].offset != s.Offset:
 				first := copies[k][0]
-				ev := func() []int { return events(append(ackEv(), c.evidence().appended(first.tp, first.batch.BaseOffset))...) }
+				ev := func() []int {
+					return events(append(ackEv(), c.evidence().appended(first.tp, first.batch.BaseOffset))...)
+				}
 				c.report(Durability, ev, "%s's record %q was acknowledged at %s@%d but the log holds it at offset %d", p.Name, s.Value, s.TP, s.Offset, first.offset)
 			}
 		}
