@@ -9,6 +9,7 @@ import (
 	"slices"
 	"sort"
 	"strconv"
+	"txnlab/core/internal/slab"
 
 	"txnlab/core/groupcoord"
 	"txnlab/core/partition"
@@ -95,6 +96,14 @@ type Broker struct {
 
 	started           sim.Time
 	isrCheckScheduled bool
+
+	// Replication's messages are cut from blocks (package slab): the
+	// trace keeps every message anyway, and a follower fetch and its
+	// answer are a third of a run's allocations otherwise.
+	fetchReqs  slab.Slab[protocol.FetchRequest]
+	fetchResps slab.Slab[protocol.FetchResponse]
+	fetchParts slab.Slab[protocol.FetchPartition]
+	fetchData  slab.Slab[protocol.FetchPartitionData]
 }
 
 // leadership is a partition this broker leads, with what the hot paths

@@ -77,7 +77,14 @@ func (b *Broker) ensureFetchers(w *sim.World) {
 		if _, busy := b.fetching[l]; busy || !b.Meta.Alive[l] {
 			continue
 		}
-		req := &protocol.FetchRequest{ReplicaId: b.ID, SessionEpoch: s.epoch}
+		n := 0
+		for _, f := range s.partitions {
+			if s.epoch == 0 || f.dirty {
+				n++
+			}
+		}
+		req := b.fetchReqs.New()
+		*req = protocol.FetchRequest{ReplicaId: b.ID, SessionEpoch: s.epoch, Partitions: b.fetchParts.Make(n)}
 		for _, f := range s.partitions {
 			if s.epoch == 0 || f.dirty {
 				req.Partitions = append(req.Partitions, fetchPartition(f))
@@ -307,7 +314,8 @@ func diverged(l *partition.Log, fetchOffset int64, lastFetchedEpoch int32) (bool
 func (b *Broker) answerReplicaFetch(w *sim.World, env *sim.Envelope, follower int32) {
 	tps := b.news[follower]
 	slices.SortFunc(tps, protocol.TopicPartition.Compare)
-	resp := &protocol.FetchResponse{Responses: make([]protocol.FetchPartitionData, 0, len(tps))}
+	resp := b.fetchResps.New()
+	resp.Responses = b.fetchData.Make(len(tps))
 	for _, tp := range tps {
 		pd := protocol.FetchPartitionData{TopicPartition: tp, HighWatermark: -1, LastStableOffset: -1}
 		var f *followerState
