@@ -90,12 +90,21 @@ type event struct {
 // eventQueue is a binary min-heap on (time, insertion sequence). The heap
 // itself holds only keys without pointers, so reordering it costs no
 // write barriers; the events wait in slots (reused through a free list),
-// and pushing allocates nothing once the queue has grown.
+// and pushing allocates nothing once the queue has grown. The slots live
+// in fixed blocks, so growing never copies them: a busy cluster keeps
+// thousands of request timeouts queued, and regrowing one slice of them
+// by doubling allocated twice their size, pointers and all, every run.
 type eventQueue struct {
-	keys  []queueKey
-	slots []event
-	free  []int32
+	keys   []queueKey
+	blocks []*[slotBlock]event
+	used   int32 // slots handed out so far
+	free   []int32
 }
+
+const slotBlock = 256
+
+// slot is the event in slot i.
+func (q *eventQueue) slot(i int32) *event { return &q.blocks[i/slotBlock][i%slotBlock] }
 
 type queueKey struct {
 	at   Time
@@ -106,7 +115,7 @@ type queueKey struct {
 func (q *eventQueue) len() int { return len(q.keys) }
 
 // peek is the next event (the queue must not be empty).
-func (q *eventQueue) peek() *event { return &q.slots[q.keys[0].slot] }
+func (q *eventQueue) peek() *event { return q.slot(q.keys[0].slot) }
 
 func (q *eventQueue) less(i, j int) bool {
 	a, b := &q.keys[i], &q.keys[j]
@@ -121,11 +130,14 @@ func (q *eventQueue) push(e event) {
 	if n := len(q.free); n > 0 {
 		slot = q.free[n-1]
 		q.free = q.free[:n-1]
-		q.slots[slot] = e
 	} else {
-		slot = int32(len(q.slots))
-		q.slots = append(q.slots, e)
+		if q.used%slotBlock == 0 {
+			q.blocks = append(q.blocks, new([slotBlock]event))
+		}
+		slot = q.used
+		q.used++
 	}
+	*q.slot(slot) = e
 	q.keys = append(q.keys, queueKey{at: e.at, seq: e.seq, slot: slot})
 	h := q.keys
 	for i := len(h) - 1; i > 0; {
@@ -144,8 +156,9 @@ func (q *eventQueue) pop() event {
 	q.keys[0] = q.keys[last]
 	q.keys = q.keys[:last]
 	q.down(0)
-	e := q.slots[top.slot]
-	q.slots[top.slot] = event{}
+	at := q.slot(top.slot)
+	e := *at
+	*at = event{}
 	q.free = append(q.free, top.slot)
 	return e
 }
@@ -173,8 +186,8 @@ func (q *eventQueue) down(i int) {
 func (q *eventQueue) removeIf(drop func(e *event) bool) {
 	kept := q.keys[:0]
 	for _, k := range q.keys {
-		if drop(&q.slots[k.slot]) {
-			q.slots[k.slot] = event{}
+		if e := q.slot(k.slot); drop(e) {
+			*e = event{}
 			q.free = append(q.free, k.slot)
 			continue
 		}
@@ -222,7 +235,6 @@ func NewWorld(seed uint64) *World {
 	// A cluster keeps a few hundred events queued (messages in flight,
 	// request timeouts): start there rather than growing to it.
 	w.queue.keys = make([]queueKey, 0, 256)
-	w.queue.slots = make([]event, 0, 256)
 	return w
 }
 
