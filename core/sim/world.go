@@ -1,7 +1,6 @@
 package sim
 
 import (
-	"txnlab/core/internal/slab"
 	"txnlab/core/protocol"
 )
 
@@ -221,17 +220,11 @@ type World struct {
 	// for, so Idle is O(nodes) rather than O(queue).
 	deliveries int
 	foreground int
-	// envelopes are cut from blocks: one allocation per 128 messages
-	// instead of one per message. A block lives as long as any of its
-	// envelopes (a parked fetch, a timer's data); the messages they
-	// carry are held by the trace anyway.
-	envelopes slab.Slab[Envelope]
 }
 
 // NewWorld creates an empty world whose network draws from seed.
 func NewWorld(seed uint64) *World {
 	w := &World{nodes: map[NodeID]*node{}, Net: newNetwork(DeriveSeed(seed, "network"))}
-	w.envelopes.Block = 128
 	// A cluster keeps a few hundred events queued (messages in flight,
 	// request timeouts): start there rather than growing to it.
 	w.queue.keys = make([]queueKey, 0, 256)
@@ -298,8 +291,7 @@ func (w *World) SendInternal(from, to NodeID, msg protocol.Message, replyTo int6
 
 func (w *World) send(from, to NodeID, msg protocol.Message, replyTo int64, internal bool) int64 {
 	w.nextMsg++
-	env := w.envelopes.New()
-	*env = Envelope{ID: w.nextMsg, From: from, To: to, SentAt: w.now, ReplyTo: replyTo, Msg: msg, Internal: internal}
+	env := &Envelope{ID: w.nextMsg, From: from, To: to, SentAt: w.now, ReplyTo: replyTo, Msg: msg, Internal: internal}
 	if n := w.nodes[from]; n != nil {
 		env.fromGen = n.gen
 	}
