@@ -42,6 +42,10 @@ type Envelope struct {
 	// fromGen is the sender's incarnation: a refused connection is news
 	// only to the incarnation that sent the request.
 	fromGen uint64
+	// src and dst are the nodes From and To name, looked up once at the
+	// send (dst is nil for a name unknown then): a node is never removed,
+	// and hashing names at every delivery cost more than the delivery.
+	src, dst *node
 }
 
 // TimerDisconnected is the timer kind a sender receives when a request
@@ -56,6 +60,7 @@ type Timer struct {
 	// Background timers (periodic scans) do not keep a `run` going.
 	Background bool
 	gen        uint64
+	n          *node // the node Node names
 }
 
 type node struct {
@@ -293,8 +298,9 @@ func (w *World) send(from, to NodeID, msg protocol.Message, replyTo int64, inter
 	w.nextMsg++
 	env := &Envelope{ID: w.nextMsg, From: from, To: to, SentAt: w.now, ReplyTo: replyTo, Msg: msg, Internal: internal}
 	if n := w.nodes[from]; n != nil {
-		env.fromGen = n.gen
+		env.fromGen, env.src = n.gen, n
 	}
+	env.dst = w.nodes[to]
 	env.DeliverAt = w.now + w.Net.latency() + w.Net.delayFor(env)
 	w.Record(Event{Kind: KindSend, Node: from, Peer: to, MsgID: env.ID, ReplyTo: replyTo,
 		API: msg.APIKey().String(), Resp: msg.IsResponse(), Msg: msg, Error: errName(msg), Internal: internal})
@@ -328,7 +334,7 @@ func (w *World) after(id NodeID, d Time, kind string, data any, bg bool) {
 	if d < 0 {
 		d = 0
 	}
-	w.push(event{at: w.now + d, kind: evTimer, timer: Timer{Node: id, Kind: kind, Data: data, Background: bg, gen: n.gen}})
+	w.push(event{at: w.now + d, kind: evTimer, timer: Timer{Node: id, Kind: kind, Data: data, Background: bg, gen: n.gen, n: n}})
 }
 
 func (w *World) push(e event) {
@@ -422,7 +428,7 @@ func (w *World) dispatch(e event) {
 	case evDeliver:
 		w.deliver(e)
 	case evTimer:
-		n := w.nodes[e.timer.Node]
+		n := e.timer.n
 		if n == nil || n.gen != e.timer.gen || n.status == Crashed {
 			return
 		}
@@ -443,15 +449,22 @@ func (w *World) deliver(e event) {
 			return
 		}
 	}
-	n := w.nodes[env.To]
+	n := env.dst
+	if n == nil {
+		n = w.nodes[env.To] // a node added after the send
+	}
 	if n == nil || n.status == Crashed {
 		w.drop(env, "destination down")
 		// The sender's connection is refused: it learns of it one latency
 		// later, as a client's NetworkClient sees a disconnection, and can
 		// retry elsewhere without waiting for request.timeout.ms.
-		if from := w.nodes[env.From]; from != nil && from.status != Crashed && from.gen == env.fromGen && !env.Msg.IsResponse() {
+		from := env.src
+		if from == nil {
+			from = w.nodes[env.From]
+		}
+		if from != nil && from.status != Crashed && from.gen == env.fromGen && !env.Msg.IsResponse() {
 			w.push(event{at: w.now + w.Net.latency(), kind: evTimer,
-				timer: Timer{Node: env.From, Kind: TimerDisconnected, Data: env, gen: from.gen}})
+				timer: Timer{Node: env.From, Kind: TimerDisconnected, Data: env, gen: from.gen, n: from}})
 		}
 		return
 	}
