@@ -46,6 +46,9 @@ type Envelope struct {
 	// send (dst is nil for a name unknown then): a node is never removed,
 	// and hashing names at every delivery cost more than the delivery.
 	src, dst *node
+	// sent is the trace's send event: a delivery or a drop names the
+	// same API, direction and error without asking the message again.
+	sent *Event
 }
 
 // TimerDisconnected is the timer kind a sender receives when a request
@@ -268,13 +271,17 @@ func (w *World) StatusOf(id NodeID) Status {
 }
 
 // Record appends an event to the trace, stamping its index and time.
-func (w *World) Record(e Event) {
+func (w *World) Record(e Event) { w.record(e) }
+
+// record is Record, returning where the event now lives.
+func (w *World) record(e Event) *Event {
 	e.Index = w.Trace.Len()
 	e.At = w.now
 	at := w.Trace.add(e)
 	if w.OnEvent != nil {
 		w.OnEvent(at)
 	}
+	return at
 }
 
 // Note records a free-text event at a node.
@@ -302,7 +309,7 @@ func (w *World) send(from, to NodeID, msg protocol.Message, replyTo int64, inter
 	}
 	env.dst = w.nodes[to]
 	env.DeliverAt = w.now + w.Net.latency() + w.Net.delayFor(env)
-	w.Record(Event{Kind: KindSend, Node: from, Peer: to, MsgID: env.ID, ReplyTo: replyTo,
+	env.sent = w.record(Event{Kind: KindSend, Node: from, Peer: to, MsgID: env.ID, ReplyTo: replyTo,
 		API: msg.APIKey().String(), Resp: msg.IsResponse(), Msg: msg, Error: errName(msg), Internal: internal})
 	w.push(event{at: env.DeliverAt, kind: evDeliver, env: env})
 	return env.ID
@@ -473,13 +480,13 @@ func (w *World) deliver(e event) {
 		return
 	}
 	w.Record(Event{Kind: KindDeliver, Node: env.From, Peer: env.To, MsgID: env.ID, ReplyTo: env.ReplyTo,
-		API: env.Msg.APIKey().String(), Resp: env.Msg.IsResponse(), Error: errName(env.Msg), Internal: env.Internal})
+		API: env.sent.API, Resp: env.sent.Resp, Error: env.sent.Error, Internal: env.Internal})
 	n.handler.Receive(w, env)
 }
 
 func (w *World) drop(env *Envelope, reason string) {
 	w.Record(Event{Kind: KindDrop, Node: env.From, Peer: env.To, MsgID: env.ID, ReplyTo: env.ReplyTo,
-		API: env.Msg.APIKey().String(), Resp: env.Msg.IsResponse(), Error: errName(env.Msg), Text: reason, Internal: env.Internal})
+		API: env.sent.API, Resp: env.sent.Resp, Error: env.sent.Error, Text: reason, Internal: env.Internal})
 }
 
 // Crash stops a node at once: its timers die and messages to it are lost.
