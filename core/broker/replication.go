@@ -162,9 +162,14 @@ func (b *Broker) addNews(follower int32, tp protocol.TopicPartition) {
 // markDirty records news on tp for every follower of it.
 func (b *Broker) markDirty(tp protocol.TopicPartition) {
 	if l := b.led[tp]; l != nil {
-		for _, f := range l.followers {
-			b.addNews(f.id, tp)
-		}
+		b.markLedDirty(l)
+	}
+}
+
+// markLedDirty is markDirty for a led partition at hand.
+func (b *Broker) markLedDirty(l *leadership) {
+	for _, f := range l.followers {
+		b.addNews(f.id, l.p.TP)
 	}
 }
 
@@ -206,7 +211,7 @@ func (b *Broker) handleReplicaFetch(w *sim.World, env *sim.Envelope, m *protocol
 		if fp.FetchOffset < l.log.LogEndOffset() {
 			b.scheduleISRCheck(w)
 		}
-		b.maybeAdvanceHW(w, tp)
+		b.advanceLedHW(w, l)
 	}
 	if m.SessionEpoch > 0 {
 		b.sessionCaughtUp(w, env.ID, m.ReplicaId)
@@ -249,7 +254,7 @@ func (b *Broker) sessionCaughtUp(w *sim.World, fetch int64, replica int32) {
 	for _, tp := range grow {
 		if l := b.led[tp]; l != nil {
 			if f := l.follower(replica); f != nil && b.noteCaughtUp(w, l, f) {
-				b.maybeAdvanceHW(w, tp)
+				b.advanceLedHW(w, l)
 			}
 		}
 	}
