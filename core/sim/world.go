@@ -124,13 +124,7 @@ func (q *eventQueue) len() int { return len(q.keys) }
 // peek is the next event (the queue must not be empty).
 func (q *eventQueue) peek() *event { return q.slot(q.keys[0].slot) }
 
-func (q *eventQueue) less(i, j int) bool {
-	a, b := &q.keys[i], &q.keys[j]
-	if a.at != b.at {
-		return a.at < b.at
-	}
-	return a.seq < b.seq
-}
+func (q *eventQueue) less(i, j int) bool { return keyLess(&q.keys[i], &q.keys[j]) }
 
 func (q *eventQueue) push(e event) {
 	var slot int32
@@ -157,17 +151,29 @@ func (q *eventQueue) push(e event) {
 	}
 }
 
-func (q *eventQueue) pop() event {
+// popSlot takes the next event out of the heap and returns its slot,
+// which stays taken until release: Step dispatches the event in place
+// rather than copying it (with its pointers) twice.
+func (q *eventQueue) popSlot() int32 {
 	top := q.keys[0]
 	last := len(q.keys) - 1
 	q.keys[0] = q.keys[last]
 	q.keys = q.keys[:last]
 	q.down(0)
-	at := q.slot(top.slot)
-	e := *at
-	*at = event{}
-	q.free = append(q.free, top.slot)
-	return e
+	return top.slot
+}
+
+func keyLess(a, b *queueKey) bool {
+	if a.at != b.at {
+		return a.at < b.at
+	}
+	return a.seq < b.seq
+}
+
+// release empties a slot popSlot returned and makes it free again.
+func (q *eventQueue) release(slot int32) {
+	*q.slot(slot) = event{}
+	q.free = append(q.free, slot)
 }
 
 func (q *eventQueue) down(i int) {
@@ -347,11 +353,11 @@ func (w *World) after(id NodeID, d Time, kind string, data any, bg bool) {
 func (w *World) push(e event) {
 	w.seq++
 	e.seq = w.seq
-	w.count(e, 1)
+	w.count(&e, 1)
 	w.queue.push(e)
 }
 
-func (w *World) count(e event, d int) {
+func (w *World) count(e *event, d int) {
 	if e.kind == evDeliver {
 		w.deliveries += d
 	} else if !e.timer.Background {
@@ -405,12 +411,14 @@ func (w *World) Step() bool {
 	if w.queue.len() == 0 {
 		return false
 	}
-	e := w.queue.pop()
+	slot := w.queue.popSlot()
+	e := w.queue.slot(slot)
 	w.count(e, -1)
 	if e.at > w.now {
 		w.now = e.at
 	}
 	w.dispatch(e)
+	w.queue.release(slot)
 	return true
 }
 
@@ -430,7 +438,7 @@ func (w *World) AdvanceTo(t Time, maxSteps int) (steps int, ok bool) {
 	return steps, true
 }
 
-func (w *World) dispatch(e event) {
+func (w *World) dispatch(e *event) {
 	switch e.kind {
 	case evDeliver:
 		w.deliver(e)
@@ -440,7 +448,7 @@ func (w *World) dispatch(e event) {
 			return
 		}
 		if n.status == Paused {
-			n.held = append(n.held, e)
+			n.held = append(n.held, *e)
 			return
 		}
 		w.firing = e.timer
@@ -448,7 +456,7 @@ func (w *World) dispatch(e event) {
 	}
 }
 
-func (w *World) deliver(e event) {
+func (w *World) deliver(e *event) {
 	env := e.env
 	if !e.arrived {
 		if reason := w.Net.judge(env); reason != "" {
@@ -476,7 +484,7 @@ func (w *World) deliver(e event) {
 		return
 	}
 	if n.status == Paused {
-		n.held = append(n.held, e)
+		n.held = append(n.held, *e)
 		return
 	}
 	w.Record(Event{Kind: KindDeliver, Node: env.From, Peer: env.To, MsgID: env.ID, ReplyTo: env.ReplyTo,
@@ -500,7 +508,7 @@ func (w *World) Crash(id NodeID) {
 	// they neither cost steps nor keep a `run` waiting.
 	w.queue.removeIf(func(e *event) bool {
 		if e.kind == evTimer && e.timer.Node == id {
-			w.count(*e, -1)
+			w.count(e, -1)
 			return true
 		}
 		return false
