@@ -94,15 +94,20 @@ type event struct {
 	arrived bool
 }
 
-// eventQueue is a binary min-heap on (time, insertion sequence). The heap
-// itself holds only keys without pointers, so reordering it costs no
+// eventQueue orders events on (time, insertion sequence). The keys wait
+// in two binary min-heaps, deliveries and timers, and the next event is
+// the smaller of their two tops: keys are unique, so the order is the one
+// a single heap gives. Deliveries are due within milliseconds and few are
+// in flight, while thousands of request timeouts wait 30 s ahead; apart,
+// a delivery's push and pop no longer climb through the timeouts' levels.
+// The heaps hold only keys without pointers, so reordering them costs no
 // write barriers; the events wait in slots (reused through a free list),
 // and pushing allocates nothing once the queue has grown. The slots live
-// in fixed blocks, so growing never copies them: a busy cluster keeps
-// thousands of request timeouts queued, and regrowing one slice of them
-// by doubling allocated twice their size, pointers and all, every run.
+// in fixed blocks, so growing never copies them: regrowing one slice of
+// thousands of queued timeouts by doubling allocated twice their size,
+// pointers and all, every run.
 type eventQueue struct {
-	keys   []queueKey
+	heaps  [2]keyHeap // deliveries, timers
 	blocks []*[slotBlock]event
 	used   int32 // slots handed out so far
 	free   []int32
@@ -119,12 +124,26 @@ type queueKey struct {
 	slot int32
 }
 
-func (q *eventQueue) len() int { return len(q.keys) }
+func keyLess(a, b *queueKey) bool {
+	if a.at != b.at {
+		return a.at < b.at
+	}
+	return a.seq < b.seq
+}
+
+func (q *eventQueue) len() int { return len(q.heaps[0]) + len(q.heaps[1]) }
+
+// next is the heap whose top comes first (the queue must not be empty).
+func (q *eventQueue) next() *keyHeap {
+	d, t := &q.heaps[0], &q.heaps[1]
+	if len(*t) == 0 || len(*d) > 0 && keyLess(&(*d)[0], &(*t)[0]) {
+		return d
+	}
+	return t
+}
 
 // peek is the next event (the queue must not be empty).
-func (q *eventQueue) peek() *event { return q.slot(q.keys[0].slot) }
-
-func (q *eventQueue) less(i, j int) bool { return keyLess(&q.keys[i], &q.keys[j]) }
+func (q *eventQueue) peek() *event { return q.slot((*q.next())[0].slot) }
 
 func (q *eventQueue) push(e event) {
 	var slot int32
@@ -139,35 +158,72 @@ func (q *eventQueue) push(e event) {
 		q.used++
 	}
 	*q.slot(slot) = e
-	q.keys = append(q.keys, queueKey{at: e.at, seq: e.seq, slot: slot})
-	h := q.keys
-	for i := len(h) - 1; i > 0; {
+	h := &q.heaps[0]
+	if e.kind == evTimer {
+		h = &q.heaps[1]
+	}
+	h.push(queueKey{at: e.at, seq: e.seq, slot: slot})
+}
+
+// popSlot takes the next event out of the queue and returns its slot,
+// which stays taken until release: Step dispatches the event in place
+// rather than copying it (with its pointers) twice.
+func (q *eventQueue) popSlot() int32 { return q.next().pop().slot }
+
+// release empties a slot popSlot returned and makes it free again.
+func (q *eventQueue) release(slot int32) {
+	*q.slot(slot) = event{}
+	q.free = append(q.free, slot)
+}
+
+// removeIf takes out every event drop says to, and restores the heaps.
+func (q *eventQueue) removeIf(drop func(e *event) bool) {
+	for k := range q.heaps {
+		h := q.heaps[k]
+		kept := h[:0]
+		for _, key := range h {
+			if e := q.slot(key.slot); drop(e) {
+				*e = event{}
+				q.free = append(q.free, key.slot)
+				continue
+			}
+			kept = append(kept, key)
+		}
+		for i := len(kept)/2 - 1; i >= 0; i-- {
+			kept.down(i)
+		}
+		q.heaps[k] = kept
+	}
+}
+
+// keyHeap is a binary min-heap of keys.
+type keyHeap []queueKey
+
+func (h *keyHeap) push(k queueKey) {
+	*h = append(*h, k)
+	a := *h
+	for i := len(a) - 1; i > 0; {
 		parent := (i - 1) / 2
-		if !q.less(i, parent) {
+		if !keyLess(&a[i], &a[parent]) {
 			break
 		}
-		h[i], h[parent] = h[parent], h[i]
+		a[i], a[parent] = a[parent], a[i]
 		i = parent
 	}
 }
 
-// popSlot takes the next event out of the heap and returns its slot,
-// which stays taken until release: Step dispatches the event in place
-// rather than copying it (with its pointers) twice.
-//
-// It sifts bottom-up (Floyd): the hole the minimum leaves goes down to a
-// leaf along the smaller children, one comparison a level, and the last
-// key climbs back from there, which is rarely far since it is among the
-// latest; sifting it down from the root took two comparisons at each of
-// all the levels over thousands of queued timeouts. Keys are unique, so
-// the order is the same either way.
-func (q *eventQueue) popSlot() int32 {
-	h := q.keys
-	top := h[0].slot
-	last := len(h) - 1
-	x := h[last]
-	h = h[:last]
-	q.keys = h
+// pop takes the smallest key out. It sifts bottom-up (Floyd): the hole
+// the minimum leaves goes down to a leaf along the smaller children, one
+// comparison a level, and the last key climbs back from there, which is
+// rarely far since it is among the latest; sifting it down from the root
+// took two comparisons at each of all the levels.
+func (h *keyHeap) pop() queueKey {
+	a := *h
+	top := a[0]
+	last := len(a) - 1
+	x := a[last]
+	a = a[:last]
+	*h = a
 	if last == 0 {
 		return top
 	}
@@ -177,70 +233,40 @@ func (q *eventQueue) popSlot() int32 {
 		if l >= last {
 			break
 		}
-		if r := l + 1; r < last && keyLess(&h[r], &h[l]) {
+		if r := l + 1; r < last && keyLess(&a[r], &a[l]) {
 			l = r
 		}
-		h[i] = h[l]
+		a[i] = a[l]
 		i = l
 	}
 	for i > 0 {
 		p := (i - 1) / 2
-		if !keyLess(&x, &h[p]) {
+		if !keyLess(&x, &a[p]) {
 			break
 		}
-		h[i] = h[p]
+		a[i] = a[p]
 		i = p
 	}
-	h[i] = x
+	a[i] = x
 	return top
 }
 
-func keyLess(a, b *queueKey) bool {
-	if a.at != b.at {
-		return a.at < b.at
-	}
-	return a.seq < b.seq
-}
-
-// release empties a slot popSlot returned and makes it free again.
-func (q *eventQueue) release(slot int32) {
-	*q.slot(slot) = event{}
-	q.free = append(q.free, slot)
-}
-
-func (q *eventQueue) down(i int) {
-	h := q.keys
+// down restores the heap below i after a[i] changed.
+func (h keyHeap) down(i int) {
 	for {
 		l := 2*i + 1
 		if l >= len(h) {
 			return
 		}
 		m := l
-		if r := l + 1; r < len(h) && q.less(r, l) {
+		if r := l + 1; r < len(h) && keyLess(&h[r], &h[l]) {
 			m = r
 		}
-		if !q.less(m, i) {
+		if !keyLess(&h[m], &h[i]) {
 			return
 		}
 		h[i], h[m] = h[m], h[i]
 		i = m
-	}
-}
-
-// removeIf takes out every event drop says to, and restores the heap.
-func (q *eventQueue) removeIf(drop func(e *event) bool) {
-	kept := q.keys[:0]
-	for _, k := range q.keys {
-		if e := q.slot(k.slot); drop(e) {
-			*e = event{}
-			q.free = append(q.free, k.slot)
-			continue
-		}
-		kept = append(kept, k)
-	}
-	q.keys = kept
-	for i := len(q.keys)/2 - 1; i >= 0; i-- {
-		q.down(i)
 	}
 }
 
@@ -273,7 +299,8 @@ func NewWorld(seed uint64) *World {
 	w := &World{nodes: map[NodeID]*node{}, Net: newNetwork(DeriveSeed(seed, "network"))}
 	// A cluster keeps a few hundred events queued (messages in flight,
 	// request timeouts): start there rather than growing to it.
-	w.queue.keys = make([]queueKey, 0, 256)
+	w.queue.heaps[0] = make(keyHeap, 0, 64)
+	w.queue.heaps[1] = make(keyHeap, 0, 256)
 	return w
 }
 

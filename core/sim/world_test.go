@@ -653,7 +653,8 @@ func TestQueueOrder(t *testing.T) {
 	seq, now := uint64(0), Time(0)
 	push := func() {
 		seq++
-		q.push(event{at: now + Time(r.Range(0, 500)), seq: seq, kind: evTimer, timer: Timer{Kind: "t", gen: seq % 3}})
+		// Deliveries and timers, which wait in separate heaps.
+		q.push(event{at: now + Time(r.Range(0, 500)), seq: seq, kind: eventKind(seq % 2), timer: Timer{Kind: "t", gen: seq % 3}})
 	}
 	for i := 0; i < 3000; i++ {
 		push()
