@@ -9,6 +9,7 @@ import (
 	"slices"
 	"sort"
 	"strconv"
+	"txnlab/core/internal/slab"
 
 	"txnlab/core/groupcoord"
 	"txnlab/core/partition"
@@ -114,6 +115,14 @@ type Broker struct {
 
 	started           sim.Time
 	isrCheckScheduled bool
+
+	// Replication's messages are cut from blocks (package slab): the
+	// trace keeps every message anyway, and a follower fetch and its
+	// answer are a third of a run's allocations otherwise.
+	fetchReqs  slab.Slab[protocol.FetchRequest]
+	fetchResps slab.Slab[protocol.FetchResponse]
+	fetchParts slab.Slab[protocol.FetchPartition]
+	fetchData  slab.Slab[protocol.FetchPartitionData]
 }
 
 // leadership is a partition this broker leads, with what the hot paths
@@ -381,8 +390,12 @@ func (b *Broker) afterAppend(w *sim.World, log *partition.Log, offset int64, fol
 	}
 	if !follower {
 		b.scheduleISRCheck(w)
-		b.markDirty(tp)
-		b.maybeAdvanceHW(w, tp)
+		if l := b.led[tp]; l != nil {
+			b.markLedDirty(l)
+			b.advanceLedHW(w, l)
+		} else {
+			b.maybeAdvanceHW(w, tp)
+		}
 		b.wakeParked(w)
 	}
 }
@@ -418,14 +431,22 @@ func (b *Broker) gcPending() {
 // maybeAdvanceHW sets the high watermark to the smallest log end offset
 // among the in-sync replicas and completes the writes it covers.
 func (b *Broker) maybeAdvanceHW(w *sim.World, tp protocol.TopicPartition) {
-	l := b.led[tp]
-	var p *PartitionState
-	var log *partition.Log
-	if l != nil {
-		p, log = l.p, l.log
-	} else {
-		p, log = b.Meta.Partitions[tp], b.Disk.Log(tp)
+	if l := b.led[tp]; l != nil {
+		b.advanceHW(w, tp, l, l.p, l.log)
+		return
 	}
+	b.advanceHW(w, tp, nil, b.Meta.Partitions[tp], b.Disk.Log(tp))
+}
+
+// advanceLedHW is maybeAdvanceHW for a led partition at hand: replication
+// has its leadership already, and hashing the partition's name again for
+// every partition of every fetch was a measurable share of a run.
+func (b *Broker) advanceLedHW(w *sim.World, l *leadership) {
+	b.advanceHW(w, l.p.TP, l, l.p, l.log)
+}
+
+// advanceHW is maybeAdvanceHW's body; l is b.led[tp] (nil if not led).
+func (b *Broker) advanceHW(w *sim.World, tp protocol.TopicPartition, l *leadership, p *PartitionState, log *partition.Log) {
 	if p == nil || p.Leader != b.ID {
 		return
 	}
@@ -454,14 +475,19 @@ func (b *Broker) maybeAdvanceHW(w *sim.World, tp protocol.TopicPartition) {
 	if len(p.ISR) < p.MinISR {
 		result = protocol.NOT_ENOUGH_REPLICAS_AFTER_APPEND
 	}
+	called := false
 	for _, pa := range b.pending {
-		if !pa.finished && pa.tp == tp && pa.offset <= hw {
-			pa.finished = true
+		if !pa.finished && pa.offset <= hw && pa.tp == tp {
+			pa.finished, called = true, true
 			pa.done(w, result)
 		}
 	}
 	b.gcPending()
-	b.markDirty(tp)
+	if l != nil && !called {
+		b.markLedDirty(l)
+	} else {
+		b.markDirty(tp) // a callback may have acted: look again
+	}
 	b.wakeParked(w)
 }
 

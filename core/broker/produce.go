@@ -89,7 +89,8 @@ func (b *Broker) produceAppend(w *sim.World, env *sim.Envelope, m *protocol.Prod
 // broker filters nothing out: aborted batches and markers go to the
 // consumer, which drops them (CompletedFetch).
 func (b *Broker) handleConsumerFetch(w *sim.World, env *sim.Envelope, m *protocol.FetchRequest) {
-	resp := &protocol.FetchResponse{}
+	resp := b.fetchResps.New()
+	resp.Responses = b.fetchData.Make(len(m.Partitions))
 	for _, fp := range m.Partitions {
 		pd := protocol.FetchPartitionData{TopicPartition: fp.TopicPartition, HighWatermark: -1, LastStableOffset: -1}
 		if _, ok := b.isLeader(fp.TopicPartition); !ok {

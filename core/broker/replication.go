@@ -77,7 +77,14 @@ func (b *Broker) ensureFetchers(w *sim.World) {
 		if _, busy := b.fetching[l]; busy || !b.Meta.Alive[l] {
 			continue
 		}
-		req := &protocol.FetchRequest{ReplicaId: b.ID, SessionEpoch: s.epoch}
+		n := 0
+		for _, f := range s.partitions {
+			if s.epoch == 0 || f.dirty {
+				n++
+			}
+		}
+		req := b.fetchReqs.New()
+		*req = protocol.FetchRequest{ReplicaId: b.ID, SessionEpoch: s.epoch, Partitions: b.fetchParts.Make(n)}
 		for _, f := range s.partitions {
 			if s.epoch == 0 || f.dirty {
 				req.Partitions = append(req.Partitions, fetchPartition(f))
@@ -110,6 +117,16 @@ func (b *Broker) markFollowedDirty(tp protocol.TopicPartition) {
 	if f := b.following[tp]; f != nil {
 		f.dirty = true
 	}
+}
+
+// markFollowedDirtyAt is markFollowedDirty with tp's entry at hand, when
+// the caller found it (f is nil otherwise).
+func (b *Broker) markFollowedDirtyAt(f *followed, tp protocol.TopicPartition) {
+	if f != nil {
+		f.dirty = true
+		return
+	}
+	b.markFollowedDirty(tp)
 }
 
 // ArmFetchTimeouts gives every outstanding fetch a request timeout: the
@@ -155,9 +172,14 @@ func (b *Broker) addNews(follower int32, tp protocol.TopicPartition) {
 // markDirty records news on tp for every follower of it.
 func (b *Broker) markDirty(tp protocol.TopicPartition) {
 	if l := b.led[tp]; l != nil {
-		for _, f := range l.followers {
-			b.addNews(f.id, tp)
-		}
+		b.markLedDirty(l)
+	}
+}
+
+// markLedDirty is markDirty for a led partition at hand.
+func (b *Broker) markLedDirty(l *leadership) {
+	for _, f := range l.followers {
+		b.addNews(f.id, l.p.TP)
 	}
 }
 
@@ -199,7 +221,7 @@ func (b *Broker) handleReplicaFetch(w *sim.World, env *sim.Envelope, m *protocol
 		if fp.FetchOffset < l.log.LogEndOffset() {
 			b.scheduleISRCheck(w)
 		}
-		b.maybeAdvanceHW(w, tp)
+		b.advanceLedHW(w, l)
 	}
 	if m.SessionEpoch > 0 {
 		b.sessionCaughtUp(w, env.ID, m.ReplicaId)
@@ -242,7 +264,7 @@ func (b *Broker) sessionCaughtUp(w *sim.World, fetch int64, replica int32) {
 	for _, tp := range grow {
 		if l := b.led[tp]; l != nil {
 			if f := l.follower(replica); f != nil && b.noteCaughtUp(w, l, f) {
-				b.maybeAdvanceHW(w, tp)
+				b.advanceLedHW(w, l)
 			}
 		}
 	}
@@ -307,7 +329,8 @@ func diverged(l *partition.Log, fetchOffset int64, lastFetchedEpoch int32) (bool
 func (b *Broker) answerReplicaFetch(w *sim.World, env *sim.Envelope, follower int32) {
 	tps := b.news[follower]
 	slices.SortFunc(tps, protocol.TopicPartition.Compare)
-	resp := &protocol.FetchResponse{Responses: make([]protocol.FetchPartitionData, 0, len(tps))}
+	resp := b.fetchResps.New()
+	resp.Responses = b.fetchData.Make(len(tps))
 	for _, tp := range tps {
 		pd := protocol.FetchPartitionData{TopicPartition: tp, HighWatermark: -1, LastStableOffset: -1}
 		var f *followerState
@@ -359,11 +382,27 @@ func (b *Broker) handleFetchResponse(w *sim.World, env *sim.Envelope, m *protoco
 	delete(b.fetching, leader)
 	s := b.sessions[leader]
 	for _, pd := range m.Responses {
-		p := b.Meta.Partitions[pd.TopicPartition]
-		if pd.ErrorCode != protocol.NONE || p == nil || p.Leader == b.ID || !p.IsReplica(b.ID) {
+		if pd.ErrorCode != protocol.NONE {
 			continue
 		}
-		log := b.Disk.Log(pd.TopicPartition)
+		// While the sessions are those of the current metadata, a
+		// followed partition has a leader other than this broker and
+		// this broker among its replicas, and its replica log at hand:
+		// one lookup instead of three.
+		var f *followed
+		if b.sessionsVersion == b.Meta.Version {
+			f = b.following[pd.TopicPartition]
+		}
+		var log *partition.Log
+		if f != nil {
+			log = f.log
+		} else {
+			p := b.Meta.Partitions[pd.TopicPartition]
+			if p == nil || p.Leader == b.ID || !p.IsReplica(b.ID) {
+				continue
+			}
+			log = b.Disk.Log(pd.TopicPartition)
+		}
 		if pd.Diverging {
 			// Truncate to where the epoch the leader named ends in both
 			// logs (AbstractFetcherThread.getOffsetTruncationState).
@@ -376,7 +415,7 @@ func (b *Broker) handleFetchResponse(w *sim.World, env *sim.Envelope, m *protoco
 				log.TruncateTo(to)
 			}
 			if s != nil {
-				b.markFollowedDirty(pd.TopicPartition)
+				b.markFollowedDirtyAt(f, pd.TopicPartition)
 			}
 			continue
 		}
@@ -388,7 +427,7 @@ func (b *Broker) handleFetchResponse(w *sim.World, env *sim.Envelope, m *protoco
 			}
 		}
 		if log.LogEndOffset() != before && s != nil {
-			b.markFollowedDirty(pd.TopicPartition)
+			b.markFollowedDirtyAt(f, pd.TopicPartition)
 		}
 		hw := pd.HighWatermark
 		if end := log.LogEndOffset(); hw > end {

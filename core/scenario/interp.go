@@ -54,6 +54,21 @@ type Session struct {
 	active *wait
 	// midStep: StepVisibleSome stopped inside a visible step.
 	midStep bool
+	// deliveries is the one map every statement counts its deliveries
+	// in (see wait.delivered), emptied for each: a new map per statement
+	// regrew from nothing every time, 3% of a run.
+	deliveries map[deliveryKey]int
+}
+
+// freshDeliveries returns the delivery counts, empty, for a statement
+// starting (only one statement is active at a time).
+func (s *Session) freshDeliveries() map[deliveryKey]int {
+	if s.deliveries == nil {
+		s.deliveries = map[deliveryKey]int{}
+	} else {
+		clear(s.deliveries)
+	}
+	return s.deliveries
 }
 
 // wait is a statement in progress: it holds until done() or the limit.
@@ -389,7 +404,7 @@ func (s *Session) apply(st Stmt) *Error {
 	case *AdvanceStmt:
 		w := s.Cluster.World
 		s.active = &wait{stmt: st, limit: w.Now() + st.By, advanceTo: w.Now() + st.By, isAdvance: true,
-			start: w.Now(), delivered: map[deliveryKey]int{}}
+			start: w.Now(), delivered: s.freshDeliveries()}
 	case *BreakStmt:
 		s.Cluster.World.SetBroken(sim.Mechanism(st.Mechanism.String()), true)
 		s.Cluster.World.Note("", "", "break "+st.Mechanism.String()+": this safety mechanism is now OFF")
@@ -468,7 +483,7 @@ func (s *Session) config(st *ConfigStmt) *Error {
 
 func (s *Session) waitFor(st Stmt, done func() bool, d sim.Time, onLimit string) {
 	w := s.Cluster.World
-	s.active = &wait{stmt: st, done: done, limit: w.Now() + d, onLimit: onLimit, start: w.Now(), delivered: map[deliveryKey]int{}}
+	s.active = &wait{stmt: st, done: done, limit: w.Now() + d, onLimit: onLimit, start: w.Now(), delivered: s.freshDeliveries()}
 	if done() {
 		s.active = nil
 	}

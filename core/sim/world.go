@@ -42,6 +42,13 @@ type Envelope struct {
 	// fromGen is the sender's incarnation: a refused connection is news
 	// only to the incarnation that sent the request.
 	fromGen uint64
+	// src and dst are the nodes From and To name, looked up once at the
+	// send (dst is nil for a name unknown then): a node is never removed,
+	// and hashing names at every delivery cost more than the delivery.
+	src, dst *node
+	// sent is the trace's send event: a delivery or a drop names the
+	// same API, direction and error without asking the message again.
+	sent *Event
 }
 
 // TimerDisconnected is the timer kind a sender receives when a request
@@ -56,6 +63,7 @@ type Timer struct {
 	// Background timers (periodic scans) do not keep a `run` going.
 	Background bool
 	gen        uint64
+	n          *node // the node Node names
 }
 
 type node struct {
@@ -86,15 +94,29 @@ type event struct {
 	arrived bool
 }
 
-// eventQueue is a binary min-heap on (time, insertion sequence). The heap
-// itself holds only keys without pointers, so reordering it costs no
+// eventQueue orders events on (time, insertion sequence). The keys wait
+// in two binary min-heaps, deliveries and timers, and the next event is
+// the smaller of their two tops: keys are unique, so the order is the one
+// a single heap gives. Deliveries are due within milliseconds and few are
+// in flight, while thousands of request timeouts wait 30 s ahead; apart,
+// a delivery's push and pop no longer climb through the timeouts' levels.
+// The heaps hold only keys without pointers, so reordering them costs no
 // write barriers; the events wait in slots (reused through a free list),
-// and pushing allocates nothing once the queue has grown.
+// and pushing allocates nothing once the queue has grown. The slots live
+// in fixed blocks, so growing never copies them: regrowing one slice of
+// thousands of queued timeouts by doubling allocated twice their size,
+// pointers and all, every run.
 type eventQueue struct {
-	keys  []queueKey
-	slots []event
-	free  []int32
+	heaps  [2]keyHeap // deliveries, timers
+	blocks []*[slotBlock]event
+	used   int32 // slots handed out so far
+	free   []int32
 }
+
+const slotBlock = 256
+
+// slot is the event in slot i.
+func (q *eventQueue) slot(i int32) *event { return &q.blocks[i/slotBlock][i%slotBlock] }
 
 type queueKey struct {
 	at   Time
@@ -102,86 +124,149 @@ type queueKey struct {
 	slot int32
 }
 
-func (q *eventQueue) len() int { return len(q.keys) }
-
-// peek is the next event (the queue must not be empty).
-func (q *eventQueue) peek() *event { return &q.slots[q.keys[0].slot] }
-
-func (q *eventQueue) less(i, j int) bool {
-	a, b := &q.keys[i], &q.keys[j]
+func keyLess(a, b *queueKey) bool {
 	if a.at != b.at {
 		return a.at < b.at
 	}
 	return a.seq < b.seq
 }
 
+func (q *eventQueue) len() int { return len(q.heaps[0]) + len(q.heaps[1]) }
+
+// next is the heap whose top comes first (the queue must not be empty).
+func (q *eventQueue) next() *keyHeap {
+	d, t := &q.heaps[0], &q.heaps[1]
+	if len(*t) == 0 || len(*d) > 0 && keyLess(&(*d)[0], &(*t)[0]) {
+		return d
+	}
+	return t
+}
+
+// peek is the next event (the queue must not be empty).
+func (q *eventQueue) peek() *event { return q.slot((*q.next())[0].slot) }
+
 func (q *eventQueue) push(e event) {
 	var slot int32
 	if n := len(q.free); n > 0 {
 		slot = q.free[n-1]
 		q.free = q.free[:n-1]
-		q.slots[slot] = e
 	} else {
-		slot = int32(len(q.slots))
-		q.slots = append(q.slots, e)
+		if q.used%slotBlock == 0 {
+			q.blocks = append(q.blocks, new([slotBlock]event))
+		}
+		slot = q.used
+		q.used++
 	}
-	q.keys = append(q.keys, queueKey{at: e.at, seq: e.seq, slot: slot})
-	h := q.keys
-	for i := len(h) - 1; i > 0; {
+	*q.slot(slot) = e
+	h := &q.heaps[0]
+	if e.kind == evTimer {
+		h = &q.heaps[1]
+	}
+	h.push(queueKey{at: e.at, seq: e.seq, slot: slot})
+}
+
+// popSlot takes the next event out of the queue and returns its slot,
+// which stays taken until release: Step dispatches the event in place
+// rather than copying it (with its pointers) twice.
+func (q *eventQueue) popSlot() int32 { return q.next().pop().slot }
+
+// release empties a slot popSlot returned and makes it free again.
+func (q *eventQueue) release(slot int32) {
+	*q.slot(slot) = event{}
+	q.free = append(q.free, slot)
+}
+
+// removeIf takes out every event drop says to, and restores the heaps.
+func (q *eventQueue) removeIf(drop func(e *event) bool) {
+	for k := range q.heaps {
+		h := q.heaps[k]
+		kept := h[:0]
+		for _, key := range h {
+			if e := q.slot(key.slot); drop(e) {
+				*e = event{}
+				q.free = append(q.free, key.slot)
+				continue
+			}
+			kept = append(kept, key)
+		}
+		for i := len(kept)/2 - 1; i >= 0; i-- {
+			kept.down(i)
+		}
+		q.heaps[k] = kept
+	}
+}
+
+// keyHeap is a binary min-heap of keys.
+type keyHeap []queueKey
+
+func (h *keyHeap) push(k queueKey) {
+	*h = append(*h, k)
+	a := *h
+	for i := len(a) - 1; i > 0; {
 		parent := (i - 1) / 2
-		if !q.less(i, parent) {
+		if !keyLess(&a[i], &a[parent]) {
 			break
 		}
-		h[i], h[parent] = h[parent], h[i]
+		a[i], a[parent] = a[parent], a[i]
 		i = parent
 	}
 }
 
-func (q *eventQueue) pop() event {
-	top := q.keys[0]
-	last := len(q.keys) - 1
-	q.keys[0] = q.keys[last]
-	q.keys = q.keys[:last]
-	q.down(0)
-	e := q.slots[top.slot]
-	q.slots[top.slot] = event{}
-	q.free = append(q.free, top.slot)
-	return e
+// pop takes the smallest key out. It sifts bottom-up (Floyd): the hole
+// the minimum leaves goes down to a leaf along the smaller children, one
+// comparison a level, and the last key climbs back from there, which is
+// rarely far since it is among the latest; sifting it down from the root
+// took two comparisons at each of all the levels.
+func (h *keyHeap) pop() queueKey {
+	a := *h
+	top := a[0]
+	last := len(a) - 1
+	x := a[last]
+	a = a[:last]
+	*h = a
+	if last == 0 {
+		return top
+	}
+	i := 0
+	for {
+		l := 2*i + 1
+		if l >= last {
+			break
+		}
+		if r := l + 1; r < last && keyLess(&a[r], &a[l]) {
+			l = r
+		}
+		a[i] = a[l]
+		i = l
+	}
+	for i > 0 {
+		p := (i - 1) / 2
+		if !keyLess(&x, &a[p]) {
+			break
+		}
+		a[i] = a[p]
+		i = p
+	}
+	a[i] = x
+	return top
 }
 
-func (q *eventQueue) down(i int) {
-	h := q.keys
+// down restores the heap below i after a[i] changed.
+func (h keyHeap) down(i int) {
 	for {
 		l := 2*i + 1
 		if l >= len(h) {
 			return
 		}
 		m := l
-		if r := l + 1; r < len(h) && q.less(r, l) {
+		if r := l + 1; r < len(h) && keyLess(&h[r], &h[l]) {
 			m = r
 		}
-		if !q.less(m, i) {
+		if !keyLess(&h[m], &h[i]) {
 			return
 		}
 		h[i], h[m] = h[m], h[i]
 		i = m
-	}
-}
-
-// removeIf takes out every event drop says to, and restores the heap.
-func (q *eventQueue) removeIf(drop func(e *event) bool) {
-	kept := q.keys[:0]
-	for _, k := range q.keys {
-		if drop(&q.slots[k.slot]) {
-			q.slots[k.slot] = event{}
-			q.free = append(q.free, k.slot)
-			continue
-		}
-		kept = append(kept, k)
-	}
-	q.keys = kept
-	for i := len(q.keys)/2 - 1; i >= 0; i-- {
-		q.down(i)
 	}
 }
 
@@ -214,8 +299,8 @@ func NewWorld(seed uint64) *World {
 	w := &World{nodes: map[NodeID]*node{}, Net: newNetwork(DeriveSeed(seed, "network"))}
 	// A cluster keeps a few hundred events queued (messages in flight,
 	// request timeouts): start there rather than growing to it.
-	w.queue.keys = make([]queueKey, 0, 256)
-	w.queue.slots = make([]event, 0, 256)
+	w.queue.heaps[0] = make(keyHeap, 0, 64)
+	w.queue.heaps[1] = make(keyHeap, 0, 256)
 	return w
 }
 
@@ -251,13 +336,17 @@ func (w *World) StatusOf(id NodeID) Status {
 }
 
 // Record appends an event to the trace, stamping its index and time.
-func (w *World) Record(e Event) {
+func (w *World) Record(e Event) { w.record(e) }
+
+// record is Record, returning where the event now lives.
+func (w *World) record(e Event) *Event {
 	e.Index = w.Trace.Len()
 	e.At = w.now
 	at := w.Trace.add(e)
 	if w.OnEvent != nil {
 		w.OnEvent(at)
 	}
+	return at
 }
 
 // Note records a free-text event at a node.
@@ -281,10 +370,11 @@ func (w *World) send(from, to NodeID, msg protocol.Message, replyTo int64, inter
 	w.nextMsg++
 	env := &Envelope{ID: w.nextMsg, From: from, To: to, SentAt: w.now, ReplyTo: replyTo, Msg: msg, Internal: internal}
 	if n := w.nodes[from]; n != nil {
-		env.fromGen = n.gen
+		env.fromGen, env.src = n.gen, n
 	}
+	env.dst = w.nodes[to]
 	env.DeliverAt = w.now + w.Net.latency() + w.Net.delayFor(env)
-	w.Record(Event{Kind: KindSend, Node: from, Peer: to, MsgID: env.ID, ReplyTo: replyTo,
+	env.sent = w.record(Event{Kind: KindSend, Node: from, Peer: to, MsgID: env.ID, ReplyTo: replyTo,
 		API: msg.APIKey().String(), Resp: msg.IsResponse(), Msg: msg, Error: errName(msg), Internal: internal})
 	w.push(event{at: env.DeliverAt, kind: evDeliver, env: env})
 	return env.ID
@@ -316,17 +406,17 @@ func (w *World) after(id NodeID, d Time, kind string, data any, bg bool) {
 	if d < 0 {
 		d = 0
 	}
-	w.push(event{at: w.now + d, kind: evTimer, timer: Timer{Node: id, Kind: kind, Data: data, Background: bg, gen: n.gen}})
+	w.push(event{at: w.now + d, kind: evTimer, timer: Timer{Node: id, Kind: kind, Data: data, Background: bg, gen: n.gen, n: n}})
 }
 
 func (w *World) push(e event) {
 	w.seq++
 	e.seq = w.seq
-	w.count(e, 1)
+	w.count(&e, 1)
 	w.queue.push(e)
 }
 
-func (w *World) count(e event, d int) {
+func (w *World) count(e *event, d int) {
 	if e.kind == evDeliver {
 		w.deliveries += d
 	} else if !e.timer.Background {
@@ -380,12 +470,14 @@ func (w *World) Step() bool {
 	if w.queue.len() == 0 {
 		return false
 	}
-	e := w.queue.pop()
+	slot := w.queue.popSlot()
+	e := w.queue.slot(slot)
 	w.count(e, -1)
 	if e.at > w.now {
 		w.now = e.at
 	}
 	w.dispatch(e)
+	w.queue.release(slot)
 	return true
 }
 
@@ -405,17 +497,17 @@ func (w *World) AdvanceTo(t Time, maxSteps int) (steps int, ok bool) {
 	return steps, true
 }
 
-func (w *World) dispatch(e event) {
+func (w *World) dispatch(e *event) {
 	switch e.kind {
 	case evDeliver:
 		w.deliver(e)
 	case evTimer:
-		n := w.nodes[e.timer.Node]
+		n := e.timer.n
 		if n == nil || n.gen != e.timer.gen || n.status == Crashed {
 			return
 		}
 		if n.status == Paused {
-			n.held = append(n.held, e)
+			n.held = append(n.held, *e)
 			return
 		}
 		w.firing = e.timer
@@ -423,7 +515,7 @@ func (w *World) dispatch(e event) {
 	}
 }
 
-func (w *World) deliver(e event) {
+func (w *World) deliver(e *event) {
 	env := e.env
 	if !e.arrived {
 		if reason := w.Net.judge(env); reason != "" {
@@ -431,30 +523,37 @@ func (w *World) deliver(e event) {
 			return
 		}
 	}
-	n := w.nodes[env.To]
+	n := env.dst
+	if n == nil {
+		n = w.nodes[env.To] // a node added after the send
+	}
 	if n == nil || n.status == Crashed {
 		w.drop(env, "destination down")
 		// The sender's connection is refused: it learns of it one latency
 		// later, as a client's NetworkClient sees a disconnection, and can
 		// retry elsewhere without waiting for request.timeout.ms.
-		if from := w.nodes[env.From]; from != nil && from.status != Crashed && from.gen == env.fromGen && !env.Msg.IsResponse() {
+		from := env.src
+		if from == nil {
+			from = w.nodes[env.From]
+		}
+		if from != nil && from.status != Crashed && from.gen == env.fromGen && !env.Msg.IsResponse() {
 			w.push(event{at: w.now + w.Net.latency(), kind: evTimer,
-				timer: Timer{Node: env.From, Kind: TimerDisconnected, Data: env, gen: from.gen}})
+				timer: Timer{Node: env.From, Kind: TimerDisconnected, Data: env, gen: from.gen, n: from}})
 		}
 		return
 	}
 	if n.status == Paused {
-		n.held = append(n.held, e)
+		n.held = append(n.held, *e)
 		return
 	}
 	w.Record(Event{Kind: KindDeliver, Node: env.From, Peer: env.To, MsgID: env.ID, ReplyTo: env.ReplyTo,
-		API: env.Msg.APIKey().String(), Resp: env.Msg.IsResponse(), Error: errName(env.Msg), Internal: env.Internal})
+		API: env.sent.API, Resp: env.sent.Resp, Error: env.sent.Error, Internal: env.Internal})
 	n.handler.Receive(w, env)
 }
 
 func (w *World) drop(env *Envelope, reason string) {
 	w.Record(Event{Kind: KindDrop, Node: env.From, Peer: env.To, MsgID: env.ID, ReplyTo: env.ReplyTo,
-		API: env.Msg.APIKey().String(), Resp: env.Msg.IsResponse(), Error: errName(env.Msg), Text: reason, Internal: env.Internal})
+		API: env.sent.API, Resp: env.sent.Resp, Error: env.sent.Error, Text: reason, Internal: env.Internal})
 }
 
 // Crash stops a node at once: its timers die and messages to it are lost.
@@ -468,7 +567,7 @@ func (w *World) Crash(id NodeID) {
 	// they neither cost steps nor keep a `run` waiting.
 	w.queue.removeIf(func(e *event) bool {
 		if e.kind == evTimer && e.timer.Node == id {
-			w.count(*e, -1)
+			w.count(e, -1)
 			return true
 		}
 		return false

@@ -643,3 +643,50 @@ func TestTraceShareWith(t *testing.T) {
 		t.Fatal("the shared trace reads differently")
 	}
 }
+
+// TestQueueOrder pushes thousands of events at seeded times, takes some
+// out as a crash does, and pops the rest while pushing more: they come
+// out in (time, insertion) order, the order every trace depends on.
+func TestQueueOrder(t *testing.T) {
+	var q eventQueue
+	r := NewRand(7)
+	seq, now := uint64(0), Time(0)
+	push := func() {
+		seq++
+		// Deliveries and timers, which wait in separate heaps.
+		q.push(event{at: now + Time(r.Range(0, 500)), seq: seq, kind: eventKind(seq % 2), timer: Timer{Kind: "t", gen: seq % 3}})
+	}
+	for i := 0; i < 3000; i++ {
+		push()
+	}
+	q.removeIf(func(e *event) bool { return e.timer.gen == 0 })
+	want := 2000
+	var last event
+	n := 0
+	for q.len() > 0 {
+		e := q.pop()
+		if e.timer.gen == 0 && e.seq <= 3000 {
+			t.Fatalf("a removed event came out: seq %d", e.seq)
+		}
+		if n > 0 && (e.at < last.at || e.at == last.at && e.seq < last.seq) {
+			t.Fatalf("event %d at %d came out after event %d at %d", e.seq, e.at, last.seq, last.at)
+		}
+		last, now = e, e.at
+		n++
+		if n%3 == 0 && seq < 6000 {
+			push() // keys arrive between pops, as in a run
+			want++
+		}
+	}
+	if n != want {
+		t.Fatalf("%d events came out, want %d", n, want)
+	}
+}
+
+// pop takes the next event out, as Step does without dispatching it.
+func (q *eventQueue) pop() event {
+	slot := q.popSlot()
+	e := *q.slot(slot)
+	q.release(slot)
+	return e
+}
