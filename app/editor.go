@@ -2,6 +2,8 @@ package app
 
 import (
 	"fmt"
+	"html"
+	"strconv"
 	"strings"
 	"time"
 
@@ -10,10 +12,13 @@ import (
 
 // The editor is a plain textarea, so typing, selection, undo and screen
 // readers behave as everywhere else. Line numbers, the executing line, the
-// expectation marks and the error underline are drawn in a gutter and a
-// backdrop behind the (transparent) textarea, both scrolled with it; one
-// script line is one visual line (no wrapping), so line n of the backdrop
-// sits under line n of the text.
+// expectation marks and the error underline are drawn in a backdrop
+// behind the (transparent) textarea, scrolled with it. Long lines wrap
+// (the library's comments run to 120 characters, wider than the editor's
+// column): each backdrop row holds its line's number and, in transparent
+// ink, its text, set in the textarea's font at the textarea's width, so
+// it wraps exactly as the textarea does and the number stays at the top
+// of its logical line.
 
 // setEditor gives the editor a new text from outside (a scenario, an
 // action, an undo). go-app writes the value only when it differs from the
@@ -29,6 +34,29 @@ func (p *playground) setEditor(ctx app.Context, text string) {
 			}
 		})
 	}
+}
+
+// typedBeforeStart is what the learner typed into the pre-rendered
+// editor while the wasm was loading: the server's page has a working
+// textarea, and the app, mounting, replaces it with its own. It is read
+// when the package starts (before go-app mounts anything) and taken by
+// the first playground that opens, so nothing typed is lost.
+var typedBeforeStart = func() string {
+	if !app.IsClient {
+		return ""
+	}
+	ta := app.Window().GetElementByID("script")
+	if !ta.Truthy() || ta.Get("value").String() == ta.Get("defaultValue").String() {
+		return ""
+	}
+	return ta.Get("value").String()
+}()
+
+// takeTypedBeforeStart returns typedBeforeStart once.
+func takeTypedBeforeStart() (string, bool) {
+	s := typedBeforeStart
+	typedBeforeStart = ""
+	return s, s != ""
 }
 
 func (p *playground) onInput(ctx app.Context, e app.Event) {
@@ -72,13 +100,8 @@ func syncEditorScroll() {
 	if !ta.Truthy() {
 		return
 	}
-	top, left := ta.Get("scrollTop"), ta.Get("scrollLeft")
-	if g := app.Window().GetElementByID("script-gutter"); g.Truthy() {
-		g.Set("scrollTop", top)
-	}
 	if b := app.Window().GetElementByID("script-backdrop"); b.Truthy() {
-		b.Set("scrollTop", top)
-		b.Set("scrollLeft", left)
+		b.Set("scrollTop", ta.Get("scrollTop"))
 	}
 }
 
@@ -92,6 +115,11 @@ func revealLine(line int) {
 	lh := editorLineHeight
 	top, h := ta.Get("scrollTop").Int(), ta.Get("clientHeight").Int()
 	y := (line-1)*lh + editorPadding
+	// Lines above may wrap: the line's row in the backdrop knows where
+	// it is.
+	if row := app.Window().Get("document").Call("querySelector", `#script-backdrop .ln[data-line="`+strconv.Itoa(line)+`"]`); row.Truthy() {
+		y = row.Get("offsetTop").Int()
+	}
 	if y < top+lh || y > top+h-2*lh {
 		ta.Set("scrollTop", max(0, y-h/3))
 		syncEditorScroll()
@@ -183,14 +211,13 @@ func (p *playground) renderEditor() app.UI {
 	// The lines go in blocks, each a component that go-app redraws only
 	// when its own lines change: moving the executing line redraws two
 	// blocks, not a long script's every line.
-	var gutter, backdrop []app.UI
+	var backdrop []app.UI
 	for first := 1; first <= len(lines); first += editorBlockLines {
 		count := min(editorBlockLines, len(lines)-first+1)
 		in := func(n int) bool { return n >= first && n < first+count }
-		g := &editorBlock{Gutter: true, First: first, Count: count}
-		bd := &editorBlock{First: first, Count: count}
+		bd := &editorBlock{First: first, Count: count, Text: strings.Join(lines[first-1:first-1+count], "\n")}
 		if in(current) {
-			g.Current, bd.Current = current, current
+			bd.Current = current
 		}
 		var m []byte
 		for n := first; n < first+count; n++ {
@@ -203,11 +230,11 @@ func (p *playground) renderEditor() app.UI {
 				m = append(m, 'f')
 			}
 		}
-		g.Marks = string(m)
+		bd.Marks = string(m)
 		if se != nil && in(se.Line) {
-			g.ErrLine, bd.ErrLine, bd.ErrCol, bd.ErrText = se.Line, se.Line, se.Col, lines[se.Line-1]
+			bd.ErrLine, bd.ErrCol = se.Line, se.Col
 		}
-		gutter, backdrop = append(gutter, g), append(backdrop, bd)
+		backdrop = append(backdrop, bd)
 	}
 
 	l := p.lang
@@ -218,7 +245,7 @@ func (p *playground) renderEditor() app.UI {
 		Spellcheck(false).
 		Attr("autocomplete", "off").
 		Attr("autocapitalize", "off").
-		Attr("wrap", "off").
+		Attr("wrap", "soft").
 		Text(p.editorText).
 		// The child text is what the pre-rendered page shows before the
 		// wasm runs (a textarea ignores a value attribute in HTML).
@@ -257,11 +284,8 @@ func (p *playground) renderEditor() app.UI {
 		),
 		p.renderSummary(),
 		app.Div().Class("code").OnDragOver(p.onDragOver).OnDrop(p.onDrop).Body(
-			app.Div().ID("script-gutter").Class("gutter").Aria("hidden", "true").Body(gutter...),
-			app.Div().Class("code-area").Body(
-				app.Div().ID("script-backdrop").Class("backdrop").Aria("hidden", "true").Body(backdrop...),
-				area,
-			),
+			app.Div().ID("script-backdrop").Class("backdrop").Aria("hidden", "true").Body(backdrop...),
+			area,
 		),
 		app.If(se != nil, func() app.UI {
 			kind := "Line %d, column %d: %s"
@@ -282,25 +306,37 @@ func (p *playground) renderEditor() app.UI {
 // editorBlockLines is the number of script lines in an editor block.
 const editorBlockLines = 64
 
-// editorBlock is a run of the gutter's line numbers or of the backdrop's
-// lines. Its fields are all it draws, so go-app redraws it only when one
-// changes.
+// editorBlock is a run of the backdrop's rows: per line, its number (the
+// gutter) and its text (transparent, so it wraps as the textarea's
+// does). Its fields are all it draws, so go-app redraws it only when one
+// changes: typing in a line redraws its block, not a long script's every
+// line.
 type editorBlock struct {
 	app.Compo
-	Gutter  bool   // line numbers, else the backdrop's lines
 	First   int    // the first line's number
 	Count   int    // lines in the block
+	Text    string // the block's lines, joined by newlines
 	Current int    // the executing line, when in the block
 	Marks   string // per line: 'p' an expectation passed, 'f' failed, ' ' none
 	ErrLine int    // the line with the error, when in the block
 	ErrCol  int
-	ErrText string // the error line's text (backdrop)
 }
 
+// Render writes the block as one piece of HTML, which the browser
+// parses in one go: 5,000 lines built as go-app elements (three elements
+// and a text per line, each a call from the wasm into JavaScript) kept a
+// pasted script's page busy for seconds.
 func (b *editorBlock) Render() app.UI {
-	kids := make([]app.UI, b.Count)
-	for i := range kids {
+	lines := strings.SplitN(b.Text, "\n", b.Count)
+	var h strings.Builder
+	h.Grow(len(b.Text) + b.Count*64)
+	h.WriteString(`<div class="lines">`)
+	for i := range b.Count {
 		n := b.First + i
+		text := ""
+		if i < len(lines) {
+			text = lines[i]
+		}
 		gc, bc := "ln", "bl"
 		if n == b.Current {
 			gc += " current"
@@ -314,29 +350,23 @@ func (b *editorBlock) Render() app.UI {
 				gc += " fail"
 			}
 		}
-		var under app.UI = app.Text("")
+		body := html.EscapeString(text)
 		if n == b.ErrLine {
 			gc += " error"
 			bc += " error"
 			// The error column, underlined under the text.
-			r := []rune(b.ErrText)
+			r := []rune(text)
 			col := min(max(b.ErrCol-1, 0), len(r))
-			at := " "
+			at, rest := " ", ""
 			if col < len(r) {
-				at = string(r[col])
+				at, rest = string(r[col]), string(r[col+1:])
 			}
-			under = app.Span().Body(
-				app.Span().Class("pad").Text(string(r[:col])),
-				app.Span().Class("error-at").Text(at),
-			)
+			body = html.EscapeString(string(r[:col])) + `<span class="error-at">` + html.EscapeString(at) + `</span>` + html.EscapeString(rest)
 		}
-		if b.Gutter {
-			kids[i] = app.Div().Class(gc).DataSet("line", n).Text(n)
-		} else {
-			kids[i] = app.Div().Class(bc).Body(under)
-		}
+		fmt.Fprintf(&h, `<div class="row"><div class="%s" data-line="%d">%d</div><div class="%s">%s</div></div>`, gc, n, n, bc, body)
 	}
-	return app.Div().Class("lines").Body(kids...)
+	h.WriteString(`</div>`)
+	return app.Raw(h.String())
 }
 
 // renderResults lists the expectations checked so far.

@@ -150,6 +150,12 @@ var messages = map[string][2]string{
 	"break.never.add-offsets": {"no producer calls send-offsets (sendOffsetsToTransaction), so no TxnOffsetCommit is sent",
 		"没有生产者调用 send-offsets（sendOffsetsToTransaction），因此不会发送 TxnOffsetCommit"},
 	"break.never.sequence-check": {"no idempotent Produce is ever retried", "没有任何幂等的 Produce 被重试"},
+	// The full playground's ways through a long history (transport.go).
+	"play.skipquiet":       {"Skip quiet stretches", "跳过平静的片段"},
+	"play.skipquiet.title": {"While playing, pass without a pause the steps where nothing the diagram shows happens (Step still stops at each)", "播放时，不停顿地略过时序图上什么也没发生的步骤（“前进一步”仍会逐步停下）"},
+	"play.next":            {"Next interesting step", "下一个关键步骤"},
+	"play.next.title":      {"Go to the next step where something new happens: a state change, a write, a crash, an error, a message that is not a repeat of a retry", "跳到下一个有新情况的步骤：状态变化、写入、崩溃、错误，或者不是重试重复的消息"},
+	"play.next.none":       {"Nothing new happens after this point of the history.", "在历史的这一点之后，不再有新情况发生。"},
 }
 
 // tr is the message key in lang (a doc.Lang, or its string as the

@@ -14,6 +14,11 @@ type player struct {
 	// playGen invalidates ticks scheduled by an earlier play, so Pause
 	// then Play never runs two timers.
 	playGen int
+	// quiet, when set, tells the steps the learner would see nothing
+	// happen at (quietStep): playback passes them without a pause, so
+	// long waits (timeouts, backoffs) take one tick. Step and the
+	// scrubber still reach every one of them.
+	quiet func(e Engine, pos int) bool
 }
 
 // stop ends the playback.
@@ -42,6 +47,9 @@ func (pl *player) tick(ctx app.Context, gen int, e Engine, interval func() time.
 			return
 		}
 		e.Step()
+		for pl.quiet != nil && e.Pos() < e.Len() && pl.quiet(e, e.Pos()) {
+			e.Step()
+		}
 		moved(ctx)
 		if e.Pos() >= e.Len() {
 			pl.playing = false

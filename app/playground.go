@@ -25,7 +25,7 @@ const workSlice = 12 * time.Millisecond
 const baseInterval = 700 * time.Millisecond
 
 // speeds are the playback speeds offered.
-var speeds = []float64{0.25, 0.5, 1, 2, 4, 8}
+var speeds = []float64{0.25, 0.5, 1, 2, 4, 8, 16, 32, 64}
 
 const defaultSpeed = 2 // index of 1×
 
@@ -170,6 +170,9 @@ func (p *playground) OnNav(ctx app.Context) {
 			}
 			pos = at
 		}
+	}
+	if typed, ok := takeTypedBeforeStart(); ok {
+		src = typed // typed into the server's page before the app ran
 	}
 	p.setEditor(ctx, src)
 	p.startLoad(ctx, src, func(ctx app.Context, err error) {

@@ -7,6 +7,7 @@ import (
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 
 	"txnlab/core/protocol"
+	"txnlab/core/sim"
 )
 
 // transportNames are the transport buttons' names by data-action: the
@@ -123,6 +124,14 @@ func (p *playground) renderTransport() app.UI {
 					app.Span().Class("control-label").ID("speed-name").Text(tr(l, "Speed")),
 					&choice{Label: "Speed", LabelledBy: labelledBy(l, "Speed", "speed-name"), Values: speedValues, Texts: speedTexts, Selected: strconv.Itoa(p.speed), onChange: p.onSpeed},
 				),
+				app.Label().Class("check skip-quiet").Title(tr(t.Lang, "play.skipquiet.title")).Body(
+					app.Input().Type("checkbox").DataSet("action", "skip-quiet").Checked(p.player.quiet != nil).OnChange(p.onSkipQuiet),
+					app.Text(" "+tr(t.Lang, "play.skipquiet")),
+				),
+				app.Button().Type("button").Class("transport-button").DataSet("action", "next-interesting").
+					Title(tr(t.Lang, "play.next.title")).
+					Aria("disabled", t.Stale || pos >= n).
+					OnClick(p.onNextInteresting).Text(tr(t.Lang, "play.next")),
 			)...,
 		),
 		app.Div().Class("scrubber").Body(
@@ -218,4 +227,86 @@ func (p *playground) renderStatus() app.UI {
 		}),
 		p.helpButton(),
 	)
+}
+
+// onSkipQuiet turns on or off the passing of quiet steps while playing.
+func (p *playground) onSkipQuiet(ctx app.Context, e app.Event) {
+	if ctx.JSSrc().Get("checked").Bool() {
+		f := &p.filter // the filter at each step, not the one of this moment
+		p.player.quiet = func(e Engine, pos int) bool { return quietStep(e, *f, pos) }
+	} else {
+		p.player.quiet = nil
+	}
+}
+
+// onNextInteresting moves to the next step where something new happens
+// (nextInteresting), passing waits and the repeats of a retry loop.
+func (p *playground) onNextInteresting(ctx app.Context, e app.Event) {
+	if p.refuseStale() {
+		return
+	}
+	p.stop()
+	if i := nextInteresting(p.engine, p.filter); i > 0 {
+		p.engine.Seek(i)
+		p.say(false, "")
+		p.followNewest(ctx)
+		return
+	}
+	p.say(true, tr(p.controls().Lang, "play.next.none"))
+}
+
+// quietStep reports whether step pos (the events between positions pos-1
+// and pos) shows nothing under the filter: a timer that only advances
+// the clock, a replica fetch the diagram hides.
+func quietStep(e Engine, f diagramFilter, pos int) bool {
+	evs := e.History()
+	for j := e.EventsAt(pos - 1); j < e.EventsAt(pos); j++ {
+		if f.shows(&evs[j]) {
+			return false
+		}
+	}
+	return true
+}
+
+// repeatWindow is how many steps back a message counts as the same one
+// again: a retry every 100 ms for two minutes is one thing happening.
+const repeatWindow = 64
+
+// nextInteresting is the first step after Pos that shows, under the
+// filter, something other than a routine message: a state change, an
+// append, a crash, a loss, an expectation, a note, or a message whose
+// API, ends and error did not already go by in the repeatWindow steps
+// before it. It is -1 when nothing of the kind is left.
+func nextInteresting(e Engine, f diagramFilter) int {
+	evs := e.History()
+	type sig struct {
+		from, to      sim.NodeID
+		api, err      string
+		resp, deliver bool
+	}
+	seen := map[sig]int{} // the step a message last went by at
+	for i := max(1, e.Pos()-repeatWindow); i <= e.Len(); i++ {
+		found := false
+		for j := e.EventsAt(i - 1); j < e.EventsAt(i); j++ {
+			ev := &evs[j]
+			if !f.shows(ev) {
+				continue
+			}
+			switch ev.Kind {
+			case sim.KindSend, sim.KindDeliver:
+				k := sig{ev.Node, ev.Peer, ev.API, ev.Error, ev.Resp, ev.Kind == sim.KindDeliver}
+				last, ok := seen[k]
+				seen[k] = i
+				if !ok || i-last > repeatWindow {
+					found = true
+				}
+			default:
+				found = true
+			}
+		}
+		if found && i > e.Pos() {
+			return i
+		}
+	}
+	return -1
 }

@@ -24,6 +24,11 @@ var (
 	// diagram's own text.
 	codeSpans = regexp.MustCompile(`(?s)<(code|pre|kbd|textarea|script|svg)[\s>].*?</(code|pre|kbd|textarea|script|svg)>`)
 	anyTag    = regexp.MustCompile(`<[^>]*>`)
+	// scriptRows are the editor's backdrop rows: the script's text again,
+	// in transparent ink behind the textarea, so that wrapped lines keep
+	// their numbers (aria-hidden, never seen or heard; the textarea shows
+	// the same text as code).
+	scriptRows = regexp.MustCompile(`(?s)<div class="bl[^"]*">.*?</div>`)
 	// userAttrs are the attributes a user meets as text: a tooltip, a
 	// name a screen reader says (an aria-label overridden by
 	// aria-labelledby is not said and is checked apart).
@@ -51,7 +56,7 @@ func englishIn(h string) []string {
 		v := regexp.MustCompile(`aria-label="([^"]*)"`).FindStringSubmatch(tag)[1]
 		out = append(out, englishSentence.FindAllString(html.UnescapeString(v), -1)...)
 	}
-	text := html.UnescapeString(anyTag.ReplaceAllString(codeSpans.ReplaceAllString(h, " "), " "))
+	text := html.UnescapeString(anyTag.ReplaceAllString(codeSpans.ReplaceAllString(scriptRows.ReplaceAllString(h, " "), " "), " "))
 	return append(out, englishSentence.FindAllString(text, -1)...)
 }
 

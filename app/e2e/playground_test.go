@@ -327,7 +327,7 @@ func TestScriptErrorIsShownInlineAndKeepsTheText(t *testing.T) {
 	if got := scriptText(b); got != bad {
 		t.Errorf("the editor lost the text:\n%s", got)
 	}
-	if count(b, `#script-gutter .ln.error[data-line="5"]`) != 1 || count(b, `#script-backdrop .bl.error .error-at`) != 1 {
+	if count(b, `#script-backdrop .ln.error[data-line="5"]`) != 1 || count(b, `#script-backdrop .bl.error .error-at`) != 1 {
 		t.Error("the error is not marked at its line in the editor")
 	}
 	b.shot("script-error")

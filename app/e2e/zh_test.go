@@ -20,7 +20,9 @@ import (
 // aria-labelledby names the element, aria-valuetext, the live region).
 const englishOnPage = `(() => {
 	const re = /[A-Za-z][A-Za-z'’-]*(?:[ ,]+[A-Za-z][A-Za-z'’-]*){3,}/g;
-	const code = "code, pre, kbd, samp, textarea, script, style, svg";
+	// #script-backdrop: the script again, in transparent ink behind the
+	// textarea (aria-hidden), so that wrapped lines keep their numbers.
+	const code = "code, pre, kbd, samp, textarea, script, style, svg, #script-backdrop .bl";
 	const out = [];
 	const check = (where, s) => { for (const m of (s || "").match(re) || []) out.push(where + ": " + m); };
 	const w = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);

@@ -175,11 +175,11 @@ func TestWriteStaticWritesTheLessons(t *testing.T) {
 	out := t.TempDir()
 	must(t, s.WriteStatic(out))
 	for name, want := range map[string]string{
-		"lessons/03-transaction-protocols.html":        "InitProducerId",
-		"zh/lessons/03-transaction-protocols.html":     "事务协调器",
-		"zh/lessons.html":                              "事务协议",
-		"lesson-data/zh/03-transaction-protocols.json": `"Title":"事务协议"`,
-		"lesson-data/en/index.json":                    "03-transaction-protocols",
+		"lessons/03-transaction-protocols/index.html":    "InitProducerId",
+		"zh/lessons/03-transaction-protocols/index.html": "事务协调器",
+		"zh/lessons/index.html":                          "事务协议",
+		"lesson-data/zh/03-transaction-protocols.json":   `"Title":"事务协议"`,
+		"lesson-data/en/index.json":                      "03-transaction-protocols",
 	} {
 		data, err := os.ReadFile(filepath.Join(out, filepath.FromSlash(name)))
 		if err != nil {

@@ -581,7 +581,7 @@ func TestWriteStaticWritesTheWholeSite(t *testing.T) {
 	out := t.TempDir()
 	must(t, s.WriteStatic(out))
 	for _, name := range []string{
-		"index.html", "playground.html", "scenarios.html",
+		"index.html", "playground/index.html", "scenarios/index.html", "zh/index.html",
 		"app.js", "app-worker.js", "manifest.webmanifest", "wasm_exec.js", "app.css", "_headers",
 		"web/app.wasm", "web/app.wasm.br", "web/app.wasm.gz", "web/app.css", "web/robots.txt", "web/sub/x.txt",
 	} {
@@ -596,10 +596,22 @@ func TestWriteStaticWritesTheWholeSite(t *testing.T) {
 			t.Errorf("web/app.wasm%s does not decompress to the wasm", sc.suffix)
 		}
 	}
-	page, err := os.ReadFile(filepath.Join(out, "playground.html"))
+	page, err := os.ReadFile(filepath.Join(out, "playground", "index.html"))
 	must(t, err)
 	if !strings.Contains(string(page), `aria-label="Sequence diagram"`) {
-		t.Errorf("playground.html is not pre-rendered")
+		t.Errorf("playground/index.html is not pre-rendered")
+	}
+	// The worker caches pages at the addresses a static host answers
+	// without a redirect, and answers /page from /page/.
+	worker, err := os.ReadFile(filepath.Join(out, "app-worker.js"))
+	must(t, err)
+	for _, want := range []string{`"/playground/"`, `"/playground/?scenario=abort"`, `"/scenarios/"`, `url.pathname += "/"`} {
+		if !strings.Contains(string(worker), want) {
+			t.Errorf("the exported service worker lacks %s", want)
+		}
+	}
+	if strings.Contains(string(worker), `"/playground"`) {
+		t.Errorf("the exported service worker caches /playground, which a static host answers with a redirect")
 	}
 }
 

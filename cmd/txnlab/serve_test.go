@@ -93,7 +93,7 @@ func TestServeStaticWritesTheSite(t *testing.T) {
 	if b, err := txnlab("serve", "--web", webDir(t), "--static", out).CombinedOutput(); err != nil {
 		t.Fatalf("serve --static: %v\n%s", err, b)
 	}
-	for _, name := range []string{"index.html", "playground.html", "web/app.wasm", "web/app.wasm.br", "web/app.wasm.gz"} {
+	for _, name := range []string{"index.html", "playground/index.html", "scenarios/index.html", "lessons/index.html", "web/app.wasm", "web/app.wasm.br", "web/app.wasm.gz"} {
 		if _, err := os.Stat(filepath.Join(out, name)); err != nil {
 			t.Errorf("serve --static did not write %s", name)
 		}

@@ -4,6 +4,8 @@
 package main
 
 import (
+	"strings"
+
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 
 	txnapp "txnlab/app"
@@ -12,5 +14,22 @@ import (
 func main() {
 	txnapp.Register()
 	txnapp.ListenForPanics()
+	dropFinalSlash()
 	app.RunWhenOnBrowser()
+}
+
+// dropFinalSlash takes the final slash off the address before go-app
+// routes it: the static export (txnlab serve --static) keeps each page
+// as a directory's index.html, which a static host serves at /playground/,
+// while the routes, the links and what the pages keep are at /playground.
+// The query and the fragment (a share link's #s=…) stay. /zh/ is a route
+// of its own.
+func dropFinalSlash() {
+	loc := app.Window().Get("location")
+	path := loc.Get("pathname").String()
+	if len(path) <= 1 || !strings.HasSuffix(path, "/") || path == "/zh/" {
+		return
+	}
+	app.Window().Get("history").Call("replaceState", nil, "",
+		strings.TrimRight(path, "/")+loc.Get("search").String()+loc.Get("hash").String())
 }

@@ -744,12 +744,45 @@ func (m nodeManager) encodeHTMLAttribute(ctx Context, w *bytes.Buffer, name, val
 		}
 	}
 
+	// txnlab: a boolean attribute is set by its presence, whatever its
+	// value, so selected="false" selected the option on the pre-rendered
+	// page (the last option of every list, every checkbox ticked). It is
+	// written bare when true and left out when false, as the browser's
+	// DOM property would have it. Any other attribute keeps its value
+	// (aria-disabled="true" written bare reads as the empty string, which
+	// ARIA takes for false), HTML-escaped rather than Go-quoted
+	// (strconv.Quote wrote \n and \", which HTML does not read).
+	if isBooleanAttribute(name) {
+		b, err := strconv.ParseBool(value)
+		if value != "" && err == nil && !b {
+			return
+		}
+		w.WriteString(" ")
+		w.WriteString(name)
+		return
+	}
+
 	w.WriteString(" ")
 	w.WriteString(name)
-	if value != "" && value != "true" {
-		w.WriteString("=")
-		w.WriteString(strconv.Quote(resolveAttributeURLValue(name, value, ctx.ResolveStaticResource)))
+	if value != "" {
+		w.WriteString("=\"")
+		w.WriteString(html.EscapeString(resolveAttributeURLValue(name, value, ctx.ResolveStaticResource)))
+		w.WriteString("\"")
 	}
+}
+
+// isBooleanAttribute reports whether name is an HTML boolean attribute:
+// those setJSAttribute sets as a DOM boolean property, and readonly and
+// ismap.
+//
+// txnlab: added.
+func isBooleanAttribute(name string) bool {
+	switch name {
+	case "async", "autofocus", "autoplay", "checked", "default", "defer", "disabled", "hidden",
+		"ismap", "loop", "multiple", "muted", "open", "readonly", "required", "reversed", "selected":
+		return true
+	}
+	return false
 }
 
 func (m nodeManager) encodeComponent(ctx Context, w *bytes.Buffer, depth int, v Composer) {
