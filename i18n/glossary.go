@@ -104,4 +104,8 @@ var Glossary = []Term{
 	// Lesson 05.
 	{En: "transaction log", Zh: "事务日志", Note: "the topic `__transaction_state`"},
 	{En: "tombstone", Zh: "墓碑记录", Note: "a record with a key and no value; it removes the key"},
+
+	// Lesson 08.
+	{En: "classic protocol", Zh: "经典协议", Note: "Kafka 3.5's transaction protocol, before KIP-890"},
+	{En: "transaction version", Zh: "事务版本", Note: "the feature `transaction.version`: transaction version 2 is 事务版本 2"},
 }

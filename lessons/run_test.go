@@ -229,12 +229,12 @@ func TestAPIKeyErratumShowsKafkasKeys(t *testing.T) {
 	}
 }
 
-// The course is the curriculum: lessons 01 to 07 in both languages, each
+// The course is the curriculum: lessons 01 to 08 in both languages, each
 // with at least two playgrounds and three questions.
 func TestTheCourseIsComplete(t *testing.T) {
 	c := embedded(t)
 	want := []string{"01-why-transactions", "02-one-transaction", "03-transaction-protocols", "04-two-phase-commit",
-		"05-transaction-log", "06-reading-transactions", "07-failures-and-limits"}
+		"05-transaction-log", "06-reading-transactions", "07-failures-and-limits", "08-transaction-version-2"}
 	for _, lang := range doc.Langs {
 		var got []string
 		for _, m := range c.Catalogue(lang) {
@@ -310,4 +310,60 @@ func TestFrontMatterValuesAreUnquoted(t *testing.T) {
 			}
 		}
 	}
+}
+
+// Lesson 08 says its playgrounds named X-35, X-36 and X-40 run "the same
+// script" under Kafka 3.5, 3.6 and 4.0: apart from the line that switches
+// the protocol and the expectations (which say what differs), their
+// statements are the same, and each later one does switch the protocol.
+func TestLesson08ComparesTheSameScript(t *testing.T) {
+	c := embedded(t)
+	switches := map[string]string{
+		"36": "config transaction.partition.verification.enable=true",
+		"40": "config transaction.version=2",
+	}
+	for _, lang := range doc.Langs {
+		l, ok := c.Lesson(lang, "08-transaction-version-2")
+		if !ok {
+			t.Fatalf("%s: no lesson 08", lang)
+		}
+		pairs := 0
+		for _, base := range l.Scenarios {
+			stem, ok := strings.CutSuffix(base.ID, "-35")
+			if !ok {
+				continue
+			}
+			want := statementsOf(base.Script, "")
+			for rel, line := range switches {
+				other, ok := l.ScenarioByID(stem + "-" + rel)
+				if !ok {
+					continue
+				}
+				pairs++
+				if !strings.Contains(other.Script, "\n"+line+"\n") {
+					t.Errorf("%s %s: no %q line", lang, other.ID, line)
+				}
+				if got := statementsOf(other.Script, line); !slices.Equal(got, want) {
+					t.Errorf("%s %s: its statements differ from %s's:\n%q\n%q", lang, other.ID, base.ID, got, want)
+				}
+			}
+		}
+		if pairs < 5 {
+			t.Errorf("%s: %d comparisons, want the lesson's five or more", lang, pairs)
+		}
+	}
+}
+
+// statementsOf is a script's lines without blank lines, expectations and
+// the line switch.
+func statementsOf(script, switchLine string) []string {
+	var out []string
+	for _, line := range strings.Split(script, "\n") {
+		line = strings.TrimSpace(line)
+		if line == "" || line == switchLine || strings.HasPrefix(line, "expect ") {
+			continue
+		}
+		out = append(out, line)
+	}
+	return out
 }
