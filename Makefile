@@ -24,10 +24,16 @@ cli:
 	$(GO) build -o bin/txnlab ./cmd/txnlab
 
 # Packages of the wasm built without inlining: the UI and the libraries it
-# calls a few times per render. web/app.wasm then compresses 4 % smaller
-# (gzip -93 kB); the core and the runtime keep inlining, for the
-# simulation's speed. BENCHMARKS.md, "WebAssembly size", has the figures.
-WASM_NOINLINE := github.com/maxence-charriere/go-app/v10/... txnlab/app fmt encoding/json reflect time net/url
+# calls a few times per render (web/app.wasm then compresses 4 % smaller,
+# gzip -93 kB), and the parts of the core that run once per statement
+# rather than once per event: the scenario language (its parser, queries,
+# expectations; the interpreter's loop calls into sim and the brokers,
+# which keep inlining), the message field tables, the lessons' grading and
+# the playground's engine (brotli -50 kB more). The simulation and the
+# runtime keep inlining, for speed. BENCHMARKS.md, "WebAssembly size", has
+# the figures.
+WASM_NOINLINE := github.com/maxence-charriere/go-app/v10/... txnlab/app fmt encoding/json reflect time net/url \
+	txnlab/core/scenario txnlab/core/protocol txnlab/lessons/... txnlab/app/session
 WASM_FLAGS := -trimpath $(foreach p,$(WASM_NOINLINE),-gcflags=$(p)=-l)
 
 # The browser half (cmd/wasm links no server code), stripped, then its
