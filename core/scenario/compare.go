@@ -158,28 +158,64 @@ type RecordedRun struct {
 // RunRecorded parses src and runs it under the settings to the end,
 // recording which events each statement produced.
 func RunRecorded(file, src string, st Settings) (*RecordedRun, error) {
+	r, err := StartRecorded(file, src, st)
+	if err != nil {
+		return nil, err
+	}
+	for !r.Work(1 << 30) {
+	}
+	return r.Run(), nil
+}
+
+// Recorder is RunRecorded cut into pieces: a page runs a long script a
+// bounded number of steps at a time between frames, and ends with the
+// same run (and digest) as RunRecorded's.
+type Recorder struct {
+	run  *RecordedRun
+	orig int // the script's statements begun so far, less one
+	done bool
+}
+
+// StartRecorded parses src and prepares its run under the settings;
+// Work runs it.
+func StartRecorded(file, src string, st Settings) (*Recorder, error) {
 	script, err := Parse(file, src)
 	if err != nil {
 		return nil, err
 	}
 	s := NewSession(file, st.Apply(script))
 	s.SeedOverride = st.Seed
-	run := &RecordedRun{Settings: st, Session: s}
-	orig := -1
-	for !s.Done() {
+	return &Recorder{run: &RecordedRun{Settings: st, Session: s}, orig: -1}, nil
+}
+
+// Work takes at most steps steps of the session (Session.Step) and
+// reports whether the run is over.
+func (r *Recorder) Work(steps int) (done bool) {
+	s, run := r.run.Session, r.run
+	for ; steps > 0 && !s.Done(); steps-- {
 		if s.active == nil && s.pc < len(s.Script.Statements) {
 			st := s.Script.Statements[s.pc]
 			if st.Position().Col != 0 { // a statement of the script, not of the settings
-				orig++
+				r.orig++
 				run.close()
-				run.Spans = append(run.Spans, Span{Stmt: orig, Line: st.Position().Line, Text: stmtText(st), From: s.traceLen()})
+				run.Spans = append(run.Spans, Span{Stmt: r.orig, Line: st.Position().Line, Text: stmtText(st), From: s.traceLen()})
 			}
 		}
 		s.Step()
 	}
-	run.close()
-	return run, nil
+	if s.Done() && !r.done {
+		r.done = true
+		run.close()
+	}
+	return r.done
 }
+
+// Begun is how many statements of the script have begun, for a
+// progress indicator.
+func (r *Recorder) Begun() int { return r.orig + 1 }
+
+// Run is the recorded run: complete once Work has reported done.
+func (r *Recorder) Run() *RecordedRun { return r.run }
 
 func (s *Session) traceLen() int {
 	if s.Cluster == nil {
