@@ -262,6 +262,11 @@ type StmtDiff struct {
 	Text    string
 	Ops     []EventOp
 	Summary string // one line: what only A did, what only B did ("" when the same)
+	// OnlyA and OnlyB are the summary's parts: the labels of the events
+	// only run A has, and only B has, most frequent first, "×N" after a
+	// repeated one ("EndTxn v3 app→broker-0"). A page words the line in
+	// its own language around them.
+	OnlyA, OnlyB []string
 }
 
 // Differs reports whether the statement's events differ between the runs.
@@ -318,7 +323,8 @@ func Align(a, b *RecordedRun) []StmtDiff {
 			eb = b.visible(sp)
 		}
 		d.Ops = alignEvents(a, b, ea, eb)
-		d.Summary = summarize(a, b, d.Ops)
+		d.OnlyA, d.OnlyB = labels(a, b, d.Ops, '-'), labels(a, b, d.Ops, '+')
+		d.Summary = summarize(d)
 		out = append(out, d)
 	}
 	return out
@@ -445,58 +451,53 @@ func label(e *sim.Event) string {
 	return e.Kind.String() + " " + string(e.Node)
 }
 
+// labels are the labels of the events only one run has (op '-': A,
+// '+': B), most frequent first, "×N" after a repeated one.
+func labels(a, b *RecordedRun, ops []EventOp, op byte) []string {
+	n := map[string]int{}
+	var order []string
+	for _, o := range ops {
+		if o.Op != op {
+			continue
+		}
+		var l string
+		if op == '-' {
+			l = label(a.event(o.A))
+		} else {
+			l = label(b.event(o.B))
+		}
+		if l == "" {
+			continue
+		}
+		if n[l] == 0 {
+			order = append(order, l)
+		}
+		n[l]++
+	}
+	sort.SliceStable(order, func(i, j int) bool { return n[order[i]] > n[order[j]] })
+	for i, l := range order {
+		if n[l] > 1 {
+			order[i] = l + " ×" + strconv.Itoa(n[l])
+		}
+	}
+	return order
+}
+
 // summarize is the one-line account of a statement's differences: the
-// labels of the events only A has, then those only B has, most frequent
-// first, at most four a side.
-func summarize(a, b *RecordedRun, ops []EventOp) string {
-	count := func(op byte) string {
-		n := map[string]int{}
-		var order []string
-		for _, o := range ops {
-			if o.Op != op {
-				continue
-			}
-			var l string
-			if op == '-' {
-				l = label(a.event(o.A))
-			} else {
-				l = label(b.event(o.B))
-			}
-			if l == "" {
-				continue
-			}
-			if n[l] == 0 {
-				order = append(order, l)
-			}
-			n[l]++
-		}
-		sort.SliceStable(order, func(i, j int) bool { return n[order[i]] > n[order[j]] })
-		var parts []string
-		for i, l := range order {
-			if i == 4 {
-				parts = append(parts, "+"+strconv.Itoa(len(order)-4)+" more")
-				break
-			}
-			if n[l] > 1 {
-				l += " ×" + strconv.Itoa(n[l])
-			}
-			parts = append(parts, l)
-		}
-		if len(parts) == 0 {
-			return "nothing else"
-		}
-		return strings.Join(parts, ", ")
-	}
-	has := func(op byte) bool {
-		for _, o := range ops {
-			if o.Op == op {
-				return true
-			}
-		}
-		return false
-	}
-	if !has('-') && !has('+') {
+// labels of the events only A has, then those only B has, at most four
+// a side.
+func summarize(d StmtDiff) string {
+	if !d.Differs() {
 		return ""
 	}
-	return "a: " + count('-') + "; b: " + count('+')
+	side := func(order []string) string {
+		if len(order) == 0 {
+			return "nothing else"
+		}
+		if len(order) > 4 {
+			return strings.Join(order[:4], ", ") + ", +" + strconv.Itoa(len(order)-4) + " more"
+		}
+		return strings.Join(order, ", ")
+	}
+	return "a: " + side(d.OnlyA) + "; b: " + side(d.OnlyB)
 }
