@@ -792,7 +792,7 @@ func (c *comparePage) renderSummaries(cmp *comparison) app.UI {
 			}
 			kids = append(kids, app.Code().Text(lb))
 		}
-		return app.Span().Class("cmp-only cmp-only-"+id).Body(kids...)
+		return app.Span().Class("cmp-only cmp-only-" + id).Body(kids...)
 	}
 	var items []app.UI
 	for _, d := range cmp.diffs {
