@@ -108,15 +108,18 @@ func (c *comparePage) OnNav(ctx app.Context) {
 	if app.IsClient {
 		fragment = app.Window().URL().Fragment
 	}
-	c.open(ctx, u.Query().Get("scenario"), fragment)
+	// The server pre-renders the form and a placeholder: the fragment
+	// (a share link's state) never reaches it, and the browser runs the
+	// comparison anyway.
+	c.open(ctx, u.Query().Get("scenario"), fragment, app.IsClient)
 }
 
 // OnDismount stops a run in progress.
 func (c *comparePage) OnDismount() { c.busyGen++ }
 
 // open loads a library scenario or a share link's fragment (the link
-// wins) and runs the comparison.
-func (c *comparePage) open(ctx app.Context, slug, fragment string) {
+// wins) and, if run, runs the comparison.
+func (c *comparePage) open(ctx app.Context, slug, fragment string, run bool) {
 	c.notice = ""
 	if slug != "" {
 		if sc, ok := scenarioBySlug(slug); ok {
@@ -135,7 +138,9 @@ func (c *comparePage) open(ctx app.Context, slug, fragment string) {
 			c.settings = [2]string{a, b}
 		}
 	}
-	c.compare(ctx)
+	if run {
+		c.compare(ctx)
+	}
 }
 
 // compareFragment is the share link's fragment for a script and two
@@ -778,7 +783,13 @@ func (c *comparePage) renderSummaries(cmp *comparison) app.UI {
 	}
 	side := func(i int, labels []string) app.UI {
 		id := "abcdefgh"[i : i+1]
-		kids := []app.UI{app.Strong().Text(fmt.Sprintf(tr(l, "cmp.only.side"), strings.ToUpper(id), cmp.settings[i].String()) + " ")}
+		// The settings as the learner wrote them ("kafka=3.5"): the
+		// facts above spell them out.
+		name := strings.TrimSpace(cmp.texts[i])
+		if name == "" {
+			name = cmp.settings[i].String()
+		}
+		kids := []app.UI{app.Strong().Text(fmt.Sprintf(tr(l, "cmp.only.side"), strings.ToUpper(id), name) + " ")}
 		if len(labels) == 0 {
 			kids = append(kids, app.Text(tr(l, "cmp.nothing")))
 		}

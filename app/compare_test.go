@@ -29,7 +29,7 @@ func openCompare(t *testing.T, lang doc.Lang, src, a, b string) *comparePage {
 	t.Helper()
 	c := newComparePage()
 	c.lang = lang
-	c.open(ctx, "", compareFragment(src, a, b))
+	c.open(ctx, "", compareFragment(src, a, b), true)
 	if c.busy || c.result == nil {
 		t.Fatalf("the comparison did not finish: busy=%v, script error %v, settings %q", c.busy, c.scriptErr, c.settingsErr)
 	}
@@ -61,7 +61,7 @@ func TestCompareShowsWhatTheCLIComputes(t *testing.T) {
 	for _, want := range []string{
 		`data-line="27"`, "AddPartitionsToTxn v3 app→broker-0", "AddPartitionsToTxn v5 broker-0→broker-0",
 		`class="arrow request cmp-differs"`, `class="cmp-diff cmp-only-a"`, `class="cmp-diff cmp-only-b"`,
-		"only A (transaction.partition.verification.enable=false transaction.version=0):",
+		"only A (kafka=3.5):", "only B (kafka=4.0):",
 		`data-violations="read-committed"`, // only 3.5 lets the early commit through
 		`data-state="done"`,
 	} {
@@ -153,7 +153,7 @@ func TestCompareShareLinkRoundTrips(t *testing.T) {
 		t.Fatalf("link %q", link)
 	}
 	d := newComparePage()
-	d.open(ctx, "", frag)
+	d.open(ctx, "", frag, true)
 	if d.script != src || d.settings != [2]string{"kafka=3.6 break=epoch-bump", "kafka=4.0, seed=9"} {
 		t.Fatalf("restored %q, settings %q", d.script[:min(40, len(d.script))], d.settings)
 	}
@@ -165,7 +165,7 @@ func TestCompareShareLinkRoundTrips(t *testing.T) {
 		t.Errorf("playground link: %q %q %q %v %v", s2, a, b, ok, err)
 	}
 	bad := newComparePage()
-	bad.open(ctx, "", "s=%%%")
+	bad.open(ctx, "", "s=%%%", true)
 	if bad.notice == "" {
 		t.Error("a broken link says nothing")
 	}
