@@ -492,7 +492,11 @@ func (c *comparePage) onSettings(i int) app.EventHandler {
 // again.
 func (c *comparePage) onPick(i int, key string) app.EventHandler {
 	return func(ctx app.Context, e app.Event) {
-		c.settings[i] = withSetting(c.settings[i], key, strings.TrimSpace(ctx.JSSrc().Get("value").String()))
+		v := strings.TrimSpace(ctx.JSSrc().Get("value").String())
+		if v == "-" {
+			v = ""
+		}
+		c.settings[i] = withSetting(c.settings[i], key, v)
 		c.compare(ctx)
 	}
 }
@@ -657,14 +661,21 @@ func (c *comparePage) renderSettings(i int) app.UI {
 	kafka := settingWord(text, "kafka")
 	brk := settingWord(text, "break")
 	seed := settingWord(text, "seed")
+	// "-" is the option of no word: go-app drops an empty value, and an
+	// option without one is worth its text. selected is only written
+	// when true: the pre-rendered page's selected="false" selects.
 	option := func(value, label, current string) app.UI {
-		return app.Option().Value(value).Selected(value == current).Text(label)
+		o := app.Option().Value(value).Text(label)
+		if value == current || value == "-" && current == "" {
+			o = o.Selected(true)
+		}
+		return o
 	}
-	kafkaOpts := []app.UI{option("", tr(l, "cmp.pick.none"), kafka)}
+	kafkaOpts := []app.UI{option("-", tr(l, "cmp.pick.none"), kafka)}
 	for _, v := range []string{"3.5", "3.6", "4.0"} {
 		kafkaOpts = append(kafkaOpts, option(v, "Kafka "+v, kafka))
 	}
-	breakOpts := []app.UI{option("", tr(l, "cmp.pick.nobreak"), brk)}
+	breakOpts := []app.UI{option("-", tr(l, "cmp.pick.nobreak"), brk)}
 	for _, m := range scenario.Mechanisms {
 		breakOpts = append(breakOpts, option(m.String(), m.String(), brk))
 	}

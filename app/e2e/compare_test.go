@@ -65,6 +65,8 @@ func TestCompareTwoRuns(t *testing.T) {
 	pickSetting(b, `select[data-pick="kafka-b"]`, "4.0")
 	b.waitFor("the pickers' words", `document.querySelector("#cmp-settings-a").value === "seed=1 kafka=3.5" &&
 		document.querySelector("#cmp-settings-b").value === "seed=1 kafka=4.0"`)
+	pickSetting(b, `select[data-pick="kafka-a"]`, "-") // "as the script says": the word goes
+	b.waitFor("the word removed", `document.querySelector("#cmp-settings-a").value === "seed=1"`)
 	setField(b, "#cmp-settings-a", "kafka=3.5")
 	setField(b, "#cmp-settings-b", "kafka=4.0")
 	b.click(`button[data-action="compare"]`)
