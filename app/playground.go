@@ -587,6 +587,7 @@ func (p *playground) Render() app.UI {
 		app.If(p.notice != "", func() app.UI {
 			return app.P().Class("notice").Role("status").Text(p.notice)
 		}),
+		p.renderCompareLink(),
 		app.Div().Class("playground").Body(
 			p.renderEditor(),
 			app.Section().Class(stageClass(p.stale())).Aria("label", tr(l, "Simulation")).Body(

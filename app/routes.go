@@ -32,6 +32,7 @@ var registerOnce = sync.OnceFunc(func() {
 	for _, prefix := range []string{"", "/zh"} {
 		app.Route(prefix+PathPlayground, func() app.Composer { return newPlayground() })
 		app.Route(prefix+PathScenarios, func() app.Composer { return &scenariosPage{} })
+		app.Route(prefix+PathCompare, func() app.Composer { return newComparePage() })
 	}
 	// Last: every other address (exact routes are matched first, then
 	// matchers in this order).
@@ -55,7 +56,7 @@ func (p pathPrefix) MatchString(path string) bool {
 // Paths lists every route but the lessons, for the static export and the
 // offline cache; the server adds each lesson's page and data.
 func Paths() []string {
-	return []string{PathHome, "/zh/", PathLessons, "/zh" + PathLessons, PathPlayground, "/zh" + PathPlayground, PathScenarios, "/zh" + PathScenarios}
+	return []string{PathHome, "/zh/", PathLessons, "/zh" + PathLessons, PathPlayground, "/zh" + PathPlayground, PathScenarios, "/zh" + PathScenarios, PathCompare, "/zh" + PathCompare}
 }
 
 // LibraryLinks are the playground's address for every library scenario

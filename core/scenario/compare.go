@@ -158,28 +158,64 @@ type RecordedRun struct {
 // RunRecorded parses src and runs it under the settings to the end,
 // recording which events each statement produced.
 func RunRecorded(file, src string, st Settings) (*RecordedRun, error) {
+	r, err := StartRecorded(file, src, st)
+	if err != nil {
+		return nil, err
+	}
+	for !r.Work(1 << 30) {
+	}
+	return r.Run(), nil
+}
+
+// Recorder is RunRecorded cut into pieces: a page runs a long script a
+// bounded number of steps at a time between frames, and ends with the
+// same run (and digest) as RunRecorded's.
+type Recorder struct {
+	run  *RecordedRun
+	orig int // the script's statements begun so far, less one
+	done bool
+}
+
+// StartRecorded parses src and prepares its run under the settings;
+// Work runs it.
+func StartRecorded(file, src string, st Settings) (*Recorder, error) {
 	script, err := Parse(file, src)
 	if err != nil {
 		return nil, err
 	}
 	s := NewSession(file, st.Apply(script))
 	s.SeedOverride = st.Seed
-	run := &RecordedRun{Settings: st, Session: s}
-	orig := -1
-	for !s.Done() {
+	return &Recorder{run: &RecordedRun{Settings: st, Session: s}, orig: -1}, nil
+}
+
+// Work takes at most steps steps of the session (Session.Step) and
+// reports whether the run is over.
+func (r *Recorder) Work(steps int) (done bool) {
+	s, run := r.run.Session, r.run
+	for ; steps > 0 && !s.Done(); steps-- {
 		if s.active == nil && s.pc < len(s.Script.Statements) {
 			st := s.Script.Statements[s.pc]
 			if st.Position().Col != 0 { // a statement of the script, not of the settings
-				orig++
+				r.orig++
 				run.close()
-				run.Spans = append(run.Spans, Span{Stmt: orig, Line: st.Position().Line, Text: stmtText(st), From: s.traceLen()})
+				run.Spans = append(run.Spans, Span{Stmt: r.orig, Line: st.Position().Line, Text: stmtText(st), From: s.traceLen()})
 			}
 		}
 		s.Step()
 	}
-	run.close()
-	return run, nil
+	if s.Done() && !r.done {
+		r.done = true
+		run.close()
+	}
+	return r.done
 }
+
+// Begun is how many statements of the script have begun, for a
+// progress indicator.
+func (r *Recorder) Begun() int { return r.orig + 1 }
+
+// Run is the recorded run: complete once Work has reported done.
+func (r *Recorder) Run() *RecordedRun { return r.run }
 
 func (s *Session) traceLen() int {
 	if s.Cluster == nil {
@@ -226,6 +262,11 @@ type StmtDiff struct {
 	Text    string
 	Ops     []EventOp
 	Summary string // one line: what only A did, what only B did ("" when the same)
+	// OnlyA and OnlyB are the summary's parts: the labels of the events
+	// only run A has, and only B has, most frequent first, "×N" after a
+	// repeated one ("EndTxn v3 app→broker-0"). A page words the line in
+	// its own language around them.
+	OnlyA, OnlyB []string
 }
 
 // Differs reports whether the statement's events differ between the runs.
@@ -282,7 +323,8 @@ func Align(a, b *RecordedRun) []StmtDiff {
 			eb = b.visible(sp)
 		}
 		d.Ops = alignEvents(a, b, ea, eb)
-		d.Summary = summarize(a, b, d.Ops)
+		d.OnlyA, d.OnlyB = labels(a, b, d.Ops, '-'), labels(a, b, d.Ops, '+')
+		d.Summary = summarize(d)
 		out = append(out, d)
 	}
 	return out
@@ -409,58 +451,53 @@ func label(e *sim.Event) string {
 	return e.Kind.String() + " " + string(e.Node)
 }
 
+// labels are the labels of the events only one run has (op '-': A,
+// '+': B), most frequent first, "×N" after a repeated one.
+func labels(a, b *RecordedRun, ops []EventOp, op byte) []string {
+	n := map[string]int{}
+	var order []string
+	for _, o := range ops {
+		if o.Op != op {
+			continue
+		}
+		var l string
+		if op == '-' {
+			l = label(a.event(o.A))
+		} else {
+			l = label(b.event(o.B))
+		}
+		if l == "" {
+			continue
+		}
+		if n[l] == 0 {
+			order = append(order, l)
+		}
+		n[l]++
+	}
+	sort.SliceStable(order, func(i, j int) bool { return n[order[i]] > n[order[j]] })
+	for i, l := range order {
+		if n[l] > 1 {
+			order[i] = l + " ×" + strconv.Itoa(n[l])
+		}
+	}
+	return order
+}
+
 // summarize is the one-line account of a statement's differences: the
-// labels of the events only A has, then those only B has, most frequent
-// first, at most four a side.
-func summarize(a, b *RecordedRun, ops []EventOp) string {
-	count := func(op byte) string {
-		n := map[string]int{}
-		var order []string
-		for _, o := range ops {
-			if o.Op != op {
-				continue
-			}
-			var l string
-			if op == '-' {
-				l = label(a.event(o.A))
-			} else {
-				l = label(b.event(o.B))
-			}
-			if l == "" {
-				continue
-			}
-			if n[l] == 0 {
-				order = append(order, l)
-			}
-			n[l]++
-		}
-		sort.SliceStable(order, func(i, j int) bool { return n[order[i]] > n[order[j]] })
-		var parts []string
-		for i, l := range order {
-			if i == 4 {
-				parts = append(parts, "+"+strconv.Itoa(len(order)-4)+" more")
-				break
-			}
-			if n[l] > 1 {
-				l += " ×" + strconv.Itoa(n[l])
-			}
-			parts = append(parts, l)
-		}
-		if len(parts) == 0 {
-			return "nothing else"
-		}
-		return strings.Join(parts, ", ")
-	}
-	has := func(op byte) bool {
-		for _, o := range ops {
-			if o.Op == op {
-				return true
-			}
-		}
-		return false
-	}
-	if !has('-') && !has('+') {
+// labels of the events only A has, then those only B has, at most four
+// a side.
+func summarize(d StmtDiff) string {
+	if !d.Differs() {
 		return ""
 	}
-	return "a: " + count('-') + "; b: " + count('+')
+	side := func(order []string) string {
+		if len(order) == 0 {
+			return "nothing else"
+		}
+		if len(order) > 4 {
+			return strings.Join(order[:4], ", ") + ", +" + strconv.Itoa(len(order)-4) + " more"
+		}
+		return strings.Join(order, ", ")
+	}
+	return "a: " + side(d.OnlyA) + "; b: " + side(d.OnlyB)
 }

@@ -1,6 +1,7 @@
 package scenario
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 )
@@ -196,5 +197,39 @@ func TestLCS(t *testing.T) {
 		if got.String() != tc.want {
 			t.Errorf("lcs(%q, %q) = %q, want %q", tc.a, tc.b, got.String(), tc.want)
 		}
+	}
+}
+
+// A run cut into single steps (the compare page's slices) is RunRecorded's
+// run: the same digest and the same statement spans.
+func TestRecorderInSlices(t *testing.T) {
+	tv2, _ := ParseSettings("kafka=4.0 seed=7")
+	whole, err := RunRecorded("x", compareScript, tv2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, err := StartRecorded("x", compareScript, tv2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	calls := 0
+	for !r.Work(1) {
+		calls++
+	}
+	if calls < 10 {
+		t.Fatalf("the run finished in %d slices of one step", calls)
+	}
+	sliced := r.Run()
+	if sliced.Digest() != whole.Digest() {
+		t.Fatalf("sliced digest %s, whole %s", sliced.Digest(), whole.Digest())
+	}
+	if fmt.Sprint(sliced.Spans) != fmt.Sprint(whole.Spans) {
+		t.Fatalf("spans differ:\n%v\n%v", sliced.Spans, whole.Spans)
+	}
+	if r.Begun() != len(whole.Spans) {
+		t.Fatalf("Begun %d, %d statements", r.Begun(), len(whole.Spans))
+	}
+	if _, err := StartRecorded("x", "cluster\nbogus\n", tv2); err == nil {
+		t.Fatal("a script that does not parse started")
 	}
 }
