@@ -545,13 +545,7 @@ func (c *comparePage) onShare(ctx app.Context, e app.Event) {
 	link := strings.TrimSuffix(u.String(), "#") + "#" + compareFragment(c.script, c.settings[0], c.settings[1])
 	app.Window().Get("history").Call("replaceState", nil, "", link)
 	c.shareMsg = tr(c.lang, "cmp.share.address")
-	if clip := app.Window().Get("navigator").Get("clipboard"); clip.Truthy() {
-		var settle app.Func
-		settle = app.FuncOf(func(this app.Value, args []app.Value) any {
-			settle.Release()
-			return nil
-		})
-		clip.Call("writeText", link).Call("then", settle, settle)
+	if copyToClipboard(link) {
 		c.shareMsg = tr(c.lang, "cmp.share.copied")
 	}
 }
@@ -739,7 +733,7 @@ func (c *comparePage) renderRuns(cmp *comparison) app.UI {
 	row := func(i int) app.UI {
 		r := cmp.runs[i]
 		id := "abcdefgh"[i : i+1]
-		viol := runViolations(r)
+		viol := r.Violated()
 		var stopped app.UI = app.Text("")
 		if r.Session.Err != nil {
 			se := compareScriptError(r.Session.Err, true)
@@ -765,23 +759,6 @@ func (c *comparePage) renderRuns(cmp *comparison) app.UI {
 		)
 	}
 	return app.Ul().Class("cmp-runs").Body(row(0), row(1))
-}
-
-// runViolations names the invariants the checker finds broken at the
-// end of a run, as the CLI does.
-func runViolations(r *scenario.RecordedRun) []string {
-	if r.Session.Cluster == nil {
-		return nil
-	}
-	var names []string
-	seen := map[string]bool{}
-	for _, v := range r.Session.Cluster.Check(false) {
-		if !seen[v.Invariant] {
-			seen[v.Invariant] = true
-			names = append(names, v.Invariant)
-		}
-	}
-	return names
 }
 
 // renderSummaries lists the statements that differ, each with what only

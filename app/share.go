@@ -92,16 +92,25 @@ func (p *playground) onShare(ctx app.Context, e app.Event) {
 	keepScript(p.source, p.script)
 	keepPos(p.source, p.engine.Pos())
 	p.say(false, tr(p.lang, "pg.share.address"))
-	if clip := app.Window().Get("navigator").Get("clipboard"); clip.Truthy() {
-		// The browser may refuse the clipboard (no focus, no permission):
-		// settle the promise either way, or the refusal is an uncaught
-		// error in the console.
-		var settle app.Func
-		settle = app.FuncOf(func(this app.Value, args []app.Value) any {
-			settle.Release()
-			return nil
-		})
-		clip.Call("writeText", link).Call("then", settle, settle)
+	if copyToClipboard(link) {
 		p.say(false, tr(p.lang, "pg.share.copied"))
 	}
+}
+
+// copyToClipboard asks the browser to put text on the clipboard and
+// reports whether it has one to ask. The browser may still refuse (no
+// focus, no permission): the promise is settled either way, or the
+// refusal is an uncaught error in the console.
+func copyToClipboard(text string) bool {
+	clip := app.Window().Get("navigator").Get("clipboard")
+	if !clip.Truthy() {
+		return false
+	}
+	var settle app.Func
+	settle = app.FuncOf(func(this app.Value, args []app.Value) any {
+		settle.Release()
+		return nil
+	})
+	clip.Call("writeText", text).Call("then", settle, settle)
+	return true
 }

@@ -88,17 +88,7 @@ func diffCmd(args []string, stdout, stderr io.Writer) int {
 // violations names the invariants the checker finds broken at the end
 // of a run.
 func violations(r *scenario.RecordedRun) string {
-	if r.Session.Cluster == nil {
-		return "no violation"
-	}
-	var names []string
-	seen := map[string]bool{}
-	for _, v := range r.Session.Cluster.Check(false) {
-		if !seen[v.Invariant] {
-			seen[v.Invariant] = true
-			names = append(names, v.Invariant)
-		}
-	}
+	names := r.Violated()
 	if len(names) == 0 {
 		return "no violation"
 	}

@@ -155,6 +155,24 @@ type RecordedRun struct {
 	Spans    []Span
 }
 
+// Violated names the invariants the checker finds broken at the end of
+// the run, each once, in the order the checker reports them: what
+// txnlab diff prints and the compare page shows for each side.
+func (r *RecordedRun) Violated() []string {
+	if r.Session == nil || r.Session.Cluster == nil {
+		return nil
+	}
+	var names []string
+	seen := map[string]bool{}
+	for _, v := range r.Session.Cluster.Check(false) {
+		if !seen[v.Invariant] {
+			seen[v.Invariant] = true
+			names = append(names, v.Invariant)
+		}
+	}
+	return names
+}
+
 // RunRecorded parses src and runs it under the settings to the end,
 // recording which events each statement produced.
 func RunRecorded(file, src string, st Settings) (*RecordedRun, error) {
