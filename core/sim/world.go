@@ -46,9 +46,19 @@ type Envelope struct {
 	// send (dst is nil for a name unknown then): a node is never removed,
 	// and hashing names at every delivery cost more than the delivery.
 	src, dst *node
-	// sent is the trace's send event: a delivery or a drop names the
-	// same API, direction and error without asking the message again.
-	sent *Event
+	// sent holds the send event's API, direction and error: a delivery
+	// or a drop names the same without asking the message again. A copy,
+	// not a pointer into the trace: an envelope a parked session keeps
+	// in flight would otherwise keep that session's own trace blocks
+	// alive after they were shared with the history (the playground's
+	// engine heap went from 22 to 67 MB).
+	sent sentFields
+}
+
+// sentFields are the fields a delivery copies from its send event.
+type sentFields struct {
+	API, Error string
+	Resp       bool
 }
 
 // TimerDisconnected is the timer kind a sender receives when a request
@@ -374,8 +384,9 @@ func (w *World) send(from, to NodeID, msg protocol.Message, replyTo int64, inter
 	}
 	env.dst = w.nodes[to]
 	env.DeliverAt = w.now + w.Net.latency() + w.Net.delayFor(env)
-	env.sent = w.record(Event{Kind: KindSend, Node: from, Peer: to, MsgID: env.ID, ReplyTo: replyTo,
+	sent := w.record(Event{Kind: KindSend, Node: from, Peer: to, MsgID: env.ID, ReplyTo: replyTo,
 		API: msg.APIKey().String(), Resp: msg.IsResponse(), Msg: msg, Error: errName(msg), Internal: internal})
+	env.sent = sentFields{API: sent.API, Error: sent.Error, Resp: sent.Resp}
 	w.push(event{at: env.DeliverAt, kind: evDeliver, env: env})
 	return env.ID
 }
