@@ -50,12 +50,14 @@ func TestExploreNothingBroken(t *testing.T) {
 }
 
 // Teeth: with each mechanism broken, the explorer finds its anomaly and
-// shrinks it to a short scenario that `expect violation` reproduces.
+// shrinks it to a short scenario that `expect violation` reproduces. A
+// KIP-890 defense is broken under transaction version 2, and its shrunk
+// script keeps the break and the protocol line.
 func TestExploreFindsEveryBrokenMechanism(t *testing.T) {
 	if testing.Short() {
 		t.Skip("shrinking takes a few seconds")
 	}
-	for _, m := range Mechanisms {
+	for _, m := range AllMechanisms {
 		t.Run(m, func(t *testing.T) {
 			rep := Explore(Config{Runs: 200, Seed: 1, Break: m}, nil)
 			if rep.First == nil {
@@ -67,15 +69,21 @@ func TestExploreFindsEveryBrokenMechanism(t *testing.T) {
 			}
 			sh := Minimize(rep.First, m, inv, 0)
 			doc := Document(m, inv, sh, "test", len(rep.First.Lines))
-			if n := strings.Count(doc, "\n"); n > 25 {
-				t.Errorf("shrunk to %d lines:\n%s", n, doc)
-			}
-			if sh.Final {
-				t.Fatalf("only the final check sees it:\n%s", doc)
+			if slices.Contains(KIP890Mechanisms, m) {
+				if !strings.Contains(doc, "\nbreak "+m+"\n") || !strings.Contains(doc, "\nconfig transaction.version=2\n") {
+					t.Errorf("the shrunk script lost its break or protocol line:\n%s", doc)
+				}
+			} else {
+				if n := strings.Count(doc, "\n"); n > 25 {
+					t.Errorf("shrunk to %d lines:\n%s", n, doc)
+				}
+				if sh.Final {
+					t.Fatalf("only the final check sees it:\n%s", doc)
+				}
 			}
 			o := Exec(doc, 0, false)
 			if o.Err != nil || o.Session.Failed() != 0 {
-				t.Fatalf("the shrunk scenario does not reproduce (err %v):\n%s", o.Err, doc)
+				t.Fatalf("the shrunk scenario does not reproduce (err %v, %d failed):\n%s", o.Err, o.Session.Failed(), doc)
 			}
 		})
 	}
