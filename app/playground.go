@@ -466,13 +466,7 @@ func (p *playground) onRunUntil(ctx app.Context, e app.Event) {
 		return
 	}
 	p.stop()
-	if i := nextMessage(p.engine, p.untilAPI); i > 0 {
-		p.engine.Seek(i)
-		p.say(false, "")
-		p.followNewest(ctx)
-		return
-	}
-	p.say(true, fmt.Sprintf(tr(p.lang, "pg.until.none"), p.untilAPI))
+	p.seekFound(ctx, nextMessage(p.engine, p.untilAPI), fmt.Sprintf(tr(p.lang, "pg.until.none"), p.untilAPI))
 }
 
 // nextMessage is the first step after Pos whose events include a message

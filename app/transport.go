@@ -246,13 +246,19 @@ func (p *playground) onNextInteresting(ctx app.Context, e app.Event) {
 		return
 	}
 	p.stop()
-	if i := nextInteresting(p.engine, p.filter); i > 0 {
-		p.engine.Seek(i)
-		p.say(false, "")
-		p.followNewest(ctx)
+	p.seekFound(ctx, nextInteresting(p.engine, p.filter), tr(p.controls().Lang, "play.next.none"))
+}
+
+// seekFound moves to step i, found by a search forward, and shows it
+// newest first; i ≤ 0 means the search found nothing, which none says.
+func (p *playground) seekFound(ctx app.Context, i int, none string) {
+	if i <= 0 {
+		p.say(true, none)
 		return
 	}
-	p.say(true, tr(p.controls().Lang, "play.next.none"))
+	p.engine.Seek(i)
+	p.say(false, "")
+	p.followNewest(ctx)
 }
 
 // quietStep reports whether step pos (the events between positions pos-1
