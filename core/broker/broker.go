@@ -14,6 +14,7 @@ import (
 	"txnlab/core/groupcoord"
 	"txnlab/core/partition"
 	"txnlab/core/protocol"
+	"txnlab/core/safety"
 	"txnlab/core/sim"
 	"txnlab/core/txncoord"
 )
@@ -337,9 +338,9 @@ func (b *Broker) PartitionExists(tp protocol.TopicPartition) bool {
 
 func checks(w *sim.World) partition.Checks {
 	return partition.Checks{
-		EpochFencing:     !w.Broken(sim.EpochFencing),
-		CoordinatorEpoch: !w.Broken(sim.CoordinatorEpoch),
-		SequenceCheck:    !w.Broken(sim.SequenceCheck),
+		EpochFencing:     !w.Broken(safety.EpochFencing),
+		CoordinatorEpoch: !w.Broken(safety.CoordinatorEpoch),
+		SequenceCheck:    !w.Broken(safety.SequenceCheck),
 	}
 }
 

@@ -6,6 +6,7 @@ import (
 	"strconv"
 
 	"txnlab/core/protocol"
+	"txnlab/core/safety"
 	"txnlab/core/sim"
 )
 
@@ -338,7 +339,7 @@ func (p *Producer) Send(w *sim.World, tp protocol.TopicPartition, records []prot
 	}
 	p.batches = append(p.batches, b)
 	if p.Transactional() && !p.added[tp] {
-		if w.Broken(sim.AddPartitions) || p.tv2 {
+		if w.Broken(safety.AddPartitions) || p.tv2 {
 			// the lesson's broken client writes first; under transaction
 			// version 2 the partition leader adds the partition (tv2.go)
 			p.added[tp] = true
@@ -395,7 +396,7 @@ func (p *Producer) SendOffsets(w *sim.World, group string, offsets []protocol.Of
 			}
 		}})
 	}
-	if w.Broken(sim.AddOffsets) || p.tv2 {
+	if w.Broken(safety.AddOffsets) || p.tv2 {
 		p.transactionStarted = true
 		commitOffsets(w)
 	} else {

@@ -17,6 +17,7 @@ import (
 	"unicode"
 
 	"txnlab/core/protocol"
+	"txnlab/core/safety"
 	"txnlab/core/sim"
 )
 
@@ -283,73 +284,36 @@ var isolationNames = []string{"read_uncommitted", "read_committed"}
 // String returns Kafka's name of the level.
 func (l IsolationLevel) String() string { return enumString(l, isolationNames, "IsolationLevel") }
 
-// Mechanism is a safety mechanism that break/restore switches off and on.
-type Mechanism uint8
-
-// The mechanisms.
-const (
-	MechEpochFencing          Mechanism = iota + 1 // brokers and coordinator reject older producer epochs
-	MechCoordinatorEpoch                           // brokers reject WriteTxnMarkers from an older coordinator epoch
-	MechAddPartitions                              // the producer registers partitions with AddPartitionsToTxn before producing
-	MechLSOBound                                   // read_committed fetches stop at the LSO
-	MechAbortedFilter                              // read_committed consumers drop aborted batches
-	MechAddOffsets                                 // sendOffsetsToTransaction sends AddOffsetsToTxn first
-	MechSequenceCheck                              // brokers detect duplicate and out-of-order sequences
-	MechPartitionVerification                      // leaders verify (or, under TV2, add) a partition with the coordinator before a transactional write
-	MechEpochBump                                  // under TV2 the coordinator bumps the epoch at every EndTxn
-)
-
-var mechanismNames = []string{"", "epoch-fencing", "coordinator-epoch", "add-partitions",
-	"lso-bound", "aborted-filter", "add-offsets", "sequence-check", "partition-verification", "epoch-bump"}
+// Mechanism is a safety mechanism that break/restore switch off and on:
+// an entry of core/safety's table, which names them.
+type Mechanism = *safety.Mechanism
 
 // Mechanisms lists every mechanism in documentation order.
-var Mechanisms = []Mechanism{MechEpochFencing, MechCoordinatorEpoch, MechAddPartitions,
-	MechLSOBound, MechAbortedFilter, MechAddOffsets, MechSequenceCheck, MechPartitionVerification, MechEpochBump}
-
-// String returns the mechanism's script name.
-func (m Mechanism) String() string { return enumString(m, mechanismNames, "Mechanism") }
+var Mechanisms = safety.Mechanisms
 
 // MechanismByName finds a mechanism by its script name.
-func MechanismByName(name string) (Mechanism, bool) {
-	return enumByName[Mechanism](name, mechanismNames)
-}
+func MechanismByName(name string) (Mechanism, bool) { return safety.MechanismByName(name) }
 
-// Invariant names a property the checker verifies over the history.
-type Invariant uint8
-
-// The invariants. InvAny (zero) is "any invariant" in expect violation.
-const (
-	InvAny Invariant = iota
-	InvReadCommitted
-	InvAtomicity
-	InvNoDuplicates
-	InvDurability
-	InvFencing
-	InvOffsetsAtomicity
-	InvMarkerConsistency
-	InvTransitions
-	InvLSO
+// mechanismNames and invariantNames are the tables' names in the shape
+// of the language's other enums (enumNames): index 0 is no value.
+var (
+	mechanismNames = append([]string{""}, safety.MechanismNames()...)
+	invariantNames = append([]string{""}, safety.InvariantNames()...)
 )
 
-var invariantNames = []string{"", "read-committed", "atomicity", "no-duplicates", "durability",
-	"fencing", "offsets-atomicity", "marker-consistency", "transitions", "lso"}
+// Invariant names a property the checker verifies over the history: an
+// entry of core/safety's table. InvAny (nil) is "any invariant" in
+// expect violation.
+type Invariant = *safety.Invariant
+
+// InvAny is "any invariant" in expect violation.
+var InvAny Invariant
 
 // Invariants lists every invariant in documentation order.
-var Invariants = []Invariant{InvReadCommitted, InvAtomicity, InvNoDuplicates, InvDurability,
-	InvFencing, InvOffsetsAtomicity, InvMarkerConsistency, InvTransitions, InvLSO}
-
-// String returns the invariant's script name ("any" for InvAny).
-func (i Invariant) String() string {
-	if i == InvAny {
-		return "any"
-	}
-	return enumString(i, invariantNames, "Invariant")
-}
+var Invariants = safety.Invariants
 
 // InvariantByName finds an invariant by its script name.
-func InvariantByName(name string) (Invariant, bool) {
-	return enumByName[Invariant](name, invariantNames)
-}
+func InvariantByName(name string) (Invariant, bool) { return safety.InvariantByName(name) }
 
 // ClientState is a state of the Java producer's TransactionManager.
 type ClientState uint8

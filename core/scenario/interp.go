@@ -406,10 +406,10 @@ func (s *Session) apply(st Stmt) *Error {
 		s.active = &wait{stmt: st, limit: w.Now() + st.By, advanceTo: w.Now() + st.By, isAdvance: true,
 			start: w.Now(), delivered: s.freshDeliveries()}
 	case *BreakStmt:
-		s.Cluster.World.SetBroken(sim.Mechanism(st.Mechanism.String()), true)
+		s.Cluster.World.SetBroken(st.Mechanism, true)
 		s.Cluster.World.Note("", "", "break "+st.Mechanism.String()+": this safety mechanism is now OFF")
 	case *RestoreStmt:
-		s.Cluster.World.SetBroken(sim.Mechanism(st.Mechanism.String()), false)
+		s.Cluster.World.SetBroken(st.Mechanism, false)
 		s.Cluster.World.Note("", "", "restore "+st.Mechanism.String())
 	case *RequestStmt:
 		return s.request(st)

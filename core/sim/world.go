@@ -2,6 +2,7 @@ package sim
 
 import (
 	"txnlab/core/protocol"
+	"txnlab/core/safety"
 )
 
 // Handler is a node's behaviour: it reacts to a delivered message or a
@@ -295,7 +296,7 @@ type World struct {
 	// OnEvent, when set, sees each trace event as it is recorded (the
 	// invariant checker follows the run this way).
 	OnEvent func(e *Event)
-	broken  map[Mechanism]bool
+	broken  map[*safety.Mechanism]bool
 	// firing is the timer being handled (handlers must not keep it).
 	firing Timer
 	// deliveries and foreground count the queued events a `run` waits
@@ -617,39 +618,13 @@ func (w *World) Resume(id NodeID) {
 	}
 }
 
-// Mechanism names a safety mechanism a lesson may switch off with `break`.
-type Mechanism string
-
-// The mechanisms of the scenario language: Kafka 3.5's seven, then the
-// two defenses KIP-890 added.
-const (
-	EpochFencing     Mechanism = "epoch-fencing"
-	CoordinatorEpoch Mechanism = "coordinator-epoch"
-	AddPartitions    Mechanism = "add-partitions"
-	LSOBound         Mechanism = "lso-bound"
-	AbortedFilter    Mechanism = "aborted-filter"
-	AddOffsets       Mechanism = "add-offsets"
-	SequenceCheck    Mechanism = "sequence-check"
-	// PartitionVerification: the partition leader appends a
-	// transactional batch without asking the coordinator (no
-	// verification, and under transaction version 2 no implicit add).
-	PartitionVerification Mechanism = "partition-verification"
-	// EpochBump: under transaction version 2 the coordinator ends a
-	// transaction without bumping the producer epoch.
-	EpochBump Mechanism = "epoch-bump"
-)
-
-// Mechanisms lists them in the order the language documents them.
-var Mechanisms = []Mechanism{EpochFencing, CoordinatorEpoch, AddPartitions, LSOBound, AbortedFilter, AddOffsets, SequenceCheck,
-	PartitionVerification, EpochBump}
-
 // Broken reports whether a mechanism is switched off.
-func (w *World) Broken(m Mechanism) bool { return w.broken[m] }
+func (w *World) Broken(m *safety.Mechanism) bool { return w.broken[m] }
 
 // SetBroken switches a mechanism off (true) or back on (false).
-func (w *World) SetBroken(m Mechanism, off bool) {
+func (w *World) SetBroken(m *safety.Mechanism, off bool) {
 	if w.broken == nil {
-		w.broken = map[Mechanism]bool{}
+		w.broken = map[*safety.Mechanism]bool{}
 	}
 	w.broken[m] = off
 }

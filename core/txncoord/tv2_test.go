@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"txnlab/core/protocol"
+	"txnlab/core/safety"
 	"txnlab/core/sim"
 )
 
@@ -168,7 +169,7 @@ func TestEndTxnV2EpochExhaustion(t *testing.T) {
 // EndTxn is indistinguishable from the next transaction's again.
 func TestEndTxnV2BrokenEpochBump(t *testing.T) {
 	h := newHarness(t)
-	h.w.SetBroken(sim.EpochBump, true)
+	h.w.SetBroken(safety.EpochBump, true)
 	md := h.put(meta(Ongoing, 5, ordersP0))
 	if r := h.do(endTxnV5(5, true)).(*protocol.EndTxnResponse); r.ErrorCode != NONE || r.ProducerEpoch != 5 {
 		t.Fatalf("commit: %+v", r)
