@@ -16,6 +16,7 @@ import (
 	"strings"
 	"unicode"
 
+	"txnlab/core/client"
 	"txnlab/core/protocol"
 	"txnlab/core/safety"
 	"txnlab/core/sim"
@@ -315,36 +316,25 @@ var Invariants = safety.Invariants
 // InvariantByName finds an invariant by its script name.
 func InvariantByName(name string) (Invariant, bool) { return safety.InvariantByName(name) }
 
-// ClientState is a state of the Java producer's TransactionManager.
-type ClientState uint8
-
-// The client transaction states, as TransactionManager.State names them.
-const (
-	StateUninitialized ClientState = iota + 1
-	StateInitializing
-	StateReady
-	StateInTransaction
-	StateCommittingTransaction
-	StateAbortingTransaction
-	StateAbortableError
-	StateFatalError
-)
-
-var clientStateNames = []string{"", "UNINITIALIZED", "INITIALIZING", "READY", "IN_TRANSACTION",
-	"COMMITTING_TRANSACTION", "ABORTING_TRANSACTION", "ABORTABLE_ERROR", "FATAL_ERROR"}
+// ClientState is a state of the Java producer's TransactionManager: an
+// entry of core/client's table (client.TxnStates), which names them.
+type ClientState = client.TxnState
 
 // ClientStates lists every client state in TransactionManager's order.
-var ClientStates = []ClientState{StateUninitialized, StateInitializing, StateReady,
-	StateInTransaction, StateCommittingTransaction, StateAbortingTransaction,
-	StateAbortableError, StateFatalError}
+var ClientStates = client.TxnStates
 
-// String returns the Java name of the state.
-func (s ClientState) String() string { return enumString(s, clientStateNames, "ClientState") }
+// clientStateNames is the table's names in the shape of the language's
+// other enums (enumNames): index 0 is no value.
+var clientStateNames = func() []string {
+	out := []string{""}
+	for _, s := range client.TxnStates {
+		out = append(out, string(s))
+	}
+	return out
+}()
 
 // ClientStateByName finds a client state by its Java name.
-func ClientStateByName(name string) (ClientState, bool) {
-	return enumByName[ClientState](name, clientStateNames)
-}
+func ClientStateByName(name string) (ClientState, bool) { return client.TxnStateByName(name) }
 
 // Outcome is what expect P ok|error|pending checks about a client's call.
 type Outcome uint8

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"txnlab/core/client"
 	"txnlab/core/protocol"
 	"txnlab/core/safety"
 	"txnlab/core/sim"
@@ -171,8 +172,8 @@ func TestGoodLines(t *testing.T) {
 		{line: "expect c1 ok"},
 		{line: "expect p1 pending", want: &ExpectOutcomeStmt{Client: "p1", Outcome: OutcomePending}},
 		{line: "expect p1 error PRODUCER_FENCED", want: &ExpectOutcomeStmt{Client: "p1", Outcome: OutcomeError, Error: protocol.PRODUCER_FENCED}},
-		{line: "expect p1 state READY", want: &ExpectStateStmt{Client: "p1", State: StateReady}},
-		{line: "expect p1 state ABORTABLE_ERROR epoch=-1", want: &ExpectStateStmt{Client: "p1", State: StateAbortableError, Epoch: -1, Given: OptionSet{"epoch"}}},
+		{line: "expect p1 state READY", want: &ExpectStateStmt{Client: "p1", State: client.Ready}},
+		{line: "expect p1 state ABORTABLE_ERROR epoch=-1", want: &ExpectStateStmt{Client: "p1", State: client.AbortableError, Epoch: -1, Given: OptionSet{"epoch"}}},
 		{line: "expect ip state UNINITIALIZED"},
 		{line: "expect txn order-txn-1", want: &ExpectTxnStmt{TransactionalID: "order-txn-1"}},
 		{line: "expect txn order-txn-1 partitions=payments/0,orders/1,__consumer_offsets/3 epoch=2 state=Ongoing",
