@@ -283,11 +283,9 @@ func (b *Broker) Timer(w *sim.World, t *sim.Timer) {
 			b.ensureFetchers(w)
 		}
 	default:
-		if b.Txn.OwnsTimer(t.Kind) {
-			b.Txn.Timer(w, t)
-		} else {
-			b.Group.Timer(w, t)
-		}
+		// The transaction coordinator's timers reach it directly
+		// (sim.World.AfterFor); what remains is the group coordinator's.
+		b.Group.Timer(w, t)
 	}
 }
 

@@ -620,7 +620,7 @@ func uniq(xs []string) []string {
 // transitions: every state change is one Kafka allows.
 func (c *checker) transitions() {
 	for _, e := range c.in.Trace.All() {
-		if e.Kind == sim.KindState && len(e.Text) >= 7 && e.Text[len(e.Text)-7:] == "ILLEGAL" {
+		if e.Kind == sim.KindState && e.Illegal {
 			c.out = append(c.out, Violation{Invariant: safety.Transitions.Name,
 				Message: fmt.Sprintf("%s: %s moved %s -> %s, which Kafka does not allow", e.Node, e.Subject, e.From, e.To), Events: []int{e.Index}})
 		}

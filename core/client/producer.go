@@ -201,12 +201,9 @@ func (p *Producer) transition(w *sim.World, to TxnState) {
 	if from == to {
 		return
 	}
-	text := ""
-	if !ValidTransition(from, to) {
-		text = "ILLEGAL"
-	}
 	p.State = to
-	w.Record(sim.Event{Kind: sim.KindState, Node: p.node, Subject: "producer " + string(p.node), From: string(from), To: string(to), Text: text})
+	w.Record(sim.Event{Kind: sim.KindState, Node: p.node, Subject: "producer " + string(p.node), From: string(from), To: string(to),
+		Illegal: !ValidTransition(from, to)})
 }
 
 // fatal moves to FATAL_ERROR: only close remains.

@@ -75,6 +75,15 @@ type Timer struct {
 	Background bool
 	gen        uint64
 	n          *node // the node Node names
+	// to receives the timer instead of the node's Handler (AfterFor).
+	to TimerHandler
+}
+
+// TimerHandler receives fired timers: a node's Handler, or a module the
+// node hosts (a coordinator inside a broker) that set its timers with
+// AfterFor, so that the node need not tell them apart by name.
+type TimerHandler interface {
+	Timer(w *World, t *Timer)
 }
 
 type node struct {
@@ -410,7 +419,18 @@ func (w *World) AfterBackground(id NodeID, d Time, kind string, data any) {
 	w.after(id, d, kind, data, true)
 }
 
+// AfterFor sets a timer that fires into h rather than into the node's
+// Handler. The node still governs it: its crash voids it, its pause holds
+// it. background is AfterBackground's.
+func (w *World) AfterFor(id NodeID, h TimerHandler, d Time, kind string, data any, background bool) {
+	w.afterTo(id, h, d, kind, data, background)
+}
+
 func (w *World) after(id NodeID, d Time, kind string, data any, bg bool) {
+	w.afterTo(id, nil, d, kind, data, bg)
+}
+
+func (w *World) afterTo(id NodeID, h TimerHandler, d Time, kind string, data any, bg bool) {
 	n := w.nodes[id]
 	if n == nil {
 		panic("sim: timer for unknown node " + string(id))
@@ -418,7 +438,7 @@ func (w *World) after(id NodeID, d Time, kind string, data any, bg bool) {
 	if d < 0 {
 		d = 0
 	}
-	w.push(event{at: w.now + d, kind: evTimer, timer: Timer{Node: id, Kind: kind, Data: data, Background: bg, gen: n.gen, n: n}})
+	w.push(event{at: w.now + d, kind: evTimer, timer: Timer{Node: id, Kind: kind, Data: data, Background: bg, gen: n.gen, n: n, to: h}})
 }
 
 func (w *World) push(e event) {
@@ -523,6 +543,10 @@ func (w *World) dispatch(e *event) {
 			return
 		}
 		w.firing = e.timer
+		if h := e.timer.to; h != nil {
+			h.Timer(w, &w.firing)
+			return
+		}
 		n.handler.Timer(w, &w.firing)
 	}
 }

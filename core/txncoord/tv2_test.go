@@ -1,7 +1,6 @@
 package txncoord
 
 import (
-	"strings"
 	"testing"
 
 	"txnlab/core/protocol"
@@ -89,7 +88,7 @@ func TestEndTxnV2Matrix(t *testing.T) {
 				t.Fatalf("after settling: %v epoch %d pending %v, want %v epoch %d", md.State, md.ProducerEpoch, md.HasPendingState, tc.final, wantEpoch)
 			}
 			for _, e := range h.w.Trace.All() {
-				if e.Kind == sim.KindState && strings.HasSuffix(e.Text, "ILLEGAL") {
+				if e.Kind == sim.KindState && e.Illegal {
 					t.Fatalf("an illegal transition: %s", e.Line())
 				}
 			}
