@@ -627,7 +627,7 @@ func noteText(e *sim.Event) (string, string) {
 			marker, _, _ := strings.Cut(text, "(")
 			return marker + " marker → " + e.Subject + "@" + strconv.FormatInt(e.Offset, 10), "append marker"
 		case strings.HasPrefix(e.Subject, "__transaction_state"):
-			return "txn log @" + strconv.FormatInt(e.Offset, 10) + " " + labelKeys.Replace(strings.Trim(text, "[]")), "append txnlog"
+			return "txn log @" + strconv.FormatInt(e.Offset, 10) + " " + strings.Trim(text, "[]"), "append txnlog"
 		}
 		return "append " + e.Subject + "@" + strconv.FormatInt(e.Offset, 10) + " " + text, "append record"
 	case sim.KindElection:
