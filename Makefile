@@ -62,6 +62,9 @@ wasm-size:
 vet:
 	@test -z "$$(gofmt -l $$(git ls-files '*.go'))" || (echo "gofmt needed:"; gofmt -l $$(git ls-files '*.go'); exit 1)
 	$(GO) vet ./...
+	# The packages the browser runs, as the browser builds them (their
+	# syscall/js files are invisible to a native vet).
+	GOOS=js GOARCH=wasm $(GO) vet $$(GOOS=js GOARCH=wasm $(GO) list -deps ./cmd/wasm ./cmd/engineworker | grep '^txnlab')
 
 test-core:
 	$(GO) test ./core/... ./cmd/... ./lessons/... ./i18n/...
