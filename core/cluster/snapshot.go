@@ -195,9 +195,7 @@ func (c *Cluster) Snapshot() Snapshot {
 			}
 			for _, tp := range cons.Assigned {
 				pv := PositionView{Partition: tp.String(), Position: cons.Positions[tp]}
-				for _, r := range cons.Received[tp] {
-					pv.Received = append(pv.Received, r.Value)
-				}
+				pv.Received, _ = c.Received(name, tp)
 				cv.Positions = append(cv.Positions, pv)
 			}
 			s.Consumers = append(s.Consumers, cv)
