@@ -395,6 +395,8 @@ func parseExpectCoordinator(lp *lineParser) Stmt {
 	return st
 }
 
+// ---- values of expect partition and expect log ----
+
 // brokerOrNone parses broker-N or none (-1).
 func (lp *lineParser) brokerOrNone(key, raw string, col int) int32 {
 	if raw == "none" {
