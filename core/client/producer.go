@@ -20,6 +20,10 @@ type ProducerConfig struct {
 	DeliveryTimeoutMs    sim.Time
 	MaxBlockMs           sim.Time
 	RetryBackoffMs       sim.Time
+	// MaxInFlight is max.in.flight.requests.per.connection: how many
+	// Produce requests may be unanswered on one broker connection (at
+	// most 5 with idempotence, the broker's duplicate window).
+	MaxInFlight int
 }
 
 // DefaultProducerConfig is the Java client's defaults (acks=all,
@@ -27,7 +31,7 @@ type ProducerConfig struct {
 func DefaultProducerConfig() ProducerConfig {
 	return ProducerConfig{TransactionTimeoutMs: 60 * sim.Second, EnableIdempotence: true, Acks: -1,
 		RequestTimeoutMs: 30 * sim.Second, DeliveryTimeoutMs: 120 * sim.Second, MaxBlockMs: 60 * sim.Second,
-		RetryBackoffMs: 100}
+		RetryBackoffMs: 100, MaxInFlight: 5}
 }
 
 // SentRecord is one record the application sent, as the producer saw its
@@ -76,6 +80,45 @@ type batch struct {
 	offset   int64
 	call     *sendCall
 	version  int16 // the Produce version, fixed at the first send
+	// reset marks a batch on the wire when the idempotent producer bumped
+	// its epoch for its partition (sequenceHasBeenReset): if it comes
+	// back with an error, it is sent again with a new sequence.
+	reset bool
+}
+
+// conn is the producer's connection to one broker, for Produce requests
+// (NetworkClient's InFlightRequests for that node). Kafka answers the
+// requests of a connection in order, so a request stops counting as in
+// flight only once it and every earlier one are answered; outstanding
+// holds them from the oldest unanswered, in send order.
+type conn struct {
+	wire        sim.Conn
+	outstanding []outstanding
+}
+
+type outstanding struct {
+	id       int64
+	answered bool
+}
+
+// inFlight is the number of requests counted against
+// max.in.flight.requests.per.connection.
+func (c *conn) inFlight() int { return len(c.outstanding) }
+
+// answer marks request id answered and drops the answered head.
+func (c *conn) answer(id int64) bool {
+	found := false
+	for i := range c.outstanding {
+		if c.outstanding[i].id == id {
+			c.outstanding[i].answered, found = true, true
+		}
+	}
+	n := 0
+	for n < len(c.outstanding) && c.outstanding[n].answered {
+		n++
+	}
+	c.outstanding = c.outstanding[n:]
+	return found
 }
 
 type sendCall struct {
@@ -158,6 +201,8 @@ type Producer struct {
 	unresolved map[protocol.TopicPartition]int32
 	rewrite    map[protocol.TopicPartition]bool
 	idemBump   bool
+	// conns are the Produce connections, by broker.
+	conns map[sim.NodeID]*conn
 	// backoff is the current retry delay: retry.backoff.ms, doubled after
 	// each refused connection up to reconnect.backoff.max.ms (1 s), so a
 	// dead coordinator is not hammered until the controller moves it.
@@ -171,7 +216,7 @@ func NewProducer(name sim.NodeID, cfg ProducerConfig, meta Metadata) *Producer {
 		groupCoordinators: map[string]sim.NodeID{}, nextSeq: map[protocol.TopicPartition]int32{},
 		added: map[protocol.TopicPartition]bool{}, pendingAdd: map[protocol.TopicPartition]bool{},
 		lastAcked: map[protocol.TopicPartition]int32{}, unresolved: map[protocol.TopicPartition]int32{},
-		rewrite: map[protocol.TopicPartition]bool{}}
+		rewrite: map[protocol.TopicPartition]bool{}, conns: map[sim.NodeID]*conn{}}
 }
 
 // Transactional tells a transactional producer from an idempotent one.
@@ -839,10 +884,17 @@ func (p *Producer) coordinatorFor(w *sim.World, r *txnRequest) (sim.NodeID, bool
 
 // ---- data: batches, sequences, acks -------------------------------------
 
-// pump sends every batch that may go: its partition added to the
-// transaction, a producer id known, nothing else in flight for the
-// partition (one batch in flight per partition keeps sequences in order
-// over a reordering network).
+// pump sends every batch that may go (RecordAccumulator.drain and
+// shouldStopDrainBatchesForPartition): its partition added to the
+// transaction, a producer id known, fewer than
+// max.in.flight.requests.per.connection requests unanswered on the
+// leader's connection. A partition drains in order and stops at the first
+// batch that may not go: one backing off before a retry; with
+// idempotence, a new batch while the partition's sequence is unresolved
+// or batches of an older epoch are still in flight, and a retried batch
+// that is not the partition's first in flight (retries go one at a time,
+// in sequence order). With max.in.flight.requests.per.connection=1 the
+// partition also waits for its batch in flight (guaranteeMessageOrder).
 func (p *Producer) pump(w *sim.World) {
 	if !p.Transactional() && p.Cfg.EnableIdempotence && p.ProducerId >= 0 {
 		// Sender.runOnce: maybeResolveSequences, then
@@ -855,30 +907,80 @@ func (p *Producer) pump(w *sim.World) {
 	if p.Cfg.EnableIdempotence && p.ProducerId < 0 {
 		return
 	}
-	busy := map[protocol.TopicPartition]bool{}
-	for _, b := range p.batches {
-		if !b.done && b.inflight != 0 {
-			busy[b.tp] = true
-		}
+	if p.State == AbortingTransaction || p.State == FatalError || p.State == AbortableError {
+		return
 	}
+	stopped := map[protocol.TopicPartition]bool{}
 	for _, b := range p.batches {
-		if b.done || b.inflight != 0 || busy[b.tp] {
+		if b.done || stopped[b.tp] {
 			continue
 		}
-		if _, unresolved := p.unresolved[b.tp]; unresolved && b.seq < 0 {
-			// RecordAccumulator: no new batch drains for a partition
-			// whose sequence is unresolved.
+		if b.inflight != 0 {
+			if b.inflight < 0 || p.maxInFlight() == 1 {
+				stopped[b.tp] = true // backing off, or muted
+			}
 			continue
 		}
-		if p.Transactional() && !p.added[b.tp] {
+		if p.Transactional() && !p.added[b.tp] || !p.mayDrain(b) {
+			stopped[b.tp] = true
 			continue
 		}
-		if p.State == AbortingTransaction || p.State == FatalError || p.State == AbortableError {
+		if leader, ok := p.meta.LeaderOf(b.tp); ok && p.conn(leader).inFlight() >= p.maxInFlight() {
+			stopped[b.tp] = true // the connection is not ready (NetworkClient.canSendMore)
 			continue
 		}
-		busy[b.tp] = true
 		p.sendBatch(w, b)
+		if b.inflight < 0 {
+			stopped[b.tp] = true
+		}
 	}
+}
+
+func (p *Producer) maxInFlight() int {
+	if p.Cfg.MaxInFlight <= 0 {
+		return 1
+	}
+	return p.Cfg.MaxInFlight
+}
+
+// conn is the Produce connection to broker, opened on first use.
+func (p *Producer) conn(broker sim.NodeID) *conn {
+	c := p.conns[broker]
+	if c == nil {
+		c = &conn{}
+		p.conns[broker] = c
+	}
+	return c
+}
+
+// mayDrain is the idempotent half of shouldStopDrainBatchesForPartition.
+func (p *Producer) mayDrain(b *batch) bool {
+	if !p.Cfg.EnableIdempotence {
+		return true
+	}
+	first, stale := int32(-1), false
+	for _, o := range p.batches {
+		if o.tp != b.tp || o.done || o.seq < 0 {
+			continue
+		}
+		if o.pid != p.ProducerId || o.epoch != p.ProducerEpoch {
+			stale = stale || o.inflight != 0
+			continue
+		}
+		if first < 0 || o.seq < first {
+			first = o.seq
+		}
+	}
+	if b.seq < 0 {
+		if stale {
+			return false // a new epoch's sequence 0 must not overtake the old epoch's batches
+		}
+		if _, unresolved := p.unresolved[b.tp]; unresolved {
+			return false
+		}
+		return true
+	}
+	return first < 0 || b.seq == first || b.pid != p.ProducerId || b.epoch != p.ProducerEpoch
 }
 
 func (p *Producer) sendBatch(w *sim.World, b *batch) {
@@ -906,13 +1008,20 @@ func (p *Producer) sendBatch(w *sim.World, b *batch) {
 	req := &protocol.ProduceRequest{TransactionalId: p.Cfg.TransactionalId, Acks: p.Cfg.Acks, TimeoutMs: int32(p.Cfg.RequestTimeoutMs),
 		Partitions: []protocol.ProducePartitionData{{TopicPartition: b.tp, Records: rb}}}
 	req.Version = b.version
-	b.inflight = w.Send(p.node, leader, req, 0)
+	c := p.conn(leader)
+	b.inflight = w.SendOn(&c.wire, p.node, leader, req, 0)
+	c.outstanding = append(c.outstanding, outstanding{id: b.inflight})
 	w.AfterBackground(p.node, p.Cfg.RequestTimeoutMs, "produce-timeout", b)
 }
 
 func (p *Producer) handleProduceResponse(w *sim.World, env *sim.Envelope, m *protocol.ProduceResponse) {
+	// An answer on a connection closed since (produceLost) is ignored.
+	open := false
+	if c := p.conns[env.From]; c != nil {
+		open = c.answer(env.ReplyTo)
+	}
 	for _, b := range p.batches {
-		if b.inflight != env.ReplyTo || b.done {
+		if !open || b.inflight != env.ReplyTo || b.done {
 			continue
 		}
 		b.inflight = 0
@@ -920,18 +1029,10 @@ func (p *Producer) handleProduceResponse(w *sim.World, env *sim.Envelope, m *pro
 		switch {
 		case r.ErrorCode == protocol.NONE || r.ErrorCode == protocol.DUPLICATE_SEQUENCE_NUMBER:
 			p.completeBatch(w, b, protocol.NONE, r.BaseOffset)
-		case r.ErrorCode.Retriable():
-			w.After(p.node, p.Cfg.RetryBackoffMs, "resend", b)
-			b.inflight = -1
-		case r.ErrorCode == protocol.OUT_OF_ORDER_SEQUENCE_NUMBER && !p.Transactional() && p.Cfg.EnableIdempotence:
-			// TransactionManager.canRetry: the idempotent producer retries
-			// every OUT_OF_ORDER_SEQUENCE_NUMBER. When the batch is the
-			// next one after the last acknowledged (or follows an
-			// unresolved sequence) the gap is real: bump the epoch, which
-			// restarts the partition's sequence at 0 for this batch too.
-			next, unresolved := p.unresolved[b.tp]
-			if unresolved && b.seq == next || !unresolved && b.seq == p.lastAckedSeq(b.tp)+1 {
-				p.requestEpochBump(b.tp)
+		case r.ErrorCode.Retriable(),
+			r.ErrorCode == protocol.OUT_OF_ORDER_SEQUENCE_NUMBER && p.Cfg.EnableIdempotence && p.retryOutOfOrder(b):
+			if b.reset {
+				b.seq, b.reset = -1, false // sent again from the new epoch's sequence
 			}
 			w.After(p.node, p.Cfg.RetryBackoffMs, "resend", b)
 			b.inflight = -1
@@ -946,6 +1047,7 @@ func (p *Producer) handleProduceResponse(w *sim.World, env *sim.Envelope, m *pro
 				p.abortable(w, r.ErrorCode)
 			}
 		}
+		break // one batch per request
 	}
 	p.pump(w)
 	p.maybeEndTxn(w)
@@ -956,8 +1058,9 @@ func (p *Producer) completeBatch(w *sim.World, b *batch, err protocol.ErrorCode,
 		return
 	}
 	b.done, b.err, b.offset = true, err, offset
-	if err == protocol.NONE && b.seq >= 0 && b.pid == p.ProducerId && b.epoch == p.ProducerEpoch {
-		p.lastAcked[b.tp] = b.seq + int32(len(b.records)) - 1
+	if last := b.seq + int32(len(b.records)) - 1; err == protocol.NONE && b.seq >= 0 && b.pid == p.ProducerId && b.epoch == p.ProducerEpoch &&
+		last > p.lastAckedSeq(b.tp) {
+		p.lastAcked[b.tp] = last // maybeUpdateLastAckedSequence: answers may come out of order
 	}
 	p.pruneBatches()
 	for i, r := range b.records {
@@ -989,14 +1092,17 @@ func (p *Producer) completeBatch(w *sim.World, b *batch, err protocol.ErrorCode,
 // pruneBatches forgets completed batches (their fate is in Sends) so the
 // per-event work stays proportional to what is outstanding. The current
 // transaction's failed batches are kept: commit must see them.
+//
+// A new slice, not the old one filtered in place: callers complete
+// batches while ranging over p.batches (an abort failing every unsent
+// batch), and must still see the ones after.
 func (p *Producer) pruneBatches() {
-	kept := p.batches[:0]
+	kept := make([]*batch, 0, len(p.batches))
 	for _, b := range p.batches {
 		if !b.done || (b.err != protocol.NONE && b.txn == p.currentTxn) {
 			kept = append(kept, b)
 		}
 	}
-	clear(p.batches[len(kept):])
 	p.batches = kept
 }
 
@@ -1099,6 +1205,27 @@ func (p *Producer) lastAckedSeq(tp protocol.TopicPartition) int32 {
 	return -1
 }
 
+// retryOutOfOrder is TransactionManager.canRetry for
+// OUT_OF_ORDER_SEQUENCE_NUMBER. A batch that is not the next after the
+// last acknowledged one was overtaken (an earlier batch failed or is
+// late): it is retried, in turn, by both kinds of producer. For the next
+// batch the gap is real: the idempotent producer bumps its epoch (unless
+// an unresolved sequence may still fill it) and retries; a transactional
+// producer fails the batch.
+func (p *Producer) retryOutOfOrder(b *batch) bool {
+	next, unresolved := p.unresolved[b.tp]
+	if !unresolved && (b.reset || b.seq != p.lastAckedSeq(b.tp)+1) {
+		return true
+	}
+	if p.Transactional() {
+		return false
+	}
+	if !unresolved || b.seq == next {
+		p.requestEpochBump(b.tp)
+	}
+	return true
+}
+
 // restartSequences starts every partition's sequence at 0, for a new
 // producer id or epoch.
 func (p *Producer) restartSequences() {
@@ -1156,8 +1283,12 @@ func boolKeys(m map[protocol.TopicPartition]int32) map[protocol.TopicPartition]b
 func (p *Producer) bumpIdempotentEpoch(w *sim.World) {
 	p.idemBump = false
 	for _, b := range p.batches {
-		if !b.done && b.inflight <= 0 && p.rewrite[b.tp] {
-			b.seq = -1 // reassigned, with the new epoch, when next sent
+		if !b.done && p.rewrite[b.tp] {
+			if b.inflight <= 0 {
+				b.seq = -1 // reassigned, with the new epoch, when next sent
+			} else {
+				b.reset = true // on the wire: reassigned if it fails
+			}
 		}
 	}
 	p.rewrite = map[protocol.TopicPartition]bool{}
@@ -1175,12 +1306,30 @@ func (p *Producer) bumpIdempotentEpoch(w *sim.World) {
 
 // produceLost retries a produce request that got no answer, with the same
 // sequence numbers: the broker's duplicate check makes the retry safe.
+// The Java client closes the connection (a request timeout or a
+// disconnection), so every request still unanswered on it is lost too
+// and retried; a late answer on the closed connection is ignored.
 func (p *Producer) produceLost(w *sim.World, msgID int64) {
 	if msgID <= 0 {
 		return
 	}
+	lost := []int64{msgID}
+	for node, c := range p.conns {
+		for _, o := range c.outstanding {
+			if o.id == msgID {
+				lost = lost[:0]
+				for _, o := range c.outstanding {
+					if !o.answered {
+						lost = append(lost, o.id)
+					}
+				}
+				delete(p.conns, node)
+				break
+			}
+		}
+	}
 	for _, b := range p.batches {
-		if b.inflight == msgID && !b.done {
+		if !b.done && b.inflight > 0 && slices.Contains(lost, b.inflight) {
 			b.inflight = -1
 			w.After(p.node, p.Cfg.RetryBackoffMs, "resend", b)
 		}

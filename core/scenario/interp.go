@@ -274,6 +274,7 @@ func (s *Session) apply(st Stmt) *Error {
 		if st.Given.Has("retry.backoff.ms") {
 			cfg.RetryBackoffMs = st.RetryBackoff
 		}
+		cfg.MaxInFlight = st.MaxInFlight
 		if err := s.Cluster.AddProducer(st.Name, cfg); err != nil {
 			return s.errorf(st, "%v", err)
 		}
@@ -293,7 +294,15 @@ func (s *Session) apply(st Stmt) *Error {
 		if last == nil {
 			return s.errorf(st, "%s has made no call to wait for", st.Client)
 		}
-		s.waitFor(st, func() bool { return last.Done }, 10*sim.Minute, fmt.Sprintf("wait %s: the call did not return within 10m", st.Client))
+		pending := s.pendingCalls(st.Client) // every overlapping send too
+		s.waitFor(st, func() bool {
+			for _, c := range pending {
+				if !c.Done {
+					return false
+				}
+			}
+			return true
+		}, 10*sim.Minute, fmt.Sprintf("wait %s: the call did not return within 10m", st.Client))
 	case *CrashStmt:
 		n, err := s.resolve(st, st.Node)
 		if err != nil {
@@ -506,10 +515,49 @@ func (s *Session) clientUsable(st Stmt, name string) *Error {
 	case sim.Paused:
 		return s.errorf(st, "%s is paused: resume it first", name)
 	}
-	if last := s.lastCall(name); last != nil && !last.Done {
+	if last := s.lastCall(name); last != nil && !last.Done && !(isSend(st) && s.onlySendsPending(name)) {
 		return s.errorf(st, "%s is still in its %s call: wait for it first (wait %s)", name, last.Kind, name)
 	}
 	return nil
+}
+
+// isSend tells a producer's send: Java's send() is asynchronous, so a
+// send may be issued while earlier sends (`send … &`) wait for their acks.
+func isSend(st Stmt) bool {
+	a, ok := st.(*ProducerActionStmt)
+	return ok && a.Op == ProducerSend
+}
+
+// onlySendsPending reports whether every pending call of producer name
+// is a send.
+func (s *Session) onlySendsPending(name string) bool {
+	p := s.Cluster.Producers[name]
+	if p == nil {
+		return false
+	}
+	for _, c := range p.Calls() {
+		if !c.Done && c.Kind != client.CallSend {
+			return false
+		}
+	}
+	return true
+}
+
+// pendingCalls are the calls of client name that have not returned.
+func (s *Session) pendingCalls(name string) []*client.Call {
+	var calls []*client.Call
+	if p := s.Cluster.Producers[name]; p != nil {
+		calls = p.Calls()
+	} else if c := s.Cluster.Consumers[name]; c != nil {
+		calls = c.Calls()
+	}
+	var pending []*client.Call
+	for _, c := range calls {
+		if !c.Done {
+			pending = append(pending, c)
+		}
+	}
+	return pending
 }
 
 func (s *Session) producerAction(st *ProducerActionStmt) *Error {
