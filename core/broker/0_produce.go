@@ -10,9 +10,13 @@ package broker
 //   package) and appends it.
 // - A duplicate of one of the producer's retained batches is answered with
 //   its original offset and not appended again.
-// - acks=0/1 answer after the leader's append, acks=all once the high
+// - acks=1 answers after the leader's append, acks=all once the high
 //   watermark covers the batch, or REQUEST_TIMED_OUT after the request's
 //   timeout.
+// - acks=0 gets no response at all: the producer does not wait for one.
+//   When a partition failed, Kafka closes the connection instead, so the
+//   client refreshes its metadata; here a note says so (the producer has
+//   no connection state a close would change: its next request opens one).
 // - With KIP-890 verification (verify.go) the append waits for the
 //   coordinator's answer; a partition that failed it answers the mapped
 //   error.
@@ -26,8 +30,8 @@ import (
 
 // handleProduce validates and appends each partition's batch as its leader
 // (UnifiedLog.appendAsLeader) and answers once every partition is done:
-// at once for acks=0/1, after replication to the in-sync replicas for
-// acks=all.
+// at once for acks=1, after replication to the in-sync replicas for
+// acks=all, never for acks=0.
 func (b *Broker) handleProduce(w *sim.World, env *sim.Envelope, m *protocol.ProduceRequest) {
 	if b.startProduceVerification(w, env, m) {
 		return // produceAppend runs when the coordinator answers (verify.go)
@@ -48,6 +52,10 @@ func (b *Broker) produceAppend(w *sim.World, env *sim.Envelope, m *protocol.Prod
 	waiting, looping := 0, true
 	finish := func(w *sim.World) {
 		if waiting == 0 && !looping {
+			if m.Acks == 0 {
+				b.noProduceResponse(w, env, resp)
+				return
+			}
 			b.reply(w, env, resp)
 		}
 	}
@@ -100,4 +108,17 @@ func (b *Broker) produceAppend(w *sim.World, env *sim.Envelope, m *protocol.Prod
 	}
 	looping = false
 	finish(w)
+}
+
+// noProduceResponse ends an acks=0 request, which gets no response
+// (KafkaApis.handleProduceRequest, sendNoOpResponseExemptThrottle); a
+// partition that failed makes Kafka close the connection
+// (closeConnection) so the client learns something went wrong.
+func (b *Broker) noProduceResponse(w *sim.World, env *sim.Envelope, resp *protocol.ProduceResponse) {
+	for _, r := range resp.Responses {
+		if r.ErrorCode != protocol.NONE {
+			w.Note(b.Node, r.TopicPartition.String(), "acks=0 produce failed with "+r.ErrorCode.String()+
+				": no response; the broker closes the connection to "+string(env.From))
+		}
+	}
 }

@@ -1009,6 +1009,14 @@ func (p *Producer) sendBatch(w *sim.World, b *batch) {
 		Partitions: []protocol.ProducePartitionData{{TopicPartition: b.tp, Records: rb}}}
 	req.Version = b.version
 	c := p.conn(leader)
+	if p.Cfg.Acks == 0 {
+		// acks=0: the broker sends no response, and the Sender completes
+		// the batch once the request is written (NetworkClient
+		// handleCompletedSends, expectResponse false), with no offset.
+		w.SendOn(&c.wire, p.node, leader, req, 0)
+		p.completeBatch(w, b, protocol.NONE, -1)
+		return
+	}
 	b.inflight = w.SendOn(&c.wire, p.node, leader, req, 0)
 	c.outstanding = append(c.outstanding, outstanding{id: b.inflight})
 	w.AfterBackground(p.node, p.Cfg.RequestTimeoutMs, "produce-timeout", b)
