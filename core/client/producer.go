@@ -46,7 +46,9 @@ type SentRecord struct {
 	Txn    int
 	Acked  bool
 	Offset int64
-	Error  protocol.ErrorCode
+	// Error is how the send failed: a broker's code or a client
+	// exception (TimeoutException for an expired batch).
+	Error Result
 }
 
 // TxnRecord is one transaction as the producer lived it.
@@ -76,7 +78,7 @@ type batch struct {
 	created  sim.Time
 	inflight int64
 	done     bool
-	err      protocol.ErrorCode
+	err      Result
 	offset   int64
 	call     *sendCall
 	version  int16 // the Produce version, fixed at the first send
@@ -124,7 +126,7 @@ func (c *conn) answer(id int64) bool {
 type sendCall struct {
 	call    *Call
 	pending int
-	err     protocol.ErrorCode
+	err     Result
 }
 
 type coordKind uint8
@@ -180,7 +182,7 @@ type Producer struct {
 	commitCall         *Call
 	abortCall          *Call
 	offsetsCall        *Call
-	lastError          protocol.ErrorCode
+	lastError          Result
 	epochBumpRequired  bool
 	transactionStarted bool
 	// tv2: the current transaction uses transaction version 2 (tv2.go).
@@ -254,14 +256,14 @@ func (p *Producer) transition(w *sim.World, to TxnState) {
 }
 
 // fatal moves to FATAL_ERROR: only close remains.
-func (p *Producer) fatal(w *sim.World, err protocol.ErrorCode) {
+func (p *Producer) fatal(w *sim.World, err Result) {
 	p.lastError = err
 	p.transition(w, FatalError)
 	p.failOpenCalls(w, err)
 }
 
 // abortable moves to ABORTABLE_ERROR: the application must abort.
-func (p *Producer) abortable(w *sim.World, err protocol.ErrorCode) {
+func (p *Producer) abortable(w *sim.World, err Result) {
 	if p.State == FatalError {
 		return
 	}
@@ -277,7 +279,7 @@ func (p *Producer) abortable(w *sim.World, err protocol.ErrorCode) {
 	}
 }
 
-func (p *Producer) failOpenCalls(w *sim.World, err protocol.ErrorCode) {
+func (p *Producer) failOpenCalls(w *sim.World, err Result) {
 	for _, c := range []*Call{p.initCall, p.commitCall, p.abortCall, p.offsetsCall} {
 		if c != nil && !c.Done {
 			p.finish(w, c, err, "")
@@ -300,7 +302,7 @@ func (p *Producer) Init(w *sim.World) *Call {
 		return call
 	}
 	if !p.Transactional() {
-		p.finish(w, call, protocol.INVALID_TXN_STATE, "not a transactional producer")
+		p.finish(w, call, Raised(IllegalStateException), "not a transactional producer")
 		return call
 	}
 	if p.State == Initializing && p.initCall == nil || p.State == Initializing && p.initCall.Done {
@@ -321,15 +323,18 @@ func (p *Producer) Init(w *sim.World) *Call {
 	return call
 }
 
-func (p *Producer) illegal() protocol.ErrorCode {
-	if p.State == FatalError && p.lastError != protocol.NONE {
+// illegal is what a call refused in the producer's state raises: the
+// fatal error that put it there (maybeFailWithError), otherwise an
+// IllegalStateException (an invalid transition).
+func (p *Producer) illegal() Result {
+	if p.State == FatalError && !p.lastError.OK() {
 		return p.lastError
 	}
-	return protocol.INVALID_TXN_STATE
+	return Raised(IllegalStateException)
 }
 
-// blockLimit ends a blocking call after max.block.ms with a TimeoutException
-// (REQUEST_TIMED_OUT); the work itself goes on.
+// blockLimit ends a blocking call after max.block.ms with a TimeoutException;
+// the work itself goes on.
 func (p *Producer) blockLimit(w *sim.World, call *Call) {
 	w.AfterBackground(p.node, p.Cfg.MaxBlockMs, "max-block", call)
 }
@@ -350,7 +355,7 @@ func (p *Producer) Begin(w *sim.World) *Call {
 	p.added = map[protocol.TopicPartition]bool{}
 	p.Txns = append(p.Txns, TxnRecord{Txn: p.currentTxn, ProducerId: p.ProducerId, ProducerEpoch: p.ProducerEpoch, Outcome: "open"})
 	p.transition(w, InTransaction)
-	p.finish(w, call, protocol.NONE, "")
+	p.finish(w, call, OK, "")
 	return call
 }
 
@@ -422,21 +427,21 @@ func (p *Producer) SendOffsets(w *sim.World, group string, offsets []protocol.Of
 			err := protocol.Error(resp)
 			switch err {
 			case protocol.NONE:
-				p.finish(w, p.offsetsCall, protocol.NONE, "")
+				p.finish(w, p.offsetsCall, OK, "")
 			case protocol.COORDINATOR_NOT_AVAILABLE, protocol.NOT_COORDINATOR, protocol.REQUEST_TIMED_OUT:
 				delete(p.groupCoordinators, group)
 				p.retry(w)
 			case protocol.INVALID_PRODUCER_EPOCH, protocol.PRODUCER_FENCED:
-				p.fatal(w, err)
+				p.fatal(w, Broker(err))
 			case protocol.UNKNOWN_MEMBER_ID, protocol.ILLEGAL_GENERATION, protocol.TRANSACTION_ABORTABLE:
-				p.abortable(w, err)
-				p.finish(w, p.offsetsCall, err, "")
+				p.abortable(w, Broker(err))
+				p.finish(w, p.offsetsCall, Broker(err), "")
 			default:
 				if err.Retriable() {
 					p.retry(w)
 					return
 				}
-				p.fatal(w, err) // TxnOffsetCommitHandler: anything unexpected is fatal
+				p.fatal(w, Broker(err)) // TxnOffsetCommitHandler: anything unexpected is fatal
 			}
 		}})
 	}
@@ -458,7 +463,7 @@ func (p *Producer) SendOffsets(w *sim.World, group string, offsets []protocol.Of
 				p.retry(w)
 			default:
 				p.classify(w, err, true)
-				p.finish(w, p.offsetsCall, err, "")
+				p.finish(w, p.offsetsCall, Broker(err), "")
 			}
 		}})
 	}
@@ -518,11 +523,19 @@ func (p *Producer) Abort(w *sim.World) *Call {
 // beginAbort starts aborting for call: batches not yet sent fail locally,
 // then EndTxn(abort) goes out once nothing is in flight.
 func (p *Producer) beginAbort(w *sim.World, call *Call) {
+	// Batches not sent fail: in Java the Sender fails them at once in
+	// ABORTABLE_ERROR with the error that caused it, and otherwise, once
+	// aborting, with a TransactionAbortedException
+	// (abortUndrainedBatches). Here both happen when the abort starts.
+	aborted := Raised(TransactionAbortedException)
+	if p.State == AbortableError && !p.lastError.OK() {
+		aborted = p.lastError
+	}
 	p.abortCall = call
 	p.transition(w, AbortingTransaction)
 	for _, b := range p.batches {
 		if !b.done && b.inflight == 0 {
-			p.completeBatch(w, b, protocol.TRANSACTION_ABORTABLE, -1)
+			p.completeBatch(w, b, aborted, -1)
 		}
 	}
 	p.pendingAdd = map[protocol.TopicPartition]bool{}
@@ -538,7 +551,7 @@ func (p *Producer) Close(w *sim.World) *Call {
 		p.beginAbort(w, call)
 		return call
 	}
-	p.finish(w, call, protocol.NONE, "")
+	p.finish(w, call, OK, "")
 	return call
 }
 
@@ -548,7 +561,7 @@ func (p *Producer) closedCall(w *sim.World, call *Call) bool {
 	if !p.closed {
 		return false
 	}
-	p.finish(w, call, protocol.INVALID_TXN_STATE, "the producer is closed")
+	p.finish(w, call, Raised(IllegalStateException), "the producer is closed")
 	return true
 }
 
@@ -591,13 +604,13 @@ func (p *Producer) maybeEndTxn(w *sim.World) {
 	}
 	if commit {
 		for _, b := range p.batches {
-			if b.txn == p.currentTxn && b.err != protocol.NONE {
+			if b.txn == p.currentTxn && !b.err.OK() {
 				p.abortable(w, b.err)
 				return
 			}
 		}
 	}
-	if !p.transactionStarted || (!commit && p.lastError == protocol.INVALID_PRODUCER_ID_MAPPING) {
+	if !p.transactionStarted || (!commit && p.lastError == Broker(protocol.INVALID_PRODUCER_ID_MAPPING)) {
 		p.completeTxn(w, commit)
 		return
 	}
@@ -631,7 +644,7 @@ func (p *Producer) completeTxn(w *sim.World, commit bool) {
 		c := p.commitCall
 		p.commitCall = nil
 		p.transition(w, Ready)
-		p.finish(w, c, protocol.NONE, "")
+		p.finish(w, c, OK, "")
 		return
 	}
 	p.endTxnRecord("aborted")
@@ -643,9 +656,9 @@ func (p *Producer) completeTxn(w *sim.World, commit bool) {
 	}
 	c := p.abortCall
 	p.abortCall = nil
-	p.lastError = protocol.NONE
+	p.lastError = OK
 	p.transition(w, Ready)
-	p.finish(w, c, protocol.NONE, "")
+	p.finish(w, c, OK, "")
 }
 
 // classify applies the Java client's error handling to a coordinator
@@ -655,27 +668,27 @@ func (p *Producer) completeTxn(w *sim.World, commit bool) {
 func (p *Producer) classify(w *sim.World, err protocol.ErrorCode, unexpectedFatal bool) {
 	switch err {
 	case protocol.PRODUCER_FENCED, protocol.INVALID_PRODUCER_EPOCH:
-		p.fatal(w, protocol.PRODUCER_FENCED)
+		p.fatal(w, Broker(protocol.PRODUCER_FENCED))
 	case protocol.INVALID_TXN_STATE, protocol.TRANSACTIONAL_ID_AUTHORIZATION_FAILED:
-		p.fatal(w, err)
+		p.fatal(w, Broker(err))
 	case protocol.INVALID_PRODUCER_ID_MAPPING, protocol.UNKNOWN_PRODUCER_ID:
 		p.epochBumpRequired = true
-		p.abortable(w, err)
-		p.failOpenCallsExceptAbort(w, err)
+		p.abortable(w, Broker(err))
+		p.failOpenCallsExceptAbort(w, Broker(err))
 	case protocol.TRANSACTION_ABORTABLE, protocol.OPERATION_NOT_ATTEMPTED, protocol.UNKNOWN_TOPIC_OR_PARTITION:
-		p.abortable(w, err)
-		p.failOpenCallsExceptAbort(w, err)
+		p.abortable(w, Broker(err))
+		p.failOpenCallsExceptAbort(w, Broker(err))
 	default:
 		if unexpectedFatal {
-			p.fatal(w, err)
+			p.fatal(w, Broker(err))
 			return
 		}
-		p.abortable(w, err)
-		p.failOpenCallsExceptAbort(w, err)
+		p.abortable(w, Broker(err))
+		p.failOpenCallsExceptAbort(w, Broker(err))
 	}
 }
 
-func (p *Producer) failOpenCallsExceptAbort(w *sim.World, err protocol.ErrorCode) {
+func (p *Producer) failOpenCallsExceptAbort(w *sim.World, err Result) {
 	for _, c := range []*Call{p.initCall, p.offsetsCall} {
 		if c != nil && !c.Done {
 			p.finish(w, c, err, "")
@@ -725,19 +738,19 @@ func (p *Producer) enqueueInitProducerId(w *sim.World, bump bool) {
 			p.transition(w, Ready)
 			if c := p.initCall; c != nil {
 				p.initCall = nil
-				p.finish(w, c, protocol.NONE, "pid="+strconv.FormatInt(r.ProducerId, 10)+" epoch="+strconv.Itoa(int(r.ProducerEpoch)))
+				p.finish(w, c, OK, "pid="+strconv.FormatInt(r.ProducerId, 10)+" epoch="+strconv.Itoa(int(r.ProducerEpoch)))
 			}
 			if c := p.abortCall; c != nil {
 				p.abortCall = nil
-				p.finish(w, c, protocol.NONE, "")
+				p.finish(w, c, OK, "")
 			}
 		case p.Transactional() && p.coordinatorError(w, r.ErrorCode):
 		case r.ErrorCode.Retriable():
 			p.retry(w)
 		case r.ErrorCode == protocol.INVALID_PRODUCER_EPOCH || r.ErrorCode == protocol.PRODUCER_FENCED:
-			p.fatal(w, protocol.PRODUCER_FENCED)
+			p.fatal(w, Broker(protocol.PRODUCER_FENCED))
 		default:
-			p.fatal(w, r.ErrorCode)
+			p.fatal(w, Broker(r.ErrorCode))
 		}
 	}})
 }
@@ -775,7 +788,7 @@ func (p *Producer) enqueueAddPartitions(w *sim.World) {
 			p.classify(w, err, false)
 			for _, b := range p.batches {
 				if !b.done && b.inflight == 0 && p.pendingAdd[b.tp] {
-					p.completeBatch(w, b, err, -1)
+					p.completeBatch(w, b, Broker(err), -1)
 				}
 			}
 			p.pendingAdd = map[protocol.TopicPartition]bool{}
@@ -1014,7 +1027,7 @@ func (p *Producer) sendBatch(w *sim.World, b *batch) {
 		// the batch once the request is written (NetworkClient
 		// handleCompletedSends, expectResponse false), with no offset.
 		w.SendOn(&c.wire, p.node, leader, req, 0)
-		p.completeBatch(w, b, protocol.NONE, -1)
+		p.completeBatch(w, b, OK, -1)
 		return
 	}
 	b.inflight = w.SendOn(&c.wire, p.node, leader, req, 0)
@@ -1036,7 +1049,7 @@ func (p *Producer) handleProduceResponse(w *sim.World, env *sim.Envelope, m *pro
 		r := m.Responses[0]
 		switch {
 		case r.ErrorCode == protocol.NONE || r.ErrorCode == protocol.DUPLICATE_SEQUENCE_NUMBER:
-			p.completeBatch(w, b, protocol.NONE, r.BaseOffset)
+			p.completeBatch(w, b, OK, r.BaseOffset)
 		case r.ErrorCode.Retriable(),
 			r.ErrorCode == protocol.OUT_OF_ORDER_SEQUENCE_NUMBER && p.Cfg.EnableIdempotence && p.retryOutOfOrder(b):
 			if b.reset {
@@ -1045,14 +1058,14 @@ func (p *Producer) handleProduceResponse(w *sim.World, env *sim.Envelope, m *pro
 			w.After(p.node, p.Cfg.RetryBackoffMs, "resend", b)
 			b.inflight = -1
 		default:
-			p.completeBatch(w, b, r.ErrorCode, -1)
+			p.completeBatch(w, b, Broker(r.ErrorCode), -1)
 			if p.Transactional() {
 				// Every produce error is abortable for a transactional
 				// producer since 2.7 (KAFKA-10687), and the abort is
 				// followed by an epoch bump (maybeTransitionToErrorState,
 				// KIP-360) so the next transaction starts clean.
 				p.epochBumpRequired = true
-				p.abortable(w, r.ErrorCode)
+				p.abortable(w, Broker(r.ErrorCode))
 			}
 		}
 		break // one batch per request
@@ -1061,19 +1074,19 @@ func (p *Producer) handleProduceResponse(w *sim.World, env *sim.Envelope, m *pro
 	p.maybeEndTxn(w)
 }
 
-func (p *Producer) completeBatch(w *sim.World, b *batch, err protocol.ErrorCode, offset int64) {
+func (p *Producer) completeBatch(w *sim.World, b *batch, err Result, offset int64) {
 	if b.done {
 		return
 	}
 	b.done, b.err, b.offset = true, err, offset
-	if last := b.seq + int32(len(b.records)) - 1; err == protocol.NONE && b.seq >= 0 && b.pid == p.ProducerId && b.epoch == p.ProducerEpoch &&
+	if last := b.seq + int32(len(b.records)) - 1; err.OK() && b.seq >= 0 && b.pid == p.ProducerId && b.epoch == p.ProducerEpoch &&
 		last > p.lastAckedSeq(b.tp) {
 		p.lastAcked[b.tp] = last // maybeUpdateLastAckedSequence: answers may come out of order
 	}
 	p.pruneBatches()
 	for i, r := range b.records {
 		s := SentRecord{TP: b.tp, Key: r.Key, Value: r.Value, ProducerId: b.pid, ProducerEpoch: b.epoch,
-			Sequence: -1, Txn: b.txn, Acked: err == protocol.NONE, Offset: -1, Error: err}
+			Sequence: -1, Txn: b.txn, Acked: err.OK(), Offset: -1, Error: err}
 		if b.seq >= 0 {
 			s.Sequence = b.seq + int32(i)
 		}
@@ -1084,12 +1097,12 @@ func (p *Producer) completeBatch(w *sim.World, b *batch, err protocol.ErrorCode,
 	}
 	if sc := b.call; sc != nil {
 		sc.pending--
-		if err != protocol.NONE && sc.err == protocol.NONE {
+		if !err.OK() && sc.err.OK() {
 			sc.err = err
 		}
 		if sc.pending == 0 {
 			detail := ""
-			if err == protocol.NONE {
+			if err.OK() {
 				detail = "offset " + strconv.FormatInt(offset, 10)
 			}
 			p.finish(w, sc.call, sc.err, detail)
@@ -1107,7 +1120,7 @@ func (p *Producer) completeBatch(w *sim.World, b *batch, err protocol.ErrorCode,
 func (p *Producer) pruneBatches() {
 	kept := make([]*batch, 0, len(p.batches))
 	for _, b := range p.batches {
-		if !b.done || (b.err != protocol.NONE && b.txn == p.currentTxn) {
+		if !b.done || (!b.err.OK() && b.txn == p.currentTxn) {
 			kept = append(kept, b)
 		}
 	}
@@ -1177,13 +1190,13 @@ func (p *Producer) Timer(w *sim.World, t *sim.Timer) {
 	case "delivery-timeout":
 		b := t.Data.(*batch)
 		if !b.done {
-			p.completeBatch(w, b, protocol.REQUEST_TIMED_OUT, -1)
+			p.completeBatch(w, b, Raised(TimeoutException), -1) // Sender: "Expiring N record(s)"
 			if p.Transactional() {
 				// An expired batch is abortable and its sequence may have
 				// reached the broker: the abort is followed by an epoch
 				// bump (KAFKA-8805), so later batches start afresh.
 				p.epochBumpRequired = true
-				p.abortable(w, protocol.REQUEST_TIMED_OUT)
+				p.abortable(w, Raised(TimeoutException))
 			} else if p.Cfg.EnableIdempotence && b.seq >= 0 {
 				// Sender.sendProducerData: an expired batch that was sent
 				// may or may not be in the log, so its partition's
@@ -1199,7 +1212,7 @@ func (p *Producer) Timer(w *sim.World, t *sim.Timer) {
 	case "max-block":
 		c := t.Data.(*Call)
 		if !c.Done {
-			p.finish(w, c, protocol.REQUEST_TIMED_OUT, "max.block.ms elapsed")
+			p.finish(w, c, Raised(TimeoutException), "max.block.ms elapsed")
 		}
 	}
 }
@@ -1346,4 +1359,4 @@ func (p *Producer) produceLost(w *sim.World, msgID int64) {
 
 // LastError is the error that put the producer in ABORTABLE_ERROR or
 // FATAL_ERROR.
-func (p *Producer) LastError() protocol.ErrorCode { return p.lastError }
+func (p *Producer) LastError() Result { return p.lastError }

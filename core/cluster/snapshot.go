@@ -176,7 +176,7 @@ func (c *Cluster) Snapshot() Snapshot {
 		if p := c.Producers[name]; p != nil {
 			pv := ProducerView{Name: name, Status: status, TransactionalId: p.Cfg.TransactionalId, ProducerId: p.ProducerId,
 				ProducerEpoch: p.ProducerEpoch, State: string(p.State)}
-			if e := p.LastError(); e != protocol.NONE {
+			if e := p.LastError(); !e.OK() {
 				pv.LastError = e.String()
 			}
 			if l := p.Last(); l != nil {

@@ -16,6 +16,7 @@ import (
 	"strings"
 	"unicode"
 
+	"txnlab/core/client"
 	"txnlab/core/protocol"
 	"txnlab/core/sim"
 )
@@ -1001,14 +1002,22 @@ type ExpectOutcomeStmt struct {
 	Base
 	Client  string
 	Outcome Outcome
-	Error   protocol.ErrorCode // OutcomeError: the expected error (never NONE)
+	// OutcomeError: the expected error, a broker's code (never NONE) or
+	// a client exception (TimeoutException, …); exactly one is set.
+	Error     protocol.ErrorCode
+	Exception client.Exception
+}
+
+// Expected is the expected error as a call result.
+func (s *ExpectOutcomeStmt) Expected() client.Result {
+	return client.Result{Code: s.Error, Exception: s.Exception}
 }
 
 // String renders the statement canonically.
 func (s *ExpectOutcomeStmt) String() string {
 	b := words("expect", s.Client, s.Outcome.String())
 	if s.Outcome == OutcomeError {
-		b.add(s.Error.String())
+		b.add(s.Expected().String())
 	}
 	return b.String()
 }

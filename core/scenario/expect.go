@@ -8,6 +8,7 @@ import (
 
 	"txnlab/core/broker"
 	"txnlab/core/check"
+	"txnlab/core/client"
 	"txnlab/core/cluster"
 	"txnlab/core/partition"
 	"txnlab/core/protocol"
@@ -130,14 +131,14 @@ func (s *Session) expectOutcome(st *ExpectOutcomeStmt) (string, string, bool, *E
 	}
 	actual := last.kind + " returned " + last.result.String()
 	if st.Outcome == OutcomeOK {
-		return "ok", actual, last.result == protocol.NONE, nil
+		return "ok", actual, last.result.OK(), nil
 	}
-	return "error " + st.Error.String(), actual, last.result == st.Error, nil
+	return "error " + st.Expected().String(), actual, last.result == st.Expected(), nil
 }
 
 type lastCall struct {
 	kind   string
-	result protocol.ErrorCode
+	result client.Result
 }
 
 func (s *Session) lastCompleted(name string) *lastCall {

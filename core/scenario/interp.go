@@ -515,17 +515,19 @@ func (s *Session) clientUsable(st Stmt, name string) *Error {
 	case sim.Paused:
 		return s.errorf(st, "%s is paused: resume it first", name)
 	}
-	if last := s.lastCall(name); last != nil && !last.Done && !(isSend(st) && s.onlySendsPending(name)) {
+	if last := s.lastCall(name); last != nil && !last.Done && !(overlapsSends(st) && s.onlySendsPending(name)) {
 		return s.errorf(st, "%s is still in its %s call: wait for it first (wait %s)", name, last.Kind, name)
 	}
 	return nil
 }
 
-// isSend tells a producer's send: Java's send() is asynchronous, so a
-// send may be issued while earlier sends (`send … &`) wait for their acks.
-func isSend(st Stmt) bool {
+// overlapsSends tells the producer calls that may start while earlier
+// sends (`send … &`) wait for their acks: Java's send() is asynchronous,
+// so another send; commitTransaction, which flushes them first; and
+// abortTransaction, which fails those not yet sent.
+func overlapsSends(st Stmt) bool {
 	a, ok := st.(*ProducerActionStmt)
-	return ok && a.Op == ProducerSend
+	return ok && (a.Op == ProducerSend || a.Op == ProducerCommit || a.Op == ProducerAbort)
 }
 
 // onlySendsPending reports whether every pending call of producer name

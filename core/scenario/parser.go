@@ -8,6 +8,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"txnlab/core/client"
 	"txnlab/core/protocol"
 	"txnlab/core/sim"
 )
@@ -1046,8 +1047,12 @@ func (lp *lineParser) expectClient(c ClientDecl) Stmt {
 		lp.done("expect " + c.Name + " pending takes no arguments")
 		return &ExpectOutcomeStmt{Client: c.Name, Outcome: OutcomePending}
 	case "error":
-		e := lp.next("expect " + c.Name + " error needs a Kafka error name, e.g. PRODUCER_FENCED")
-		code := lp.errorName(e.raw, e.col)
+		e := lp.next("expect " + c.Name + " error needs a Kafka error name, e.g. PRODUCER_FENCED, or a client exception, e.g. TimeoutException")
+		if x, ok := client.ExceptionByName(e.raw); ok && !e.quoted {
+			lp.done("expect error takes one error name")
+			return &ExpectOutcomeStmt{Client: c.Name, Outcome: OutcomeError, Exception: x}
+		}
+		code := lp.clientErrorName(e.raw, e.col)
 		lp.done("expect error takes one error name")
 		return &ExpectOutcomeStmt{Client: c.Name, Outcome: OutcomeError, Error: code}
 	case "state":
@@ -1379,6 +1384,22 @@ func (lp *lineParser) errorName(raw string, col int) protocol.ErrorCode {
 		lp.failf(col, "NONE is success: write expect NAME ok")
 	}
 	return code
+}
+
+// clientErrorName is errorName for a call's outcome, which may also be
+// a client exception: an unknown name is matched against both.
+func (lp *lineParser) clientErrorName(raw string, col int) protocol.ErrorCode {
+	if _, ok := protocol.ErrorByName(raw); !ok {
+		var names []string
+		for _, e := range protocol.Errors {
+			names = append(names, e.Name)
+		}
+		for _, x := range client.Exceptions {
+			names = append(names, x.String())
+		}
+		lp.failf(col, "unknown Kafka error or client exception %q%s", raw, didYouMean(raw, names))
+	}
+	return lp.errorName(raw, col)
 }
 
 func (lp *lineParser) errorNameAny(raw string, col int) protocol.ErrorCode {
