@@ -22,9 +22,27 @@ type ProducerConfig = client.ProducerConfig
 // ConsumerConfig is a consumer's settings (the Java client's names).
 type ConsumerConfig = client.ConsumerConfig
 
-// Call is one client call: it starts, and later returns with an error
-// code (NONE on success).
+// Call is one client call: it starts, and later returns with a
+// CallResult.
 type Call = client.Call
+
+// CallSend is the kind of a producer's send call.
+const CallSend = client.CallSend
+
+// CallResult is how a call ended: success, a broker's error code, or an
+// exception the client raised itself.
+type CallResult = client.Result
+
+// Exception is a failure the Java client raises by itself
+// (TimeoutException, …), never a broker's code.
+type Exception = client.Exception
+
+// Exceptions lists every client exception, for the scenario language's
+// error messages.
+var Exceptions = client.Exceptions
+
+// ExceptionByName finds a client exception by its Java name.
+func ExceptionByName(name string) (Exception, bool) { return client.ExceptionByName(name) }
 
 // DefaultProducerConfig is the Java producer's defaults.
 func DefaultProducerConfig() ProducerConfig { return client.DefaultProducerConfig() }

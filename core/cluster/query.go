@@ -244,6 +244,24 @@ func (c *Cluster) LastCall(name string) *Call {
 	return nil
 }
 
+// PendingCalls are the calls of client name that have not returned,
+// oldest first: with sends in flight, a producer has several.
+func (c *Cluster) PendingCalls(name string) []*Call {
+	var calls []*Call
+	if p := c.Producers[name]; p != nil {
+		calls = p.Calls()
+	} else if k := c.Consumers[name]; k != nil {
+		calls = k.Calls()
+	}
+	var pending []*Call
+	for _, call := range calls {
+		if !call.Done {
+			pending = append(pending, call)
+		}
+	}
+	return pending
+}
+
 // LastCompleted is a client's last call that returned; nil before one did.
 func (c *Cluster) LastCompleted(name string) *Call {
 	if p := c.Producers[name]; p != nil {

@@ -177,7 +177,7 @@ func (c *Cluster) Snapshot() Snapshot {
 			info, _ := c.Producer(name)
 			pv := ProducerView{Name: name, Status: status, TransactionalId: info.TransactionalId, ProducerId: info.ProducerId,
 				ProducerEpoch: info.ProducerEpoch, State: info.State}
-			if e := p.LastError(); e != protocol.NONE {
+			if e := p.LastError(); !e.OK() {
 				pv.LastError = e.String()
 			}
 			if l := p.Last(); l != nil {

@@ -261,7 +261,15 @@ func (st *WaitStmt) apply(s *Session) *Error {
 	if last == nil {
 		return s.errorf(st, "%s has made no call to wait for", st.Client)
 	}
-	s.waitFor(st, func() bool { return last.Done }, 10*sim.Minute, fmt.Sprintf("wait %s: the call did not return within 10m", st.Client))
+	pending := s.Cluster.PendingCalls(st.Client) // every overlapping send too
+	s.waitFor(st, func() bool {
+		for _, c := range pending {
+			if !c.Done {
+				return false
+			}
+		}
+		return true
+	}, 10*sim.Minute, fmt.Sprintf("wait %s: the call did not return within 10m", st.Client))
 	return nil
 }
 
@@ -272,10 +280,33 @@ func (s *Session) clientUsable(st Stmt, name string) *Error {
 	case sim.Paused:
 		return s.errorf(st, "%s is paused: resume it first", name)
 	}
-	if last := s.Cluster.LastCall(name); last != nil && !last.Done {
+	if last := s.Cluster.LastCall(name); last != nil && !last.Done && !(overlapsSends(st) && s.onlySendsPending(name)) {
 		return s.errorf(st, "%s is still in its %s call: wait for it first (wait %s)", name, last.Kind, name)
 	}
 	return nil
+}
+
+// overlapsSends tells the producer calls that may start while earlier
+// sends (`send … &`) wait for their acks: Java's send() is asynchronous,
+// so another send; commitTransaction, which flushes them first; and
+// abortTransaction, which fails those not yet sent.
+func overlapsSends(st Stmt) bool {
+	a, ok := st.(*ProducerActionStmt)
+	return ok && (a.Op == ProducerSend || a.Op == ProducerCommit || a.Op == ProducerAbort)
+}
+
+// onlySendsPending reports whether every pending call of producer name
+// is a send.
+func (s *Session) onlySendsPending(name string) bool {
+	if _, ok := s.Cluster.Producer(name); !ok {
+		return false
+	}
+	for _, c := range s.Cluster.PendingCalls(name) {
+		if c.Kind != cluster.CallSend {
+			return false
+		}
+	}
+	return true
 }
 
 func (st *ProducerActionStmt) apply(s *Session) *Error {

@@ -13,6 +13,7 @@ import (
 	"strconv"
 	"strings"
 
+	"txnlab/core/cluster"
 	"txnlab/core/protocol"
 )
 
@@ -68,14 +69,22 @@ type ExpectOutcomeStmt struct {
 	Base
 	Client  string
 	Outcome Outcome
-	Error   protocol.ErrorCode // OutcomeError: the expected error (never NONE)
+	// OutcomeError: the expected error, a broker's code (never NONE) or
+	// a client exception (TimeoutException, …); exactly one is set.
+	Error     protocol.ErrorCode
+	Exception cluster.Exception
+}
+
+// Expected is the expected error as a call result.
+func (s *ExpectOutcomeStmt) Expected() cluster.CallResult {
+	return cluster.CallResult{Code: s.Error, Exception: s.Exception}
 }
 
 // String renders the statement canonically.
 func (s *ExpectOutcomeStmt) String() string {
 	b := words("expect", s.Client, s.Outcome.String())
 	if s.Outcome == OutcomeError {
-		b.add(s.Error.String())
+		b.add(s.Expected().String())
 	}
 	return b.String()
 }
@@ -210,10 +219,30 @@ func parseExpectPending(lp *lineParser, c ClientDecl, t token) Stmt {
 }
 
 func parseExpectError(lp *lineParser, c ClientDecl, t token) Stmt {
-	e := lp.next("expect " + c.Name + " error needs a Kafka error name, e.g. PRODUCER_FENCED")
-	code := lp.errorName(e.raw, e.col)
+	e := lp.next("expect " + c.Name + " error needs a Kafka error name, e.g. PRODUCER_FENCED, or a client exception, e.g. TimeoutException")
+	if x, ok := cluster.ExceptionByName(e.raw); ok && !e.quoted {
+		lp.done("expect error takes one error name")
+		return &ExpectOutcomeStmt{Client: c.Name, Outcome: OutcomeError, Exception: x}
+	}
+	code := lp.clientErrorName(e.raw, e.col)
 	lp.done("expect error takes one error name")
 	return &ExpectOutcomeStmt{Client: c.Name, Outcome: OutcomeError, Error: code}
+}
+
+// clientErrorName is errorName for a call's outcome, which may also be
+// a client exception: an unknown name is matched against both.
+func (lp *lineParser) clientErrorName(raw string, col int) protocol.ErrorCode {
+	if _, ok := protocol.ErrorByName(raw); !ok {
+		var names []string
+		for _, e := range protocol.Errors {
+			names = append(names, e.Name)
+		}
+		for _, x := range cluster.Exceptions {
+			names = append(names, x.String())
+		}
+		lp.failf(col, "unknown Kafka error or client exception %q%s", raw, didYouMean(raw, names))
+	}
+	return lp.errorName(raw, col)
 }
 
 // errorName parses an expected client error: a Kafka error name, not NONE.
@@ -293,9 +322,9 @@ func (st *ExpectOutcomeStmt) evaluate(s *Session) (string, string, bool, *Error)
 	}
 	actual := string(last.Kind) + " returned " + last.Result.String()
 	if st.Outcome == OutcomeOK {
-		return "ok", actual, last.Result == protocol.NONE, nil
+		return "ok", actual, last.Result.OK(), nil
 	}
-	return "error " + st.Error.String(), actual, last.Result == st.Error, nil
+	return "error " + st.Expected().String(), actual, last.Result == st.Expected(), nil
 }
 
 func (st *ExpectStateStmt) evaluate(s *Session) (string, string, bool, *Error) {

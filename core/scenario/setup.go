@@ -493,6 +493,7 @@ func (st *ProducerStmt) apply(s *Session) *Error {
 	if st.Given.Has("retry.backoff.ms") {
 		cfg.RetryBackoffMs = st.RetryBackoff
 	}
+	cfg.MaxInFlight = st.MaxInFlight
 	if err := s.Cluster.AddProducer(st.Name, cfg); err != nil {
 		return s.errorf(st, "%v", err)
 	}
