@@ -46,16 +46,3 @@ func ValidTransition(from, to TxnState) bool {
 // TxnStates lists the states in the order the UI shows them.
 var TxnStates = []TxnState{Uninitialized, Initializing, Ready, InTransaction, CommittingTransaction,
 	AbortingTransaction, AbortableError, FatalError}
-
-// TxnStateByName finds a state by its Java name.
-func TxnStateByName(name string) (TxnState, bool) {
-	for _, s := range TxnStates {
-		if string(s) == name {
-			return s, true
-		}
-	}
-	return "", false
-}
-
-// String returns the Java name of the state.
-func (s TxnState) String() string { return string(s) }
