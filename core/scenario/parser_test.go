@@ -173,8 +173,8 @@ func TestGoodLines(t *testing.T) {
 		{line: "expect p1 pending", want: &ExpectOutcomeStmt{Client: "p1", Outcome: OutcomePending}},
 		{line: "expect p1 error PRODUCER_FENCED", want: &ExpectOutcomeStmt{Client: "p1", Outcome: OutcomeError, Error: protocol.PRODUCER_FENCED}},
 		{line: "expect p1 error TimeoutException", want: &ExpectOutcomeStmt{Client: "p1", Outcome: OutcomeError, Exception: client.TimeoutException}},
-		{line: "expect p1 state READY", want: &ExpectStateStmt{Client: "p1", State: StateReady}},
-		{line: "expect p1 state ABORTABLE_ERROR epoch=-1", want: &ExpectStateStmt{Client: "p1", State: StateAbortableError, Epoch: -1, Given: OptionSet{"epoch"}}},
+		{line: "expect p1 state READY", want: &ExpectStateStmt{Client: "p1", State: state(t, "READY")}},
+		{line: "expect p1 state ABORTABLE_ERROR epoch=-1", want: &ExpectStateStmt{Client: "p1", State: state(t, "ABORTABLE_ERROR"), Epoch: -1, Given: OptionSet{"epoch"}}},
 		{line: "expect ip state UNINITIALIZED"},
 		{line: "expect txn order-txn-1", want: &ExpectTxnStmt{TransactionalID: "order-txn-1"}},
 		{line: "expect txn order-txn-1 partitions=payments/0,orders/1,__consumer_offsets/3 epoch=2 state=Ongoing",
@@ -971,4 +971,14 @@ func TestBuiltInCode(t *testing.T) {
 			t.Errorf("%q does not parse: %v", want, err)
 		}
 	}
+}
+
+// state finds a client state by name, for the tables of expected
+// statements.
+func state(t *testing.T, name string) ClientState {
+	s, ok := ClientStateByName(name)
+	if !ok {
+		t.Fatalf("no client state %s", name)
+	}
+	return s
 }
