@@ -128,36 +128,6 @@ func (op *offsetsPartition) apply(b *protocol.RecordBatch, v *protocol.OffsetCom
 	op.committed[k] = committed{v.CommittedOffset, position, -1}
 }
 
-// completeTransaction is replayEndTransactionMarker: on COMMIT each pending
-// offset is copied unless a newer commit exists; on ABORT it is dropped.
-func (op *offsetsPartition) completeTransaction(pid int64, commit bool) {
-	pend := op.pending[pid]
-	delete(op.pending, pid)
-	if !commit {
-		return
-	}
-	for k, v := range pend {
-		if cur, ok := op.committed[k]; !ok || cur.position < v.position {
-			op.committed[k] = v
-		}
-	}
-}
-
-// OnMarker applies a marker written to an offsets partition.
-func (c *Coordinator) OnMarker(w *sim.World, p int32, pid int64, commit bool) {
-	if op := c.parts[p]; op != nil {
-		n := len(op.pending[pid])
-		op.completeTransaction(pid, commit)
-		if n > 0 {
-			verb := "dropped"
-			if commit {
-				verb = "materialised"
-			}
-			w.Note(c.host.BrokerNode(), offsetsTP(p).String(), strconv.Itoa(n)+" pending transactional offset(s) of producer "+strconv.FormatInt(pid, 10)+" "+verb)
-		}
-	}
-}
-
 func (c *Coordinator) partitionOf(group string) (*offsetsPartition, int32, protocol.ErrorCode) {
 	p := c.host.GroupPartitionFor(group)
 	if _, ok := c.loading[p]; ok {
@@ -170,23 +140,20 @@ func (c *Coordinator) partitionOf(group string) (*offsetsPartition, int32, proto
 	return op, p, protocol.NONE
 }
 
-// Handle dispatches OffsetCommit, TxnOffsetCommit and OffsetFetch.
+// Handle dispatches OffsetCommit, TxnOffsetCommit and OffsetFetch, each
+// in the file named after its API key.
 func (c *Coordinator) Handle(w *sim.World, env *sim.Envelope) {
 	switch m := env.Msg.(type) {
 	case *protocol.OffsetCommitRequest:
-		c.commit(w, m.GroupId, m.Offsets, -1, -1, false, func(w *sim.World, rs []protocol.PartitionError) {
-			w.Send(c.host.BrokerNode(), env.From, &protocol.OffsetCommitResponse{Results: rs}, env.ID)
-		})
+		c.handleOffsetCommit(w, env, m)
 	case *protocol.TxnOffsetCommitRequest:
-		c.commit(w, m.GroupId, m.Offsets, m.ProducerId, m.ProducerEpoch, true, func(w *sim.World, rs []protocol.PartitionError) {
-			w.Send(c.host.BrokerNode(), env.From, &protocol.TxnOffsetCommitResponse{Results: rs}, env.ID)
-		})
+		c.handleTxnOffsetCommit(w, env, m)
 	case *protocol.OffsetFetchRequest:
-		w.Send(c.host.BrokerNode(), env.From, c.fetch(m), env.ID)
+		c.handleOffsetFetch(w, env, m)
 	}
 }
 
-// commit appends offset records (a transactional batch for
+// commit (GroupMetadataManager.storeOffsets) appends offset records (a transactional batch for
 // TxnOffsetCommit, carrying the producer id and epoch so a fenced producer
 // is rejected by the log's epoch check) and applies them once replicated.
 func (c *Coordinator) commit(w *sim.World, group string, offsets []protocol.OffsetEntry, pid int64, epoch int16, txn bool, done func(*sim.World, []protocol.PartitionError)) {
@@ -229,41 +196,6 @@ func (c *Coordinator) commit(w *sim.World, group string, offsets []protocol.Offs
 		}
 		done(w, all(err))
 	})
-}
-
-// Fetch answers an OffsetFetch locally, for expectations that read what a
-// require_stable OffsetFetch would return.
-func (c *Coordinator) Fetch(m *protocol.OffsetFetchRequest) *protocol.OffsetFetchResponse {
-	return c.fetch(m)
-}
-
-func (c *Coordinator) fetch(m *protocol.OffsetFetchRequest) *protocol.OffsetFetchResponse {
-	resp := &protocol.OffsetFetchResponse{}
-	op, _, err := c.partitionOf(m.GroupId)
-	if err != protocol.NONE {
-		resp.ErrorCode = err
-		return resp
-	}
-	for _, tp := range m.Partitions {
-		r := protocol.OffsetFetchResult{TopicPartition: tp, CommittedOffset: -1}
-		k := offsetKey{m.GroupId, tp}
-		if m.RequireStable && op.hasPending(k) {
-			r.ErrorCode = protocol.UNSTABLE_OFFSET_COMMIT
-		} else if v, ok := op.committed[k]; ok {
-			r.CommittedOffset = v.offset
-		}
-		resp.Results = append(resp.Results, r)
-	}
-	return resp
-}
-
-func (op *offsetsPartition) hasPending(k offsetKey) bool {
-	for _, m := range op.pending {
-		if _, ok := m[k]; ok {
-			return true
-		}
-	}
-	return false
 }
 
 // OffsetView is one offset as the inspector shows it.
