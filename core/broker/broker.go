@@ -20,7 +20,8 @@ import (
 
 // Config is the broker configuration, with Kafka's defaults.
 type Config struct {
-	Txn txncoord.Config
+	Txn   txncoord.Config
+	Group groupcoord.Config
 	// RequestTimeoutMs is request.timeout.ms: how long an acks=all write
 	// (and a marker append) waits for replication.
 	RequestTimeoutMs sim.Time
@@ -51,6 +52,7 @@ type Config struct {
 func DefaultConfig() Config {
 	return Config{
 		Txn:                 txncoord.DefaultConfig(),
+		Group:               groupcoord.DefaultConfig(),
 		RequestTimeoutMs:    30 * sim.Second,
 		ReplicaLagTimeMaxMs: 30 * sim.Second,
 		SessionTimeoutMs:    9 * sim.Second,
@@ -179,7 +181,7 @@ func New(id int32, meta *Metadata, disk *Disk, cfg *Config) *Broker {
 		disk.Logs[tp].Rebuild()
 	}
 	b.Txn = txncoord.New(b, &cfg.Txn)
-	b.Group = groupcoord.New(b)
+	b.Group = groupcoord.New(b, &cfg.Group)
 	return b
 }
 
@@ -238,7 +240,8 @@ func (b *Broker) Receive(w *sim.World, env *sim.Envelope) {
 		if !b.startOffsetsVerification(w, env, m) {
 			b.Group.Handle(w, env)
 		}
-	case *protocol.OffsetCommitRequest, *protocol.OffsetFetchRequest:
+	case *protocol.OffsetCommitRequest, *protocol.OffsetFetchRequest,
+		*protocol.JoinGroupRequest, *protocol.SyncGroupRequest, *protocol.HeartbeatRequest:
 		b.Group.Handle(w, env)
 	}
 }

@@ -4,6 +4,15 @@ package groupcoord
 // GroupMetadataManager.storeOffsets (transactional branch) and
 // handleTxnCompletion, Kafka 3.5.
 //
+// - First the group metadata (KIP-447, TxnOffsetCommit v3+:
+//   GenerationId, MemberId, GroupInstanceId) is checked as
+//   validateOffsetCommit does (group.go): a zombie whose member was
+//   removed gets UNKNOWN_MEMBER_ID, one replaced by a newer static member
+//   FENCED_INSTANCE_ID, one from an older generation ILLEGAL_GENERATION;
+//   the producer must abort. A commit without metadata (generation -1, no
+//   member: the deprecated sendOffsetsToTransaction(offsets, groupId)) is
+//   not checked against the membership at all. An unknown group is
+//   created Empty.
 // - The offsets are appended as a transactional batch carrying the
 //   producer id and epoch, so a fenced producer is rejected by the log's
 //   epoch check (INVALID_PRODUCER_EPOCH).
@@ -21,7 +30,9 @@ import (
 )
 
 func (c *Coordinator) handleTxnOffsetCommit(w *sim.World, env *sim.Envelope, m *protocol.TxnOffsetCommitRequest) {
-	c.commit(w, m.GroupId, m.Offsets, m.ProducerId, m.ProducerEpoch, true, func(w *sim.World, rs []protocol.PartitionError) {
+	c.commit(w, m.GroupId, m.Offsets, m.ProducerId, m.ProducerEpoch, true, func(w *sim.World, op *offsetsPartition, _ int32) protocol.ErrorCode {
+		return op.groupOf(m.GroupId, true).validateOffsetCommit(m.GenerationId, m.MemberId, m.GroupInstanceId, true)
+	}, func(w *sim.World, rs []protocol.PartitionError) {
 		w.Send(c.host.BrokerNode(), env.From, &protocol.TxnOffsetCommitResponse{Results: rs}, env.ID)
 	})
 }

@@ -2,10 +2,11 @@
 // to what transactions need: committed offsets in __consumer_offsets,
 // OffsetCommit, OffsetFetch with require_stable, and TxnOffsetCommit
 // whose offsets stay pending until the transaction's marker reaches the
-// offsets partition (materialised on COMMIT, dropped on ABORT).
+// offsets partition (materialised on COMMIT, dropped on ABORT); and the
+// classic membership protocol (JoinGroup, SyncGroup, Heartbeat, group.go)
+// whose generations fence a zombie's commits (KIP-447).
 //
-// Simplified: no membership protocol (groups are "simple" groups,
-// generation -1), offsets never expire.
+// Simplified: offsets never expire; the membership is not persisted.
 package groupcoord
 
 import (
@@ -41,18 +42,23 @@ type offsetsPartition struct {
 	epoch     int32
 	committed map[offsetKey]committed
 	pending   map[int64]map[offsetKey]committed // producer id → pending offsets
+	groups    map[string]*group                 // membership (group.go)
 }
 
 // Coordinator is the module.
 type Coordinator struct {
 	host    Host
+	cfg     *Config
 	parts   map[int32]*offsetsPartition
 	loading map[int32]int32
+	// nextMember numbers the member ids this broker hands out.
+	nextMember int
 }
 
-// New creates the module for a broker.
-func New(host Host) *Coordinator {
-	return &Coordinator{host: host, parts: map[int32]*offsetsPartition{}, loading: map[int32]int32{}}
+// New creates the module for a broker; cfg is shared with the broker, so
+// a config statement reaches it.
+func New(host Host, cfg *Config) *Coordinator {
+	return &Coordinator{host: host, cfg: cfg, parts: map[int32]*offsetsPartition{}, loading: map[int32]int32{}}
 }
 
 const timerLoad = "group.load"
@@ -81,7 +87,18 @@ func (c *Coordinator) OnResignation(w *sim.World, p int32) {
 
 // Timer finishes a load: replay offset records and markers.
 func (c *Coordinator) Timer(w *sim.World, t *sim.Timer) {
-	if t.Kind != timerLoad {
+	switch t.Kind {
+	case timerJoin:
+		c.joinExpired(w, t.Data.(joinTimer))
+		return
+	case timerHeartbeat:
+		c.heartbeatExpired(w, t.Data.(heartbeatTimer))
+		return
+	case timerPending:
+		c.pendingExpired(w, t.Data.(pendingTimer))
+		return
+	case timerLoad:
+	default:
 		return
 	}
 	job := t.Data.(loadJob)
@@ -89,7 +106,7 @@ func (c *Coordinator) Timer(w *sim.World, t *sim.Timer) {
 		return
 	}
 	delete(c.loading, job.partition)
-	op := &offsetsPartition{epoch: job.epoch, committed: map[offsetKey]committed{}, pending: map[int64]map[offsetKey]committed{}}
+	op := &offsetsPartition{epoch: job.epoch, committed: map[offsetKey]committed{}, pending: map[int64]map[offsetKey]committed{}, groups: map[string]*group{}}
 	log := c.host.ReplicaLog(offsetsTP(job.partition))
 	for i := range log.Batches {
 		b := &log.Batches[i]
@@ -140,7 +157,7 @@ func (c *Coordinator) partitionOf(group string) (*offsetsPartition, int32, proto
 	return op, p, protocol.NONE
 }
 
-// Handle dispatches OffsetCommit, TxnOffsetCommit and OffsetFetch, each
+// Handle dispatches the group coordinator's requests, each
 // in the file named after its API key.
 func (c *Coordinator) Handle(w *sim.World, env *sim.Envelope) {
 	switch m := env.Msg.(type) {
@@ -150,13 +167,24 @@ func (c *Coordinator) Handle(w *sim.World, env *sim.Envelope) {
 		c.handleTxnOffsetCommit(w, env, m)
 	case *protocol.OffsetFetchRequest:
 		c.handleOffsetFetch(w, env, m)
+	case *protocol.JoinGroupRequest:
+		c.handleJoinGroup(w, env, m)
+	case *protocol.SyncGroupRequest:
+		c.handleSyncGroup(w, env, m)
+	case *protocol.HeartbeatRequest:
+		c.handleHeartbeat(w, env, m)
 	}
 }
 
 // commit (GroupMetadataManager.storeOffsets) appends offset records (a transactional batch for
 // TxnOffsetCommit, carrying the producer id and epoch so a fenced producer
 // is rejected by the log's epoch check) and applies them once replicated.
-func (c *Coordinator) commit(w *sim.World, group string, offsets []protocol.OffsetEntry, pid int64, epoch int16, txn bool, done func(*sim.World, []protocol.PartitionError)) {
+//
+// validate, run once the coordinator knows the group's partition, fences
+// the commit by its group metadata (OffsetCommit's and TxnOffsetCommit's
+// own checks): any error but NONE answers every partition with it.
+func (c *Coordinator) commit(w *sim.World, group string, offsets []protocol.OffsetEntry, pid int64, epoch int16, txn bool,
+	validate func(w *sim.World, op *offsetsPartition, p int32) protocol.ErrorCode, done func(*sim.World, []protocol.PartitionError)) {
 	all := func(err protocol.ErrorCode) []protocol.PartitionError {
 		rs := make([]protocol.PartitionError, len(offsets))
 		for i, o := range offsets {
@@ -165,6 +193,9 @@ func (c *Coordinator) commit(w *sim.World, group string, offsets []protocol.Offs
 		return rs
 	}
 	op, p, err := c.partitionOf(group)
+	if err == protocol.NONE {
+		err = validate(w, op, p)
+	}
 	if err != protocol.NONE {
 		done(w, all(err))
 		return

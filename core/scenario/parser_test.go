@@ -425,7 +425,7 @@ func TestBadLines(t *testing.T) {
 		{"heal now", `10:6: unexpected "now": heal takes no arguments`},
 		{"drop Produse", `10:6: unknown API "Produse"; did you mean "Produce"?`},
 		{"drop produce", `10:6: unknown API "produce"; did you mean "Produce"?`},
-		{"drop Metadata", `10:6: unknown API "Metadata" (APIs: Produce, Fetch, OffsetCommit, OffsetFetch, FindCoordinator, InitProducerId, AddPartitionsToTxn, AddOffsetsToTxn, EndTxn, WriteTxnMarkers, TxnOffsetCommit)`},
+		{"drop Metadata", `10:6: unknown API "Metadata" (APIs: Produce, Fetch, OffsetCommit, OffsetFetch, FindCoordinator, JoinGroup, Heartbeat, SyncGroup, InitProducerId, AddPartitionsToTxn, AddOffsetsToTxn, EndTxn, WriteTxnMarkers, TxnOffsetCommit)`},
 		{"drop EndTxn.request", `10:12: unknown suffix ".request": write EndTxn for requests or EndTxn.response for responses`},
 		{"drop EndTxn count=0", `10:13: count must be between 1 and 2147483647, got 0`},
 		{"drop EndTxn from=p9", `10:18: unknown client "p9": declare it with producer or consumer first; did you mean "p1"?`},
