@@ -10,6 +10,7 @@ import (
 
 	"txnlab/core/broker"
 	"txnlab/core/client"
+	"txnlab/core/groupcoord"
 	"txnlab/core/protocol"
 	"txnlab/core/sim"
 )
@@ -322,6 +323,17 @@ func (m clientMeta) LeaderOf(tp protocol.TopicPartition) (sim.NodeID, bool) {
 	return broker.NodeID(l), true
 }
 
+// PartitionCount is the number of partitions of a topic (0: unknown).
+func (m clientMeta) PartitionCount(topic string) int32 {
+	var n int32
+	for tp := range m.c.Meta.Partitions {
+		if tp.Topic == topic {
+			n++
+		}
+	}
+	return n
+}
+
 // TransactionVersion is the finalized transaction.version the brokers
 // advertise.
 func (m clientMeta) TransactionVersion() int16 { return m.c.BrokerCfg.TransactionVersion }
@@ -344,6 +356,22 @@ func (m clientMeta) Bootstrap(attempt int) sim.NodeID {
 func (c *Cluster) CoordinatorOf(transactionalId string) (int32, int32) {
 	p := c.Meta.TxnPartitionFor(transactionalId)
 	return c.Meta.Leader(protocol.TopicPartition{Topic: protocol.TransactionStateTopic, Partition: p}), p
+}
+
+// GroupView is a consumer group's membership (groupcoord's view).
+type GroupView = groupcoord.GroupView
+
+// GroupStates lists the group states by Kafka's names.
+func GroupStates() []string { return groupcoord.GroupStateNames() }
+
+// Group is a consumer group's membership as its coordinator holds it;
+// false when no live broker coordinates it.
+func (c *Cluster) Group(id string) (GroupView, bool) {
+	leader, _ := c.GroupCoordinatorOf(id)
+	if b := c.Broker(leader); b != nil {
+		return b.Group.Group(id)
+	}
+	return GroupView{}, false
 }
 
 // GroupCoordinatorOf is the broker leading a group's __consumer_offsets

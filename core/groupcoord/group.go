@@ -9,8 +9,9 @@ package groupcoord
 // - A rebalance starts when a member joins, when a member's session
 //   expires (no heartbeat for session.timeout.ms) or when the leader
 //   rejoins. The join phase waits for every known member to rejoin, at
-//   most the largest rebalance timeout (max.poll.interval.ms); members
-//   that did not rejoin are removed. A group going from Empty waits
+//   most the largest rebalance timeout (max.poll.interval.ms); dynamic
+//   members that did not rejoin are removed, static ones (KIP-345) stay
+//   until their session expires. A group going from Empty waits
 //   group.initial.rebalance.delay.ms first, longer while members keep
 //   arriving (InitialDelayedJoin).
 // - Completing the join bumps the generation (initNextGeneration) and
@@ -66,6 +67,9 @@ var groupStateNames = []string{"Empty", "PreparingRebalance", "CompletingRebalan
 
 // String returns Kafka's name of the state.
 func (s GroupState) String() string { return groupStateNames[s] }
+
+// GroupStateNames lists the states by Kafka's names, in order.
+func GroupStateNames() []string { return slices.Clone(groupStateNames) }
 
 // GroupStateByName finds a state by Kafka's name.
 func GroupStateByName(name string) (GroupState, bool) {
@@ -306,9 +310,26 @@ func (c *Coordinator) joinExpired(w *sim.World, t joinTimer) {
 func (c *Coordinator) onCompleteJoin(w *sim.World, p int32, g *group) {
 	g.joinSeq++ // the delayed operation is done
 	for _, id := range slices.Clone(g.order) {
-		if m := g.members[id]; m.join == nil {
+		if m := g.members[id]; m.join == nil && m.instanceId == "" {
 			g.remove(id)
 			w.Note(c.host.BrokerNode(), g.id, "group "+g.id+" removed member "+id+", which did not rejoin")
+		}
+	}
+	// maybeElectNewJoinedLeader: a static member kept without rejoining
+	// cannot lead; with no member rejoined at all, wait another round.
+	if l := g.members[g.leader]; l != nil && l.join == nil {
+		g.leader = ""
+		for _, id := range g.order {
+			if g.members[id].join != nil {
+				g.leader = id
+				break
+			}
+		}
+		if g.leader == "" {
+			g.leader = l.id
+			g.joinSeq++
+			w.AfterBackground(c.host.BrokerNode(), g.rebalanceTimeout(), timerJoin, joinTimer{p, g.id, g.joinSeq})
+			return
 		}
 	}
 	g.generation++
@@ -325,6 +346,9 @@ func (c *Coordinator) onCompleteJoin(w *sim.World, p int32, g *group) {
 	}
 	for _, id := range g.order {
 		m := g.members[id]
+		if m.join == nil {
+			continue // a static member that did not rejoin stays, unanswered
+		}
 		resp := &protocol.JoinGroupResponse{GenerationId: g.generation, ProtocolType: protocol.ConsumerProtocolType,
 			ProtocolName: RangeProtocol, Leader: g.leader, MemberId: m.id}
 		if id == g.leader {
@@ -421,6 +445,10 @@ type GroupView struct {
 	Generation int32
 	Leader     string   `json:",omitempty"`
 	Members    []string `json:",omitempty"` // member ids, in join order
+	// Clients are the members' client nodes, in the same order, and
+	// LeaderClient the leader's.
+	Clients      []string `json:",omitempty"`
+	LeaderClient string   `json:",omitempty"`
 	// Assignments maps a member id to its partitions (Stable groups).
 	Assignments map[string][]protocol.TopicPartition `json:",omitempty"`
 }
@@ -437,6 +465,10 @@ func (c *Coordinator) Group(id string) (GroupView, bool) {
 	}
 	v := GroupView{Group: id, State: g.state.String(), Generation: g.generation, Leader: g.leader, Members: slices.Clone(g.order)}
 	for _, mid := range g.order {
+		v.Clients = append(v.Clients, string(g.members[mid].node))
+		if mid == g.leader {
+			v.LeaderClient = string(g.members[mid].node)
+		}
 		if a := g.members[mid].assignment; len(a) > 0 {
 			if v.Assignments == nil {
 				v.Assignments = map[string][]protocol.TopicPartition{}

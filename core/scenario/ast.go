@@ -240,13 +240,14 @@ type ConsumerOp uint8
 
 // The consumer actions.
 const (
-	ConsumerAssign ConsumerOp = iota + 1 // assign()
-	ConsumerPoll                         // poll(): one fetch round
-	ConsumerSeek                         // seek()
-	ConsumerCommit                       // commitSync() of the current positions
+	ConsumerAssign    ConsumerOp = iota + 1 // assign()
+	ConsumerPoll                            // poll(): one fetch round
+	ConsumerSeek                            // seek()
+	ConsumerCommit                          // commitSync() of the current positions
+	ConsumerSubscribe                       // subscribe(): partitions from the group (group.go)
 )
 
-var consumerOpNames = []string{"", "assign", "poll", "seek", "commit"}
+var consumerOpNames = []string{"", "assign", "poll", "seek", "commit", "subscribe"}
 
 // String returns the action's script keyword.
 func (o ConsumerOp) String() string { return enumString(o, consumerOpNames, "ConsumerOp") }
@@ -608,6 +609,10 @@ var ConfigKeys = []ConfigKey{
 	// the defaults here are Kafka 3.5's protocol.
 	{"transaction.partition.verification.enable", false, 0, 0, 1},
 	{"transaction.version", false, 0, 0, 2},
+	// The group coordinator's (group.go).
+	{"group.initial.rebalance.delay.ms", true, 3_000, 0, math.MaxInt32},
+	{"group.min.session.timeout.ms", true, 6_000, 1, math.MaxInt32},
+	{"group.max.session.timeout.ms", true, 1_800_000, 1, math.MaxInt32},
 }
 
 // BoolConfigKeys are the config keys written true/false (held as 1/0).
@@ -723,6 +728,7 @@ type ConsumerStmt struct {
 	Name           string
 	IsolationLevel IsolationLevel // isolation.level, default read_uncommitted
 	GroupID        string         // group.id, "" for none
+	Group          GroupOptions   // membership options (group.go)
 	Given          OptionSet
 }
 
@@ -735,6 +741,7 @@ func (s *ConsumerStmt) String() string {
 	if s.Given.Has("group.id") {
 		b.opt("group.id", quote(s.GroupID))
 	}
+	s.groupOptionsString(b)
 	return b.String()
 }
 
@@ -748,6 +755,7 @@ type ProducerActionStmt struct {
 	TP         protocol.TopicPartition // send
 	Records    []KV                    // send: at least one
 	Group      string                  // send-offsets
+	Consumer   string                  // send-offsets consumer=C: C's groupMetadata() (group.go)
 	Offsets    []TPOffset              // send-offsets: at least one
 	Background bool                    // trailing &: issue the call and return at once
 }
@@ -762,7 +770,7 @@ func (s *ProducerActionStmt) String() string {
 			b.add(quote(r.Key) + "=" + quote(r.Value))
 		}
 	case ProducerSendOffsets:
-		b.add(quote(s.Group))
+		b.add(s.groupArg())
 		for _, o := range s.Offsets {
 			b.add(o.TP.String() + "=" + strconv.FormatInt(o.Offset, 10))
 		}
@@ -779,6 +787,7 @@ type ConsumerActionStmt struct {
 	Client     string
 	Op         ConsumerOp
 	Partitions []protocol.TopicPartition // assign: at least one, no duplicates
+	Topics     []string                  // subscribe: at least one, no duplicates
 	TP         protocol.TopicPartition   // seek
 	Offset     int64                     // seek
 	Background bool                      // trailing &
@@ -794,6 +803,8 @@ func (s *ConsumerActionStmt) String() string {
 		}
 	case ConsumerSeek:
 		b.add(s.TP.String(), strconv.FormatInt(s.Offset, 10))
+	case ConsumerSubscribe:
+		b.add(s.Topics...)
 	}
 	if s.Background {
 		b.add("&")

@@ -64,6 +64,8 @@ func (s *Session) evaluate(st Stmt) (Result, *Error) {
 		expected, actual, ok, err = s.expectTrace(st)
 	case *ExpectCoordinatorStmt:
 		expected, actual, ok = s.expectCoordinator(st)
+	case *ExpectGroupStmt:
+		expected, actual, ok = s.expectGroup(st)
 	case *ExpectPositionStmt:
 		expected, actual, ok, err = s.expectPosition(st)
 	case *ExpectAbortedStmt:

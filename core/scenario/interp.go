@@ -284,6 +284,7 @@ func (s *Session) apply(st Stmt) *Error {
 		cfg := client.DefaultConsumerConfig()
 		cfg.IsolationLevel = int8(st.IsolationLevel)
 		cfg.GroupId = st.GroupID
+		st.applyGroupOptions(&cfg)
 		if err := s.Cluster.AddConsumer(st.Name, cfg); err != nil {
 			return s.errorf(st, "%v", err)
 		}
@@ -464,6 +465,12 @@ func (s *Session) config(st *ConfigStmt) *Error {
 		case "request.timeout.ms":
 			cfg.RequestTimeoutMs = d
 			cfg.Txn.RequestTimeoutMs = d
+		case "group.initial.rebalance.delay.ms":
+			cfg.Group.InitialRebalanceDelayMs = d
+		case "group.min.session.timeout.ms":
+			cfg.Group.MinSessionTimeoutMs = d
+		case "group.max.session.timeout.ms":
+			cfg.Group.MaxSessionTimeoutMs = d
 		case "producer.id.expiration.ms":
 			// accepted for completeness; producer-state expiration is not
 			// modelled (docs/kafka-fidelity.md)
@@ -544,7 +551,7 @@ func (s *Session) producerAction(st *ProducerActionStmt) *Error {
 		for _, o := range st.Offsets {
 			offs = append(offs, protocol.OffsetEntry{TopicPartition: o.TP, CommittedOffset: o.Offset})
 		}
-		call = p.SendOffsets(w, st.Group, offs)
+		call = s.sendOffsets(st, p, w, offs)
 	case ProducerCommit:
 		call = p.Commit(w)
 	case ProducerAbort:
@@ -592,6 +599,8 @@ func (s *Session) consumerAction(st *ConsumerActionStmt) *Error {
 		call = c.Seek(w, st.TP, st.Offset)
 	case ConsumerCommit:
 		call = c.Commit(w)
+	case ConsumerSubscribe:
+		call = c.Subscribe(w, st.Topics)
 	}
 	if !st.Background {
 		s.waitFor(st, func() bool { return call.Done }, 10*sim.Minute, st.Client+" "+st.Op.String()+": the call did not return within 10m")

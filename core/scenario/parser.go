@@ -258,7 +258,7 @@ var statementVerbs = []string{"cluster", "config", "topic", "producer", "consume
 	"run", "advance", "break", "restore", "expect", "request", "txn"}
 
 var expectSubjects = []string{"txn", "partition", "log", "offsets", "trace", "coordinator",
-	"invariants", "violation"}
+	"group", "invariants", "violation"}
 
 var clientWords = []string{"ok", "error", "pending", "state", "records", "position", "aborted"}
 
@@ -430,6 +430,8 @@ func setBase(st Stmt, b Base) {
 	case *ExpectTraceStmt:
 		s.Base = b
 	case *ExpectCoordinatorStmt:
+		s.Base = b
+	case *ExpectGroupStmt:
 		s.Base = b
 	case *ExpectInvariantsStmt:
 		s.Base = b
@@ -666,7 +668,7 @@ func (lp *lineParser) consumer() Stmt {
 	lp.pending = func() {
 		lp.d.clients = append(lp.d.clients, ClientDecl{Name: st.Name, Kind: KindConsumer, Line: lp.line, GroupID: st.GroupID})
 	}
-	opts := lp.options("consumer", []string{"isolation.level", "group.id"})
+	opts := lp.options("consumer", append([]string{"isolation.level", "group.id"}, consumerGroupOptions...))
 	if o, ok := opts.get("isolation.level"); ok {
 		switch o.raw {
 		case "read_committed":
@@ -681,6 +683,7 @@ func (lp *lineParser) consumer() Stmt {
 	if o, ok := opts.get("group.id"); ok {
 		st.GroupID = lp.nonEmpty(o.key, o.raw, o.vcol)
 	}
+	lp.groupOptions(st, opts)
 	st.Given = opts.given()
 	return st
 }
@@ -724,7 +727,9 @@ func (lp *lineParser) producerAction(c ClientDecl) Stmt {
 		}
 	case ProducerSendOffsets:
 		g := lp.next("send-offsets needs a group and offsets, e.g. " + c.Name + " send-offsets g1 orders/0=5")
-		st.Group = lp.nonEmpty("the group", g.raw, g.col)
+		if !lp.sendOffsetsConsumer(st, g) {
+			st.Group = lp.nonEmpty("the group", g.raw, g.col)
+		}
 		if !lp.more() {
 			lp.failf(lp.endCol(), "send-offsets needs at least one TOPIC/PARTITION=OFFSET after the group")
 		}
@@ -802,6 +807,8 @@ func (lp *lineParser) consumerAction(c ClientDecl) Stmt {
 			lp.failf(opT.col, "%s has no group.id: commit needs one; declare the consumer with group.id=GROUP", c.Name)
 		}
 		lp.done("commit takes no arguments (a trailing & is allowed)")
+	case ConsumerSubscribe:
+		lp.subscribe(c, st, opT)
 	default:
 		lp.done(fmt.Sprintf("%s takes no arguments (a trailing & is allowed)", op))
 	}
@@ -997,6 +1004,8 @@ func (lp *lineParser) expect() Stmt {
 			return lp.expectTrace()
 		case "coordinator":
 			return lp.expectCoordinator()
+		case "group":
+			return lp.expectGroup()
 		case "invariants":
 			lp.done("expect invariants takes no arguments")
 			return &ExpectInvariantsStmt{}

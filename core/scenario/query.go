@@ -346,7 +346,7 @@ func IsExpect(st Stmt) bool {
 	switch st.(type) {
 	case *ExpectOutcomeStmt, *ExpectStateStmt, *ExpectTxnStmt, *ExpectRecordsStmt, *ExpectPartitionStmt,
 		*ExpectLogStmt, *ExpectOffsetsStmt, *ExpectTraceStmt, *ExpectCoordinatorStmt, *ExpectInvariantsStmt,
-		*ExpectViolationStmt, *ExpectPositionStmt, *ExpectAbortedStmt:
+		*ExpectViolationStmt, *ExpectPositionStmt, *ExpectAbortedStmt, *ExpectGroupStmt:
 		return true
 	}
 	return false
