@@ -46,6 +46,11 @@ type Config struct {
 	// clients read it at beginTransaction, as the Java client reads the
 	// finalized features from ApiVersions.
 	TransactionVersion int16
+	// ProducerIdExpirationMs is producer.id.expiration.ms, and
+	// ProducerIdExpirationCheckIntervalMs how often it is applied
+	// (expiration.go).
+	ProducerIdExpirationMs              sim.Time
+	ProducerIdExpirationCheckIntervalMs sim.Time
 }
 
 // DefaultConfig is Kafka 3.5's defaults.
@@ -57,6 +62,10 @@ func DefaultConfig() Config {
 		ReplicaLagTimeMaxMs: 30 * sim.Second,
 		SessionTimeoutMs:    9 * sim.Second,
 		MinInsyncReplicas:   1,
+		// KafkaConfig's Defaults.ProducerIdExpirationMs and
+		// ProducerIdExpirationCheckIntervalMs
+		ProducerIdExpirationMs:              24 * sim.Hour,
+		ProducerIdExpirationCheckIntervalMs: 10 * sim.Minute,
 	}
 }
 
@@ -125,6 +134,9 @@ type Broker struct {
 	fetchResps slab.Slab[protocol.FetchResponse]
 	fetchParts slab.Slab[protocol.FetchPartition]
 	fetchData  slab.Slab[protocol.FetchPartitionData]
+	// expirationSeq tells the current producer-expiration timer from
+	// stale ones (expiration.go).
+	expirationSeq int
 }
 
 // leadership is a partition this broker leads, with what the hot paths
@@ -198,6 +210,7 @@ func sortedTPs(m map[protocol.TopicPartition]*partition.Log) []protocol.TopicPar
 func (b *Broker) Start(w *sim.World) {
 	b.started = w.Now()
 	b.Txn.Start(w)
+	b.scheduleProducerExpiration(w)
 	b.OnMetadataChange(w)
 }
 
@@ -275,6 +288,8 @@ func (b *Broker) Timer(w *sim.World, t *sim.Timer) {
 				w.AfterBackground(b.Node, sim.Second, "fetch-timeout", fetchTimeout{leader: leader, msgID: env.ID})
 			}
 		}
+	case timerProducerExpiration:
+		b.removeExpiredProducers(w, t.Data.(int))
 	case timerVerifyTimeout:
 		b.verificationLost(w, t.Data.(int64))
 	case "fetch-timeout":

@@ -358,6 +358,23 @@ func (c *Cluster) CoordinatorOf(transactionalId string) (int32, int32) {
 	return c.Meta.Leader(protocol.TopicPartition{Topic: protocol.TransactionStateTopic, Partition: p}), p
 }
 
+// SetProducerIdExpiration sets producer.id.expiration.ms and
+// producer.id.expiration.check.interval.ms (0 keeps a value) and re-arms
+// every live broker's check, as a dynamic broker config change does.
+func (c *Cluster) SetProducerIdExpiration(expiration, interval sim.Time) {
+	if expiration > 0 {
+		c.BrokerCfg.ProducerIdExpirationMs = expiration
+	}
+	if interval > 0 {
+		c.BrokerCfg.ProducerIdExpirationCheckIntervalMs = interval
+	}
+	for _, b := range c.Brokers {
+		if b != nil && c.World.StatusOf(b.Node) != sim.Crashed {
+			b.RescheduleProducerExpiration(c.World)
+		}
+	}
+}
+
 // GroupView is a consumer group's membership (groupcoord's view).
 type GroupView = groupcoord.GroupView
 

@@ -602,6 +602,7 @@ var ConfigKeys = []ConfigKey{
 	{"broker.session.timeout.ms", true, 9_000, 1, math.MaxInt32},
 	{"request.timeout.ms", true, 30_000, 1, math.MaxInt32},
 	{"producer.id.expiration.ms", true, 86_400_000, 1, math.MaxInt32},
+	{"producer.id.expiration.check.interval.ms", true, 600_000, 1, math.MaxInt32},
 	{"min.insync.replicas", false, 1, 1, MaxBrokers},
 	{"transaction.state.log.min.isr", false, 2, 1, MaxBrokers},
 	// KIP-890 (docs/kafka-fidelity.md, "Kafka 4: verification and

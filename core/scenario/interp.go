@@ -472,8 +472,9 @@ func (s *Session) config(st *ConfigStmt) *Error {
 		case "group.max.session.timeout.ms":
 			cfg.Group.MaxSessionTimeoutMs = d
 		case "producer.id.expiration.ms":
-			// accepted for completeness; producer-state expiration is not
-			// modelled (docs/kafka-fidelity.md)
+			s.Cluster.SetProducerIdExpiration(d, 0)
+		case "producer.id.expiration.check.interval.ms":
+			s.Cluster.SetProducerIdExpiration(0, d)
 		case "transaction.partition.verification.enable":
 			cfg.TransactionPartitionVerificationEnable = kv.Value != 0
 		case "transaction.version":
