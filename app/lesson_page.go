@@ -55,12 +55,16 @@ func (p *lessonPage) OnNav(ctx app.Context) {
 			}
 		case app.IsClient:
 			p.loading = true
-			fetchJSON(ctx, LessonDataPath(p.lang, slug), func(ctx app.Context, d lessonPageData, ok bool) {
+			fetchJSON(ctx, LessonDataPath(p.lang, slug), func(ctx app.Context, d lessonPageData, how fetchOutcome) {
 				if p.path != path {
 					return // the learner has moved on
 				}
 				p.loading = false
-				if !ok || d.Lesson == nil {
+				switch {
+				case how == notFound:
+					p.missing = true
+					return
+				case how != fetched || d.Lesson == nil:
 					p.failed = true
 					return
 				}

@@ -85,16 +85,30 @@ func readPageData(path string) (pageData, bool) {
 	return d, true
 }
 
+// fetchOutcome is how a fetchJSON ended: the learner is told "no such
+// lesson" for an answer of 404 and "you may be offline" for the rest.
+type fetchOutcome int
+
+const (
+	fetched     fetchOutcome = iota // the value decoded
+	fetchFailed                     // no answer (offline and not cached), another status, or bad JSON
+	notFound                        // the server answered 404: the address names nothing
+)
+
 // fetchJSON fetches url and decodes it into a value of T, then calls done
-// on the UI goroutine. Any failure (offline and not cached, a 404, bad
-// JSON) is ok=false.
-func fetchJSON[T any](ctx app.Context, url string, done func(ctx app.Context, v T, ok bool)) {
+// on the UI goroutine with how it went.
+func fetchJSON[T any](ctx app.Context, url string, done func(ctx app.Context, v T, how fetchOutcome)) {
 	var onText, onFail app.Func
 	release := func() { onText.Release(); onFail.Release() }
+	status := 0
 	fail := func() {
+		how := fetchFailed
+		if status == 404 {
+			how = notFound
+		}
 		ctx.Dispatch(func(ctx app.Context) {
 			var zero T
-			done(ctx, zero, false)
+			done(ctx, zero, how)
 		})
 	}
 	onFail = app.FuncOf(func(this app.Value, args []app.Value) any {
@@ -109,7 +123,7 @@ func fetchJSON[T any](ctx app.Context, url string, done func(ctx app.Context, v 
 			fail()
 			return nil
 		}
-		ctx.Dispatch(func(ctx app.Context) { done(ctx, v, true) })
+		ctx.Dispatch(func(ctx app.Context) { done(ctx, v, fetched) })
 		return nil
 	})
 	var onResponse app.Func
@@ -117,6 +131,7 @@ func fetchJSON[T any](ctx app.Context, url string, done func(ctx app.Context, v 
 		onResponse.Release()
 		r := args[0]
 		if !r.Get("ok").Bool() {
+			status = r.Get("status").Int()
 			return app.Window().Get("Promise").Call("reject", "status "+r.Get("status").String())
 		}
 		return r.Call("text")

@@ -55,8 +55,8 @@ func (p *lessonsPage) OnNav(ctx app.Context) {
 		return
 	}
 	if app.IsClient {
-		fetchJSON(ctx, CatalogueDataPath(p.lang), func(ctx app.Context, c doc.Catalogue, ok bool) {
-			p.catalogue, p.failed = c, !ok
+		fetchJSON(ctx, CatalogueDataPath(p.lang), func(ctx app.Context, c doc.Catalogue, how fetchOutcome) {
+			p.catalogue, p.failed = c, how != fetched
 		})
 	}
 }

@@ -403,3 +403,34 @@ func TestPickTheMomentOfACrash(t *testing.T) {
 	b.click(pg + ` button[data-action="undo"]`)
 	b.waitFor("the crash undone", `!document.querySelector(`+jsString(area)+`).value.includes("crash coordinator")`)
 }
+
+// TestALinkToNoLessonSaysSoInItsLanguage: a link inside the app to a
+// lesson that does not exist (an old bookmark's slug, a typo in a lesson)
+// says there is no such lesson, not that the learner may be offline, in
+// both languages, and the way back works.
+func TestALinkToNoLessonSaysSoInItsLanguage(t *testing.T) {
+	b := newBrowser(t)
+	for _, tc := range []struct{ catalogue, want string }{
+		{"/lessons", "There is no lesson at this address."},
+		{"/zh/lessons", "这个地址没有对应的课程。"},
+	} {
+		b.open(tc.catalogue)
+		b.waitFor("the catalogue", `!!document.querySelector("[data-lesson] a")`)
+		// An in-app link, followed by go-app's router rather than a load.
+		eval[bool](b, `(() => { const a = document.querySelector("[data-lesson] a");
+			a.setAttribute("href", a.getAttribute("href").replace(/[^/]+$/, "99-no-such-lesson")); a.click(); return true; })()`)
+		b.waitFor("the notice", `!!document.querySelector(".lesson-absent .notice") && !document.querySelector(".lesson-absent .notice").textContent.includes("…")`)
+		if got := b.text(".lesson-absent .notice"); got != tc.want {
+			t.Errorf("%s: a link to no lesson says %q, want %q", tc.catalogue, got, tc.want)
+		}
+		b.click(".lesson-absent a")
+		b.waitFor("back in the catalogue", `location.pathname === "`+tc.catalogue+`"`)
+	}
+	// The browser logs the data's 404; anything else is a defect.
+	time.Sleep(200 * time.Millisecond)
+	for _, m := range b.takeConsoleErrors() {
+		if !strings.Contains(m.URL, "/99-no-such-lesson.json") {
+			t.Errorf("console %s at %s:%d: %s", m.Type, m.URL, m.Line+1, m.Text)
+		}
+	}
+}

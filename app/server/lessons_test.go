@@ -200,7 +200,7 @@ func TestUnknownAddressesGetAPageWithAWayBack(t *testing.T) {
 		"/nope":         `href="/lessons"`,
 		"/zh/nope/deep": "找不到这个页面",
 		"/playground/x": "Page not found",
-		"/lessons/":     "Page not found",
+		"/scenarios/x/": "Page not found",
 	} {
 		rec := get(t, s, path)
 		if rec.Code != http.StatusNotFound || !strings.Contains(rec.Body.String(), want) {

@@ -241,6 +241,16 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		s.serveFile(w, r, p[1:])
 	case s.isPage(p):
 		withGzip(w, r, func(w http.ResponseWriter) { s.pages.ServeHTTP(w, r) })
+	case len(p) > 1 && strings.HasSuffix(p, "/") && s.isPage(strings.TrimRight(p, "/")):
+		// "/playground/" is how many people type an address: lead them
+		// to the page (the query kept, a share link's script with it)
+		// rather than to "not found". The target is one of our own
+		// routes, never a host.
+		to := strings.TrimRight(p, "/")
+		if r.URL.RawQuery != "" {
+			to += "?" + r.URL.RawQuery
+		}
+		http.Redirect(w, r, to, http.StatusMovedPermanently)
 	default:
 		// go-app's own files (app.js, the worker, the manifest, …) or
 		// the not-found page, in the address's language, with a way back.

@@ -656,3 +656,28 @@ func TestNegotiate(t *testing.T) {
 		}
 	}
 }
+
+// TestATrailingSlashLeadsToThePage: "/playground/" (as people type it)
+// lands on the playground with the share link's query kept; a slash after
+// something that is not a page stays "not found", and no address can make
+// the redirect leave the site.
+func TestATrailingSlashLeadsToThePage(t *testing.T) {
+	s := newLessonServer(t)
+	for path, want := range map[string]string{
+		"/playground/":                       "/playground",
+		"/zh/playground//":                   "/zh/playground",
+		"/lessons/?x=1":                      "/lessons?x=1",
+		"/playground/?scenario=happy-path":   "/playground?scenario=happy-path",
+		"/lessons/03-transaction-protocols/": "/lessons/03-transaction-protocols",
+	} {
+		rec := get(t, s, path)
+		if rec.Code != http.StatusMovedPermanently || rec.Header().Get("Location") != want {
+			t.Errorf("GET %s: %d to %q, want 301 to %q", path, rec.Code, rec.Header().Get("Location"), want)
+		}
+	}
+	for _, path := range []string{"/nope/", "//evil.example/", "/lessons/99-nope/", "/web/"} {
+		if rec := get(t, s, path); rec.Code != http.StatusNotFound {
+			t.Errorf("GET %s: %d (Location %q), want 404", path, rec.Code, rec.Header().Get("Location"))
+		}
+	}
+}

@@ -3,6 +3,10 @@
 // follower Fetch, and carries the transaction and group coordinator
 // modules for the internal partitions it leads. A crash loses everything
 // here except the logs (the Disk); a restart rebuilds from them.
+//
+// Each API the broker answers itself is in a file named after its key
+// (0_produce.go, 1_fetch.go, 10_find_coordinator.go,
+// 27_write_txn_markers.go), with a header saying what it does.
 package broker
 
 import (

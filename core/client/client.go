@@ -46,15 +46,15 @@ const (
 	CallSubscribe   CallKind = "subscribe"
 )
 
-// Call is one client call: it starts, and later returns with an error
-// code (NONE on success).
+// Call is one client call: it starts, and later returns with a Result:
+// success, a broker's error code, or a client exception.
 type Call struct {
 	ID     int
 	Kind   CallKind
 	Start  sim.Time
 	End    sim.Time
 	Done   bool
-	Result protocol.ErrorCode
+	Result Result
 	// Detail is extra text for the trace ("3 records").
 	Detail string
 }
@@ -74,7 +74,7 @@ func (c *calls) start(w *sim.World, kind CallKind, text string) *Call {
 	return call
 }
 
-func (c *calls) finish(w *sim.World, call *Call, err protocol.ErrorCode, detail string) {
+func (c *calls) finish(w *sim.World, call *Call, err Result, detail string) {
 	if call == nil || call.Done {
 		return
 	}
@@ -83,14 +83,7 @@ func (c *calls) finish(w *sim.World, call *Call, err protocol.ErrorCode, detail 
 	if detail != "" {
 		text += " " + detail
 	}
-	w.Record(sim.Event{Kind: sim.KindCallEnd, Node: c.node, Subject: string(call.Kind), Text: text, Error: errIf(err)})
-}
-
-func errIf(err protocol.ErrorCode) string {
-	if err == protocol.NONE {
-		return ""
-	}
-	return err.String()
+	w.Record(sim.Event{Kind: sim.KindCallEnd, Node: c.node, Subject: string(call.Kind), Text: text, Error: err.errName()})
 }
 
 // Last returns the most recent call, or nil.

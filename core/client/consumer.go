@@ -105,7 +105,7 @@ func (c *Consumer) Assign(w *sim.World, tps []protocol.TopicPartition) *Call {
 			}
 		}
 	}
-	c.finish(w, call, protocol.NONE, "")
+	c.finish(w, call, OK, "")
 	return call
 }
 
@@ -113,7 +113,7 @@ func (c *Consumer) Assign(w *sim.World, tps []protocol.TopicPartition) *Call {
 func (c *Consumer) Seek(w *sim.World, tp protocol.TopicPartition, offset int64) *Call {
 	call := c.start(w, CallSeek, tp.String()+" "+strconv.FormatInt(offset, 10))
 	c.Positions[tp] = offset
-	c.finish(w, call, protocol.NONE, "")
+	c.finish(w, call, OK, "")
 	return call
 }
 
@@ -124,7 +124,7 @@ func (c *Consumer) Poll(w *sim.World) *Call {
 	c.call = c.start(w, CallPoll, "")
 	c.pollCount++
 	if len(c.Assigned) == 0 && c.Subscription == nil {
-		c.finish(w, c.call, protocol.NONE, "0 records (nothing assigned)")
+		c.finish(w, c.call, OK, "0 records (nothing assigned)")
 		return c.call
 	}
 	c.step(w)
@@ -135,7 +135,7 @@ func (c *Consumer) Poll(w *sim.World) *Call {
 func (c *Consumer) Commit(w *sim.World) *Call {
 	c.call = c.start(w, CallCommitSync, "")
 	if c.Cfg.GroupId == "" {
-		c.finish(w, c.call, protocol.INVALID_REQUEST, "no group.id")
+		c.finish(w, c.call, Raised(InvalidGroupIdException), "no group.id")
 		return c.call
 	}
 	c.sendGroupRequest(w, "commit")
@@ -219,7 +219,7 @@ func (c *Consumer) maybeFinishPoll(w *sim.World) {
 		}
 	}
 	c.Polls = c.pollCount
-	c.finish(w, c.call, protocol.NONE, strconv.Itoa(n)+" record(s)")
+	c.finish(w, c.call, OK, strconv.Itoa(n)+" record(s)")
 }
 
 // Receive handles responses.
@@ -284,7 +284,7 @@ func (c *Consumer) Receive(w *sim.World, env *sim.Envelope) {
 			w.After(c.node, c.Cfg.RetryBackoffMs, "retry", "commit")
 			return
 		}
-		c.finish(w, c.call, err, "")
+		c.finish(w, c.call, Broker(err), "")
 	}
 }
 

@@ -91,12 +91,13 @@ func (c *Consumer) GroupMetadata() GroupMetadata {
 func (c *Consumer) Subscribe(w *sim.World, topics []string) *Call {
 	call := c.start(w, CallSubscribe, strings.Join(topics, " "))
 	if c.Cfg.GroupId == "" {
-		c.finish(w, call, protocol.INVALID_REQUEST, "no group.id")
+		// KafkaConsumer.maybeThrowInvalidGroupIdException
+		c.finish(w, call, Raised(InvalidGroupIdException), "no group.id")
 		return call
 	}
 	c.Subscription = slices.Sorted(slices.Values(topics))
 	c.rejoinNeeded = true
-	c.finish(w, call, protocol.NONE, "")
+	c.finish(w, call, OK, "")
 	return call
 }
 
@@ -169,7 +170,7 @@ func (c *Consumer) onJoinResponse(w *sim.World, m *protocol.JoinGroupResponse) {
 		w.After(c.node, c.Cfg.RetryBackoffMs, "retry", "join")
 	default: // FENCED_INSTANCE_ID, INVALID_SESSION_TIMEOUT, …: the poll throws
 		c.resetGeneration(m.ErrorCode == protocol.FENCED_INSTANCE_ID)
-		c.finish(w, c.call, m.ErrorCode, "")
+		c.finish(w, c.call, Broker(m.ErrorCode), "")
 	}
 }
 
@@ -188,7 +189,7 @@ func (c *Consumer) onSyncResponse(w *sim.World, m *protocol.SyncGroupResponse) {
 		w.AfterBackground(c.node, c.Cfg.HeartbeatIntervalMs, "heartbeat", c.hbSeq)
 		w.Note(c.node, c.Cfg.GroupId, string(c.node)+" joined group "+c.Cfg.GroupId+" at generation "+itoa32(c.generation)+" as "+c.memberId)
 		if len(c.Assigned) == 0 {
-			c.finish(w, c.call, protocol.NONE, "0 records (nothing assigned)")
+			c.finish(w, c.call, OK, "0 records (nothing assigned)")
 			return
 		}
 		c.step(w)
@@ -206,7 +207,7 @@ func (c *Consumer) onSyncResponse(w *sim.World, m *protocol.SyncGroupResponse) {
 		w.After(c.node, c.Cfg.RetryBackoffMs, "retry", "join")
 	default:
 		c.resetGeneration(m.ErrorCode == protocol.FENCED_INSTANCE_ID)
-		c.finish(w, c.call, m.ErrorCode, "")
+		c.finish(w, c.call, Broker(m.ErrorCode), "")
 	}
 }
 

@@ -20,6 +20,10 @@ type ProducerConfig struct {
 	DeliveryTimeoutMs    sim.Time
 	MaxBlockMs           sim.Time
 	RetryBackoffMs       sim.Time
+	// MaxInFlight is max.in.flight.requests.per.connection: how many
+	// Produce requests may be unanswered on one broker connection (at
+	// most 5 with idempotence, the broker's duplicate window).
+	MaxInFlight int
 }
 
 // DefaultProducerConfig is the Java client's defaults (acks=all,
@@ -27,7 +31,7 @@ type ProducerConfig struct {
 func DefaultProducerConfig() ProducerConfig {
 	return ProducerConfig{TransactionTimeoutMs: 60 * sim.Second, EnableIdempotence: true, Acks: -1,
 		RequestTimeoutMs: 30 * sim.Second, DeliveryTimeoutMs: 120 * sim.Second, MaxBlockMs: 60 * sim.Second,
-		RetryBackoffMs: 100}
+		RetryBackoffMs: 100, MaxInFlight: 5}
 }
 
 // SentRecord is one record the application sent, as the producer saw its
@@ -42,7 +46,9 @@ type SentRecord struct {
 	Txn    int
 	Acked  bool
 	Offset int64
-	Error  protocol.ErrorCode
+	// Error is how the send failed: a broker's code or a client
+	// exception (TimeoutException for an expired batch).
+	Error Result
 }
 
 // TxnRecord is one transaction as the producer lived it.
@@ -72,16 +78,55 @@ type batch struct {
 	created  sim.Time
 	inflight int64
 	done     bool
-	err      protocol.ErrorCode
+	err      Result
 	offset   int64
 	call     *sendCall
 	version  int16 // the Produce version, fixed at the first send
+	// reset marks a batch on the wire when the idempotent producer bumped
+	// its epoch for its partition (sequenceHasBeenReset): if it comes
+	// back with an error, it is sent again with a new sequence.
+	reset bool
+}
+
+// conn is the producer's connection to one broker, for Produce requests
+// (NetworkClient's InFlightRequests for that node). Kafka answers the
+// requests of a connection in order, so a request stops counting as in
+// flight only once it and every earlier one are answered; outstanding
+// holds them from the oldest unanswered, in send order.
+type conn struct {
+	wire        sim.Conn
+	outstanding []outstanding
+}
+
+type outstanding struct {
+	id       int64
+	answered bool
+}
+
+// inFlight is the number of requests counted against
+// max.in.flight.requests.per.connection.
+func (c *conn) inFlight() int { return len(c.outstanding) }
+
+// answer marks request id answered and drops the answered head.
+func (c *conn) answer(id int64) bool {
+	found := false
+	for i := range c.outstanding {
+		if c.outstanding[i].id == id {
+			c.outstanding[i].answered, found = true, true
+		}
+	}
+	n := 0
+	for n < len(c.outstanding) && c.outstanding[n].answered {
+		n++
+	}
+	c.outstanding = c.outstanding[n:]
+	return found
 }
 
 type sendCall struct {
 	call    *Call
 	pending int
-	err     protocol.ErrorCode
+	err     Result
 }
 
 type coordKind uint8
@@ -137,7 +182,7 @@ type Producer struct {
 	commitCall         *Call
 	abortCall          *Call
 	offsetsCall        *Call
-	lastError          protocol.ErrorCode
+	lastError          Result
 	epochBumpRequired  bool
 	transactionStarted bool
 	// tv2: the current transaction uses transaction version 2 (tv2.go).
@@ -158,6 +203,8 @@ type Producer struct {
 	unresolved map[protocol.TopicPartition]int32
 	rewrite    map[protocol.TopicPartition]bool
 	idemBump   bool
+	// conns are the Produce connections, by broker.
+	conns map[sim.NodeID]*conn
 	// backoff is the current retry delay: retry.backoff.ms, doubled after
 	// each refused connection up to reconnect.backoff.max.ms (1 s), so a
 	// dead coordinator is not hammered until the controller moves it.
@@ -171,7 +218,7 @@ func NewProducer(name sim.NodeID, cfg ProducerConfig, meta Metadata) *Producer {
 		groupCoordinators: map[string]sim.NodeID{}, nextSeq: map[protocol.TopicPartition]int32{},
 		added: map[protocol.TopicPartition]bool{}, pendingAdd: map[protocol.TopicPartition]bool{},
 		lastAcked: map[protocol.TopicPartition]int32{}, unresolved: map[protocol.TopicPartition]int32{},
-		rewrite: map[protocol.TopicPartition]bool{}}
+		rewrite: map[protocol.TopicPartition]bool{}, conns: map[sim.NodeID]*conn{}}
 }
 
 // Transactional tells a transactional producer from an idempotent one.
@@ -209,14 +256,14 @@ func (p *Producer) transition(w *sim.World, to TxnState) {
 }
 
 // fatal moves to FATAL_ERROR: only close remains.
-func (p *Producer) fatal(w *sim.World, err protocol.ErrorCode) {
+func (p *Producer) fatal(w *sim.World, err Result) {
 	p.lastError = err
 	p.transition(w, FatalError)
 	p.failOpenCalls(w, err)
 }
 
 // abortable moves to ABORTABLE_ERROR: the application must abort.
-func (p *Producer) abortable(w *sim.World, err protocol.ErrorCode) {
+func (p *Producer) abortable(w *sim.World, err Result) {
 	if p.State == FatalError {
 		return
 	}
@@ -232,7 +279,7 @@ func (p *Producer) abortable(w *sim.World, err protocol.ErrorCode) {
 	}
 }
 
-func (p *Producer) failOpenCalls(w *sim.World, err protocol.ErrorCode) {
+func (p *Producer) failOpenCalls(w *sim.World, err Result) {
 	for _, c := range []*Call{p.initCall, p.commitCall, p.abortCall, p.offsetsCall} {
 		if c != nil && !c.Done {
 			p.finish(w, c, err, "")
@@ -255,7 +302,7 @@ func (p *Producer) Init(w *sim.World) *Call {
 		return call
 	}
 	if !p.Transactional() {
-		p.finish(w, call, protocol.INVALID_TXN_STATE, "not a transactional producer")
+		p.finish(w, call, Raised(IllegalStateException), "not a transactional producer")
 		return call
 	}
 	if p.State == Initializing && p.initCall == nil || p.State == Initializing && p.initCall.Done {
@@ -276,15 +323,18 @@ func (p *Producer) Init(w *sim.World) *Call {
 	return call
 }
 
-func (p *Producer) illegal() protocol.ErrorCode {
-	if p.State == FatalError && p.lastError != protocol.NONE {
+// illegal is what a call refused in the producer's state raises: the
+// fatal error that put it there (maybeFailWithError), otherwise an
+// IllegalStateException (an invalid transition).
+func (p *Producer) illegal() Result {
+	if p.State == FatalError && !p.lastError.OK() {
 		return p.lastError
 	}
-	return protocol.INVALID_TXN_STATE
+	return Raised(IllegalStateException)
 }
 
-// blockLimit ends a blocking call after max.block.ms with a TimeoutException
-// (REQUEST_TIMED_OUT); the work itself goes on.
+// blockLimit ends a blocking call after max.block.ms with a TimeoutException;
+// the work itself goes on.
 func (p *Producer) blockLimit(w *sim.World, call *Call) {
 	w.AfterBackground(p.node, p.Cfg.MaxBlockMs, "max-block", call)
 }
@@ -305,7 +355,7 @@ func (p *Producer) Begin(w *sim.World) *Call {
 	p.added = map[protocol.TopicPartition]bool{}
 	p.Txns = append(p.Txns, TxnRecord{Txn: p.currentTxn, ProducerId: p.ProducerId, ProducerEpoch: p.ProducerEpoch, Outcome: "open"})
 	p.transition(w, InTransaction)
-	p.finish(w, call, protocol.NONE, "")
+	p.finish(w, call, OK, "")
 	return call
 }
 
@@ -388,21 +438,21 @@ func (p *Producer) SendOffsetsToTransaction(w *sim.World, md GroupMetadata, offs
 			err := protocol.Error(resp)
 			switch err {
 			case protocol.NONE:
-				p.finish(w, p.offsetsCall, protocol.NONE, "")
+				p.finish(w, p.offsetsCall, OK, "")
 			case protocol.COORDINATOR_NOT_AVAILABLE, protocol.NOT_COORDINATOR, protocol.REQUEST_TIMED_OUT:
 				delete(p.groupCoordinators, group)
 				p.retry(w)
 			case protocol.INVALID_PRODUCER_EPOCH, protocol.PRODUCER_FENCED:
-				p.fatal(w, err)
+				p.fatal(w, Broker(err))
 			case protocol.UNKNOWN_MEMBER_ID, protocol.ILLEGAL_GENERATION, protocol.FENCED_INSTANCE_ID, protocol.TRANSACTION_ABORTABLE:
-				p.abortable(w, err)
-				p.finish(w, p.offsetsCall, err, "")
+				p.abortable(w, Broker(err))
+				p.finish(w, p.offsetsCall, Broker(err), "")
 			default:
 				if err.Retriable() {
 					p.retry(w)
 					return
 				}
-				p.fatal(w, err) // TxnOffsetCommitHandler: anything unexpected is fatal
+				p.fatal(w, Broker(err)) // TxnOffsetCommitHandler: anything unexpected is fatal
 			}
 		}})
 	}
@@ -424,7 +474,7 @@ func (p *Producer) SendOffsetsToTransaction(w *sim.World, md GroupMetadata, offs
 				p.retry(w)
 			default:
 				p.classify(w, err, true)
-				p.finish(w, p.offsetsCall, err, "")
+				p.finish(w, p.offsetsCall, Broker(err), "")
 			}
 		}})
 	}
@@ -484,11 +534,19 @@ func (p *Producer) Abort(w *sim.World) *Call {
 // beginAbort starts aborting for call: batches not yet sent fail locally,
 // then EndTxn(abort) goes out once nothing is in flight.
 func (p *Producer) beginAbort(w *sim.World, call *Call) {
+	// Batches not sent fail: in Java the Sender fails them at once in
+	// ABORTABLE_ERROR with the error that caused it, and otherwise, once
+	// aborting, with a TransactionAbortedException
+	// (abortUndrainedBatches). Here both happen when the abort starts.
+	aborted := Raised(TransactionAbortedException)
+	if p.State == AbortableError && !p.lastError.OK() {
+		aborted = p.lastError
+	}
 	p.abortCall = call
 	p.transition(w, AbortingTransaction)
 	for _, b := range p.batches {
 		if !b.done && b.inflight == 0 {
-			p.completeBatch(w, b, protocol.TRANSACTION_ABORTABLE, -1)
+			p.completeBatch(w, b, aborted, -1)
 		}
 	}
 	p.pendingAdd = map[protocol.TopicPartition]bool{}
@@ -504,7 +562,7 @@ func (p *Producer) Close(w *sim.World) *Call {
 		p.beginAbort(w, call)
 		return call
 	}
-	p.finish(w, call, protocol.NONE, "")
+	p.finish(w, call, OK, "")
 	return call
 }
 
@@ -514,7 +572,7 @@ func (p *Producer) closedCall(w *sim.World, call *Call) bool {
 	if !p.closed {
 		return false
 	}
-	p.finish(w, call, protocol.INVALID_TXN_STATE, "the producer is closed")
+	p.finish(w, call, Raised(IllegalStateException), "the producer is closed")
 	return true
 }
 
@@ -557,13 +615,13 @@ func (p *Producer) maybeEndTxn(w *sim.World) {
 	}
 	if commit {
 		for _, b := range p.batches {
-			if b.txn == p.currentTxn && b.err != protocol.NONE {
+			if b.txn == p.currentTxn && !b.err.OK() {
 				p.abortable(w, b.err)
 				return
 			}
 		}
 	}
-	if !p.transactionStarted || (!commit && p.lastError == protocol.INVALID_PRODUCER_ID_MAPPING) {
+	if !p.transactionStarted || (!commit && p.lastError == Broker(protocol.INVALID_PRODUCER_ID_MAPPING)) {
 		p.completeTxn(w, commit)
 		return
 	}
@@ -597,7 +655,7 @@ func (p *Producer) completeTxn(w *sim.World, commit bool) {
 		c := p.commitCall
 		p.commitCall = nil
 		p.transition(w, Ready)
-		p.finish(w, c, protocol.NONE, "")
+		p.finish(w, c, OK, "")
 		return
 	}
 	p.endTxnRecord("aborted")
@@ -609,9 +667,9 @@ func (p *Producer) completeTxn(w *sim.World, commit bool) {
 	}
 	c := p.abortCall
 	p.abortCall = nil
-	p.lastError = protocol.NONE
+	p.lastError = OK
 	p.transition(w, Ready)
-	p.finish(w, c, protocol.NONE, "")
+	p.finish(w, c, OK, "")
 }
 
 // classify applies the Java client's error handling to a coordinator
@@ -621,27 +679,27 @@ func (p *Producer) completeTxn(w *sim.World, commit bool) {
 func (p *Producer) classify(w *sim.World, err protocol.ErrorCode, unexpectedFatal bool) {
 	switch err {
 	case protocol.PRODUCER_FENCED, protocol.INVALID_PRODUCER_EPOCH:
-		p.fatal(w, protocol.PRODUCER_FENCED)
+		p.fatal(w, Broker(protocol.PRODUCER_FENCED))
 	case protocol.INVALID_TXN_STATE, protocol.TRANSACTIONAL_ID_AUTHORIZATION_FAILED:
-		p.fatal(w, err)
+		p.fatal(w, Broker(err))
 	case protocol.INVALID_PRODUCER_ID_MAPPING, protocol.UNKNOWN_PRODUCER_ID:
 		p.epochBumpRequired = true
-		p.abortable(w, err)
-		p.failOpenCallsExceptAbort(w, err)
+		p.abortable(w, Broker(err))
+		p.failOpenCallsExceptAbort(w, Broker(err))
 	case protocol.TRANSACTION_ABORTABLE, protocol.OPERATION_NOT_ATTEMPTED, protocol.UNKNOWN_TOPIC_OR_PARTITION:
-		p.abortable(w, err)
-		p.failOpenCallsExceptAbort(w, err)
+		p.abortable(w, Broker(err))
+		p.failOpenCallsExceptAbort(w, Broker(err))
 	default:
 		if unexpectedFatal {
-			p.fatal(w, err)
+			p.fatal(w, Broker(err))
 			return
 		}
-		p.abortable(w, err)
-		p.failOpenCallsExceptAbort(w, err)
+		p.abortable(w, Broker(err))
+		p.failOpenCallsExceptAbort(w, Broker(err))
 	}
 }
 
-func (p *Producer) failOpenCallsExceptAbort(w *sim.World, err protocol.ErrorCode) {
+func (p *Producer) failOpenCallsExceptAbort(w *sim.World, err Result) {
 	for _, c := range []*Call{p.initCall, p.offsetsCall} {
 		if c != nil && !c.Done {
 			p.finish(w, c, err, "")
@@ -691,19 +749,19 @@ func (p *Producer) enqueueInitProducerId(w *sim.World, bump bool) {
 			p.transition(w, Ready)
 			if c := p.initCall; c != nil {
 				p.initCall = nil
-				p.finish(w, c, protocol.NONE, "pid="+strconv.FormatInt(r.ProducerId, 10)+" epoch="+strconv.Itoa(int(r.ProducerEpoch)))
+				p.finish(w, c, OK, "pid="+strconv.FormatInt(r.ProducerId, 10)+" epoch="+strconv.Itoa(int(r.ProducerEpoch)))
 			}
 			if c := p.abortCall; c != nil {
 				p.abortCall = nil
-				p.finish(w, c, protocol.NONE, "")
+				p.finish(w, c, OK, "")
 			}
 		case p.Transactional() && p.coordinatorError(w, r.ErrorCode):
 		case r.ErrorCode.Retriable():
 			p.retry(w)
 		case r.ErrorCode == protocol.INVALID_PRODUCER_EPOCH || r.ErrorCode == protocol.PRODUCER_FENCED:
-			p.fatal(w, protocol.PRODUCER_FENCED)
+			p.fatal(w, Broker(protocol.PRODUCER_FENCED))
 		default:
-			p.fatal(w, r.ErrorCode)
+			p.fatal(w, Broker(r.ErrorCode))
 		}
 	}})
 }
@@ -741,7 +799,7 @@ func (p *Producer) enqueueAddPartitions(w *sim.World) {
 			p.classify(w, err, false)
 			for _, b := range p.batches {
 				if !b.done && b.inflight == 0 && p.pendingAdd[b.tp] {
-					p.completeBatch(w, b, err, -1)
+					p.completeBatch(w, b, Broker(err), -1)
 				}
 			}
 			p.pendingAdd = map[protocol.TopicPartition]bool{}
@@ -850,10 +908,17 @@ func (p *Producer) coordinatorFor(w *sim.World, r *txnRequest) (sim.NodeID, bool
 
 // ---- data: batches, sequences, acks -------------------------------------
 
-// pump sends every batch that may go: its partition added to the
-// transaction, a producer id known, nothing else in flight for the
-// partition (one batch in flight per partition keeps sequences in order
-// over a reordering network).
+// pump sends every batch that may go (RecordAccumulator.drain and
+// shouldStopDrainBatchesForPartition): its partition added to the
+// transaction, a producer id known, fewer than
+// max.in.flight.requests.per.connection requests unanswered on the
+// leader's connection. A partition drains in order and stops at the first
+// batch that may not go: one backing off before a retry; with
+// idempotence, a new batch while the partition's sequence is unresolved
+// or batches of an older epoch are still in flight, and a retried batch
+// that is not the partition's first in flight (retries go one at a time,
+// in sequence order). With max.in.flight.requests.per.connection=1 the
+// partition also waits for its batch in flight (guaranteeMessageOrder).
 func (p *Producer) pump(w *sim.World) {
 	if !p.Transactional() && p.Cfg.EnableIdempotence && p.ProducerId >= 0 {
 		// Sender.runOnce: maybeResolveSequences, then
@@ -866,30 +931,80 @@ func (p *Producer) pump(w *sim.World) {
 	if p.Cfg.EnableIdempotence && p.ProducerId < 0 {
 		return
 	}
-	busy := map[protocol.TopicPartition]bool{}
-	for _, b := range p.batches {
-		if !b.done && b.inflight != 0 {
-			busy[b.tp] = true
-		}
+	if p.State == AbortingTransaction || p.State == FatalError || p.State == AbortableError {
+		return
 	}
+	stopped := map[protocol.TopicPartition]bool{}
 	for _, b := range p.batches {
-		if b.done || b.inflight != 0 || busy[b.tp] {
+		if b.done || stopped[b.tp] {
 			continue
 		}
-		if _, unresolved := p.unresolved[b.tp]; unresolved && b.seq < 0 {
-			// RecordAccumulator: no new batch drains for a partition
-			// whose sequence is unresolved.
+		if b.inflight != 0 {
+			if b.inflight < 0 || p.maxInFlight() == 1 {
+				stopped[b.tp] = true // backing off, or muted
+			}
 			continue
 		}
-		if p.Transactional() && !p.added[b.tp] {
+		if p.Transactional() && !p.added[b.tp] || !p.mayDrain(b) {
+			stopped[b.tp] = true
 			continue
 		}
-		if p.State == AbortingTransaction || p.State == FatalError || p.State == AbortableError {
+		if leader, ok := p.meta.LeaderOf(b.tp); ok && p.conn(leader).inFlight() >= p.maxInFlight() {
+			stopped[b.tp] = true // the connection is not ready (NetworkClient.canSendMore)
 			continue
 		}
-		busy[b.tp] = true
 		p.sendBatch(w, b)
+		if b.inflight < 0 {
+			stopped[b.tp] = true
+		}
 	}
+}
+
+func (p *Producer) maxInFlight() int {
+	if p.Cfg.MaxInFlight <= 0 {
+		return 1
+	}
+	return p.Cfg.MaxInFlight
+}
+
+// conn is the Produce connection to broker, opened on first use.
+func (p *Producer) conn(broker sim.NodeID) *conn {
+	c := p.conns[broker]
+	if c == nil {
+		c = &conn{}
+		p.conns[broker] = c
+	}
+	return c
+}
+
+// mayDrain is the idempotent half of shouldStopDrainBatchesForPartition.
+func (p *Producer) mayDrain(b *batch) bool {
+	if !p.Cfg.EnableIdempotence {
+		return true
+	}
+	first, stale := int32(-1), false
+	for _, o := range p.batches {
+		if o.tp != b.tp || o.done || o.seq < 0 {
+			continue
+		}
+		if o.pid != p.ProducerId || o.epoch != p.ProducerEpoch {
+			stale = stale || o.inflight != 0
+			continue
+		}
+		if first < 0 || o.seq < first {
+			first = o.seq
+		}
+	}
+	if b.seq < 0 {
+		if stale {
+			return false // a new epoch's sequence 0 must not overtake the old epoch's batches
+		}
+		if _, unresolved := p.unresolved[b.tp]; unresolved {
+			return false
+		}
+		return true
+	}
+	return first < 0 || b.seq == first || b.pid != p.ProducerId || b.epoch != p.ProducerEpoch
 }
 
 func (p *Producer) sendBatch(w *sim.World, b *batch) {
@@ -917,63 +1032,72 @@ func (p *Producer) sendBatch(w *sim.World, b *batch) {
 	req := &protocol.ProduceRequest{TransactionalId: p.Cfg.TransactionalId, Acks: p.Cfg.Acks, TimeoutMs: int32(p.Cfg.RequestTimeoutMs),
 		Partitions: []protocol.ProducePartitionData{{TopicPartition: b.tp, Records: rb}}}
 	req.Version = b.version
-	b.inflight = w.Send(p.node, leader, req, 0)
+	c := p.conn(leader)
+	if p.Cfg.Acks == 0 {
+		// acks=0: the broker sends no response, and the Sender completes
+		// the batch once the request is written (NetworkClient
+		// handleCompletedSends, expectResponse false), with no offset.
+		w.SendOn(&c.wire, p.node, leader, req, 0)
+		p.completeBatch(w, b, OK, -1)
+		return
+	}
+	b.inflight = w.SendOn(&c.wire, p.node, leader, req, 0)
+	c.outstanding = append(c.outstanding, outstanding{id: b.inflight})
 	w.AfterBackground(p.node, p.Cfg.RequestTimeoutMs, "produce-timeout", b)
 }
 
 func (p *Producer) handleProduceResponse(w *sim.World, env *sim.Envelope, m *protocol.ProduceResponse) {
+	// An answer on a connection closed since (produceLost) is ignored.
+	open := false
+	if c := p.conns[env.From]; c != nil {
+		open = c.answer(env.ReplyTo)
+	}
 	for _, b := range p.batches {
-		if b.inflight != env.ReplyTo || b.done {
+		if !open || b.inflight != env.ReplyTo || b.done {
 			continue
 		}
 		b.inflight = 0
 		r := m.Responses[0]
 		switch {
 		case r.ErrorCode == protocol.NONE || r.ErrorCode == protocol.DUPLICATE_SEQUENCE_NUMBER:
-			p.completeBatch(w, b, protocol.NONE, r.BaseOffset)
-		case r.ErrorCode.Retriable():
-			w.After(p.node, p.Cfg.RetryBackoffMs, "resend", b)
-			b.inflight = -1
-		case r.ErrorCode == protocol.OUT_OF_ORDER_SEQUENCE_NUMBER && !p.Transactional() && p.Cfg.EnableIdempotence:
-			// TransactionManager.canRetry: the idempotent producer retries
-			// every OUT_OF_ORDER_SEQUENCE_NUMBER. When the batch is the
-			// next one after the last acknowledged (or follows an
-			// unresolved sequence) the gap is real: bump the epoch, which
-			// restarts the partition's sequence at 0 for this batch too.
-			next, unresolved := p.unresolved[b.tp]
-			if unresolved && b.seq == next || !unresolved && b.seq == p.lastAckedSeq(b.tp)+1 {
-				p.requestEpochBump(b.tp)
+			p.completeBatch(w, b, OK, r.BaseOffset)
+		case r.ErrorCode.Retriable(),
+			r.ErrorCode == protocol.OUT_OF_ORDER_SEQUENCE_NUMBER && p.Cfg.EnableIdempotence && p.retryOutOfOrder(b):
+			if b.reset {
+				b.seq, b.reset = -1, false // sent again from the new epoch's sequence
 			}
 			w.After(p.node, p.Cfg.RetryBackoffMs, "resend", b)
 			b.inflight = -1
 		default:
-			p.completeBatch(w, b, r.ErrorCode, -1)
+			p.completeBatch(w, b, Broker(r.ErrorCode), -1)
 			if p.Transactional() {
 				// Every produce error is abortable for a transactional
 				// producer since 2.7 (KAFKA-10687), and the abort is
 				// followed by an epoch bump (maybeTransitionToErrorState,
 				// KIP-360) so the next transaction starts clean.
 				p.epochBumpRequired = true
-				p.abortable(w, r.ErrorCode)
+				p.abortable(w, Broker(r.ErrorCode))
 			}
 		}
+		break // one batch per request
 	}
 	p.pump(w)
 	p.maybeEndTxn(w)
 }
 
-func (p *Producer) completeBatch(w *sim.World, b *batch, err protocol.ErrorCode, offset int64) {
+func (p *Producer) completeBatch(w *sim.World, b *batch, err Result, offset int64) {
 	if b.done {
 		return
 	}
 	b.done, b.err, b.offset = true, err, offset
-	if err == protocol.NONE && b.seq >= 0 && b.pid == p.ProducerId && b.epoch == p.ProducerEpoch {
-		p.lastAcked[b.tp] = b.seq + int32(len(b.records)) - 1
+	if last := b.seq + int32(len(b.records)) - 1; err.OK() && b.seq >= 0 && b.pid == p.ProducerId && b.epoch == p.ProducerEpoch &&
+		last > p.lastAckedSeq(b.tp) {
+		p.lastAcked[b.tp] = last // maybeUpdateLastAckedSequence: answers may come out of order
 	}
 	p.pruneBatches()
 	for i, r := range b.records {
 		s := SentRecord{TP: b.tp, Key: r.Key, Value: r.Value, ProducerId: b.pid, ProducerEpoch: b.epoch,
-			Sequence: -1, Txn: b.txn, Acked: err == protocol.NONE, Offset: -1, Error: err}
+			Sequence: -1, Txn: b.txn, Acked: err.OK(), Offset: -1, Error: err}
 		if b.seq >= 0 {
 			s.Sequence = b.seq + int32(i)
 		}
@@ -984,12 +1108,12 @@ func (p *Producer) completeBatch(w *sim.World, b *batch, err protocol.ErrorCode,
 	}
 	if sc := b.call; sc != nil {
 		sc.pending--
-		if err != protocol.NONE && sc.err == protocol.NONE {
+		if !err.OK() && sc.err.OK() {
 			sc.err = err
 		}
 		if sc.pending == 0 {
 			detail := ""
-			if err == protocol.NONE {
+			if err.OK() {
 				detail = "offset " + strconv.FormatInt(offset, 10)
 			}
 			p.finish(w, sc.call, sc.err, detail)
@@ -1000,14 +1124,17 @@ func (p *Producer) completeBatch(w *sim.World, b *batch, err protocol.ErrorCode,
 // pruneBatches forgets completed batches (their fate is in Sends) so the
 // per-event work stays proportional to what is outstanding. The current
 // transaction's failed batches are kept: commit must see them.
+//
+// A new slice, not the old one filtered in place: callers complete
+// batches while ranging over p.batches (an abort failing every unsent
+// batch), and must still see the ones after.
 func (p *Producer) pruneBatches() {
-	kept := p.batches[:0]
+	kept := make([]*batch, 0, len(p.batches))
 	for _, b := range p.batches {
-		if !b.done || (b.err != protocol.NONE && b.txn == p.currentTxn) {
+		if !b.done || (!b.err.OK() && b.txn == p.currentTxn) {
 			kept = append(kept, b)
 		}
 	}
-	clear(p.batches[len(kept):])
 	p.batches = kept
 }
 
@@ -1074,13 +1201,13 @@ func (p *Producer) Timer(w *sim.World, t *sim.Timer) {
 	case "delivery-timeout":
 		b := t.Data.(*batch)
 		if !b.done {
-			p.completeBatch(w, b, protocol.REQUEST_TIMED_OUT, -1)
+			p.completeBatch(w, b, Raised(TimeoutException), -1) // Sender: "Expiring N record(s)"
 			if p.Transactional() {
 				// An expired batch is abortable and its sequence may have
 				// reached the broker: the abort is followed by an epoch
 				// bump (KAFKA-8805), so later batches start afresh.
 				p.epochBumpRequired = true
-				p.abortable(w, protocol.REQUEST_TIMED_OUT)
+				p.abortable(w, Raised(TimeoutException))
 			} else if p.Cfg.EnableIdempotence && b.seq >= 0 {
 				// Sender.sendProducerData: an expired batch that was sent
 				// may or may not be in the log, so its partition's
@@ -1096,7 +1223,7 @@ func (p *Producer) Timer(w *sim.World, t *sim.Timer) {
 	case "max-block":
 		c := t.Data.(*Call)
 		if !c.Done {
-			p.finish(w, c, protocol.REQUEST_TIMED_OUT, "max.block.ms elapsed")
+			p.finish(w, c, Raised(TimeoutException), "max.block.ms elapsed")
 		}
 	}
 }
@@ -1108,6 +1235,27 @@ func (p *Producer) lastAckedSeq(tp protocol.TopicPartition) int32 {
 		return s
 	}
 	return -1
+}
+
+// retryOutOfOrder is TransactionManager.canRetry for
+// OUT_OF_ORDER_SEQUENCE_NUMBER. A batch that is not the next after the
+// last acknowledged one was overtaken (an earlier batch failed or is
+// late): it is retried, in turn, by both kinds of producer. For the next
+// batch the gap is real: the idempotent producer bumps its epoch (unless
+// an unresolved sequence may still fill it) and retries; a transactional
+// producer fails the batch.
+func (p *Producer) retryOutOfOrder(b *batch) bool {
+	next, unresolved := p.unresolved[b.tp]
+	if !unresolved && (b.reset || b.seq != p.lastAckedSeq(b.tp)+1) {
+		return true
+	}
+	if p.Transactional() {
+		return false
+	}
+	if !unresolved || b.seq == next {
+		p.requestEpochBump(b.tp)
+	}
+	return true
 }
 
 // restartSequences starts every partition's sequence at 0, for a new
@@ -1167,8 +1315,12 @@ func boolKeys(m map[protocol.TopicPartition]int32) map[protocol.TopicPartition]b
 func (p *Producer) bumpIdempotentEpoch(w *sim.World) {
 	p.idemBump = false
 	for _, b := range p.batches {
-		if !b.done && b.inflight <= 0 && p.rewrite[b.tp] {
-			b.seq = -1 // reassigned, with the new epoch, when next sent
+		if !b.done && p.rewrite[b.tp] {
+			if b.inflight <= 0 {
+				b.seq = -1 // reassigned, with the new epoch, when next sent
+			} else {
+				b.reset = true // on the wire: reassigned if it fails
+			}
 		}
 	}
 	p.rewrite = map[protocol.TopicPartition]bool{}
@@ -1186,12 +1338,30 @@ func (p *Producer) bumpIdempotentEpoch(w *sim.World) {
 
 // produceLost retries a produce request that got no answer, with the same
 // sequence numbers: the broker's duplicate check makes the retry safe.
+// The Java client closes the connection (a request timeout or a
+// disconnection), so every request still unanswered on it is lost too
+// and retried; a late answer on the closed connection is ignored.
 func (p *Producer) produceLost(w *sim.World, msgID int64) {
 	if msgID <= 0 {
 		return
 	}
+	lost := []int64{msgID}
+	for node, c := range p.conns {
+		for _, o := range c.outstanding {
+			if o.id == msgID {
+				lost = lost[:0]
+				for _, o := range c.outstanding {
+					if !o.answered {
+						lost = append(lost, o.id)
+					}
+				}
+				delete(p.conns, node)
+				break
+			}
+		}
+	}
 	for _, b := range p.batches {
-		if b.inflight == msgID && !b.done {
+		if !b.done && b.inflight > 0 && slices.Contains(lost, b.inflight) {
 			b.inflight = -1
 			w.After(p.node, p.Cfg.RetryBackoffMs, "resend", b)
 		}
@@ -1200,4 +1370,4 @@ func (p *Producer) produceLost(w *sim.World, msgID int64) {
 
 // LastError is the error that put the producer in ABORTABLE_ERROR or
 // FATAL_ERROR.
-func (p *Producer) LastError() protocol.ErrorCode { return p.lastError }
+func (p *Producer) LastError() Result { return p.lastError }

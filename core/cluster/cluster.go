@@ -10,7 +10,6 @@ import (
 
 	"txnlab/core/broker"
 	"txnlab/core/client"
-	"txnlab/core/groupcoord"
 	"txnlab/core/protocol"
 	"txnlab/core/sim"
 )
@@ -356,39 +355,6 @@ func (m clientMeta) Bootstrap(attempt int) sim.NodeID {
 func (c *Cluster) CoordinatorOf(transactionalId string) (int32, int32) {
 	p := c.Meta.TxnPartitionFor(transactionalId)
 	return c.Meta.Leader(protocol.TopicPartition{Topic: protocol.TransactionStateTopic, Partition: p}), p
-}
-
-// SetProducerIdExpiration sets producer.id.expiration.ms and
-// producer.id.expiration.check.interval.ms (0 keeps a value) and re-arms
-// every live broker's check, as a dynamic broker config change does.
-func (c *Cluster) SetProducerIdExpiration(expiration, interval sim.Time) {
-	if expiration > 0 {
-		c.BrokerCfg.ProducerIdExpirationMs = expiration
-	}
-	if interval > 0 {
-		c.BrokerCfg.ProducerIdExpirationCheckIntervalMs = interval
-	}
-	for _, b := range c.Brokers {
-		if b != nil && c.World.StatusOf(b.Node) != sim.Crashed {
-			b.RescheduleProducerExpiration(c.World)
-		}
-	}
-}
-
-// GroupView is a consumer group's membership (groupcoord's view).
-type GroupView = groupcoord.GroupView
-
-// GroupStates lists the group states by Kafka's names.
-func GroupStates() []string { return groupcoord.GroupStateNames() }
-
-// Group is a consumer group's membership as its coordinator holds it;
-// false when no live broker coordinates it.
-func (c *Cluster) Group(id string) (GroupView, bool) {
-	leader, _ := c.GroupCoordinatorOf(id)
-	if b := c.Broker(leader); b != nil {
-		return b.Group.Group(id)
-	}
-	return GroupView{}, false
 }
 
 // GroupCoordinatorOf is the broker leading a group's __consumer_offsets

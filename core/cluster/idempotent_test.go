@@ -35,7 +35,7 @@ func TestIdempotentProducerBumpsEpochOnOutOfOrderSequence(t *testing.T) {
 	tp := protocol.TopicPartition{Topic: "orders", Partition: 0}
 	first := p.Send(c.World, tp, []protocol.Record{{Key: "k", Value: "a"}})
 	waitCall(t, c, first)
-	if first.Result != protocol.NONE {
+	if !first.Result.OK() {
 		t.Fatalf("first send: %v", first.Result)
 	}
 	// The leader holds sequences this producer never sent (as after a
@@ -48,7 +48,7 @@ func TestIdempotentProducerBumpsEpochOnOutOfOrderSequence(t *testing.T) {
 	}
 	second := p.Send(c.World, tp, []protocol.Record{{Key: "k", Value: "b"}})
 	waitCall(t, c, second)
-	if second.Result != protocol.NONE {
+	if !second.Result.OK() {
 		t.Fatalf("the send after OUT_OF_ORDER_SEQUENCE_NUMBER returned %v, want NONE after an epoch bump", second.Result)
 	}
 	oosn := 0

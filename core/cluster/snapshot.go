@@ -174,9 +174,10 @@ func (c *Cluster) Snapshot() Snapshot {
 	for _, name := range c.ClientOrder {
 		status := w.StatusOf(sim.NodeID(name)).String()
 		if p := c.Producers[name]; p != nil {
-			pv := ProducerView{Name: name, Status: status, TransactionalId: p.Cfg.TransactionalId, ProducerId: p.ProducerId,
-				ProducerEpoch: p.ProducerEpoch, State: string(p.State)}
-			if e := p.LastError(); e != protocol.NONE {
+			info, _ := c.Producer(name)
+			pv := ProducerView{Name: name, Status: status, TransactionalId: info.TransactionalId, ProducerId: info.ProducerId,
+				ProducerEpoch: info.ProducerEpoch, State: info.State}
+			if e := p.LastError(); !e.OK() {
 				pv.LastError = e.String()
 			}
 			if l := p.Last(); l != nil {
@@ -194,9 +195,7 @@ func (c *Cluster) Snapshot() Snapshot {
 			}
 			for _, tp := range cons.Assigned {
 				pv := PositionView{Partition: tp.String(), Position: cons.Positions[tp]}
-				for _, r := range cons.Received[tp] {
-					pv.Received = append(pv.Received, r.Value)
-				}
+				pv.Received, _ = c.Received(name, tp)
 				cv.Positions = append(cv.Positions, pv)
 			}
 			s.Consumers = append(s.Consumers, cv)
@@ -252,22 +251,16 @@ func (c *Cluster) producerNames() map[int64]string {
 }
 
 func (c *Cluster) transactionView(id string) TransactionView {
-	leader, p := c.CoordinatorOf(id)
-	tv := TransactionView{TransactionalId: id, Partition: p}
-	if leader < 0 {
+	t := c.Transaction(id)
+	co := t.Coordinator
+	tv := TransactionView{TransactionalId: id, Partition: co.Partition}
+	if co.Broker < 0 {
 		return tv
 	}
-	tv.Coordinator = string(broker.NodeID(leader))
-	if b := c.Brokers[leader]; b != nil {
-		md, epoch, ok := b.Txn.Lookup(id)
-		tv.CoordinatorEpoch, tv.Known, tv.Metadata = epoch, ok, md
-		for _, s := range b.Txn.Snapshot() {
-			if s.Partition == p && s.Loading {
-				tv.Loading = true
-			}
-		}
-	}
-	log := c.Disks[leader].Logs[protocol.TopicPartition{Topic: protocol.TransactionStateTopic, Partition: p}]
+	tv.Coordinator = string(broker.NodeID(co.Broker))
+	tv.CoordinatorEpoch, tv.Loading = co.Epoch, co.Loading
+	tv.Known, tv.Metadata = t.Known, t.Metadata
+	log := c.Disks[co.Broker].Logs[protocol.TopicPartition{Topic: protocol.TransactionStateTopic, Partition: co.Partition}]
 	if log != nil {
 		for _, batch := range log.Batches {
 			for i, r := range batch.Records {
@@ -286,20 +279,16 @@ func (c *Cluster) transactionView(id string) TransactionView {
 }
 
 func (c *Cluster) partitionView(p *broker.PartitionState, names map[int64]string) PartitionView {
-	pv := PartitionView{Partition: p.TP.String(), LeaderEpoch: p.LeaderEpoch,
-		Replicas: append([]int32(nil), p.Replicas...), ISR: append([]int32(nil), p.ISR...)}
-	holder := p.Leader
-	if holder < 0 {
-		pv.Leader = "none"
-		holder = p.Replicas[0]
-	} else {
-		pv.Leader = string(broker.NodeID(p.Leader))
+	f, _ := c.PartitionFacts(p.TP)
+	pv := PartitionView{Partition: p.TP.String(), LeaderEpoch: f.LeaderEpoch, Replicas: f.Replicas, ISR: f.ISR, Leader: "none"}
+	if f.Leader >= 0 {
+		pv.Leader = string(broker.NodeID(f.Leader))
 	}
-	log := c.Disks[holder].Logs[p.TP]
+	log := c.Disks[logHolder(p)].Logs[p.TP]
 	if log == nil {
 		return pv
 	}
-	pv.HighWatermark, pv.LSO, pv.LogEndOffset = log.HighWatermark, log.LSO(), log.LogEndOffset()
+	pv.HighWatermark, pv.LSO, pv.LogEndOffset = f.HW, f.LSO, f.LogEnd
 	pv.Aborted = append(pv.Aborted, log.AbortedIndex...)
 	pv.Ongoing = append(pv.Ongoing, log.Ongoing...)
 	pv.Entries = LogEntries(log, names)

@@ -1,52 +1,25 @@
 package scenario
 
-// Facts are the values of the state that both expectations and queries
-// (Session.Query, read by the lessons) report: computed here once, so an
-// `expect` and a lesson's sentence can never disagree about them.
+// How expectations and queries (Session.Query, read by the lessons) render
+// the values core/cluster's queries return: computed once, so an `expect`
+// and a lesson's sentence can never disagree about them.
 
 import (
 	"slices"
 	"strconv"
 	"strings"
 
-	"txnlab/core/broker"
+	"txnlab/core/cluster"
 	"txnlab/core/protocol"
 	"txnlab/core/sim"
 )
-
-// partitionFacts is what expect partition and the partition query read:
-// the controller's view (leader, leader epoch, ISR) and the offsets of
-// the leader's replica (or the first replica's while it has no leader).
-type partitionFacts struct {
-	Leader      int32 // -1: none
-	LeaderEpoch int32
-	ISR         []int32 // sorted
-	HW, LSO     int64
-	LogEnd      int64
-}
-
-func (s *Session) partitionFacts(tp protocol.TopicPartition) (partitionFacts, bool) {
-	p := s.Cluster.Meta.Partitions[tp]
-	if p == nil {
-		return partitionFacts{}, false
-	}
-	holder := p.Leader
-	if holder < 0 {
-		holder = p.Replicas[0]
-	}
-	log := s.Cluster.Disks[holder].Log(tp)
-	isr := append([]int32(nil), p.ISR...)
-	slices.Sort(isr)
-	return partitionFacts{Leader: p.Leader, LeaderEpoch: p.LeaderEpoch, ISR: isr,
-		HW: log.HighWatermark, LSO: log.LSO(), LogEnd: log.LogEndOffset()}, true
-}
 
 // brokerName renders a broker id, "none" for -1.
 func brokerName(id int32) string {
 	if id < 0 {
 		return "none"
 	}
-	return string(broker.NodeID(id))
+	return string(cluster.BrokerNode(id))
 }
 
 // brokerSet renders a set of brokers as "broker-0,broker-2", "none" when
@@ -60,20 +33,6 @@ func brokerSet(ids []int32) string {
 		parts[i] = brokerName(id)
 	}
 	return strings.Join(parts, ",")
-}
-
-// position is a consumer's fetch position of a partition: the offset of
-// the next record it will fetch, -1 before it knows one.
-func (s *Session) position(client string, tp protocol.TopicPartition) (int64, bool) {
-	c := s.Cluster.Consumers[client]
-	if c == nil {
-		return 0, false
-	}
-	pos, ok := c.Positions[tp]
-	if !ok {
-		return -1, true
-	}
-	return pos, true
 }
 
 // AbortedEntry is one entry of a fetch answer's aborted list, naming its
@@ -115,7 +74,7 @@ func (s *Session) lastAborted(client string, tp protocol.TopicPartition) (entrie
 // producer id no declared producer held) and reports, for comparing,
 // whether it matches want.
 func (s *Session) abortedText(list []protocol.AbortedTransaction, want []AbortedEntry) (string, bool) {
-	holders := s.holders()
+	holders := s.Cluster.ProducerHolders()
 	ok := len(list) == len(want)
 	parts := make([]string, len(list))
 	for i, a := range list {

@@ -6,7 +6,7 @@ package scenario
 // TOPIC ...`; `P send-offsets consumer=C TP=OFF ...`, which sends C's
 // groupMetadata(); and `expect group G [state=S] [generation=N]
 // [members=C1,C2|none] [leader=C]`. Their parsing, canonical text and
-// evaluation live here; parser.go, ast.go and interp.go only call in.
+// evaluation live here; setup.go, actions.go and expect.go only call in.
 
 import (
 	"math"
@@ -14,15 +14,9 @@ import (
 	"strconv"
 	"strings"
 
-	"txnlab/core/client"
 	"txnlab/core/cluster"
-	"txnlab/core/protocol"
 	"txnlab/core/sim"
 )
-
-// consumerGroupOptions are the consumer options of group membership, in
-// canonical order, after isolation.level and group.id.
-var consumerGroupOptions = []string{"session.timeout.ms", "heartbeat.interval.ms", "max.poll.interval.ms", "group.instance.id"}
 
 // GroupOptions are a consumer's membership settings (ConsumerStmt).
 type GroupOptions struct {
@@ -32,59 +26,34 @@ type GroupOptions struct {
 	GroupInstanceID   string   // group.instance.id, "" for a dynamic member
 }
 
-// groupOptions parses the membership options of a consumer statement.
-func (lp *lineParser) groupOptions(st *ConsumerStmt, opts options) {
-	if o, ok := opts.get("session.timeout.ms"); ok {
-		st.Group.SessionTimeout = lp.duration(o.key, o.raw, o.col, sim.Time(math.MaxInt32))
+// checkGroupOptions refuses heartbeat.interval.ms at or above
+// session.timeout.ms (either written, the other its default), as
+// AbstractCoordinator's constructor does in Kafka.
+func (lp *lineParser) checkGroupOptions(st *ConsumerStmt, opts options) {
+	hbOpt, hbGiven := opts.get("heartbeat.interval.ms")
+	sessOpt, sessGiven := opts.get("session.timeout.ms")
+	if !hbGiven && !sessGiven {
+		return
 	}
-	if o, ok := opts.get("heartbeat.interval.ms"); ok {
-		st.Group.HeartbeatInterval = lp.duration(o.key, o.raw, o.col, sim.Time(math.MaxInt32))
+	cfg := cluster.DefaultConsumerConfig()
+	hb, session := cfg.HeartbeatIntervalMs, cfg.SessionTimeoutMs
+	if hbGiven {
+		hb = st.Group.HeartbeatInterval
 	}
-	if o, ok := opts.get("max.poll.interval.ms"); ok {
-		st.Group.MaxPollInterval = lp.duration(o.key, o.raw, o.col, sim.Time(math.MaxInt32))
+	if sessGiven {
+		session = st.Group.SessionTimeout
 	}
-	if o, ok := opts.get("group.instance.id"); ok {
-		st.Group.GroupInstanceID = lp.nonEmpty(o.key, o.raw, o.vcol)
-	}
-	given := func(k string) bool { _, ok := opts.get(k); return ok }
-	if given("heartbeat.interval.ms") || given("session.timeout.ms") {
-		cfg := client.DefaultConsumerConfig()
-		hb, session := cfg.HeartbeatIntervalMs, cfg.SessionTimeoutMs
-		if given("heartbeat.interval.ms") {
-			hb = st.Group.HeartbeatInterval
+	if hb >= session {
+		col := hbOpt.col
+		if !hbGiven {
+			col = sessOpt.col
 		}
-		if given("session.timeout.ms") {
-			session = st.Group.SessionTimeout
-		}
-		if hb >= session {
-			o, _ := opts.get("heartbeat.interval.ms")
-			if !given("heartbeat.interval.ms") {
-				o, _ = opts.get("session.timeout.ms")
-			}
-			// AbstractCoordinator's constructor refuses it, as Kafka does
-			lp.failf(o.col, "heartbeat.interval.ms must be lower than session.timeout.ms, as in Kafka")
-		}
-	}
-}
-
-// groupOptionsString renders the membership options given.
-func (s *ConsumerStmt) groupOptionsString(b *wordBuilder) {
-	if s.Given.Has("session.timeout.ms") {
-		b.opt("session.timeout.ms", FormatDuration(s.Group.SessionTimeout))
-	}
-	if s.Given.Has("heartbeat.interval.ms") {
-		b.opt("heartbeat.interval.ms", FormatDuration(s.Group.HeartbeatInterval))
-	}
-	if s.Given.Has("max.poll.interval.ms") {
-		b.opt("max.poll.interval.ms", FormatDuration(s.Group.MaxPollInterval))
-	}
-	if s.Given.Has("group.instance.id") {
-		b.opt("group.instance.id", quote(s.Group.GroupInstanceID))
+		lp.failf(col, "heartbeat.interval.ms must be lower than session.timeout.ms, as in Kafka")
 	}
 }
 
 // applyGroupOptions applies a consumer statement's membership options.
-func (st *ConsumerStmt) applyGroupOptions(cfg *client.ConsumerConfig) {
+func (st *ConsumerStmt) applyGroupOptions(cfg *cluster.ConsumerConfig) {
 	if st.Given.Has("session.timeout.ms") {
 		cfg.SessionTimeoutMs = st.Group.SessionTimeout
 	}
@@ -151,20 +120,6 @@ func (s *ProducerActionStmt) groupArg() string {
 	return quote(s.Group)
 }
 
-// sendOffsets runs send-offsets: with consumer=C, C's groupMetadata() at
-// this line (its generation and member id, KIP-447); with a group id,
-// the deprecated sendOffsetsToTransaction(offsets, groupId), which the
-// coordinator does not check against the membership.
-func (s *Session) sendOffsets(st *ProducerActionStmt, p *client.Producer, w *sim.World, offs []protocol.OffsetEntry) *client.Call {
-	md := client.SimpleGroupMetadata(st.Group)
-	if st.Consumer != "" {
-		if c := s.Cluster.Consumers[st.Consumer]; c != nil {
-			md = c.GroupMetadata()
-		}
-	}
-	return p.SendOffsetsToTransaction(w, md, offs)
-}
-
 // ExpectGroupStmt checks a consumer group's membership on its
 // coordinator: its state, generation, members (by client name, sorted)
 // and leader.
@@ -205,7 +160,7 @@ func membersText(ms []string) string {
 	return strings.Join(ms, ",")
 }
 
-func (lp *lineParser) expectGroup() Stmt {
+func parseExpectGroup(lp *lineParser) Stmt {
 	t := lp.next("expect group needs a group, e.g. expect group g1 generation=1 members=c1")
 	st := &ExpectGroupStmt{Group: lp.nonEmpty("the group", t.raw, t.col)}
 	opts := lp.options("expect group", expectGroupOptions)
@@ -250,9 +205,11 @@ func (lp *lineParser) expectGroup() Stmt {
 	return st
 }
 
-// expectGroup evaluates an ExpectGroupStmt against the group's
-// coordinator (no coordinator: the group reads as unknown).
-func (s *Session) expectGroup(st *ExpectGroupStmt) (string, string, bool) {
+func (st *ExpectGroupStmt) apply(s *Session) *Error { return s.expect(st) }
+
+// evaluate reads the group on its coordinator (no coordinator: the group
+// reads as unknown).
+func (st *ExpectGroupStmt) evaluate(s *Session) (string, string, bool, *Error) {
 	v, ok := s.Cluster.Group(st.Group)
 	var exp, act []string
 	good := true
@@ -277,5 +234,5 @@ func (s *Session) expectGroup(st *ExpectGroupStmt) (string, string, bool) {
 	if st.Given.Has("leader") {
 		field("leader", st.Leader, orNone(v.LeaderClient))
 	}
-	return strings.Join(exp, " "), strings.Join(act, " "), good
+	return strings.Join(exp, " "), strings.Join(act, " "), good, nil
 }

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"txnlab/core/client"
 	"txnlab/core/protocol"
 	"txnlab/core/sim"
 )
@@ -170,6 +171,7 @@ func TestGoodLines(t *testing.T) {
 		{line: "expect c1 ok"},
 		{line: "expect p1 pending", want: &ExpectOutcomeStmt{Client: "p1", Outcome: OutcomePending}},
 		{line: "expect p1 error PRODUCER_FENCED", want: &ExpectOutcomeStmt{Client: "p1", Outcome: OutcomeError, Error: protocol.PRODUCER_FENCED}},
+		{line: "expect p1 error TimeoutException", want: &ExpectOutcomeStmt{Client: "p1", Outcome: OutcomeError, Exception: client.TimeoutException}},
 		{line: "expect p1 state READY", want: &ExpectStateStmt{Client: "p1", State: StateReady}},
 		{line: "expect p1 state ABORTABLE_ERROR epoch=-1", want: &ExpectStateStmt{Client: "p1", State: StateAbortableError, Epoch: -1, Given: OptionSet{"epoch"}}},
 		{line: "expect ip state UNINITIALIZED"},
@@ -454,8 +456,10 @@ func TestBadLines(t *testing.T) {
 		{"expect p9 ok", `10:8: unknown client "p9": declare it with producer or consumer first; did you mean "p1"?`},
 		{"expect p1 okay", `10:11: expected ok, error, pending, state, records, position or aborted after expect p1, got "okay"`},
 		{"expect p1 ok now", `10:14: unexpected "now": expect p1 ok takes no arguments`},
-		{"expect p1 error", `10:17: expect p1 error needs a Kafka error name, e.g. PRODUCER_FENCED`},
-		{"expect p1 error PRODUCER_FENCE", `10:17: unknown Kafka error "PRODUCER_FENCE"; did you mean "PRODUCER_FENCED"?`},
+		{"expect p1 error", `10:17: expect p1 error needs a Kafka error name, e.g. PRODUCER_FENCED, or a client exception, e.g. TimeoutException`},
+		{"expect p1 error PRODUCER_FENCE", `10:17: unknown Kafka error or client exception "PRODUCER_FENCE"; did you mean "PRODUCER_FENCED"?`},
+		{"expect p1 error TimeoutExceptio", `10:17: unknown Kafka error or client exception "TimeoutExceptio"; did you mean "TimeoutException"?`},
+		{"expect p1 error REQUEST_TIMEDOUT", `10:17: unknown Kafka error or client exception "REQUEST_TIMEDOUT"; did you mean "REQUEST_TIMED_OUT"?`},
 		{"expect p1 error NONE", `10:17: NONE is success: write expect NAME ok`},
 		{"expect p1 state Ready", `10:17: unknown client state "Ready"; did you mean "READY"? (states: UNINITIALIZED, INITIALIZING, READY, IN_TRANSACTION, COMMITTING_TRANSACTION, ABORTING_TRANSACTION, ABORTABLE_ERROR, FATAL_ERROR)`},
 		{"expect c1 state READY", `10:11: c1 is a consumer: state applies to producers`},

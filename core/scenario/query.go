@@ -5,7 +5,6 @@ import (
 	"strconv"
 	"strings"
 
-	"txnlab/core/broker"
 	"txnlab/core/protocol"
 	"txnlab/core/sim"
 )
@@ -86,7 +85,7 @@ func (lp *lineParser) query(src string) *Query {
 		if len(rest) == 0 {
 			lp.failf(lp.endCol(), "count needs an API, e.g. count WriteTxnMarkers.response")
 		}
-		st := line.expectTrace().(*ExpectTraceStmt)
+		st := parseExpectTrace(line).(*ExpectTraceStmt)
 		if st.Given.Has("count") {
 			lp.failf(kw.col, "count takes no count= option")
 		}
@@ -160,7 +159,7 @@ func (s *Session) Eval(q *Query) string {
 		}
 		return orMark(strings.Join(names, ", "))
 	case "count":
-		_, actual, _, err := s.expectTrace(q.trace)
+		_, actual, _, err := q.trace.evaluate(s)
 		if err != nil {
 			return noValue // a node reference that does not resolve now
 		}
@@ -177,8 +176,8 @@ func (s *Session) Eval(q *Query) string {
 	case "producer":
 		return s.producerValue(q)
 	case "consumer":
-		cons := c.Consumers[q.subject]
-		if cons == nil {
+		vals, ok := c.Received(q.subject, q.tp)
+		if !ok {
 			return noValue // declared further down the script
 		}
 		switch q.field {
@@ -187,69 +186,57 @@ func (s *Session) Eval(q *Query) string {
 		case "aborted":
 			return s.abortedValue(q.subject, q.tp)
 		}
-		var vals []string
-		for _, r := range cons.Received[q.tp] {
-			vals = append(vals, r.Value)
-		}
 		return orMark(strings.Join(vals, " "))
 	case "txn":
 		return s.txnValue(q)
 	case "partition":
 		return s.partitionValue(q)
 	case "coordinator":
-		leader, p := c.CoordinatorOf(q.subject)
+		co := c.Coordinator(q.subject)
 		switch q.field {
 		case "broker":
-			if leader < 0 {
+			if co.Broker < 0 {
 				return noValue
 			}
-			return string(broker.NodeID(leader))
+			return brokerName(co.Broker)
 		case "partition":
-			return strconv.Itoa(int(p))
+			return strconv.Itoa(int(co.Partition))
 		default:
-			ps := c.Meta.Partitions[protocol.TopicPartition{Topic: protocol.TransactionStateTopic, Partition: p}]
-			if ps == nil {
-				return noValue
-			}
-			return strconv.Itoa(int(ps.LeaderEpoch))
+			return strconv.Itoa(int(co.Epoch))
 		}
 	}
 	return noValue
 }
 
 func (s *Session) producerValue(q *Query) string {
-	p := s.Cluster.Producers[q.subject]
-	if p == nil {
+	p, ok := s.Cluster.Producer(q.subject)
+	if !ok {
 		return noValue // declared further down the script
 	}
 	switch q.field {
 	case "state":
-		return string(p.State)
+		return p.State
 	case "pid":
 		return strconv.FormatInt(p.ProducerId, 10)
 	case "epoch":
 		return strconv.Itoa(int(p.ProducerEpoch))
 	}
-	last := s.lastCompleted(q.subject)
+	last := s.Cluster.LastCompleted(q.subject)
 	if last == nil {
 		return noValue
 	}
 	if q.field == "call" {
-		return last.kind
+		return string(last.Kind)
 	}
-	return last.result.String()
+	return last.Result.String()
 }
 
 func (s *Session) txnValue(q *Query) string {
-	leader, _ := s.Cluster.CoordinatorOf(q.subject)
-	b := s.Cluster.Broker(leader)
-	if b == nil {
+	t := s.Cluster.Transaction(q.subject)
+	if !t.Known {
 		return noValue
 	}
-	md, _, known := b.Txn.Lookup(q.subject)
-	if !known {
-		return noValue
-	}
+	md := t.Metadata
 	switch q.field {
 	case "state":
 		return md.State
@@ -258,11 +245,11 @@ func (s *Session) txnValue(q *Query) string {
 	case "pid":
 		return strconv.FormatInt(md.ProducerId, 10)
 	}
-	return orMark(strings.ReplaceAll(tpsString(md.Partitions), "none", ""))
+	return orMark(strings.ReplaceAll(tpList(md.Partitions), "none", ""))
 }
 
 func (s *Session) partitionValue(q *Query) string {
-	f, ok := s.partitionFacts(q.tp)
+	f, ok := s.Cluster.PartitionFacts(q.tp)
 	if !ok {
 		return noValue // the topic is created further down the script
 	}
@@ -339,15 +326,4 @@ func ParseExpect(src string, decls *Decls) (Stmt, error) {
 		return nil, &Error{Pos: Pos{1, 1}, Msg: "expected an expect statement, e.g. expect txn order-txn-1 state=CompleteCommit"}
 	}
 	return st, nil
-}
-
-// IsExpect tells whether a statement is an expectation.
-func IsExpect(st Stmt) bool {
-	switch st.(type) {
-	case *ExpectOutcomeStmt, *ExpectStateStmt, *ExpectTxnStmt, *ExpectRecordsStmt, *ExpectPartitionStmt,
-		*ExpectLogStmt, *ExpectOffsetsStmt, *ExpectTraceStmt, *ExpectCoordinatorStmt, *ExpectInvariantsStmt,
-		*ExpectViolationStmt, *ExpectPositionStmt, *ExpectAbortedStmt, *ExpectGroupStmt:
-		return true
-	}
-	return false
 }

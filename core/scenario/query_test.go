@@ -177,7 +177,7 @@ func TestQueriesAtEveryStep(t *testing.T) {
 
 // TestQueryFactsMatchExpectations runs the consumer and partition facts
 // scenario and checks that the queries a lesson quotes give the values
-// its expectations check: the two read the same code (facts.go).
+// its expectations check: the two read the same code (core/cluster/query.go, rendered by facts.go).
 func TestQueryFactsMatchExpectations(t *testing.T) {
 	s, err := runScenario(t, "core/scenario/testdata/partition-and-consumer-facts.scenario")
 	if err != nil || s.Err != nil {

@@ -114,7 +114,7 @@ func fieldSettingText(spec protocol.FieldSpec, f FieldSetting) string {
 	return strconv.FormatInt(f.Int, 10)
 }
 
-func (lp *lineParser) request() Stmt {
+func parseRequest(lp *lineParser, kw token) Stmt {
 	bg := lp.background()
 	var names []string
 	for _, k := range requestAPIs {
@@ -240,10 +240,10 @@ func fieldRange(name string) (int64, int64) {
 
 // ---- running it ----
 
-func (s *Session) request(st *RequestStmt) *Error {
+func (st *RequestStmt) apply(s *Session) *Error {
 	c := s.Cluster
-	p := c.Producers[st.From]
-	if p == nil {
+	p, ok := c.Producer(st.From)
+	if !ok {
 		return s.errorf(st, "%s is not a producer", st.From)
 	}
 	switch c.World.StatusOf(sim.NodeID(st.From)) {
@@ -288,7 +288,7 @@ func (s *Session) request(st *RequestStmt) *Error {
 		for i, kv := range st.Records {
 			recs[i] = protocol.Record{Key: kv.Key, Value: kv.Value}
 		}
-		isTxn := p.Transactional()
+		isTxn := p.Transactional
 		if f, ok := st.Field("IsTransactional"); ok {
 			isTxn = f.Int == 1
 		}

@@ -8,7 +8,6 @@ package scenario
 
 import (
 	"math"
-	"strconv"
 
 	"txnlab/core/cluster"
 	"txnlab/core/sim"
@@ -24,32 +23,34 @@ type TxnSeedStmt struct {
 	Epoch           int16 // epoch=N, required
 }
 
+var txnSeedOptions = func() optTable[TxnSeedStmt] {
+	pid := intOpt("pid", -1, 0, cluster.MaxSeedProducerId, func(st *TxnSeedStmt) *int64 { return &st.ProducerID })
+	pid.present = func(st *TxnSeedStmt) bool { return st.ProducerID >= 0 }
+	epoch := intOpt("epoch", 0, 0, math.MaxInt16, func(st *TxnSeedStmt) *int16 { return &st.Epoch })
+	epoch.present = func(*TxnSeedStmt) bool { return true }
+	return optTable[TxnSeedStmt]{pid, epoch}
+}()
+
 // String renders the statement canonically.
 func (s *TxnSeedStmt) String() string {
 	b := words("txn", quote(s.TransactionalID))
-	if s.ProducerID >= 0 {
-		b.opt("pid", strconv.FormatInt(s.ProducerID, 10))
-	}
-	b.opt("epoch", strconv.Itoa(int(s.Epoch)))
+	txnSeedOptions.render(b, s, nil)
 	return b.String()
 }
 
-func (lp *lineParser) txnSeed() Stmt {
+func parseTxnSeed(lp *lineParser, kw token) Stmt {
 	t := lp.next("txn needs a transactional id, e.g. txn order-txn-1 epoch=32765")
-	st := &TxnSeedStmt{TransactionalID: lp.nonEmpty("the transactional id", t.raw, t.col), ProducerID: -1}
-	opts := lp.options("txn", []string{"pid", "epoch"})
-	o, ok := opts.get("epoch")
-	if !ok {
+	st := &TxnSeedStmt{TransactionalID: lp.nonEmpty("the transactional id", t.raw, t.col)}
+	txnSeedOptions.defaults(st)
+	opts := txnSeedOptions.scan(lp, "txn")
+	if !opts.has("epoch") {
 		lp.failf(lp.endCol(), "txn needs epoch=N (0 to 32767): the epoch the transactional id starts at")
 	}
-	st.Epoch = int16(lp.integer(o.key, o.raw, o.col, 0, math.MaxInt16))
-	if o, ok := opts.get("pid"); ok {
-		st.ProducerID = lp.integer(o.key, o.raw, o.col, 0, cluster.MaxSeedProducerId)
-	}
+	txnSeedOptions.read(lp, st, opts, "epoch", "pid")
 	return st
 }
 
-func (s *Session) txnSeed(st *TxnSeedStmt) *Error {
+func (st *TxnSeedStmt) apply(s *Session) *Error {
 	done, failed, err := s.Cluster.SeedTransactionalId(st.TransactionalID, st.ProducerID, st.Epoch)
 	if err != nil {
 		return s.errorf(st, "%v", err)

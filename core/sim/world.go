@@ -378,14 +378,37 @@ func (w *World) SendInternal(from, to NodeID, msg protocol.Message, replyTo int6
 	return w.send(from, to, msg, replyTo, true)
 }
 
+// Conn is one ordered connection from a sender to a node, as a TCP
+// connection is: what is sent on it arrives in the order it was sent,
+// where independent messages may overtake each other on the seeded
+// latencies. A delay rule still holds one message back (a fault the
+// script asked for). The zero value is a fresh connection; the sender
+// replaces it when it closes the connection.
+type Conn struct{ last Time }
+
+// SendOn is Send on conn: the message arrives no earlier than the one
+// sent on conn before it (a delay rule's delay excepted).
+func (w *World) SendOn(conn *Conn, from, to NodeID, msg protocol.Message, replyTo int64) int64 {
+	return w.sendConn(conn, from, to, msg, replyTo, false)
+}
+
 func (w *World) send(from, to NodeID, msg protocol.Message, replyTo int64, internal bool) int64 {
+	return w.sendConn(nil, from, to, msg, replyTo, internal)
+}
+
+func (w *World) sendConn(conn *Conn, from, to NodeID, msg protocol.Message, replyTo int64, internal bool) int64 {
 	w.nextMsg++
 	env := &Envelope{ID: w.nextMsg, From: from, To: to, SentAt: w.now, ReplyTo: replyTo, Msg: msg, Internal: internal}
 	if n := w.nodes[from]; n != nil {
 		env.fromGen, env.src = n.gen, n
 	}
 	env.dst = w.nodes[to]
-	env.DeliverAt = w.now + w.Net.latency() + w.Net.delayFor(env)
+	at := w.now + w.Net.latency()
+	if conn != nil {
+		at = max(at, conn.last)
+		conn.last = at
+	}
+	env.DeliverAt = at + w.Net.delayFor(env)
 	sent := w.record(Event{Kind: KindSend, Node: from, Peer: to, MsgID: env.ID, ReplyTo: replyTo,
 		API: msg.APIKey().String(), Resp: msg.IsResponse(), Msg: msg, Error: errName(msg), Internal: internal})
 	env.sent = sentFields{API: sent.API, Error: sent.Error, Resp: sent.Resp}

@@ -1,0 +1,123 @@
+package scenario
+
+// expect invariants and expect violation: what the checker (core/check)
+// finds in the history so far. Their types, parsing, canonical text and
+// evaluation live here.
+
+import (
+	"strings"
+
+	"txnlab/core/check"
+)
+
+// Invariant names a property the checker verifies over the history.
+type Invariant uint8
+
+// The invariants. InvAny (zero) is "any invariant" in expect violation.
+const (
+	InvAny Invariant = iota
+	InvReadCommitted
+	InvAtomicity
+	InvNoDuplicates
+	InvDurability
+	InvFencing
+	InvOffsetsAtomicity
+	InvMarkerConsistency
+	InvTransitions
+	InvLSO
+)
+
+var invariantNames = []string{"", "read-committed", "atomicity", "no-duplicates", "durability",
+	"fencing", "offsets-atomicity", "marker-consistency", "transitions", "lso"}
+
+// Invariants lists every invariant in documentation order.
+var Invariants = []Invariant{InvReadCommitted, InvAtomicity, InvNoDuplicates, InvDurability,
+	InvFencing, InvOffsetsAtomicity, InvMarkerConsistency, InvTransitions, InvLSO}
+
+// String returns the invariant's script name ("any" for InvAny).
+func (i Invariant) String() string {
+	if i == InvAny {
+		return "any"
+	}
+	return enumString(i, invariantNames, "Invariant")
+}
+
+// InvariantByName finds an invariant by its script name.
+func InvariantByName(name string) (Invariant, bool) {
+	return enumByName[Invariant](name, invariantNames)
+}
+
+// ExpectInvariantsStmt checks that every invariant holds so far.
+type ExpectInvariantsStmt struct{ Base }
+
+// String renders the statement canonically.
+func (s *ExpectInvariantsStmt) String() string { return "expect invariants" }
+
+// ExpectViolationStmt checks that the checker finds a violation (of one
+// invariant, or of any when Invariant is InvAny).
+type ExpectViolationStmt struct {
+	Base
+	Invariant Invariant
+}
+
+// String renders the statement canonically.
+func (s *ExpectViolationStmt) String() string {
+	if s.Invariant == InvAny {
+		return "expect violation"
+	}
+	return "expect violation " + s.Invariant.String()
+}
+
+func parseExpectInvariants(lp *lineParser) Stmt {
+	lp.done("expect invariants takes no arguments")
+	return &ExpectInvariantsStmt{}
+}
+
+func parseExpectViolation(lp *lineParser) Stmt {
+	st := &ExpectViolationStmt{}
+	if lp.more() {
+		v := lp.next("")
+		inv, ok := InvariantByName(v.raw)
+		if !ok || v.quoted {
+			names := enumNames(invariantNames)
+			lp.failf(v.col, "unknown invariant %q%s (invariants: %s)", v.raw, didYouMean(v.text, names), strings.Join(names, ", "))
+		}
+		st.Invariant = inv
+		lp.done("expect violation takes at most one invariant")
+	}
+	return st
+}
+
+func (st *ExpectInvariantsStmt) apply(s *Session) *Error { return s.expect(st) }
+func (st *ExpectViolationStmt) apply(s *Session) *Error  { return s.expect(st) }
+
+func (st *ExpectInvariantsStmt) evaluate(s *Session) (string, string, bool, *Error) {
+	vs := s.Cluster.Check(false)
+	return "every invariant holds", describeViolations(vs), len(vs) == 0, nil
+}
+
+func (st *ExpectViolationStmt) evaluate(s *Session) (string, string, bool, *Error) {
+	vs := s.Cluster.Check(false)
+	want := "any invariant"
+	if st.Invariant != InvAny {
+		want = st.Invariant.String()
+	}
+	ok := false
+	for _, v := range vs {
+		if st.Invariant == InvAny || v.Invariant == st.Invariant.String() {
+			ok = true
+		}
+	}
+	return "a violation of " + want, describeViolations(vs), ok, nil
+}
+
+func describeViolations(vs []check.Violation) string {
+	if len(vs) == 0 {
+		return "no violation"
+	}
+	parts := make([]string, 0, len(vs))
+	for _, v := range vs {
+		parts = append(parts, v.String())
+	}
+	return strings.Join(parts, "; ")
+}
