@@ -176,8 +176,12 @@ type TxnOffsetCommitRequest struct {
 	GroupId         string
 	ProducerId      int64
 	ProducerEpoch   int16
+	// GenerationId, MemberId and GroupInstanceId (v3+, KIP-447) are the
+	// consumer's group metadata; a simple group's are -1, "" and null
+	// (""), which the coordinator does not check against a membership.
 	GenerationId    int32
 	MemberId        string
+	GroupInstanceId string
 	Offsets         []OffsetEntry
 }
 
@@ -188,10 +192,11 @@ type TxnOffsetCommitResponse struct {
 
 // OffsetCommitRequest (key 8) commits offsets outside any transaction.
 type OffsetCommitRequest struct {
-	GroupId      string
-	GenerationId int32
-	MemberId     string
-	Offsets      []OffsetEntry
+	GroupId         string
+	GenerationId    int32
+	MemberId        string
+	GroupInstanceId string
+	Offsets         []OffsetEntry
 }
 
 // OffsetCommitResponse carries one error per partition.
@@ -550,6 +555,7 @@ func (m *TxnOffsetCommitRequest) Summary() string {
 	f.s("GroupId", m.GroupId)
 	f.i("ProducerId", m.ProducerId)
 	f.i("ProducerEpoch", int64(m.ProducerEpoch))
+	groupSummary(&f, m.GenerationId, m.MemberId, m.GroupInstanceId)
 	f.add("Offsets", offsetList(m.Offsets))
 	return f.String()
 }
@@ -561,6 +567,7 @@ func (m *TxnOffsetCommitResponse) Summary() string { return "Results=" + partiti
 func (m *OffsetCommitRequest) Summary() string {
 	var f fields
 	f.s("GroupId", m.GroupId)
+	groupSummary(&f, m.GenerationId, m.MemberId, m.GroupInstanceId)
 	f.add("Offsets", offsetList(m.Offsets))
 	return f.String()
 }
