@@ -25,7 +25,8 @@ import (
 
 // Config is the broker configuration, with Kafka's defaults.
 type Config struct {
-	Txn txncoord.Config
+	Txn   txncoord.Config
+	Group groupcoord.Config
 	// RequestTimeoutMs is request.timeout.ms: how long an acks=all write
 	// (and a marker append) waits for replication.
 	RequestTimeoutMs sim.Time
@@ -50,16 +51,26 @@ type Config struct {
 	// clients read it at beginTransaction, as the Java client reads the
 	// finalized features from ApiVersions.
 	TransactionVersion int16
+	// ProducerIdExpirationMs is producer.id.expiration.ms, and
+	// ProducerIdExpirationCheckIntervalMs how often it is applied
+	// (expiration.go).
+	ProducerIdExpirationMs              sim.Time
+	ProducerIdExpirationCheckIntervalMs sim.Time
 }
 
 // DefaultConfig is Kafka 3.5's defaults.
 func DefaultConfig() Config {
 	return Config{
 		Txn:                 txncoord.DefaultConfig(),
+		Group:               groupcoord.DefaultConfig(),
 		RequestTimeoutMs:    30 * sim.Second,
 		ReplicaLagTimeMaxMs: 30 * sim.Second,
 		SessionTimeoutMs:    9 * sim.Second,
 		MinInsyncReplicas:   1,
+		// KafkaConfig's Defaults.ProducerIdExpirationMs and
+		// ProducerIdExpirationCheckIntervalMs
+		ProducerIdExpirationMs:              24 * sim.Hour,
+		ProducerIdExpirationCheckIntervalMs: 10 * sim.Minute,
 	}
 }
 
@@ -128,6 +139,9 @@ type Broker struct {
 	fetchResps slab.Slab[protocol.FetchResponse]
 	fetchParts slab.Slab[protocol.FetchPartition]
 	fetchData  slab.Slab[protocol.FetchPartitionData]
+	// expirationSeq tells the current producer-expiration timer from
+	// stale ones (expiration.go).
+	expirationSeq int
 }
 
 // leadership is a partition this broker leads, with what the hot paths
@@ -184,7 +198,7 @@ func New(id int32, meta *Metadata, disk *Disk, cfg *Config) *Broker {
 		disk.Logs[tp].Rebuild()
 	}
 	b.Txn = txncoord.New(b, &cfg.Txn)
-	b.Group = groupcoord.New(b)
+	b.Group = groupcoord.New(b, &cfg.Group)
 	return b
 }
 
@@ -201,6 +215,7 @@ func sortedTPs(m map[protocol.TopicPartition]*partition.Log) []protocol.TopicPar
 func (b *Broker) Start(w *sim.World) {
 	b.started = w.Now()
 	b.Txn.Start(w)
+	b.scheduleProducerExpiration(w)
 	b.OnMetadataChange(w)
 }
 
@@ -243,7 +258,8 @@ func (b *Broker) Receive(w *sim.World, env *sim.Envelope) {
 		if !b.startOffsetsVerification(w, env, m) {
 			b.Group.Handle(w, env)
 		}
-	case *protocol.OffsetCommitRequest, *protocol.OffsetFetchRequest:
+	case *protocol.OffsetCommitRequest, *protocol.OffsetFetchRequest,
+		*protocol.JoinGroupRequest, *protocol.SyncGroupRequest, *protocol.HeartbeatRequest:
 		b.Group.Handle(w, env)
 	}
 }
@@ -277,6 +293,8 @@ func (b *Broker) Timer(w *sim.World, t *sim.Timer) {
 				w.AfterBackground(b.Node, sim.Second, "fetch-timeout", fetchTimeout{leader: leader, msgID: env.ID})
 			}
 		}
+	case timerProducerExpiration:
+		b.removeExpiredProducers(w, t.Data.(int))
 	case timerVerifyTimeout:
 		b.verificationLost(w, t.Data.(int64))
 	case "fetch-timeout":

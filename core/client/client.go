@@ -19,6 +19,9 @@ type Metadata interface {
 	// Bootstrap returns the attempt-th live broker to ask for coordinators
 	// (rotating on failures, like the least-loaded node).
 	Bootstrap(attempt int) sim.NodeID
+	// PartitionCount is how many partitions a topic has (0: unknown), for
+	// the group leader's assignor.
+	PartitionCount(topic string) int32
 	// TransactionVersion is the cluster's finalized transaction.version
 	// feature (0 and 1 classic, 2 = KIP-890 part 2).
 	TransactionVersion() int16
@@ -40,6 +43,7 @@ const (
 	CallAssign      CallKind = "assign"
 	CallSeek        CallKind = "seek"
 	CallCommitSync  CallKind = "commit-offsets"
+	CallSubscribe   CallKind = "subscribe"
 )
 
 // Call is one client call: it starts, and later returns with a Result:

@@ -18,11 +18,21 @@ type ConsumerConfig struct {
 	GroupId          string
 	RequestTimeoutMs sim.Time
 	RetryBackoffMs   sim.Time
+	// Group membership (subscribe): session.timeout.ms,
+	// heartbeat.interval.ms, max.poll.interval.ms (the rebalance timeout
+	// the member gives the coordinator) and group.instance.id ("": a
+	// dynamic member).
+	SessionTimeoutMs    sim.Time
+	HeartbeatIntervalMs sim.Time
+	MaxPollIntervalMs   sim.Time
+	GroupInstanceId     string
 }
 
-// DefaultConsumerConfig is the Java client's defaults.
+// DefaultConsumerConfig is the Java client's defaults (Kafka 3.5's
+// ConsumerConfig).
 func DefaultConsumerConfig() ConsumerConfig {
-	return ConsumerConfig{IsolationLevel: protocol.ReadUncommitted, RequestTimeoutMs: 30 * sim.Second, RetryBackoffMs: 100}
+	return ConsumerConfig{IsolationLevel: protocol.ReadUncommitted, RequestTimeoutMs: 30 * sim.Second, RetryBackoffMs: 100,
+		SessionTimeoutMs: 45 * sim.Second, HeartbeatIntervalMs: 3 * sim.Second, MaxPollIntervalMs: 5 * sim.Minute}
 }
 
 // ReceivedRecord is one record a poll returned to the application.
@@ -40,6 +50,7 @@ type ReceivedRecord struct {
 // Consumer is a consumer client process.
 type Consumer struct {
 	calls
+	membership
 	Cfg       ConsumerConfig
 	meta      Metadata
 	Assigned  []protocol.TopicPartition
@@ -58,6 +69,7 @@ type Consumer struct {
 	needOffsets      bool
 	inflight         int64
 	inflightKind     string
+	syncRequest      *protocol.SyncGroupRequest
 }
 
 // NewConsumer creates a consumer process.
@@ -112,7 +124,7 @@ func (c *Consumer) Seek(w *sim.World, tp protocol.TopicPartition, offset int64) 
 func (c *Consumer) Poll(w *sim.World) *Call {
 	c.call = c.start(w, CallPoll, "")
 	c.pollCount++
-	if len(c.Assigned) == 0 {
+	if len(c.Assigned) == 0 && c.Subscription == nil {
 		c.finish(w, c.call, OK, "0 records (nothing assigned)")
 		return c.call
 	}
@@ -132,6 +144,10 @@ func (c *Consumer) Commit(w *sim.World) *Call {
 }
 
 func (c *Consumer) step(w *sim.World) {
+	if c.needsJoin() {
+		c.startJoin(w)
+		return
+	}
 	if c.needOffsets {
 		c.sendGroupRequest(w, "offsets")
 		return
@@ -147,10 +163,15 @@ func (c *Consumer) sendGroupRequest(w *sim.World, kind string) {
 		return
 	}
 	var m protocol.Message
-	if kind == "offsets" {
+	if mm := c.membershipRequest(kind); mm != nil {
+		m = mm
+	} else if kind == "offsets" {
 		m = &protocol.OffsetFetchRequest{GroupId: c.Cfg.GroupId, Partitions: c.Assigned, RequireStable: c.Cfg.IsolationLevel == protocol.ReadCommitted}
 	} else {
-		req := &protocol.OffsetCommitRequest{GroupId: c.Cfg.GroupId, GenerationId: -1}
+		req := &protocol.OffsetCommitRequest{GroupId: c.Cfg.GroupId, GenerationId: protocol.NoGenerationId}
+		if c.Subscription != nil && c.Member == StableMember {
+			req.GenerationId, req.MemberId, req.GroupInstanceId = c.generation, c.memberId, c.Cfg.GroupInstanceId
+		}
 		for _, tp := range c.Assigned {
 			if pos := c.Positions[tp]; pos >= 0 {
 				req.Offsets = append(req.Offsets, protocol.OffsetEntry{TopicPartition: tp, CommittedOffset: pos})
@@ -215,6 +236,11 @@ func (c *Consumer) Receive(w *sim.World, env *sim.Envelope) {
 		}
 		c.maybeFinishPoll(w)
 		return
+	case *protocol.HeartbeatResponse:
+		if env.ReplyTo == c.hbInflight {
+			c.onHeartbeatResponse(w, m)
+		}
+		return
 	}
 	if env.ReplyTo != c.inflight {
 		return
@@ -248,6 +274,10 @@ func (c *Consumer) Receive(w *sim.World, env *sim.Envelope) {
 		}
 		c.needOffsets = false
 		c.fetch(w)
+	case *protocol.JoinGroupResponse:
+		c.onJoinResponse(w, m)
+	case *protocol.SyncGroupResponse:
+		c.onSyncResponse(w, m)
 	case *protocol.OffsetCommitResponse:
 		err := m.TopError()
 		if err == protocol.NOT_COORDINATOR || err == protocol.COORDINATOR_NOT_AVAILABLE {
@@ -329,6 +359,10 @@ func (c *Consumer) Timer(w *sim.World, t *sim.Timer) {
 			}
 			c.sendGroupRequest(w, kind)
 		}
+	case "heartbeat":
+		c.heartbeat(w, t.Data.(int))
+	case "heartbeat-timeout":
+		c.heartbeatTimedOut(w, t.Data.(int64))
 	case "fetch-timeout":
 		id := t.Data.(int64)
 		if c.waiting[id] {

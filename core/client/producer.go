@@ -401,9 +401,19 @@ func (p *Producer) Send(w *sim.World, tp protocol.TopicPartition, records []prot
 	return call
 }
 
-// SendOffsets is sendOffsetsToTransaction(): AddOffsetsToTxn to the
-// transaction coordinator, then TxnOffsetCommit to the group coordinator.
+// SendOffsets is the deprecated sendOffsetsToTransaction(offsets,
+// groupId): no group metadata, so the coordinator does not fence the
+// commit by generation.
 func (p *Producer) SendOffsets(w *sim.World, group string, offsets []protocol.OffsetEntry) *Call {
+	return p.SendOffsetsToTransaction(w, SimpleGroupMetadata(group), offsets)
+}
+
+// SendOffsetsToTransaction is sendOffsetsToTransaction(offsets,
+// groupMetadata): AddOffsetsToTxn to the transaction coordinator, then
+// TxnOffsetCommit (carrying the consumer's generation, member id and
+// instance id, KIP-447) to the group coordinator.
+func (p *Producer) SendOffsetsToTransaction(w *sim.World, md GroupMetadata, offsets []protocol.OffsetEntry) *Call {
+	group := md.GroupId
 	call := p.start(w, CallSendOffsets, group)
 	if p.closedCall(w, call) {
 		return call
@@ -420,7 +430,8 @@ func (p *Producer) SendOffsets(w *sim.World, group string, offsets []protocol.Of
 	commitOffsets := func(w *sim.World) {
 		p.enqueue(w, &txnRequest{prio: 2, kind: coordGroup, group: group, build: func() protocol.Message {
 			return &protocol.TxnOffsetCommitRequest{Version: p.txnOffsetCommitVersion(), TransactionalId: p.Cfg.TransactionalId, GroupId: group,
-				ProducerId: p.ProducerId, ProducerEpoch: p.ProducerEpoch, GenerationId: -1, Offsets: offsets}
+				ProducerId: p.ProducerId, ProducerEpoch: p.ProducerEpoch, GenerationId: md.GenerationId, MemberId: md.MemberId,
+				GroupInstanceId: md.GroupInstanceId, Offsets: offsets}
 		}, handle: func(w *sim.World, resp protocol.Message) {
 			err := protocol.Error(resp)
 			switch err {
@@ -431,7 +442,7 @@ func (p *Producer) SendOffsets(w *sim.World, group string, offsets []protocol.Of
 				p.retry(w)
 			case protocol.INVALID_PRODUCER_EPOCH, protocol.PRODUCER_FENCED:
 				p.fatal(w, Broker(err))
-			case protocol.UNKNOWN_MEMBER_ID, protocol.ILLEGAL_GENERATION, protocol.TRANSACTION_ABORTABLE:
+			case protocol.UNKNOWN_MEMBER_ID, protocol.ILLEGAL_GENERATION, protocol.FENCED_INSTANCE_ID, protocol.TRANSACTION_ABORTABLE:
 				p.abortable(w, Broker(err))
 				p.finish(w, p.offsetsCall, Broker(err), "")
 			default:

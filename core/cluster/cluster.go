@@ -322,6 +322,17 @@ func (m clientMeta) LeaderOf(tp protocol.TopicPartition) (sim.NodeID, bool) {
 	return broker.NodeID(l), true
 }
 
+// PartitionCount is the number of partitions of a topic (0: unknown).
+func (m clientMeta) PartitionCount(topic string) int32 {
+	var n int32
+	for tp := range m.c.Meta.Partitions {
+		if tp.Topic == topic {
+			n++
+		}
+	}
+	return n
+}
+
 // TransactionVersion is the finalized transaction.version the brokers
 // advertise.
 func (m clientMeta) TransactionVersion() int16 { return m.c.BrokerCfg.TransactionVersion }

@@ -95,8 +95,15 @@ func (c *Cluster) Configure(key string, value int64) error {
 		cfg.RequestTimeoutMs = d
 		cfg.Txn.RequestTimeoutMs = d
 	case "producer.id.expiration.ms":
-		// accepted for completeness; producer-state expiration is not
-		// modelled (docs/kafka-fidelity.md)
+		c.SetProducerIdExpiration(d, 0)
+	case "producer.id.expiration.check.interval.ms":
+		c.SetProducerIdExpiration(0, d)
+	case "group.initial.rebalance.delay.ms":
+		cfg.Group.InitialRebalanceDelayMs = d
+	case "group.min.session.timeout.ms":
+		cfg.Group.MinSessionTimeoutMs = d
+	case "group.max.session.timeout.ms":
+		cfg.Group.MaxSessionTimeoutMs = d
 	case "transaction.partition.verification.enable":
 		cfg.TransactionPartitionVerificationEnable = value != 0
 	case "transaction.version":

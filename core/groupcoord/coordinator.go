@@ -2,10 +2,11 @@
 // to what transactions need: committed offsets in __consumer_offsets,
 // OffsetCommit, OffsetFetch with require_stable, and TxnOffsetCommit
 // whose offsets stay pending until the transaction's marker reaches the
-// offsets partition (materialised on COMMIT, dropped on ABORT).
+// offsets partition (materialised on COMMIT, dropped on ABORT); and the
+// classic membership protocol (JoinGroup, SyncGroup, Heartbeat, group.go)
+// whose generations fence a zombie's commits (KIP-447).
 //
-// Simplified: no membership protocol (groups are "simple" groups,
-// generation -1), offsets never expire.
+// Simplified: offsets never expire; the membership is not persisted.
 package groupcoord
 
 import (
@@ -41,18 +42,23 @@ type offsetsPartition struct {
 	epoch     int32
 	committed map[offsetKey]committed
 	pending   map[int64]map[offsetKey]committed // producer id → pending offsets
+	groups    map[string]*group                 // membership (group.go)
 }
 
 // Coordinator is the module.
 type Coordinator struct {
 	host    Host
+	cfg     *Config
 	parts   map[int32]*offsetsPartition
 	loading map[int32]int32
+	// nextMember numbers the member ids this broker hands out.
+	nextMember int
 }
 
-// New creates the module for a broker.
-func New(host Host) *Coordinator {
-	return &Coordinator{host: host, parts: map[int32]*offsetsPartition{}, loading: map[int32]int32{}}
+// New creates the module for a broker; cfg is shared with the broker, so
+// a config statement reaches it.
+func New(host Host, cfg *Config) *Coordinator {
+	return &Coordinator{host: host, cfg: cfg, parts: map[int32]*offsetsPartition{}, loading: map[int32]int32{}}
 }
 
 const timerLoad = "group.load"
@@ -81,7 +87,18 @@ func (c *Coordinator) OnResignation(w *sim.World, p int32) {
 
 // Timer finishes a load: replay offset records and markers.
 func (c *Coordinator) Timer(w *sim.World, t *sim.Timer) {
-	if t.Kind != timerLoad {
+	switch t.Kind {
+	case timerJoin:
+		c.joinExpired(w, t.Data.(joinTimer))
+		return
+	case timerHeartbeat:
+		c.heartbeatExpired(w, t.Data.(heartbeatTimer))
+		return
+	case timerPending:
+		c.pendingExpired(w, t.Data.(pendingTimer))
+		return
+	case timerLoad:
+	default:
 		return
 	}
 	job := t.Data.(loadJob)
@@ -89,7 +106,7 @@ func (c *Coordinator) Timer(w *sim.World, t *sim.Timer) {
 		return
 	}
 	delete(c.loading, job.partition)
-	op := &offsetsPartition{epoch: job.epoch, committed: map[offsetKey]committed{}, pending: map[int64]map[offsetKey]committed{}}
+	op := &offsetsPartition{epoch: job.epoch, committed: map[offsetKey]committed{}, pending: map[int64]map[offsetKey]committed{}, groups: map[string]*group{}}
 	log := c.host.ReplicaLog(offsetsTP(job.partition))
 	for i := range log.Batches {
 		b := &log.Batches[i]
@@ -128,36 +145,6 @@ func (op *offsetsPartition) apply(b *protocol.RecordBatch, v *protocol.OffsetCom
 	op.committed[k] = committed{v.CommittedOffset, position, -1}
 }
 
-// completeTransaction is replayEndTransactionMarker: on COMMIT each pending
-// offset is copied unless a newer commit exists; on ABORT it is dropped.
-func (op *offsetsPartition) completeTransaction(pid int64, commit bool) {
-	pend := op.pending[pid]
-	delete(op.pending, pid)
-	if !commit {
-		return
-	}
-	for k, v := range pend {
-		if cur, ok := op.committed[k]; !ok || cur.position < v.position {
-			op.committed[k] = v
-		}
-	}
-}
-
-// OnMarker applies a marker written to an offsets partition.
-func (c *Coordinator) OnMarker(w *sim.World, p int32, pid int64, commit bool) {
-	if op := c.parts[p]; op != nil {
-		n := len(op.pending[pid])
-		op.completeTransaction(pid, commit)
-		if n > 0 {
-			verb := "dropped"
-			if commit {
-				verb = "materialised"
-			}
-			w.Note(c.host.BrokerNode(), offsetsTP(p).String(), strconv.Itoa(n)+" pending transactional offset(s) of producer "+strconv.FormatInt(pid, 10)+" "+verb)
-		}
-	}
-}
-
 func (c *Coordinator) partitionOf(group string) (*offsetsPartition, int32, protocol.ErrorCode) {
 	p := c.host.GroupPartitionFor(group)
 	if _, ok := c.loading[p]; ok {
@@ -170,26 +157,34 @@ func (c *Coordinator) partitionOf(group string) (*offsetsPartition, int32, proto
 	return op, p, protocol.NONE
 }
 
-// Handle dispatches OffsetCommit, TxnOffsetCommit and OffsetFetch.
+// Handle dispatches the group coordinator's requests, each
+// in the file named after its API key.
 func (c *Coordinator) Handle(w *sim.World, env *sim.Envelope) {
 	switch m := env.Msg.(type) {
 	case *protocol.OffsetCommitRequest:
-		c.commit(w, m.GroupId, m.Offsets, -1, -1, false, func(w *sim.World, rs []protocol.PartitionError) {
-			w.Send(c.host.BrokerNode(), env.From, &protocol.OffsetCommitResponse{Results: rs}, env.ID)
-		})
+		c.handleOffsetCommit(w, env, m)
 	case *protocol.TxnOffsetCommitRequest:
-		c.commit(w, m.GroupId, m.Offsets, m.ProducerId, m.ProducerEpoch, true, func(w *sim.World, rs []protocol.PartitionError) {
-			w.Send(c.host.BrokerNode(), env.From, &protocol.TxnOffsetCommitResponse{Results: rs}, env.ID)
-		})
+		c.handleTxnOffsetCommit(w, env, m)
 	case *protocol.OffsetFetchRequest:
-		w.Send(c.host.BrokerNode(), env.From, c.fetch(m), env.ID)
+		c.handleOffsetFetch(w, env, m)
+	case *protocol.JoinGroupRequest:
+		c.handleJoinGroup(w, env, m)
+	case *protocol.SyncGroupRequest:
+		c.handleSyncGroup(w, env, m)
+	case *protocol.HeartbeatRequest:
+		c.handleHeartbeat(w, env, m)
 	}
 }
 
-// commit appends offset records (a transactional batch for
+// commit (GroupMetadataManager.storeOffsets) appends offset records (a transactional batch for
 // TxnOffsetCommit, carrying the producer id and epoch so a fenced producer
 // is rejected by the log's epoch check) and applies them once replicated.
-func (c *Coordinator) commit(w *sim.World, group string, offsets []protocol.OffsetEntry, pid int64, epoch int16, txn bool, done func(*sim.World, []protocol.PartitionError)) {
+//
+// validate, run once the coordinator knows the group's partition, fences
+// the commit by its group metadata (OffsetCommit's and TxnOffsetCommit's
+// own checks): any error but NONE answers every partition with it.
+func (c *Coordinator) commit(w *sim.World, group string, offsets []protocol.OffsetEntry, pid int64, epoch int16, txn bool,
+	validate func(w *sim.World, op *offsetsPartition, p int32) protocol.ErrorCode, done func(*sim.World, []protocol.PartitionError)) {
 	all := func(err protocol.ErrorCode) []protocol.PartitionError {
 		rs := make([]protocol.PartitionError, len(offsets))
 		for i, o := range offsets {
@@ -198,6 +193,9 @@ func (c *Coordinator) commit(w *sim.World, group string, offsets []protocol.Offs
 		return rs
 	}
 	op, p, err := c.partitionOf(group)
+	if err == protocol.NONE {
+		err = validate(w, op, p)
+	}
 	if err != protocol.NONE {
 		done(w, all(err))
 		return
@@ -229,41 +227,6 @@ func (c *Coordinator) commit(w *sim.World, group string, offsets []protocol.Offs
 		}
 		done(w, all(err))
 	})
-}
-
-// Fetch answers an OffsetFetch locally, for expectations that read what a
-// require_stable OffsetFetch would return.
-func (c *Coordinator) Fetch(m *protocol.OffsetFetchRequest) *protocol.OffsetFetchResponse {
-	return c.fetch(m)
-}
-
-func (c *Coordinator) fetch(m *protocol.OffsetFetchRequest) *protocol.OffsetFetchResponse {
-	resp := &protocol.OffsetFetchResponse{}
-	op, _, err := c.partitionOf(m.GroupId)
-	if err != protocol.NONE {
-		resp.ErrorCode = err
-		return resp
-	}
-	for _, tp := range m.Partitions {
-		r := protocol.OffsetFetchResult{TopicPartition: tp, CommittedOffset: -1}
-		k := offsetKey{m.GroupId, tp}
-		if m.RequireStable && op.hasPending(k) {
-			r.ErrorCode = protocol.UNSTABLE_OFFSET_COMMIT
-		} else if v, ok := op.committed[k]; ok {
-			r.CommittedOffset = v.offset
-		}
-		resp.Results = append(resp.Results, r)
-	}
-	return resp
-}
-
-func (op *offsetsPartition) hasPending(k offsetKey) bool {
-	for _, m := range op.pending {
-		if _, ok := m[k]; ok {
-			return true
-		}
-	}
-	return false
 }
 
 // OffsetView is one offset as the inspector shows it.

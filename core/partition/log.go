@@ -59,8 +59,9 @@ type ProducerStateEntry struct {
 	// CurrentTxnFirstOffset is the first offset of this producer's open
 	// transaction here, or -1.
 	CurrentTxnFirstOffset int64
-	// LastTimestamp is the virtual time of the last write, for
-	// producer.id.expiration.ms.
+	// LastTimestamp is the timestamp of the producer's last batch here
+	// (the leader's append time it carries, so every replica and a replay
+	// after a restart agree), for producer.id.expiration.ms.
 	LastTimestamp int64
 }
 
@@ -372,7 +373,7 @@ func (l *Log) apply(b *protocol.RecordBatch, now int64) *TxnRange {
 		delete(l.Verifying, b.ProducerId)
 	}
 	e := l.entry(b.ProducerId)
-	e.LastTimestamp = now
+	e.LastTimestamp = b.Timestamp
 	if b.ProducerEpoch > e.ProducerEpoch {
 		e.ProducerEpoch = b.ProducerEpoch
 		e.Batches = nil

@@ -338,6 +338,9 @@ func TestLSOMatchesNaiveScan(t *testing.T) {
 			if err := compare(g.l, r, prev); err != nil {
 				t.Fatalf("case %d (seed %d), step %d: %v\nsteps:\n  %s", c, seed, i, err, strings.Join(g.steps, "\n  "))
 			}
+			if err := g.l.CheckOffsets(); err != nil {
+				t.Fatalf("case %d (seed %d), step %d: %v\nsteps:\n  %s", c, seed, i, err, strings.Join(g.steps, "\n  "))
+			}
 			prev = g.l.LSO()
 			last := g.steps[len(g.steps)-1]
 			for _, k := range []string{"OUT_OF_ORDER_SEQUENCE_NUMBER", "INVALID_PRODUCER_EPOCH", "INVALID_TXN_STATE", "TRANSACTION_COORDINATOR_FENCED"} {

@@ -22,6 +22,9 @@ const (
 	OffsetCommit       APIKey = 8
 	OffsetFetch        APIKey = 9
 	FindCoordinator    APIKey = 10
+	JoinGroup          APIKey = 11
+	Heartbeat          APIKey = 12
+	SyncGroup          APIKey = 14
 	InitProducerId     APIKey = 22
 	AddPartitionsToTxn APIKey = 24
 	AddOffsetsToTxn    APIKey = 25
@@ -90,11 +93,12 @@ func orClassic(v, classic int16) int16 {
 
 // APIs lists every API the simulation speaks, in key order.
 var APIs = []APIKey{Produce, Fetch, OffsetCommit, OffsetFetch, FindCoordinator,
-	InitProducerId, AddPartitionsToTxn, AddOffsetsToTxn, EndTxn, WriteTxnMarkers, TxnOffsetCommit}
+	JoinGroup, Heartbeat, SyncGroup, InitProducerId, AddPartitionsToTxn, AddOffsetsToTxn, EndTxn, WriteTxnMarkers, TxnOffsetCommit}
 
 var apiNames = map[APIKey]string{
 	Produce: "Produce", Fetch: "Fetch", OffsetCommit: "OffsetCommit", OffsetFetch: "OffsetFetch",
-	FindCoordinator: "FindCoordinator", InitProducerId: "InitProducerId",
+	FindCoordinator: "FindCoordinator", JoinGroup: "JoinGroup", Heartbeat: "Heartbeat", SyncGroup: "SyncGroup",
+	InitProducerId:     "InitProducerId",
 	AddPartitionsToTxn: "AddPartitionsToTxn", AddOffsetsToTxn: "AddOffsetsToTxn",
 	EndTxn: "EndTxn", WriteTxnMarkers: "WriteTxnMarkers", TxnOffsetCommit: "TxnOffsetCommit",
 }

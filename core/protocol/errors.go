@@ -21,6 +21,8 @@ const (
 	NOT_ENOUGH_REPLICAS_AFTER_APPEND      ErrorCode = 20
 	ILLEGAL_GENERATION                    ErrorCode = 22
 	UNKNOWN_MEMBER_ID                     ErrorCode = 25
+	INVALID_SESSION_TIMEOUT               ErrorCode = 26
+	REBALANCE_IN_PROGRESS                 ErrorCode = 27
 	INVALID_REQUEST                       ErrorCode = 42
 	OUT_OF_ORDER_SEQUENCE_NUMBER          ErrorCode = 45
 	DUPLICATE_SEQUENCE_NUMBER             ErrorCode = 46
@@ -34,6 +36,8 @@ const (
 	OPERATION_NOT_ATTEMPTED               ErrorCode = 55
 	KAFKA_STORAGE_ERROR                   ErrorCode = 56
 	UNKNOWN_PRODUCER_ID                   ErrorCode = 59
+	MEMBER_ID_REQUIRED                    ErrorCode = 79
+	FENCED_INSTANCE_ID                    ErrorCode = 82
 	UNSTABLE_OFFSET_COMMIT                ErrorCode = 88
 	PRODUCER_FENCED                       ErrorCode = 90
 	TRANSACTION_ABORTABLE                 ErrorCode = 120
@@ -63,6 +67,8 @@ var Errors = []ErrorInfo{
 	{NOT_ENOUGH_REPLICAS_AFTER_APPEND, "NOT_ENOUGH_REPLICAS_AFTER_APPEND", true, "written, but fewer in-sync replicas than required"},
 	{ILLEGAL_GENERATION, "ILLEGAL_GENERATION", false, "the group generation is not current"},
 	{UNKNOWN_MEMBER_ID, "UNKNOWN_MEMBER_ID", false, "the member id is not known to the group"},
+	{INVALID_SESSION_TIMEOUT, "INVALID_SESSION_TIMEOUT", false, "the session timeout is outside the broker's group.min/max.session.timeout.ms"},
+	{REBALANCE_IN_PROGRESS, "REBALANCE_IN_PROGRESS", false, "the group is rebalancing: the member must rejoin"},
 	{INVALID_REQUEST, "INVALID_REQUEST", false, "the request is malformed"},
 	{OUT_OF_ORDER_SEQUENCE_NUMBER, "OUT_OF_ORDER_SEQUENCE_NUMBER", false, "the broker received an out of order sequence number"},
 	{DUPLICATE_SEQUENCE_NUMBER, "DUPLICATE_SEQUENCE_NUMBER", false, "the broker received a duplicate sequence number"},
@@ -76,6 +82,8 @@ var Errors = []ErrorInfo{
 	{OPERATION_NOT_ATTEMPTED, "OPERATION_NOT_ATTEMPTED", false, "not attempted because another part of the request failed"},
 	{KAFKA_STORAGE_ERROR, "KAFKA_STORAGE_ERROR", true, "disk error on the broker"},
 	{UNKNOWN_PRODUCER_ID, "UNKNOWN_PRODUCER_ID", false, "the broker has no state for this producer id"},
+	{MEMBER_ID_REQUIRED, "MEMBER_ID_REQUIRED", false, "the group gave the member an id: join again with it"},
+	{FENCED_INSTANCE_ID, "FENCED_INSTANCE_ID", false, "a newer member with the same group.instance.id exists"},
 	{UNSTABLE_OFFSET_COMMIT, "UNSTABLE_OFFSET_COMMIT", true, "a transactional offset commit for this partition is pending"},
 	{PRODUCER_FENCED, "PRODUCER_FENCED", false, "a newer producer with the same transactional id exists"},
 	{TRANSACTION_ABORTABLE, "TRANSACTION_ABORTABLE", false, "the transaction must be aborted"},

@@ -76,7 +76,8 @@ func TestEveryMessageListsEveryTopField(t *testing.T) {
 		&AddPartitionsToTxnRequest{}, &AddPartitionsToTxnResponse{}, &AddOffsetsToTxnRequest{}, &AddOffsetsToTxnResponse{},
 		&EndTxnRequest{}, &EndTxnResponse{}, &WriteTxnMarkersRequest{}, &WriteTxnMarkersResponse{}, &TxnOffsetCommitRequest{},
 		&TxnOffsetCommitResponse{}, &OffsetCommitRequest{}, &OffsetCommitResponse{}, &OffsetFetchRequest{}, &OffsetFetchResponse{},
-		&ProduceRequest{}, &ProduceResponse{}, &FetchRequest{}, &FetchResponse{}}
+		&ProduceRequest{}, &ProduceResponse{}, &FetchRequest{}, &FetchResponse{},
+		&JoinGroupRequest{}, &JoinGroupResponse{}, &SyncGroupRequest{}, &SyncGroupResponse{}, &HeartbeatRequest{}, &HeartbeatResponse{}}
 	if len(all) != 2*len(APIs) {
 		t.Fatalf("%d messages listed for %d APIs", len(all), len(APIs))
 	}

@@ -173,8 +173,12 @@ type TxnOffsetCommitRequest struct {
 	GroupId         string
 	ProducerId      int64
 	ProducerEpoch   int16
+	// GenerationId, MemberId and GroupInstanceId (v3+, KIP-447) are the
+	// consumer's group metadata; a simple group's are -1, "" and null
+	// (""), which the coordinator does not check against a membership.
 	GenerationId    int32
 	MemberId        string
+	GroupInstanceId string
 	Offsets         []OffsetEntry
 }
 
@@ -185,10 +189,11 @@ type TxnOffsetCommitResponse struct {
 
 // OffsetCommitRequest (key 8) commits offsets outside any transaction.
 type OffsetCommitRequest struct {
-	GroupId      string
-	GenerationId int32
-	MemberId     string
-	Offsets      []OffsetEntry
+	GroupId         string
+	GenerationId    int32
+	MemberId        string
+	GroupInstanceId string
+	Offsets         []OffsetEntry
 }
 
 // OffsetCommitResponse carries one error per partition.

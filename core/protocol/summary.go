@@ -247,6 +247,7 @@ func (m *TxnOffsetCommitRequest) summarize(f *fields) {
 	f.s("GroupId", m.GroupId)
 	f.i("ProducerId", m.ProducerId)
 	f.i("ProducerEpoch", int64(m.ProducerEpoch))
+	groupSummary(f, m.GenerationId, m.MemberId, m.GroupInstanceId)
 	f.add("Offsets", offsetList(m.Offsets))
 }
 
@@ -260,6 +261,7 @@ func (m *OffsetCommitRequest) Summary() string { return summary(m) }
 
 func (m *OffsetCommitRequest) summarize(f *fields) {
 	f.s("GroupId", m.GroupId)
+	groupSummary(f, m.GenerationId, m.MemberId, m.GroupInstanceId)
 	f.add("Offsets", offsetList(m.Offsets))
 }
 

@@ -283,6 +283,7 @@ func (m *TxnOffsetCommitRequest) walk(w *walker) {
 	w.int("ProducerEpoch", int64(m.ProducerEpoch))
 	w.int("GenerationId", int64(m.GenerationId))
 	w.str("MemberId", m.MemberId)
+	w.str("GroupInstanceId", m.GroupInstanceId)
 	w.offsets("Offsets", m.Offsets)
 }
 
@@ -292,6 +293,7 @@ func (m *OffsetCommitRequest) walk(w *walker) {
 	w.str("GroupId", m.GroupId)
 	w.int("GenerationId", int64(m.GenerationId))
 	w.str("MemberId", m.MemberId)
+	w.str("GroupInstanceId", m.GroupInstanceId)
 	w.offsets("Offsets", m.Offsets)
 }
 

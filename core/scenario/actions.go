@@ -1,7 +1,8 @@
 package scenario
 
 // The clients' calls: a producer's (init, begin, send, send-offsets,
-// commit, abort, close) and a consumer's (assign, poll, seek, commit),
+// commit, abort, close) and a consumer's (assign, poll, seek, commit,
+// subscribe: group.go),
 // each one call of the Java client, and wait. Their types, parsing,
 // canonical text and application live here.
 
@@ -43,13 +44,14 @@ type ConsumerOp uint8
 
 // The consumer actions.
 const (
-	ConsumerAssign ConsumerOp = iota + 1 // assign()
-	ConsumerPoll                         // poll(): one fetch round
-	ConsumerSeek                         // seek()
-	ConsumerCommit                       // commitSync() of the current positions
+	ConsumerAssign    ConsumerOp = iota + 1 // assign()
+	ConsumerPoll                            // poll(): one fetch round
+	ConsumerSeek                            // seek()
+	ConsumerCommit                          // commitSync() of the current positions
+	ConsumerSubscribe                       // subscribe(): partitions from the group (group.go)
 )
 
-var consumerOpNames = []string{"", "assign", "poll", "seek", "commit"}
+var consumerOpNames = []string{"", "assign", "poll", "seek", "commit", "subscribe"}
 
 // String returns the action's script keyword.
 func (o ConsumerOp) String() string { return enumString(o, consumerOpNames, "ConsumerOp") }
@@ -71,6 +73,7 @@ type ProducerActionStmt struct {
 	TP         protocol.TopicPartition // send
 	Records    []KV                    // send: at least one
 	Group      string                  // send-offsets
+	Consumer   string                  // send-offsets consumer=C: C's groupMetadata() (group.go)
 	Offsets    []TPOffset              // send-offsets: at least one
 	Background bool                    // trailing &: issue the call and return at once
 }
@@ -85,7 +88,7 @@ func (s *ProducerActionStmt) String() string {
 			b.add(quote(r.Key) + "=" + quote(r.Value))
 		}
 	case ProducerSendOffsets:
-		b.add(quote(s.Group))
+		b.add(s.groupArg())
 		for _, o := range s.Offsets {
 			b.add(o.TP.String() + "=" + strconv.FormatInt(o.Offset, 10))
 		}
@@ -102,6 +105,7 @@ type ConsumerActionStmt struct {
 	Client     string
 	Op         ConsumerOp
 	Partitions []protocol.TopicPartition // assign: at least one, no duplicates
+	Topics     []string                  // subscribe: at least one, no duplicates
 	TP         protocol.TopicPartition   // seek
 	Offset     int64                     // seek
 	Background bool                      // trailing &
@@ -117,6 +121,8 @@ func (s *ConsumerActionStmt) String() string {
 		}
 	case ConsumerSeek:
 		b.add(s.TP.String(), strconv.FormatInt(s.Offset, 10))
+	case ConsumerSubscribe:
+		b.add(s.Topics...)
 	}
 	if s.Background {
 		b.add("&")
@@ -170,7 +176,9 @@ func (lp *lineParser) producerAction(c ClientDecl) Stmt {
 		}
 	case ProducerSendOffsets:
 		g := lp.next("send-offsets needs a group and offsets, e.g. " + c.Name + " send-offsets g1 orders/0=5")
-		st.Group = lp.nonEmpty("the group", g.raw, g.col)
+		if !lp.sendOffsetsConsumer(st, g) {
+			st.Group = lp.nonEmpty("the group", g.raw, g.col)
+		}
 		if !lp.more() {
 			lp.failf(lp.endCol(), "send-offsets needs at least one TOPIC/PARTITION=OFFSET after the group")
 		}
@@ -248,6 +256,8 @@ func (lp *lineParser) consumerAction(c ClientDecl) Stmt {
 			lp.failf(opT.col, "%s has no group.id: commit needs one; declare the consumer with group.id=GROUP", c.Name)
 		}
 		lp.done("commit takes no arguments (a trailing & is allowed)")
+	case ConsumerSubscribe:
+		lp.subscribe(c, st, opT)
 	default:
 		lp.done(fmt.Sprintf("%s takes no arguments (a trailing & is allowed)", op))
 	}
@@ -338,7 +348,11 @@ func (st *ProducerActionStmt) apply(s *Session) *Error {
 		for _, o := range st.Offsets {
 			offs = append(offs, protocol.OffsetEntry{TopicPartition: o.TP, CommittedOffset: o.Offset})
 		}
-		call, err = c.SendOffsetsToTransaction(st.Client, st.Group, offs)
+		if st.Consumer != "" {
+			call, err = c.SendOffsetsWithGroupMetadata(st.Client, st.Consumer, offs)
+		} else {
+			call, err = c.SendOffsetsToTransaction(st.Client, st.Group, offs)
+		}
 	case ProducerCommit:
 		call, err = c.CommitTransaction(st.Client)
 	case ProducerAbort:
@@ -376,6 +390,8 @@ func (st *ConsumerActionStmt) apply(s *Session) *Error {
 		call, err = c.Seek(st.Client, st.TP, st.Offset)
 	case ConsumerCommit:
 		call, err = c.CommitSync(st.Client)
+	case ConsumerSubscribe:
+		call, err = c.Subscribe(st.Client, st.Topics)
 	}
 	return s.awaitCall(st, st.Client, st.Op.String(), st.Background, call, err)
 }

@@ -39,6 +39,7 @@ var expectSubjects = []expectSubject{
 	{"offsets", parseExpectOffsets},
 	{"trace", parseExpectTrace},
 	{"coordinator", parseExpectCoordinator},
+	{"group", parseExpectGroup},
 	{"invariants", parseExpectInvariants},
 	{"violation", parseExpectViolation},
 }

@@ -148,7 +148,9 @@ func (s *Session) Step() {
 		return
 	}
 	if s.active != nil {
+		st := s.active.stmt
 		s.stepActive()
+		s.assertAfter(st)
 		return
 	}
 	st := s.Script.Statements[s.pc]
@@ -156,6 +158,7 @@ func (s *Session) Step() {
 	if err := s.apply(st); err != nil {
 		s.Err = err
 	}
+	s.assertAfter(st)
 }
 
 // StepToNextEvent steps until the trace grows (or the script ends), the

@@ -34,10 +34,11 @@ var queryFields = map[string][]string{
 	"txn":         {"state", "epoch", "pid", "partitions"},
 	"partition":   {"hw", "lso", "log-end", "leader", "leader-epoch", "isr"},
 	"coordinator": {"broker", "partition", "epoch"},
+	"group":       {"state", "generation", "members", "leader"},
 }
 
 // queryKinds lists every kind, for "did you mean".
-var queryKinds = []string{"clock", "producer", "consumer", "txn", "partition", "coordinator", "count", "apikey", "violations"}
+var queryKinds = []string{"clock", "producer", "consumer", "txn", "partition", "coordinator", "group", "count", "apikey", "violations"}
 
 // noValue is what a query answers for an empty list or a missing value:
 // a mark rather than a word, so no language is imposed on the sentence.
@@ -109,6 +110,9 @@ func (lp *lineParser) query(src string) *Query {
 		q.subject = t.raw
 	case "txn", "coordinator":
 		t := lp.next(kw.raw + " needs a transactional id")
+		q.subject = t.text
+	case "group":
+		t := lp.next("group needs a group id, e.g. group etl generation")
 		q.subject = t.text
 	case "partition":
 		t := lp.next("partition needs TOPIC/PARTITION, e.g. orders/0")
@@ -191,6 +195,8 @@ func (s *Session) Eval(q *Query) string {
 		return s.txnValue(q)
 	case "partition":
 		return s.partitionValue(q)
+	case "group":
+		return s.groupValue(q)
 	case "coordinator":
 		co := c.Coordinator(q.subject)
 		switch q.field {
@@ -246,6 +252,24 @@ func (s *Session) txnValue(q *Query) string {
 		return strconv.FormatInt(md.ProducerId, 10)
 	}
 	return orMark(strings.ReplaceAll(tpList(md.Partitions), "none", ""))
+}
+
+// groupValue reads a consumer group's membership as its coordinator holds
+// it: members and leader as client names, the way scripts name them.
+func (s *Session) groupValue(q *Query) string {
+	g, ok := s.Cluster.Group(q.subject)
+	if !ok {
+		return noValue // no live coordinator, or nobody has joined yet
+	}
+	switch q.field {
+	case "state":
+		return g.State
+	case "generation":
+		return strconv.Itoa(int(g.Generation))
+	case "members":
+		return orMark(strings.Join(g.Clients, " "))
+	}
+	return orMark(g.LeaderClient)
 }
 
 func (s *Session) partitionValue(q *Query) string {

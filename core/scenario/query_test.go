@@ -210,3 +210,35 @@ func TestQueryFactsMatchExpectations(t *testing.T) {
 		t.Errorf("a wrong position holds, or reports %q", r.Actual)
 	}
 }
+
+// TestGroupQueriesMatchTheGroupExpectation: a lesson quoting a group's
+// generation reads what expect group checks, after a rebalance too.
+func TestGroupQueriesMatchTheGroupExpectation(t *testing.T) {
+	s, err := runScenario(t, "core/groupcoord/testdata/zombie-fenced-by-member-id.scenario")
+	if err != nil || s.Err != nil {
+		t.Fatalf("run: %v %v", err, s.Err)
+	}
+	for _, tc := range []struct{ query, want string }{
+		{"group etl state", "Stable"},
+		{"group etl generation", "2"},
+		{"group etl members", "c2"},
+		{"group etl leader", "c2"},
+		{"group nobody state", "Empty"}, // as the coordinator holds a group no one joined
+		{"group nobody members", "—"},
+	} {
+		got, err := s.Query(tc.query)
+		if err != nil {
+			t.Errorf("%s: %v", tc.query, err)
+			continue
+		}
+		if got != tc.want {
+			t.Errorf("%s = %q, want %q", tc.query, got, tc.want)
+		}
+	}
+	if r, err := s.Holds("expect group etl state=Stable generation=2 members=c2 leader=c2"); err != nil || !r.OK {
+		t.Errorf("the expectation disagrees with the queries: %v %+v", err, r)
+	}
+	if _, err := ParseQuery("group etl epoch", nil); err == nil || !strings.Contains(err.Error(), "generation") {
+		t.Errorf("group etl epoch: %v, want an error listing the fields", err)
+	}
+}

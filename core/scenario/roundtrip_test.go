@@ -44,6 +44,7 @@ config transaction.max.timeout.ms=15m transactional.id.expiration.ms=7d min.insy
 config transaction.abort.timed.out.transaction.cleanup.interval.ms=10s transaction.remove.expired.transaction.cleanup.interval.ms=1h
 config broker.session.timeout.ms=9s request.timeout.ms=30s producer.id.expiration.ms=1d transaction.state.log.min.isr=2
 config transaction.partition.verification.enable=true transaction.version=2
+config group.initial.rebalance.delay.ms=0ms group.min.session.timeout.ms=6s group.max.session.timeout.ms=30m
 topic orders partitions=3 rf=2
 topic payments
 producer p1 transactional.id=order-txn-1 transaction.timeout.ms=60s enable.idempotence=true acks=all request.timeout.ms=30s delivery.timeout.ms=120s
@@ -51,13 +52,16 @@ producer p2 transactional.id="order txn #2"
 producer ip acks=1
 consumer c1 isolation.level=read_committed group.id=g1
 consumer c2 isolation.level=read_uncommitted
+consumer c3 group.id=g2 session.timeout.ms=10s heartbeat.interval.ms=1s max.poll.interval.ms=1m group.instance.id=i3
 c1 assign orders/0 orders/1
+c3 subscribe orders payments
 c2 assign payments/0
 p1 init
 p1 begin &
 wait p1
 p1 send orders/0 k1=v1 "k 2"="v #2" &
 p1 send-offsets g1 orders/0=1 orders/1=0
+p1 send-offsets consumer=c3 orders/2=4
 p1 commit
 p1 abort
 p1 close
@@ -110,6 +114,8 @@ expect offsets g1 orders/0=1 orders/1=none orders/2=unstable
 expect trace WriteTxnMarkers.response from=leader(orders/0) error=NONE count=2
 expect trace EndTxn
 expect coordinator order-txn-1 partition=3 broker=broker-1 epoch=0
+expect group g2 state=Stable generation=2 members=c1,c3 leader=c3
+expect group g2 members=none
 expect invariants
 expect violation
 expect violation read-committed

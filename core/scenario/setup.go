@@ -156,6 +156,7 @@ var ConfigKeys = []ConfigKey{
 	{"broker.session.timeout.ms", true, 9_000, 1, math.MaxInt32},
 	{"request.timeout.ms", true, 30_000, 1, math.MaxInt32},
 	{"producer.id.expiration.ms", true, 86_400_000, 1, math.MaxInt32},
+	{"producer.id.expiration.check.interval.ms", true, 600_000, 1, math.MaxInt32},
 	{"min.insync.replicas", false, 1, 1, MaxBrokers},
 	{"transaction.state.log.min.isr", false, 2, 1, MaxBrokers},
 	// KIP-890 (docs/kafka-fidelity.md, "Kafka 4: verification and
@@ -163,6 +164,10 @@ var ConfigKeys = []ConfigKey{
 	// the defaults here are Kafka 3.5's protocol.
 	{"transaction.partition.verification.enable", false, 0, 0, 1},
 	{"transaction.version", false, 0, 0, 2},
+	// The group coordinator's (group.go).
+	{"group.initial.rebalance.delay.ms", true, 3_000, 0, math.MaxInt32},
+	{"group.min.session.timeout.ms", true, 6_000, 1, math.MaxInt32},
+	{"group.max.session.timeout.ms", true, 1_800_000, 1, math.MaxInt32},
 }
 
 // BoolConfigKeys are the config keys written true/false (held as 1/0).
@@ -506,6 +511,7 @@ type ConsumerStmt struct {
 	Name           string
 	IsolationLevel IsolationLevel // isolation.level, default read_uncommitted
 	GroupID        string         // group.id, "" for none
+	Group          GroupOptions   // membership options (group.go)
 	Given          OptionSet
 }
 
@@ -524,6 +530,11 @@ var consumerOptions = optTable[ConsumerStmt]{
 		},
 		write: func(st *ConsumerStmt) string { return st.IsolationLevel.String() }},
 	textOpt("group.id", func(st *ConsumerStmt) *string { return &st.GroupID }),
+	// group membership (group.go)
+	durOpt("session.timeout.ms", 0, int32Max, func(st *ConsumerStmt) *sim.Time { return &st.Group.SessionTimeout }),
+	durOpt("heartbeat.interval.ms", 0, int32Max, func(st *ConsumerStmt) *sim.Time { return &st.Group.HeartbeatInterval }),
+	durOpt("max.poll.interval.ms", 0, int32Max, func(st *ConsumerStmt) *sim.Time { return &st.Group.MaxPollInterval }),
+	textOpt("group.instance.id", func(st *ConsumerStmt) *string { return &st.Group.GroupInstanceID }),
 }
 
 // String renders the statement canonically.
@@ -539,7 +550,9 @@ func parseConsumer(lp *lineParser, kw token) Stmt {
 	lp.pending = func() {
 		lp.d.clients = append(lp.d.clients, ClientDecl{Name: st.Name, Kind: KindConsumer, Line: lp.line, GroupID: st.GroupID})
 	}
-	st.Given = consumerOptions.parse(lp, "consumer", st).given()
+	opts := consumerOptions.parse(lp, "consumer", st)
+	lp.checkGroupOptions(st, opts)
+	st.Given = opts.given()
 	return st
 }
 
@@ -547,6 +560,7 @@ func (st *ConsumerStmt) apply(s *Session) *Error {
 	cfg := cluster.DefaultConsumerConfig()
 	cfg.IsolationLevel = int8(st.IsolationLevel)
 	cfg.GroupId = st.GroupID
+	st.applyGroupOptions(&cfg)
 	if err := s.Cluster.AddConsumer(st.Name, cfg); err != nil {
 		return s.errorf(st, "%v", err)
 	}

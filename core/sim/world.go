@@ -312,6 +312,8 @@ type World struct {
 	// for, so Idle is O(nodes) rather than O(queue).
 	deliveries int
 	foreground int
+	// guard asserts the queue's order on every pop (order.go).
+	guard orderGuard
 }
 
 // NewWorld creates an empty world whose network draws from seed.
@@ -528,6 +530,7 @@ func (w *World) Step() bool {
 	slot := w.queue.popSlot()
 	e := w.queue.slot(slot)
 	w.count(e, -1)
+	w.guard.observe(e.at, e.seq, w.now)
 	if e.at > w.now {
 		w.now = e.at
 	}
