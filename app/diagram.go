@@ -5,6 +5,7 @@ import (
 	"strconv"
 	"strings"
 
+	"txnlab/core/protocol"
 	"txnlab/core/sim"
 )
 
@@ -46,19 +47,13 @@ func (f diagramFilter) shows(e *sim.Event) bool {
 	return true
 }
 
-// bookkeeping recognises the notes about the internal topics' replicas
-// (ISR changes of __consumer_offsets partitions after a restart, say): they
-// are replication noise to a learner of transactions, but the core does not
-// mark them Internal. Loading __transaction_state is not bookkeeping: it is
-// the coordinator failover the lessons show.
+// bookkeeping recognises the notes and elections of __consumer_offsets
+// partitions (their loading after a restart, say): noise to a learner of
+// transactions. The internal topics' replica bookkeeping (ISR changes) the
+// core marks Internal itself. Loading __transaction_state is not
+// bookkeeping: it is the coordinator failover the lessons show.
 func bookkeeping(e *sim.Event) bool {
-	if e.Kind != sim.KindNote && e.Kind != sim.KindElection {
-		return false
-	}
-	if strings.HasPrefix(e.Subject, "__consumer_offsets") {
-		return true
-	}
-	return strings.HasPrefix(e.Subject, "__") && strings.Contains(e.Text, "ISR")
+	return (e.Kind == sim.KindNote || e.Kind == sim.KindElection) && strings.HasPrefix(e.Subject, protocol.ConsumerOffsetsTopic)
 }
 
 // laneKind orders the lanes: clients left, brokers right, the controller
@@ -632,7 +627,7 @@ func noteText(e *sim.Event) (string, string) {
 			marker, _, _ := strings.Cut(text, "(")
 			return marker + " marker → " + e.Subject + "@" + strconv.FormatInt(e.Offset, 10), "append marker"
 		case strings.HasPrefix(e.Subject, "__transaction_state"):
-			return "txn log @" + strconv.FormatInt(e.Offset, 10) + " " + labelKeys.Replace(strings.Trim(text, "[]")), "append txnlog"
+			return "txn log @" + strconv.FormatInt(e.Offset, 10) + " " + strings.Trim(text, "[]"), "append txnlog"
 		}
 		return "append " + e.Subject + "@" + strconv.FormatInt(e.Offset, 10) + " " + text, "append record"
 	case sim.KindElection:

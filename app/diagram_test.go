@@ -2,9 +2,11 @@ package app
 
 import (
 	"reflect"
+	"strings"
 	"testing"
 
 	"txnlab/app/session"
+	"txnlab/core/sim"
 	"txnlab/scenarios"
 )
 
@@ -42,5 +44,37 @@ func TestLayoutPrefixIsTheLayoutOfThePrefix(t *testing.T) {
 				}
 			}
 		}
+	}
+}
+
+// TestInternalISRNotesAreHidden: the diagram hides the internal topics'
+// ISR changes by the core's Internal flag, not by reading the note's
+// text; every such note of a failover scenario carries the flag, and the
+// default filter hides it.
+func TestInternalISRNotesAreHidden(t *testing.T) {
+	n := 0
+	for _, slug := range []string{"coordinator-crash-during-markers", "coordinator-crash-before-prepare"} {
+		sc, _ := scenarios.Get(slug)
+		e := session.New()
+		if err := e.Load(sc.Script); err != nil {
+			t.Fatal(err)
+		}
+		hist := e.History()
+		for i := range hist {
+			ev := &hist[i]
+			if ev.Kind != sim.KindNote || !strings.HasPrefix(ev.Subject, "__") || !strings.HasPrefix(ev.Text, "ISR ") {
+				continue
+			}
+			n++
+			if !ev.Internal || (diagramFilter{}).shows(ev) {
+				t.Errorf("%s: %s is shown by default (Internal %v)", slug, ev.Line(), ev.Internal)
+			}
+			if !(diagramFilter{Replication: true}).shows(ev) {
+				t.Errorf("%s: %s is hidden even with replication shown", slug, ev.Line())
+			}
+		}
+	}
+	if n == 0 {
+		t.Fatal("no ISR note of an internal topic in the failover scenarios")
 	}
 }

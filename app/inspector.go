@@ -12,6 +12,7 @@ import (
 	"txnlab/core/check"
 	"txnlab/core/cluster"
 	"txnlab/core/protocol"
+	"txnlab/core/safety"
 	"txnlab/core/sim"
 )
 
@@ -395,30 +396,19 @@ func groupsPanel(l string, snap Snapshot) app.UI {
 	)
 }
 
-// invariants lists the checker's invariants in the language's order, so
-// the tab shows each green or red.
-var invariants = []struct{ name, what string }{
-	{"read-committed", "a read_committed consumer never receives a record of an aborted or open transaction"},
-	{"atomicity", "a decided transaction has one outcome on every partition it wrote"},
-	{"no-duplicates", "with idempotence on, an acknowledged record is in the log exactly once"},
-	{"durability", "acknowledged records and committed transactions survive crashes"},
-	{"fencing", "nothing written with an older epoch becomes visible once a newer epoch exists"},
-	{"offsets-atomicity", "offsets sent in a transaction become visible exactly when it commits"},
-	{"marker-consistency", "every marker of one transaction says the same thing"},
-	{"transitions", "every state transition is one Kafka allows"},
-	{"lso", "LSO ≤ high watermark, never moves back, never passes an open transaction"},
-}
-
+// invariantsPanel shows each of core/safety's invariants green or red,
+// in the language's order; its description is the catalogue's
+// "invariant.NAME".
 func (p *playground) invariantsPanel(viol []check.Violation) app.UI {
 	byName := map[string][]check.Violation{}
 	for _, v := range viol {
 		byName[v.Invariant] = append(byName[v.Invariant], v)
 	}
-	items := make([]app.UI, 0, len(invariants))
-	for _, inv := range invariants {
-		vs := byName[inv.name]
-		delete(byName, inv.name)
-		items = append(items, p.invariantItem(inv.name, inv.what, vs))
+	items := make([]app.UI, 0, len(safety.Invariants))
+	for _, inv := range safety.Invariants {
+		vs := byName[inv.Name]
+		delete(byName, inv.Name)
+		items = append(items, p.invariantItem(inv.Name, "invariant."+inv.Name, vs))
 	}
 	for name, vs := range byName { // an invariant this page does not know yet
 		items = append(items, p.invariantItem(name, "", vs))
@@ -550,18 +540,6 @@ func stepOfEvent(e Engine, idx int) int {
 	return lo
 }
 
-// mechanisms are the switches of "Break the protocol", in the language's
-// order, with what each one prevents.
-var mechanisms = []struct{ name, what string }{
-	{"epoch-fencing", "brokers and the coordinator reject requests with an older producer epoch"},
-	{"coordinator-epoch", "brokers reject WriteTxnMarkers from an older coordinator epoch"},
-	{"add-partitions", "the producer registers a partition with AddPartitionsToTxn before producing to it"},
-	{"lso-bound", "read_committed fetches stop at the last stable offset"},
-	{"aborted-filter", "read_committed consumers drop the batches of aborted transactions"},
-	{"add-offsets", "sendOffsetsToTransaction sends AddOffsetsToTxn first"},
-	{"sequence-check", "brokers detect duplicate and out-of-order sequence numbers"},
-}
-
 // breakPanel offers a switch per safety mechanism. Turning one off writes
 // `break NAME` into the script at this moment (`restore NAME` turns it
 // back on), so the anomaly it lets through replays like everything else.
@@ -570,35 +548,28 @@ func (p *playground) breakPanel(snap Snapshot) app.UI {
 	for _, m := range snap.Broken {
 		broken[m] = true
 	}
-	known := map[string]bool{}
-	for _, m := range sim.Mechanisms {
-		known[string(m)] = true
-	}
 	idle := p.unexercised()
 	var items []app.UI
-	for _, m := range mechanisms {
-		if !known[m.name] {
-			continue
-		}
-		on := !broken[m.name]
-		stmt := "break " + m.name
+	for _, m := range safety.Mechanisms {
+		on := !broken[m.Name]
+		stmt := "break " + m.Name
 		if !on {
-			stmt = "restore " + m.name
+			stmt = "restore " + m.Name
 		}
-		unused, never := idle[m.name]
-		items = append(items, app.Li().Class("switch-row").DataSet("mechanism", m.name).DataSet("exercised", !never).Body(
+		unused, never := idle[m.Name]
+		items = append(items, app.Li().Class("switch-row").DataSet("mechanism", m.Name).DataSet("exercised", !never).Body(
 			app.Button().Type("button").Class("switch").Role("switch").
 				Aria("checked", on).
-				Aria("label", m.name).
+				Aria("label", m.Name).
 				Title(stmt).
 				OnClick(func(ctx app.Context, e app.Event) { p.act(ctx, stmt) }, scoped(stmt)).
 				Body(app.Span().Class("knob")),
 			app.Div().Body(
-				app.Code().Text(m.name),
+				app.Code().Text(m.Name),
 				app.Span().Class(map[bool]string{true: "state-on", false: "state-off"}[on]).Text(" "+tr(p.lang, map[bool]string{true: "on", false: "OFF"}[on])),
-				app.P().Class("muted").Text(tr(p.lang, m.what)),
+				app.P().Class("muted").Text(tr(p.lang, "mechanism."+m.Name)),
 				app.If(never, func() app.UI {
-					return app.P().Class("unexercised").Text(fmt.Sprintf(tr(p.lang, "break.never"), m.name, tr(p.lang, unused)))
+					return app.P().Class("unexercised").Text(fmt.Sprintf(tr(p.lang, "break.never"), m.Name, tr(p.lang, unused)))
 				}),
 			),
 		))
@@ -607,6 +578,16 @@ func (p *playground) breakPanel(snap Snapshot) app.UI {
 		app.P().Class("muted").Text(tr(p.lang, "pg.break.help")),
 		app.Ul().Class("switches").Body(items...),
 	)
+}
+
+// preconditions says, for each mechanism of core/safety's table, whether
+// a history met the precondition unexercised names for it.
+func preconditions(bumped, moved, txnProduce, committedFetch, offsets, retried, endTV2 bool) map[*safety.Mechanism]bool {
+	return map[*safety.Mechanism]bool{
+		safety.EpochFencing: bumped, safety.CoordinatorEpoch: moved, safety.AddPartitions: txnProduce,
+		safety.LSOBound: committedFetch, safety.AbortedFilter: committedFetch, safety.AddOffsets: offsets,
+		safety.SequenceCheck: retried, safety.PartitionVerification: txnProduce, safety.EpochBump: endTV2,
+	}
 }
 
 // unexercisedMemo is the last unexercised answer: the break tab redraws
@@ -636,7 +617,10 @@ func (p *playground) unexercised() map[string]string {
 // coordinator epoch above 0); AddPartitionsToTxn, a transactional
 // Produce; the LSO bound and the aborted filter, a read_committed fetch;
 // AddOffsetsToTxn, a TxnOffsetCommit; the sequence check, a retried
-// idempotent batch. An empty history (not run yet) proves nothing.
+// idempotent batch; partition verification, a transactional Produce; the
+// epoch bump, an EndTxn of transaction version 2. An empty history (not
+// run yet) proves nothing. TestEveryMechanismHasAPrecondition fails on a
+// mechanism of core/safety's table missing here.
 func unexercised(history []sim.Event) map[string]string {
 	out := map[string]string{}
 	if len(history) == 0 {
@@ -649,7 +633,7 @@ func unexercised(history []sim.Event) map[string]string {
 		seq   int32
 	}
 	epochs := map[int64]int16{}
-	var bumped, moved, txnProduce, committedFetch, offsets, retried bool
+	var bumped, moved, txnProduce, committedFetch, offsets, retried, endTV2 bool
 	batches := map[batchKey]bool{}
 	epoch := func(pid int64, e int16) {
 		if pid < 0 || e < 0 {
@@ -670,6 +654,7 @@ func unexercised(history []sim.Event) map[string]string {
 			epoch(m.ProducerId, m.ProducerEpoch)
 		case *protocol.EndTxnRequest:
 			epoch(m.ProducerId, m.ProducerEpoch)
+			endTV2 = endTV2 || protocol.VersionOf(m) >= protocol.EndTxnTV2Version
 		case *protocol.WriteTxnMarkersRequest:
 			for _, mk := range m.Markers {
 				epoch(mk.ProducerId, mk.ProducerEpoch)
@@ -692,12 +677,9 @@ func unexercised(history []sim.Event) map[string]string {
 			offsets = true
 		}
 	}
-	for name, used := range map[string]bool{
-		"epoch-fencing": bumped, "coordinator-epoch": moved, "add-partitions": txnProduce,
-		"lso-bound": committedFetch, "aborted-filter": committedFetch, "add-offsets": offsets, "sequence-check": retried,
-	} {
+	for m, used := range preconditions(bumped, moved, txnProduce, committedFetch, offsets, retried, endTV2) {
 		if !used {
-			out[name] = "break.never." + name
+			out[m.Name] = "break.never." + m.Name
 		}
 	}
 	return out

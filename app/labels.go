@@ -12,35 +12,44 @@ import (
 // one click away in the message panel.
 const maxLabel = 58
 
-// labelKeys shortens the field names of protocol summaries in arrow
-// labels: a learner reads "txn=… pid=0 epoch=1" at a glance, and the
-// message panel keeps Kafka's full names.
-var labelKeys = strings.NewReplacer(
-	"TransactionalId=", "txn=",
-	"ProducerId=", "pid=",
-	"ProducerEpoch=", "epoch=",
-	"CoordinatorEpoch=", "coordEpoch=",
-	"TransactionResult=", "",
-	"Committed=", "commit=",
-	"Partitions=", "",
-	"Responses=", "",
-	"Results=", "",
-	"Markers=", "",
-	"GroupId=", "group=",
-	"NodeId=", "node=",
-	"Key=", "",
-	"BaseOffset=", "offset=",
-	"HighWatermark=", "hw=",
-	"LastStableOffset=", "lso=",
-	"IsolationLevel=", "",
-	"ErrorCode=NONE ", "",
-	"ErrorCode=", "",
-)
-
-// dropFields are top-level summary fields too routine to label an arrow
-// with.
-var dropFields = map[string]bool{
-	"KeyType": true, "TransactionTimeoutMs": true, "ReplicaId": true, "Acks": true,
+// labelStyle writes a message's fields for an arrow label: a learner
+// reads "txn=… pid=0 epoch=1" at a glance, and the message panel keeps
+// Kafka's full names. Routine fields of the message itself (the key type,
+// the timeout, the replica id, acks), unset producer ids and epochs (-1)
+// and NONE errors are left out; list fields and enums read as their
+// values alone.
+var labelStyle = &protocol.SummaryStyle{
+	Names: map[string]string{
+		"TransactionalId":   "txn",
+		"ProducerId":        "pid",
+		"ProducerEpoch":     "epoch",
+		"CoordinatorEpoch":  "coordEpoch",
+		"TransactionResult": "",
+		"Committed":         "commit",
+		"Partitions":        "",
+		"Responses":         "",
+		"Results":           "",
+		"Markers":           "",
+		"GroupId":           "group",
+		"NodeId":            "node",
+		"Key":               "",
+		"BaseOffset":        "offset",
+		"HighWatermark":     "hw",
+		"LastStableOffset":  "lso",
+		"IsolationLevel":    "",
+		"ErrorCode":         "",
+	},
+	Skip: func(depth int, name, value string) bool {
+		switch {
+		case name == "ErrorCode" && value == "NONE":
+			return true
+		case depth > 0:
+			return false
+		case name == "KeyType", name == "TransactionTimeoutMs", name == "ReplicaId", name == "Acks":
+			return true
+		}
+		return (name == "ProducerId" || name == "ProducerEpoch") && value == "-1"
+	},
 }
 
 // messageLabel is an arrow's text on the page: messageText cut to
@@ -54,7 +63,7 @@ func messageLabel(e *sim.Event) string { return truncate(messageText(e), maxLabe
 func messageText(e *sim.Event) string {
 	fields := ""
 	if e.Msg != nil {
-		fields = shortSummary(e.Msg.Summary())
+		fields = protocol.SummaryIn(e.Msg, labelStyle)
 	}
 	var s string
 	if e.Resp {
@@ -70,49 +79,6 @@ func messageText(e *sim.Event) string {
 		s = e.API + "(" + fields + ")"
 	}
 	return s
-}
-
-// shortSummary drops routine fields and renames the others. A summary is
-// "Key=Value ..." with brackets and braces around nested values, which may
-// hold spaces.
-func shortSummary(summary string) string {
-	var keep []string
-	for _, f := range topLevelFields(summary) {
-		key, val, _ := strings.Cut(f, "=")
-		switch {
-		case dropFields[key]:
-		case key == "ErrorCode" && val == "NONE":
-		case key == "ProducerId" && val == "-1", key == "ProducerEpoch" && val == "-1":
-		default:
-			keep = append(keep, f)
-		}
-	}
-	return strings.TrimSpace(labelKeys.Replace(strings.Join(keep, " ") + " "))
-}
-
-// topLevelFields splits a summary on the spaces outside brackets.
-func topLevelFields(s string) []string {
-	var out []string
-	depth, start := 0, 0
-	for i, r := range s {
-		switch r {
-		case '[', '{', '(':
-			depth++
-		case ']', '}', ')':
-			depth--
-		case ' ':
-			if depth == 0 {
-				if i > start {
-					out = append(out, s[start:i])
-				}
-				start = i + 1
-			}
-		}
-	}
-	if start < len(s) {
-		out = append(out, s[start:])
-	}
-	return out
 }
 
 // textWidth is the drawn width of s in the diagram's 11 px monospace

@@ -149,7 +149,10 @@ var messages = map[string][2]string{
 	"break.never.aborted-filter": {"no read_committed consumer fetches", "没有 read_committed 消费者拉取数据"},
 	"break.never.add-offsets": {"no producer calls send-offsets (sendOffsetsToTransaction), so no TxnOffsetCommit is sent",
 		"没有生产者调用 send-offsets（sendOffsetsToTransaction），因此不会发送 TxnOffsetCommit"},
-	"break.never.sequence-check": {"no idempotent Produce is ever retried", "没有任何幂等的 Produce 被重试"},
+	"break.never.sequence-check":         {"no idempotent Produce is ever retried", "没有任何幂等的 Produce 被重试"},
+	"break.never.partition-verification": {"no transactional producer sends a record", "没有事务生产者发送记录"},
+	"break.never.epoch-bump": {"no producer ends a transaction under transaction version 2 (EndTxn v5)",
+		"没有生产者在事务版本 2 下结束事务（EndTxn v5）"},
 	// The full playground's ways through a long history (transport.go).
 	"play.skipquiet":       {"Skip quiet stretches", "跳过平静的片段"},
 	"play.skipquiet.title": {"While playing, pass without a pause the steps where nothing the diagram shows happens (Step still stops at each)", "播放时，不停顿地略过时序图上什么也没发生的步骤（“前进一步”仍会逐步停下）"},

@@ -196,25 +196,31 @@ var playgroundMessages = map[string][2]string{
 	"The checker reads the history up to this step. Each invariant is green while it holds.": {"The checker reads the history up to this step. Each invariant is green while it holds.", "检查器读取到这一步为止的历史。每个不变量在成立时显示为绿色。"},
 	"pg.break.help": {"Switch a mechanism off at this moment and run on: the Invariants tab shows what it was preventing. Each switch is a line of the script (break / restore).", "在此刻关掉一个机制并继续运行：“不变量”标签页会显示它原本在防止什么。每个开关都是脚本中的一行（break / restore）。"},
 
-	// The invariants (inspector.go's list), by their English text.
-	"a read_committed consumer never receives a record of an aborted or open transaction": {"a read_committed consumer never receives a record of an aborted or open transaction", "read_committed 的消费者从不会收到已中止或未结束事务的记录"},
-	"a decided transaction has one outcome on every partition it wrote":                   {"a decided transaction has one outcome on every partition it wrote", "已有决定的事务在它写过的每个分区上结局相同"},
-	"with idempotence on, an acknowledged record is in the log exactly once":              {"with idempotence on, an acknowledged record is in the log exactly once", "开启幂等后，已确认的记录在日志里恰好出现一次"},
-	"acknowledged records and committed transactions survive crashes":                     {"acknowledged records and committed transactions survive crashes", "已确认的记录和已提交的事务能扛过崩溃"},
-	"nothing written with an older epoch becomes visible once a newer epoch exists":       {"nothing written with an older epoch becomes visible once a newer epoch exists", "一旦有了更新的 epoch，用旧 epoch 写入的内容都不会变得可见"},
-	"offsets sent in a transaction become visible exactly when it commits":                {"offsets sent in a transaction become visible exactly when it commits", "在事务中发送的偏移量恰好在事务提交时生效"},
-	"every marker of one transaction says the same thing":                                 {"every marker of one transaction says the same thing", "同一个事务的每个标记内容一致"},
-	"every state transition is one Kafka allows":                                          {"every state transition is one Kafka allows", "每次状态转换都是 Kafka 允许的"},
-	"LSO ≤ high watermark, never moves back, never passes an open transaction":            {"LSO ≤ high watermark, never moves back, never passes an open transaction", "LSO ≤ 高水位，从不后退，也从不越过未结束的事务"},
+	// Each invariant of core/safety's table, by its name
+	// (invariantsPanel). TestEverySafetyEntryIsTranslated fails on one
+	// missing here.
+	"invariant.read-committed":     {"a read_committed consumer never receives a record of an aborted or open transaction", "read_committed 的消费者从不会收到已中止或未结束事务的记录"},
+	"invariant.atomicity":          {"a decided transaction has one outcome on every partition it wrote", "已有决定的事务在它写过的每个分区上结局相同"},
+	"invariant.no-duplicates":      {"with idempotence on, an acknowledged record is in the log exactly once", "开启幂等后，已确认的记录在日志里恰好出现一次"},
+	"invariant.durability":         {"acknowledged records and committed transactions survive crashes", "已确认的记录和已提交的事务能扛过崩溃"},
+	"invariant.fencing":            {"nothing written with an older epoch becomes visible once a newer epoch exists", "一旦有了更新的 epoch，用旧 epoch 写入的内容都不会变得可见"},
+	"invariant.offsets-atomicity":  {"offsets sent in a transaction become visible exactly when it commits", "在事务中发送的偏移量恰好在事务提交时生效"},
+	"invariant.marker-consistency": {"every marker of one transaction says the same thing", "同一个事务的每个标记内容一致"},
+	"invariant.transitions":        {"every state transition is one Kafka allows", "每次状态转换都是 Kafka 允许的"},
+	"invariant.lso":                {"LSO ≤ high watermark, never moves back, never passes an open transaction", "LSO ≤ 高水位，从不后退，也从不越过未结束的事务"},
 
-	// The switches of "Break the protocol" (inspector.go's list).
-	"brokers and the coordinator reject requests with an older producer epoch":          {"brokers and the coordinator reject requests with an older producer epoch", "Broker 和协调器拒绝带着更旧生产者 epoch 的请求"},
-	"brokers reject WriteTxnMarkers from an older coordinator epoch":                    {"brokers reject WriteTxnMarkers from an older coordinator epoch", "Broker 拒绝来自更旧协调器 epoch 的 WriteTxnMarkers"},
-	"the producer registers a partition with AddPartitionsToTxn before producing to it": {"the producer registers a partition with AddPartitionsToTxn before producing to it", "生产者在写入分区之前先用 AddPartitionsToTxn 登记它"},
-	"read_committed fetches stop at the last stable offset":                             {"read_committed fetches stop at the last stable offset", "read_committed 的 Fetch 停在最后稳定偏移量（LSO）"},
-	"read_committed consumers drop the batches of aborted transactions":                 {"read_committed consumers drop the batches of aborted transactions", "read_committed 的消费者丢弃已中止事务的批次"},
-	"sendOffsetsToTransaction sends AddOffsetsToTxn first":                              {"sendOffsetsToTransaction sends AddOffsetsToTxn first", "sendOffsetsToTransaction 先发送 AddOffsetsToTxn"},
-	"brokers detect duplicate and out-of-order sequence numbers":                        {"brokers detect duplicate and out-of-order sequence numbers", "Broker 检测重复和乱序的序列号"},
+	// Each switch of "Break the protocol": what the mechanism of
+	// core/safety's table does while it is on, by its name (breakPanel).
+	"mechanism.epoch-fencing":     {"brokers and the coordinator reject requests with an older producer epoch", "Broker 和协调器拒绝带着更旧生产者 epoch 的请求"},
+	"mechanism.coordinator-epoch": {"brokers reject WriteTxnMarkers from an older coordinator epoch", "Broker 拒绝来自更旧协调器 epoch 的 WriteTxnMarkers"},
+	"mechanism.add-partitions":    {"the producer registers a partition with AddPartitionsToTxn before producing to it", "生产者在写入分区之前先用 AddPartitionsToTxn 登记它"},
+	"mechanism.lso-bound":         {"read_committed fetches stop at the last stable offset", "read_committed 的 Fetch 停在最后稳定偏移量（LSO）"},
+	"mechanism.aborted-filter":    {"read_committed consumers drop the batches of aborted transactions", "read_committed 的消费者丢弃已中止事务的批次"},
+	"mechanism.add-offsets":       {"sendOffsetsToTransaction sends AddOffsetsToTxn first", "sendOffsetsToTransaction 先发送 AddOffsetsToTxn"},
+	"mechanism.sequence-check":    {"brokers detect duplicate and out-of-order sequence numbers", "Broker 检测重复和乱序的序列号"},
+	"mechanism.partition-verification": {"the partition leader verifies (under transaction version 2, adds) a partition with the coordinator before a transactional write",
+		"分区 Leader 在事务性写入之前先向协调器核实这个分区（在事务版本 2 下是把它加入事务）"},
+	"mechanism.epoch-bump": {"under transaction version 2 the coordinator bumps the producer epoch at every EndTxn", "在事务版本 2 下，协调器在每个 EndTxn 时提升生产者 epoch"},
 
 	// The narration of each step (narrate.go), for screen readers.
 	"narrate.start":            {"Nothing has happened yet.", "还什么都没有发生。"},

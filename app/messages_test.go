@@ -10,6 +10,8 @@ import (
 
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 
+	"txnlab/core/safety"
+	"txnlab/core/sim"
 	"txnlab/i18n"
 	"txnlab/lessons/doc"
 )
@@ -172,19 +174,13 @@ func TestUpdateNotice(t *testing.T) {
 	}
 }
 
-// The messages asked for by a variable (tab labels, the invariants' and
-// the switches' descriptions, node states, the shortcuts) are in the
-// catalogue: TestEveryMessageKeyExists sees only literal keys.
+// The messages asked for by a variable (tab labels, node states, the
+// shortcuts) are in the catalogue: TestEveryMessageKeyExists sees only
+// literal keys. (core/safety's entries: TestEverySafetyEntryIsTranslated.)
 func TestEveryComputedMessageKeyExists(t *testing.T) {
 	var keys []string
 	for _, x := range tabs {
 		keys = append(keys, x.label)
-	}
-	for _, x := range invariants {
-		keys = append(keys, x.what)
-	}
-	for _, x := range mechanisms {
-		keys = append(keys, x.what)
 	}
 	for _, x := range shortcutKeys {
 		keys = append(keys, x.what)
@@ -215,5 +211,41 @@ func TestPlaygroundMessagesAreNew(t *testing.T) {
 	}
 	if n < 100 {
 		t.Fatalf("only %d playground messages", n)
+	}
+}
+
+// TestEverySafetyEntryIsTranslated: every mechanism and invariant of
+// core/safety's table has its UI text in English and in Chinese (what the
+// break tab's switch and the invariants tab say, and why the break tab
+// may call a switch idle), so a new mechanism cannot reach the
+// playground half-described.
+func TestEverySafetyEntryIsTranslated(t *testing.T) {
+	var keys []string
+	for _, m := range safety.Mechanisms {
+		keys = append(keys, "mechanism."+m.Name, "break.never."+m.Name)
+	}
+	for _, i := range safety.Invariants {
+		keys = append(keys, "invariant."+i.Name)
+	}
+	for _, k := range keys {
+		m, ok := messages[k]
+		switch {
+		case !ok:
+			t.Errorf("the catalogue lacks %q", k)
+		case m[0] == "" || m[1] == "" || m[0] == m[1]:
+			t.Errorf("%q is not in both languages: %q", k, m)
+		}
+	}
+}
+
+// TestEveryMechanismHasAPrecondition: unexercised judges every mechanism
+// of the table, so a history that does nothing (one crash) calls every
+// switch idle.
+func TestEveryMechanismHasAPrecondition(t *testing.T) {
+	idle := unexercised([]sim.Event{{Kind: sim.KindCrash}})
+	for _, m := range safety.Mechanisms {
+		if idle[m.Name] != "break.never."+m.Name {
+			t.Errorf("%s: %q", m, idle[m.Name])
+		}
 	}
 }

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"txnlab/core/explore"
+	"txnlab/core/safety"
 	"txnlab/core/scenario"
 )
 
@@ -24,6 +25,7 @@ const exploreUsage = `usage: txnlab explore [--runs N] [--seed S] [--break MECHA
                      [--keep-going] [--jobs N] [--no-bias] [--actions N] [--shrink-tries N]
                      [--config KEY=VALUE...]
        txnlab explore --check FILE...
+       txnlab explore --list-mechanisms | --list-invariants
 
 Generates random but valid fault schedules (crashes, pauses, drops,
 delays, partitions, timeouts, zombies) as scenario scripts, runs each to a
@@ -37,6 +39,9 @@ in every run and leans the generator towards what it guards; the KIP-890
 mechanisms (partition-verification, epoch-bump) run under
 transaction.version=2. --config "transaction.version=2" explores Kafka 4's
 protocol with nothing broken.
+
+--list-mechanisms and --list-invariants print the names "break" and
+"expect violation" accept, one a line, in the language's order.
 --check judges scenario files the way explore judges its runs.
 
 exit status: 0 no violation, 1 a violation (or an invalid generated
@@ -49,7 +54,9 @@ func exploreCmd(args []string, stdout, stderr io.Writer) int {
 	fs.Usage = func() { fmt.Fprint(stderr, exploreUsage) }
 	runs := fs.Int("runs", 1000, "number of random scenarios")
 	seed := fs.Uint64("seed", 1, "seed of the first run")
-	mech := fs.String("break", "", "switch this safety mechanism off: "+strings.Join(explore.AllMechanisms, ", "))
+	mechName := fs.String("break", "", "switch this safety mechanism off: "+strings.Join(safety.MechanismNames(), ", "))
+	listMechs := fs.Bool("list-mechanisms", false, "print the mechanisms, one a line, and exit")
+	listInvs := fs.Bool("list-invariants", false, "print the invariants, one a line, and exit")
 	config := fs.String("config", "", "config KEY=VALUE words for every run, after the cluster statement (e.g. transaction.version=2)")
 	out := fs.String("out", "out", "directory for shrunk scenarios")
 	keep := fs.Bool("keep-going", false, "run every run even after a violation (shrinks the first)")
@@ -60,6 +67,20 @@ func exploreCmd(args []string, stdout, stderr io.Writer) int {
 	jobs := fs.Int("jobs", 1, "runs in parallel (results are taken in seed order, so the outcome does not depend on it)")
 	if err := fs.Parse(args); err != nil {
 		return 2
+	}
+	if *listMechs || *listInvs {
+		names := safety.MechanismNames()
+		if *listInvs {
+			names = safety.InvariantNames()
+		}
+		if fs.NArg() > 0 || (*listMechs && *listInvs) {
+			fmt.Fprintf(stderr, "txnlab explore: --list-mechanisms and --list-invariants take nothing else\n\n%s", exploreUsage)
+			return 2
+		}
+		for _, n := range names {
+			fmt.Fprintln(stdout, n)
+		}
+		return 0
 	}
 	if *checkMode {
 		return exploreCheck(fs.Args(), stdout, stderr)
@@ -82,8 +103,9 @@ func exploreCmd(args []string, stdout, stderr io.Writer) int {
 			return 2
 		}
 	}
-	if *mech != "" && explore.ExpectedInvariant[*mech] == "" {
-		fmt.Fprintf(stderr, "txnlab explore: unknown mechanism %q (one of %s)\n", *mech, strings.Join(explore.AllMechanisms, ", "))
+	mech, known := safety.MechanismByName(*mechName)
+	if *mechName != "" && !known {
+		fmt.Fprintf(stderr, "txnlab explore: unknown mechanism %q (one of %s)\n", *mechName, strings.Join(safety.MechanismNames(), ", "))
 		return 2
 	}
 
@@ -96,7 +118,7 @@ func exploreCmd(args []string, stdout, stderr io.Writer) int {
 	tty := isTerminal(os.Stderr)
 	start := time.Now()
 	lastPrint := start
-	cfg := explore.Config{Runs: *runs, Seed: *seed, Break: *mech, NoBias: *noBias, KeepGoing: *keep, Actions: *actions, Config: *config}
+	cfg := explore.Config{Runs: *runs, Seed: *seed, Break: mech, NoBias: *noBias, KeepGoing: *keep, Actions: *actions, Config: *config}
 	rep := explore.NewReport()
 	each := func(i int, r *explore.Run) bool {
 		failed := rep.Add(i, r)
@@ -120,8 +142,8 @@ func exploreCmd(args []string, stdout, stderr io.Writer) int {
 	elapsed := time.Since(start)
 
 	what := "nothing broken"
-	if *mech != "" {
-		what = "break " + *mech
+	if mech != nil {
+		what = "break " + mech.Name
 	}
 	fmt.Fprintf(stdout, "explore: %d runs in %s (%.1f runs/s, %.0f events/run, %d job(s)), seeds %d..%d, %s\n",
 		rep.Runs, elapsed.Round(time.Millisecond), float64(rep.Runs)/elapsed.Seconds(), float64(rep.Steps)/float64(rep.Runs),
@@ -135,7 +157,7 @@ func exploreCmd(args []string, stdout, stderr io.Writer) int {
 		r := rep.FirstPanic
 		fmt.Fprintf(stdout, "  %d run(s) panicked; first, seed %d: %v\n", rep.Panics, r.Seed, r.Err)
 		sh := explore.MinimizePanic(r, *tries)
-		doc := explore.Document(*mech, "", sh, "txnlab explore --seed "+strconv.FormatUint(r.Seed, 10)+" --runs 1", len(r.Lines))
+		doc := explore.Document(mech, "", sh, "txnlab explore --seed "+strconv.FormatUint(r.Seed, 10)+" --runs 1", len(r.Lines))
 		doc = strings.TrimSuffix(doc, "expect violation \n")
 		if path, err := writeOut(*out, fmt.Sprintf("panic-seed-%d.scenario", r.Seed), doc); err == nil {
 			fmt.Fprintf(stdout, "  shrunk to %d statements: %s (txnlab run panics on it)\n", len(sh.Lines), path)
@@ -166,17 +188,17 @@ func exploreCmd(args []string, stdout, stderr io.Writer) int {
 		}
 		fmt.Fprintf(stdout, "  %s\n", v)
 	}
-	inv := explore.Target(r, *mech)
+	inv := explore.Target(r, mech)
 	t0 := time.Now()
-	sh := explore.Minimize(r, *mech, inv, *tries)
+	sh := explore.Minimize(r, mech, inv, *tries)
 	foundBy := "txnlab explore --seed " + strconv.FormatUint(r.Seed, 10) + " --runs 1"
-	if *mech != "" {
-		foundBy = "txnlab explore --break " + *mech + " --seed " + strconv.FormatUint(r.Seed, 10) + " --runs 1"
+	if mech != nil {
+		foundBy = "txnlab explore --break " + mech.Name + " --seed " + strconv.FormatUint(r.Seed, 10) + " --runs 1"
 	}
-	doc := explore.Document(*mech, inv, sh, foundBy, len(r.Lines))
+	doc := explore.Document(mech, inv, sh, foundBy, len(r.Lines))
 	name := fmt.Sprintf("seed-%d-%s.scenario", r.Seed, inv)
-	if *mech != "" {
-		name = *mech + ".scenario"
+	if mech != nil {
+		name = mech.Name + ".scenario"
 	}
 	full, _ := writeOut(*out, strings.TrimSuffix(name, ".scenario")+".full.scenario", r.Script())
 	path, err := writeOut(*out, name, doc)

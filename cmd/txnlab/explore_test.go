@@ -4,8 +4,11 @@ import (
 	"bytes"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
+
+	"txnlab/core/safety"
 )
 
 func TestExploreCmdExitCodes(t *testing.T) {
@@ -82,5 +85,34 @@ func TestExploreCheckHandWritten(t *testing.T) {
 		if code != c.code || !strings.Contains(all, c.want) {
 			t.Errorf("explore --check %s: exit %d, want %d with %q:\n%s", c.file, code, c.code, c.want, all)
 		}
+	}
+}
+
+// TestExploreLists: the Makefile's explore-smoke loop reads
+// --list-mechanisms, so it must print core/safety's table, one name a
+// line and nothing else, and every name it prints must be one --break
+// accepts.
+func TestExploreLists(t *testing.T) {
+	for _, c := range []struct {
+		flag string
+		want []string
+	}{
+		{"--list-mechanisms", safety.MechanismNames()},
+		{"--list-invariants", safety.InvariantNames()},
+	} {
+		var stdout, stderr bytes.Buffer
+		if code := exploreCmd([]string{c.flag}, &stdout, &stderr); code != 0 || stderr.Len() > 0 {
+			t.Fatalf("%s exited %d: %s", c.flag, code, stderr.String())
+		}
+		if got := strings.Split(strings.TrimSuffix(stdout.String(), "\n"), "\n"); !slices.Equal(got, c.want) {
+			t.Errorf("%s printed %q, want %q", c.flag, got, c.want)
+		}
+	}
+	if len(safety.MechanismNames()) != 9 || !strings.Contains(strings.Join(safety.MechanismNames(), " "), "aborted-filter") {
+		t.Errorf("mechanisms %v", safety.MechanismNames())
+	}
+	var stdout, stderr bytes.Buffer
+	if code := exploreCmd([]string{"--list-mechanisms", "extra"}, &stdout, &stderr); code != 2 {
+		t.Errorf("--list-mechanisms extra exited %d", code)
 	}
 }

@@ -15,6 +15,7 @@ package broker
 
 import (
 	"txnlab/core/protocol"
+	"txnlab/core/safety"
 	"txnlab/core/sim"
 )
 
@@ -39,7 +40,7 @@ func (b *Broker) handleConsumerFetch(w *sim.World, env *sim.Envelope, m *protoco
 		log := b.Disk.Log(fp.TopicPartition)
 		pd.HighWatermark, pd.LastStableOffset = log.HighWatermark, log.LSO()
 		limit := log.HighWatermark
-		if m.IsolationLevel == protocol.ReadCommitted && !w.Broken(sim.LSOBound) {
+		if m.IsolationLevel == protocol.ReadCommitted && !w.Broken(safety.LSOBound) {
 			limit = pd.LastStableOffset
 		}
 		pd.Records = log.Read(fp.FetchOffset, limit)

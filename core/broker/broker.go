@@ -18,6 +18,7 @@ import (
 	"txnlab/core/groupcoord"
 	"txnlab/core/partition"
 	"txnlab/core/protocol"
+	"txnlab/core/safety"
 	"txnlab/core/sim"
 	"txnlab/core/txncoord"
 )
@@ -304,11 +305,9 @@ func (b *Broker) Timer(w *sim.World, t *sim.Timer) {
 			b.ensureFetchers(w)
 		}
 	default:
-		if b.Txn.OwnsTimer(t.Kind) {
-			b.Txn.Timer(w, t)
-		} else {
-			b.Group.Timer(w, t)
-		}
+		// The transaction coordinator's timers reach it directly
+		// (sim.World.AfterFor); what remains is the group coordinator's.
+		b.Group.Timer(w, t)
 	}
 }
 
@@ -359,9 +358,9 @@ func (b *Broker) PartitionExists(tp protocol.TopicPartition) bool {
 
 func checks(w *sim.World) partition.Checks {
 	return partition.Checks{
-		EpochFencing:     !w.Broken(sim.EpochFencing),
-		CoordinatorEpoch: !w.Broken(sim.CoordinatorEpoch),
-		SequenceCheck:    !w.Broken(sim.SequenceCheck),
+		EpochFencing:     !w.Broken(safety.EpochFencing),
+		CoordinatorEpoch: !w.Broken(safety.CoordinatorEpoch),
+		SequenceCheck:    !w.Broken(safety.SequenceCheck),
 	}
 }
 

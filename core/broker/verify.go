@@ -18,6 +18,7 @@ package broker
 
 import (
 	"txnlab/core/protocol"
+	"txnlab/core/safety"
 	"txnlab/core/sim"
 )
 
@@ -38,7 +39,7 @@ type verification struct {
 // transaction version 2 request (which needs the leader's add), unless
 // the mechanism is broken.
 func (b *Broker) verifies(w *sim.World, tv2 bool) bool {
-	if w.Broken(sim.PartitionVerification) {
+	if w.Broken(safety.PartitionVerification) {
 		return false
 	}
 	return tv2 || b.Cfg.TransactionPartitionVerificationEnable

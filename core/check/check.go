@@ -13,25 +13,9 @@ import (
 	"txnlab/core/client"
 	"txnlab/core/partition"
 	"txnlab/core/protocol"
+	"txnlab/core/safety"
 	"txnlab/core/sim"
 )
-
-// The invariants, by the names scripts use.
-const (
-	ReadCommitted     = "read-committed"
-	Atomicity         = "atomicity"
-	NoDuplicates      = "no-duplicates"
-	Durability        = "durability"
-	Fencing           = "fencing"
-	OffsetsAtomicity  = "offsets-atomicity"
-	MarkerConsistency = "marker-consistency"
-	Transitions       = "transitions"
-	LSO               = "lso"
-)
-
-// Invariants lists every invariant in the order the language documents.
-var Invariants = []string{ReadCommitted, Atomicity, NoDuplicates, Durability, Fencing,
-	OffsetsAtomicity, MarkerConsistency, Transitions, LSO}
 
 // Violation is one broken invariant, with the trace events that show it.
 type Violation struct {
@@ -109,13 +93,14 @@ func Check(in *Input) []Violation {
 	return c.out
 }
 
+// rank orders violations by their invariant's place in the table.
 func rank(inv string) int {
-	for i, n := range Invariants {
-		if n == inv {
+	for i, n := range safety.Invariants {
+		if n.Name == inv {
 			return i
 		}
 	}
-	return len(Invariants)
+	return len(safety.Invariants)
 }
 
 type recordKey struct {
@@ -156,13 +141,13 @@ func newChecker(in *Input) *checker {
 
 // report records a violation once, with the events that show it (see
 // events; the evidence is looked up only for a new message).
-func (c *checker) report(inv string, evidence func() []int, format string, args ...any) {
+func (c *checker) report(inv *safety.Invariant, evidence func() []int, format string, args ...any) {
 	msg := fmt.Sprintf(format, args...)
-	if c.seen[inv+msg] {
+	if c.seen[inv.Name+msg] {
 		return
 	}
-	c.seen[inv+msg] = true
-	c.out = append(c.out, Violation{Invariant: inv, Message: msg, Events: evidence()})
+	c.seen[inv.Name+msg] = true
+	c.out = append(c.out, Violation{Invariant: inv.Name, Message: msg, Events: evidence()})
 }
 
 // sendOf finds the send a logged record came from.
@@ -227,9 +212,9 @@ func (c *checker) readCommitted() {
 				}
 				switch {
 				case t.Outcome == "aborted" || abortMarker:
-					c.report(ReadCommitted, ev, "%s received %q at %s@%d from %s, which aborted", cons.Name, r.Value, tp, r.Offset, txnName(ref))
+					c.report(safety.ReadCommitted, ev, "%s received %q at %s@%d from %s, which aborted", cons.Name, r.Value, tp, r.Offset, txnName(ref))
 				case !t.CommitSent || t.CommitSentAt > r.At:
-					c.report(ReadCommitted, ev, "%s received %q at %s@%d from %s before its commit was even sent", cons.Name, r.Value, tp, r.Offset, txnName(ref))
+					c.report(safety.ReadCommitted, ev, "%s received %q at %s@%d from %s before its commit was even sent", cons.Name, r.Value, tp, r.Offset, txnName(ref))
 				}
 			}
 		}
@@ -337,13 +322,13 @@ func (c *checker) atomicity() {
 		o, ref := byTxn[t], refs[t]
 		switch {
 		case len(o.commit) > 0 && len(o.abort) > 0:
-			c.report(Atomicity, record(ref, o.commit[0], o.commit[0], o.abort[0]), "%s is committed at %v but aborted at %v", txnName(ref), places(o.commit), places(o.abort))
+			c.report(safety.Atomicity, record(ref, o.commit[0], o.commit[0], o.abort[0]), "%s is committed at %v but aborted at %v", txnName(ref), places(o.commit), places(o.abort))
 		case t.Outcome == "committed" && len(o.abort) > 0:
-			c.report(Atomicity, record(ref, o.abort[0], o.abort[0]), "%s committed for its producer but its records at %v were aborted", txnName(ref), places(o.abort))
+			c.report(safety.Atomicity, record(ref, o.abort[0], o.abort[0]), "%s committed for its producer but its records at %v were aborted", txnName(ref), places(o.abort))
 		case t.Outcome == "aborted" && len(o.commit) > 0:
-			c.report(Atomicity, record(ref, o.commit[0], o.commit[0]), "%s aborted for its producer but its records at %v were committed", txnName(ref), places(o.commit))
+			c.report(safety.Atomicity, record(ref, o.commit[0], o.commit[0]), "%s aborted for its producer but its records at %v were committed", txnName(ref), places(o.commit))
 		case len(o.open) > 0 && (c.in.Final || c.coordinatorDone(ref, t)) && t.Outcome != "open":
-			c.report(Atomicity, record(ref, o.open[0]), "%s was decided and its coordinator finished it, but its records at %v never got a marker", txnName(ref), places(o.open))
+			c.report(safety.Atomicity, record(ref, o.open[0]), "%s was decided and its coordinator finished it, but its records at %v never got a marker", txnName(ref), places(o.open))
 		}
 	}
 }
@@ -408,7 +393,7 @@ func (c *checker) duplicatesAndDurability() {
 					}
 					return events(ev...)
 				}
-				c.report(NoDuplicates, ev, "%s's record %q (producer %d, sequence %d) is in %s %d times", p.Name, s.Value, s.ProducerId, s.Sequence, s.TP, n)
+				c.report(safety.NoDuplicates, ev, "%s's record %q (producer %d, sequence %d) is in %s %d times", p.Name, s.Value, s.ProducerId, s.Sequence, s.TP, n)
 			}
 			if !s.Acked || p.Acks != -1 || c.in.Logs[s.TP] == nil {
 				continue
@@ -424,13 +409,13 @@ func (c *checker) duplicatesAndDurability() {
 			}
 			switch {
 			case n == 0:
-				c.report(Durability, ackEv, "%s's acknowledged record %q (offset %d) is gone from %s", p.Name, s.Value, s.Offset, s.TP)
+				c.report(safety.Durability, ackEv, "%s's acknowledged record %q (offset %d) is gone from %s", p.Name, s.Value, s.Offset, s.TP)
 			case s.Offset >= 0 && copies[k][0].offset != s.Offset:
 				first := copies[k][0]
 				ev := func() []int {
 					return events(append(ackEv(), c.evidence().appended(first.tp, first.batch.BaseOffset))...)
 				}
-				c.report(Durability, ev, "%s's record %q was acknowledged at %s@%d but the log holds it at offset %d", p.Name, s.Value, s.TP, s.Offset, first.offset)
+				c.report(safety.Durability, ev, "%s's record %q was acknowledged at %s@%d but the log holds it at offset %d", p.Name, s.Value, s.TP, s.Offset, first.offset)
 			}
 		}
 	}
@@ -484,7 +469,7 @@ func (c *checker) fencing() {
 					}
 					return events(append(ev, x.marker(l)...)...)
 				}
-				c.report(Fencing, ev, "%q at %s@%d was written with epoch %d at %dms, after epoch %d of %s was granted at %s, and it was committed",
+				c.report(safety.Fencing, ev, "%q at %s@%d was written with epoch %d at %dms, after epoch %d of %s was granted at %s, and it was committed",
 					recordValue(l), l.tp, l.offset, l.batch.ProducerEpoch, l.batch.Timestamp, g.epoch, idOf[l.batch.ProducerId], g.at)
 			}
 		}
@@ -528,9 +513,9 @@ func (c *checker) offsetsAtomicity() {
 				}
 				switch {
 				case t.Outcome == "aborted" && committed == o.CommittedOffset:
-					c.report(OffsetsAtomicity, ev, "offset %d of %s for group %s from %s's aborted transaction #%d became visible", o.CommittedOffset, o.TopicPartition, t.Group, p.Name, t.Txn)
+					c.report(safety.OffsetsAtomicity, ev, "offset %d of %s for group %s from %s's aborted transaction #%d became visible", o.CommittedOffset, o.TopicPartition, t.Group, p.Name, t.Txn)
 				case t.Outcome == "committed" && pending && (c.in.Final || c.coordinatorFinished(p.TransactionalId, t)):
-					c.report(OffsetsAtomicity, ev, "%s's transaction #%d committed, but its offset %d of %s for group %s is still pending: no marker reached %s", p.Name, t.Txn, o.CommittedOffset, o.TopicPartition, t.Group, protocol.ConsumerOffsetsTopic)
+					c.report(safety.OffsetsAtomicity, ev, "%s's transaction #%d committed, but its offset %d of %s for group %s is still pending: no marker reached %s", p.Name, t.Txn, o.CommittedOffset, o.TopicPartition, t.Group, protocol.ConsumerOffsetsTopic)
 				}
 			}
 		}
@@ -615,7 +600,7 @@ func (c *checker) markerConsistency() {
 				x := c.evidence()
 				return events(append(x.marker(first[t]["COMMIT"]), x.marker(first[t]["ABORT"])...)...)
 			}
-			c.report(MarkerConsistency, ev, "%s got COMMIT markers on %v and ABORT markers on %v", txnName(refs[t]), uniq(m["COMMIT"]), uniq(m["ABORT"]))
+			c.report(safety.MarkerConsistency, ev, "%s got COMMIT markers on %v and ABORT markers on %v", txnName(refs[t]), uniq(m["COMMIT"]), uniq(m["ABORT"]))
 		}
 	}
 }
@@ -635,8 +620,8 @@ func uniq(xs []string) []string {
 // transitions: every state change is one Kafka allows.
 func (c *checker) transitions() {
 	for _, e := range c.in.Trace.All() {
-		if e.Kind == sim.KindState && len(e.Text) >= 7 && e.Text[len(e.Text)-7:] == "ILLEGAL" {
-			c.out = append(c.out, Violation{Invariant: Transitions,
+		if e.Kind == sim.KindState && e.Illegal {
+			c.out = append(c.out, Violation{Invariant: safety.Transitions.Name,
 				Message: fmt.Sprintf("%s: %s moved %s -> %s, which Kafka does not allow", e.Node, e.Subject, e.From, e.To), Events: []int{e.Index}})
 		}
 	}
@@ -671,19 +656,19 @@ func (c *checker) lso() {
 				continue
 			}
 			if pd.LastStableOffset > pd.HighWatermark {
-				c.out = append(c.out, Violation{Invariant: LSO, Events: []int{e.Index},
+				c.out = append(c.out, Violation{Invariant: safety.LSO.Name, Events: []int{e.Index},
 					Message: fmt.Sprintf("%s answered LSO %d above HW %d for %s", e.Node, pd.LastStableOffset, pd.HighWatermark, pd.TopicPartition)})
 			}
 			k := key{e.Node, pd.TopicPartition}
 			if prev, ok := last[k]; ok && pd.LastStableOffset < prev {
-				c.out = append(c.out, Violation{Invariant: LSO, Events: []int{e.Index},
+				c.out = append(c.out, Violation{Invariant: safety.LSO.Name, Events: []int{e.Index},
 					Message: fmt.Sprintf("the LSO of %s on %s moved back from %d to %d", pd.TopicPartition, e.Node, prev, pd.LastStableOffset)})
 			}
 			last[k] = pd.LastStableOffset
 			if committedFetch[e.ReplyTo] {
 				for _, b := range pd.Records {
 					if b.LastOffset() >= pd.LastStableOffset {
-						c.out = append(c.out, Violation{Invariant: LSO, Events: []int{e.Index},
+						c.out = append(c.out, Violation{Invariant: safety.LSO.Name, Events: []int{e.Index},
 							Message: fmt.Sprintf("a read_committed fetch of %s returned offset %d at or past the LSO %d", pd.TopicPartition, b.LastOffset(), pd.LastStableOffset)})
 						break
 					}

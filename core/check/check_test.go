@@ -7,6 +7,7 @@ import (
 	"txnlab/core/client"
 	"txnlab/core/partition"
 	"txnlab/core/protocol"
+	"txnlab/core/safety"
 	"txnlab/core/sim"
 )
 
@@ -75,7 +76,7 @@ func TestCheckerTable(t *testing.T) {
 				},
 				Logs: map[protocol.TopicPartition]*partition.Log{orders0: logOf(data(1, 0, 0, true, "v"), marker(1, 0, protocol.ControlCommit))},
 			},
-			inv: Fencing,
+			inv: safety.Fencing.Name,
 		},
 		{
 			// The same producer id: an older epoch committed after a newer
@@ -89,7 +90,7 @@ func TestCheckerTable(t *testing.T) {
 				},
 				Logs: map[protocol.TopicPartition]*partition.Log{orders0: logOf(data(0, 0, 0, true, "v"), marker(0, 0, protocol.ControlCommit))},
 			},
-			inv: Fencing, want: "after epoch 1 of tx was granted",
+			inv: safety.Fencing.Name, want: "after epoch 1 of tx was granted",
 		},
 		{
 			// Never acknowledged, in the log twice: still a duplicate.
@@ -99,7 +100,7 @@ func TestCheckerTable(t *testing.T) {
 					Sends: []client.SentRecord{sent(0, 0, 0, "v", false, -1, 0)}}},
 				Logs: map[protocol.TopicPartition]*partition.Log{orders0: logOf(data(0, 0, 0, false, "v"), data(0, 0, 0, false, "v"))},
 			},
-			inv: NoDuplicates, want: "is in orders/0 2 times",
+			inv: safety.NoDuplicates.Name, want: "is in orders/0 2 times",
 		},
 		{
 			// Acknowledged at offset 1, but the log holds it at 0.
@@ -109,7 +110,7 @@ func TestCheckerTable(t *testing.T) {
 					Sends: []client.SentRecord{sent(0, 0, 0, "v", true, 1, 0)}}},
 				Logs: map[protocol.TopicPartition]*partition.Log{orders0: logOf(data(0, 0, 0, false, "v"))},
 			},
-			inv: Durability, want: "was acknowledged at orders/0@1 but the log holds it at offset 0",
+			inv: safety.Durability.Name, want: "was acknowledged at orders/0@1 but the log holds it at offset 0",
 		},
 		{
 			name: "durability: acknowledged where the log holds it",
@@ -118,7 +119,7 @@ func TestCheckerTable(t *testing.T) {
 					Sends: []client.SentRecord{sent(0, 0, 0, "v", true, 0, 0)}}},
 				Logs: map[protocol.TopicPartition]*partition.Log{orders0: logOf(data(0, 0, 0, false, "v"))},
 			},
-			inv: Durability,
+			inv: safety.Durability.Name,
 		},
 		{
 			// The producer's commit failed (outcome unknown to it); the
@@ -133,7 +134,7 @@ func TestCheckerTable(t *testing.T) {
 					orders0: {{Offset: 0, Value: "v", ProducerId: 0, ProducerEpoch: 0, Sequence: 0, At: 9}}}}},
 				Logs: map[protocol.TopicPartition]*partition.Log{orders0: logOf(data(0, 0, 0, true, "v"), marker(0, 1, protocol.ControlAbort))},
 			},
-			inv: ReadCommitted, want: "which aborted",
+			inv: safety.ReadCommitted.Name, want: "which aborted",
 		},
 	} {
 		t.Run(c.name, func(t *testing.T) {
@@ -145,5 +146,18 @@ func TestCheckerTable(t *testing.T) {
 				t.Errorf("%s: want a violation saying %q, got %q", c.inv, c.want, got)
 			}
 		})
+	}
+}
+
+// TestTransitionsReadTheTypedFlag: the transitions invariant reports the
+// state changes the simulation marked Illegal, and only those: a note
+// whose text happens to end in ILLEGAL is not one.
+func TestTransitionsReadTheTypedFlag(t *testing.T) {
+	w := sim.NewWorld(1)
+	w.Record(sim.Event{Kind: sim.KindState, Node: "broker-0", Subject: "txn t", From: "Empty", To: "PrepareCommit", Text: "pid=0 epoch=0", Illegal: true})
+	w.Record(sim.Event{Kind: sim.KindState, Node: "p1", Subject: "producer p1", From: "READY", To: "IN_TRANSACTION", Text: "ILLEGAL"})
+	got := violations(&Input{Trace: &w.Trace}, safety.Transitions.Name)
+	if len(got) != 1 || !strings.Contains(got[0], "txn t moved Empty -> PrepareCommit") {
+		t.Errorf("transitions violations %q, want the one marked Illegal", got)
 	}
 }

@@ -6,6 +6,7 @@ import (
 
 	"txnlab/core/check"
 	"txnlab/core/protocol"
+	"txnlab/core/safety"
 	"txnlab/core/scenario"
 	"txnlab/core/sim"
 	"txnlab/scenarios"
@@ -59,7 +60,7 @@ func TestEveryViolationPointsAtMessages(t *testing.T) {
 			}
 		}
 	}
-	for _, inv := range []string{check.ReadCommitted, check.Atomicity, check.NoDuplicates, check.Fencing, check.OffsetsAtomicity, check.LSO} {
+	for _, inv := range []string{safety.ReadCommitted.Name, safety.Atomicity.Name, safety.NoDuplicates.Name, safety.Fencing.Name, safety.OffsetsAtomicity.Name, safety.LSO.Name} {
 		if !seen[inv] {
 			t.Errorf("no library scenario breaks %s any more: the evidence of it is untested", inv)
 		}
@@ -74,7 +75,7 @@ func TestReadCommittedLinksTheFetchThatLeaked(t *testing.T) {
 	viol, trace := run(t, "broken/aborted-filter")
 	var v *check.Violation
 	for i := range viol {
-		if viol[i].Invariant == check.ReadCommitted {
+		if viol[i].Invariant == safety.ReadCommitted.Name {
 			v = &viol[i]
 		}
 	}
@@ -105,7 +106,7 @@ func TestReadCommittedLinksTheFetchThatLeaked(t *testing.T) {
 func TestStaleMarkerIsTheOneLinked(t *testing.T) {
 	viol, trace := run(t, "broken/coordinator-epoch")
 	for _, v := range viol {
-		if v.Invariant != check.Atomicity {
+		if v.Invariant != safety.Atomicity.Name {
 			continue
 		}
 		for _, idx := range v.Events {

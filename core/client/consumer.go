@@ -6,6 +6,7 @@ import (
 	"strconv"
 
 	"txnlab/core/protocol"
+	"txnlab/core/safety"
 	"txnlab/core/sim"
 )
 
@@ -298,7 +299,7 @@ func (c *Consumer) absorb(w *sim.World, pd protocol.FetchPartitionData) {
 	}
 	c.HighWatermarks[pd.TopicPartition] = pd.HighWatermark
 	c.LastStableOffsets[pd.TopicPartition] = pd.LastStableOffset
-	filter := c.Cfg.IsolationLevel == protocol.ReadCommitted && !w.Broken(sim.AbortedFilter)
+	filter := c.Cfg.IsolationLevel == protocol.ReadCommitted && !w.Broken(safety.AbortedFilter)
 	var aborted []protocol.AbortedTransaction
 	var abortedPids map[int64]bool // made when the first aborted transaction starts
 	if filter && len(pd.AbortedTransactions) > 0 {

@@ -6,6 +6,7 @@ import (
 	"strconv"
 
 	"txnlab/core/protocol"
+	"txnlab/core/safety"
 	"txnlab/core/sim"
 )
 
@@ -247,12 +248,9 @@ func (p *Producer) transition(w *sim.World, to TxnState) {
 	if from == to {
 		return
 	}
-	text := ""
-	if !ValidTransition(from, to) {
-		text = "ILLEGAL"
-	}
 	p.State = to
-	w.Record(sim.Event{Kind: sim.KindState, Node: p.node, Subject: "producer " + string(p.node), From: string(from), To: string(to), Text: text})
+	w.Record(sim.Event{Kind: sim.KindState, Node: p.node, Subject: "producer " + string(p.node), From: string(from), To: string(to),
+		Illegal: !ValidTransition(from, to)})
 }
 
 // fatal moves to FATAL_ERROR: only close remains.
@@ -388,7 +386,7 @@ func (p *Producer) Send(w *sim.World, tp protocol.TopicPartition, records []prot
 	}
 	p.batches = append(p.batches, b)
 	if p.Transactional() && !p.added[tp] {
-		if w.Broken(sim.AddPartitions) || p.tv2 {
+		if w.Broken(safety.AddPartitions) || p.tv2 {
 			// the lesson's broken client writes first; under transaction
 			// version 2 the partition leader adds the partition (tv2.go)
 			p.added[tp] = true
@@ -456,7 +454,7 @@ func (p *Producer) SendOffsetsToTransaction(w *sim.World, md GroupMetadata, offs
 			}
 		}})
 	}
-	if w.Broken(sim.AddOffsets) || p.tv2 {
+	if w.Broken(safety.AddOffsets) || p.tv2 {
 		p.transactionStarted = true
 		commitOffsets(w)
 	} else {

@@ -13,6 +13,7 @@ import (
 	"txnlab/core/broker"
 	"txnlab/core/client"
 	"txnlab/core/protocol"
+	"txnlab/core/safety"
 	"txnlab/core/sim"
 )
 
@@ -71,7 +72,7 @@ func (c *Cluster) Delay(m sim.Match, by sim.Time) {
 }
 
 // SetBroken switches a safety mechanism off (broken) or back on.
-func (c *Cluster) SetBroken(m sim.Mechanism, broken bool) { c.World.SetBroken(m, broken) }
+func (c *Cluster) SetBroken(m *safety.Mechanism, broken bool) { c.World.SetBroken(m, broken) }
 
 // Configure sets one broker setting, by Kafka's name, from now on: value
 // is milliseconds for durations and 1/0 for booleans. Unknown keys are an

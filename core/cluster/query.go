@@ -10,6 +10,7 @@ import (
 	"strconv"
 
 	"txnlab/core/broker"
+	"txnlab/core/client"
 	"txnlab/core/partition"
 	"txnlab/core/protocol"
 	"txnlab/core/txncoord"
@@ -298,6 +299,17 @@ func internalLogEntries(log *partition.Log) []LogEntryView {
 			}
 			out = append(out, e)
 		}
+	}
+	return out
+}
+
+// ProducerStates names the producer's transactional states in the Java
+// TransactionManager's order: core/client's table, for the scripts that
+// expect one (a query's ProducerInfo.State is one of them).
+func ProducerStates() []string {
+	out := make([]string, len(client.TxnStates))
+	for i, s := range client.TxnStates {
+		out[i] = string(s)
 	}
 	return out
 }

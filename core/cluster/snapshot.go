@@ -7,6 +7,7 @@ import (
 	"txnlab/core/client"
 	"txnlab/core/partition"
 	"txnlab/core/protocol"
+	"txnlab/core/safety"
 	"txnlab/core/sim"
 	"txnlab/core/txncoord"
 )
@@ -144,9 +145,9 @@ type OffsetView struct {
 func (c *Cluster) Snapshot() Snapshot {
 	w := c.World
 	s := Snapshot{Time: w.Now(), Events: w.Trace.Len()}
-	for _, m := range sim.Mechanisms {
+	for _, m := range safety.Mechanisms {
 		if w.Broken(m) {
-			s.Broken = append(s.Broken, string(m))
+			s.Broken = append(s.Broken, m.Name)
 		}
 	}
 	txnIds := c.TransactionalIds()

@@ -1,22 +1,20 @@
 package explore
 
 import (
-	"slices"
 	"sort"
 	"strings"
 
 	"txnlab/core/check"
+	"txnlab/core/safety"
 )
-
-var checkOrder = check.Invariants
 
 // Config configures a batch of runs.
 type Config struct {
 	// Runs is how many scenarios to generate; run i uses seed Seed+i.
 	Runs int
 	Seed uint64
-	// Break is the mechanism switched off in every run ("" for none).
-	Break string
+	// Break is the mechanism switched off in every run (nil for none).
+	Break *safety.Mechanism
 	// KeepGoing runs every run even after a violation.
 	KeepGoing bool
 	// NoBias: see Options.NoBias.
@@ -58,8 +56,8 @@ func (r *Report) Invariants() []string {
 		out = append(out, k)
 	}
 	rank := map[string]int{}
-	for i, n := range checkOrder {
-		rank[n] = i
+	for i, n := range safety.Invariants {
+		rank[n.Name] = i
 	}
 	sort.Slice(out, func(i, j int) bool { return rank[out[i]] < rank[out[j]] })
 	return out
@@ -130,23 +128,16 @@ func Explore(cfg Config, each func(i int, r *Run) bool) *Report {
 // Target picks the invariant to shrink a failing run on: the one the
 // broken mechanism is expected to violate when present, else the
 // checker's first.
-func Target(r *Run, mechanism string) string {
+func Target(r *Run, mechanism *safety.Mechanism) string {
 	if v := targetViolation(r, mechanism); v != nil {
 		return v.Invariant
 	}
 	return ""
 }
 
-// expectedPhrase picks, among a mechanism's violations of its invariant,
-// the kind that shows the mechanism best.
-var expectedPhrase = map[string]string{
-	"aborted-filter": "which aborted",
-	"lso-bound":      "before its commit was even sent",
-	"epoch-bump":     "before its commit was even sent",
-}
-
-func targetViolation(r *Run, mechanism string) *check.Violation {
-	if want := ExpectedInvariant[mechanism]; want != "" {
+func targetViolation(r *Run, mechanism *safety.Mechanism) *check.Violation {
+	if mechanism != nil {
+		want, phrase := mechanism.Catches.Name, provoke[mechanism].phrase
 		var first *check.Violation
 		for i, v := range r.Violations {
 			if v.Invariant != want {
@@ -155,7 +146,7 @@ func targetViolation(r *Run, mechanism string) *check.Violation {
 			if first == nil {
 				first = &r.Violations[i]
 			}
-			if p := expectedPhrase[mechanism]; p != "" && strings.Contains(v.Message, p) {
+			if phrase != "" && strings.Contains(v.Message, phrase) {
 				return &r.Violations[i]
 			}
 		}
@@ -176,7 +167,7 @@ func targetViolation(r *Run, mechanism string) *check.Violation {
 //
 // The shrunk script keeps the kind of violation (its Shape) found in the
 // run for that invariant, the mechanism's preferred kind when there is one.
-func Minimize(r *Run, mechanism, inv string, maxTries int) *Shrunk {
+func Minimize(r *Run, mechanism *safety.Mechanism, inv string, maxTries int) *Shrunk {
 	shape := ""
 	if v := targetViolation(r, mechanism); v != nil && v.Invariant == inv {
 		shape = Shape(v.Message)
@@ -195,10 +186,10 @@ func Minimize(r *Run, mechanism, inv string, maxTries int) *Shrunk {
 // pinnedLines are the lines a shrink must keep: the protocol's config
 // line (Options.Config), and the break of a KIP-890 mechanism, whose
 // anomaly the classic protocol shows too (ShrinkOptions.Pinned).
-func pinnedLines(r *Run, mechanism string) []string {
+func pinnedLines(r *Run, mechanism *safety.Mechanism) []string {
 	var out []string
 	for _, l := range r.Lines {
-		if (l == "break "+mechanism && slices.Contains(KIP890Mechanisms, mechanism)) ||
+		if (mechanism != nil && mechanism.TV2 && l == "break "+mechanism.Name) ||
 			strings.HasPrefix(l, "config transaction.version=") || strings.HasPrefix(l, "config transaction.partition.") {
 			out = append(out, l)
 		}
@@ -209,7 +200,7 @@ func pinnedLines(r *Run, mechanism string) []string {
 // Document renders a shrunk script as a scenario file: a narrative
 // header saying what it shows, the statements, and the expectation that
 // makes `txnlab run` pass while the violation is there.
-func Document(mechanism, inv string, sh *Shrunk, foundBy string, original int) string {
+func Document(mechanism *safety.Mechanism, inv string, sh *Shrunk, foundBy string, original int) string {
 	var b strings.Builder
 	title, text := Narrative(mechanism)
 	b.WriteString("# " + title + "\n")
@@ -243,36 +234,11 @@ func Document(mechanism, inv string, sh *Shrunk, foundBy string, original int) s
 }
 
 // Narrative is a title and a short paragraph on what breaking a
-// mechanism lets through ("" is nothing broken).
-func Narrative(mechanism string) (string, string) {
-	switch mechanism {
-	case "epoch-fencing":
-		return "Broken epoch fencing: a zombie producer's old epoch still commits.",
-			"Brokers and the coordinator accept an older producer epoch. A producer is in a transaction when a successor with the same transactional.id initialises and bumps the epoch; the first one, a zombie that has not heard, writes and commits with its old epoch, and both go through: records written after the fence become visible."
-	case "coordinator-epoch":
-		return "Broken coordinator epoch: a deposed coordinator's late marker lands.",
-			"Leaders accept WriteTxnMarkers from an older coordinator epoch. A commit's markers are held up, the coordinator crashes, its successor completes the commit, the producer (same pid and epoch) starts its next transaction, and the late COMMIT marker closes that one before it is decided."
-	case "add-partitions":
-		return "Broken AddPartitionsToTxn: records the coordinator never hears of.",
-			"The producer writes to a partition it never registered with AddPartitionsToTxn, so the coordinator sends it no marker when the transaction ends: its records hang open for ever, neither committed nor aborted."
-	case "lso-bound":
-		return "Broken LSO bound: read_committed reads an open transaction.",
-			"read_committed fetches stop at the high watermark instead of the last stable offset, so a read_committed consumer receives records of a transaction whose commit was not even sent."
-	case "aborted-filter":
-		return "Broken aborted-transaction filter: read_committed returns aborted records.",
-			"The read_committed consumer ignores the fetch's list of aborted transactions, so records of a transaction that aborted reach the application."
-	case "add-offsets":
-		return "Broken AddOffsetsToTxn: transactional offsets that never commit.",
-			"sendOffsetsToTransaction skips AddOffsetsToTxn, so the coordinator writes no marker to the group's __consumer_offsets partition: the transaction commits, its offsets stay pending for ever."
-	case "partition-verification":
-		return "Broken partition verification: under transaction version 2, records no coordinator knows of.",
-			"The partition leader appends a transactional batch without asking the coordinator. Under transaction version 2 that request is also what adds the partition to the transaction (the client sends no AddPartitionsToTxn), so the coordinator writes no marker there: the records hang open for ever."
-	case "epoch-bump":
-		return "Broken epoch bump: under transaction version 2, a late EndTxn ends the next transaction.",
-			"The coordinator ends a transaction without bumping the producer epoch. A commit's EndTxn is delayed past request.timeout.ms, its retry commits, the producer begins its next transaction with the same epoch, and the late EndTxn commits that one too: a read_committed consumer reads it before its commit was sent."
-	case "sequence-check":
-		return "Broken sequence check: a retried produce is written twice.",
-			"Brokers accept any sequence number. A produce response is lost, the idempotent producer retries the batch, and the broker appends it again instead of answering DUPLICATE_SEQUENCE_NUMBER."
+// mechanism lets through (nil is nothing broken): the table's, for a
+// mechanism.
+func Narrative(mechanism *safety.Mechanism) (string, string) {
+	if mechanism != nil {
+		return mechanism.Title, mechanism.Narrative
 	}
 	return "Found with nothing broken: a bug in the simulation or in the checker.",
 		"Every safety mechanism is on, yet the invariant checker reports a violation."

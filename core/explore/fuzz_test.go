@@ -141,8 +141,8 @@ func TestWriteFuzzCorpus(t *testing.T) {
 	for seed := uint64(1); seed <= 6; seed++ {
 		write(fmt.Sprintf("generated-%d", seed), Generate(Options{Seed: seed, Actions: 10}).Script())
 	}
-	for i, m := range Mechanisms {
-		write("broken-"+m, Generate(Options{Seed: uint64(100 + i), Break: m, Actions: 8}).Script())
+	for i, m := range classic {
+		write("broken-"+m.Name, Generate(Options{Seed: uint64(100 + i), Break: m, Actions: 8}).Script())
 	}
 	files, _ := filepath.Glob(filepath.Join("..", "..", "scenarios", "*.scenario"))
 	more, _ := filepath.Glob(filepath.Join("..", "..", "scenarios", "*", "*.scenario"))

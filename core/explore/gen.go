@@ -8,6 +8,7 @@ import (
 	"txnlab/core/check"
 	"txnlab/core/client"
 	"txnlab/core/cluster"
+	"txnlab/core/safety"
 	"txnlab/core/scenario"
 	"txnlab/core/sim"
 )
@@ -16,10 +17,10 @@ import (
 type Options struct {
 	// Seed makes the run: the same seed gives the same script and history.
 	Seed uint64
-	// Break names a mechanism to switch off at the start of the script
-	// ("" for none); the generator then leans towards the situations that
-	// mechanism guards.
-	Break string
+	// Break is a mechanism to switch off at the start of the script
+	// (nil for none); the generator then leans towards the situations
+	// that mechanism guards.
+	Break *safety.Mechanism
 	// NoBias keeps the generator's usual mix even with Break set: a
 	// measure of how often random schedules alone run into the anomaly.
 	NoBias bool
@@ -58,35 +59,19 @@ type Run struct {
 // Script renders the run's script.
 func (r *Run) Script() string { return Join(r.Lines) }
 
-// Mechanisms the generator knows how to provoke, in the language's order:
-// Kafka 3.5's. Unbiased runs weave motifs of these at random.
-var Mechanisms = []string{"epoch-fencing", "coordinator-epoch", "add-partitions", "lso-bound",
-	"aborted-filter", "add-offsets", "sequence-check"}
-
-// KIP890Mechanisms are the defenses KIP-890 added; a run that breaks one
-// runs under transaction version 2 (unless Options.Config says
-// otherwise), where they are at work.
-var KIP890Mechanisms = []string{"partition-verification", "epoch-bump"}
-
-// AllMechanisms is every mechanism `--break` accepts.
-var AllMechanisms = append(append([]string(nil), Mechanisms...), KIP890Mechanisms...)
-
-// ExpectedInvariant is the invariant each broken mechanism lets the
-// checker catch first.
-var ExpectedInvariant = map[string]string{
-	"epoch-fencing":     check.Fencing,
-	"coordinator-epoch": check.Atomicity,
-	"add-partitions":    check.Atomicity,
-	"lso-bound":         check.ReadCommitted,
-	"aborted-filter":    check.ReadCommitted,
-	"add-offsets":       check.OffsetsAtomicity,
-	"sequence-check":    check.NoDuplicates,
-	// Under transaction version 2 a leader that skips the coordinator
-	// never adds the partition: no marker ever closes its records.
-	"partition-verification": check.Atomicity,
-	// Without the bump a late EndTxn commits the next transaction.
-	"epoch-bump": check.ReadCommitted,
-}
+// classic lists the mechanisms of Kafka 3.5's classic protocol, in the
+// table's order: unbiased runs weave motifs of these at random. (The
+// KIP-890 ones, safety.Mechanism.TV2, are at work only under transaction
+// version 2, which a run breaking one asks for.)
+var classic = func() []*safety.Mechanism {
+	var out []*safety.Mechanism
+	for _, m := range safety.Mechanisms {
+		if !m.TV2 {
+			out = append(out, m)
+		}
+	}
+	return out
+}()
 
 type topicInfo struct {
 	name  string
@@ -223,8 +208,8 @@ func (g *gen) setup() {
 		return []int{1, 2, 3, 5, 8}[g.pick(5)]
 	}
 	g.emit("cluster brokers=%d txn-partitions=%d offsets-partitions=%d seed=%d", g.brokers, internal(), internal(), g.opts.Seed%1_000_000_007+1)
-	if g.opts.Break != "" {
-		g.emit("break %s", g.opts.Break)
+	if g.opts.Break != nil {
+		g.emit("break %s", g.opts.Break.Name)
 	}
 	if c := g.protocolConfig(); c != "" {
 		g.emit("config %s", c)
@@ -259,7 +244,7 @@ func (g *gen) setup() {
 	for _, id := range g.txnIDs {
 		g.newProducer(id)
 	}
-	if g.chance(50) || g.bias() == "sequence-check" {
+	if g.chance(50) || (g.bias() != nil && provoke[g.bias()].idempotent) {
 		g.newProducer("")
 	}
 	if g.chance(10) {
@@ -289,27 +274,21 @@ func (g *gen) protocolConfig() string {
 	if g.opts.Config != "" {
 		return g.opts.Config
 	}
-	for _, m := range KIP890Mechanisms {
-		if g.opts.Break == m {
-			return "transaction.version=2"
-		}
+	if g.opts.Break != nil && g.opts.Break.TV2 {
+		return "transaction.version=2"
 	}
 	return ""
 }
 
-func (g *gen) bias() string {
+func (g *gen) bias() *safety.Mechanism {
 	if g.opts.NoBias {
-		return ""
+		return nil
 	}
 	return g.opts.Break
 }
 
 func (g *gen) wantsRC() bool {
-	switch g.bias() {
-	case "lso-bound", "aborted-filter", "coordinator-epoch", "epoch-bump":
-		return true
-	}
-	return false
+	return g.bias() != nil && provoke[g.bias()].readCommitted
 }
 
 func (g *gen) newProducer(txnID string) *prodInfo {
@@ -470,12 +449,12 @@ func (g *gen) crashedBrokers() []int {
 // ---- the main phase --------------------------------------------------------
 
 func (g *gen) action() {
-	if g.bias() != "" && g.chance(35) {
+	if g.bias() != nil && g.chance(35) {
 		g.motif(g.opts.Break)
 		return
 	}
-	if g.bias() == "" && g.chance(8) {
-		g.motif(Mechanisms[g.pick(len(Mechanisms))])
+	if g.bias() == nil && g.chance(8) {
+		g.motif(classic[g.pick(len(classic))])
 		return
 	}
 	if g.chance(6) {

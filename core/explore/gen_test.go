@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"txnlab/core/safety"
 	"txnlab/core/scenario"
 )
 
@@ -57,20 +58,20 @@ func TestExploreFindsEveryBrokenMechanism(t *testing.T) {
 	if testing.Short() {
 		t.Skip("shrinking takes a few seconds")
 	}
-	for _, m := range AllMechanisms {
-		t.Run(m, func(t *testing.T) {
+	for _, m := range safety.Mechanisms {
+		t.Run(m.Name, func(t *testing.T) {
 			rep := Explore(Config{Runs: 200, Seed: 1, Break: m}, nil)
 			if rep.First == nil {
 				t.Fatalf("no violation in %d runs", rep.Runs)
 			}
 			inv := Target(rep.First, m)
-			if inv != ExpectedInvariant[m] {
-				t.Errorf("found %s, expected %s", inv, ExpectedInvariant[m])
+			if inv != m.Catches.Name {
+				t.Errorf("found %s, expected %s", inv, m.Catches)
 			}
 			sh := Minimize(rep.First, m, inv, 0)
 			doc := Document(m, inv, sh, "test", len(rep.First.Lines))
-			if slices.Contains(KIP890Mechanisms, m) {
-				if !strings.Contains(doc, "\nbreak "+m+"\n") || !strings.Contains(doc, "\nconfig transaction.version=2\n") {
+			if m.TV2 {
+				if !strings.Contains(doc, "\nbreak "+m.Name+"\n") || !strings.Contains(doc, "\nconfig transaction.version=2\n") {
 					t.Errorf("the shrunk script lost its break or protocol line:\n%s", doc)
 				}
 			} else {
@@ -149,8 +150,8 @@ func TestShape(t *testing.T) {
 // scenarios: one per mechanism, at most 25 lines, and `expect violation`
 // holds when they run.
 func TestBrokenLibrary(t *testing.T) {
-	for _, m := range Mechanisms {
-		path := filepath.Join("..", "..", "scenarios", "broken", m+".scenario")
+	for _, m := range classic {
+		path := filepath.Join("..", "..", "scenarios", "broken", m.Name+".scenario")
 		src, err := os.ReadFile(path)
 		if err != nil {
 			t.Fatal(err)
@@ -158,8 +159,8 @@ func TestBrokenLibrary(t *testing.T) {
 		if n := strings.Count(string(src), "\n"); n > 25 {
 			t.Errorf("%s: %d lines", path, n)
 		}
-		if !strings.Contains(string(src), "break "+m+"\n") || !strings.Contains(string(src), "expect violation "+ExpectedInvariant[m]+"\n") {
-			t.Errorf("%s: does not break %s or expect a %s violation", path, m, ExpectedInvariant[m])
+		if !strings.Contains(string(src), "break "+m.Name+"\n") || !strings.Contains(string(src), "expect violation "+m.Catches.Name+"\n") {
+			t.Errorf("%s: does not break %s or expect a %s violation", path, m, m.Catches)
 		}
 		o := Exec(string(src), 0, false)
 		if o.Err != nil || o.Session.Failed() != 0 {

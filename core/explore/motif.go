@@ -2,6 +2,7 @@ package explore
 
 import (
 	"txnlab/core/client"
+	"txnlab/core/safety"
 	"txnlab/core/sim"
 )
 
@@ -10,27 +11,35 @@ import (
 // motif must end well (the checker finds nothing); with it broken the
 // anomaly shows. The generator weaves motifs between random actions, so
 // faults and other clients interfere with them.
-func (g *gen) motif(mech string) {
-	switch mech {
-	case "epoch-fencing":
-		g.motifZombie()
-	case "coordinator-epoch":
-		g.motifLateMarker()
-	case "add-partitions":
-		g.motifTxn(false, g.chance(70))
-	case "lso-bound":
-		g.motifReadOpen()
-	case "aborted-filter":
-		g.motifReadAborted()
-	case "add-offsets":
-		g.motifTxn(true, true)
-	case "sequence-check":
-		g.motifDuplicate()
-	case "partition-verification":
-		g.motifTxn(false, g.chance(70))
-	case "epoch-bump":
-		g.motifLateEndTxn()
-	}
+func (g *gen) motif(m *safety.Mechanism) { provoke[m].motif(g) }
+
+// provocation is how the explorer provokes one mechanism's anomaly.
+type provocation struct {
+	motif func(g *gen)
+	// readCommitted: the anomaly shows only to read_committed
+	// consumers, so a run breaking the mechanism makes more of them.
+	readCommitted bool
+	// idempotent: the anomaly needs an idempotent producer outside any
+	// transaction, so such a run always has one.
+	idempotent bool
+	// phrase picks, among the violations of the mechanism's invariant
+	// (safety.Mechanism.Catches), the kind that shows it best ("" for the
+	// first).
+	phrase string
+}
+
+// provoke is the explorer's half of core/safety's mechanism table:
+// TestEveryMechanismIsProvoked fails on a mechanism missing here.
+var provoke = map[*safety.Mechanism]provocation{
+	safety.EpochFencing:          {motif: (*gen).motifZombie},
+	safety.CoordinatorEpoch:      {motif: (*gen).motifLateMarker, readCommitted: true},
+	safety.AddPartitions:         {motif: func(g *gen) { g.motifTxn(false, g.chance(70)) }},
+	safety.LSOBound:              {motif: (*gen).motifReadOpen, readCommitted: true, phrase: "before its commit was even sent"},
+	safety.AbortedFilter:         {motif: (*gen).motifReadAborted, readCommitted: true, phrase: "which aborted"},
+	safety.AddOffsets:            {motif: func(g *gen) { g.motifTxn(true, true) }},
+	safety.SequenceCheck:         {motif: (*gen).motifDuplicate, idempotent: true},
+	safety.PartitionVerification: {motif: func(g *gen) { g.motifTxn(false, g.chance(70)) }},
+	safety.EpochBump:             {motif: (*gen).motifLateEndTxn, readCommitted: true, phrase: "before its commit was even sent"},
 }
 
 // motifLateEndTxn: a commit's EndTxn crawls past request.timeout.ms, its

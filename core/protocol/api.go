@@ -184,34 +184,6 @@ func Error(m Message) ErrorCode {
 	return NONE
 }
 
-// fields renders key=value pairs in the given order.
-type fields struct{ b strings.Builder }
-
-func (f *fields) add(k, v string) {
-	if f.b.Len() > 0 {
-		f.b.WriteByte(' ')
-	}
-	f.b.WriteString(k)
-	f.b.WriteByte('=')
-	f.b.WriteString(v)
-}
-func (f *fields) i(k string, v int64)  { f.add(k, strconv.FormatInt(v, 10)) }
-func (f *fields) s(k string, v string) { f.add(k, quoteIfNeeded(v)) }
-func (f *fields) b2(k string, v bool)  { f.add(k, strconv.FormatBool(v)) }
-func (f *fields) e(k string, v ErrorCode) {
-	f.add(k, v.String())
-}
-func (f *fields) String() string { return f.b.String() }
-
-// version renders a request's API version, only when it is not the
-// classic client's: the canonical lines (and digests) of a Kafka 3.5 run
-// stay as they were before versions were recorded.
-func (f *fields) version(v, classic int16) {
-	if v != 0 && v != classic {
-		f.i("Version", int64(v))
-	}
-}
-
 func quoteIfNeeded(s string) string {
 	if s == "" {
 		return `""`

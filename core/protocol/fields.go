@@ -1,11 +1,14 @@
 package protocol
 
-// Typed access to a message's fields, by Kafka's field name, so that a
-// script can match messages on what they carry (expect trace …
-// ProducerEpoch=1) without reading their summaries back. Each message
-// type lists its fields once (fieldSpecs) and yields their values
-// (visitFields); nested parts (one per partition, one per marker) are
-// numbered so that several fields can be required of the same part.
+// Typed access to a message's fields, by Kafka's field name. Each message
+// type walks its fields once, in schema order (walk, in walk.go), and two
+// readers share that walk: the playground's message panel lists every
+// field (MessageFields), and a script matches messages on what they carry
+// (expect trace … ProducerEpoch=1, FieldValues and FieldEquals) without
+// reading their summaries back. The fields a script may name are listed
+// per message type (fieldSpecs); nested parts (one per partition, one per
+// marker) are numbered so that several fields can be required of the same
+// part.
 
 // FieldKind is the type of a field's value.
 type FieldKind uint8
@@ -116,14 +119,8 @@ func FieldByName(api APIKey, response bool, name string) (FieldSpec, bool) {
 // of a repeated part. A null value (TransactionalId of an idempotent
 // producer's Produce) has no occurrence.
 func FieldValues(m Message, name string) []FieldValue {
-	v, ok := m.(interface {
-		visitFields(func(string, FieldValue))
-	})
-	if !ok {
-		return nil
-	}
 	var out []FieldValue
-	v.visitFields(func(n string, fv FieldValue) {
+	matchFields(m, func(n string, fv FieldValue) {
 		if n == name {
 			out = append(out, fv)
 		}
@@ -143,13 +140,7 @@ func FieldEquals(m Message, want map[string]FieldValue) bool {
 	// stands for the message itself, which every part shares.
 	found := map[string]map[int]bool{}
 	parts := map[int]bool{}
-	v, ok := m.(interface {
-		visitFields(func(string, FieldValue))
-	})
-	if !ok {
-		return false
-	}
-	v.visitFields(func(n string, fv FieldValue) {
+	if !matchFields(m, func(n string, fv FieldValue) {
 		w, asked := want[n]
 		if fv.Part >= 0 {
 			parts[fv.Part] = true
@@ -161,7 +152,9 @@ func FieldEquals(m Message, want map[string]FieldValue) bool {
 			found[n] = map[int]bool{}
 		}
 		found[n][fv.Part] = true
-	})
+	}) {
+		return false
+	}
 	inPart := func(p int) bool {
 		for n := range want {
 			if !found[n][-1] && !found[n][p] {
@@ -181,220 +174,53 @@ func FieldEquals(m Message, want map[string]FieldValue) bool {
 	return false
 }
 
-// ---- each message's fields ----
-
-func top(emit func(string, FieldValue), name string, v int64) {
-	emit(name, FieldValue{Int: v, Part: -1})
-}
-
-func topStr(emit func(string, FieldValue), name, v string) {
-	emit(name, FieldValue{Str: v, Part: -1})
-}
-
-func boolInt(b bool) int64 {
-	if b {
-		return 1
+// matchFields walks m's fields for matching: only those its type's table
+// lists (fieldSpecs), by the names scripts use. It reports false for a
+// message that has no walk.
+func matchFields(m Message, emit func(string, FieldValue)) bool {
+	wm, ok := m.(walkable)
+	if !ok {
+		return false
 	}
-	return 0
-}
-
-func (m *FindCoordinatorRequest) visitFields(emit func(string, FieldValue)) {
-	topStr(emit, "Key", m.Key)
-	topStr(emit, "KeyType", keyTypeName(m.KeyType))
-}
-
-func (m *FindCoordinatorResponse) visitFields(emit func(string, FieldValue)) {
-	top(emit, "ErrorCode", int64(m.ErrorCode))
-	topStr(emit, "Key", m.Key)
-	top(emit, "NodeId", int64(m.NodeId))
-}
-
-func (m *InitProducerIdRequest) visitFields(emit func(string, FieldValue)) {
-	if m.TransactionalId != "" {
-		topStr(emit, "TransactionalId", m.TransactionalId)
-	}
-	top(emit, "TransactionTimeoutMs", int64(m.TransactionTimeoutMs))
-	top(emit, "ProducerId", m.ProducerId)
-	top(emit, "ProducerEpoch", int64(m.ProducerEpoch))
-}
-
-func (m *InitProducerIdResponse) visitFields(emit func(string, FieldValue)) {
-	top(emit, "ErrorCode", int64(m.ErrorCode))
-	top(emit, "ProducerId", m.ProducerId)
-	top(emit, "ProducerEpoch", int64(m.ProducerEpoch))
-}
-
-func (m *AddPartitionsToTxnRequest) visitFields(emit func(string, FieldValue)) {
-	topStr(emit, "TransactionalId", m.TransactionalId)
-	top(emit, "ProducerId", m.ProducerId)
-	top(emit, "ProducerEpoch", int64(m.ProducerEpoch))
-	for i, tp := range m.Partitions {
-		emit("Partitions", FieldValue{Str: tp.String(), Part: i})
-	}
-}
-
-func visitPartitionErrors(emit func(string, FieldValue), rs []PartitionError, part func(i int) int) {
-	for i, r := range rs {
-		emit("Partitions", FieldValue{Str: r.TopicPartition.String(), Part: part(i)})
-		emit("ErrorCode", FieldValue{Int: int64(r.ErrorCode), Part: part(i)})
-	}
-}
-
-func same(i int) int { return i }
-
-func (m *AddPartitionsToTxnResponse) visitFields(emit func(string, FieldValue)) {
-	visitPartitionErrors(emit, m.Results, same)
-}
-
-func (m *AddOffsetsToTxnRequest) visitFields(emit func(string, FieldValue)) {
-	topStr(emit, "TransactionalId", m.TransactionalId)
-	top(emit, "ProducerId", m.ProducerId)
-	top(emit, "ProducerEpoch", int64(m.ProducerEpoch))
-	topStr(emit, "GroupId", m.GroupId)
-}
-
-func (m *AddOffsetsToTxnResponse) visitFields(emit func(string, FieldValue)) {
-	top(emit, "ErrorCode", int64(m.ErrorCode))
-}
-
-func (m *EndTxnRequest) visitFields(emit func(string, FieldValue)) {
-	topStr(emit, "TransactionalId", m.TransactionalId)
-	top(emit, "ProducerId", m.ProducerId)
-	top(emit, "ProducerEpoch", int64(m.ProducerEpoch))
-	top(emit, "Committed", boolInt(m.Committed))
-}
-
-func (m *EndTxnResponse) visitFields(emit func(string, FieldValue)) {
-	top(emit, "ErrorCode", int64(m.ErrorCode))
-}
-
-func (m *WriteTxnMarkersRequest) visitFields(emit func(string, FieldValue)) {
-	for i, mk := range m.Markers {
-		emit("ProducerId", FieldValue{Int: mk.ProducerId, Part: i})
-		emit("ProducerEpoch", FieldValue{Int: int64(mk.ProducerEpoch), Part: i})
-		emit("TransactionResult", FieldValue{Str: transactionResults[boolInt(mk.TransactionResult)], Part: i})
-		for _, tp := range mk.Partitions {
-			emit("Partitions", FieldValue{Str: tp.String(), Part: i})
+	specs := fieldSpecs[msgType{m.APIKey(), m.IsResponse()}]
+	w := &walker{match: func(n string, fv FieldValue) {
+		for _, s := range specs {
+			if s.Name == n {
+				emit(n, fv)
+				return
+			}
 		}
-		emit("CoordinatorEpoch", FieldValue{Int: int64(mk.CoordinatorEpoch), Part: i})
+	}, part: -1}
+	wm.walk(w)
+	return true
+}
+
+// Field is one line of a message as the playground's message panel lists
+// it: Kafka's name of the field, its value ("" for a struct or list whose
+// members follow one level deeper) and its depth.
+type Field struct {
+	Depth int
+	Name  string
+	Value string
+}
+
+// MaxFields bounds MessageFields: a Fetch answer of a long log holds thousands
+// of records. The last line then says that more were left out.
+const MaxFields = 400
+
+// MessageFields lists every field m carries, in schema order, and no
+// field it does not: a data batch has no ControlType, a record that is
+// not a tombstone has no tombstone flag, a Fetch answer's DivergingEpoch
+// is there only when the log diverged (a tagged field in Kafka). Enums
+// read as Kafka names them with their number ("NONE (0)",
+// "READ_COMMITTED (1)"); a nullable TransactionalId left empty reads
+// "null"; a partition reads "orders/0".
+func MessageFields(m Message) []Field {
+	wm, ok := m.(walkable)
+	if !ok {
+		return nil
 	}
-}
-
-// visitFields numbers the parts of a WriteTxnMarkers response by
-// partition across markers, so ErrorCode pairs with its partition.
-func (m *WriteTxnMarkersResponse) visitFields(emit func(string, FieldValue)) {
-	n := 0
-	for _, mk := range m.Markers {
-		for _, r := range mk.Partitions {
-			emit("ProducerId", FieldValue{Int: mk.ProducerId, Part: n})
-			emit("Partitions", FieldValue{Str: r.TopicPartition.String(), Part: n})
-			emit("ErrorCode", FieldValue{Int: int64(r.ErrorCode), Part: n})
-			n++
-		}
-	}
-}
-
-func visitOffsets(emit func(string, FieldValue), os []OffsetEntry) {
-	for i, o := range os {
-		emit("Partitions", FieldValue{Str: o.TopicPartition.String(), Part: i})
-		emit("CommittedOffset", FieldValue{Int: o.CommittedOffset, Part: i})
-	}
-}
-
-func (m *TxnOffsetCommitRequest) visitFields(emit func(string, FieldValue)) {
-	topStr(emit, "TransactionalId", m.TransactionalId)
-	topStr(emit, "GroupId", m.GroupId)
-	top(emit, "ProducerId", m.ProducerId)
-	top(emit, "ProducerEpoch", int64(m.ProducerEpoch))
-	top(emit, "GenerationId", int64(m.GenerationId))
-	topStr(emit, "MemberId", m.MemberId)
-	visitOffsets(emit, m.Offsets)
-}
-
-func (m *TxnOffsetCommitResponse) visitFields(emit func(string, FieldValue)) {
-	visitPartitionErrors(emit, m.Results, same)
-}
-
-func (m *OffsetCommitRequest) visitFields(emit func(string, FieldValue)) {
-	topStr(emit, "GroupId", m.GroupId)
-	top(emit, "GenerationId", int64(m.GenerationId))
-	topStr(emit, "MemberId", m.MemberId)
-	visitOffsets(emit, m.Offsets)
-}
-
-func (m *OffsetCommitResponse) visitFields(emit func(string, FieldValue)) {
-	visitPartitionErrors(emit, m.Results, same)
-}
-
-func (m *OffsetFetchRequest) visitFields(emit func(string, FieldValue)) {
-	topStr(emit, "GroupId", m.GroupId)
-	for i, tp := range m.Partitions {
-		emit("Partitions", FieldValue{Str: tp.String(), Part: i})
-	}
-	top(emit, "RequireStable", boolInt(m.RequireStable))
-}
-
-// visitFields gives the group-level error as a field of the message and
-// each partition's error as a field of its part.
-func (m *OffsetFetchResponse) visitFields(emit func(string, FieldValue)) {
-	top(emit, "ErrorCode", int64(m.ErrorCode))
-	for i, r := range m.Results {
-		emit("Partitions", FieldValue{Str: r.TopicPartition.String(), Part: i})
-		emit("CommittedOffset", FieldValue{Int: r.CommittedOffset, Part: i})
-		emit("ErrorCode", FieldValue{Int: int64(r.ErrorCode), Part: i})
-	}
-}
-
-// visitFields yields the batch header's fields (ProducerId, …,
-// IsTransactional) as fields of the batch's partition.
-func (m *ProduceRequest) visitFields(emit func(string, FieldValue)) {
-	if m.TransactionalId != "" {
-		topStr(emit, "TransactionalId", m.TransactionalId)
-	}
-	top(emit, "Acks", int64(m.Acks))
-	top(emit, "TimeoutMs", int64(m.TimeoutMs))
-	for i, p := range m.Partitions {
-		emit("Partitions", FieldValue{Str: p.TopicPartition.String(), Part: i})
-		emit("ProducerId", FieldValue{Int: p.Records.ProducerId, Part: i})
-		emit("ProducerEpoch", FieldValue{Int: int64(p.Records.ProducerEpoch), Part: i})
-		emit("BaseSequence", FieldValue{Int: int64(p.Records.BaseSequence), Part: i})
-		emit("IsTransactional", FieldValue{Int: boolInt(p.Records.IsTransactional), Part: i})
-		emit("RecordCount", FieldValue{Int: int64(len(p.Records.Records)), Part: i})
-	}
-}
-
-func (m *ProduceResponse) visitFields(emit func(string, FieldValue)) {
-	for i, r := range m.Responses {
-		emit("Partitions", FieldValue{Str: r.TopicPartition.String(), Part: i})
-		emit("ErrorCode", FieldValue{Int: int64(r.ErrorCode), Part: i})
-		emit("BaseOffset", FieldValue{Int: r.BaseOffset, Part: i})
-	}
-}
-
-func (m *FetchRequest) visitFields(emit func(string, FieldValue)) {
-	top(emit, "ReplicaId", int64(m.ReplicaId))
-	topStr(emit, "IsolationLevel", isolationLevels[m.IsolationLevel&1])
-	for i, p := range m.Partitions {
-		emit("Partitions", FieldValue{Str: p.TopicPartition.String(), Part: i})
-		emit("FetchOffset", FieldValue{Int: p.FetchOffset, Part: i})
-	}
-}
-
-// visitFields yields, per partition, one AbortedProducerId per entry of
-// its aborted list (AbortedTransactions[].ProducerId in Kafka's schema).
-func (m *FetchResponse) visitFields(emit func(string, FieldValue)) {
-	for i, r := range m.Responses {
-		emit("Partitions", FieldValue{Str: r.TopicPartition.String(), Part: i})
-		emit("ErrorCode", FieldValue{Int: int64(r.ErrorCode), Part: i})
-		emit("HighWatermark", FieldValue{Int: r.HighWatermark, Part: i})
-		emit("LastStableOffset", FieldValue{Int: r.LastStableOffset, Part: i})
-		for _, a := range r.AbortedTransactions {
-			emit("AbortedProducerId", FieldValue{Int: a.ProducerId, Part: i})
-		}
-		n := 0
-		for _, b := range r.Records {
-			n += len(b.Records)
-		}
-		emit("RecordCount", FieldValue{Int: int64(n), Part: i})
-	}
+	w := &walker{display: true, part: -1}
+	wm.walk(w)
+	return w.out
 }

@@ -48,9 +48,7 @@ func TestFieldTables(t *testing.T) {
 				t.Errorf("%T: field %s in the table yields no value", m, f.Name)
 			}
 		}
-		m.(interface {
-			visitFields(func(string, FieldValue))
-		}).visitFields(func(n string, _ FieldValue) {
+		matchFields(m, func(n string, _ FieldValue) {
 			if _, ok := FieldByName(m.APIKey(), m.IsResponse(), n); !ok {
 				t.Errorf("%T yields %s, which its table does not list", m, n)
 			}
@@ -76,4 +74,38 @@ func TestFieldEqualsSamePart(t *testing.T) {
 		FieldEquals(end, map[string]FieldValue{"Committed": {Int: 0}}) {
 		t.Error("EndTxn's fields")
 	}
+}
+
+// TestMatchingSeesOnlyTheMessagesOwnFields: the walk the message panel
+// lists is the one scripts match on, but a script sees only the fields
+// its table names, where the message itself carries them: a batch
+// header's BaseOffset is no field of a Produce request, and the
+// partitions named inside a __transaction_state record a Fetch returns
+// are not the fetched partitions.
+func TestMatchingSeesOnlyTheMessagesOwnFields(t *testing.T) {
+	tp := TopicPartition{"__transaction_state", 3}
+	fetch := &FetchResponse{Responses: []FetchPartitionData{{TopicPartition: tp, Records: []RecordBatch{{Records: []Record{
+		{Key: "t", TxnLog: &TransactionLogValue{TransactionPartitions: []TopicPartition{{"orders", 0}}}}}}}}}}
+	if got := FieldValues(fetch, "Partitions"); len(got) != 1 || got[0].Str != tp.String() || got[0].Part != 0 {
+		t.Errorf("Partitions of the Fetch answer: %+v", got)
+	}
+	if got := FieldValues(fetch, "RecordCount"); len(got) != 1 || got[0].Int != 1 {
+		t.Errorf("RecordCount %+v", got)
+	}
+	if !hasField(MessageFields(fetch), "[0]", "orders/0") {
+		t.Error("the panel does not show the record's partitions")
+	}
+	produce := &ProduceRequest{Partitions: []ProducePartitionData{{Records: RecordBatch{BaseOffset: 5}}}}
+	if got := FieldValues(produce, "BaseOffset"); len(got) != 0 {
+		t.Errorf("a Produce request matched BaseOffset %+v", got)
+	}
+}
+
+func hasField(fs []Field, name, value string) bool {
+	for _, f := range fs {
+		if f.Name == name && f.Value == value {
+			return true
+		}
+	}
+	return false
 }

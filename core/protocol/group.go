@@ -8,7 +8,10 @@ package protocol
 // bytes (ConsumerProtocolSubscription, ConsumerProtocolAssignment) are
 // kept decoded: the subscribed topics, the assigned partitions.
 
-import "strings"
+import (
+	"strconv"
+	"strings"
+)
 
 // NoGenerationId and NoMemberId are what a consumer outside any
 // generation sends (JoinGroupRequest.UNKNOWN_GENERATION_ID,
@@ -130,8 +133,9 @@ func (f *fields) instance(id string) {
 func topicList(ts []string) string { return "[" + strings.Join(ts, ",") + "]" }
 
 // Summary of JoinGroup.
-func (m *JoinGroupRequest) Summary() string {
-	var f fields
+func (m *JoinGroupRequest) Summary() string { return summary(m) }
+
+func (m *JoinGroupRequest) summarize(f *fields) {
 	f.s("GroupId", m.GroupId)
 	f.i("SessionTimeoutMs", int64(m.SessionTimeoutMs))
 	f.i("RebalanceTimeoutMs", int64(m.RebalanceTimeoutMs))
@@ -142,12 +146,12 @@ func (m *JoinGroupRequest) Summary() string {
 		parts[i] = p.Name + ":" + topicList(p.Topics)
 	}
 	f.add("Protocols", "["+strings.Join(parts, ",")+"]")
-	return f.String()
 }
 
 // Summary of JoinGroup.
-func (m *JoinGroupResponse) Summary() string {
-	var f fields
+func (m *JoinGroupResponse) Summary() string { return summary(m) }
+
+func (m *JoinGroupResponse) summarize(f *fields) {
 	f.e("ErrorCode", m.ErrorCode)
 	f.i("GenerationId", int64(m.GenerationId))
 	f.s("Leader", m.Leader)
@@ -159,12 +163,12 @@ func (m *JoinGroupResponse) Summary() string {
 		}
 		f.add("Members", topicList(ids))
 	}
-	return f.String()
 }
 
 // Summary of SyncGroup.
-func (m *SyncGroupRequest) Summary() string {
-	var f fields
+func (m *SyncGroupRequest) Summary() string { return summary(m) }
+
+func (m *SyncGroupRequest) summarize(f *fields) {
 	f.s("GroupId", m.GroupId)
 	f.i("GenerationId", int64(m.GenerationId))
 	f.s("MemberId", m.MemberId)
@@ -176,26 +180,30 @@ func (m *SyncGroupRequest) Summary() string {
 		}
 		f.add("Assignments", "["+strings.Join(parts, ",")+"]")
 	}
-	return f.String()
 }
 
 // Summary of SyncGroup.
-func (m *SyncGroupResponse) Summary() string {
-	return "ErrorCode=" + m.ErrorCode.String() + " Assignment=" + tpList(m.Assignment)
+func (m *SyncGroupResponse) Summary() string { return summary(m) }
+
+func (m *SyncGroupResponse) summarize(f *fields) {
+	f.e("ErrorCode", m.ErrorCode)
+	f.add("Assignment", tpList(m.Assignment))
 }
 
 // Summary of Heartbeat.
-func (m *HeartbeatRequest) Summary() string {
-	var f fields
+func (m *HeartbeatRequest) Summary() string { return summary(m) }
+
+func (m *HeartbeatRequest) summarize(f *fields) {
 	f.s("GroupId", m.GroupId)
 	f.i("GenerationId", int64(m.GenerationId))
 	f.s("MemberId", m.MemberId)
 	f.instance(m.GroupInstanceId)
-	return f.String()
 }
 
 // Summary of Heartbeat.
-func (m *HeartbeatResponse) Summary() string { return "ErrorCode=" + m.ErrorCode.String() }
+func (m *HeartbeatResponse) Summary() string { return summary(m) }
+
+func (m *HeartbeatResponse) summarize(f *fields) { f.e("ErrorCode", m.ErrorCode) }
 
 // groupSummary renders a commit's group metadata (TxnOffsetCommit v3+,
 // OffsetCommit) only when it is not a simple group's (generation -1, no
@@ -223,48 +231,82 @@ func init() {
 	fieldSpecs[msgType{Heartbeat, true}] = []FieldSpec{fErr}
 }
 
-func optStr(emit func(string, FieldValue), name, v string) {
+// optional is a nullable string field outside the null-reading
+// TransactionalId: the panel shows it as it is, and scripts match it
+// only when set.
+func (w *walker) optional(name, v string) {
+	w.line(name, strconv.Quote(v))
 	if v != "" {
-		topStr(emit, name, v)
+		w.matched(name, FieldValue{Str: v})
 	}
 }
 
-func (m *JoinGroupRequest) visitFields(emit func(string, FieldValue)) {
-	topStr(emit, "GroupId", m.GroupId)
-	top(emit, "SessionTimeoutMs", int64(m.SessionTimeoutMs))
-	top(emit, "RebalanceTimeoutMs", int64(m.RebalanceTimeoutMs))
-	topStr(emit, "MemberId", m.MemberId)
-	optStr(emit, "GroupInstanceId", m.GroupInstanceId)
+func (w *walker) strs(name string, vs []string) {
+	w.list(name, len(vs), func(i int) { w.line(index(i), strconv.Quote(vs[i])) })
 }
 
-func (m *JoinGroupResponse) visitFields(emit func(string, FieldValue)) {
-	top(emit, "ErrorCode", int64(m.ErrorCode))
-	top(emit, "GenerationId", int64(m.GenerationId))
-	topStr(emit, "Leader", m.Leader)
-	topStr(emit, "MemberId", m.MemberId)
+func (m *JoinGroupRequest) walk(w *walker) {
+	w.str("GroupId", m.GroupId)
+	w.int("SessionTimeoutMs", int64(m.SessionTimeoutMs))
+	w.int("RebalanceTimeoutMs", int64(m.RebalanceTimeoutMs))
+	w.str("MemberId", m.MemberId)
+	w.optional("GroupInstanceId", m.GroupInstanceId)
+	w.line("ProtocolType", strconv.Quote(m.ProtocolType))
+	w.list("Protocols", len(m.Protocols), func(i int) {
+		p := &m.Protocols[i]
+		w.group(index(i), func() {
+			w.line("Name", strconv.Quote(p.Name))
+			w.strs("Topics", p.Topics)
+		})
+	})
 }
 
-func (m *SyncGroupRequest) visitFields(emit func(string, FieldValue)) {
-	topStr(emit, "GroupId", m.GroupId)
-	top(emit, "GenerationId", int64(m.GenerationId))
-	topStr(emit, "MemberId", m.MemberId)
-	optStr(emit, "GroupInstanceId", m.GroupInstanceId)
+func (m *JoinGroupResponse) walk(w *walker) {
+	w.code("ErrorCode", m.ErrorCode)
+	w.int("GenerationId", int64(m.GenerationId))
+	w.line("ProtocolType", strconv.Quote(m.ProtocolType))
+	w.line("ProtocolName", strconv.Quote(m.ProtocolName))
+	w.str("Leader", m.Leader)
+	w.str("MemberId", m.MemberId)
+	w.list("Members", len(m.Members), func(i int) {
+		mm := &m.Members[i]
+		w.group(index(i), func() {
+			w.line("MemberId", strconv.Quote(mm.MemberId))
+			w.line("GroupInstanceId", strconv.Quote(mm.GroupInstanceId))
+			w.strs("Topics", mm.Topics)
+		})
+	})
 }
 
-func (m *SyncGroupResponse) visitFields(emit func(string, FieldValue)) {
-	top(emit, "ErrorCode", int64(m.ErrorCode))
-	for i, tp := range m.Assignment {
-		emit("Partitions", FieldValue{Str: tp.String(), Part: i})
-	}
+func (m *SyncGroupRequest) walk(w *walker) {
+	w.str("GroupId", m.GroupId)
+	w.int("GenerationId", int64(m.GenerationId))
+	w.str("MemberId", m.MemberId)
+	w.optional("GroupInstanceId", m.GroupInstanceId)
+	w.line("ProtocolType", strconv.Quote(m.ProtocolType))
+	w.line("ProtocolName", strconv.Quote(m.ProtocolName))
+	w.list("Assignments", len(m.Assignments), func(i int) {
+		a := &m.Assignments[i]
+		w.group(index(i), func() {
+			w.line("MemberId", strconv.Quote(a.MemberId))
+			w.list("Assignment", len(a.Assignment), func(j int) { w.line(index(j), a.Assignment[j].String()) })
+		})
+	})
 }
 
-func (m *HeartbeatRequest) visitFields(emit func(string, FieldValue)) {
-	topStr(emit, "GroupId", m.GroupId)
-	top(emit, "GenerationId", int64(m.GenerationId))
-	topStr(emit, "MemberId", m.MemberId)
-	optStr(emit, "GroupInstanceId", m.GroupInstanceId)
+// walk gives each assigned partition as a part of its own.
+func (m *SyncGroupResponse) walk(w *walker) {
+	w.code("ErrorCode", m.ErrorCode)
+	w.line("ProtocolType", strconv.Quote(m.ProtocolType))
+	w.line("ProtocolName", strconv.Quote(m.ProtocolName))
+	w.tps("Assignment", m.Assignment, true)
 }
 
-func (m *HeartbeatResponse) visitFields(emit func(string, FieldValue)) {
-	top(emit, "ErrorCode", int64(m.ErrorCode))
+func (m *HeartbeatRequest) walk(w *walker) {
+	w.str("GroupId", m.GroupId)
+	w.int("GenerationId", int64(m.GenerationId))
+	w.str("MemberId", m.MemberId)
+	w.optional("GroupInstanceId", m.GroupInstanceId)
 }
+
+func (m *HeartbeatResponse) walk(w *walker) { w.code("ErrorCode", m.ErrorCode) }

@@ -8,44 +8,25 @@ import (
 	"strings"
 
 	"txnlab/core/check"
+	"txnlab/core/safety"
 )
 
-// Invariant names a property the checker verifies over the history.
-type Invariant uint8
+// Invariant names a property the checker verifies over the history: an
+// entry of core/safety's table.
+type Invariant = *safety.Invariant
 
-// The invariants. InvAny (zero) is "any invariant" in expect violation.
-const (
-	InvAny Invariant = iota
-	InvReadCommitted
-	InvAtomicity
-	InvNoDuplicates
-	InvDurability
-	InvFencing
-	InvOffsetsAtomicity
-	InvMarkerConsistency
-	InvTransitions
-	InvLSO
-)
-
-var invariantNames = []string{"", "read-committed", "atomicity", "no-duplicates", "durability",
-	"fencing", "offsets-atomicity", "marker-consistency", "transitions", "lso"}
+// InvAny (nil) is "any invariant" in expect violation.
+var InvAny Invariant
 
 // Invariants lists every invariant in documentation order.
-var Invariants = []Invariant{InvReadCommitted, InvAtomicity, InvNoDuplicates, InvDurability,
-	InvFencing, InvOffsetsAtomicity, InvMarkerConsistency, InvTransitions, InvLSO}
-
-// String returns the invariant's script name ("any" for InvAny).
-func (i Invariant) String() string {
-	if i == InvAny {
-		return "any"
-	}
-	return enumString(i, invariantNames, "Invariant")
-}
+var Invariants = safety.Invariants
 
 // InvariantByName finds an invariant by its script name.
-func InvariantByName(name string) (Invariant, bool) {
-	return enumByName[Invariant](name, invariantNames)
-}
+func InvariantByName(name string) (Invariant, bool) { return safety.InvariantByName(name) }
+
+// invariantNames is the table's names in the shape of the language's
+// other enums (enumNames): index 0 is no value.
+var invariantNames = append([]string{""}, safety.InvariantNames()...)
 
 // ExpectInvariantsStmt checks that every invariant holds so far.
 type ExpectInvariantsStmt struct{ Base }

@@ -17,28 +17,21 @@ import (
 	"txnlab/core/protocol"
 )
 
-// ClientState is a state of the Java producer's TransactionManager.
+// ClientState is a state of the Java producer's TransactionManager, by
+// its place in core/client's table (cluster.ProducerStates), which names
+// them.
 type ClientState uint8
 
-// The client transaction states, as TransactionManager.State names them.
-const (
-	StateUninitialized ClientState = iota + 1
-	StateInitializing
-	StateReady
-	StateInTransaction
-	StateCommittingTransaction
-	StateAbortingTransaction
-	StateAbortableError
-	StateFatalError
-)
-
-var clientStateNames = []string{"", "UNINITIALIZED", "INITIALIZING", "READY", "IN_TRANSACTION",
-	"COMMITTING_TRANSACTION", "ABORTING_TRANSACTION", "ABORTABLE_ERROR", "FATAL_ERROR"}
+var clientStateNames = append([]string{""}, cluster.ProducerStates()...)
 
 // ClientStates lists every client state in TransactionManager's order.
-var ClientStates = []ClientState{StateUninitialized, StateInitializing, StateReady,
-	StateInTransaction, StateCommittingTransaction, StateAbortingTransaction,
-	StateAbortableError, StateFatalError}
+var ClientStates = func() []ClientState {
+	out := make([]ClientState, len(clientStateNames)-1)
+	for i := range out {
+		out[i] = ClientState(i + 1)
+	}
+	return out
+}()
 
 // String returns the Java name of the state.
 func (s ClientState) String() string { return enumString(s, clientStateNames, "ClientState") }

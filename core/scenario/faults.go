@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"strings"
 
+	"txnlab/core/safety"
 	"txnlab/core/sim"
 )
 
@@ -313,36 +314,19 @@ func (st *DelayStmt) apply(s *Session) *Error {
 	return nil
 }
 
-// Mechanism is a safety mechanism that break/restore switches off and on.
-type Mechanism uint8
-
-// The mechanisms.
-const (
-	MechEpochFencing          Mechanism = iota + 1 // brokers and coordinator reject older producer epochs
-	MechCoordinatorEpoch                           // brokers reject WriteTxnMarkers from an older coordinator epoch
-	MechAddPartitions                              // the producer registers partitions with AddPartitionsToTxn before producing
-	MechLSOBound                                   // read_committed fetches stop at the LSO
-	MechAbortedFilter                              // read_committed consumers drop aborted batches
-	MechAddOffsets                                 // sendOffsetsToTransaction sends AddOffsetsToTxn first
-	MechSequenceCheck                              // brokers detect duplicate and out-of-order sequences
-	MechPartitionVerification                      // leaders verify (or, under TV2, add) a partition with the coordinator before a transactional write
-	MechEpochBump                                  // under TV2 the coordinator bumps the epoch at every EndTxn
-)
-
-var mechanismNames = []string{"", "epoch-fencing", "coordinator-epoch", "add-partitions",
-	"lso-bound", "aborted-filter", "add-offsets", "sequence-check", "partition-verification", "epoch-bump"}
+// Mechanism is a safety mechanism that break/restore switch off and on:
+// an entry of core/safety's table, which names them.
+type Mechanism = *safety.Mechanism
 
 // Mechanisms lists every mechanism in documentation order.
-var Mechanisms = []Mechanism{MechEpochFencing, MechCoordinatorEpoch, MechAddPartitions,
-	MechLSOBound, MechAbortedFilter, MechAddOffsets, MechSequenceCheck, MechPartitionVerification, MechEpochBump}
-
-// String returns the mechanism's script name.
-func (m Mechanism) String() string { return enumString(m, mechanismNames, "Mechanism") }
+var Mechanisms = safety.Mechanisms
 
 // MechanismByName finds a mechanism by its script name.
-func MechanismByName(name string) (Mechanism, bool) {
-	return enumByName[Mechanism](name, mechanismNames)
-}
+func MechanismByName(name string) (Mechanism, bool) { return safety.MechanismByName(name) }
+
+// mechanismNames is the table's names in the shape of the language's
+// other enums (enumNames): index 0 is no value.
+var mechanismNames = append([]string{""}, safety.MechanismNames()...)
 
 // BreakStmt switches a safety mechanism off.
 type BreakStmt struct {
@@ -382,13 +366,13 @@ func (lp *lineParser) mechanism(verb string) Mechanism {
 }
 
 func (st *BreakStmt) apply(s *Session) *Error {
-	s.Cluster.SetBroken(sim.Mechanism(st.Mechanism.String()), true)
+	s.Cluster.SetBroken(st.Mechanism, true)
 	s.Cluster.World.Note("", "", "break "+st.Mechanism.String()+": this safety mechanism is now OFF")
 	return nil
 }
 
 func (st *RestoreStmt) apply(s *Session) *Error {
-	s.Cluster.SetBroken(sim.Mechanism(st.Mechanism.String()), false)
+	s.Cluster.SetBroken(st.Mechanism, false)
 	s.Cluster.World.Note("", "", "restore "+st.Mechanism.String())
 	return nil
 }

@@ -4,7 +4,7 @@ import (
 	"strings"
 	"testing"
 
-	"txnlab/core/check"
+	"txnlab/core/safety"
 )
 
 // The leader's verification and transaction version 2, end to end
@@ -35,7 +35,7 @@ func TestKIP890Paths(t *testing.T) {
 			settings: "kafka=3.5",
 			has:      []string{"append broker-0 orders/0@0 [a=1]"},
 			lacks:    []string{"AddPartitionsToTxn"},
-			violates: check.Atomicity,
+			violates: safety.Atomicity.Name,
 		},
 		{
 			// the second write of a verified transaction needs no new

@@ -9,6 +9,7 @@ import (
 
 	"txnlab/core/client"
 	"txnlab/core/protocol"
+	"txnlab/core/safety"
 	"txnlab/core/sim"
 )
 
@@ -163,8 +164,8 @@ func TestGoodLines(t *testing.T) {
 		{line: "advance 90s", canon: "advance 90s", want: &AdvanceStmt{By: 90 * sim.Second}},
 		{line: "advance 120s", canon: "advance 2m"},
 		{line: "advance 365d"},
-		{line: "break epoch-fencing", want: &BreakStmt{Mechanism: MechEpochFencing}},
-		{line: "restore sequence-check", want: &RestoreStmt{Mechanism: MechSequenceCheck}},
+		{line: "break epoch-fencing", want: &BreakStmt{Mechanism: safety.EpochFencing}},
+		{line: "restore sequence-check", want: &RestoreStmt{Mechanism: safety.SequenceCheck}},
 
 		// expectations
 		{line: "expect p1 ok", want: &ExpectOutcomeStmt{Client: "p1", Outcome: OutcomeOK}},
@@ -172,8 +173,8 @@ func TestGoodLines(t *testing.T) {
 		{line: "expect p1 pending", want: &ExpectOutcomeStmt{Client: "p1", Outcome: OutcomePending}},
 		{line: "expect p1 error PRODUCER_FENCED", want: &ExpectOutcomeStmt{Client: "p1", Outcome: OutcomeError, Error: protocol.PRODUCER_FENCED}},
 		{line: "expect p1 error TimeoutException", want: &ExpectOutcomeStmt{Client: "p1", Outcome: OutcomeError, Exception: client.TimeoutException}},
-		{line: "expect p1 state READY", want: &ExpectStateStmt{Client: "p1", State: StateReady}},
-		{line: "expect p1 state ABORTABLE_ERROR epoch=-1", want: &ExpectStateStmt{Client: "p1", State: StateAbortableError, Epoch: -1, Given: OptionSet{"epoch"}}},
+		{line: "expect p1 state READY", want: &ExpectStateStmt{Client: "p1", State: state(t, "READY")}},
+		{line: "expect p1 state ABORTABLE_ERROR epoch=-1", want: &ExpectStateStmt{Client: "p1", State: state(t, "ABORTABLE_ERROR"), Epoch: -1, Given: OptionSet{"epoch"}}},
 		{line: "expect ip state UNINITIALIZED"},
 		{line: "expect txn order-txn-1", want: &ExpectTxnStmt{TransactionalID: "order-txn-1"}},
 		{line: "expect txn order-txn-1 partitions=payments/0,orders/1,__consumer_offsets/3 epoch=2 state=Ongoing",
@@ -271,7 +272,7 @@ func TestGoodLines(t *testing.T) {
 				Given: OptionSet{"partition", "broker", "epoch"}}},
 		{line: "expect invariants", want: &ExpectInvariantsStmt{}},
 		{line: "expect violation", want: &ExpectViolationStmt{}},
-		{line: "expect violation read-committed", want: &ExpectViolationStmt{Invariant: InvReadCommitted}},
+		{line: "expect violation read-committed", want: &ExpectViolationStmt{Invariant: safety.ReadCommitted}},
 		{line: "expect violation lso"},
 
 		// lexical
@@ -916,7 +917,7 @@ func TestEnums(t *testing.T) {
 	if len(Mechanisms) != 9 || len(Invariants) != 9 || len(ClientStates) != 8 {
 		t.Error("enumeration sizes changed")
 	}
-	if Mechanism(99).String() != "Mechanism(99)" || InvAny.String() != "any" {
+	if InvAny.String() != "any" {
 		t.Error("fallback names")
 	}
 	if _, ok := MechanismByName(""); ok {
@@ -960,7 +961,7 @@ func TestBuiltInCode(t *testing.T) {
 		&ExpectTraceStmt{Match: MessageMatch{API: protocol.EndTxn}, Count: 0, Given: OptionSet{"count"}}:      "expect trace EndTxn count=0",
 		&CrashStmt{Node: NodeRef{Kind: NodeCoordinator, Name: "order txn"}}:                                   `crash coordinator("order txn")`,
 		&ProducerStmt{Name: "p3", TransactionalID: "x", Given: OptionSet{"transactional.id"}}:                 "producer p3 transactional.id=x",
-		&BreakStmt{Mechanism: MechLSOBound}:                                                                   "break lso-bound",
+		&BreakStmt{Mechanism: safety.LSOBound}:                                                                "break lso-bound",
 		&AdvanceStmt{By: 61 * sim.Second}:                                                                     "advance 61s",
 	} {
 		if got := st.String(); got != want {
@@ -970,4 +971,14 @@ func TestBuiltInCode(t *testing.T) {
 			t.Errorf("%q does not parse: %v", want, err)
 		}
 	}
+}
+
+// state finds a client state by name, for the tables of expected
+// statements.
+func state(t *testing.T, name string) ClientState {
+	s, ok := ClientStateByName(name)
+	if !ok {
+		t.Fatalf("no client state %s", name)
+	}
+	return s
 }

@@ -82,6 +82,11 @@ type Event struct {
 	Resp bool `json:",omitempty"`
 	// Internal marks traffic the UI hides by default: replication fetches.
 	Internal bool `json:",omitempty"`
+	// Illegal marks a KindState transition Kafka does not allow (its
+	// validPreviousStates table): recorded rather than a panic, so that a
+	// broken mechanism does not crash a lesson, and judged by the
+	// transitions invariant. The canonical line ends with "ILLEGAL".
+	Illegal bool `json:",omitempty"`
 }
 
 // Line is the canonical one-line text of the event: stable, sorted, no
@@ -109,6 +114,9 @@ func (e *Event) Line() string {
 		b.WriteString(string(e.Node) + " " + e.Subject + " " + e.From + " -> " + e.To)
 		if e.Text != "" {
 			b.WriteString(" " + e.Text)
+		}
+		if e.Illegal {
+			b.WriteString(" ILLEGAL")
 		}
 	case KindAppend:
 		b.WriteString(string(e.Node) + " " + e.Subject + "@" + strconv.FormatInt(e.Offset, 10) + " " + e.Text)

@@ -2,6 +2,7 @@ package sim
 
 import (
 	"txnlab/core/protocol"
+	"txnlab/core/safety"
 )
 
 // Handler is a node's behaviour: it reacts to a delivered message or a
@@ -74,6 +75,15 @@ type Timer struct {
 	Background bool
 	gen        uint64
 	n          *node // the node Node names
+	// to receives the timer instead of the node's Handler (AfterFor).
+	to TimerHandler
+}
+
+// TimerHandler receives fired timers: a node's Handler, or a module the
+// node hosts (a coordinator inside a broker) that set its timers with
+// AfterFor, so that the node need not tell them apart by name.
+type TimerHandler interface {
+	Timer(w *World, t *Timer)
 }
 
 type node struct {
@@ -295,7 +305,7 @@ type World struct {
 	// OnEvent, when set, sees each trace event as it is recorded (the
 	// invariant checker follows the run this way).
 	OnEvent func(e *Event)
-	broken  map[Mechanism]bool
+	broken  map[*safety.Mechanism]bool
 	// firing is the timer being handled (handlers must not keep it).
 	firing Timer
 	// deliveries and foreground count the queued events a `run` waits
@@ -434,7 +444,18 @@ func (w *World) AfterBackground(id NodeID, d Time, kind string, data any) {
 	w.after(id, d, kind, data, true)
 }
 
+// AfterFor sets a timer that fires into h rather than into the node's
+// Handler. The node still governs it: its crash voids it, its pause holds
+// it. background is AfterBackground's.
+func (w *World) AfterFor(id NodeID, h TimerHandler, d Time, kind string, data any, background bool) {
+	w.afterTo(id, h, d, kind, data, background)
+}
+
 func (w *World) after(id NodeID, d Time, kind string, data any, bg bool) {
+	w.afterTo(id, nil, d, kind, data, bg)
+}
+
+func (w *World) afterTo(id NodeID, h TimerHandler, d Time, kind string, data any, bg bool) {
 	n := w.nodes[id]
 	if n == nil {
 		panic("sim: timer for unknown node " + string(id))
@@ -442,7 +463,7 @@ func (w *World) after(id NodeID, d Time, kind string, data any, bg bool) {
 	if d < 0 {
 		d = 0
 	}
-	w.push(event{at: w.now + d, kind: evTimer, timer: Timer{Node: id, Kind: kind, Data: data, Background: bg, gen: n.gen, n: n}})
+	w.push(event{at: w.now + d, kind: evTimer, timer: Timer{Node: id, Kind: kind, Data: data, Background: bg, gen: n.gen, n: n, to: h}})
 }
 
 func (w *World) push(e event) {
@@ -548,6 +569,10 @@ func (w *World) dispatch(e *event) {
 			return
 		}
 		w.firing = e.timer
+		if h := e.timer.to; h != nil {
+			h.Timer(w, &w.firing)
+			return
+		}
 		n.handler.Timer(w, &w.firing)
 	}
 }
@@ -643,39 +668,13 @@ func (w *World) Resume(id NodeID) {
 	}
 }
 
-// Mechanism names a safety mechanism a lesson may switch off with `break`.
-type Mechanism string
-
-// The mechanisms of the scenario language: Kafka 3.5's seven, then the
-// two defenses KIP-890 added.
-const (
-	EpochFencing     Mechanism = "epoch-fencing"
-	CoordinatorEpoch Mechanism = "coordinator-epoch"
-	AddPartitions    Mechanism = "add-partitions"
-	LSOBound         Mechanism = "lso-bound"
-	AbortedFilter    Mechanism = "aborted-filter"
-	AddOffsets       Mechanism = "add-offsets"
-	SequenceCheck    Mechanism = "sequence-check"
-	// PartitionVerification: the partition leader appends a
-	// transactional batch without asking the coordinator (no
-	// verification, and under transaction version 2 no implicit add).
-	PartitionVerification Mechanism = "partition-verification"
-	// EpochBump: under transaction version 2 the coordinator ends a
-	// transaction without bumping the producer epoch.
-	EpochBump Mechanism = "epoch-bump"
-)
-
-// Mechanisms lists them in the order the language documents them.
-var Mechanisms = []Mechanism{EpochFencing, CoordinatorEpoch, AddPartitions, LSOBound, AbortedFilter, AddOffsets, SequenceCheck,
-	PartitionVerification, EpochBump}
-
 // Broken reports whether a mechanism is switched off.
-func (w *World) Broken(m Mechanism) bool { return w.broken[m] }
+func (w *World) Broken(m *safety.Mechanism) bool { return w.broken[m] }
 
 // SetBroken switches a mechanism off (true) or back on (false).
-func (w *World) SetBroken(m Mechanism, off bool) {
+func (w *World) SetBroken(m *safety.Mechanism, off bool) {
 	if w.broken == nil {
-		w.broken = map[Mechanism]bool{}
+		w.broken = map[*safety.Mechanism]bool{}
 	}
 	w.broken[m] = off
 }

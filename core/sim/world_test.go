@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"txnlab/core/protocol"
+	"txnlab/core/safety"
 )
 
 // recorder is a node that logs what reaches it: "msg <api> #<id> from <node>"
@@ -162,6 +163,39 @@ func TestMessageInFlightFromCrashedSenderIsDelivered(t *testing.T) {
 	runAll(t, w)
 	if want := []string{"@2 msg EndTxn #1 from a"}; !reflect.DeepEqual(n["b"].log, want) {
 		t.Fatalf("got %q want %q", n["b"].log, want)
+	}
+}
+
+// TestAfterForReachesTheModule: a timer set for a module a node hosts
+// fires into the module, not the node's handler, and still follows the
+// node: held while it is paused, void once it crashed.
+func TestAfterForReachesTheModule(t *testing.T) {
+	w, n := fixedWorld(1)
+	module := &recorder{id: "b"}
+	w.AfterFor("b", module, 10, "module-timer", nil, false)
+	w.After("b", 10, "node-timer", nil)
+	w.AfterFor("b", module, 20, "held", nil, true)
+	w.AfterFor("c", module, 10, "void", nil, false)
+	w.Crash("c")
+	for next, ok := w.Peek(); ok && next.At < 15; next, ok = w.Peek() {
+		w.Step()
+	}
+	w.Pause("b")
+	for i := 0; i < 10 && w.Step(); i++ {
+	}
+	if want := []string{"@10 timer module-timer"}; !reflect.DeepEqual(module.log, want) {
+		t.Fatalf("the module got %q, want %q", module.log, want)
+	}
+	w.Resume("b")
+	runAll(t, w)
+	if want := []string{"@10 timer module-timer", "@" + strconv.FormatInt(int64(w.Now()), 10) + " timer held"}; !reflect.DeepEqual(module.log, want) {
+		t.Errorf("the module got %q, want %q", module.log, want)
+	}
+	if want := []string{"@10 timer node-timer"}; !reflect.DeepEqual(n["b"].log, want) {
+		t.Errorf("the node got %q, want %q", n["b"].log, want)
+	}
+	if len(n["c"].log) != 0 {
+		t.Errorf("a crashed node's module timer reached %q", n["c"].log)
 	}
 }
 
@@ -429,6 +463,10 @@ func TestEventLines(t *testing.T) {
 			"14ms drop #4 broker-0 -> p1 EndTxn.response (network cut)"},
 		{Event{At: 1, Kind: KindState, Node: "broker-0", Subject: "txn t", From: "Ongoing", To: "PrepareCommit", Text: "pid=7 epoch=1"},
 			"1ms state broker-0 txn t Ongoing -> PrepareCommit pid=7 epoch=1"},
+		{Event{At: 1, Kind: KindState, Node: "broker-0", Subject: "txn t", From: "Empty", To: "PrepareCommit", Text: "pid=7 epoch=1", Illegal: true},
+			"1ms state broker-0 txn t Empty -> PrepareCommit pid=7 epoch=1 ILLEGAL"},
+		{Event{At: 1, Kind: KindState, Node: "p1", Subject: "producer p1", From: "READY", To: "COMMITTING_TRANSACTION", Illegal: true},
+			"1ms state p1 producer p1 READY -> COMMITTING_TRANSACTION ILLEGAL"},
 		{Event{At: 2, Kind: KindAppend, Node: "broker-1", Subject: "orders/0", Offset: 5, Text: "[k=v]"},
 			"2ms append broker-1 orders/0@5 [k=v]"},
 		{Event{At: 3, Kind: KindCrash, Node: "broker-2"}, "3ms crash broker-2"},
@@ -509,21 +547,18 @@ func TestDigestStable(t *testing.T) {
 
 func TestMechanisms(t *testing.T) {
 	w := NewWorld(1)
-	for _, m := range Mechanisms {
+	for _, m := range safety.Mechanisms {
 		if w.Broken(m) {
 			t.Errorf("%s broken in a fresh world", m)
 		}
 	}
-	w.SetBroken(LSOBound, true)
-	if !w.Broken(LSOBound) || w.Broken(EpochFencing) {
+	w.SetBroken(safety.LSOBound, true)
+	if !w.Broken(safety.LSOBound) || w.Broken(safety.EpochFencing) {
 		t.Error("SetBroken leaked")
 	}
-	w.SetBroken(LSOBound, false)
-	if w.Broken(LSOBound) {
+	w.SetBroken(safety.LSOBound, false)
+	if w.Broken(safety.LSOBound) {
 		t.Error("restore did not restore")
-	}
-	if len(Mechanisms) != 9 {
-		t.Errorf("%d mechanisms, the language documents 9", len(Mechanisms))
 	}
 }
 

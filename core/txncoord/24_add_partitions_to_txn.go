@@ -13,6 +13,7 @@ package txncoord
 
 import (
 	"txnlab/core/protocol"
+	"txnlab/core/safety"
 	"txnlab/core/sim"
 )
 
@@ -124,7 +125,7 @@ func (c *Coordinator) handleVerifyPartitionsInTransaction(w *sim.World, env *sim
 // epochMatches is the client epoch check: equal, or with epoch fencing
 // broken, anything not newer.
 func (c *Coordinator) epochMatches(w *sim.World, md *TransactionMetadata, epoch int16) bool {
-	if w.Broken(sim.EpochFencing) {
+	if w.Broken(safety.EpochFencing) {
 		return epoch <= md.ProducerEpoch
 	}
 	return epoch == md.ProducerEpoch

@@ -21,6 +21,7 @@ package txncoord
 
 import (
 	"txnlab/core/protocol"
+	"txnlab/core/safety"
 	"txnlab/core/sim"
 )
 
@@ -59,7 +60,7 @@ func (c *Coordinator) endTransactionTV2(w *sim.World, id string, pid int64, epoc
 	default: // Ongoing, Empty, Dead
 		validEpoch = epoch == md.ProducerEpoch
 	}
-	if w.Broken(sim.EpochFencing) && epoch <= md.ProducerEpoch {
+	if w.Broken(safety.EpochFencing) && epoch <= md.ProducerEpoch {
 		validEpoch = true
 	}
 	isRetry := retryOnEpochBump || retryOnOverflow
@@ -113,7 +114,7 @@ func (c *Coordinator) endTransactionTV2(w *sim.World, id string, pid int64, epoc
 		fail(protocol.UNKNOWN_SERVER_ERROR) // Dead: IllegalStateException in Kafka
 		return
 	}
-	bump := !w.Broken(sim.EpochBump)
+	bump := !w.Broken(safety.EpochBump)
 	nextPid := protocol.NoProducerId
 	if bump && isEpochExhausted(md.ProducerEpoch) {
 		nextPid = c.host.AllocateProducerId()

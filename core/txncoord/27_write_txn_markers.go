@@ -105,7 +105,7 @@ func (ch *markerChannel) schedule(w *sim.World, c *Coordinator, after sim.Time) 
 		return
 	}
 	ch.scheduled = true
-	w.After(c.host.BrokerNode(), after, timerSendMarkers, nil)
+	w.AfterFor(c.host.BrokerNode(), c, after, timerSendMarkers, nil, false)
 }
 
 // live reports whether the entry still belongs to this coordinator's
@@ -149,7 +149,7 @@ func (c *Coordinator) sendQueuedMarkers(w *sim.World) {
 		}
 		id := w.Send(c.host.BrokerNode(), dest, req, 0)
 		ch.inflight[id] = inflightMarkers{dest: dest, entries: entries}
-		w.AfterBackground(c.host.BrokerNode(), c.cfg.RequestTimeoutMs, timerMarkerExpiry, id)
+		w.AfterFor(c.host.BrokerNode(), c, c.cfg.RequestTimeoutMs, timerMarkerExpiry, id, true)
 	}
 	if len(ch.unknown) > 0 {
 		ch.schedule(w, c, c.cfg.RetryBackoffMs)
@@ -261,7 +261,7 @@ func (c *Coordinator) writeTxnCompletion(w *sim.World, pc *pendingComplete) {
 		case protocol.COORDINATOR_NOT_AVAILABLE:
 			// retryOnError: the Complete* transition stays pending.
 			pc.md.PendingState, pc.md.HasPendingState = pc.target.State, true
-			w.After(c.host.BrokerNode(), c.cfg.RetryBackoffMs, timerRetryComplete, pc)
+			w.AfterFor(c.host.BrokerNode(), c, c.cfg.RetryBackoffMs, timerRetryComplete, pc, false)
 		default:
 			if ch.pending[pc.id] == pc {
 				delete(ch.pending, pc.id)

@@ -95,7 +95,7 @@ func (c *Coordinator) maybeScheduleTimeoutScan(w *sim.World) {
 			if md.State == protocol.Ongoing {
 				c.scanScheduled = true
 				at := sim.NextTick(c.started, c.cfg.AbortTimedOutTransactionsIntervalMs, w.Now())
-				w.AfterBackground(c.host.BrokerNode(), at-w.Now(), timerTimeoutScan, nil)
+				w.AfterFor(c.host.BrokerNode(), c, at-w.Now(), timerTimeoutScan, nil, true)
 				return
 			}
 		}
@@ -112,9 +112,11 @@ func New(host Host, cfg *Config) *Coordinator {
 // Start schedules the periodic scans.
 func (c *Coordinator) Start(w *sim.World) {
 	c.started = w.Now()
-	w.AfterBackground(c.host.BrokerNode(), c.cfg.RemoveExpiredTransactionalIdsIntervalMs, timerExpireScan, nil)
+	w.AfterFor(c.host.BrokerNode(), c, c.cfg.RemoveExpiredTransactionalIdsIntervalMs, timerExpireScan, nil, true)
 }
 
+// The coordinator's timers. It sets them with sim.World.AfterFor, so
+// they fire into Coordinator.Timer without the broker routing them.
 const (
 	timerLoad          = "txn.load"
 	timerTimeoutScan   = "txn.timeout-scan"
@@ -123,9 +125,6 @@ const (
 	timerMarkerExpiry  = "txn.marker-timeout"
 	timerRetryComplete = "txn.retry-complete"
 )
-
-// OwnsTimer tells the broker which timers are the coordinator's.
-func (c *Coordinator) OwnsTimer(kind string) bool { return len(kind) > 4 && kind[:4] == "txn." }
 
 // Busy reports outstanding coordinator work: partitions loading,
 // transactions whose markers are not all written.
@@ -144,7 +143,7 @@ func (c *Coordinator) Timer(w *sim.World, t *sim.Timer) {
 		c.maybeScheduleTimeoutScan(w)
 	case timerExpireScan:
 		c.removeExpiredTransactionalIds(w)
-		w.AfterBackground(c.host.BrokerNode(), c.cfg.RemoveExpiredTransactionalIdsIntervalMs, timerExpireScan, nil)
+		w.AfterFor(c.host.BrokerNode(), c, c.cfg.RemoveExpiredTransactionalIdsIntervalMs, timerExpireScan, nil, true)
 	case timerSendMarkers:
 		c.sendQueuedMarkers(w)
 	case timerMarkerExpiry:
@@ -199,7 +198,7 @@ type loadJob struct {
 func (c *Coordinator) OnElection(w *sim.World, p int32, leaderEpoch int32) {
 	c.dropPartition(p)
 	c.loading[p] = leaderEpoch
-	w.After(c.host.BrokerNode(), c.cfg.LoadTimeMs, timerLoad, loadJob{p, leaderEpoch})
+	w.AfterFor(c.host.BrokerNode(), c, c.cfg.LoadTimeMs, timerLoad, loadJob{p, leaderEpoch}, false)
 }
 
 // OnResignation forgets a partition this broker no longer leads.

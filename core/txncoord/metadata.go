@@ -105,9 +105,7 @@ func (md *TransactionMetadata) clearPending() { md.HasPendingState = false }
 func (md *TransactionMetadata) completeTransitionTo(w *sim.World, node sim.NodeID, t transit) {
 	from := md.State
 	text := "pid=" + strconv.FormatInt(t.ProducerId, 10) + " epoch=" + strconv.Itoa(int(t.ProducerEpoch))
-	if !protocol.ValidTransition(from, t.State) && !(t.emptyAbort && t.State == protocol.PrepareAbort) {
-		text += " ILLEGAL"
-	}
+	illegal := !protocol.ValidTransition(from, t.State) && !(t.emptyAbort && t.State == protocol.PrepareAbort)
 	md.ProducerId, md.PrevProducerId = t.ProducerId, t.PrevProducerId
 	md.ProducerEpoch, md.LastProducerEpoch = t.ProducerEpoch, t.LastProducerEpoch
 	md.TxnTimeoutMs, md.State = t.TxnTimeoutMs, t.State
@@ -115,7 +113,7 @@ func (md *TransactionMetadata) completeTransitionTo(w *sim.World, node sim.NodeI
 	md.TxnStartTimestamp, md.TxnLastUpdateTimestamp = t.TxnStartTimestamp, t.TxnLastUpdateTimestamp
 	md.HasPendingState = false
 	w.Record(sim.Event{Kind: sim.KindState, Node: node, Subject: "txn " + md.TransactionalId,
-		From: from.String(), To: t.State.String(), Text: text})
+		From: from.String(), To: t.State.String(), Text: text, Illegal: illegal})
 }
 
 // prepareIncrementProducerEpoch is KIP-360's rule for InitProducerId from

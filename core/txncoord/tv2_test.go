@@ -1,10 +1,10 @@
 package txncoord
 
 import (
-	"strings"
 	"testing"
 
 	"txnlab/core/protocol"
+	"txnlab/core/safety"
 	"txnlab/core/sim"
 )
 
@@ -88,7 +88,7 @@ func TestEndTxnV2Matrix(t *testing.T) {
 				t.Fatalf("after settling: %v epoch %d pending %v, want %v epoch %d", md.State, md.ProducerEpoch, md.HasPendingState, tc.final, wantEpoch)
 			}
 			for _, e := range h.w.Trace.All() {
-				if e.Kind == sim.KindState && strings.HasSuffix(e.Text, "ILLEGAL") {
+				if e.Kind == sim.KindState && e.Illegal {
 					t.Fatalf("an illegal transition: %s", e.Line())
 				}
 			}
@@ -168,7 +168,7 @@ func TestEndTxnV2EpochExhaustion(t *testing.T) {
 // EndTxn is indistinguishable from the next transaction's again.
 func TestEndTxnV2BrokenEpochBump(t *testing.T) {
 	h := newHarness(t)
-	h.w.SetBroken(sim.EpochBump, true)
+	h.w.SetBroken(safety.EpochBump, true)
 	md := h.put(meta(Ongoing, 5, ordersP0))
 	if r := h.do(endTxnV5(5, true)).(*protocol.EndTxnResponse); r.ErrorCode != NONE || r.ProducerEpoch != 5 {
 		t.Fatalf("commit: %+v", r)

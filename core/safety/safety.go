@@ -1,0 +1,194 @@
+// Package safety holds two of the course's concepts as tables, in the
+// shape of franz-go's kerr: the safety mechanisms a lesson may switch off
+// with `break`, and the invariants the checker holds every run to. Each
+// entry is one exported value; the slices list them in the order the
+// scenario language documents them, and the lookups find them by the
+// names scripts use.
+//
+// Everyone reads these tables: the scenario language validates `break
+// NAME` and `expect violation NAME` with them, the simulation keys its
+// switches by them, the checker reports violations of them, the explorer
+// provokes and documents each mechanism from them, the UI keys its
+// English and Chinese texts by their names, and `txnlab explore
+// --list-mechanisms` prints them for the Makefile. Adding a mechanism
+// starts here.
+package safety
+
+// Mechanism is a safety mechanism of Kafka's transaction protocol that a
+// scenario may switch off (`break NAME`) to watch what it prevents.
+type Mechanism struct {
+	// Name is the script's name (`break epoch-fencing`).
+	Name string
+	// Prevents says, in English, what the mechanism does while it is on;
+	// the UI's texts are in its catalogue, keyed by Name.
+	Prevents string
+	// Catches is the invariant a run with the mechanism broken violates
+	// first: the one the explorer shrinks on.
+	Catches *Invariant
+	// TV2 marks the defenses KIP-890 added: a run that breaks one runs
+	// under transaction.version=2, where they are at work.
+	TV2 bool
+	// Title and Narrative say what breaking the mechanism lets through:
+	// the header of a scenario the explorer writes.
+	Title, Narrative string
+}
+
+// String returns the script's name.
+func (m *Mechanism) String() string { return m.Name }
+
+// Invariant is a property the checker verifies over a run's history.
+type Invariant struct {
+	// Name is the script's name (`expect violation read-committed`).
+	Name string
+	// Asserts says, in English, what must hold.
+	Asserts string
+}
+
+// String returns the script's name; a nil invariant is the scenario
+// language's "any invariant".
+func (i *Invariant) String() string {
+	if i == nil {
+		return "any"
+	}
+	return i.Name
+}
+
+// The invariants, in the order the language documents them.
+var (
+	ReadCommitted = &Invariant{"read-committed",
+		"a read_committed consumer never receives a record of an aborted transaction or of one still open"}
+	Atomicity = &Invariant{"atomicity",
+		"once decided, a transaction has one outcome on every partition it wrote: all its records eventually become visible (commit) or none ever do (abort)"}
+	NoDuplicates = &Invariant{"no-duplicates",
+		"with idempotence on, a record is in the log at most once, acknowledged or not, retries included (and an acknowledged one exactly once)"}
+	Durability = &Invariant{"durability",
+		"acknowledged records and committed transactions survive every crash and restart, at the offset the acknowledgement gave"}
+	Fencing = &Invariant{"fencing",
+		"once a newer epoch of a producer id exists, nothing written with an older epoch of that producer id becomes visible"}
+	OffsetsAtomicity = &Invariant{"offsets-atomicity",
+		"offsets sent in a transaction become visible exactly when, and only if, it commits"}
+	MarkerConsistency = &Invariant{"marker-consistency",
+		"every marker of one transaction says the same thing (never COMMIT on one partition and ABORT on another)"}
+	Transitions = &Invariant{"transitions",
+		"every coordinator and client state transition is one Kafka allows"}
+	LSO = &Invariant{"lso",
+		"LSO ≤ high watermark, it never moves backwards, and never passes the first offset of an open transaction"}
+)
+
+// Invariants lists every invariant in the order the language documents
+// them, which is also the order the checker reports them in.
+var Invariants = []*Invariant{ReadCommitted, Atomicity, NoDuplicates, Durability, Fencing,
+	OffsetsAtomicity, MarkerConsistency, Transitions, LSO}
+
+// The mechanisms: Kafka 3.5's seven, then the two defenses KIP-890 added.
+var (
+	EpochFencing = &Mechanism{Name: "epoch-fencing",
+		Prevents: "brokers and the coordinator reject requests with an older producer epoch",
+		Catches:  Fencing,
+		Title:    "Broken epoch fencing: a zombie producer's old epoch still commits.",
+		Narrative: "Brokers and the coordinator accept an older producer epoch. A producer is in a transaction when a successor with the same transactional.id initialises and bumps the epoch; " +
+			"the first one, a zombie that has not heard, writes and commits with its old epoch, and both go through: records written after the fence become visible."}
+	CoordinatorEpoch = &Mechanism{Name: "coordinator-epoch",
+		Prevents: "brokers reject WriteTxnMarkers from an older coordinator epoch",
+		Catches:  Atomicity,
+		Title:    "Broken coordinator epoch: a deposed coordinator's late marker lands.",
+		Narrative: "Leaders accept WriteTxnMarkers from an older coordinator epoch. A commit's markers are held up, the coordinator crashes, its successor completes the commit, " +
+			"the producer (same pid and epoch) starts its next transaction, and the late COMMIT marker closes that one before it is decided."}
+	AddPartitions = &Mechanism{Name: "add-partitions",
+		Prevents: "the producer registers a partition with AddPartitionsToTxn before producing to it",
+		Catches:  Atomicity,
+		Title:    "Broken AddPartitionsToTxn: records the coordinator never hears of.",
+		Narrative: "The producer writes to a partition it never registered with AddPartitionsToTxn, so the coordinator sends it no marker when the transaction ends: " +
+			"its records hang open for ever, neither committed nor aborted."}
+	LSOBound = &Mechanism{Name: "lso-bound",
+		Prevents: "read_committed fetches stop at the last stable offset",
+		Catches:  ReadCommitted,
+		Title:    "Broken LSO bound: read_committed reads an open transaction.",
+		Narrative: "read_committed fetches stop at the high watermark instead of the last stable offset, so a read_committed consumer receives records of a transaction " +
+			"whose commit was not even sent."}
+	AbortedFilter = &Mechanism{Name: "aborted-filter",
+		Prevents:  "read_committed consumers drop the batches of aborted transactions",
+		Catches:   ReadCommitted,
+		Title:     "Broken aborted-transaction filter: read_committed returns aborted records.",
+		Narrative: "The read_committed consumer ignores the fetch's list of aborted transactions, so records of a transaction that aborted reach the application."}
+	AddOffsets = &Mechanism{Name: "add-offsets",
+		Prevents: "sendOffsetsToTransaction sends AddOffsetsToTxn first",
+		Catches:  OffsetsAtomicity,
+		Title:    "Broken AddOffsetsToTxn: transactional offsets that never commit.",
+		Narrative: "sendOffsetsToTransaction skips AddOffsetsToTxn, so the coordinator writes no marker to the group's __consumer_offsets partition: " +
+			"the transaction commits, its offsets stay pending for ever."}
+	SequenceCheck = &Mechanism{Name: "sequence-check",
+		Prevents: "brokers detect duplicate and out-of-order sequence numbers",
+		Catches:  NoDuplicates,
+		Title:    "Broken sequence check: a retried produce is written twice.",
+		Narrative: "Brokers accept any sequence number. A produce response is lost, the idempotent producer retries the batch, and the broker appends it again " +
+			"instead of answering DUPLICATE_SEQUENCE_NUMBER."}
+	// PartitionVerification: the partition leader appends a
+	// transactional batch without asking the coordinator (no
+	// verification, and under transaction version 2 no implicit add, so
+	// no marker ever closes its records).
+	PartitionVerification = &Mechanism{Name: "partition-verification", TV2: true,
+		Prevents: "the partition leader verifies (under transaction version 2, adds) a partition with the coordinator before a transactional write",
+		Catches:  Atomicity,
+		Title:    "Broken partition verification: under transaction version 2, records no coordinator knows of.",
+		Narrative: "The partition leader appends a transactional batch without asking the coordinator. Under transaction version 2 that request is also what adds the partition " +
+			"to the transaction (the client sends no AddPartitionsToTxn), so the coordinator writes no marker there: the records hang open for ever."}
+	// EpochBump: under transaction version 2 the coordinator ends a
+	// transaction without bumping the producer epoch, so a late EndTxn
+	// commits the next transaction.
+	EpochBump = &Mechanism{Name: "epoch-bump", TV2: true,
+		Prevents: "under transaction version 2 the coordinator bumps the producer epoch at every EndTxn",
+		Catches:  ReadCommitted,
+		Title:    "Broken epoch bump: under transaction version 2, a late EndTxn ends the next transaction.",
+		Narrative: "The coordinator ends a transaction without bumping the producer epoch. A commit's EndTxn is delayed past request.timeout.ms, its retry commits, " +
+			"the producer begins its next transaction with the same epoch, and the late EndTxn commits that one too: a read_committed consumer reads it before its commit was sent."}
+)
+
+// Mechanisms lists every mechanism in the order the language documents
+// them.
+var Mechanisms = []*Mechanism{EpochFencing, CoordinatorEpoch, AddPartitions, LSOBound, AbortedFilter,
+	AddOffsets, SequenceCheck, PartitionVerification, EpochBump}
+
+var (
+	mechanismByName = byName(Mechanisms, (*Mechanism).String)
+	invariantByName = byName(Invariants, (*Invariant).String)
+)
+
+// byName indexes a table by its entries' names.
+func byName[T any](table []*T, name func(*T) string) map[string]*T {
+	out := make(map[string]*T, len(table))
+	for _, e := range table {
+		out[name(e)] = e
+	}
+	return out
+}
+
+// MechanismByName finds a mechanism by its script name.
+func MechanismByName(name string) (*Mechanism, bool) {
+	m, ok := mechanismByName[name]
+	return m, ok
+}
+
+// InvariantByName finds an invariant by its script name.
+func InvariantByName(name string) (*Invariant, bool) {
+	i, ok := invariantByName[name]
+	return i, ok
+}
+
+// MechanismNames returns the mechanisms' names in the table's order.
+func MechanismNames() []string {
+	out := make([]string, len(Mechanisms))
+	for i, m := range Mechanisms {
+		out[i] = m.Name
+	}
+	return out
+}
+
+// InvariantNames returns the invariants' names in the table's order.
+func InvariantNames() []string {
+	out := make([]string, len(Invariants))
+	for i, v := range Invariants {
+		out[i] = v.Name
+	}
+	return out
+}
