@@ -8,7 +8,7 @@ import (
 	"testing"
 
 	"txnlab/app/session"
-	"txnlab/core/sim"
+	"txnlab/diagram"
 	"txnlab/scenarios"
 )
 
@@ -71,57 +71,28 @@ func TestLabelsFitTheDiagram(t *testing.T) {
 			t.Fatal(err)
 		}
 		e.Seek(e.Len())
-		for _, f := range []diagramFilter{{}, {Replication: true}} {
-			l := layoutOf(e.History(), e.Events(), len(e.Events()), f)
+		for _, f := range []diagram.Filter{{}, {Replication: true}} {
+			l := diagram.LayoutOf(e.History(), e.Events(), len(e.Events()), f)
 			var page strings.Builder
 			for c := 0; c*chunkRows < len(l.Rows); c++ {
 				page.WriteString(rawSVG("rows", drawChunk(l, e.Events(), c, 0)))
 			}
 			texts, _ := svgTexts(t, `<svg width="`+itoa(l.Width)+`">`+page.String()+`</svg>`)
 			for _, tx := range texts {
-				if tx.x < 0 || tx.x+textWidth(tx.text) > l.Width {
-					t.Errorf("%s (page, %+v): %q at x=%d..%d outside the diagram's 0..%d", sc.Slug, f, tx.text, tx.x, tx.x+textWidth(tx.text), l.Width)
+				if tx.x < 0 || tx.x+diagram.TextWidth(tx.text) > l.Width {
+					t.Errorf("%s (page, %+v): %q at x=%d..%d outside the diagram's 0..%d", sc.Slug, f, tx.text, tx.x, tx.x+diagram.TextWidth(tx.text), l.Width)
 				}
 			}
-			svg := diagramSVG(e.History(), e.Events(), f)
+			svg := diagram.SVG(e.History(), e.Events(), f)
 			texts, width := svgTexts(t, svg)
 			for _, tx := range texts {
-				if tx.x < 0 || tx.x+textWidth(tx.text) > width {
-					t.Errorf("%s (SVG, %+v): %q at x=%d..%d outside the drawing's 0..%d", sc.Slug, f, tx.text, tx.x, tx.x+textWidth(tx.text), width)
+				if tx.x < 0 || tx.x+diagram.TextWidth(tx.text) > width {
+					t.Errorf("%s (SVG, %+v): %q at x=%d..%d outside the drawing's 0..%d", sc.Slug, f, tx.text, tx.x, tx.x+diagram.TextWidth(tx.text), width)
 				}
 				if strings.Contains(tx.text, "…") {
 					t.Errorf("%s (SVG): label cut: %q", sc.Slug, tx.text)
 				}
 			}
 		}
-	}
-}
-
-// TestMermaidCarriesWholeLabels: the Mermaid export writes each arrow's
-// whole text, never cut with "…".
-func TestMermaidCarriesWholeLabels(t *testing.T) {
-	e := session.New()
-	sc, _ := scenarioBySlug("consume-transform-produce")
-	if err := e.Load(sc.Script); err != nil {
-		t.Fatal(err)
-	}
-	e.Seek(e.Len())
-	m := mermaid(e.Events(), diagramFilter{})
-	if strings.Contains(m, "…") {
-		t.Errorf("the Mermaid export cuts labels:\n%s", m)
-	}
-	long := 0
-	for i := range e.Events() {
-		ev := &e.Events()[i]
-		if ev.Kind != sim.KindSend || ev.Internal || len([]rune(messageText(ev))) <= maxLabel {
-			continue
-		}
-		long++
-		if !strings.Contains(m, mermaidText(messageText(ev))) {
-			t.Errorf("the Mermaid export lacks %q", messageText(ev))
-		}
-	}
-	if long == 0 {
-		t.Fatal("no label longer than the page's limit: the test proves nothing")
 	}
 }

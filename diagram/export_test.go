@@ -1,12 +1,15 @@
-package app
+package diagram
 
 import (
 	"flag"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
+	"txnlab/app/session"
 	"txnlab/core/scenario"
+	"txnlab/core/sim"
 	"txnlab/scenarios"
 )
 
@@ -35,19 +38,19 @@ func TestExportGolden(t *testing.T) {
 			name string
 			got  string
 		}{
-			{slug + ".svg", diagramSVG(history, history, diagramFilter{})},
-			{slug + ".mmd", mermaid(history, diagramFilter{})},
-			{slug + ".half-nofetch.mmd", mermaid(half, diagramFilter{HideFetch: true})},
+			{slug + ".svg", SVG(history, history, Filter{})},
+			{slug + ".mmd", Mermaid(history, Filter{})},
+			{slug + ".half-nofetch.mmd", Mermaid(half, Filter{HideFetch: true})},
 		}
 		if slug == "coordinator-crash-during-markers" {
 			// Replication shown is most of a trace: one file of it.
 			cases = append(cases, struct {
 				name string
 				got  string
-			}{slug + ".half-replication.svg", diagramSVG(history, half, diagramFilter{Replication: true})})
+			}{slug + ".half-replication.svg", SVG(history, half, Filter{Replication: true})})
 		}
 		for _, c := range cases {
-			path := filepath.Join("testdata", "export", c.name)
+			path := filepath.Join("testdata", c.name)
 			if *updateExport {
 				if err := os.WriteFile(path, []byte(c.got), 0o644); err != nil {
 					t.Fatal(err)
@@ -62,5 +65,34 @@ func TestExportGolden(t *testing.T) {
 				t.Errorf("%s differs from the committed export (rerun with -update-export if the change is meant)", path)
 			}
 		}
+	}
+}
+
+// TestMermaidCarriesWholeLabels: the Mermaid export writes each arrow's
+// whole text, never cut with "…".
+func TestMermaidCarriesWholeLabels(t *testing.T) {
+	e := session.New()
+	sc, _ := scenarios.Get("consume-transform-produce")
+	if err := e.Load(sc.Script); err != nil {
+		t.Fatal(err)
+	}
+	e.Seek(e.Len())
+	m := Mermaid(e.Events(), Filter{})
+	if strings.Contains(m, "…") {
+		t.Errorf("the Mermaid export cuts labels:\n%s", m)
+	}
+	long := 0
+	for i := range e.Events() {
+		ev := &e.Events()[i]
+		if ev.Kind != sim.KindSend || ev.Internal || len([]rune(MessageText(ev))) <= MaxLabel {
+			continue
+		}
+		long++
+		if !strings.Contains(m, mermaidText(MessageText(ev))) {
+			t.Errorf("the Mermaid export lacks %q", MessageText(ev))
+		}
+	}
+	if long == 0 {
+		t.Fatal("no label longer than the page's limit: the test proves nothing")
 	}
 }

@@ -1,4 +1,4 @@
-package app
+package diagram
 
 import (
 	"reflect"
@@ -19,13 +19,13 @@ func TestLayoutPrefixIsTheLayoutOfThePrefix(t *testing.T) {
 			t.Fatal(err)
 		}
 		h := e.History()
-		for _, f := range []diagramFilter{{}, {Replication: true}, {HideFetch: true}} {
-			lanes := lanesOf(h, f)
-			full := fullLayout(lanes, h, f)
+		for _, f := range []Filter{{}, {Replication: true}, {HideFetch: true}} {
+			lanes := LanesOf(h, f)
+			full := FullLayout(lanes, h, f)
 			for i := 0; i <= e.Len(); i += max(1, e.Len()/40) {
 				n, last := e.EventsAt(i), e.EventsAt(max(0, i-1))
-				got, want := full.at(n, last), fullLayout(lanes, h[:n], f).at(n, last)
-				strip := func(l *layout) *layout {
+				got, want := full.At(n, last), FullLayout(lanes, h[:n], f).At(n, last)
+				strip := func(l *Layout) *Layout {
 					c := *l
 					c.Arrows = nil
 					for _, a := range l.Arrows {
