@@ -23,7 +23,8 @@ help:
 cli:
 	$(GO) build -o bin/txnlab ./cmd/txnlab
 
-# Packages of the wasm built without inlining: the UI and the libraries it
+# Packages of the wasm built without inlining: the UI (app, and diagram,
+# which draws the sequence diagram for it) and the libraries it
 # calls a few times per render (web/app.wasm then compresses 4 % smaller,
 # gzip -93 kB), and the parts of the core that run once per statement
 # rather than once per event: the scenario language (its parser, queries,
@@ -33,7 +34,7 @@ cli:
 # runtime keep inlining, for speed. BENCHMARKS.md, "WebAssembly size", has
 # the figures.
 WASM_NOINLINE := github.com/maxence-charriere/go-app/v10/... txnlab/app fmt encoding/json reflect time net/url \
-	txnlab/core/scenario txnlab/core/protocol txnlab/lessons/... txnlab/app/session
+	txnlab/diagram txnlab/core/scenario txnlab/core/protocol txnlab/lessons/... txnlab/app/session
 WASM_FLAGS := -trimpath $(foreach p,$(WASM_NOINLINE),-gcflags=$(p)=-l)
 
 # The browser half (cmd/wasm links no server code), stripped, then its
