@@ -103,7 +103,8 @@ bench: wasm floor
 	$(call bench_step,FLOOR_WEB=out/floor $(GO) test -count=1 -run '^$$' -bench . -benchtime 1x -timeout 30m ./app/e2e/,$(BENCH_OUT)/browser.txt)
 	$(GO) run ./cmd/benchreport -in $(BENCH_OUT) -wasm web/app.wasm -md BENCHMARKS.md
 
-# Long fuzz runs, FUZZTIME each: the parser, and the interpreter over
+# Long fuzz runs, FUZZTIME each: the parser, the share links' compressor
+# (what compress/flate reads back is what it was given), and the interpreter over
 # random scripts (core/explore: never panics, same trace twice, no
 # violation unless a mechanism is broken).
 FUZZTIME ?= 5m
@@ -112,6 +113,7 @@ fuzz:
 	$(GO) test ./core/scenario -run '^$$' -fuzz '^FuzzParseQuery$$' -fuzztime $(FUZZTIME)
 	$(GO) test ./core/scenario -run '^$$' -fuzz '^FuzzParseSettings$$' -fuzztime $(FUZZTIME)
 	$(GO) test ./lessons -run '^$$' -fuzz '^FuzzLoad$$' -fuzztime $(FUZZTIME)
+	$(GO) test ./app -run '^$$' -fuzz '^FuzzDeflate$$' -fuzztime $(FUZZTIME)
 	$(GO) test ./core/explore -run '^$$' -fuzz '^FuzzInterpret$$' -fuzztime $(FUZZTIME) -fuzzminimizetime 10s
 
 # Random fault exploration, short: nothing broken must find nothing, under
