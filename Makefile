@@ -29,12 +29,14 @@ cli:
 # gzip -93 kB), and the parts of the core that run once per statement
 # rather than once per event: the scenario language (its parser, queries,
 # expectations; the interpreter's loop calls into sim and the brokers,
-# which keep inlining), the message field tables, the lessons' grading and
-# the playground's engine (brotli -50 kB more). The simulation and the
+# which keep inlining), the message field tables, the cluster's wiring,
+# operations and snapshots (its run loop costs one call more an event,
+# against the event's thousands of instructions), the lessons' grading and
+# the playground's engine (brotli -50 kB more; core/cluster -6.7 kB). The simulation and the
 # runtime keep inlining, for speed. BENCHMARKS.md, "WebAssembly size", has
 # the figures.
 WASM_NOINLINE := github.com/maxence-charriere/go-app/v10/... txnlab/app fmt encoding/json reflect time net/url \
-	txnlab/diagram txnlab/core/scenario txnlab/core/protocol txnlab/lessons/... txnlab/app/session
+	txnlab/diagram txnlab/core/scenario txnlab/core/protocol txnlab/core/cluster txnlab/lessons/... txnlab/app/session
 WASM_FLAGS := -trimpath $(foreach p,$(WASM_NOINLINE),-gcflags=$(p)=-l)
 
 # The browser half (cmd/wasm links no server code), stripped, then its
