@@ -23,17 +23,20 @@ help:
 cli:
 	$(GO) build -o bin/txnlab ./cmd/txnlab
 
-# Packages of the wasm built without inlining: the UI and the libraries it
+# Packages of the wasm built without inlining: the UI (app, and diagram,
+# which draws the sequence diagram for it) and the libraries it
 # calls a few times per render (web/app.wasm then compresses 4 % smaller,
 # gzip -93 kB), and the parts of the core that run once per statement
 # rather than once per event: the scenario language (its parser, queries,
 # expectations; the interpreter's loop calls into sim and the brokers,
-# which keep inlining), the message field tables, the lessons' grading and
-# the playground's engine (brotli -50 kB more). The simulation and the
+# which keep inlining), the message field tables, the cluster's wiring,
+# operations and snapshots (its run loop costs one call more an event,
+# against the event's thousands of instructions), the lessons' grading and
+# the playground's engine (brotli -50 kB more; core/cluster -6.7 kB). The simulation and the
 # runtime keep inlining, for speed. BENCHMARKS.md, "WebAssembly size", has
 # the figures.
 WASM_NOINLINE := github.com/maxence-charriere/go-app/v10/... txnlab/app fmt encoding/json reflect time net/url \
-	txnlab/core/scenario txnlab/core/protocol txnlab/lessons/... txnlab/app/session
+	txnlab/diagram txnlab/core/scenario txnlab/core/protocol txnlab/core/cluster txnlab/lessons/... txnlab/app/session
 WASM_FLAGS := -trimpath $(foreach p,$(WASM_NOINLINE),-gcflags=$(p)=-l)
 
 # The browser half (cmd/wasm links no server code), stripped, then its
@@ -105,7 +108,8 @@ bench: wasm floor
 	$(call bench_step,FLOOR_WEB=out/floor $(GO) test -count=1 -run '^$$' -bench . -benchtime 1x -timeout 30m ./app/e2e/,$(BENCH_OUT)/browser.txt)
 	$(GO) run ./cmd/benchreport -in $(BENCH_OUT) -wasm web/app.wasm -md BENCHMARKS.md
 
-# Long fuzz runs, FUZZTIME each: the parser, and the interpreter over
+# Long fuzz runs, FUZZTIME each: the parser, the share links' compressor
+# (what compress/flate reads back is what it was given), and the interpreter over
 # random scripts (core/explore: never panics, same trace twice, no
 # violation unless a mechanism is broken).
 FUZZTIME ?= 5m
@@ -114,6 +118,7 @@ fuzz:
 	$(GO) test ./core/scenario -run '^$$' -fuzz '^FuzzParseQuery$$' -fuzztime $(FUZZTIME)
 	$(GO) test ./core/scenario -run '^$$' -fuzz '^FuzzParseSettings$$' -fuzztime $(FUZZTIME)
 	$(GO) test ./lessons -run '^$$' -fuzz '^FuzzLoad$$' -fuzztime $(FUZZTIME)
+	$(GO) test ./app -run '^$$' -fuzz '^FuzzDeflate$$' -fuzztime $(FUZZTIME)
 	$(GO) test ./core/explore -run '^$$' -fuzz '^FuzzInterpret$$' -fuzztime $(FUZZTIME) -fuzzminimizetime 10s
 
 # Random fault exploration, short: nothing broken must find nothing, under

@@ -12,6 +12,7 @@ import (
 
 	"txnlab/core/scenario"
 	"txnlab/core/sim"
+	"txnlab/diagram"
 	"txnlab/lessons/doc"
 )
 
@@ -286,7 +287,7 @@ func newComparison(src string, st [2]scenario.Settings, texts [2]string, runs [2
 // diagram is, and what the page draws over it.
 type compareSide struct {
 	events []sim.Event
-	layout *layout
+	layout *diagram.Layout
 	// stmtRow is the row of each statement's header (the statement's
 	// text, on both sides at the same height), by statement index.
 	stmtRow []int
@@ -307,7 +308,7 @@ var spacer = sim.Event{Kind: sim.KindDeliver}
 // only one run has facing a spacer. Statements stop being drawn once a
 // side has more than limit rows; shown is how many were.
 func alignedSides(runs [2]*scenario.RecordedRun, diffs []scenario.StmtDiff, limit int) (sides [2]*compareSide, shown int) {
-	var f diagramFilter // the playground's default: replication hidden
+	var f diagram.Filter // the playground's default: replication hidden
 	var traces [2][]sim.Event
 	for i, r := range runs {
 		if r.Session.Cluster != nil {
@@ -319,7 +320,7 @@ func alignedSides(runs [2]*scenario.RecordedRun, diffs []scenario.StmtDiff, limi
 	add := func(i int, e sim.Event) {
 		s := sides[i]
 		s.events = append(s.events, e)
-		if f.shows(&e) {
+		if f.Shows(&e) {
 			s.rows++
 		}
 	}
@@ -354,7 +355,7 @@ func alignedSides(runs [2]*scenario.RecordedRun, diffs []scenario.StmtDiff, limi
 				}
 				upTo(i, k)
 				e := traces[i][k]
-				if op.Op != '=' && f.shows(&e) {
+				if op.Op != '=' && f.Shows(&e) {
 					sides[i].differs[sides[i].rows] = true
 					if e.Kind == sim.KindSend {
 						sides[i].differsMsg[e.MsgID] = true
@@ -376,10 +377,10 @@ func alignedSides(runs [2]*scenario.RecordedRun, diffs []scenario.StmtDiff, limi
 	for i := range sides {
 		all = append(all, sides[i].events...)
 	}
-	lanes := lanesOf(all, f) // the same lanes on both sides
+	lanes := diagram.LanesOf(all, f) // the same lanes on both sides
 	for i := range sides {
 		s := sides[i]
-		s.layout = fullLayout(lanes, s.events, f).at(len(s.events), len(s.events))
+		s.layout = diagram.FullLayout(lanes, s.events, f).At(len(s.events), len(s.events))
 	}
 	return sides, shown
 }
@@ -389,26 +390,26 @@ func alignedSides(runs [2]*scenario.RecordedRun, diffs []scenario.StmtDiff, limi
 func (s *compareSide) svg(lang doc.Lang, i int, cmp *comparison) string {
 	l := s.layout
 	var b strings.Builder
-	h := l.Height + headHeight
+	h := l.Height + diagram.HeadHeight
 	id := "abcdefgh"[i : i+1]
-	b.WriteString(`<svg xmlns="` + svgNS + `" class="sequence cmp-sequence" data-run="` + id + `" width="` + itoa(l.Width) +
+	b.WriteString(`<svg xmlns="` + diagram.SVGNS + `" class="sequence cmp-sequence" data-run="` + id + `" width="` + itoa(l.Width) +
 		`" height="` + itoa(h) + `" viewBox="0 0 ` + itoa(l.Width) + " " + itoa(h) + `" role="img" aria-label="` +
 		htmlAttr(fmt.Sprintf(tr(lang, "cmp.diagram.label"), id, len(s.differs))) + `" data-rows="` + itoa(l.NowRow) +
 		`" data-differs="` + itoa(len(s.differs)) + `">`)
-	writeRaw(&b, arrowDefs())
-	writeRaw(&b, laneHeads(l, Snapshot{}))
-	b.WriteString(`<g transform="translate(0,` + itoa(headHeight) + `)">`)
+	writeRaw(&b, diagram.ArrowDefs())
+	writeRaw(&b, diagram.LaneHeads(l, nil))
+	b.WriteString(`<g transform="translate(0,` + itoa(diagram.HeadHeight) + `)">`)
 	for k, row := range s.stmtRow {
 		d := cmp.diffs[k]
 		class := "cmp-stmt"
 		if d.Differs() {
 			class += " cmp-stmt-differs"
 		}
-		y := row * rowHeight
-		g := el("g", "class", class, "id", stmtAnchor(id, d.Line), "data-line", itoa(d.Line)).with(
-			el("rect", "class", "cmp-stmt-band", "x", "0", "y", itoa(y+2), "width", itoa(l.Width), "height", itoa(rowHeight-4), "rx", "4"),
-			el("text", "class", "cmp-stmt-label", "x", "6", "y", itoa(y+rowHeight/2+4)).
-				text(fmt.Sprintf(tr(lang, "line %d"), d.Line)+"  "+truncate(d.Text, 90)),
+		y := row * diagram.RowHeight
+		g := diagram.El("g", "class", class, "id", stmtAnchor(id, d.Line), "data-line", itoa(d.Line)).With(
+			diagram.El("rect", "class", "cmp-stmt-band", "x", "0", "y", itoa(y+2), "width", itoa(l.Width), "height", itoa(diagram.RowHeight-4), "rx", "4"),
+			diagram.El("text", "class", "cmp-stmt-label", "x", "6", "y", itoa(y+diagram.RowHeight/2+4)).
+				WithText(fmt.Sprintf(tr(lang, "line %d"), d.Line)+"  "+diagram.Truncate(d.Text, 90)),
 		)
 		writeRaw(&b, g)
 	}
@@ -420,14 +421,14 @@ func (s *compareSide) svg(lang doc.Lang, i int, cmp *comparison) string {
 		if !s.differs[row] {
 			continue
 		}
-		y := row * rowHeight
-		writeRaw(&b, el("g", "class", "cmp-diff cmp-only-"+id, "data-row", itoa(row)).with(
-			el("title").text(only),
-			el("rect", "class", "cmp-diff-band", "x", "0", "y", itoa(y), "width", itoa(l.Width), "height", itoa(rowHeight)),
-			el("text", "class", "cmp-diff-mark", "x", "14", "y", itoa(y+rowHeight/2+5), "text-anchor", "middle").text(mark),
+		y := row * diagram.RowHeight
+		writeRaw(&b, diagram.El("g", "class", "cmp-diff cmp-only-"+id, "data-row", itoa(row)).With(
+			diagram.El("title").WithText(only),
+			diagram.El("rect", "class", "cmp-diff-band", "x", "0", "y", itoa(y), "width", itoa(l.Width), "height", itoa(diagram.RowHeight)),
+			diagram.El("text", "class", "cmp-diff-mark", "x", "14", "y", itoa(y+diagram.RowHeight/2+5), "text-anchor", "middle").WithText(mark),
 		))
 	}
-	for _, sh := range drawRows(l, s.events, 0, l.NowRow+1, 0) {
+	for _, sh := range diagram.DrawRows(l, s.events, 0, l.NowRow+1, 0) {
 		if sh.Msg != 0 && s.differsMsg[sh.Msg] {
 			for k := range sh.Attrs {
 				if sh.Attrs[k].K == "class" {

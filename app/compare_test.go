@@ -10,6 +10,7 @@ import (
 
 	"txnlab/core/scenario"
 	"txnlab/core/sim"
+	"txnlab/diagram"
 	"txnlab/lessons/doc"
 )
 
@@ -127,7 +128,7 @@ func TestCompareDiagramsAreAlignedByStatement(t *testing.T) {
 	// A spacer row draws nothing: no note, no arrow.
 	for r := range a.layout.Rows {
 		if e := &a.events[a.layout.Rows[r]]; isSpacer(e) {
-			if _, ok := drawNote(a.layout, e, r); ok {
+			if _, ok := diagram.DrawNote(a.layout, e, r); ok {
 				t.Fatalf("spacer row %d draws a note", r)
 			}
 		}

@@ -15,8 +15,8 @@
 //
 // The playground's files: playground.go (state, runs, transport handlers,
 // keyboard), editor.go, transport.go, stage.go (the diagram on the page and
-// the message panel), diagram.go (the diagram's layout and drawing as
-// data), labels.go, cards.go, inspector.go, export.go, share.go, idle.go
+// the message panel; the diagram's layout, texts and drawing as data are
+// package txnlab/diagram), cards.go, inspector.go, export.go, share.go, idle.go
 // (long histories drawn progressively, the engine's background work
 // between frames). app/session keeps the checkpoints that make a move back
 // cheap.

@@ -14,6 +14,7 @@ import (
 	"txnlab/core/protocol"
 	"txnlab/core/safety"
 	"txnlab/core/sim"
+	"txnlab/diagram"
 )
 
 // The inspector shows the state behind the diagram at the current step:
@@ -264,7 +265,7 @@ func partitionView(l string, pv cluster.PartitionView, colours map[string]int) a
 		}
 		cells = append(cells, app.Li().Class(class).Title(title).Body(
 			app.Span().Class("cell-offset").Text(e.Offset),
-			app.Span().Class("cell-value").Text(truncate(text, 10)),
+			app.Span().Class("cell-value").Text(diagram.Truncate(text, 10)),
 			app.Span().Class("cell-marks").Body(marks...),
 		))
 	}
@@ -494,9 +495,9 @@ func (p *playground) followEvent(ctx app.Context, idx int) {
 	if p.hasCtx {
 		ctx = p.ctx
 	}
-	if !p.filter.shows(e) {
+	if !p.filter.Shows(e) {
 		p.filter.HideFetch = false
-		if !p.filter.shows(e) {
+		if !p.filter.Shows(e) {
 			p.filter.Replication = true
 		}
 	}
@@ -510,8 +511,8 @@ func (p *playground) followEvent(ctx app.Context, idx int) {
 	}
 	l := p.layout()
 	if row := sort.SearchInts(l.Rows, idx); row < len(l.Rows) {
-		visible := max(p.viewH-headHeight, rowHeight)
-		p.scrollDiagram(ctx, max(0, rowY(row)-visible/2))
+		visible := max(p.viewH-diagram.HeadHeight, diagram.RowHeight)
+		p.scrollDiagram(ctx, max(0, diagram.RowY(row)-visible/2))
 	}
 	if !app.IsClient {
 		return

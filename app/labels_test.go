@@ -8,8 +8,7 @@ import (
 	"testing"
 
 	"txnlab/app/session"
-	"txnlab/core/protocol"
-	"txnlab/core/sim"
+	"txnlab/diagram"
 	"txnlab/scenarios"
 )
 
@@ -72,86 +71,28 @@ func TestLabelsFitTheDiagram(t *testing.T) {
 			t.Fatal(err)
 		}
 		e.Seek(e.Len())
-		for _, f := range []diagramFilter{{}, {Replication: true}} {
-			l := layoutOf(e.History(), e.Events(), len(e.Events()), f)
+		for _, f := range []diagram.Filter{{}, {Replication: true}} {
+			l := diagram.LayoutOf(e.History(), e.Events(), len(e.Events()), f)
 			var page strings.Builder
 			for c := 0; c*chunkRows < len(l.Rows); c++ {
 				page.WriteString(rawSVG("rows", drawChunk(l, e.Events(), c, 0)))
 			}
 			texts, _ := svgTexts(t, `<svg width="`+itoa(l.Width)+`">`+page.String()+`</svg>`)
 			for _, tx := range texts {
-				if tx.x < 0 || tx.x+textWidth(tx.text) > l.Width {
-					t.Errorf("%s (page, %+v): %q at x=%d..%d outside the diagram's 0..%d", sc.Slug, f, tx.text, tx.x, tx.x+textWidth(tx.text), l.Width)
+				if tx.x < 0 || tx.x+diagram.TextWidth(tx.text) > l.Width {
+					t.Errorf("%s (page, %+v): %q at x=%d..%d outside the diagram's 0..%d", sc.Slug, f, tx.text, tx.x, tx.x+diagram.TextWidth(tx.text), l.Width)
 				}
 			}
-			svg := diagramSVG(e.History(), e.Events(), f)
+			svg := diagram.SVG(e.History(), e.Events(), f)
 			texts, width := svgTexts(t, svg)
 			for _, tx := range texts {
-				if tx.x < 0 || tx.x+textWidth(tx.text) > width {
-					t.Errorf("%s (SVG, %+v): %q at x=%d..%d outside the drawing's 0..%d", sc.Slug, f, tx.text, tx.x, tx.x+textWidth(tx.text), width)
+				if tx.x < 0 || tx.x+diagram.TextWidth(tx.text) > width {
+					t.Errorf("%s (SVG, %+v): %q at x=%d..%d outside the drawing's 0..%d", sc.Slug, f, tx.text, tx.x, tx.x+diagram.TextWidth(tx.text), width)
 				}
 				if strings.Contains(tx.text, "…") {
 					t.Errorf("%s (SVG): label cut: %q", sc.Slug, tx.text)
 				}
 			}
-		}
-	}
-}
-
-// TestMermaidCarriesWholeLabels: the Mermaid export writes each arrow's
-// whole text, never cut with "…".
-func TestMermaidCarriesWholeLabels(t *testing.T) {
-	e := session.New()
-	sc, _ := scenarioBySlug("consume-transform-produce")
-	if err := e.Load(sc.Script); err != nil {
-		t.Fatal(err)
-	}
-	e.Seek(e.Len())
-	m := mermaid(e.Events(), diagramFilter{})
-	if strings.Contains(m, "…") {
-		t.Errorf("the Mermaid export cuts labels:\n%s", m)
-	}
-	long := 0
-	for i := range e.Events() {
-		ev := &e.Events()[i]
-		if ev.Kind != sim.KindSend || ev.Internal || len([]rune(messageText(ev))) <= maxLabel {
-			continue
-		}
-		long++
-		if !strings.Contains(m, mermaidText(messageText(ev))) {
-			t.Errorf("the Mermaid export lacks %q", messageText(ev))
-		}
-	}
-	if long == 0 {
-		t.Fatal("no label longer than the page's limit: the test proves nothing")
-	}
-}
-
-// TestLabelsAreBuiltFromFields: an arrow's label is the message's own
-// fields written in the label style (short names, routine fields and NONE
-// errors left out, at every depth), while the trace's summary keeps
-// Kafka's names.
-func TestLabelsAreBuiltFromFields(t *testing.T) {
-	for _, c := range []struct {
-		e    sim.Event
-		want string
-	}{
-		{sim.Event{API: "InitProducerId", Msg: &protocol.InitProducerIdRequest{TransactionalId: "t", TransactionTimeoutMs: 60000, ProducerId: -1, ProducerEpoch: -1}},
-			"InitProducerId(txn=t)"},
-		{sim.Event{API: "WriteTxnMarkers", Msg: &protocol.WriteTxnMarkersRequest{Markers: []protocol.WritableTxnMarker{{ProducerId: 0, ProducerEpoch: 1, TransactionResult: true,
-			Partitions: []protocol.TopicPartition{{Topic: "orders", Partition: 0}}, CoordinatorEpoch: 2}}}},
-			"WriteTxnMarkers([{pid=0 epoch=1 COMMIT [orders/0] coordEpoch=2}])"},
-		{sim.Event{API: "Fetch", Resp: true, Msg: &protocol.FetchResponse{Responses: []protocol.FetchPartitionData{{TopicPartition: protocol.TopicPartition{Topic: "orders"},
-			HighWatermark: 3, LastStableOffset: 2, AbortedTransactions: []protocol.AbortedTransaction{{ProducerId: 4, FirstOffset: 1}}}}}},
-			"Fetch → [orders/0:{hw=3 lso=2 AbortedTransactions=[{pid=4 FirstOffset=1}]}]"},
-		{sim.Event{API: "EndTxn", Resp: true, Error: "PRODUCER_FENCED", Msg: &protocol.EndTxnResponse{ErrorCode: protocol.PRODUCER_FENCED}},
-			"EndTxn → PRODUCER_FENCED"},
-	} {
-		if got := messageText(&c.e); got != c.want {
-			t.Errorf("label %q, want %q", got, c.want)
-		}
-		if s := c.e.Msg.Summary(); strings.Contains(s, "pid=") || strings.Contains(s, "hw=") {
-			t.Errorf("the canonical summary took the label's names: %q", s)
 		}
 	}
 }

@@ -7,6 +7,7 @@ import (
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 
 	"txnlab/core/sim"
+	"txnlab/diagram"
 	"txnlab/lessons/doc"
 )
 
@@ -54,7 +55,7 @@ func markerRecord(text string) (string, bool) {
 
 // narration is what the step ending at the engine's position did, as
 // the diagram shows it (filter): its events, each a sentence.
-func narration(lang string, e Engine, f diagramFilter) string {
+func narration(lang string, e Engine, f diagram.Filter) string {
 	pos := e.Pos()
 	if pos == 0 {
 		return tr(lang, "narrate.start")
@@ -65,7 +66,7 @@ func narration(lang string, e Engine, f diagramFilter) string {
 	more := 0
 	for i := from; i < to && i < len(evs); i++ {
 		ev := &evs[i]
-		if !f.shows(ev) {
+		if !f.Shows(ev) {
 			continue
 		}
 		if len(said) == narrateMax {

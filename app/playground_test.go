@@ -11,6 +11,7 @@ import (
 	"txnlab/app/session"
 	"txnlab/core/protocol"
 	"txnlab/core/sim"
+	"txnlab/diagram"
 )
 
 // Natively the page runs as go-app pre-renders it on the server: a run
@@ -201,7 +202,7 @@ func TestDiagramLayout(t *testing.T) {
 	if err := e.Load(sc.Script); err != nil {
 		t.Fatal(err)
 	}
-	l := layoutOf(e.History(), e.History(), 0, diagramFilter{})
+	l := diagram.LayoutOf(e.History(), e.History(), 0, diagram.Filter{})
 	var names []string
 	for _, ln := range l.Lanes {
 		names = append(names, string(ln.Node))
@@ -235,11 +236,11 @@ func TestDiagramLayout(t *testing.T) {
 	if !paused {
 		t.Error("p1's pause is not marked on its lifeline")
 	}
-	all := layoutOf(e.History(), e.History(), 0, diagramFilter{Replication: true})
+	all := diagram.LayoutOf(e.History(), e.History(), 0, diagram.Filter{Replication: true})
 	if len(all.Rows) <= len(l.Rows) {
 		t.Error("showing replication added no rows")
 	}
-	noFetch := layoutOf(e.History(), e.History(), 0, diagramFilter{HideFetch: true})
+	noFetch := diagram.LayoutOf(e.History(), e.History(), 0, diagram.Filter{HideFetch: true})
 	for _, r := range noFetch.Rows {
 		if e.History()[r].API == "Fetch" {
 			t.Fatal("a Fetch row with Fetch polling hidden")
@@ -256,7 +257,7 @@ func TestDiagramDrawsOnlyTheRowsOnScreen(t *testing.T) {
 		t.Fatalf("only %d rows: pick a longer scenario", l.NowRow)
 	}
 	from, to := p.window()
-	drawn := drawRows(l, p.engine.Events(), from, to, 0)
+	drawn := diagram.DrawRows(l, p.engine.Events(), from, to, 0)
 	if len(drawn) > 200 {
 		t.Errorf("%d shapes drawn for a window of %d rows", len(drawn), to-from)
 	}
@@ -282,12 +283,12 @@ func TestMessageLabels(t *testing.T) {
 		if ev.Kind != sim.KindSend || ev.Internal {
 			continue
 		}
-		l := messageLabel(ev)
+		l := diagram.MessageLabel(ev)
 		if _, ok := want[l]; ok {
 			want[l] = true
 		}
-		if len([]rune(l)) > maxLabel {
-			t.Errorf("label %q is longer than %d", l, maxLabel)
+		if len([]rune(l)) > diagram.MaxLabel {
+			t.Errorf("label %q is longer than %d", l, diagram.MaxLabel)
 		}
 	}
 	for l, seen := range want {
@@ -306,7 +307,7 @@ func TestMessageFieldsNameTheErrorCode(t *testing.T) {
 	for i := range e.History() {
 		ev := &e.History()[i]
 		if ev.Kind == sim.KindSend && ev.Error == "PRODUCER_FENCED" {
-			fs := messageFields(ev.Msg)
+			fs := diagram.MessageFields(ev.Msg)
 			if len(fs) == 0 || fs[0].Name != "ErrorCode" || fs[0].Value != "PRODUCER_FENCED (90)" {
 				t.Errorf("fields %+v", fs)
 			}
@@ -323,7 +324,7 @@ func TestExports(t *testing.T) {
 		t.Fatal(err)
 	}
 	e.Seek(e.Len())
-	svgText := diagramSVG(e.History(), e.Events(), diagramFilter{})
+	svgText := diagram.SVG(e.History(), e.Events(), diagram.Filter{})
 	dec := xml.NewDecoder(strings.NewReader(svgText))
 	for {
 		if _, err := dec.Token(); err == io.EOF {
@@ -337,7 +338,7 @@ func TestExports(t *testing.T) {
 			t.Errorf("the SVG export lacks %s", want)
 		}
 	}
-	m := mermaid(e.Events(), diagramFilter{})
+	m := diagram.Mermaid(e.Events(), diagram.Filter{})
 	for _, want := range []string{"sequenceDiagram\n", "participant p1", "p1->>broker_0", "broker_0-->>p1", "PRODUCER_FENCED"} {
 		if !strings.Contains(m, want) {
 			t.Errorf("the Mermaid export lacks %q", want)
@@ -475,16 +476,16 @@ func TestMessageFieldsShowTheVersion(t *testing.T) {
 		}
 		return "", false
 	}
-	if v, _ := get(messageFields(&protocol.EndTxnRequest{}), "Version"); v != "3" {
+	if v, _ := get(diagram.MessageFields(&protocol.EndTxnRequest{}), "Version"); v != "3" {
 		t.Errorf("classic EndTxn shows version %q", v)
 	}
-	if v, _ := get(messageFields(&protocol.EndTxnRequest{Version: 5}), "Version"); v != "5" {
+	if v, _ := get(diagram.MessageFields(&protocol.EndTxnRequest{Version: 5}), "Version"); v != "5" {
 		t.Errorf("EndTxn v5 shows version %q", v)
 	}
-	if _, ok := get(messageFields(&protocol.EndTxnResponse{}), "ProducerEpoch"); ok {
+	if _, ok := get(diagram.MessageFields(&protocol.EndTxnResponse{}), "ProducerEpoch"); ok {
 		t.Error("a v3 EndTxn response shows a ProducerEpoch it does not carry")
 	}
-	if v, _ := get(messageFields(&protocol.EndTxnResponse{Version: 5, ProducerEpoch: 7}), "ProducerEpoch"); v != "7" {
+	if v, _ := get(diagram.MessageFields(&protocol.EndTxnResponse{Version: 5, ProducerEpoch: 7}), "ProducerEpoch"); v != "7" {
 		t.Errorf("EndTxn v5 response epoch %q", v)
 	}
 }

@@ -22,11 +22,7 @@ const maxSharedScript = 1 << 20
 
 // encodeScript compresses a script for a link.
 func encodeScript(src string) string {
-	var b bytes.Buffer
-	w, _ := flate.NewWriter(&b, flate.BestCompression)
-	w.Write([]byte(src))
-	w.Close()
-	return base64.RawURLEncoding.EncodeToString(b.Bytes())
+	return base64.RawURLEncoding.EncodeToString(deflate([]byte(src)))
 }
 
 // decodeScript reverses encodeScript.

@@ -11,12 +11,8 @@ import (
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 
 	"txnlab/core/sim"
+	"txnlab/diagram"
 )
-
-// svgNS must be set on every SVG element: go-app v10 creates an element in
-// the namespace it is given, and an <svg> child created in the HTML
-// namespace is silently not drawn.
-const svgNS = "http://www.w3.org/2000/svg"
 
 // Virtualisation: rows are drawn in chunks, so scrolling re-renders only
 // when a chunk boundary is crossed, with a margin above and below the
@@ -40,17 +36,17 @@ type diagramState struct {
 	// page's language ("": English).
 	scrollID, describedBy, lang string
 
-	filter    diagramFilter
+	filter    diagram.Filter
 	scrollTop int // of the diagram, for drawing only the rows on screen
 	// domScrollTop is the diagram's scrollTop as last set or seen (-1:
 	// unknown).
 	domScrollTop int
 	viewH        int
-	selected     int64   // the message shown in the message panel
-	histGen      int     // counts the histories loaded, for components that draw from one
-	laid         *layout // the diagram of laidKey, computed once per position
+	selected     int64           // the message shown in the message panel
+	histGen      int             // counts the histories loaded, for components that draw from one
+	laid         *diagram.Layout // the diagram of laidKey, computed once per position
 	laidKey      layoutKey
-	full         *layout // the whole history's diagram, of fullKey (pos 0)
+	full         *diagram.Layout // the whole history's diagram, of fullKey (pos 0)
 	fullKey      layoutKey
 
 	// shownSnap is the cluster state drawn (the lane heads, the cards),
@@ -69,33 +65,33 @@ func newDiagramState(e Engine, scrollID string) diagramState {
 type layoutKey struct {
 	script string
 	pos    int
-	filter diagramFilter
+	filter diagram.Filter
 }
 
 // layout is the diagram of the current position, computed once per
 // position and filter however often the page renders, as a prefix of the
 // whole history's layout, computed once per script and filter.
-func (p *diagramState) layout() *layout {
+func (p *diagramState) layout() *diagram.Layout {
 	k := layoutKey{p.engine.Script(), p.engine.Pos(), p.filter}
 	if p.laid == nil || p.laidKey != k {
 		full := layoutKey{script: k.script, filter: k.filter}
 		if p.full == nil || p.fullKey != full {
-			p.fullKey, p.full = full, fullLayout(lanesOf(p.engine.History(), p.filter), p.engine.History(), p.filter)
+			p.fullKey, p.full = full, diagram.FullLayout(diagram.LanesOf(p.engine.History(), p.filter), p.engine.History(), p.filter)
 		}
 		last := 0
 		if p.engine.Pos() > 0 {
 			last = p.engine.EventsAt(p.engine.Pos() - 1)
 		}
-		p.laidKey, p.laid = k, p.full.at(len(p.engine.Events()), last)
+		p.laidKey, p.laid = k, p.full.At(len(p.engine.Events()), last)
 	}
 	return p.laid
 }
 
 // window is the range of rows to draw for the diagram's scroll position.
 func (p *diagramState) window() (from, to int) {
-	first := p.scrollTop / rowHeight
+	first := p.scrollTop / diagram.RowHeight
 	from = first/chunkRows*chunkRows - overscanRows
-	visible := max(p.viewH-headHeight, rowHeight) / rowHeight
+	visible := max(p.viewH-diagram.HeadHeight, diagram.RowHeight) / diagram.RowHeight
 	to = from + overscanRows + chunkRows + visible + overscanRows
 	return max(0, from), to
 }
@@ -124,11 +120,11 @@ func (p *playground) followNewest(ctx app.Context) {
 func (p *diagramState) follow(ctx app.Context) {
 	l := p.layout()
 	bottom := l.Height
-	visible := p.viewH - headHeight
+	visible := p.viewH - diagram.HeadHeight
 	switch {
 	case bottom > p.scrollTop+visible:
-		p.scrollTop = max(0, bottom-visible+rowHeight/2)
-	case bottom < p.scrollTop+rowHeight:
+		p.scrollTop = max(0, bottom-visible+diagram.RowHeight/2)
+	case bottom < p.scrollTop+diagram.RowHeight:
 		p.scrollTop = max(0, bottom-visible/2)
 	}
 	p.scrollDiagram(ctx, p.scrollTop)
@@ -211,8 +207,8 @@ func (p *playground) onFilterFetch(ctx app.Context, e app.Event) {
 }
 
 // svgUI renders a shape with go-app, XMLNS on every element.
-func (p *diagramState) svgUI(s shape) app.UI {
-	e := app.Elem(s.Tag).XMLNS(svgNS)
+func (p *diagramState) svgUI(s diagram.Shape) app.UI {
+	e := app.Elem(s.Tag).XMLNS(diagram.SVGNS)
 	for _, a := range s.Attrs {
 		e = e.Attr(a.K, a.V)
 	}
@@ -236,47 +232,6 @@ func (p *diagramState) svgUI(s shape) app.UI {
 		kids = append(kids, p.svgUI(k))
 	}
 	return e.Body(kids...)
-}
-
-// arrowDefs are the arrowheads, one per colour: SVG markers do not inherit
-// the line's colour.
-func arrowDefs() shape {
-	head := func(id string) shape {
-		return el("marker", "id", "head-"+id, "viewBox", "0 0 10 10", "refX", "9", "refY", "5",
-			"markerWidth", "7", "markerHeight", "7", "orient", "auto-start-reverse").
-			with(el("path", "class", "head head-"+id, "d", "M0,0 L10,5 L0,10 z"))
-	}
-	return el("defs").with(head("request"), head("response"), head("error"))
-}
-
-// laneHeads draws the node names above the lifelines, with the node's
-// state at this step.
-func laneHeads(l *layout, snap Snapshot) shape {
-	status := map[string]string{}
-	if snap.Valid {
-		for _, b := range snap.Brokers {
-			status[b.Name] = b.Status
-		}
-		for _, pr := range snap.Producers {
-			status[pr.Name] = pr.Status
-		}
-		for _, c := range snap.Consumers {
-			status[c.Name] = c.Status
-		}
-	}
-	g := el("g", "class", "lane-heads")
-	for _, ln := range l.Lanes {
-		class := "lane-head lane-" + kindClass(ln.Kind)
-		if st := status[string(ln.Node)]; st != "" && st != "up" {
-			class += " " + st
-		}
-		w := max(int(float64(len(ln.Node))*7.4)+20, 70)
-		g = g.with(el("g", "class", class, "data-lane", string(ln.Node)).with(
-			el("rect", "x", itoa(ln.X-w/2), "y", "6", "width", itoa(w), "height", "26", "rx", "6"),
-			el("text", "x", itoa(ln.X), "y", "24", "text-anchor", "middle").text(string(ln.Node)),
-		))
-	}
-	return g
 }
 
 func (p *playground) renderStage() app.UI {
@@ -340,7 +295,7 @@ type diagramView struct {
 	app.Compo
 	Gen      int
 	Pos      int
-	Filter   diagramFilter
+	Filter   diagram.Filter
 	From, To int
 	Selected int64
 	Travel   bool
@@ -356,29 +311,29 @@ func (d *diagramView) Render() app.UI {
 	kids := []app.UI{app.Raw(rawSVG("frame", drawFrame(l, d.Travel, events)))}
 	// Arrows from above the chunks drawn that reach into them.
 	firstRow := d.From / chunkRows * chunkRows
-	var long []shape
+	var long []diagram.Shape
 	for i := range l.Arrows {
 		a := &l.Arrows[i]
 		if a.FromRow >= firstRow {
 			break // arrows are in the order of their rows
 		}
 		if a.ToRow >= firstRow {
-			long = append(long, drawArrow(l, events, a, d.Selected))
+			long = append(long, diagram.DrawArrow(l, events, a, d.Selected))
 		}
 	}
 	kids = append(kids, app.Raw(rawSVG("long-arrows", long)))
 	for c := d.From / chunkRows; c*chunkRows < to; c++ {
 		now := -1 // the chunk does not change with the position
-		if open := l.chunkOpenAt(c); open {
+		if open := chunkOpenAt(l, c); open {
 			now = l.NowRow
 		}
 		sel := int64(0)
-		if d.Selected != 0 && l.chunkHasMsg(c, events, d.Selected) {
+		if d.Selected != 0 && chunkHasMsg(l, c, events, d.Selected) {
 			sel = d.Selected
 		}
 		kids = append(kids, &rowChunk{Gen: d.Gen, Filter: d.Filter, C: c, Now: now, Selected: sel, d: p})
 	}
-	return app.Elem("svg").XMLNS(svgNS).Class("sequence").
+	return app.Elem("svg").XMLNS(diagram.SVGNS).Class("sequence").
 		Attr("width", itoa(l.Width)).Attr("height", itoa(l.Height)).
 		Attr("viewBox", "0 0 "+itoa(l.Width)+" "+itoa(l.Height)).
 		Attr("role", "img").
@@ -402,7 +357,7 @@ func (d *diagramView) Render() app.UI {
 type rowChunk struct {
 	app.Compo
 	Gen      int
-	Filter   diagramFilter
+	Filter   diagram.Filter
 	C        int
 	Now      int
 	Selected int64
@@ -415,7 +370,7 @@ func (c *rowChunk) Render() app.UI {
 }
 
 // chunkArrows is the range of arrows sent in chunk c's rows.
-func (l *layout) chunkArrows(c int) (from, to int) {
+func chunkArrows(l *diagram.Layout, c int) (from, to int) {
 	lo, hi := c*chunkRows, (c+1)*chunkRows
 	from = sort.Search(len(l.Arrows), func(i int) bool { return l.Arrows[i].FromRow >= lo })
 	to = sort.Search(len(l.Arrows), func(i int) bool { return l.Arrows[i].FromRow >= hi })
@@ -424,11 +379,11 @@ func (l *layout) chunkArrows(c int) (from, to int) {
 
 // chunkOpenAt reports whether chunk c changes with the position: it holds
 // the last row, or an arrow still in flight.
-func (l *layout) chunkOpenAt(c int) bool {
+func chunkOpenAt(l *diagram.Layout, c int) bool {
 	if (c+1)*chunkRows > l.NowRow {
 		return true
 	}
-	from, to := l.chunkArrows(c)
+	from, to := chunkArrows(l, c)
 	for i := from; i < to; i++ {
 		if l.Arrows[i].InFlight {
 			return true
@@ -438,8 +393,8 @@ func (l *layout) chunkOpenAt(c int) bool {
 }
 
 // chunkHasMsg reports whether message id is drawn in chunk c.
-func (l *layout) chunkHasMsg(c int, events []sim.Event, id int64) bool {
-	from, to := l.chunkArrows(c)
+func chunkHasMsg(l *diagram.Layout, c int, events []sim.Event, id int64) bool {
+	from, to := chunkArrows(l, c)
 	for i := from; i < to; i++ {
 		if events[l.Arrows[i].Send].MsgID == id {
 			return true
@@ -451,12 +406,12 @@ func (l *layout) chunkHasMsg(c int, events []sim.Event, id int64) bool {
 // drawFrame draws what spans the whole diagram: the arrowheads, the
 // lifelines, the spans of nodes down or paused, the line of now and,
 // while playing, the dots travelling along the newest arrows.
-func drawFrame(l *layout, travel bool, events []sim.Event) []shape {
-	out := []shape{arrowDefs()}
-	full := drawRows(l, events, 0, 0, 0) // lifelines and spans only
+func drawFrame(l *diagram.Layout, travel bool, events []sim.Event) []diagram.Shape {
+	out := []diagram.Shape{diagram.ArrowDefs()}
+	full := diagram.DrawRows(l, events, 0, 0, 0) // lifelines and spans only
 	out = append(out, full...)
-	y := rowY(l.NowRow) - rowHeight/2
-	out = append(out, el("line", "class", "now-line", "x1", "0", "y1", itoa(y), "x2", itoa(l.Width), "y2", itoa(y)))
+	y := diagram.RowY(l.NowRow) - diagram.RowHeight/2
+	out = append(out, diagram.El("line", "class", "now-line", "x1", "0", "y1", itoa(y), "x2", itoa(l.Width), "y2", itoa(y)))
 	if travel {
 		out = append(out, travellers(l, events)...)
 	}
@@ -464,16 +419,16 @@ func drawFrame(l *layout, travel bool, events []sim.Event) []shape {
 }
 
 // drawChunk draws chunk c's notes and the arrows sent in it.
-func drawChunk(l *layout, events []sim.Event, c int, selected int64) []shape {
-	var out []shape
+func drawChunk(l *diagram.Layout, events []sim.Event, c int, selected int64) []diagram.Shape {
+	var out []diagram.Shape
 	for r := c * chunkRows; r < (c+1)*chunkRows && r < len(l.Rows); r++ {
-		if s, ok := drawNote(l, &events[l.Rows[r]], r); ok {
+		if s, ok := diagram.DrawNote(l, &events[l.Rows[r]], r); ok {
 			out = append(out, s)
 		}
 	}
-	from, to := l.chunkArrows(c)
+	from, to := chunkArrows(l, c)
 	for i := from; i < to; i++ {
-		out = append(out, drawArrow(l, events, &l.Arrows[i], selected))
+		out = append(out, diagram.DrawArrow(l, events, &l.Arrows[i], selected))
 	}
 	return out
 }
@@ -482,7 +437,7 @@ func drawChunk(l *layout, events []sim.Event, c int, selected int64) []shape {
 // its content in the diagram's own coordinates: markup the browser
 // parses into SVG elements (app.Raw parses in HTML, where an <svg> root
 // switches to SVG). An arrow is focusable and a button, as svgUI makes it.
-func rawSVG(class string, shapes []shape) string {
+func rawSVG(class string, shapes []diagram.Shape) string {
 	var b strings.Builder
 	// A fixed size: one relative to the diagram's, which grows at every
 	// step, would lay every chunk out again at every step.
@@ -494,7 +449,7 @@ func rawSVG(class string, shapes []shape) string {
 	return b.String()
 }
 
-func writeRaw(b *strings.Builder, s shape) {
+func writeRaw(b *strings.Builder, s diagram.Shape) {
 	b.WriteString("<" + s.Tag)
 	for _, a := range s.Attrs {
 		b.WriteString(" " + a.K + `="` + html.EscapeString(a.V) + `"`)
@@ -551,27 +506,48 @@ func (p *diagramState) onDiagramKey(ctx app.Context, e app.Event) {
 type laneHeadsView struct {
 	app.Compo
 	Gen      int
-	Filter   diagramFilter
+	Filter   diagram.Filter
 	StatePos int
 	d        *diagramState
 }
 
 func (h *laneHeadsView) Render() app.UI {
 	l := h.d.layout()
-	return app.Elem("svg").XMLNS(svgNS).Class("sequence-head").Aria("hidden", "true").
-		Attr("width", itoa(l.Width)).Attr("height", itoa(headHeight)).
-		Attr("viewBox", "0 0 "+itoa(l.Width)+" "+itoa(headHeight)).
-		Body(h.d.svgUI(laneHeads(l, h.d.shownSnap)))
+	return app.Elem("svg").XMLNS(diagram.SVGNS).Class("sequence-head").Aria("hidden", "true").
+		Attr("width", itoa(l.Width)).Attr("height", itoa(diagram.HeadHeight)).
+		Attr("viewBox", "0 0 "+itoa(l.Width)+" "+itoa(diagram.HeadHeight)).
+		Body(h.d.svgUI(diagram.LaneHeads(l, laneStatus(h.d.shownSnap))))
 }
 
+// laneStatus is each node's state in snap, by name, as the lane heads
+// show it (nothing when snap is not taken yet).
+func laneStatus(snap Snapshot) map[string]string {
+	status := map[string]string{}
+	if snap.Valid {
+		for _, b := range snap.Brokers {
+			status[b.Name] = b.Status
+		}
+		for _, pr := range snap.Producers {
+			status[pr.Name] = pr.Status
+		}
+		for _, c := range snap.Consumers {
+			status[c.Name] = c.Status
+		}
+	}
+	return status
+}
+
+// itoa is strconv.Itoa, short for the many coordinates of the SVG markup.
+func itoa(v int) string { return strconv.Itoa(v) }
+
 // travellers are dots that run along the arrows sent in the newest step.
-func travellers(l *layout, events []sim.Event) []shape {
-	var out []shape
+func travellers(l *diagram.Layout, events []sim.Event) []diagram.Shape {
+	var out []diagram.Shape
 	for _, i := range l.Newest {
 		a := &l.Arrows[i]
-		d, _, _ := arrowPath(l, &events[a.Send], a)
-		out = append(out, el("circle", "class", "traveller", "r", "5", "cx", "0", "cy", "0").with(
-			el("animateMotion", "path", d, "dur", "0.6s", "begin", "indefinite", "fill", "freeze"),
+		d, _, _ := diagram.ArrowPath(l, &events[a.Send], a)
+		out = append(out, diagram.El("circle", "class", "traveller", "r", "5", "cx", "0", "cy", "0").With(
+			diagram.El("animateMotion", "path", d, "dur", "0.6s", "begin", "indefinite", "fill", "freeze"),
 		))
 	}
 	return out
@@ -639,7 +615,7 @@ func (p *playground) renderMessagePanel() app.UI {
 			}
 		}
 	}
-	fields := messageFields(send.Msg)
+	fields := diagram.MessageFields(send.Msg)
 	raw, _ := json.MarshalIndent(send.Msg, "", "  ")
 	return panel.DataSet("msg", send.MsgID).Body(
 		app.Div().Class("panel-head").Body(
@@ -718,7 +694,7 @@ func (p *playground) renderTrace() app.UI {
 type traceList struct {
 	app.Compo
 	Gen      int
-	Filter   diagramFilter
+	Filter   diagram.Filter
 	From, To int
 	d        *diagramState
 }
@@ -727,7 +703,7 @@ type traceList struct {
 // from.
 type traceKey struct {
 	gen    int
-	filter diagramFilter
+	filter diagram.Filter
 }
 
 func (t *traceList) Render() app.UI {

@@ -8,6 +8,7 @@ import (
 
 	"txnlab/core/protocol"
 	"txnlab/core/sim"
+	"txnlab/diagram"
 )
 
 // transportNames are the transport buttons' names by data-action: the
@@ -264,10 +265,10 @@ func (p *playground) seekFound(ctx app.Context, i int, none string) {
 // quietStep reports whether step pos (the events between positions pos-1
 // and pos) shows nothing under the filter: a timer that only advances
 // the clock, a replica fetch the diagram hides.
-func quietStep(e Engine, f diagramFilter, pos int) bool {
+func quietStep(e Engine, f diagram.Filter, pos int) bool {
 	evs := e.History()
 	for j := e.EventsAt(pos - 1); j < e.EventsAt(pos); j++ {
-		if f.shows(&evs[j]) {
+		if f.Shows(&evs[j]) {
 			return false
 		}
 	}
@@ -283,7 +284,7 @@ const repeatWindow = 64
 // append, a crash, a loss, an expectation, a note, or a message whose
 // API, ends and error did not already go by in the repeatWindow steps
 // before it. It is -1 when nothing of the kind is left.
-func nextInteresting(e Engine, f diagramFilter) int {
+func nextInteresting(e Engine, f diagram.Filter) int {
 	evs := e.History()
 	type sig struct {
 		from, to      sim.NodeID
@@ -295,7 +296,7 @@ func nextInteresting(e Engine, f diagramFilter) int {
 		found := false
 		for j := e.EventsAt(i - 1); j < e.EventsAt(i); j++ {
 			ev := &evs[j]
-			if !f.shows(ev) {
+			if !f.Shows(ev) {
 				continue
 			}
 			switch ev.Kind {

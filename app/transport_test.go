@@ -4,6 +4,7 @@ import (
 	"testing"
 	"time"
 
+	"txnlab/diagram"
 	"txnlab/scenarios"
 )
 
@@ -33,7 +34,7 @@ func markersFail(t *testing.T) Engine {
 // steps that show something.
 func TestNextInterestingAndQuietSteps(t *testing.T) {
 	e := markersFail(t)
-	var f diagramFilter
+	var f diagram.Filter
 	n := e.Len()
 	quiet := 0
 	for i := 1; i <= n; i++ {

@@ -5,7 +5,6 @@ package scenarios
 import (
 	"embed"
 	"io/fs"
-	"sort"
 	"strings"
 )
 
@@ -29,11 +28,19 @@ type Scenario struct {
 func All() []Scenario {
 	var out []Scenario
 	for _, dir := range []string{".", "broken"} {
-		names, _ := fs.Glob(files, dir+"/*.scenario")
-		sort.Strings(names)
-		for _, n := range names {
-			data, _ := files.ReadFile(n)
-			out = append(out, parse(strings.TrimPrefix(strings.TrimSuffix(n, ".scenario"), "./"), string(data)))
+		// embed.FS lists a directory sorted by name; fs.Glob would link
+		// io/fs's pattern matching and a sort into the wasm for this.
+		entries, _ := files.ReadDir(dir)
+		for _, e := range entries {
+			name, ok := strings.CutSuffix(e.Name(), ".scenario")
+			if !ok || e.IsDir() {
+				continue
+			}
+			if dir != "." {
+				name = dir + "/" + name
+			}
+			data, _ := files.ReadFile(name + ".scenario")
+			out = append(out, parse(name, string(data)))
 		}
 	}
 	return out

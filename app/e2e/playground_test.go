@@ -125,7 +125,7 @@ func findArrow(b *browser, sel string) int {
 	return 0
 }
 
-// rowHeight is the diagram's row height in pixels (app/diagram.go).
+// rowHeight is the diagram's row height in pixels (diagram/diagram.go).
 const rowHeight = 24
 
 // runToEnd presses Run to end and waits until the page is there.

@@ -7,10 +7,10 @@ import (
 	"io"
 	"os"
 	"strings"
-	"txnlab/app"
 
 	"txnlab/core/scenario"
 	"txnlab/core/sim"
+	"txnlab/diagram"
 )
 
 // runCmd is `txnlab run`.
@@ -96,7 +96,7 @@ func runFile(file, format string, seed uint64, all bool, stdout, stderr io.Write
 		writeJSON(stdout, out)
 	case "mermaid":
 		if out.Session != nil && out.Session.Cluster != nil {
-			fmt.Fprint(stdout, app.Mermaid(out.Session.Cluster.World.Trace.Events(0)))
+			fmt.Fprint(stdout, diagram.Mermaid(out.Session.Cluster.World.Trace.Events(0), diagram.Filter{}))
 		}
 	default:
 		if out.Session != nil && out.Session.Cluster != nil {

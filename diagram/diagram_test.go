@@ -1,4 +1,4 @@
-package app
+package diagram
 
 import (
 	"reflect"
@@ -21,13 +21,13 @@ func TestLayoutPrefixIsTheLayoutOfThePrefix(t *testing.T) {
 			t.Fatal(err)
 		}
 		h := e.History()
-		for _, f := range []diagramFilter{{}, {Replication: true}, {HideFetch: true}} {
-			lanes := lanesOf(h, f)
-			full := fullLayout(lanes, h, f)
+		for _, f := range []Filter{{}, {Replication: true}, {HideFetch: true}} {
+			lanes := LanesOf(h, f)
+			full := FullLayout(lanes, h, f)
 			for i := 0; i <= e.Len(); i += max(1, e.Len()/40) {
 				n, last := e.EventsAt(i), e.EventsAt(max(0, i-1))
-				got, want := full.at(n, last), fullLayout(lanes, h[:n], f).at(n, last)
-				strip := func(l *layout) *layout {
+				got, want := full.At(n, last), FullLayout(lanes, h[:n], f).At(n, last)
+				strip := func(l *Layout) *Layout {
 					c := *l
 					c.Arrows = nil
 					for _, a := range l.Arrows {
@@ -66,10 +66,10 @@ func TestInternalISRNotesAreHidden(t *testing.T) {
 				continue
 			}
 			n++
-			if !ev.Internal || (diagramFilter{}).shows(ev) {
+			if !ev.Internal || (Filter{}).Shows(ev) {
 				t.Errorf("%s: %s is shown by default (Internal %v)", slug, ev.Line(), ev.Internal)
 			}
-			if !(diagramFilter{Replication: true}).shows(ev) {
+			if !(Filter{Replication: true}).Shows(ev) {
 				t.Errorf("%s: %s is hidden even with replication shown", slug, ev.Line())
 			}
 		}

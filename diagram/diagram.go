@@ -1,4 +1,4 @@
-package app
+package diagram
 
 import (
 	"sort"
@@ -22,13 +22,13 @@ const (
 	groupGap   = 30  // between the clients and the brokers
 	laneMargin = 60  // left of the first lifeline
 	noteRoom   = 230 // right of the last lifeline: notes are written rightwards
-	headHeight = 40  // the lane names, above the rows
-	rowHeight  = 24  // one event
+	HeadHeight = 40  // the lane names, above the rows
+	RowHeight  = 24  // one event
 	charWidth  = 6.6 // of the 11 px monospace font, to size note pills
 )
 
-// diagramFilter is what the learner chose to hide.
-type diagramFilter struct {
+// Filter is what the learner chose to hide.
+type Filter struct {
 	// Replication shows replica fetches and partition bookkeeping of the
 	// internal topics (hidden by default: they are most of the trace).
 	Replication bool
@@ -36,8 +36,8 @@ type diagramFilter struct {
 	HideFetch bool
 }
 
-// shows reports whether e gets a row.
-func (f diagramFilter) shows(e *sim.Event) bool {
+// Shows reports whether e gets a row.
+func (f Filter) Shows(e *sim.Event) bool {
 	if !f.Replication && (e.Internal || bookkeeping(e)) {
 		return false
 	}
@@ -66,15 +66,16 @@ const (
 	laneController
 )
 
-type lane struct {
+// Lane is a node's lifeline: its kind (which orders the lanes) and its x.
+type Lane struct {
 	Node sim.NodeID
 	Kind laneKind
 	X    int
 }
 
-// arrow is one message from its send to its delivery, loss, or (still in
+// Arrow is one message from its send to its delivery, loss, or (still in
 // flight) the bottom of the diagram.
-type arrow struct {
+type Arrow struct {
 	Send    int // index of the send event
 	Drop    int // index of the drop event, or -1
 	FromRow int
@@ -93,12 +94,12 @@ type span struct {
 	Paused   bool
 }
 
-// layout is the diagram of one position.
-type layout struct {
-	Lanes  []lane
+// Layout is the diagram of one position.
+type Layout struct {
+	Lanes  []Lane
 	X      map[sim.NodeID]int
 	Rows   []int // event index of each row
-	Arrows []arrow
+	Arrows []Arrow
 	Spans  []span
 	// NowRow is the last row: where messages still in flight point to.
 	NowRow int
@@ -133,7 +134,7 @@ func placeText(x, off, w, width int, left bool) int {
 
 // side is where the notes of no lane are written: right of the last
 // lifeline.
-func (l *layout) side() int {
+func (l *Layout) side() int {
 	last := laneMargin
 	if n := len(l.Lanes); n > 0 {
 		last = l.Lanes[n-1].X
@@ -142,7 +143,7 @@ func (l *layout) side() int {
 }
 
 // label is text cut, on the page, to the diagram's width less room.
-func (l *layout) label(text string, room int) string {
+func (l *Layout) label(text string, room int) string {
 	if l.Whole {
 		return text
 	}
@@ -152,13 +153,13 @@ func (l *layout) label(text string, room int) string {
 // wholeWidth widens the layout until every label of the rows drawn fits
 // whole, written on its preferred side: the exports' diagram, which no
 // one scrolls.
-func (l *layout) wholeWidth(events []sim.Event) {
+func (l *Layout) wholeWidth(events []sim.Event) {
 	l.Whole = true
 	need := l.Width
 	for i := range l.Arrows {
 		e := &events[l.Arrows[i].Send]
 		x1, x2 := l.X[e.Node], l.X[e.Peer]
-		w := textWidth(messageText(e))
+		w := TextWidth(MessageText(e))
 		switch {
 		case x2 > x1:
 			need = max(need, x1+8+w+textMargin)
@@ -175,7 +176,7 @@ func (l *layout) wholeWidth(events []sim.Event) {
 		case sim.KindSend, sim.KindDeliver, sim.KindDrop:
 			continue
 		case sim.KindExpect:
-			need = max(need, side+textWidth("✓ "+expectText(e))+textMargin)
+			need = max(need, side+TextWidth("✓ "+expectText(e))+textMargin)
 			continue
 		}
 		x, ok := l.X[e.Node]
@@ -183,7 +184,7 @@ func (l *layout) wholeWidth(events []sim.Event) {
 			x = side - 14
 		}
 		text, _ := noteText(e)
-		need = max(need, x+14+textWidth(text)+6+textMargin)
+		need = max(need, x+14+TextWidth(text)+6+textMargin)
 	}
 	l.Width = need
 }
@@ -204,10 +205,10 @@ func nodeKind(n sim.NodeID) laneKind {
 // (expectations) and notes of no node are drawn at the side.
 func hasLane(n sim.NodeID) bool { return n != "" && n != "script" }
 
-// lanesOf lays out the lifelines from the whole history, so none moves
+// LanesOf lays out the lifelines from the whole history, so none moves
 // while stepping: clients in order of appearance, every broker by number,
 // the controller only if something it does is shown.
-func lanesOf(history []sim.Event, f diagramFilter) []lane {
+func LanesOf(history []sim.Event, f Filter) []Lane {
 	seen := map[sim.NodeID]bool{}
 	var clients, brokers []sim.NodeID
 	controller := false
@@ -235,26 +236,26 @@ func lanesOf(history []sim.Event, f diagramFilter) []lane {
 	}
 	for i := range history {
 		e := &history[i]
-		shown := f.shows(e)
+		shown := f.Shows(e)
 		add(e.Node, shown)
 		add(e.Peer, shown)
 	}
 	sort.Slice(brokers, func(i, j int) bool { return brokerNum(brokers[i]) < brokerNum(brokers[j]) })
-	var out []lane
+	var out []Lane
 	x := laneMargin
 	for _, n := range clients {
-		out = append(out, lane{Node: n, Kind: laneClient, X: x})
+		out = append(out, Lane{Node: n, Kind: laneClient, X: x})
 		x += laneWidth
 	}
 	if len(clients) > 0 {
 		x += groupGap
 	}
 	for _, n := range brokers {
-		out = append(out, lane{Node: n, Kind: laneBroker, X: x})
+		out = append(out, Lane{Node: n, Kind: laneBroker, X: x})
 		x += laneWidth
 	}
 	if controller {
-		out = append(out, lane{Node: "controller", Kind: laneController, X: x})
+		out = append(out, Lane{Node: "controller", Kind: laneController, X: x})
 	}
 	return out
 }
@@ -264,18 +265,18 @@ func brokerNum(n sim.NodeID) int {
 	return v
 }
 
-// layoutOf lays out the events up to a position (events, a prefix of
+// LayoutOf lays out the events up to a position (events, a prefix of
 // history) on the lanes of the whole history. lastStep is where the newest
 // step's events begin.
-func layoutOf(history, events []sim.Event, lastStep int, f diagramFilter) *layout {
-	return fullLayout(lanesOf(history, f), history, f).at(len(events), lastStep)
+func LayoutOf(history, events []sim.Event, lastStep int, f Filter) *Layout {
+	return FullLayout(LanesOf(history, f), history, f).At(len(events), lastStep)
 }
 
-// fullLayout lays out a whole history once: a position's layout is then
-// a prefix of it (at), so stepping through a long history does not lay it
+// FullLayout lays out a whole history once: a position's layout is then
+// a prefix of it (At), so stepping through a long history does not lay it
 // out again at every step.
-func fullLayout(lanes []lane, history []sim.Event, f diagramFilter) *layout {
-	l := &layout{Lanes: lanes, X: map[sim.NodeID]int{}}
+func FullLayout(lanes []Lane, history []sim.Event, f Filter) *Layout {
+	l := &Layout{Lanes: lanes, X: map[sim.NodeID]int{}}
 	for _, ln := range l.Lanes {
 		l.X[ln.Node] = ln.X
 	}
@@ -289,7 +290,7 @@ func fullLayout(lanes []lane, history []sim.Event, f diagramFilter) *layout {
 	down := map[sim.NodeID]int{}
 	for i := range history {
 		e := &history[i]
-		if !f.shows(e) {
+		if !f.Shows(e) {
 			continue
 		}
 		row := len(l.Rows)
@@ -297,7 +298,7 @@ func fullLayout(lanes []lane, history []sim.Event, f diagramFilter) *layout {
 		switch e.Kind {
 		case sim.KindSend:
 			open[e.MsgID] = len(l.Arrows)
-			l.Arrows = append(l.Arrows, arrow{Send: i, Drop: -1, FromRow: row, endRow: -1, dropAt: -1})
+			l.Arrows = append(l.Arrows, Arrow{Send: i, Drop: -1, FromRow: row, endRow: -1, dropAt: -1})
 		case sim.KindDeliver, sim.KindDrop:
 			if a, ok := open[e.MsgID]; ok {
 				l.Arrows[a].endRow = row
@@ -321,17 +322,17 @@ func fullLayout(lanes []lane, history []sim.Event, f diagramFilter) *layout {
 	return l
 }
 
-// at is the layout of the first n events of a full layout, lastStep the
-// first event of the newest step: the rows before the first row at or
+// At is the layout of the first n events of a full layout, lastStep the
+// first event of the newest step: the rows before the first row At or
 // past n, the arrows sent in them, in flight when their end is not among
 // them, and the spans begun in them, still open when they end later.
-func (full *layout) at(n, lastStep int) *layout {
-	l := &layout{Lanes: full.Lanes, X: full.X, Width: full.Width}
+func (full *Layout) At(n, lastStep int) *Layout {
+	l := &Layout{Lanes: full.Lanes, X: full.X, Width: full.Width}
 	rows := sort.Search(len(full.Rows), func(r int) bool { return full.Rows[r] >= n })
 	l.Rows = full.Rows[:rows:rows]
 	l.NowRow = rows
 	arrows := sort.Search(len(full.Arrows), func(a int) bool { return full.Arrows[a].FromRow >= rows })
-	l.Arrows = make([]arrow, arrows)
+	l.Arrows = make([]Arrow, arrows)
 	copy(l.Arrows, full.Arrows[:arrows])
 	for i := range l.Arrows {
 		a := &l.Arrows[i]
@@ -353,48 +354,53 @@ func (full *layout) at(n, lastStep int) *layout {
 		}
 		l.Spans = append(l.Spans, s)
 	}
-	l.Height = (l.NowRow + 1) * rowHeight
+	l.Height = (l.NowRow + 1) * RowHeight
 	return l
 }
 
-// rowY is the middle of a row.
-func rowY(row int) int { return row*rowHeight + rowHeight/2 }
+// RowY is the middle of a row.
+func RowY(row int) int { return row*RowHeight + RowHeight/2 }
 
-// shape is a tiny SVG tree: the drawing both the page (as go-app elements)
+// Shape is a tiny SVG tree: the drawing both the page (as go-app elements)
 // and the export (as text) render.
-type shape struct {
+type Shape struct {
 	Tag   string
-	Attrs []attr
+	Attrs []Attr
 	Text  string
-	Kids  []shape
+	Kids  []Shape
 	// Msg, when set, makes the shape a clickable arrow for that message.
 	Msg int64
 }
 
-type attr struct{ K, V string }
+// Attr is one attribute of a Shape, in the order written.
+type Attr struct{ K, V string }
 
-func el(tag string, attrs ...string) shape {
-	s := shape{Tag: tag}
+// El is an element of tag with attributes given as name, value pairs.
+func El(tag string, attrs ...string) Shape {
+	s := Shape{Tag: tag}
 	for i := 0; i+1 < len(attrs); i += 2 {
-		s.Attrs = append(s.Attrs, attr{attrs[i], attrs[i+1]})
+		s.Attrs = append(s.Attrs, Attr{attrs[i], attrs[i+1]})
 	}
 	return s
 }
 
-func (s shape) with(kids ...shape) shape { s.Kids = append(s.Kids, kids...); return s }
-func (s shape) text(t string) shape      { s.Text = t; return s }
-func (s shape) attr(k, v string) shape   { s.Attrs = append(s.Attrs, attr{k, v}); return s }
+// With is s with kids appended to its children.
+func (s Shape) With(kids ...Shape) Shape { s.Kids = append(s.Kids, kids...); return s }
+
+// WithText is s holding text t.
+func (s Shape) WithText(t string) Shape { s.Text = t; return s }
+func (s Shape) attr(k, v string) Shape  { s.Attrs = append(s.Attrs, Attr{k, v}); return s }
 
 func itoa(v int) string { return strconv.Itoa(v) }
 
-// drawRows draws rows [from, to) of the layout: the lifelines over the
+// DrawRows draws rows [from, to) of the layout: the lifelines over the
 // whole height (they are a handful of elements), every note in range and
 // every arrow crossing it.
-func drawRows(l *layout, events []sim.Event, from, to int, selected int64) []shape {
+func DrawRows(l *Layout, events []sim.Event, from, to int, selected int64) []Shape {
 	from, to = max(0, from), min(to, l.NowRow+1)
-	var out []shape
+	var out []Shape
 	for _, ln := range l.Lanes {
-		out = append(out, el("line", "class", "lifeline lifeline-"+kindClass(ln.Kind),
+		out = append(out, El("line", "class", "lifeline lifeline-"+kindClass(ln.Kind),
 			"x1", itoa(ln.X), "y1", "0", "x2", itoa(ln.X), "y2", itoa(l.Height)))
 	}
 	for _, s := range l.Spans {
@@ -406,15 +412,15 @@ func drawRows(l *layout, events []sim.Event, from, to int, selected int64) []sha
 		if s.Paused {
 			class = "lifeline-paused"
 		}
-		out = append(out, el("rect", "class", class, "x", itoa(x-4), "y", itoa(rowY(s.From)),
-			"width", "8", "height", itoa(max(rowY(s.To)-rowY(s.From), 4)), "rx", "3"))
+		out = append(out, El("rect", "class", class, "x", itoa(x-4), "y", itoa(RowY(s.From)),
+			"width", "8", "height", itoa(max(RowY(s.To)-RowY(s.From), 4)), "rx", "3"))
 	}
 	if from < to && l.NowRow >= from && l.NowRow < to {
-		y := rowY(l.NowRow) - rowHeight/2
-		out = append(out, el("line", "class", "now-line", "x1", "0", "y1", itoa(y), "x2", itoa(l.Width), "y2", itoa(y)))
+		y := RowY(l.NowRow) - RowHeight/2
+		out = append(out, El("line", "class", "now-line", "x1", "0", "y1", itoa(y), "x2", itoa(l.Width), "y2", itoa(y)))
 	}
 	for r := from; r < to && r < len(l.Rows); r++ {
-		if s, ok := drawNote(l, &events[l.Rows[r]], r); ok {
+		if s, ok := DrawNote(l, &events[l.Rows[r]], r); ok {
 			out = append(out, s)
 		}
 	}
@@ -423,7 +429,7 @@ func drawRows(l *layout, events []sim.Event, from, to int, selected int64) []sha
 		if a.ToRow < from || a.FromRow >= to {
 			continue
 		}
-		out = append(out, drawArrow(l, events, a, selected))
+		out = append(out, DrawArrow(l, events, a, selected))
 	}
 	return out
 }
@@ -438,12 +444,12 @@ func kindClass(k laneKind) string {
 	return "client"
 }
 
-// arrowPath is the arrow's line: straight from the send to the delivery,
+// ArrowPath is the arrow's line: straight from the send to the delivery,
 // or a loop for a message a broker sends itself (a coordinator writing a
 // marker to a partition it leads).
-func arrowPath(l *layout, e *sim.Event, a *arrow) (d string, endX, endY int) {
+func ArrowPath(l *Layout, e *sim.Event, a *Arrow) (d string, endX, endY int) {
 	x1, x2 := l.X[e.Node], l.X[e.Peer]
-	y1, y2 := rowY(a.FromRow), rowY(a.ToRow)
+	y1, y2 := RowY(a.FromRow), RowY(a.ToRow)
 	if a.Drop >= 0 {
 		x2 = x1 + (x2-x1)*2/3
 	}
@@ -464,7 +470,10 @@ func arrowPath(l *layout, e *sim.Event, a *arrow) (d string, endX, endY int) {
 	return "M" + itoa(x1) + "," + itoa(y1) + " L" + itoa(x2) + "," + itoa(y2), x2, y2
 }
 
-func drawArrow(l *layout, events []sim.Event, a *arrow, selected int64) shape {
+// DrawArrow draws one arrow: its line, head, label, title and the data
+// attributes the page and the tests find it by; selected is the message
+// shown in the message panel (0: none).
+func DrawArrow(l *Layout, events []sim.Event, a *Arrow, selected int64) Shape {
 	e := &events[a.Send]
 	kind := "request"
 	if e.Resp {
@@ -486,17 +495,17 @@ func drawArrow(l *layout, events []sim.Event, a *arrow, selected int64) shape {
 	if selected != 0 && e.MsgID == selected {
 		class += " selected"
 	}
-	whole := messageText(e)
+	whole := MessageText(e)
 	label := whole
 	if !l.Whole {
-		label = l.label(messageLabel(e), 0)
+		label = l.label(MessageLabel(e), 0)
 	}
-	d, ex, ey := arrowPath(l, e, a)
+	d, ex, ey := ArrowPath(l, e, a)
 	x1, x2 := l.X[e.Node], l.X[e.Peer]
 	// Requests and responses alike are written from their sender, along
 	// the arrow, and kept inside the diagram: a response to the first
 	// lane is written from its receiver when it would pass the left edge.
-	w := textWidth(label)
+	w := TextWidth(label)
 	var lx int
 	switch {
 	case x2 > x1:
@@ -508,7 +517,7 @@ func drawArrow(l *layout, events []sim.Event, a *arrow, selected int64) shape {
 	default:
 		lx = max(textMargin, min(x2+8, l.Width-textMargin-w))
 	}
-	g := el("g", "class", class, "data-api", e.API, "data-kind", kind,
+	g := El("g", "class", class, "data-api", e.API, "data-kind", kind,
 		"data-from", string(e.Node), "data-to", string(e.Peer), "data-msg", strconv.FormatInt(e.MsgID, 10))
 	if e.Error != "" {
 		g = g.attr("data-error", e.Error)
@@ -526,41 +535,41 @@ func drawArrow(l *layout, events []sim.Event, a *arrow, selected int64) shape {
 	if e.Error != "" {
 		marker = "url(#head-error)"
 	}
-	shaft := el("path", "class", "shaft", "d", d, "fill", "none")
+	shaft := El("path", "class", "shaft", "d", d, "fill", "none")
 	if a.Drop < 0 {
 		shaft = shaft.attr("marker-end", marker)
 	}
-	g = g.with(
-		el("title").text(string(e.Node)+" → "+string(e.Peer)+"  "+desc),
-		el("path", "class", "hit", "d", d, "fill", "none"),
+	g = g.With(
+		El("title").WithText(string(e.Node)+" → "+string(e.Peer)+"  "+desc),
+		El("path", "class", "hit", "d", d, "fill", "none"),
 		shaft,
-		el("text", "class", "message-label", "x", itoa(lx), "y", itoa(rowY(a.FromRow)-4)).text(label),
+		El("text", "class", "message-label", "x", itoa(lx), "y", itoa(RowY(a.FromRow)-4)).WithText(label),
 	)
 	if a.Drop >= 0 {
-		g = g.with(el("text", "class", "drop-mark", "x", itoa(ex), "y", itoa(ey+5), "text-anchor", "middle").text("✕"))
+		g = g.With(El("text", "class", "drop-mark", "x", itoa(ex), "y", itoa(ey+5), "text-anchor", "middle").WithText("✕"))
 	}
 	return g
 }
 
-// drawNote draws what happens on one node at a row: a state change, an
+// DrawNote draws what happens on one node at a row: a state change, an
 // append, a lifecycle mark, a client call, an expectation.
-func drawNote(l *layout, e *sim.Event, row int) (shape, bool) {
-	y := rowY(row)
+func DrawNote(l *Layout, e *sim.Event, row int) (Shape, bool) {
+	y := RowY(row)
 	x, onLane := l.X[e.Node]
 	side := l.side()
 	switch e.Kind {
 	case sim.KindSend, sim.KindDeliver, sim.KindDrop:
-		return shape{}, false
+		return Shape{}, false
 	case sim.KindCrash, sim.KindRestart, sim.KindPause, sim.KindResume:
 		if !onLane {
-			return shape{}, false
+			return Shape{}, false
 		}
 		mark := map[sim.Kind]string{sim.KindCrash: "✕", sim.KindRestart: "↻", sim.KindPause: "❚❚", sim.KindResume: "▶"}[e.Kind]
 		word := e.Kind.String()
-		return el("g", "class", "note lifecycle "+e.Kind.String(), "data-kind", e.Kind.String(), "data-node", string(e.Node)).with(
-			el("circle", "class", "lifecycle-dot", "cx", itoa(x), "cy", itoa(y), "r", "8"),
-			el("text", "class", "lifecycle-mark", "x", itoa(x), "y", itoa(y+4), "text-anchor", "middle").text(mark),
-			el("text", "class", "note-label lifecycle-label", "x", itoa(placeText(x, 14, textWidth(word), l.Width, false)), "y", itoa(y+4)).text(word),
+		return El("g", "class", "note lifecycle "+e.Kind.String(), "data-kind", e.Kind.String(), "data-node", string(e.Node)).With(
+			El("circle", "class", "lifecycle-dot", "cx", itoa(x), "cy", itoa(y), "r", "8"),
+			El("text", "class", "lifecycle-mark", "x", itoa(x), "y", itoa(y+4), "text-anchor", "middle").WithText(mark),
+			El("text", "class", "note-label lifecycle-label", "x", itoa(placeText(x, 14, TextWidth(word), l.Width, false)), "y", itoa(y+4)).WithText(word),
 		), true
 	case sim.KindExpect:
 		ok := strings.HasPrefix(e.Text, "ok")
@@ -570,11 +579,11 @@ func drawNote(l *layout, e *sim.Event, row int) (shape, bool) {
 		}
 		text := mark + " " + expectText(e)
 		if !l.Whole {
-			text = fitText(mark+" "+truncate(expectText(e), 30), l.Width-textMargin-side)
+			text = fitText(mark+" "+Truncate(expectText(e), 30), l.Width-textMargin-side)
 		}
-		return el("g", "class", class).with(
-			el("title").text(e.Subject+": "+e.Text),
-			el("text", "class", "note-label", "x", itoa(placeText(side, 0, textWidth(text), l.Width, false)), "y", itoa(y+4)).text(text),
+		return El("g", "class", class).With(
+			El("title").WithText(e.Subject+": "+e.Text),
+			El("text", "class", "note-label", "x", itoa(placeText(side, 0, TextWidth(text), l.Width, false)), "y", itoa(y+4)).WithText(text),
 		), true
 	}
 	text, class := noteText(e)
@@ -583,20 +592,20 @@ func drawNote(l *layout, e *sim.Event, row int) (shape, bool) {
 	}
 	full := text
 	if !l.Whole {
-		text = l.label(truncate(text, 52), 20)
+		text = l.label(Truncate(text, 52), 20)
 	}
 	// A note is written right of its lifeline, or left of it when the
 	// diagram ends first (the last lane's notes).
-	w := textWidth(text)
-	g := el("g", "class", "note "+class, "data-kind", e.Kind.String(), "data-node", string(e.Node)).with(el("title").text(full))
+	w := TextWidth(text)
+	g := El("g", "class", "note "+class, "data-kind", e.Kind.String(), "data-node", string(e.Node)).With(El("title").WithText(full))
 	if class == "state" || strings.HasPrefix(class, "append") {
 		tx := placeText(x, 14, w+6, l.Width, false)
-		g = g.with(el("rect", "class", "pill", "x", itoa(tx-6), "y", itoa(y-8), "width", itoa(w+12), "height", "16", "rx", "8"))
-		g = g.with(el("text", "class", "note-label", "x", itoa(tx), "y", itoa(y+4)).text(text))
+		g = g.With(El("rect", "class", "pill", "x", itoa(tx-6), "y", itoa(y-8), "width", itoa(w+12), "height", "16", "rx", "8"))
+		g = g.With(El("text", "class", "note-label", "x", itoa(tx), "y", itoa(y+4)).WithText(text))
 	} else {
-		g = g.with(
-			el("circle", "class", "note-dot", "cx", itoa(x), "cy", itoa(y), "r", "3"),
-			el("text", "class", "note-label", "x", itoa(placeText(x, 10, w, l.Width, false)), "y", itoa(y+4)).text(text),
+		g = g.With(
+			El("circle", "class", "note-dot", "cx", itoa(x), "cy", itoa(y), "r", "3"),
+			El("text", "class", "note-label", "x", itoa(placeText(x, 10, w, l.Width, false)), "y", itoa(y+4)).WithText(text),
 		)
 	}
 	return g, true

@@ -1,4 +1,4 @@
-package app
+package diagram
 
 import (
 	"strconv"
@@ -8,9 +8,9 @@ import (
 	"txnlab/core/sim"
 )
 
-// maxLabel is the longest arrow label, in characters; the full message is
+// MaxLabel is the longest arrow label, in characters; the full message is
 // one click away in the message panel.
-const maxLabel = 58
+const MaxLabel = 58
 
 // labelStyle writes a message's fields for an arrow label: a learner
 // reads "txn=… pid=0 epoch=1" at a glance, and the message panel keeps
@@ -52,15 +52,15 @@ var labelStyle = &protocol.SummaryStyle{
 	},
 }
 
-// messageLabel is an arrow's text on the page: messageText cut to
-// maxLabel characters.
-func messageLabel(e *sim.Event) string { return truncate(messageText(e), maxLabel) }
+// MessageLabel is an arrow's text on the page: MessageText cut to
+// MaxLabel characters.
+func MessageLabel(e *sim.Event) string { return Truncate(MessageText(e), MaxLabel) }
 
-// messageText is an arrow's whole text: the API and the message's key
+// MessageText is an arrow's whole text: the API and the message's key
 // fields, shortened. Requests read "InitProducerId(txn=order-txn-1)",
 // responses "InitProducerId → pid=0 epoch=1" or "EndTxn →
 // PRODUCER_FENCED". The exports write it whole.
-func messageText(e *sim.Event) string {
+func MessageText(e *sim.Event) string {
 	fields := ""
 	if e.Msg != nil {
 		fields = protocol.SummaryIn(e.Msg, labelStyle)
@@ -81,9 +81,9 @@ func messageText(e *sim.Event) string {
 	return s
 }
 
-// textWidth is the drawn width of s in the diagram's 11 px monospace
+// TextWidth is the drawn width of s in the diagram's 11 px monospace
 // font: a wide (CJK) character takes two cells.
-func textWidth(s string) int {
+func TextWidth(s string) int {
 	cells := 0
 	for _, r := range s {
 		cells++
@@ -97,15 +97,15 @@ func textWidth(s string) int {
 // fitText cuts s (marking the cut) so that it is at most w wide.
 func fitText(s string, w int) string {
 	n := len([]rune(s))
-	for n > 2 && textWidth(s) > w {
+	for n > 2 && TextWidth(s) > w {
 		n--
-		s = truncate(s, n)
+		s = Truncate(s, n)
 	}
 	return s
 }
 
-// truncate cuts s to n characters, marking the cut.
-func truncate(s string, n int) string {
+// Truncate cuts s to n characters, marking the cut.
+func Truncate(s string, n int) string {
 	r := []rune(s)
 	if len(r) <= n {
 		return s
@@ -113,12 +113,12 @@ func truncate(s string, n int) string {
 	return string(r[:n-1]) + "…"
 }
 
-// messageFields lists every field of a message, nested ones indented,
+// MessageFields lists every field of a message, nested ones indented,
 // error codes by name: what a learner compares against Kafka's protocol
 // documentation. The list is the message's own (protocol.MessageFields):
 // a data batch shows no ControlType, a Produce its batch header; a
 // request shows its header's version first.
-func messageFields(m protocol.Message) []protocol.Field {
+func MessageFields(m protocol.Message) []protocol.Field {
 	if m == nil {
 		return nil
 	}
