@@ -2,14 +2,17 @@ package explore
 
 import (
 	"fmt"
+	"iter"
 	"os"
 	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
 
+	"txnlab/core/protocol"
 	"txnlab/core/safety"
 	"txnlab/core/scenario"
+	"txnlab/core/sim"
 )
 
 // The generator is deterministic per seed, its scripts are valid, and
@@ -167,4 +170,65 @@ func TestBrokenLibrary(t *testing.T) {
 			t.Errorf("%s: err %v, %d failed expectation(s)", path, o.Err, o.Session.Failed())
 		}
 	}
+}
+
+// The generator overlaps a producer's sends, so that the explorer tries
+// the in-flight window (several batches of one partition on the wire,
+// reordered by delays, drops and crashes) and not only one batch at a
+// time: some runs must have two Produce requests of one producer to one
+// partition unanswered at once.
+func TestGeneratorOverlapsSends(t *testing.T) {
+	overlapping := 0
+	for seed := uint64(1); seed <= 60; seed++ {
+		r := Generate(Options{Seed: seed})
+		if r.Err != nil {
+			t.Fatalf("seed %d: %v", seed, r.Err)
+		}
+		o := Exec(r.Script(), 0, true)
+		if o.Err != nil {
+			t.Fatalf("seed %d: replay: %v", seed, o.Err)
+		}
+		if maxInFlight(o.Session.Cluster.World.Trace.All()) >= 2 {
+			overlapping++
+		}
+	}
+	t.Logf("%d of 60 runs overlapped", overlapping)
+	if overlapping < 15 {
+		t.Errorf("only %d of 60 runs had two batches of one producer and partition in flight at once", overlapping)
+	}
+}
+
+// maxInFlight is the most Produce requests of one producer to one
+// partition sent and not yet answered (or lost) at any point of a trace.
+func maxInFlight(events iter.Seq2[int, *sim.Event]) int {
+	type key struct {
+		from sim.NodeID
+		tp   protocol.TopicPartition
+	}
+	open := map[int64]key{}
+	count := map[key]int{}
+	most := 0
+	for _, e := range events {
+		switch {
+		case e.Kind == sim.KindSend && !e.Resp && e.API == "Produce":
+			req, ok := e.Msg.(*protocol.ProduceRequest)
+			if !ok || len(req.Partitions) != 1 {
+				continue
+			}
+			k := key{e.Node, req.Partitions[0].TopicPartition}
+			open[e.MsgID] = k
+			count[k]++
+			most = max(most, count[k])
+		case e.Kind == sim.KindDrop || (e.Kind == sim.KindSend && e.Resp):
+			id := e.MsgID
+			if e.Resp {
+				id = e.ReplyTo
+			}
+			if k, ok := open[id]; ok {
+				delete(open, id)
+				count[k]--
+			}
+		}
+	}
+	return most
 }

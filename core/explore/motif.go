@@ -311,3 +311,54 @@ func (g *gen) motifInterleave() {
 	}
 	g.emit("run for=%s", []string{"1s", "10s", "30s"}[g.pick(3)])
 }
+
+// motifPipeline: several batches of one partition in flight at once
+// (max.in.flight.requests.per.connection is 5), with a fault on the wire
+// while they are: one held back so that the next overtakes it, a request
+// or an answer lost, or the partition's leader crashed. The first send
+// waits for its answer so that the partition is in the transaction and
+// the producer knows its leader; each later one leaves a few
+// milliseconds after the previous, so it is a request of its own rather
+// than records added to the same batch.
+func (g *gen) motifPipeline() {
+	var p *prodInfo
+	if g.chance(50) {
+		p = g.inTxn()
+	} else if ps := g.liveProducers(func(p *prodInfo, _ *client.Producer) bool { return p.txnID == "" }); len(ps) > 0 {
+		p = ps[g.pick(len(ps))]
+	}
+	if p == nil || !g.can(p) {
+		return
+	}
+	if cp := g.producer(p.name); p.txnID != "" && cp.State == client.Ready {
+		g.emit("%s begin", p.name)
+	}
+	tp := g.randomTP()
+	p.lastTP = tp
+	g.emit("%s send %s %s", p.name, tp, g.records())
+	if !g.can(p) {
+		return
+	}
+	fault := g.pick(4)
+	switch fault {
+	case 0:
+		g.emit("delay Produce by=%dms", g.between(20, 400))
+	case 1:
+		g.emit("drop Produce count=1")
+	case 2:
+		g.emit("drop Produce.response count=1")
+	}
+	for i, n := 0, g.between(2, 6); i < n && g.ok() && g.status(p.name) == sim.Up; i++ {
+		g.emit("%s send %s %s &", p.name, tp, g.records())
+		if i == 0 && fault == 0 {
+			g.emit("heal") // only the first batch is held back
+		}
+		g.emit("run for=%dms", g.between(1, 3))
+	}
+	if g.chance(25) && g.mayCrash() {
+		g.crashRole()
+	}
+	if g.ok() && g.status(p.name) == sim.Up {
+		g.emit("wait %s", p.name)
+	}
+}
