@@ -574,7 +574,7 @@ func (g *gen) producerStep() {
 		switch n := g.pick(100); {
 		case n < 50:
 			p.lastTP = g.randomTP()
-		g.emit("%s send %s %s%s", p.name, p.lastTP, g.records(), g.bg())
+			g.emit("%s send %s %s%s", p.name, p.lastTP, g.records(), g.bg())
 		case n < 62:
 			g.emit("%s send-offsets %s %s=%d%s", p.name, g.groups[g.pick(len(g.groups))], g.randomTP(), g.between(0, 9), g.bg())
 		case n < 85:
