@@ -18,7 +18,7 @@ func (c *Cluster) Assert() error {
 	}
 	for i, d := range c.Disks {
 		var bad []string
-		for _, log := range d.Logs {
+		for _, log := range d.Replicas() {
 			if err := log.CheckOffsets(); err != nil {
 				bad = append(bad, err.Error())
 			}
