@@ -379,9 +379,37 @@ func orDash(v []string) string {
 }
 
 func groupsPanel(l string, snap Snapshot) app.UI {
-	if len(snap.Offsets) == 0 {
-		return app.P().Class("empty").Text(tr(l, "No group has committed offsets yet."))
+	if len(snap.Offsets) == 0 && len(snap.Groups) == 0 {
+		return app.P().Class("empty").Text(tr(l, "No group has members or committed offsets yet."))
 	}
+	return app.Div().Body(
+		app.If(len(snap.Groups) > 0, func() app.UI { return membershipTable(l, snap.Groups) }),
+		app.If(len(snap.Offsets) > 0, func() app.UI { return offsetsTable(l, snap) }),
+	)
+}
+
+// membershipTable shows each group as its coordinator holds it: the
+// generation a zombie's TxnOffsetCommit is checked against (KIP-447), the
+// members by client name and the leader that assigned the partitions.
+func membershipTable(l string, groups []cluster.GroupView) app.UI {
+	return app.Table().Class("mini wide membership").Body(
+		app.Caption().Text(tr(l, "Membership, as each group's coordinator holds it")),
+		app.THead().Body(app.Tr().Body(app.Th().Text(tr(l, "group")), app.Th().Text(tr(l, "state")),
+			app.Th().Text(tr(l, "generation")), app.Th().Text(tr(l, "members")), app.Th().Text(tr(l, "leader")))),
+		app.TBody().Body(app.Range(groups).Slice(func(i int) app.UI {
+			g := groups[i]
+			leader := []string{}
+			if g.LeaderClient != "" {
+				leader = append(leader, g.LeaderClient)
+			}
+			return app.Tr().DataSet("group", g.Group).Body(
+				app.Td().Text(g.Group), app.Td().Body(app.Code().Text(g.State)), app.Td().Text(g.Generation),
+				app.Td().Text(orDash(g.Clients)), app.Td().Text(orDash(leader)))
+		})),
+	)
+}
+
+func offsetsTable(l string, snap Snapshot) app.UI {
 	return app.Table().Class("mini wide").Body(
 		app.Caption().Body(app.Code().Text("__consumer_offsets"), app.Text(tr(l, ": committed and pending transactional offsets"))),
 		app.THead().Body(app.Tr().Body(app.Th().Text(tr(l, "group")), app.Th().Text(tr(l, "partition")), app.Th().Text(tr(l, "offset")), app.Th().Text(tr(l, "status")))),

@@ -41,6 +41,8 @@ var libraryZh = map[string][2]string{
 		"没有人会写它的标记，分区的 LSO 就卡在那里：无论谁写这个分区，读已提交的消费者都不再前进。批次在线路上被延迟；客户端在 delivery.timeout.ms（120 秒）后放弃它，中止事务（写入 ABORT 标记）并提升 epoch。随后旧请求带着旧 epoch 到达，分区还没见过更新的 epoch。KIP-890（3.6+）让 Leader 先向协调器核实，事务版本 2 每写一次标记就提升 epoch，迟到的批次因此被拒绝。"},
 	"zombie-fencing-init": {"隔离僵尸实例：停顿的生产者在继任者接手后回来",
 		"p1 开启事务后停顿（一次长时间的 GC 暂停）。p2 用同一个 transactional.id 启动：InitProducerId 发现事务处于 Ongoing，提升 epoch 隔离 p1，中止 p1 的事务，并应答 CONCURRENT_TRANSACTIONS；p2 重试，epoch 再提升一次。p1 醒来提交时，协调器应答 PRODUCER_FENCED。"},
+	"zombie-fenced-by-group": {"由消费者组隔离僵尸实例（KIP-447）：两个实例，两个事务 ID",
+		"一个“消费-转换-生产”应用以两个实例运行，各有自己的 transactional.id（etl-1、etl-2）。实例 1 在处理 in/0 时陷入漫长的 GC 停顿，它的消费者不再发送心跳；过了 session.timeout.ms，消费者组把它移出组并重平衡到第 2 代，实例 2 接过 in/0 重新处理。没有哪个 InitProducerId 能隔离实例 1，因为它的事务 ID 是另一个。它醒来后，sendOffsetsToTransaction 带着消费者的组元数据（generation 1 和原来的成员 ID）：组协调器回答 UNKNOWN_MEMBER_ID，这是可中止的错误，它的输出被中止。打开“消费者组”标签页，可以看到 generation 的变化。"},
 	"zombie-fenced-on-produce": {"僵尸实例在哪里出现都会被隔离：在 AddPartitionsToTxn（协调器）和 Produce（分区 Leader）上",
 		"协调器对带着旧 epoch 的请求应答 PRODUCER_FENCED，对 Java 客户端这是致命错误。见过这个生产者 ID 更新 epoch 的分区 Leader 应答 INVALID_PRODUCER_EPOCH，Kafka ≥ 2.7 把它当作可中止错误；僵尸实例随后发出的中止到达协调器，被彻底隔离。"},
 	"transaction-timeout": {"超过 transaction.timeout.ms 仍未结束的事务由协调器自己中止",

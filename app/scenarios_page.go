@@ -34,7 +34,7 @@ var libraryTopics = []struct {
 	{"The chapter's thought questions", []string{"add-offsets", "markers-fail", "coordinator-epoch"}},
 	{"Coordinators that fail", []string{"coordinator-crash-before-prepare", "coordinator-crash-during-markers", "acks-and-failover", "transactional-id-expiration"}},
 	{"Reading transactions", []string{"read-committed-lso", "hanging-transaction"}},
-	{"Zombies and timeouts", []string{"zombie-fencing-init", "zombie-fenced-on-produce", "transaction-timeout"}},
+	{"Zombies and timeouts", []string{"zombie-fencing-init", "zombie-fenced-on-produce", "zombie-fenced-by-group", "transaction-timeout"}},
 	{"Kafka 4: what KIP-890 fixes (the Jepsen pack)", []string{"transaction-version-2", "jepsen-delayed-produce", "jepsen-delayed-endtxn", "jepsen-aborted-read"}},
 	{"A safety mechanism switched off", brokenSlugs()},
 }

@@ -689,3 +689,23 @@ func TestTabletWidth(t *testing.T) {
 	}
 	b.shot("tablet")
 }
+
+// TestTheGroupsTabShowsTheRebalance: the KIP-447 scenario of the library
+// shows, in the inspector's Groups tab, the group at generation 2 with
+// only the second instance's consumer once the first has been removed,
+// next to the committed offsets.
+func TestTheGroupsTabShowsTheRebalance(t *testing.T) {
+	b := newBrowser(t)
+	b.open("/playground?scenario=zombie-fenced-by-group")
+	waitIdle(b)
+	runToEnd(b)
+	b.click("#tab-groups")
+	row := `.inspector table.membership tr[data-group="etl"]`
+	b.waitFor("the group's row", `!!document.querySelector(`+jsString(row)+`)`)
+	if got, want := b.text(row), "etlStable2c2c2"; strings.Join(strings.Fields(got), "") != want {
+		t.Errorf("the group's row reads %q, want state Stable, generation 2, members and leader c2", got)
+	}
+	if !strings.Contains(b.text(".inspector"), "__consumer_offsets") {
+		t.Error("the committed offsets are no longer shown under the membership")
+	}
+}

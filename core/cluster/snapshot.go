@@ -23,7 +23,10 @@ type Snapshot struct {
 	Transactions []TransactionView
 	Partitions   []PartitionView
 	Offsets      []OffsetView
-	Broken       []string
+	// Groups are the declared consumer groups' memberships as their
+	// coordinators hold them, those nobody has joined left out.
+	Groups []GroupView
+	Broken []string
 }
 
 // BrokerView is one broker's card.
@@ -209,6 +212,11 @@ func (c *Cluster) Snapshot() Snapshot {
 	for _, p := range c.Meta.SortedPartitions() {
 		if isUserTopic(p.TP.Topic) {
 			s.Partitions = append(s.Partitions, c.partitionView(p, pidNames))
+		}
+	}
+	for _, g := range groups {
+		if v, ok := c.Group(g); ok && (v.Generation > 0 || len(v.Members) > 0) {
+			s.Groups = append(s.Groups, v)
 		}
 	}
 	for _, b := range c.Brokers {
