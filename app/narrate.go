@@ -99,8 +99,8 @@ func narrateEvent(lang string, ev *sim.Event) string {
 	switch ev.Kind {
 	case sim.KindSend:
 		if ev.Resp {
-			if ev.Error != "" && ev.Error != "NONE" {
-				return t("narrate.answer.error", n, ev.API, peer, ev.Error)
+			if ev.Failed() {
+				return t("narrate.answer.error", n, ev.API, peer, ev.ErrorName())
 			}
 			return t("narrate.answer", n, ev.API, peer)
 		}
