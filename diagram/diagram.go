@@ -572,9 +572,8 @@ func DrawNote(l *Layout, e *sim.Event, row int) (Shape, bool) {
 			El("text", "class", "note-label lifecycle-label", "x", itoa(placeText(x, 14, TextWidth(word), l.Width, false)), "y", itoa(y+4)).WithText(word),
 		), true
 	case sim.KindExpect:
-		ok := strings.HasPrefix(e.Text, "ok")
 		class, mark := "note expect ok", "✓"
-		if !ok {
+		if e.Unmet {
 			class, mark = "note expect failed", "✗"
 		}
 		text := mark + " " + expectText(e)
@@ -631,11 +630,11 @@ func noteText(e *sim.Event) (string, string) {
 		return t, "state"
 	case sim.KindAppend:
 		text := e.Text
-		switch {
-		case strings.HasPrefix(text, "COMMIT") || strings.HasPrefix(text, "ABORT"):
-			marker, _, _ := strings.Cut(text, "(")
+		switch e.Contents {
+		case sim.CommitMarker, sim.AbortMarker:
+			marker := map[sim.Contents]string{sim.CommitMarker: "COMMIT", sim.AbortMarker: "ABORT"}[e.Contents]
 			return marker + " marker → " + e.Subject + "@" + strconv.FormatInt(e.Offset, 10), "append marker"
-		case strings.HasPrefix(e.Subject, "__transaction_state"):
+		case sim.TransactionRecord:
 			return "txn log @" + strconv.FormatInt(e.Offset, 10) + " " + strings.Trim(text, "[]"), "append txnlog"
 		}
 		return "append " + e.Subject + "@" + strconv.FormatInt(e.Offset, 10) + " " + text, "append record"

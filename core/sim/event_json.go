@@ -30,6 +30,9 @@ type eventJSON struct {
 	Resp     bool `json:",omitempty"`
 	Internal bool `json:",omitempty"`
 	Illegal  bool `json:",omitempty"`
+	Unmet    bool `json:",omitempty"`
+	// Contents is an appended batch's kind, when not data.
+	Contents string `json:",omitempty"`
 }
 
 // MarshalJSON writes the event with its API and error by name, as the
@@ -39,7 +42,8 @@ type eventJSON struct {
 func (e Event) MarshalJSON() ([]byte, error) {
 	j := eventJSON{Index: e.Index, At: e.At, MsgID: e.MsgID, ReplyTo: e.ReplyTo, Offset: e.Offset,
 		Node: e.Node, Peer: e.Peer, Error: e.ErrorName(), Subject: e.Subject, From: e.From, To: e.To,
-		Text: e.Text, Msg: e.Msg, Kind: e.Kind, Resp: e.Resp, Internal: e.Internal, Illegal: e.Illegal}
+		Text: e.Text, Msg: e.Msg, Kind: e.Kind, Resp: e.Resp, Internal: e.Internal, Illegal: e.Illegal,
+		Unmet: e.Unmet, Contents: e.Contents.String()}
 	if e.Kind.CarriesMessage() && e.API != protocol.NoAPI {
 		j.API = e.API.String()
 	}

@@ -101,6 +101,50 @@ type Event struct {
 	// broken mechanism does not crash a lesson, and judged by the
 	// transitions invariant. The canonical line ends with "ILLEGAL".
 	Illegal bool
+	// Unmet marks a KindExpect event whose expectation did not hold (its
+	// text says FAIL); the pages read the flag, never the text.
+	Unmet bool
+	// Contents says what a KindAppend event's batch holds.
+	Contents Contents
+}
+
+// Contents is what an appended batch holds: the diagram draws a marker,
+// a transaction-log record and data differently, and reads which from
+// here rather than from the batch's text.
+type Contents uint8
+
+// What a batch may hold.
+const (
+	DataRecords       Contents = iota // records a producer wrote
+	CommitMarker                      // a control batch: COMMIT
+	AbortMarker                       // a control batch: ABORT
+	TransactionRecord                 // __transaction_state: a transactional id's metadata
+	OffsetRecord                      // __consumer_offsets: a group's committed offsets
+)
+
+var contentsNames = [...]string{"", "commit-marker", "abort-marker", "transaction-record", "offset-record"}
+
+// String names the contents for JSON ("" for data records).
+func (c Contents) String() string {
+	if int(c) < len(contentsNames) {
+		return contentsNames[c]
+	}
+	return "contents(" + strconv.Itoa(int(c)) + ")"
+}
+
+// ContentsOf is what batch b holds.
+func ContentsOf(b *protocol.RecordBatch) Contents {
+	switch {
+	case b.IsControl && b.ControlType == protocol.ControlCommit:
+		return CommitMarker
+	case b.IsControl:
+		return AbortMarker
+	case len(b.Records) > 0 && b.Records[0].TxnLog != nil:
+		return TransactionRecord
+	case len(b.Records) > 0 && b.Records[0].Offset != nil:
+		return OffsetRecord
+	}
+	return DataRecords
 }
 
 // ErrorName is the event's error as the trace has always written it: the
