@@ -125,3 +125,51 @@ func TestAppendsAndExpectationsAreDrawnFromTheirFields(t *testing.T) {
 		t.Errorf("%d expectations drawn as failed, want 1", n)
 	}
 }
+
+// TestRunsCodedInOtherOrdersShareLanes: two runs compared side by side
+// declare the same clients in opposite orders, so each World gave them
+// other codes; the shared lanes go by name, and on each side a client's
+// arrows start on its own lane.
+func TestRunsCodedInOtherOrdersShareLanes(t *testing.T) {
+	run := func(first, second string) Run {
+		src := "cluster\ntopic t partitions=1\nproducer " + first + "\nproducer " + second +
+			"\n" + first + " send t/0 a=1\n" + second + " send t/0 b=2\n"
+		script, err := scenario.Parse("t", src)
+		if err != nil {
+			t.Fatal(err)
+		}
+		s := scenario.NewSession("t", script)
+		s.Run()
+		if s.Err != nil {
+			t.Fatal(s.Err)
+		}
+		return Run{s.Cluster.World.Names(), s.Cluster.World.Trace.Events(0)}
+	}
+	a, b := run("pa", "pb"), run("pb", "pa")
+	ida, _ := a.Names.Lookup("pa")
+	idb, _ := b.Names.Lookup("pa")
+	if ida == idb {
+		t.Fatal("both runs gave pa one code: the test shows nothing")
+	}
+	lanes := LanesOf(Filter{}, a, b)
+	x := map[string]int{}
+	for _, ln := range lanes {
+		x[ln.Node] = ln.X
+	}
+	for _, r := range []Run{a, b} {
+		l := FullLayout(lanes, r.Names, r.Events, Filter{})
+		sends := 0
+		for _, ar := range l.Arrows {
+			e := &r.Events[ar.Send]
+			if name := r.Names.Name(e.Node); name == "pa" || name == "pb" {
+				sends++
+				if l.X[e.Node] != x[name] {
+					t.Errorf("%s's arrow starts at x=%d, its lane is at %d", name, l.X[e.Node], x[name])
+				}
+			}
+		}
+		if sends == 0 {
+			t.Fatal("no client sent anything")
+		}
+	}
+}
