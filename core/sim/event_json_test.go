@@ -91,7 +91,7 @@ func TestRecordedEventsCarryCodes(t *testing.T) {
 	w, _ := fixedWorld(5)
 	w.Send("a", "b", &protocol.EndTxnResponse{ErrorCode: protocol.PRODUCER_FENCED}, 0)
 	w.Send("a", "b", &protocol.ProduceRequest{}, 0)
-	w.Note("a", "scan", "nothing")
+	w.Note("a", "scan", NoteStatement, "nothing")
 	runAll(t, w)
 	produces := 0
 	for _, e := range w.Trace.All() {

@@ -82,6 +82,10 @@ type Event struct {
 	Text    string
 
 	Msg protocol.Message
+	// Note is Text (or its end) as a code and arguments, for a page in
+	// another language; nil when the text is data (a batch, a call's
+	// arguments) or there is none. Text alone is the canonical line's.
+	Note *Note
 
 	// API is the message's API on a send, deliver or drop event, and
 	// protocol.NoAPI on every other (World.Record sees to it).

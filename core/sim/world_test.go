@@ -613,7 +613,7 @@ func TestTraceAcrossBlocks(t *testing.T) {
 	}
 	n := 2*traceChunk + 7
 	for i := 0; i < n; i++ {
-		w.Note("a", "", strconv.Itoa(i))
+		w.Note("a", "", NoteStatement, strconv.Itoa(i))
 	}
 	if w.Trace.Len() != n {
 		t.Fatalf("Len = %d, want %d", w.Trace.Len(), n)
@@ -651,7 +651,7 @@ func TestTraceShareWith(t *testing.T) {
 	run := func(n int) *World {
 		w := NewWorld(1)
 		for i := 0; i < n; i++ {
-			w.Note("a", "", strconv.Itoa(i))
+			w.Note("a", "", NoteStatement, strconv.Itoa(i))
 		}
 		return w
 	}
@@ -665,7 +665,7 @@ func TestTraceShareWith(t *testing.T) {
 		t.Fatal("the last, partial block does not alias the history")
 	}
 	for i := 0; i < traceChunk; i++ {
-		w.Note("b", "", "new")
+		w.Note("b", "", NoteStatement, "new")
 	}
 	for i, e := range history {
 		if e.Text != strconv.Itoa(i) {
