@@ -72,9 +72,14 @@ svg { font: 11px ui-monospace, "DejaVu Sans Mono", Menlo, monospace; background:
 `
 
 // SVG draws every row of the diagram up to the current step as a
-// standalone SVG document, every label in full.
-func SVG(history, events []sim.Event, f Filter) string {
+// standalone SVG document, every label in full, in English.
+func SVG(history, events []sim.Event, f Filter) string { return SVGIn(history, events, f, nil) }
+
+// SVGIn is SVG with the diagram's words and the core's notes in words'
+// language (nil: English): a Chinese page exports a Chinese diagram.
+func SVGIn(history, events []sim.Event, f Filter, words *Words) string {
 	l := LayoutOf(history, events, len(events), f)
+	l.Words = words
 	l.wholeWidth(events) // every label whole: no one scrolls a file
 	var b strings.Builder
 	h := HeadHeight + l.Height
@@ -109,8 +114,12 @@ func writeShape(b *strings.Builder, s Shape) {
 
 // Mermaid renders the shown history as a Mermaid sequenceDiagram:
 // requests solid, responses dashed, lost messages with a cross, state
-// changes, appends and lifecycle as notes over their node.
-func Mermaid(events []sim.Event, f Filter) string {
+// changes, appends and lifecycle as notes over their node; in English.
+func Mermaid(events []sim.Event, f Filter) string { return MermaidIn(events, f, nil) }
+
+// MermaidIn is Mermaid with the notes in words' language (nil: English).
+func MermaidIn(events []sim.Event, f Filter, words *Words) string {
+	w := words.words()
 	var b strings.Builder
 	b.WriteString("sequenceDiagram\n")
 	for _, ln := range LanesOf(events, f) {
@@ -142,11 +151,11 @@ func Mermaid(events []sim.Event, f Filter) string {
 			fmt.Fprintf(&b, "    %s%s%s: %s\n", mermaidID(e.Node), arrow, mermaidID(e.Peer), mermaidText(MessageText(e)))
 		case sim.KindState, sim.KindAppend, sim.KindElection:
 			if hasLane(e.Node) {
-				text, _ := noteText(e)
+				text, _ := noteText(e, w)
 				fmt.Fprintf(&b, "    Note over %s: %s\n", mermaidID(e.Node), mermaidText(text))
 			}
 		case sim.KindCrash, sim.KindRestart, sim.KindPause, sim.KindResume:
-			fmt.Fprintf(&b, "    Note over %s: %s\n", mermaidID(e.Node), strings.ToUpper(e.Kind.String()))
+			fmt.Fprintf(&b, "    Note over %s: %s\n", mermaidID(e.Node), mermaidText(strings.ToUpper(w.Lifecycle(e.Kind))))
 		}
 	}
 	return b.String()
