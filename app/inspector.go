@@ -504,7 +504,7 @@ func eventName(lang string, e *sim.Event) string {
 	case sim.KindAppend:
 		return fmt.Sprintf(tr(lang, "inv.append"), e.Subject, e.Offset, e.Node)
 	}
-	return e.Kind.String() + " " + string(e.Node)
+	return tr(lang, "event."+e.Kind.String()) + " " + string(e.Node)
 }
 
 // followEvent brings event idx into view: the step it happened in, its
