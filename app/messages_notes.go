@@ -115,6 +115,9 @@ func diagramWords(l string) *diagram.Words {
 		TxnLog:   tr(l, "diagram.txnlog"),
 		Append:   tr(l, "diagram.append"),
 		Line:     tr(l, "line %s"),
+		Met:      tr(l, "diagram.met"),
+		Unmet:    tr(l, "diagram.unmet"),
+		Actual:   tr(l, "diagram.actual"),
 		Lifecycle: func(k sim.Kind) string {
 			return tr(l, "diagram."+k.String())
 		},

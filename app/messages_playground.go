@@ -86,6 +86,9 @@ var playgroundMessages = map[string][2]string{
 	"diagram.restart": {"restart", "重启"},
 	"diagram.pause":   {"pause", "暂停"},
 	"diagram.resume":  {"resume", "恢复"},
+	"diagram.met":     {"ok", "通过"},
+	"diagram.unmet":   {"FAIL", "未通过"},
+	"diagram.actual":  {"(actual: %s)", "（实际：%s）"},
 	// An event's kind, naming it in an evidence link (eventName).
 	"event.state":                  {"state", "状态变化"},
 	"event.election":               {"election", "选举"},

@@ -16,7 +16,8 @@ import (
 // restore, transaction timeouts, a coordinator crash and the loading of
 // its transaction log elsewhere, the controller fencing and registering
 // a broker, partitions and heals, a duplicate batch, the ISR shrinking
-// and expanding. app/e2e's Chinese test runs it too.
+// and expanding; an expectation met and one not. app/e2e's Chinese test
+// runs it too.
 const manyNotes = `cluster brokers=3
 topic in partitions=1
 topic orders partitions=1 rf=3
@@ -35,8 +36,10 @@ restore coordinator-epoch
 p1 init
 p1 begin
 p1 send orders/0 a=1
+expect txn t-1 state=Ongoing
 pause p1
 advance 25s
+expect txn t-1 state=Ongoing
 resume p1
 p2 init
 p2 begin

@@ -140,6 +140,9 @@ type Words struct {
 	Append string
 	// Line is an expectation's script line ("line %s").
 	Line string
+	// Met and Unmet are an expectation's result in its tooltip ("ok",
+	// "FAIL"); Actual writes what an unmet one found ("(actual: %s)").
+	Met, Unmet, Actual string
 	// Lifecycle names a crash, restart, pause or resume.
 	Lifecycle func(sim.Kind) string
 }
@@ -154,6 +157,9 @@ var english = Words{
 	TxnLog:    "txn log %[1]s %[2]s",
 	Append:    "append %[1]s %[2]s",
 	Line:      "line %s",
+	Met:       "ok",
+	Unmet:     "FAIL",
+	Actual:    "(actual: %s)",
 	Lifecycle: sim.Kind.String,
 }
 
@@ -176,7 +182,8 @@ func (w *Words) words() *Words {
 		to   *string
 		from string
 	}{{&out.Leads, english.Leads}, {&out.Marker, english.Marker},
-		{&out.TxnLog, english.TxnLog}, {&out.Append, english.Append}, {&out.Line, english.Line}} {
+		{&out.TxnLog, english.TxnLog}, {&out.Append, english.Append}, {&out.Line, english.Line},
+		{&out.Met, english.Met}, {&out.Unmet, english.Unmet}, {&out.Actual, english.Actual}} {
 		if *f.to == "" {
 			*f.to = f.from
 		}
@@ -657,7 +664,7 @@ func DrawNote(l *Layout, e *sim.Event, row int) (Shape, bool) {
 			text = fitText(mark+" "+Truncate(expectText(e), 30), l.Width-textMargin-side)
 		}
 		return El("g", "class", class).With(
-			El("title").WithText(fmt.Sprintf(words.Line, strings.TrimPrefix(e.Subject, "line "))+": "+e.Text),
+			El("title").WithText(fmt.Sprintf(words.Line, strings.TrimPrefix(e.Subject, "line "))+": "+expectTitle(e, words)),
 			El("text", "class", "note-label", "x", itoa(placeText(side, 0, TextWidth(text), l.Width, false)), "y", itoa(y+4)).WithText(text),
 		), true
 	}
@@ -684,6 +691,20 @@ func DrawNote(l *Layout, e *sim.Event, row int) (Shape, bool) {
 		)
 	}
 	return g, true
+}
+
+// expectTitle is an expectation's whole text in words' language: its
+// result, the statement, and what an unmet one found (the core writes
+// "FAIL <statement> (actual: <found>)").
+func expectTitle(e *sim.Event, words *Words) string {
+	if !e.Unmet {
+		return words.Met + " " + expectText(e)
+	}
+	stmt, actual, ok := strings.Cut(expectText(e), " (actual: ")
+	if !ok {
+		return words.Unmet + " " + stmt
+	}
+	return words.Unmet + " " + stmt + " " + fmt.Sprintf(words.Actual, strings.TrimSuffix(actual, ")"))
 }
 
 // expectText is an expectation's note: its result without the ok/FAIL.

@@ -385,8 +385,10 @@ restore coordinator-epoch
 p1 init
 p1 begin
 p1 send orders/0 a=1
+expect txn t-1 state=Ongoing
 pause p1
 advance 25s
+expect txn t-1 state=Ongoing
 resume p1
 p2 init
 p2 begin
