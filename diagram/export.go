@@ -2,10 +2,10 @@ package diagram
 
 import (
 	"fmt"
-	"html"
 	"strings"
 
 	"txnlab/core/sim"
+	"txnlab/internal/escape"
 )
 
 // SVGNS must be set on every SVG element: go-app v10 creates an element in
@@ -101,14 +101,14 @@ func SVGIn(names *sim.Names, history, events []sim.Event, f Filter, words *Words
 func writeShape(b *strings.Builder, s Shape) {
 	b.WriteString("<" + s.Tag)
 	for _, a := range s.Attrs {
-		b.WriteString(" " + a.K + `="` + html.EscapeString(a.V) + `"`)
+		b.WriteString(" " + a.K + `="` + escape.HTML(a.V) + `"`)
 	}
 	if s.Text == "" && len(s.Kids) == 0 {
 		b.WriteString("/>\n")
 		return
 	}
 	b.WriteString(">")
-	b.WriteString(html.EscapeString(s.Text))
+	b.WriteString(escape.HTML(s.Text))
 	for _, k := range s.Kids {
 		writeShape(b, k)
 	}
