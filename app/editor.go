@@ -42,8 +42,8 @@ func (p *playground) setEditor(ctx app.Context, text string) {
 // when the package starts (before go-app mounts anything) and taken by
 // the first playground that opens, so nothing typed is lost.
 var typedBeforeStart = func() string {
-	if !app.IsClient {
-		return ""
+	if !app.IsClient || !app.Window().Get("document").Truthy() {
+		return "" // natively, or the engine's Web Worker (no document)
 	}
 	ta := app.Window().GetElementByID("script")
 	if !ta.Truthy() || ta.Get("value").String() == ta.Get("defaultValue").String() {

@@ -192,6 +192,9 @@ func (p *playground) OnMount(ctx app.Context) {
 	p.listenKeys(ctx)
 	p.listenLeave()
 	p.ctx, p.hasCtx = ctx, true
+	// The engine's worker answers a move's state a reply later: draw it
+	// when it comes.
+	listenEngine(p.engine, func() { ctx.Dispatch(func(app.Context) {}) })
 	tuneGC()
 	// A diagram just mounted is scrolled to its top: setting it there
 	// would lay out the page being mounted for nothing.
@@ -581,6 +584,7 @@ func (p *playground) Render() app.UI {
 		app.If(p.notice != "", func() app.UI {
 			return app.P().Class("notice").Role("status").Text(p.notice)
 		}),
+		renderEngineFault(l, p.engine),
 		p.renderCompareLink(),
 		app.Div().Class("playground").Body(
 			p.renderEditor(),

@@ -75,7 +75,7 @@ func waitPosition(b *browser, i int) {
 // edit waiting to run.
 func waitIdle(b *browser) {
 	b.t.Helper()
-	b.waitFor("the script to run", `!document.querySelector(".status .busy") && !document.querySelector(".editor-status")`)
+	b.waitFor("the script to run", `!document.querySelector(".status .busy") && !document.querySelector(".status[data-running=true]") && !document.querySelector(".editor-status")`)
 }
 
 // openScenario opens a library scenario and waits until it has run.

@@ -1,0 +1,8 @@
+//go:build !(js && wasm)
+
+package app
+
+// workerEngine is nil natively: the engine runs in the process.
+func workerEngine() Engine { return nil }
+
+func workerFault() error { return nil }
