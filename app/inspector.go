@@ -496,7 +496,7 @@ func (p *playground) eventLink(idx int) app.UI {
 func eventName(lang string, e *sim.Event) string {
 	switch e.Kind {
 	case sim.KindSend, sim.KindDeliver, sim.KindDrop:
-		api := e.API
+		api := e.API.String()
 		if e.Resp {
 			api += " " + tr(lang, "inv.response")
 		}

@@ -42,17 +42,6 @@ func txnStateRecord(text string) (id, state string, ok bool) {
 	return id, rest[:end], true
 }
 
-// markerRecord reads a control batch's text, "COMMIT(pid=0 …)": the
-// marker's type.
-func markerRecord(text string) (string, bool) {
-	for _, m := range []string{"COMMIT", "ABORT"} {
-		if strings.HasPrefix(text, m+"(") {
-			return m, true
-		}
-	}
-	return "", false
-}
-
 // narration is what the step ending at the engine's position did, as
 // the diagram shows it (filter): its events, each a sentence.
 func narration(lang string, e Engine, f diagram.Filter) string {
@@ -99,8 +88,8 @@ func narrateEvent(lang string, ev *sim.Event) string {
 	switch ev.Kind {
 	case sim.KindSend:
 		if ev.Resp {
-			if ev.Error != "" && ev.Error != "NONE" {
-				return t("narrate.answer.error", n, ev.API, peer, ev.Error)
+			if ev.Failed() {
+				return t("narrate.answer.error", n, ev.API, peer, ev.ErrorName())
 			}
 			return t("narrate.answer", n, ev.API, peer)
 		}
@@ -115,11 +104,15 @@ func narrateEvent(lang string, ev *sim.Event) string {
 	case sim.KindState:
 		return t("narrate.state", n, ev.Subject, ev.From, ev.To)
 	case sim.KindAppend:
-		if id, state, ok := txnStateRecord(ev.Text); ok {
-			return t("narrate.txnlog", n, id, state, ev.Subject)
-		}
-		if m, ok := markerRecord(ev.Text); ok {
-			return t("narrate.marker", n, m, ev.Subject, ev.Offset)
+		switch ev.Contents {
+		case sim.TransactionRecord:
+			if id, state, ok := txnStateRecord(ev.Text); ok {
+				return t("narrate.txnlog", n, id, state, ev.Subject)
+			}
+		case sim.CommitMarker:
+			return t("narrate.marker", n, "COMMIT", ev.Subject, ev.Offset)
+		case sim.AbortMarker:
+			return t("narrate.marker", n, "ABORT", ev.Subject, ev.Offset)
 		}
 		return t("narrate.append", n, ev.Subject, ev.Offset)
 	case sim.KindElection:
@@ -137,7 +130,7 @@ func narrateEvent(lang string, ev *sim.Event) string {
 	case sim.KindCallEnd:
 		return t("narrate.return", n, ev.Subject, strings.TrimSpace(ev.Text))
 	case sim.KindExpect:
-		if strings.HasPrefix(ev.Text, "ok ") {
+		if !ev.Unmet {
 			return t("narrate.expect.ok", ev.Subject)
 		}
 		return t("narrate.expect.fail", ev.Subject)

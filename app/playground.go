@@ -10,6 +10,7 @@ import (
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 
 	"txnlab/core/check"
+	"txnlab/core/protocol"
 	"txnlab/core/sim"
 	"txnlab/lessons/doc"
 )
@@ -474,7 +475,11 @@ func (p *playground) onRunUntil(ctx app.Context, e app.Event) {
 
 // nextMessage is the first step after Pos whose events include a message
 // of api (request or response) leaving its sender, or -1.
-func nextMessage(e Engine, api string) int {
+func nextMessage(e Engine, name string) int {
+	api, ok := protocol.APIByName(name)
+	if !ok {
+		return -1
+	}
 	evs := e.History()
 	for i := e.Pos() + 1; i <= e.Len(); i++ {
 		for j := e.EventsAt(i - 1); j < e.EventsAt(i); j++ {

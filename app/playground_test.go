@@ -125,7 +125,7 @@ func TestTransportMovesThroughTheHistory(t *testing.T) {
 	sent := false
 	evs := p.engine.Events()
 	for _, e := range evs[p.engine.EventsAt(p.engine.Pos()-1):] {
-		sent = sent || e.Kind == sim.KindSend && e.API == "WriteTxnMarkers"
+		sent = sent || e.Kind == sim.KindSend && e.API == protocol.WriteTxnMarkers
 	}
 	if !sent || p.actionErr {
 		t.Errorf("Run until WriteTxnMarkers stopped at %d without sending one (%s)", p.engine.Pos(), p.actionMsg)
@@ -222,7 +222,7 @@ func TestDiagramLayout(t *testing.T) {
 		if a.ToRow <= a.FromRow {
 			t.Errorf("an arrow goes back in time: %s", ev.Line())
 		}
-		if ev.API == "EndTxn" && ev.Resp && ev.Error == "PRODUCER_FENCED" {
+		if ev.API == protocol.EndTxn && ev.Resp && ev.Error == protocol.PRODUCER_FENCED {
 			fenced++
 		}
 	}
@@ -242,7 +242,7 @@ func TestDiagramLayout(t *testing.T) {
 	}
 	noFetch := diagram.LayoutOf(e.History(), e.History(), 0, diagram.Filter{HideFetch: true})
 	for _, r := range noFetch.Rows {
-		if e.History()[r].API == "Fetch" {
+		if e.History()[r].API == protocol.Fetch {
 			t.Fatal("a Fetch row with Fetch polling hidden")
 		}
 	}
@@ -306,7 +306,7 @@ func TestMessageFieldsNameTheErrorCode(t *testing.T) {
 	}
 	for i := range e.History() {
 		ev := &e.History()[i]
-		if ev.Kind == sim.KindSend && ev.Error == "PRODUCER_FENCED" {
+		if ev.Kind == sim.KindSend && ev.Error == protocol.PRODUCER_FENCED {
 			fs := diagram.MessageFields(ev.Msg)
 			if len(fs) == 0 || fs[0].Name != "ErrorCode" || fs[0].Value != "PRODUCER_FENCED (90)" {
 				t.Errorf("fields %+v", fs)

@@ -619,7 +619,7 @@ func (p *playground) renderMessagePanel() app.UI {
 	raw, _ := json.MarshalIndent(send.Msg, "", "  ")
 	return panel.DataSet("msg", send.MsgID).Body(
 		app.Div().Class("panel-head").Body(
-			app.H2().Body(app.Code().Text(send.API), app.Text(" "+kind)),
+			app.H2().Body(app.Code().Text(send.API.String()), app.Text(" "+kind)),
 			closeBtn,
 		),
 		app.Dl().Class("message-meta").Body(
@@ -627,8 +627,8 @@ func (p *playground) renderMessagePanel() app.UI {
 			app.Dt().Text(tr(l, "from → to")), app.Dd().Text(string(send.Node)+" → "+string(send.Peer)),
 			app.Dt().Text(tr(l, "sent")), app.Dd().Text(send.At.String()),
 			app.Dt().Text(tr(l, "fate")), app.Dd().Text(fate),
-			app.If(send.Error != "", func() app.UI {
-				return app.Div().Class("meta-error").Body(app.Dt().Text(tr(l, "error")), app.Dd().Body(app.Code().Text(send.Error)))
+			app.If(send.Failed(), func() app.UI {
+				return app.Div().Class("meta-error").Body(app.Dt().Text(tr(l, "error")), app.Dd().Body(app.Code().Text(send.ErrorName())))
 			}),
 			app.If(related != nil, func() app.UI {
 				return app.Div().Body(app.Dt().Text(tr(l, "see also")), app.Dd().Body(related))
@@ -716,7 +716,7 @@ func (t *traceList) Render() app.UI {
 	for _, i := range rows[t.From:min(t.To, len(rows))] {
 		e := &h[i]
 		b.WriteString(`<li class="ev-` + e.Kind.String())
-		if e.Error != "" {
+		if e.Failed() {
 			b.WriteString(" error")
 		}
 		// The trace's canonical lines (those the digest is computed

@@ -291,7 +291,8 @@ func nextInteresting(e Engine, f diagram.Filter) int {
 	evs := e.History()
 	type sig struct {
 		from, to      sim.NodeID
-		api, err      string
+		api           protocol.APIKey
+		err           protocol.ErrorCode
 		resp, deliver bool
 	}
 	seen := map[sig]int{} // the step a message last went by at

@@ -41,7 +41,7 @@ func (f Filter) Shows(e *sim.Event) bool {
 	if !f.Replication && (e.Internal || bookkeeping(e)) {
 		return false
 	}
-	if f.HideFetch && e.API == "Fetch" {
+	if f.HideFetch && e.API == protocol.Fetch {
 		return false
 	}
 	return true
@@ -480,7 +480,7 @@ func DrawArrow(l *Layout, events []sim.Event, a *Arrow, selected int64) Shape {
 		kind = "response"
 	}
 	class := "arrow " + kind
-	if e.Error != "" {
+	if e.Failed() {
 		class += " error"
 	}
 	if a.Drop >= 0 {
@@ -517,10 +517,10 @@ func DrawArrow(l *Layout, events []sim.Event, a *Arrow, selected int64) Shape {
 	default:
 		lx = max(textMargin, min(x2+8, l.Width-textMargin-w))
 	}
-	g := El("g", "class", class, "data-api", e.API, "data-kind", kind,
+	g := El("g", "class", class, "data-api", e.API.String(), "data-kind", kind,
 		"data-from", string(e.Node), "data-to", string(e.Peer), "data-msg", strconv.FormatInt(e.MsgID, 10))
-	if e.Error != "" {
-		g = g.attr("data-error", e.Error)
+	if e.Failed() {
+		g = g.attr("data-error", e.ErrorName())
 	}
 	g.Msg = e.MsgID
 	desc := whole
@@ -532,7 +532,7 @@ func DrawArrow(l *Layout, events []sim.Event, a *Arrow, selected int64) Shape {
 	// "→", not " to ": the name is read on Chinese pages too.
 	g = g.attr("aria-label", string(e.Node)+" → "+string(e.Peer)+": "+desc)
 	marker := "url(#head-" + kind + ")"
-	if e.Error != "" {
+	if e.Failed() {
 		marker = "url(#head-error)"
 	}
 	shaft := El("path", "class", "shaft", "d", d, "fill", "none")
@@ -572,9 +572,8 @@ func DrawNote(l *Layout, e *sim.Event, row int) (Shape, bool) {
 			El("text", "class", "note-label lifecycle-label", "x", itoa(placeText(x, 14, TextWidth(word), l.Width, false)), "y", itoa(y+4)).WithText(word),
 		), true
 	case sim.KindExpect:
-		ok := strings.HasPrefix(e.Text, "ok")
 		class, mark := "note expect ok", "✓"
-		if !ok {
+		if e.Unmet {
 			class, mark = "note expect failed", "✗"
 		}
 		text := mark + " " + expectText(e)
@@ -631,11 +630,11 @@ func noteText(e *sim.Event) (string, string) {
 		return t, "state"
 	case sim.KindAppend:
 		text := e.Text
-		switch {
-		case strings.HasPrefix(text, "COMMIT") || strings.HasPrefix(text, "ABORT"):
-			marker, _, _ := strings.Cut(text, "(")
+		switch e.Contents {
+		case sim.CommitMarker, sim.AbortMarker:
+			marker := map[sim.Contents]string{sim.CommitMarker: "COMMIT", sim.AbortMarker: "ABORT"}[e.Contents]
 			return marker + " marker → " + e.Subject + "@" + strconv.FormatInt(e.Offset, 10), "append marker"
-		case strings.HasPrefix(e.Subject, "__transaction_state"):
+		case sim.TransactionRecord:
 			return "txn log @" + strconv.FormatInt(e.Offset, 10) + " " + strings.Trim(text, "[]"), "append txnlog"
 		}
 		return "append " + e.Subject + "@" + strconv.FormatInt(e.Offset, 10) + " " + text, "append record"
@@ -645,7 +644,7 @@ func noteText(e *sim.Event) (string, string) {
 		t := e.Subject + "(" + e.Text + ")"
 		return "▸ " + strings.Replace(t, " )", ")", 1), "call"
 	case sim.KindCallEnd:
-		if e.Error != "" {
+		if e.Failed() {
 			return "◂ " + e.Subject + " → " + e.Text, "return error"
 		}
 		return "◂ " + e.Subject + " → " + e.Text, "return"

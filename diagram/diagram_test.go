@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"txnlab/app/session"
+	"txnlab/core/scenario"
 	"txnlab/core/sim"
 	"txnlab/scenarios"
 )
@@ -76,5 +77,51 @@ func TestInternalISRNotesAreHidden(t *testing.T) {
 	}
 	if n == 0 {
 		t.Fatal("no ISR note of an internal topic in the failover scenarios")
+	}
+}
+
+// The core says what each append holds and whether an expectation held;
+// the diagram draws from those fields. Over the library's runs every
+// marker append is drawn as a marker of its type and no other append is;
+// and an expectation is drawn red exactly when the core marked it unmet.
+func TestAppendsAndExpectationsAreDrawnFromTheirFields(t *testing.T) {
+	markers := 0
+	for _, sc := range scenarios.All() {
+		e := session.New()
+		if err := e.Load(sc.Script); err != nil {
+			continue // a library script that stops early is tested elsewhere
+		}
+		hist := e.History()
+		for i := range hist {
+			ev := &hist[i]
+			if ev.Kind != sim.KindAppend {
+				continue
+			}
+			text, class := noteText(ev)
+			want := map[sim.Contents]string{sim.CommitMarker: "COMMIT", sim.AbortMarker: "ABORT"}[ev.Contents]
+			if (want != "") != (class == "append marker") || (want != "" && (!strings.HasPrefix(text, want+" marker") || !strings.HasPrefix(ev.Text, want+"("))) {
+				t.Errorf("%s: %s drawn as %q (%s)", sc.Slug, ev.Line(), text, class)
+			}
+			if want != "" {
+				markers++
+			}
+		}
+	}
+	if markers == 0 {
+		t.Fatal("no marker in the library's runs: the test proves nothing")
+	}
+	script, err := scenario.Parse("t", "cluster\ntopic t partitions=1\nproducer p\nexpect log t/0 = none\nexpect log t/0 = p:a\n")
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := scenario.NewSession("t", script)
+	s.Run()
+	hist := s.Cluster.World.Trace.Events(0)
+	svg := SVG(hist, hist, Filter{})
+	if n := strings.Count(svg, `class="note expect ok"`); n != 1 {
+		t.Errorf("%d expectations drawn as met, want 1", n)
+	}
+	if n := strings.Count(svg, `class="note expect failed"`); n != 1 {
+		t.Errorf("%d expectations drawn as failed, want 1", n)
 	}
 }

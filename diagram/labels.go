@@ -65,18 +65,19 @@ func MessageText(e *sim.Event) string {
 	if e.Msg != nil {
 		fields = protocol.SummaryIn(e.Msg, labelStyle)
 	}
+	api := e.API.String()
 	var s string
 	if e.Resp {
-		switch {
-		case e.Error != "" && !strings.Contains(fields, e.Error):
-			s = e.API + " → " + e.Error
+		switch errName := e.ErrorName(); {
+		case errName != "" && !strings.Contains(fields, errName):
+			s = api + " → " + errName
 		case fields == "":
-			s = e.API + " → ok"
+			s = api + " → ok"
 		default:
-			s = e.API + " → " + fields
+			s = api + " → " + fields
 		}
 	} else {
-		s = e.API + "(" + fields + ")"
+		s = api + "(" + fields + ")"
 	}
 	return s
 }

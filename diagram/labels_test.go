@@ -17,15 +17,15 @@ func TestLabelsAreBuiltFromFields(t *testing.T) {
 		e    sim.Event
 		want string
 	}{
-		{sim.Event{API: "InitProducerId", Msg: &protocol.InitProducerIdRequest{TransactionalId: "t", TransactionTimeoutMs: 60000, ProducerId: -1, ProducerEpoch: -1}},
+		{sim.Event{API: protocol.InitProducerId, Msg: &protocol.InitProducerIdRequest{TransactionalId: "t", TransactionTimeoutMs: 60000, ProducerId: -1, ProducerEpoch: -1}},
 			"InitProducerId(txn=t)"},
-		{sim.Event{API: "WriteTxnMarkers", Msg: &protocol.WriteTxnMarkersRequest{Markers: []protocol.WritableTxnMarker{{ProducerId: 0, ProducerEpoch: 1, TransactionResult: true,
+		{sim.Event{API: protocol.WriteTxnMarkers, Msg: &protocol.WriteTxnMarkersRequest{Markers: []protocol.WritableTxnMarker{{ProducerId: 0, ProducerEpoch: 1, TransactionResult: true,
 			Partitions: []protocol.TopicPartition{{Topic: "orders", Partition: 0}}, CoordinatorEpoch: 2}}}},
 			"WriteTxnMarkers([{pid=0 epoch=1 COMMIT [orders/0] coordEpoch=2}])"},
-		{sim.Event{API: "Fetch", Resp: true, Msg: &protocol.FetchResponse{Responses: []protocol.FetchPartitionData{{TopicPartition: protocol.TopicPartition{Topic: "orders"},
+		{sim.Event{API: protocol.Fetch, Resp: true, Msg: &protocol.FetchResponse{Responses: []protocol.FetchPartitionData{{TopicPartition: protocol.TopicPartition{Topic: "orders"},
 			HighWatermark: 3, LastStableOffset: 2, AbortedTransactions: []protocol.AbortedTransaction{{ProducerId: 4, FirstOffset: 1}}}}}},
 			"Fetch → [orders/0:{hw=3 lso=2 AbortedTransactions=[{pid=4 FirstOffset=1}]}]"},
-		{sim.Event{API: "EndTxn", Resp: true, Error: "PRODUCER_FENCED", Msg: &protocol.EndTxnResponse{ErrorCode: protocol.PRODUCER_FENCED}},
+		{sim.Event{API: protocol.EndTxn, Resp: true, Error: protocol.PRODUCER_FENCED, Msg: &protocol.EndTxnResponse{ErrorCode: protocol.PRODUCER_FENCED}},
 			"EndTxn → PRODUCER_FENCED"},
 	} {
 		if got := MessageText(&c.e); got != c.want {

@@ -367,3 +367,29 @@ func statementsOf(script, switchLine string) []string {
 	}
 	return out
 }
+
+// A section's anchor is the same on both pages: a link to
+// #2-the-idempotent-producer, shared by an English reader, opens the
+// same section in Chinese, and the language switch keeps the place.
+// goldmark's automatic ids drop CJK characters, so every Chinese heading
+// carries its English twin's id ({#id}).
+func TestBothLanguagesShareEveryHeadingsAnchor(t *testing.T) {
+	c := embedded(t)
+	headingID := regexp.MustCompile(`<h[1-6] id="([^"]*)"`)
+	ids := func(html string) []string {
+		var out []string
+		for _, m := range headingID.FindAllStringSubmatch(html, -1) {
+			out = append(out, m[1])
+		}
+		return out
+	}
+	for _, m := range c.Catalogue(doc.English) {
+		en, zh := ids(c.HTML(doc.English, m.Slug)), ids(c.HTML(doc.Chinese, m.Slug))
+		if len(en) == 0 {
+			t.Errorf("%s: no heading ids in the English page", m.Slug)
+		}
+		if !slices.Equal(en, zh) {
+			t.Errorf("%s: the headings' anchors differ\n  en: %v\n  zh: %v", m.Slug, en, zh)
+		}
+	}
+}

@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"txnlab/core/protocol"
 	"txnlab/core/scenario"
 	"txnlab/core/sim"
 	"txnlab/scenarios"
@@ -155,7 +156,7 @@ func TestEngineActCrashesTheCoordinatorMidMarkers(t *testing.T) {
 	if err := e.Load(mustScenario(t, "coordinator-crash-during-markers")); err != nil {
 		t.Fatal(err)
 	}
-	at := firstSend(e, "WriteTxnMarkers")
+	at := firstSend(e, protocol.WriteTxnMarkers)
 	if at < 0 {
 		t.Fatal("no WriteTxnMarkers in the history")
 	}
@@ -188,7 +189,7 @@ func TestEngineActCrashesTheCoordinatorMidMarkers(t *testing.T) {
 	}
 	var resent bool
 	for _, ev := range evs[len(prefix):] {
-		if ev.Kind == sim.KindSend && ev.API == "WriteTxnMarkers" && !ev.Resp && ev.Node != "broker-0" {
+		if ev.Kind == sim.KindSend && ev.API == protocol.WriteTxnMarkers && !ev.Resp && ev.Node != "broker-0" {
 			resent = true
 		}
 	}
@@ -247,7 +248,7 @@ func TestEngineActAtTheEndAppends(t *testing.T) {
 
 // firstSend is the first step whose new events include a send of api, as
 // the page's "run until" finds it.
-func firstSend(e Engine, api string) int {
+func firstSend(e Engine, api protocol.APIKey) int {
 	evs := e.History()
 	for i := 1; i <= e.Len(); i++ {
 		for _, ev := range evs[e.EventsAt(i-1):e.EventsAt(i)] {

@@ -161,7 +161,7 @@ func TextLine(e *sim.Event, all bool) string {
 		if e.Resp {
 			arrow = "⇠"
 		}
-		label := e.API
+		label := e.API.String()
 		if e.Resp {
 			label += ".response"
 		}
@@ -173,7 +173,7 @@ func TextLine(e *sim.Event, all bool) string {
 	case sim.KindDeliver:
 		return ""
 	case sim.KindDrop:
-		label := e.API
+		label := e.API.String()
 		if e.Resp {
 			label += ".response"
 		}

@@ -406,7 +406,7 @@ func (b *Broker) afterAppend(w *sim.World, log *partition.Log, offset int64, fol
 	for i := len(log.Batches) - 1; i >= 0 && log.Batches[i].BaseOffset >= offset; i-- {
 		if log.Batches[i].BaseOffset == offset {
 			w.Record(sim.Event{Kind: sim.KindAppend, Node: b.Node, Subject: log.Name(), Offset: offset,
-				Text: log.Batches[i].Logged(), Internal: follower})
+				Text: log.Batches[i].Logged(), Contents: sim.ContentsOf(&log.Batches[i]), Internal: follower})
 		}
 	}
 	if !follower {

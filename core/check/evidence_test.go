@@ -85,7 +85,7 @@ func TestReadCommittedLinksTheFetchThatLeaked(t *testing.T) {
 	var apis []string
 	for _, idx := range v.Events {
 		e := trace.At(idx)
-		name := e.API
+		name := e.API.String()
 		if e.Resp {
 			name += ".response"
 		}

@@ -83,7 +83,7 @@ func (c *calls) finish(w *sim.World, call *Call, err Result, detail string) {
 	if detail != "" {
 		text += " " + detail
 	}
-	w.Record(sim.Event{Kind: sim.KindCallEnd, Node: c.node, Subject: string(call.Kind), Text: text, Error: err.errName()})
+	w.Record(sim.Event{Kind: sim.KindCallEnd, Node: c.node, Subject: string(call.Kind), Text: text, Error: err.Code, Exception: err.Exception})
 }
 
 // Last returns the most recent call, or nil.

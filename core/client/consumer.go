@@ -136,7 +136,7 @@ func (c *Consumer) Poll(w *sim.World) *Call {
 func (c *Consumer) Commit(w *sim.World) *Call {
 	c.call = c.start(w, CallCommitSync, "")
 	if c.Cfg.GroupId == "" {
-		c.finish(w, c.call, Raised(InvalidGroupIdException), "no group.id")
+		c.finish(w, c.call, Raised(protocol.InvalidGroupIdException), "no group.id")
 		return c.call
 	}
 	c.sendGroupRequest(w, "commit")

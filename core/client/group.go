@@ -92,7 +92,7 @@ func (c *Consumer) Subscribe(w *sim.World, topics []string) *Call {
 	call := c.start(w, CallSubscribe, strings.Join(topics, " "))
 	if c.Cfg.GroupId == "" {
 		// KafkaConsumer.maybeThrowInvalidGroupIdException
-		c.finish(w, call, Raised(InvalidGroupIdException), "no group.id")
+		c.finish(w, call, Raised(protocol.InvalidGroupIdException), "no group.id")
 		return call
 	}
 	c.Subscription = slices.Sorted(slices.Values(topics))

@@ -300,7 +300,7 @@ func (p *Producer) Init(w *sim.World) *Call {
 		return call
 	}
 	if !p.Transactional() {
-		p.finish(w, call, Raised(IllegalStateException), "not a transactional producer")
+		p.finish(w, call, Raised(protocol.IllegalStateException), "not a transactional producer")
 		return call
 	}
 	if p.State == Initializing && p.initCall == nil || p.State == Initializing && p.initCall.Done {
@@ -328,7 +328,7 @@ func (p *Producer) illegal() Result {
 	if p.State == FatalError && !p.lastError.OK() {
 		return p.lastError
 	}
-	return Raised(IllegalStateException)
+	return Raised(protocol.IllegalStateException)
 }
 
 // blockLimit ends a blocking call after max.block.ms with a TimeoutException;
@@ -536,7 +536,7 @@ func (p *Producer) beginAbort(w *sim.World, call *Call) {
 	// ABORTABLE_ERROR with the error that caused it, and otherwise, once
 	// aborting, with a TransactionAbortedException
 	// (abortUndrainedBatches). Here both happen when the abort starts.
-	aborted := Raised(TransactionAbortedException)
+	aborted := Raised(protocol.TransactionAbortedException)
 	if p.State == AbortableError && !p.lastError.OK() {
 		aborted = p.lastError
 	}
@@ -570,7 +570,7 @@ func (p *Producer) closedCall(w *sim.World, call *Call) bool {
 	if !p.closed {
 		return false
 	}
-	p.finish(w, call, Raised(IllegalStateException), "the producer is closed")
+	p.finish(w, call, Raised(protocol.IllegalStateException), "the producer is closed")
 	return true
 }
 
@@ -1199,13 +1199,13 @@ func (p *Producer) Timer(w *sim.World, t *sim.Timer) {
 	case "delivery-timeout":
 		b := t.Data.(*batch)
 		if !b.done {
-			p.completeBatch(w, b, Raised(TimeoutException), -1) // Sender: "Expiring N record(s)"
+			p.completeBatch(w, b, Raised(protocol.TimeoutException), -1) // Sender: "Expiring N record(s)"
 			if p.Transactional() {
 				// An expired batch is abortable and its sequence may have
 				// reached the broker: the abort is followed by an epoch
 				// bump (KAFKA-8805), so later batches start afresh.
 				p.epochBumpRequired = true
-				p.abortable(w, Raised(TimeoutException))
+				p.abortable(w, Raised(protocol.TimeoutException))
 			} else if p.Cfg.EnableIdempotence && b.seq >= 0 {
 				// Sender.sendProducerData: an expired batch that was sent
 				// may or may not be in the log, so its partition's
@@ -1221,7 +1221,7 @@ func (p *Producer) Timer(w *sim.World, t *sim.Timer) {
 	case "max-block":
 		c := t.Data.(*Call)
 		if !c.Done {
-			p.finish(w, c, Raised(TimeoutException), "max.block.ms elapsed")
+			p.finish(w, c, Raised(protocol.TimeoutException), "max.block.ms elapsed")
 		}
 	}
 }

@@ -34,17 +34,6 @@ const CallSend = client.CallSend
 // exception the client raised itself.
 type CallResult = client.Result
 
-// Exception is a failure the Java client raises by itself
-// (TimeoutException, …), never a broker's code.
-type Exception = client.Exception
-
-// Exceptions lists every client exception, for the scenario language's
-// error messages.
-var Exceptions = client.Exceptions
-
-// ExceptionByName finds a client exception by its Java name.
-func ExceptionByName(name string) (Exception, bool) { return client.ExceptionByName(name) }
-
 // DefaultProducerConfig is the Java producer's defaults.
 func DefaultProducerConfig() ProducerConfig { return client.DefaultProducerConfig() }
 

@@ -210,7 +210,7 @@ func maxInFlight(events iter.Seq2[int, *sim.Event]) int {
 	most := 0
 	for _, e := range events {
 		switch {
-		case e.Kind == sim.KindSend && !e.Resp && e.API == "Produce":
+		case e.Kind == sim.KindSend && !e.Resp && e.API == protocol.Produce:
 			req, ok := e.Msg.(*protocol.ProduceRequest)
 			if !ok || len(req.Partitions) != 1 {
 				continue

@@ -31,6 +31,10 @@ const (
 	EndTxn             APIKey = 26
 	WriteTxnMarkers    APIKey = 27
 	TxnOffsetCommit    APIKey = 28
+
+	// NoAPI is no API at all: what a trace event that carries no message
+	// records. Key 0 is Produce, so the zero key cannot mean "none".
+	NoAPI APIKey = -1
 )
 
 // The request versions a Kafka 3.5 Java client sends (a message whose

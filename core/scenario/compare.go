@@ -438,7 +438,7 @@ func lcs(x, y []string, ix, iy []int) []EventOp {
 func label(e *sim.Event) string {
 	switch e.Kind {
 	case sim.KindSend:
-		l := e.API
+		l := e.API.String()
 		if e.Resp {
 			l += ".response"
 		}
@@ -448,8 +448,8 @@ func label(e *sim.Event) string {
 			}
 		}
 		l += " " + string(e.Node) + "→" + string(e.Peer)
-		if e.Error != "" {
-			l += " " + e.Error
+		if e.Failed() {
+			l += " " + e.ErrorName()
 		}
 		return l
 	case sim.KindDeliver, sim.KindDrop:

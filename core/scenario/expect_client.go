@@ -65,7 +65,7 @@ type ExpectOutcomeStmt struct {
 	// OutcomeError: the expected error, a broker's code (never NONE) or
 	// a client exception (TimeoutException, …); exactly one is set.
 	Error     protocol.ErrorCode
-	Exception cluster.Exception
+	Exception protocol.Exception
 }
 
 // Expected is the expected error as a call result.
@@ -213,7 +213,7 @@ func parseExpectPending(lp *lineParser, c ClientDecl, t token) Stmt {
 
 func parseExpectError(lp *lineParser, c ClientDecl, t token) Stmt {
 	e := lp.next("expect " + c.Name + " error needs a Kafka error name, e.g. PRODUCER_FENCED, or a client exception, e.g. TimeoutException")
-	if x, ok := cluster.ExceptionByName(e.raw); ok && !e.quoted {
+	if x, ok := protocol.ExceptionByName(e.raw); ok && !e.quoted {
 		lp.done("expect error takes one error name")
 		return &ExpectOutcomeStmt{Client: c.Name, Outcome: OutcomeError, Exception: x}
 	}
@@ -230,7 +230,7 @@ func (lp *lineParser) clientErrorName(raw string, col int) protocol.ErrorCode {
 		for _, e := range protocol.Errors {
 			names = append(names, e.Name)
 		}
-		for _, x := range cluster.Exceptions {
+		for _, x := range protocol.Exceptions {
 			names = append(names, x.String())
 		}
 		lp.failf(col, "unknown Kafka error or client exception %q%s", raw, didYouMean(raw, names))

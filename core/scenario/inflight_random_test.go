@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"txnlab/core/protocol"
 	"txnlab/core/scenario"
 )
 
@@ -87,7 +88,7 @@ func TestOverlappingSendsKeepInvariants(t *testing.T) {
 			sess.Run()
 		}()
 		for _, e := range sess.Cluster.World.Trace.Events(0) {
-			if e.Error == "OUT_OF_ORDER_SEQUENCE_NUMBER" {
+			if e.Error == protocol.OUT_OF_ORDER_SEQUENCE_NUMBER {
 				ooo++
 				break
 			}

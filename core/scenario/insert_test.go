@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"txnlab/core/protocol"
 	"txnlab/core/sim"
 )
 
@@ -82,7 +83,7 @@ func TestInsertNowSplitsAWaitingStatement(t *testing.T) {
 	}
 	var resent bool
 	for _, e := range evs[len(prefix):] {
-		if e.Kind == sim.KindSend && e.API == "WriteTxnMarkers" && !e.Resp && e.Node != "broker-0" {
+		if e.Kind == sim.KindSend && e.API == protocol.WriteTxnMarkers && !e.Resp && e.Node != "broker-0" {
 			resent = true
 		}
 	}

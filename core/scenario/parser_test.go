@@ -7,7 +7,6 @@ import (
 	"strings"
 	"testing"
 
-	"txnlab/core/client"
 	"txnlab/core/protocol"
 	"txnlab/core/safety"
 	"txnlab/core/sim"
@@ -172,7 +171,7 @@ func TestGoodLines(t *testing.T) {
 		{line: "expect c1 ok"},
 		{line: "expect p1 pending", want: &ExpectOutcomeStmt{Client: "p1", Outcome: OutcomePending}},
 		{line: "expect p1 error PRODUCER_FENCED", want: &ExpectOutcomeStmt{Client: "p1", Outcome: OutcomeError, Error: protocol.PRODUCER_FENCED}},
-		{line: "expect p1 error TimeoutException", want: &ExpectOutcomeStmt{Client: "p1", Outcome: OutcomeError, Exception: client.TimeoutException}},
+		{line: "expect p1 error TimeoutException", want: &ExpectOutcomeStmt{Client: "p1", Outcome: OutcomeError, Exception: protocol.TimeoutException}},
 		{line: "expect p1 state READY", want: &ExpectStateStmt{Client: "p1", State: state(t, "READY")}},
 		{line: "expect p1 state ABORTABLE_ERROR epoch=-1", want: &ExpectStateStmt{Client: "p1", State: state(t, "ABORTABLE_ERROR"), Epoch: -1, Given: OptionSet{"epoch"}}},
 		{line: "expect ip state UNINITIALIZED"},

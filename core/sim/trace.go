@@ -55,38 +55,113 @@ func (k Kind) String() string { return kindNames[k] }
 // MarshalText renders the kind by name in JSON.
 func (k Kind) MarshalText() ([]byte, error) { return []byte(k.String()), nil }
 
+// CarriesMessage reports whether events of this kind are about a message
+// (send, deliver, drop): only those have a Peer, an API and a MsgID.
+func (k Kind) CarriesMessage() bool { return k <= KindDrop }
+
 // Event is one entry of the trace. Fields are grouped by size (numbers,
-// strings, the message, then the one-byte fields) so that no padding
-// is wasted: a long history holds hundreds of thousands of these.
+// strings, the message, then the small codes) so that no padding is
+// wasted: a long history holds hundreds of thousands of these, and every
+// string is a pointer the browser's garbage collector must mark, so the
+// API, the error and the exception are codes, not names. encoding/json
+// still writes them by name (MarshalJSON).
 type Event struct {
 	Index int
 	At    Time
 	// MsgID identifies a message across its send, deliver and drop events;
 	// ReplyTo is the request a response answers.
-	MsgID   int64 `json:",omitempty"`
-	ReplyTo int64 `json:",omitempty"`
-	Offset  int64 `json:",omitempty"`
+	MsgID   int64
+	ReplyTo int64
+	Offset  int64
 
 	Node    NodeID
-	Peer    NodeID `json:",omitempty"`
-	API     string `json:",omitempty"`
-	Error   string `json:",omitempty"`
-	Subject string `json:",omitempty"`
-	From    string `json:",omitempty"`
-	To      string `json:",omitempty"`
-	Text    string `json:",omitempty"`
+	Peer    NodeID
+	Subject string
+	From    string
+	To      string
+	Text    string
 
-	Msg protocol.Message `json:",omitempty"`
+	Msg protocol.Message
 
-	Kind Kind
-	Resp bool `json:",omitempty"`
+	// API is the message's API on a send, deliver or drop event, and
+	// protocol.NoAPI on every other (World.Record sees to it).
+	API protocol.APIKey
+	// Error is the first error code a response carries, or the broker
+	// code a client call returned with; NONE when there is none.
+	Error protocol.ErrorCode
+	Kind  Kind
+	// Exception is what a call that the client itself failed returned
+	// with (a call's return event); never set together with Error.
+	Exception protocol.Exception
+	Resp      bool
 	// Internal marks traffic the UI hides by default: replication fetches.
-	Internal bool `json:",omitempty"`
+	Internal bool
 	// Illegal marks a KindState transition Kafka does not allow (its
 	// validPreviousStates table): recorded rather than a panic, so that a
 	// broken mechanism does not crash a lesson, and judged by the
 	// transitions invariant. The canonical line ends with "ILLEGAL".
-	Illegal bool `json:",omitempty"`
+	Illegal bool
+	// Unmet marks a KindExpect event whose expectation did not hold (its
+	// text says FAIL); the pages read the flag, never the text.
+	Unmet bool
+	// Contents says what a KindAppend event's batch holds.
+	Contents Contents
+}
+
+// Contents is what an appended batch holds: the diagram draws a marker,
+// a transaction-log record and data differently, and reads which from
+// here rather than from the batch's text.
+type Contents uint8
+
+// What a batch may hold.
+const (
+	DataRecords       Contents = iota // records a producer wrote
+	CommitMarker                      // a control batch: COMMIT
+	AbortMarker                       // a control batch: ABORT
+	TransactionRecord                 // __transaction_state: a transactional id's metadata
+	OffsetRecord                      // __consumer_offsets: a group's committed offsets
+)
+
+var contentsNames = [...]string{"", "commit-marker", "abort-marker", "transaction-record", "offset-record"}
+
+// String names the contents for JSON ("" for data records).
+func (c Contents) String() string {
+	if int(c) < len(contentsNames) {
+		return contentsNames[c]
+	}
+	return "contents(" + strconv.Itoa(int(c)) + ")"
+}
+
+// ContentsOf is what batch b holds.
+func ContentsOf(b *protocol.RecordBatch) Contents {
+	switch {
+	case b.IsControl && b.ControlType == protocol.ControlCommit:
+		return CommitMarker
+	case b.IsControl:
+		return AbortMarker
+	case len(b.Records) > 0 && b.Records[0].TxnLog != nil:
+		return TransactionRecord
+	case len(b.Records) > 0 && b.Records[0].Offset != nil:
+		return OffsetRecord
+	}
+	return DataRecords
+}
+
+// ErrorName is the event's error as the trace has always written it: the
+// client exception's name, else the error code's, "" when neither is set.
+func (e *Event) ErrorName() string {
+	if e.Exception != protocol.NoException {
+		return e.Exception.String()
+	}
+	if e.Error != protocol.NONE {
+		return e.Error.String()
+	}
+	return ""
+}
+
+// Failed reports whether the event carries an error code or an exception.
+func (e *Event) Failed() bool {
+	return e.Error != protocol.NONE || e.Exception != protocol.NoException
 }
 
 // Line is the canonical one-line text of the event: stable, sorted, no
@@ -100,7 +175,7 @@ func (e *Event) Line() string {
 	switch e.Kind {
 	case KindSend, KindDeliver, KindDrop:
 		b.WriteString("#" + strconv.FormatInt(e.MsgID, 10) + " ")
-		b.WriteString(string(e.Node) + " -> " + string(e.Peer) + " " + e.API)
+		b.WriteString(string(e.Node) + " -> " + string(e.Peer) + " " + e.API.String())
 		if e.Resp {
 			b.WriteString(".response")
 		}

@@ -58,8 +58,9 @@ type Envelope struct {
 
 // sentFields are the fields a delivery copies from its send event.
 type sentFields struct {
-	API, Error string
-	Resp       bool
+	API   protocol.APIKey
+	Error protocol.ErrorCode
+	Resp  bool
 }
 
 // TimerDisconnected is the timer kind a sender receives when a request
@@ -357,13 +358,18 @@ func (w *World) StatusOf(id NodeID) Status {
 	return Crashed
 }
 
-// Record appends an event to the trace, stamping its index and time.
+// Record appends an event to the trace, stamping its index and time; an
+// event that carries no message gets protocol.NoAPI, so that no reader
+// mistakes it for a Produce (key 0).
 func (w *World) Record(e Event) { w.record(e) }
 
 // record is Record, returning where the event now lives.
 func (w *World) record(e Event) *Event {
 	e.Index = w.Trace.Len()
 	e.At = w.now
+	if !e.Kind.CarriesMessage() {
+		e.API = protocol.NoAPI
+	}
 	at := w.Trace.add(e)
 	if w.OnEvent != nil {
 		w.OnEvent(at)
@@ -420,17 +426,10 @@ func (w *World) sendConn(conn *Conn, from, to NodeID, msg protocol.Message, repl
 	}
 	env.DeliverAt = at + w.Net.delayFor(env)
 	sent := w.record(Event{Kind: KindSend, Node: from, Peer: to, MsgID: env.ID, ReplyTo: replyTo,
-		API: msg.APIKey().String(), Resp: msg.IsResponse(), Msg: msg, Error: errName(msg), Internal: internal})
+		API: msg.APIKey(), Resp: msg.IsResponse(), Msg: msg, Error: protocol.Error(msg), Internal: internal})
 	env.sent = sentFields{API: sent.API, Error: sent.Error, Resp: sent.Resp}
 	w.push(event{at: env.DeliverAt, kind: evDeliver, env: env})
 	return env.ID
-}
-
-func errName(m protocol.Message) string {
-	if e := protocol.Error(m); e != protocol.NONE {
-		return e.String()
-	}
-	return ""
 }
 
 // After sets a timer for node d from now. Timers die with the node's

@@ -455,11 +455,11 @@ func TestEventLines(t *testing.T) {
 		e    Event
 		want string
 	}{
-		{Event{At: 12, Kind: KindSend, Node: "p1", Peer: "broker-0", MsgID: 3, API: "EndTxn", Msg: msg},
+		{Event{At: 12, Kind: KindSend, Node: "p1", Peer: "broker-0", MsgID: 3, API: protocol.EndTxn, Msg: msg},
 			"12ms send #3 p1 -> broker-0 EndTxn " + msg.Summary()},
-		{Event{At: 13, Kind: KindDeliver, Node: "p1", Peer: "broker-0", MsgID: 3, API: "EndTxn"},
+		{Event{At: 13, Kind: KindDeliver, Node: "p1", Peer: "broker-0", MsgID: 3, API: protocol.EndTxn},
 			"13ms deliver #3 p1 -> broker-0 EndTxn"},
-		{Event{At: 14, Kind: KindDrop, Node: "broker-0", Peer: "p1", MsgID: 4, API: "EndTxn", Resp: true, Text: "network cut"},
+		{Event{At: 14, Kind: KindDrop, Node: "broker-0", Peer: "p1", MsgID: 4, API: protocol.EndTxn, Resp: true, Text: "network cut"},
 			"14ms drop #4 broker-0 -> p1 EndTxn.response (network cut)"},
 		{Event{At: 1, Kind: KindState, Node: "broker-0", Subject: "txn t", From: "Ongoing", To: "PrepareCommit", Text: "pid=7 epoch=1"},
 			"1ms state broker-0 txn t Ongoing -> PrepareCommit pid=7 epoch=1"},
@@ -514,7 +514,7 @@ func TestDigestStable(t *testing.T) {
 	}
 	// Index, Internal and the JSON-only fields do not enter the digest.
 	ev2 := append([]Event(nil), events...)
-	ev2[0].Index, ev2[1].Internal, ev2[2].Error = 99, true, "X"
+	ev2[0].Index, ev2[1].Internal, ev2[2].Error = 99, true, protocol.PRODUCER_FENCED
 	if DigestOf(ev2) != DigestOf(events) {
 		t.Error("non-canonical fields changed the digest")
 	}

@@ -1,0 +1,118 @@
+package sim
+
+import (
+	"encoding/json"
+	"strings"
+	"testing"
+
+	"txnlab/core/protocol"
+)
+
+// legacyEvent is Event as it was when its API and error were strings:
+// the JSON exports (txnlab run --format json, the playground's download)
+// were encoding/json of this, and must not change shape.
+type legacyEvent struct {
+	Index    int
+	At       Time
+	MsgID    int64 `json:",omitempty"`
+	ReplyTo  int64 `json:",omitempty"`
+	Offset   int64 `json:",omitempty"`
+	Node     NodeID
+	Peer     NodeID           `json:",omitempty"`
+	API      string           `json:",omitempty"`
+	Error    string           `json:",omitempty"`
+	Subject  string           `json:",omitempty"`
+	From     string           `json:",omitempty"`
+	To       string           `json:",omitempty"`
+	Text     string           `json:",omitempty"`
+	Msg      protocol.Message `json:",omitempty"`
+	Kind     Kind
+	Resp     bool `json:",omitempty"`
+	Internal bool `json:",omitempty"`
+	Illegal  bool `json:",omitempty"`
+}
+
+// TestEventJSONShape: an exported event reads as it always has, the API
+// and the error by name and omitted when there is none, a client
+// exception under "Error" as well.
+func TestEventJSONShape(t *testing.T) {
+	resp := &protocol.EndTxnResponse{ErrorCode: protocol.PRODUCER_FENCED}
+	tests := []struct {
+		e      Event
+		legacy legacyEvent
+		want   string // a substring of the JSON, or "" for none
+		absent string // a key the JSON must not have
+	}{
+		{Event{Index: 4, At: 12, Kind: KindSend, Node: "broker-0", Peer: "p1", MsgID: 9, ReplyTo: 8, API: protocol.EndTxn, Resp: true, Error: protocol.PRODUCER_FENCED, Msg: resp},
+			legacyEvent{Index: 4, At: 12, Kind: KindSend, Node: "broker-0", Peer: "p1", MsgID: 9, ReplyTo: 8, API: "EndTxn", Resp: true, Error: "PRODUCER_FENCED", Msg: resp},
+			`"API":"EndTxn","Error":"PRODUCER_FENCED"`, ""},
+		{Event{Kind: KindDeliver, Node: "p1", Peer: "broker-0", MsgID: 3, API: protocol.Produce, Internal: true},
+			legacyEvent{Kind: KindDeliver, Node: "p1", Peer: "broker-0", MsgID: 3, API: "Produce", Internal: true},
+			`"API":"Produce"`, `"Error"`},
+		{Event{Kind: KindCallEnd, Node: "p1", Subject: "commitTransaction", Text: "TimeoutException max.block.ms elapsed", API: protocol.NoAPI, Exception: protocol.TimeoutException},
+			legacyEvent{Kind: KindCallEnd, Node: "p1", Subject: "commitTransaction", Text: "TimeoutException max.block.ms elapsed", Error: "TimeoutException"},
+			`"Error":"TimeoutException"`, `"API"`},
+		{Event{Kind: KindCallEnd, Node: "p1", Subject: "initTransactions", Text: "PRODUCER_FENCED", API: protocol.NoAPI, Error: protocol.PRODUCER_FENCED},
+			legacyEvent{Kind: KindCallEnd, Node: "p1", Subject: "initTransactions", Text: "PRODUCER_FENCED", Error: "PRODUCER_FENCED"},
+			`"Error":"PRODUCER_FENCED"`, `"API"`},
+		// A state change: no API although its zero key would be Produce.
+		{Event{Kind: KindState, Node: "broker-0", Subject: "txn t", From: "Ongoing", To: "PrepareCommit", Illegal: true},
+			legacyEvent{Kind: KindState, Node: "broker-0", Subject: "txn t", From: "Ongoing", To: "PrepareCommit", Illegal: true},
+			`"Kind":"state"`, `"API"`},
+	}
+	for _, tc := range tests {
+		got, err := json.Marshal(tc.e)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want, _ := json.Marshal(tc.legacy)
+		if string(got) != string(want) {
+			t.Errorf("JSON of %s:\n got %s\nwant %s", tc.e.Line(), got, want)
+		}
+		if !strings.Contains(string(got), tc.want) {
+			t.Errorf("JSON of %s lacks %s: %s", tc.e.Line(), tc.want, got)
+		}
+		if tc.absent != "" && strings.Contains(string(got), tc.absent+":") {
+			t.Errorf("JSON of %s has %s: %s", tc.e.Line(), tc.absent, got)
+		}
+		// In a slice, through a pointer and inside a map, as the exports
+		// hold them.
+		doc, _ := json.Marshal(map[string]any{"events": []Event{tc.e}, "at": &tc.e})
+		if !strings.Contains(string(doc), `"events":[`+string(want)+`]`) || !strings.Contains(string(doc), `"at":`+string(want)) {
+			t.Errorf("JSON of an export: %s", doc)
+		}
+	}
+}
+
+// TestRecordedEventsCarryCodes: the world records a message's API and
+// error code, and NoAPI on an event without a message, so that no reader
+// comparing against Produce (key 0) matches a note or a state change.
+func TestRecordedEventsCarryCodes(t *testing.T) {
+	w, _ := fixedWorld(5)
+	w.Send("a", "b", &protocol.EndTxnResponse{ErrorCode: protocol.PRODUCER_FENCED}, 0)
+	w.Send("a", "b", &protocol.ProduceRequest{}, 0)
+	w.Note("a", "scan", "nothing")
+	runAll(t, w)
+	produces := 0
+	for _, e := range w.Trace.All() {
+		if e.API == protocol.Produce {
+			produces++
+			if !e.Kind.CarriesMessage() {
+				t.Errorf("%s recorded with API Produce", e.Line())
+			}
+		}
+		switch {
+		case e.Kind.CarriesMessage() && e.Resp:
+			if e.API != protocol.EndTxn || e.Error != protocol.PRODUCER_FENCED || e.ErrorName() != "PRODUCER_FENCED" {
+				t.Errorf("%s: API %v error %v", e.Line(), e.API, e.Error)
+			}
+		case !e.Kind.CarriesMessage():
+			if e.API != protocol.NoAPI || e.Failed() {
+				t.Errorf("%s: API %d error %v", e.Line(), e.API, e.Error)
+			}
+		}
+	}
+	if produces != 2 {
+		t.Errorf("%d Produce events, want its send and its delivery", produces)
+	}
+}
