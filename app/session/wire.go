@@ -17,12 +17,17 @@ import (
 // decodes back to the same event.
 
 // wireEvent is a trace event on the wire: its own Kind and Msg shadow
-// the event's.
+// the event's. The event is embedded as plainEvent, which has none of
+// sim.Event's methods: sim.Event.MarshalJSON writes codes by name, for
+// people, and has no inverse.
 type wireEvent struct {
-	sim.Event
+	plainEvent
 	Kind int      `json:"Kind"`
 	Msg  *wireMsg `json:"Msg,omitempty"`
 }
+
+// plainEvent is sim.Event's fields without its methods.
+type plainEvent sim.Event
 
 // wireMsg is a protocol message with what names its type.
 type wireMsg struct {
@@ -69,8 +74,8 @@ func msgKey(api protocol.APIKey, resp bool) [2]int {
 func encodeEvents(evs []sim.Event) ([]wireEvent, error) {
 	out := make([]wireEvent, len(evs))
 	for i := range evs {
-		out[i] = wireEvent{Event: evs[i], Kind: int(evs[i].Kind)}
-		out[i].Event.Msg = nil
+		out[i] = wireEvent{plainEvent: plainEvent(evs[i]), Kind: int(evs[i].Kind)}
+		out[i].plainEvent.Msg = nil
 		if m := evs[i].Msg; m != nil {
 			if _, ok := messageTypes[msgKey(m.APIKey(), m.IsResponse())]; !ok {
 				return nil, fmt.Errorf("event %d: message %T is not on the wire's list", i, m)
@@ -89,7 +94,7 @@ func encodeEvents(evs []sim.Event) ([]wireEvent, error) {
 func decodeEvents(in []wireEvent) ([]sim.Event, error) {
 	out := make([]sim.Event, len(in))
 	for i := range in {
-		out[i] = in[i].Event
+		out[i] = sim.Event(in[i].plainEvent)
 		out[i].Kind = sim.Kind(in[i].Kind)
 		if w := in[i].Msg; w != nil {
 			t, ok := messageTypes[msgKey(w.API, w.Resp)]
