@@ -45,3 +45,11 @@ func renderEngineFault(l doc.Lang, e Engine) app.UI {
 	}
 	return app.P().Class("notice").Role("status").DataSet("engine-fault", "worker").Text(tr(l, "pg.engine.fallback"))
 }
+
+// stateLater reports whether e answers a position's state a reply after
+// the move (the engine in the worker): the page then draws the last
+// state it had, marked as of its own position, until the reply comes.
+func stateLater(e Engine) bool {
+	r, ok := e.(*session.Remote)
+	return ok && !r.OnPage()
+}

@@ -53,7 +53,7 @@ var pageLink = sync.OnceValue(func() *session.Link {
 	}, func() { <-arrived })
 	fail := func(err error) {
 		if link.Fault() == nil {
-			js.Global().Get("console").Call("error", "txnlab: the engine's worker failed; the engine runs on the page:", err.Error())
+			js.Global().Get("console").Call("warn", "txnlab: the engine's worker failed; the engine runs on the page:", err.Error())
 			setEngineMark("page-fallback")
 			link.Fail(err)
 		}

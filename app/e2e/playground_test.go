@@ -69,6 +69,14 @@ func waitPosition(b *browser, i int) {
 	b.t.Helper()
 	b.waitFor(fmt.Sprintf("step %d", i),
 		fmt.Sprintf(`(document.querySelector(".status .position")||{}).textContent?.startsWith("Step %d of")`, i))
+	waitState(b)
+}
+
+// waitState waits until the cluster panel shows the state of the
+// position shown: the engine's worker answers it a reply after the move.
+func waitState(b *browser) {
+	b.t.Helper()
+	b.waitFor("the position's cluster state", `(() => { const p = document.querySelector(".status .position"), c = document.querySelector("section.cluster"); return !p || !c || c.dataset.pos === p.dataset.pos })()`)
 }
 
 // waitIdle waits for the script to have run: no run in progress and no
@@ -76,6 +84,7 @@ func waitPosition(b *browser, i int) {
 func waitIdle(b *browser) {
 	b.t.Helper()
 	b.waitFor("the script to run", `!document.querySelector(".status .busy") && !document.querySelector(".status[data-running=true]") && !document.querySelector(".editor-status")`)
+	waitState(b)
 }
 
 // openScenario opens a library scenario and waits until it has run.
