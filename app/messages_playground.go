@@ -76,6 +76,7 @@ var playgroundMessages = map[string][2]string{
 	"in flight":                    {"in flight", "在途中"},
 	"delivered at %s":              {"delivered at %s", "于 %s 送达"},
 	"lost at %s: %s":               {"lost at %s: %s", "于 %s 丢失：%s"},
+	"lost: %s":                     {"lost: %s", "丢失：%s"},
 	"the request it answers (#%d)": {"the request it answers (#%d)", "它应答的请求（#%d）"},
 	"its response (#%d)":           {"its response (#%d)", "它的响应（#%d）"},
 	"API key":                      {"API key", "编号（API key）"},

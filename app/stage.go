@@ -12,6 +12,7 @@ import (
 
 	"txnlab/core/sim"
 	"txnlab/diagram"
+	"txnlab/lessons/doc"
 )
 
 // Virtualisation: rows are drawn in chunks, so scrolling re-renders only
@@ -77,6 +78,7 @@ func (p *diagramState) layout() *diagram.Layout {
 		full := layoutKey{script: k.script, filter: k.filter}
 		if p.full == nil || p.fullKey != full {
 			p.fullKey, p.full = full, diagram.FullLayout(diagram.LanesOf(p.engine.History(), p.filter), p.engine.History(), p.filter)
+			p.full.Words = diagramWords(p.lang)
 		}
 		last := 0
 		if p.engine.Pos() > 0 {
@@ -726,4 +728,17 @@ func (t *traceList) Render() app.UI {
 	}
 	b.WriteString("</ol>")
 	return app.Raw(b.String())
+}
+
+// diagramWords are the diagram's words for an arrow's accessible name in
+// language l, the core's reason for a loss translated as the message
+// panel translates it; nil (English) on an English page.
+func diagramWords(l string) *diagram.Words {
+	if doc.Lang(l) != doc.Chinese {
+		return nil
+	}
+	return &diagram.Words{
+		Lost:     func(reason string) string { return fmt.Sprintf(tr(l, "lost: %s"), coreErrorIn(l, reason)) },
+		InFlight: tr(l, "in flight"),
+	}
 }

@@ -111,7 +111,23 @@ type Layout struct {
 	// Whole asks for every label in full (the exports); the page cuts
 	// long ones, whose whole text is in the message panel and the title.
 	Whole bool
+	// Words are the words the diagram adds to an arrow's accessible name
+	// in the page's language; nil writes English (the exports).
+	Words *Words
 }
+
+// Words are what an arrow's accessible name says of a message that was
+// lost or has not arrived: a screen reader on a Chinese page reads them
+// in Chinese.
+type Words struct {
+	// Lost is the fate of a lost message, given the core's reason.
+	Lost func(reason string) string
+	// InFlight is the fate of a message still on its way.
+	InFlight string
+}
+
+// english are the Words of the exports and of an English page.
+var english = Words{Lost: func(reason string) string { return "lost: " + reason }, InFlight: "in flight"}
 
 // textMargin is the least room between a label and the diagram's edge.
 const textMargin = 4
@@ -327,7 +343,7 @@ func FullLayout(lanes []Lane, history []sim.Event, f Filter) *Layout {
 // past n, the arrows sent in them, in flight when their end is not among
 // them, and the spans begun in them, still open when they end later.
 func (full *Layout) At(n, lastStep int) *Layout {
-	l := &Layout{Lanes: full.Lanes, X: full.X, Width: full.Width}
+	l := &Layout{Lanes: full.Lanes, X: full.X, Width: full.Width, Words: full.Words}
 	rows := sort.Search(len(full.Rows), func(r int) bool { return full.Rows[r] >= n })
 	l.Rows = full.Rows[:rows:rows]
 	l.NowRow = rows
@@ -524,10 +540,14 @@ func DrawArrow(l *Layout, events []sim.Event, a *Arrow, selected int64) Shape {
 	}
 	g.Msg = e.MsgID
 	desc := whole
+	words := l.Words
+	if words == nil {
+		words = &english
+	}
 	if a.Drop >= 0 {
-		desc += " — lost: " + events[a.Drop].Text
+		desc += " — " + words.Lost(events[a.Drop].Text)
 	} else if a.InFlight {
-		desc += " — in flight"
+		desc += " — " + words.InFlight
 	}
 	// "→", not " to ": the name is read on Chinese pages too.
 	g = g.attr("aria-label", string(e.Node)+" → "+string(e.Peer)+": "+desc)

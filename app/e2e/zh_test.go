@@ -315,3 +315,26 @@ func TestLanguageControlKeepsTheScript(t *testing.T) {
 		t.Errorf("the shared script did not open in Chinese:\n%s", got)
 	}
 }
+
+// TestArrowNamesInChinese: on a Chinese page an arrow's accessible name
+// says in Chinese that its message was lost or is still on its way; the
+// message itself (API and fields) stays Kafka's.
+func TestArrowNamesInChinese(t *testing.T) {
+	b := newBrowser(t)
+	b.open("/zh/playground?scenario=markers-fail")
+	waitIdle(b)
+	b.do(chromedp.KeyEvent(kb.End))
+	b.waitFor("the end of the run", `(() => { const d = document.querySelector(".status .position")?.dataset; return d && d.pos === d.len && +d.len > 0 })()`)
+	names := `[...document.querySelectorAll(` + jsString(selDiagram+" .arrow") + `)].map(a => a.getAttribute("aria-label"))`
+	if n := findArrow(b, `.arrow[data-api="WriteTxnMarkers"][data-kind="request"]`); n == 0 {
+		t.Fatal("no WriteTxnMarkers arrow in the diagram")
+	}
+	if eval[int](b, names+`.filter(n => n.includes("WriteTxnMarkers") && n.includes("丢失")).length`) == 0 {
+		t.Errorf("no lost WriteTxnMarkers arrow says so in Chinese (丢失): %v", eval[[]string](b, names+`.filter(n => n.includes("WriteTxnMarkers"))`))
+	}
+	for _, n := range eval[[]string](b, names) {
+		if strings.Contains(n, "lost:") || strings.Contains(n, "in flight") {
+			t.Errorf("an arrow's name is English: %q", n)
+		}
+	}
+}

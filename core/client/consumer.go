@@ -65,11 +65,20 @@ type Consumer struct {
 	bootstrapAttempt int
 	call             *Call
 	waiting          map[int64]bool // fetch requests of the current poll
-	pollCount        int
-	needOffsets      bool
-	inflight         int64
-	inflightKind     string
-	syncRequest      *protocol.SyncGroupRequest
+	// fetchLeaders, fetchOf and fetchLeader are fetch's scratch: the
+	// leaders asked, the partitions that have a leader, and the leader of
+	// each.
+	fetchLeaders, fetchLeader []sim.NodeID
+	fetchOf                   []protocol.FetchPartition
+	pollCount                 int
+	// polled counts the records received in poll pollCount: what its
+	// call returns, kept as they arrive rather than recounted over every
+	// record ever received when the poll ends.
+	polled       int
+	needOffsets  bool
+	inflight     int64
+	inflightKind string
+	syncRequest  *protocol.SyncGroupRequest
 }
 
 // NewConsumer creates a consumer process.
@@ -124,6 +133,7 @@ func (c *Consumer) Seek(w *sim.World, tp protocol.TopicPartition, offset int64) 
 func (c *Consumer) Poll(w *sim.World) *Call {
 	c.call = c.start(w, CallPoll, "")
 	c.pollCount++
+	c.polled = 0
 	if len(c.Assigned) == 0 && c.Subscription == nil {
 		c.finish(w, c.call, OK, "0 records (nothing assigned)")
 		return c.call
@@ -185,22 +195,39 @@ func (c *Consumer) sendGroupRequest(w *sim.World, kind string) {
 }
 
 func (c *Consumer) fetch(w *sim.World) {
-	byLeader := map[sim.NodeID][]protocol.FetchPartition{}
+	// One request per leader, leaders in name order, each listing its
+	// partitions in assignment order. A poll is one of the commonest
+	// steps, so the grouping reuses the consumer's scratch slices rather
+	// than a map per poll; only the requests' own lists are new.
+	c.fetchLeaders = c.fetchLeaders[:0]
+	c.fetchOf = c.fetchOf[:0]
 	for _, tp := range c.Assigned {
 		leader, ok := c.meta.LeaderOf(tp)
 		if !ok {
 			continue
 		}
-		byLeader[leader] = append(byLeader[leader], protocol.FetchPartition{TopicPartition: tp, FetchOffset: c.Positions[tp], LastFetchedEpoch: -1})
+		c.fetchOf = append(c.fetchOf, protocol.FetchPartition{TopicPartition: tp, FetchOffset: c.Positions[tp], LastFetchedEpoch: -1})
+		c.fetchLeader = append(c.fetchLeader[:len(c.fetchOf)-1], leader)
+		if !slices.Contains(c.fetchLeaders, leader) {
+			c.fetchLeaders = append(c.fetchLeaders, leader)
+		}
 	}
-	leaders := make([]sim.NodeID, 0, len(byLeader))
-	for l := range byLeader {
-		leaders = append(leaders, l)
-	}
-	slices.Sort(leaders)
-	c.waiting = map[int64]bool{}
-	for _, l := range leaders {
-		id := w.Send(c.node, l, &protocol.FetchRequest{ReplicaId: protocol.ConsumerReplicaId, IsolationLevel: c.Cfg.IsolationLevel, Partitions: byLeader[l]}, 0)
+	slices.Sort(c.fetchLeaders)
+	clear(c.waiting)
+	for _, l := range c.fetchLeaders {
+		n := 0
+		for _, of := range c.fetchLeader[:len(c.fetchOf)] {
+			if of == l {
+				n++
+			}
+		}
+		parts := make([]protocol.FetchPartition, 0, n)
+		for i, of := range c.fetchLeader[:len(c.fetchOf)] {
+			if of == l {
+				parts = append(parts, c.fetchOf[i])
+			}
+		}
+		id := w.Send(c.node, l, &protocol.FetchRequest{ReplicaId: protocol.ConsumerReplicaId, IsolationLevel: c.Cfg.IsolationLevel, Partitions: parts}, 0)
 		c.waiting[id] = true
 		w.AfterBackground(c.node, c.Cfg.RequestTimeoutMs, "fetch-timeout", id)
 	}
@@ -211,16 +238,8 @@ func (c *Consumer) maybeFinishPoll(w *sim.World) {
 	if len(c.waiting) > 0 || c.call == nil || c.call.Done {
 		return
 	}
-	n := 0
-	for _, recs := range c.Received {
-		for _, r := range recs {
-			if r.Poll == c.pollCount {
-				n++
-			}
-		}
-	}
 	c.Polls = c.pollCount
-	c.finish(w, c.call, OK, strconv.Itoa(n)+" record(s)")
+	c.finish(w, c.call, OK, strconv.Itoa(c.polled)+" record(s)")
 }
 
 // Receive handles responses.
@@ -342,6 +361,7 @@ func (c *Consumer) absorb(w *sim.World, pd protocol.FetchPartitionData) {
 			}
 			c.Received[pd.TopicPartition] = append(c.Received[pd.TopicPartition], ReceivedRecord{Offset: off, Key: r.Key, Value: r.Value,
 				ProducerId: b.ProducerId, ProducerEpoch: b.ProducerEpoch, Sequence: seq, Poll: c.pollCount, At: w.Now()})
+			c.polled++
 		}
 		pos = b.NextOffset()
 	}

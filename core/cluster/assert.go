@@ -18,9 +18,9 @@ func (c *Cluster) Assert() error {
 	}
 	for i, d := range c.Disks {
 		var bad []string
-		for _, log := range d.Logs {
-			if err := log.CheckOffsets(); err != nil {
-				bad = append(bad, err.Error())
+		for _, log := range d.Replicas() {
+			if !log.OffsetsOrdered() {
+				bad = append(bad, log.CheckOffsets().Error())
 			}
 		}
 		if len(bad) > 0 {

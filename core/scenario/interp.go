@@ -52,20 +52,16 @@ type Session struct {
 	active *wait
 	// midStep: StepVisibleSome stopped inside a visible step.
 	midStep bool
-	// deliveries is the one map every statement counts its deliveries
-	// in (see wait.delivered), emptied for each: a new map per statement
-	// regrew from nothing every time, 3% of a run.
-	deliveries map[deliveryKey]int
+	// deliveries is the array every statement lists its deliveries in
+	// (see wait.delivered), emptied for each: a new list per statement
+	// regrew from nothing every time.
+	deliveries []deliveryKey
 }
 
-// freshDeliveries returns the delivery counts, empty, for a statement
+// freshDeliveries returns the delivery list, empty, for a statement
 // starting (only one statement is active at a time).
-func (s *Session) freshDeliveries() map[deliveryKey]int {
-	if s.deliveries == nil {
-		s.deliveries = map[deliveryKey]int{}
-	} else {
-		clear(s.deliveries)
-	}
+func (s *Session) freshDeliveries() []deliveryKey {
+	s.deliveries = s.deliveries[:0]
 	return s.deliveries
 }
 
@@ -79,11 +75,13 @@ type wait struct {
 	isAdvance bool
 	onLimit   string
 	steps     int
-	// start is when the statement began; delivered counts the visible
-	// deliveries since then, by message, so the playground can name the
-	// exact moment a learner paused at (run until … nth=N).
+	// start is when the statement began; delivered lists the visible
+	// deliveries since then, so the playground can name the exact moment
+	// a learner paused at (run until … nth=N). A list, counted only when
+	// the playground asks (deliveredLike): counting into a map keyed by
+	// two node names hashed them at every delivery.
 	start     sim.Time
-	delivered map[deliveryKey]int
+	delivered []deliveryKey
 	untilSeen *int // run until: matching messages let through so far
 }
 
@@ -95,6 +93,18 @@ type deliveryKey struct {
 
 func keyOf(env *sim.Envelope) deliveryKey {
 	return deliveryKey{env.Msg.APIKey(), env.Msg.IsResponse(), env.From, env.To}
+}
+
+// deliveredLike counts the statement's visible deliveries of messages
+// like env (same API, direction, sender and receiver).
+func (a *wait) deliveredLike(env *sim.Envelope) int {
+	k, n := keyOf(env), 0
+	for _, d := range a.delivered {
+		if d == k {
+			n++
+		}
+	}
+	return n
 }
 
 // DefaultMaxEvents is the history bound of a session (about 230 MB of
@@ -216,7 +226,8 @@ func (s *Session) stepActive() {
 		return
 	}
 	if next.Env != nil && !next.Env.Internal {
-		a.delivered[keyOf(next.Env)]++
+		a.delivered = append(a.delivered, keyOf(next.Env))
+		s.deliveries = a.delivered // the next statement reuses the array
 	}
 	w.Step()
 	a.steps++

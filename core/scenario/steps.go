@@ -87,7 +87,7 @@ func (s *Session) InsertNow(src, stmt string) (string, int, error) {
 		until += ".response"
 	}
 	until += " from=" + string(env.From) + " to=" + string(env.To)
-	if n := a.delivered[keyOf(env)]; n > 0 {
+	if n := a.deliveredLike(env); n > 0 {
 		until += fmt.Sprintf(" nth=%d", n+1)
 	}
 	lineIdx := a.stmt.Position().Line - 1
