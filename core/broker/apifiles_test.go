@@ -28,13 +28,13 @@ func snake(s string) string {
 }
 
 // TestAPIFilesNamedAfterKey keeps the per-API files findable by their
-// key: every NN_name.go in the broker and the transaction coordinator is
+// key: every NN_name.go in the broker and the two coordinators is
 // named after the API whose key is NN (a suffix such as _tv2 is allowed),
 // starts with a header naming that API and its key, and the broker's own
 // APIs each have theirs.
 func TestAPIFilesNamedAfterKey(t *testing.T) {
 	want := map[string]bool{"0_produce.go": false, "1_fetch.go": false, "10_find_coordinator.go": false, "27_write_txn_markers.go": false}
-	for _, dir := range []string{".", "../txncoord"} {
+	for _, dir := range []string{".", "../txncoord", "../groupcoord"} {
 		entries, err := os.ReadDir(dir)
 		if err != nil {
 			t.Fatal(err)
@@ -68,6 +68,12 @@ func TestAPIFilesNamedAfterKey(t *testing.T) {
 	for f, seen := range want {
 		if !seen {
 			t.Errorf("the broker's %s is missing", f)
+		}
+	}
+	// The group coordinator's commit APIs live in their files too.
+	for _, f := range []string{"8_offset_commit.go", "9_offset_fetch.go", "28_txn_offset_commit.go"} {
+		if _, err := os.Stat("../groupcoord/" + f); err != nil {
+			t.Errorf("the group coordinator's %s is missing", f)
 		}
 	}
 }

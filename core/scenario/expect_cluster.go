@@ -74,35 +74,39 @@ func parseExpectTxn(lp *lineParser) Stmt {
 	return st
 }
 
+// eachItem calls each with every comma-separated item of an option's
+// value and the column it starts at, so an error points at the item.
+func (lp *lineParser) eachItem(o option, each func(part string, col int)) {
+	for off := 0; ; {
+		part := o.raw[off:]
+		end := strings.IndexByte(part, ',')
+		if end >= 0 {
+			part = part[:end]
+		}
+		each(part, runeCol(o.raw, o.vcol, off))
+		if end < 0 {
+			return
+		}
+		off += end + 1
+	}
+}
+
 // tpSet parses "none" or T/P,T/P,... into a sorted set.
 func (lp *lineParser) tpSet(o option) []protocol.TopicPartition {
 	if o.raw == "none" || o.raw == "" {
 		return nil
 	}
 	var tps []protocol.TopicPartition
-	off := 0
-	for {
-		part := o.raw[off:]
-		end := strings.IndexByte(part, ',')
-		if end >= 0 {
-			part = part[:end]
-		}
-		col := runeCol(o.raw, o.vcol, off)
+	lp.eachItem(o, func(part string, col int) {
 		if part == "" {
 			lp.failf(col, "expected TOPIC/PARTITION in %s=, got an empty item (for no partitions write %s=none, or %s= with nothing after it)", o.key, o.key, o.key)
 		}
 		tp := lp.topicPartition(part, col)
-		for _, p := range tps {
-			if p == tp {
-				lp.failf(col, "%s is given twice", tp)
-			}
+		if slices.Contains(tps, tp) {
+			lp.failf(col, "%s is given twice", tp)
 		}
 		tps = append(tps, tp)
-		if end < 0 {
-			break
-		}
-		off += end + 1
-	}
+	})
 	slices.SortFunc(tps, protocol.TopicPartition.Compare)
 	return tps
 }
@@ -419,14 +423,7 @@ func (lp *lineParser) parseBrokerSet(o option) []int32 {
 		return nil
 	}
 	var ids []int32
-	off := 0
-	for {
-		part := o.raw[off:]
-		end := strings.IndexByte(part, ',')
-		if end >= 0 {
-			part = part[:end]
-		}
-		col := runeCol(o.raw, o.vcol, off)
+	lp.eachItem(o, func(part string, col int) {
 		if part == "" || part == "none" {
 			lp.failf(col, "expected a broker in %s=, got an empty item (for no brokers write %s=none)", o.key, o.key)
 		}
@@ -435,11 +432,7 @@ func (lp *lineParser) parseBrokerSet(o option) []int32 {
 			lp.failf(col, "%s is given twice", part)
 		}
 		ids = append(ids, id)
-		if end < 0 {
-			break
-		}
-		off += end + 1
-	}
+	})
 	slices.Sort(ids)
 	return ids
 }

@@ -37,7 +37,7 @@ func runScript(t *testing.T, src string) *Session {
 func TestQueryValues(t *testing.T) {
 	s := runScript(t, markersFailScript)
 	before := s.Cluster.World.Trace.Len()
-	for _, tc := range []struct{ query, want string }{
+	wantQueries(t, s, []queryCase{
 		{"producer app result", "NONE"},
 		{"producer app call", "commit"},
 		{"producer app state", "READY"},
@@ -59,16 +59,7 @@ func TestQueryValues(t *testing.T) {
 		{"apikey AddPartitionsToTxn", "24"},
 		{"apikey EndTxn", "26"},
 		{"apikey AddOffsetsToTxn", "—"}, // never sent in this run
-	} {
-		got, err := s.Query(tc.query)
-		if err != nil {
-			t.Errorf("%s: %v", tc.query, err)
-			continue
-		}
-		if got != tc.want {
-			t.Errorf("%s = %q, want %q", tc.query, got, tc.want)
-		}
-	}
+	})
 	if n := s.Cluster.World.Trace.Len(); n != before {
 		t.Errorf("queries changed the trace: %d events, then %d", before, n)
 	}
@@ -183,23 +174,14 @@ func TestQueryFactsMatchExpectations(t *testing.T) {
 	if err != nil || s.Err != nil {
 		t.Fatalf("run: %v %v", err, s.Err)
 	}
-	for _, tc := range []struct{ query, want string }{
+	wantQueries(t, s, []queryCase{
 		{"partition orders/0 leader", "broker-1"},
 		{"partition orders/0 leader-epoch", "1"},
 		{"partition orders/0 isr", "broker-1,broker-2"},
 		{"consumer c1 position orders/0", "4"},
 		{"consumer c1 aborted orders/0", "—"}, // the second poll's answer had none
 		{"count Fetch.response to=c1 AbortedProducerId=0", "1"},
-	} {
-		got, err := s.Query(tc.query)
-		if err != nil {
-			t.Errorf("%s: %v", tc.query, err)
-			continue
-		}
-		if got != tc.want {
-			t.Errorf("%s = %q, want %q", tc.query, got, tc.want)
-		}
-	}
+	})
 	for _, e := range []string{"expect partition orders/0 leader=broker-1 leader-epoch=1 isr=broker-1,broker-2",
 		"expect c1 position orders/0=4", "expect c1 aborted orders/0 ="} {
 		if r, err := s.Holds(e); err != nil || !r.OK {
@@ -218,14 +200,29 @@ func TestGroupQueriesMatchTheGroupExpectation(t *testing.T) {
 	if err != nil || s.Err != nil {
 		t.Fatalf("run: %v %v", err, s.Err)
 	}
-	for _, tc := range []struct{ query, want string }{
+	wantQueries(t, s, []queryCase{
 		{"group etl state", "Stable"},
 		{"group etl generation", "2"},
 		{"group etl members", "c2"},
 		{"group etl leader", "c2"},
 		{"group nobody state", "Empty"}, // as the coordinator holds a group no one joined
 		{"group nobody members", "—"},
-	} {
+	})
+	if r, err := s.Holds("expect group etl state=Stable generation=2 members=c2 leader=c2"); err != nil || !r.OK {
+		t.Errorf("the expectation disagrees with the queries: %v %+v", err, r)
+	}
+	if _, err := ParseQuery("group etl epoch", nil); err == nil || !strings.Contains(err.Error(), "generation") {
+		t.Errorf("group etl epoch: %v, want an error listing the fields", err)
+	}
+}
+
+// queryCase is a query and the value it must give.
+type queryCase struct{ query, want string }
+
+// wantQueries asks s each query and reports any that fails or differs.
+func wantQueries(t *testing.T, s *Session, cases []queryCase) {
+	t.Helper()
+	for _, tc := range cases {
 		got, err := s.Query(tc.query)
 		if err != nil {
 			t.Errorf("%s: %v", tc.query, err)
@@ -234,11 +231,5 @@ func TestGroupQueriesMatchTheGroupExpectation(t *testing.T) {
 		if got != tc.want {
 			t.Errorf("%s = %q, want %q", tc.query, got, tc.want)
 		}
-	}
-	if r, err := s.Holds("expect group etl state=Stable generation=2 members=c2 leader=c2"); err != nil || !r.OK {
-		t.Errorf("the expectation disagrees with the queries: %v %+v", err, r)
-	}
-	if _, err := ParseQuery("group etl epoch", nil); err == nil || !strings.Contains(err.Error(), "generation") {
-		t.Errorf("group etl epoch: %v, want an error listing the fields", err)
 	}
 }
