@@ -74,6 +74,13 @@ func (p *playground) onInput(ctx app.Context, e app.Event) {
 	})
 }
 
+// editPending reports whether the editor holds text typed after its
+// error was found, not run yet: the error shown is an older text's, and
+// the editor says the edits are about to run.
+func (p *playground) editPending() bool {
+	return p.scriptErr != nil && p.scriptErrOf != p.script
+}
+
 // applyEdits reruns the typed script, keeping the position: editing the
 // end of a script should not send the learner back to the beginning.
 func (p *playground) applyEdits(ctx app.Context) {
@@ -296,7 +303,7 @@ func (p *playground) renderEditor() app.UI {
 				DataSet("line", se.Line).DataSet("col", se.Col).
 				Body(scriptErrorText(l, kind, se)...)
 		}),
-		app.If(p.script != p.engine.Script() && se == nil, func() app.UI {
+		app.If(p.script != p.engine.Script() && (se == nil || p.editPending()), func() app.UI {
 			return app.P().Class("editor-status").Role("status").Text(tr(l, "Running your edits…"))
 		}),
 		p.renderResults(),

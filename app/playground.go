@@ -52,9 +52,12 @@ type playground struct {
 	// textarea's value on every keystroke would move the caret.
 	editorText string
 	// script is what the editor holds now; scriptErr its parse error,
-	// which leaves the engine on the last script that parsed.
-	script    string
-	scriptErr *ScriptError
+	// which leaves the engine on the last script that parsed, and
+	// scriptErrOf the text it is the error of (typing on makes it an
+	// older text's until the edits run).
+	script      string
+	scriptErr   *ScriptError
+	scriptErrOf string
 	editGen   int
 	loadGen   int // the scenario list's pending choice (onLoadScenario)
 
@@ -248,7 +251,7 @@ func (p *playground) startLoad(ctx app.Context, src string, done func(app.Contex
 	p.stop()
 	p.acting = false // a new run supersedes an action in progress
 	if err := p.engine.Begin(src); err != nil {
-		p.scriptErr = asScriptError(err)
+		p.scriptErr, p.scriptErrOf = asScriptError(err), src
 		return
 	}
 	p.scriptErr = nil
