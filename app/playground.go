@@ -58,8 +58,8 @@ type playground struct {
 	script      string
 	scriptErr   *ScriptError
 	scriptErrOf string
-	editGen   int
-	loadGen   int // the scenario list's pending choice (onLoadScenario)
+	editGen     int
+	loadGen     int // the scenario list's pending choice (onLoadScenario)
 
 	slug string // the library scenario loaded, if any
 	// slugTitle is slug's title; libraryListed is false until the editor
