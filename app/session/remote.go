@@ -121,7 +121,11 @@ type Remote struct {
 	runStmt string
 	done    *reply
 
-	states      map[int]*remoteState
+	states map[int]*remoteState
+	// recv is the last state received, which the next is cut against
+	// (wire.go), and recvSeq its number.
+	recv        Snapshot
+	recvSeq     int
 	shownSnap   Snapshot
 	shownViol   []check.Violation
 	lastAnswers map[string]answer
@@ -184,6 +188,19 @@ func (r *Remote) receive(m reply) bool {
 		r.done = &m
 		return true
 	case "state":
+		if m.Snap != nil {
+			// Every state is made whole, of an older history too: the
+			// next is cut against it.
+			if m.Base != r.recvSeq {
+				r.link.Fail(fmt.Errorf("the engine's worker sent state %d against %d, the page has %d", m.Seq, m.Base, r.recvSeq))
+				return true
+			}
+			if err := untrimSnapshot(r.recv, m.Snap, m.Keep); err != nil {
+				r.link.Fail(err)
+				return true
+			}
+			r.recv, r.recvSeq = *m.Snap, m.Seq
+		}
 		if m.Gen != r.gen {
 			return false
 		}

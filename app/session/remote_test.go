@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"txnlab/core/sim"
+	"txnlab/core/workload"
 	"txnlab/scenarios"
 )
 
@@ -234,5 +235,94 @@ func TestRemoteFallsBackToThePage(t *testing.T) {
 	}
 	if e := p.link.Engine(); !e.OnPage() {
 		t.Error("an engine made after the fault uses the failed worker")
+	}
+}
+
+// A state crosses as what changed since the last one sent: stepping on
+// from a state sends a small part of it, and the page, made whole again,
+// holds the engine's own state however the moves jump (back, forward,
+// across a new history).
+func TestRemoteStatesCrossAsChanges(t *testing.T) {
+	src := workload.Script(workload.ForEvents(3000))
+	local := newSessionEngine()
+	if err := local.Load(src); err != nil {
+		t.Fatal(err)
+	}
+	p := newPipe()
+	var sent []int
+	p.server.reply = func(b []byte) {
+		if strings.Contains(string(b), `"op":"state"`) {
+			sent = append(sent, len(b))
+		}
+		p.toPage = append(p.toPage, b)
+	}
+	r := p.link.Engine()
+	if err := r.Load(src); err != nil {
+		t.Fatal(err)
+	}
+	n := r.Len()
+	check := func(i int) {
+		t.Helper()
+		r.Seek(i)
+		p.pump()
+		local.Seek(i)
+		if r.OnPage() {
+			t.Fatalf("step %d: the page fell back: %v", i, p.link.Fault())
+		}
+		if a, b := jsonOf(t, r.Snapshot()), jsonOf(t, local.Snapshot()); a != b {
+			t.Fatalf("step %d: snapshot\n%s\nthe engine's\n%s", i, a, b)
+		}
+	}
+	check(n)
+	full := sent[len(sent)-1]
+	check(n - 1)
+	if step := sent[len(sent)-1]; step*2 > full {
+		t.Errorf("a step back sent %d bytes of state, the whole is %d", step, full)
+	}
+	for _, i := range []int{n / 2, 1, n, n / 3, n - 2, 0, n / 4, n} {
+		check(i)
+	}
+	// A new history: the states go on from the last one sent.
+	if err := r.Load(src + "\n# a note\n"); err != nil {
+		t.Fatal(err)
+	}
+	if err := local.Load(r.Script()); err != nil {
+		t.Fatal(err)
+	}
+	for _, i := range []int{r.Len(), r.Len() - 3, 2} {
+		check(i)
+	}
+}
+
+// A state the page never received (a lost message, a bug) cannot be cut
+// against: the page leaves the worker for an engine of its own, at the
+// same position, rather than draw a wrong state.
+func TestRemoteStateOutOfOrderFallsBack(t *testing.T) {
+	src := workload.Script(workload.ForEvents(1000))
+	p := newPipe()
+	dropped := false
+	p.server.reply = func(b []byte) {
+		if !dropped && strings.Contains(string(b), `"op":"state"`) && strings.Contains(string(b), `"seq":2`) {
+			dropped = true
+			return
+		}
+		p.toPage = append(p.toPage, b)
+	}
+	r := p.link.Engine()
+	if err := r.Load(src); err != nil {
+		t.Fatal(err)
+	}
+	for _, i := range []int{5, 6, 7} {
+		r.Seek(i)
+		p.pump()
+	}
+	if !dropped || !r.OnPage() || p.link.Fault() == nil {
+		t.Fatalf("dropped %v, on the page %v", dropped, r.OnPage())
+	}
+	local := newSessionEngine()
+	local.Load(src)
+	local.Seek(7)
+	if r.Pos() != 7 || jsonOf(t, r.Snapshot()) != jsonOf(t, local.Snapshot()) {
+		t.Errorf("after the fallback: step %d, or a state not the engine's", r.Pos())
 	}
 }

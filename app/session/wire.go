@@ -2,9 +2,11 @@ package session
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"reflect"
 
+	"txnlab/core/cluster"
 	"txnlab/core/protocol"
 	"txnlab/core/sim"
 )
@@ -109,4 +111,139 @@ func decodeEvents(in []wireEvent) ([]sim.Event, error) {
 		}
 	}
 	return out, nil
+}
+
+// A cluster state crosses as what changed since the last one sent to the
+// same playground: its partition logs, transaction logs and consumers'
+// received records only grow between most positions (a step appends a
+// few entries to logs of thousands; the aborted transactions' index
+// too), so each of these lists crosses as a
+// count of entries kept from the last state (the same list at the same
+// index, compared entry by entry) and the entries after them. The page
+// decodes every state in the order sent, so the last state it decoded is
+// the one the worker diffed against; seq and base check it. A full
+// 10,000-event state is 80–220 kB of JSON, which the page's thread took
+// up to 24 ms to decode; a step's change is a few hundred bytes.
+
+// keptPrefix is how many leading entries a and b share.
+func keptPrefix[T comparable](a, b []T) int {
+	n := 0
+	for n < len(a) && n < len(b) && a[n] == b[n] {
+		n++
+	}
+	return n
+}
+
+// trimSnapshot returns s with each growing list cut to the entries after
+// those it shares with base, and the counts cut, in the order
+// forEachList visits them. s itself is not changed.
+func trimSnapshot(base, s Snapshot) (Snapshot, []int) {
+	out := s
+	out.Partitions = append([]cluster.PartitionView(nil), s.Partitions...)
+	out.Transactions = append([]cluster.TransactionView(nil), s.Transactions...)
+	out.Consumers = append([]cluster.ConsumerView(nil), s.Consumers...)
+	for i := range out.Consumers {
+		out.Consumers[i].Positions = append([]cluster.PositionView(nil), s.Consumers[i].Positions...)
+	}
+	var keep []int
+	forEachList(base, &out,
+		func(b, p *cluster.PartitionView) {
+			k, a := 0, 0
+			if b != nil && b.Partition == p.Partition {
+				k, a = keptPrefix(b.Entries, p.Entries), keptPrefix(b.Aborted, p.Aborted)
+			}
+			keep, p.Entries, p.Aborted = append(keep, k, a), p.Entries[k:], p.Aborted[a:]
+		},
+		func(b, t *cluster.TransactionView) {
+			k := 0
+			if b != nil && b.TransactionalId == t.TransactionalId {
+				k = keptPrefix(b.Log, t.Log)
+			}
+			keep, t.Log = append(keep, k), t.Log[k:]
+		},
+		func(b, c *cluster.PositionView) {
+			k := 0
+			if b != nil && b.Partition == c.Partition {
+				k = keptPrefix(b.Received, c.Received)
+			}
+			keep, c.Received = append(keep, k), c.Received[k:]
+		})
+	return out, keep
+}
+
+// untrimSnapshot is trimSnapshot undone: s's lists, each after the
+// entries keep says to take from base's.
+func untrimSnapshot(base Snapshot, s *Snapshot, keep []int) error {
+	i := 0
+	bad := false
+	next := func(have int) int {
+		if i >= len(keep) || keep[i] > have {
+			bad = true
+			return 0
+		}
+		i++
+		return keep[i-1]
+	}
+	forEachList(base, s,
+		func(b, p *cluster.PartitionView) {
+			if k := next(lenOf(b, func(b *cluster.PartitionView) int { return len(b.Entries) })); k > 0 {
+				p.Entries = append(b.Entries[:k:k], p.Entries...)
+			}
+			if a := next(lenOf(b, func(b *cluster.PartitionView) int { return len(b.Aborted) })); a > 0 {
+				p.Aborted = append(b.Aborted[:a:a], p.Aborted...)
+			}
+		},
+		func(b, t *cluster.TransactionView) {
+			if k := next(lenOf(b, func(b *cluster.TransactionView) int { return len(b.Log) })); k > 0 {
+				t.Log = append(b.Log[:k:k], t.Log...)
+			}
+		},
+		func(b, c *cluster.PositionView) {
+			if k := next(lenOf(b, func(b *cluster.PositionView) int { return len(b.Received) })); k > 0 {
+				c.Received = append(b.Received[:k:k], c.Received...)
+			}
+		})
+	if bad || i != len(keep) {
+		return errors.New("a cluster state that does not follow the last one")
+	}
+	return nil
+}
+
+func lenOf[T any](b *T, n func(*T) int) int {
+	if b == nil {
+		return 0
+	}
+	return n(b)
+}
+
+// forEachList visits s's growing lists in a fixed order, each with the
+// list at the same index of base (nil where base has none).
+func forEachList(base Snapshot, s *Snapshot,
+	part func(b, p *cluster.PartitionView), txn func(b, t *cluster.TransactionView), recv func(b, c *cluster.PositionView)) {
+	for i := range s.Partitions {
+		part(at(base.Partitions, i), &s.Partitions[i])
+	}
+	for i := range s.Transactions {
+		txn(at(base.Transactions, i), &s.Transactions[i])
+	}
+	for i := range s.Consumers {
+		var bc *cluster.ConsumerView
+		if b := at(base.Consumers, i); b != nil && b.Name == s.Consumers[i].Name {
+			bc = b
+		}
+		for j := range s.Consumers[i].Positions {
+			var bp *cluster.PositionView
+			if bc != nil {
+				bp = at(bc.Positions, j)
+			}
+			recv(bp, &s.Consumers[i].Positions[j])
+		}
+	}
+}
+
+func at[T any](l []T, i int) *T {
+	if i < len(l) {
+		return &l[i]
+	}
+	return nil
 }

@@ -56,8 +56,13 @@ type reply struct {
 	Err    *ScriptError `json:"err,omitempty"`
 	ErrMsg string       `json:"msg,omitempty"`
 
-	Pos     int                   `json:"pos"`
-	Snap    *Snapshot             `json:"snap,omitempty"`
+	Pos  int       `json:"pos"`
+	Snap *Snapshot `json:"snap,omitempty"`
+	// Seq numbers the states sent to the engine; Snap's lists are cut
+	// to what follows the Keep entries of state Base's (wire.go).
+	Seq     int                   `json:"seq,omitempty"`
+	Base    int                   `json:"base,omitempty"`
+	Keep    []int                 `json:"keep,omitempty"`
 	Viol    []check.Violation     `json:"viol,omitempty"`
 	ViolOK  bool                  `json:"ok,omitempty"`
 	Answers map[string]wireAnswer `json:"ans,omitempty"`
@@ -106,6 +111,10 @@ type served struct {
 	gen   int
 	run   int  // the id of the run in progress, 0 when none
 	idler bool // background work may remain that the page was not told is done
+	// sent is the last state sent, the one the next is cut against, and
+	// sentSeq its number.
+	sent    Snapshot
+	sentSeq int
 }
 
 // NewServer returns a worker's side that sends its replies with reply.
@@ -274,7 +283,10 @@ func (s *Server) state(r request) {
 	out := reply{Op: "state", Eng: r.Eng, Gen: sv.gen, Pos: sv.e.pos}
 	if r.Snap {
 		snap := sv.e.Snapshot()
-		out.Snap = &snap
+		cut, keep := trimSnapshot(sv.sent, snap)
+		out.Snap, out.Keep, out.Base = &cut, keep, sv.sentSeq
+		sv.sentSeq++
+		out.Seq, sv.sent = sv.sentSeq, snap
 	}
 	if r.Viol {
 		out.Viol, out.ViolOK = sv.e.Violations(), true
