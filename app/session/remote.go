@@ -133,6 +133,7 @@ type Remote struct {
 	// sent is the state request last sent, not answered yet.
 	sent    request
 	sentOK  bool
+	toldPos int // the position the worker was last told of
 	idleFor int // the gen whose background work the worker does
 
 	// local is the engine on the page after the worker failed.
@@ -207,7 +208,9 @@ func (r *Remote) receive(m reply) bool {
 		st := r.state(m.Pos)
 		if m.Snap != nil {
 			st.snap, st.snapOK = *m.Snap, true
-			r.shownSnap = st.snap
+			if !m.Pre || m.Pos == r.pos {
+				r.shownSnap = st.snap
+			}
 		}
 		if m.ViolOK {
 			st.viol, st.violOK = m.Viol, true
@@ -223,6 +226,9 @@ func (r *Remote) receive(m reply) bool {
 			}
 			st.answers[q] = ans
 			r.lastAnswers[q] = ans
+		}
+		if m.Pre {
+			return m.Pos == r.pos // sent ahead of the move
 		}
 		if r.sentOK && r.sent.Pos == m.Pos {
 			r.sentOK = false
@@ -275,8 +281,15 @@ func (r *Remote) ask(snap, viol bool) {
 		}
 	}
 	if !q.Snap && !q.Viol && len(q.Queries) == 0 {
+		if snap && r.pos != r.toldPos {
+			// Nothing to ask, but the worker sends the next step's
+			// state ahead of a step.
+			r.link.request(request{Op: "at", Eng: r.id, Gen: r.gen, Pos: r.pos})
+			r.toldPos = r.pos
+		}
 		return
 	}
+	r.toldPos = r.pos
 	if r.sentOK && r.sent.Gen == q.Gen && r.sent.Pos == q.Pos &&
 		(!q.Snap || r.sent.Snap) && (!q.Viol || r.sent.Viol) && len(q.Queries) <= len(r.sent.Queries) {
 		return // asked already

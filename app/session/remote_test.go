@@ -326,3 +326,43 @@ func TestRemoteStateOutOfOrderFallsBack(t *testing.T) {
 		t.Errorf("after the fallback: step %d, or a state not the engine's", r.Pos())
 	}
 }
+
+// After a step, the worker sends the state of the next step the same way
+// unasked: the learner's next Step back (or Step) draws its state in the
+// move's own frame. A jump sends nothing ahead.
+func TestRemoteStepsAheadOfTheLearner(t *testing.T) {
+	src := workload.Script(workload.ForEvents(1000))
+	local := newSessionEngine()
+	local.Load(src)
+	p := newPipe()
+	r := p.link.Engine()
+	if err := r.Load(src); err != nil {
+		t.Fatal(err)
+	}
+	n := r.Len()
+	r.Seek(n)
+	p.pump()
+	r.StepBack()
+	p.pump()
+	for i := n - 2; i >= n-5; i-- {
+		r.StepBack()
+		if r.StateCost() != 0 {
+			t.Fatalf("step back to %d: its state was not sent ahead", i)
+		}
+		local.Seek(i)
+		if jsonOf(t, r.Snapshot()) != jsonOf(t, local.Snapshot()) {
+			t.Fatalf("step %d: the state sent ahead is not the engine's", i)
+		}
+		p.pump()
+	}
+	r.Step()
+	p.pump()
+	if r.Step(); r.StateCost() != 0 {
+		t.Errorf("step forward to %d: its state was not sent ahead", r.Pos())
+	}
+	r.Seek(n / 2)
+	p.pump()
+	if r.Seek(n/2 + 1); r.StateCost() == 0 {
+		t.Errorf("a jump sent the next step's state ahead")
+	}
+}

@@ -19,11 +19,16 @@ import (
 //	page → worker  {op: "run", eng, id, script}     Begin; reply "run" when done
 //	               {op: "act", eng, id, gen, pos, stmt}  BeginAct at pos
 //	               {op: "state", eng, gen, pos, snap, viol, q}  the state at pos
+//	               {op: "at", eng, gen, pos}          moved where the state is held
 //	               {op: "drop", eng}                 forget an engine
 //	worker → page  {op: "ready"}                     the worker runs
 //	               {op: "run", eng, id, gen, hist, err | msg}
 //	               {op: "state", eng, gen, pos, snap, viol, ok, ans}
 //	               {op: "idle", eng, more: false}    background work done
+//
+// After a step (a move of one position) the worker sends, unasked
+// ("pre"), the state of the step after it in the same direction: the
+// learner's next Step or Step back then draws its state at once.
 //
 // A history crosses once per script (hist: the events and the per-step
 // table Pos, Line, Now, Digest and Results read), then each move's state
@@ -60,9 +65,11 @@ type reply struct {
 	Snap *Snapshot `json:"snap,omitempty"`
 	// Seq numbers the states sent to the engine; Snap's lists are cut
 	// to what follows the Keep entries of state Base's (wire.go).
-	Seq     int                   `json:"seq,omitempty"`
-	Base    int                   `json:"base,omitempty"`
-	Keep    []int                 `json:"keep,omitempty"`
+	Seq  int   `json:"seq,omitempty"`
+	Base int   `json:"base,omitempty"`
+	Keep []int `json:"keep,omitempty"`
+	// Pre marks a state sent unasked (Server.prefetch).
+	Pre     bool                  `json:"pre,omitempty"`
 	Viol    []check.Violation     `json:"viol,omitempty"`
 	ViolOK  bool                  `json:"ok,omitempty"`
 	Answers map[string]wireAnswer `json:"ans,omitempty"`
@@ -115,7 +122,18 @@ type served struct {
 	// sentSeq its number.
 	sent    Snapshot
 	sentSeq int
+	// has is the positions of this history whose state the page was
+	// sent; ahead the one to send unasked next, -1 when none; last the
+	// position last asked.
+	has   map[int]bool
+	ahead int
+	last  int
 }
+
+// prefetchHeld bounds served.has: past it the worker forgets what the
+// page holds (the page's cache keeps 64 states, the nearest) and
+// prefetches again.
+const prefetchHeld = 48
 
 // NewServer returns a worker's side that sends its replies with reply.
 func NewServer(reply func([]byte)) *Server {
@@ -145,7 +163,7 @@ func (s *Server) send(r reply) {
 func (s *Server) engine(id int) *served {
 	sv, ok := s.engines[id]
 	if !ok {
-		sv = &served{e: newSessionEngine()}
+		sv = &served{e: newSessionEngine(), ahead: -1}
 		s.engines[id] = sv
 	}
 	for i, u := range s.used {
@@ -203,6 +221,10 @@ func (s *Server) Work(budget time.Duration) bool {
 			if last[r.Eng] == i {
 				s.state(r)
 			}
+		case "at":
+			if sv := s.engine(r.Eng); r.Gen == sv.gen {
+				sv.moved(r.Pos)
+			}
 		case "drop":
 			delete(s.engines, r.Eng)
 		}
@@ -220,6 +242,9 @@ func (s *Server) Work(budget time.Duration) bool {
 		}
 	}
 	if more {
+		return true
+	}
+	if len(s.queue) == 0 && s.prefetch() {
 		return true
 	}
 	for i := len(s.used) - 1; i >= 0; i-- {
@@ -266,9 +291,32 @@ func (s *Server) finish(id int, sv *served, runID int, err error) {
 			r.Hist = h
 		}
 		sv.idler = true
+		sv.has, sv.ahead = nil, -1
 	}
 	r.Gen = sv.gen
 	s.send(r)
+}
+
+// prefetch sends, for the engine last asked, the state of the step after
+// a step the learner took (the next Step or Step back), so that it is on
+// the page before the move: one state, then it reports whether it sent
+// one. A scrub's jumps are not followed.
+func (s *Server) prefetch() bool {
+	for i := len(s.used) - 1; i >= 0; i-- {
+		sv, ok := s.engines[s.used[i]]
+		if !ok || sv.ahead < 0 || sv.run != 0 {
+			continue
+		}
+		pos := sv.ahead
+		sv.ahead = -1
+		if sv.has[pos] || pos < 0 || pos > sv.e.Len() {
+			continue
+		}
+		sv.e.Seek(pos)
+		s.sendState(s.used[i], sv, true, nil)
+		return true
+	}
+	return false
 }
 
 // state answers what the page asked of a position.
@@ -280,13 +328,39 @@ func (s *Server) state(r request) {
 	if r.Pos != sv.e.pos {
 		sv.e.Seek(r.Pos)
 	}
-	out := reply{Op: "state", Eng: r.Eng, Gen: sv.gen, Pos: sv.e.pos}
-	if r.Snap {
-		snap := sv.e.Snapshot()
-		cut, keep := trimSnapshot(sv.sent, snap)
+	sv.moved(sv.e.pos)
+	s.sendState(r.Eng, sv, r.Snap, &r)
+}
+
+// moved notes the page's position: after a step, the state of the next
+// one the same way is to be sent ahead.
+func (sv *served) moved(pos int) {
+	if d := pos - sv.last; d == 1 || d == -1 {
+		sv.ahead = pos + d
+	} else {
+		sv.ahead = -1
+	}
+	sv.last = pos
+}
+
+// sendState sends the state at the engine's position: the snapshot when
+// snap, and what r asks besides (prefetched when r is nil).
+func (s *Server) sendState(id int, sv *served, snap bool, r *request) {
+	out := reply{Op: "state", Eng: id, Gen: sv.gen, Pos: sv.e.pos, Pre: r == nil}
+	if snap {
+		full := sv.e.Snapshot()
+		cut, keep := trimSnapshot(sv.sent, full)
 		out.Snap, out.Keep, out.Base = &cut, keep, sv.sentSeq
 		sv.sentSeq++
-		out.Seq, sv.sent = sv.sentSeq, snap
+		out.Seq, sv.sent = sv.sentSeq, full
+		if sv.has == nil || len(sv.has) >= prefetchHeld {
+			sv.has = map[int]bool{}
+		}
+		sv.has[sv.e.pos] = true
+	}
+	if r == nil {
+		s.send(out)
+		return
 	}
 	if r.Viol {
 		out.Viol, out.ViolOK = sv.e.Violations(), true
