@@ -43,7 +43,11 @@ func renderEngineFault(l doc.Lang, e Engine) app.UI {
 	if engineFault(e) == nil {
 		return nil
 	}
-	return app.P().Class("notice").Role("status").DataSet("engine-fault", "worker").Text(tr(l, "pg.engine.fallback"))
+	key := "pg.engine.fallback"
+	if workerStarted() {
+		key = "pg.engine.stopped"
+	}
+	return app.P().Class("notice").Role("status").DataSet("engine-fault", "worker").Text(tr(l, key))
 }
 
 // stateLater reports whether e answers a position's state a reply after

@@ -589,10 +589,16 @@ func (p *playground) Render() app.UI {
 	l := doc.Lang(p.lang)
 	return shellTwin(l, inLang(l, PathPlayground), p.twinSuffix(),
 		app.H1().Class("visually-hidden").Text(tr(l, "Playground")),
-		app.If(p.notice != "", func() app.UI {
-			return app.P().Class("notice").Role("status").Text(p.notice)
-		}),
-		renderEngineFault(l, p.engine),
+		// The notices, which come and go, in a box that stays: go-app
+		// matches children by position, and a notice inserted before the
+		// editor would mount it anew, with the text it was last given
+		// rather than what the learner typed since.
+		app.Div().Class("notices").Body(
+			app.If(p.notice != "", func() app.UI {
+				return app.P().Class("notice").Role("status").Text(p.notice)
+			}),
+			renderEngineFault(l, p.engine),
+		),
 		p.renderCompareLink(),
 		app.Div().Class("playground").Body(
 			p.renderEditor(),

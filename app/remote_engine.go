@@ -6,6 +6,7 @@ import (
 	"errors"
 	"sync"
 	"syscall/js"
+	"time"
 
 	"txnlab/app/session"
 )
@@ -51,12 +52,15 @@ var pageLink = sync.OnceValue(func() *session.Link {
 			w.Call("postMessage", string(b))
 		}
 	}, func() { <-arrived })
+	// fellBack says, once, that the engines left the worker: whether the
+	// page found it (fail) or the worker said so (its op fail).
+	fellBack := sync.OnceFunc(func() {
+		js.Global().Get("console").Call("warn", "txnlab: the engine's worker failed; the engine runs on the page:", link.Fault().Error())
+		setEngineMark("page-fallback")
+	})
 	fail := func(err error) {
-		if link.Fault() == nil {
-			js.Global().Get("console").Call("warn", "txnlab: the engine's worker failed; the engine runs on the page:", err.Error())
-			setEngineMark("page-fallback")
-			link.Fail(err)
-		}
+		link.Fail(err)
+		fellBack()
 	}
 	func() {
 		defer func() {
@@ -73,6 +77,9 @@ var pageLink = sync.OnceValue(func() *session.Link {
 	w.Set("onmessage", js.FuncOf(func(_ js.Value, args []js.Value) any {
 		if d := args[0].Get("data"); d.Type() == js.TypeString {
 			link.Receive([]byte(d.String()))
+			if link.Fault() != nil {
+				fellBack()
+			}
 		}
 		select {
 		case arrived <- struct{}{}:
@@ -88,9 +95,38 @@ var pageLink = sync.OnceValue(func() *session.Link {
 		fail(errors.New(msg))
 		return nil
 	}))
+	// A worker that dies without a word (killed, stuck) leaves the page
+	// waiting: after stallLimit of silence while a reply is due, the
+	// engines carry on on the page.
+	var (
+		watch js.Func
+		timer js.Value
+	)
+	watch = js.FuncOf(func(js.Value, []js.Value) any {
+		if link.Stalled(time.Now(), stallLimit) {
+			fail(errors.New("the engine's worker stopped answering"))
+		}
+		if link.Fault() != nil {
+			g.Call("clearInterval", timer)
+			watch.Release()
+		}
+		return nil
+	})
+	timer = g.Call("setInterval", watch, 1000)
 	setEngineMark("worker")
 	return link
 })
+
+// stallLimit is how long the page waits for a worker that says nothing
+// (it says it is busy every second while it works).
+const stallLimit = 10 * time.Second
+
+// workerStarted reports whether the page's worker had started: a
+// failure after that is a worker that stopped.
+func workerStarted() bool {
+	l := pageLink()
+	return l != nil && l.Started()
+}
 
 // setEngineMark says on the document element (data-engine) where the
 // engine runs, for the tests: worker, page, or page-fallback.

@@ -6,3 +6,5 @@ package app
 func workerEngine() Engine { return nil }
 
 func workerFault() error { return nil }
+
+func workerStarted() bool { return false }

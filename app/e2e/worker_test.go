@@ -1,9 +1,12 @@
 package e2e
 
 import (
+	"context"
+	"fmt"
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/chromedp/cdproto/page"
 	"github.com/chromedp/chromedp"
@@ -26,6 +29,7 @@ func watchWorkers(b *browser, broken bool) {
 	window.Worker = function (url, opts) {
 		const w = new W(` + url + `, opts);
 		__engine.workers++;
+		__engine.w = w;
 		w.addEventListener("message", e => {
 			if (typeof e.data !== "string") return;
 			if (e.data.startsWith('{"op":"state"')) __engine.states++;
@@ -128,5 +132,59 @@ func TestTheEngineFallsBackToThePageWhenTheWorkerFails(t *testing.T) {
 		if !strings.Contains(m.Text, "worker") && !strings.Contains(m.URL, "no-such-engine-worker") {
 			t.Errorf("console: %s", m.Text)
 		}
+	}
+}
+
+// A worker that stops after it started — it reports its engine's panic,
+// or dies without a word — sends the engines to the page at the same
+// script and position: what the learner typed and where they were is
+// kept, the page says the simulation stopped in the background, and
+// stepping goes on.
+func TestAWorkerThatStopsLosesNothing(t *testing.T) {
+	for _, how := range []struct{ name, js string }{
+		// What app/session/worker_js.go posts when the engine panics.
+		{"reports a panic", `__engine.w.dispatchEvent(new MessageEvent("message", {data: '{"op":"fail","msg":"the engine stopped: test"}'}))`},
+		// Killed: no message ever again (the page's watchdog).
+		{"dies silently", `__engine.w.terminate()`},
+	} {
+		t.Run(how.name, func(t *testing.T) {
+			b := newBrowser(t)
+			watchWorkers(b, false)
+			openScenario(b, "happy-path")
+			b.waitFor("the engine in the worker", `document.documentElement.dataset.engine === "worker"`)
+			// An edit of the learner's (a step more), run, and a position.
+			_, n := position(b)
+			src := scriptText(b) + "\n# my note about the run\nreader poll\n"
+			setScript(b, src)
+			b.waitFor("the edit's run", fmt.Sprintf(`/^Step \d+ of \d+$/.test((document.querySelector(".status .position")||{}).textContent) && !(document.querySelector(".status .position")||{}).textContent.endsWith(" of %d")`, n))
+			waitIdle(b)
+			for i := 1; i <= 3; i++ {
+				b.click(button("Step"))
+				waitPosition(b, i)
+			}
+			d3 := digest(b)
+			eval[bool](b, `(`+how.js+`, true)`)
+			b.click(button("Step"))
+			ctx, cancel := context.WithTimeout(b.ctx, 60*time.Second)
+			defer cancel()
+			if _, err := chromedp.Run(ctx, chromedp.Poll[bool](`document.documentElement.dataset.engine === "page-fallback"`, chromedp.WithPollingInterval(100*time.Millisecond))); err != nil {
+				t.Fatalf("the page did not leave the stopped worker: %v", err)
+			}
+			waitPosition(b, 4)
+			if got := scriptText(b); got != src {
+				t.Errorf("the script after the fallback:\n%s\nwant the learner's:\n%s", got, src)
+			}
+			if notice := b.text("[data-engine-fault]"); !strings.Contains(notice, "stopped") || !strings.Contains(notice, "nothing is lost") {
+				t.Errorf("the notice reads %q: want it to say the background simulation stopped", notice)
+			}
+			b.click(button("Step back"))
+			waitPosition(b, 3)
+			if digest(b) != d3 {
+				t.Errorf("step 3 on the page's engine has digest %s, the worker's had %s", digest(b), d3)
+			}
+			b.click(button("Step"))
+			waitPosition(b, 4)
+			b.waitFor("the cards", `document.querySelectorAll(".node-card").length > 0`)
+		})
 	}
 }

@@ -24,6 +24,10 @@ type Link struct {
 	// Act, which are synchronous); without it they fail.
 	wait  func()
 	fault error
+	// started is whether the worker said it runs; heard when it last
+	// said anything, asked when the page first asked since.
+	started      bool
+	heard, asked time.Time
 }
 
 // NewLink returns the page's side of a worker that receives with send.
@@ -64,8 +68,38 @@ func (l *Link) Fail(err error) {
 	}
 }
 
+// Started reports whether the worker said it runs: a failure after
+// that is a worker that stopped, before it one that could not start.
+func (l *Link) Started() bool { return l.started }
+
+// waiting reports whether an engine waits for a reply of the worker.
+func (l *Link) waiting() bool {
+	for _, r := range l.engines {
+		if r.local == nil && (r.running || r.sentOK) {
+			return true
+		}
+	}
+	return false
+}
+
+// Stalled reports whether the worker has said nothing for longer than
+// limit while the page waits for it: a worker that stopped without a
+// word (killed, or stuck in a loop). A worker at work says it is
+// (op busy) about once a second.
+func (l *Link) Stalled(now time.Time, limit time.Duration) bool {
+	if l.fault != nil || !l.waiting() {
+		return false
+	}
+	last := l.heard
+	if l.asked.After(last) {
+		last = l.asked
+	}
+	return now.Sub(last) > limit
+}
+
 // Receive handles a message from the worker.
 func (l *Link) Receive(msg []byte) {
+	l.heard, l.asked = time.Now(), time.Time{}
 	var m reply
 	if err := json.Unmarshal(msg, &m); err != nil {
 		l.Fail(fmt.Errorf("a reply of the engine's worker: %w", err))
@@ -73,6 +107,9 @@ func (l *Link) Receive(msg []byte) {
 	}
 	switch m.Op {
 	case "ready":
+		l.started = true
+		return
+	case "busy":
 		return
 	case "fail":
 		l.Fail(errors.New(m.ErrMsg))
@@ -92,6 +129,9 @@ func (l *Link) request(q request) {
 	if err != nil {
 		l.Fail(err)
 		return
+	}
+	if l.asked.IsZero() {
+		l.asked = time.Now()
 	}
 	l.send(b)
 }

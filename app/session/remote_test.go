@@ -366,3 +366,35 @@ func TestRemoteStepsAheadOfTheLearner(t *testing.T) {
 		t.Errorf("a jump sent the next step's state ahead")
 	}
 }
+
+// A worker that goes silent while the page waits for it is stalled; one
+// that answered, or says it is busy, is not.
+func TestLinkStalledWhenTheWorkerGoesSilent(t *testing.T) {
+	p := newPipe()
+	r := p.link.Engine()
+	now := time.Now()
+	if p.link.Stalled(now.Add(time.Hour), 10*time.Second) {
+		t.Fatal("stalled with nothing asked")
+	}
+	if err := r.Begin("cluster brokers=1\n"); err != nil {
+		t.Fatal(err)
+	}
+	if p.link.Stalled(now.Add(5*time.Second), 10*time.Second) {
+		t.Error("stalled 5 s after asking")
+	}
+	if !p.link.Stalled(now.Add(11*time.Second), 10*time.Second) {
+		t.Error("not stalled 11 s after asking, no word from the worker")
+	}
+	p.link.Receive([]byte(`{"op":"busy"}`))
+	if p.link.Stalled(time.Now().Add(5*time.Second), 10*time.Second) {
+		t.Error("stalled although the worker just said it is busy")
+	}
+	p.pump()
+	if done, err := r.Work(0); !done || err != nil {
+		t.Fatalf("the run: done %v, %v", done, err)
+	}
+	p.pump()
+	if p.link.Stalled(time.Now().Add(time.Hour), 10*time.Second) {
+		t.Error("stalled with every reply in")
+	}
+}

@@ -22,6 +22,7 @@ import (
 //	               {op: "at", eng, gen, pos}          moved where the state is held
 //	               {op: "drop", eng}                 forget an engine
 //	worker → page  {op: "ready"}                     the worker runs
+//	               {op: "busy"}                      still at work (every second)
 //	               {op: "run", eng, id, gen, hist, err | msg}
 //	               {op: "state", eng, gen, pos, snap, viol, ok, ans}
 //	               {op: "idle", eng, more: false}    background work done

@@ -13,6 +13,9 @@ import (
 // worker turns to it.
 const workerSlice = 8 * time.Millisecond
 
+// busyEvery is how often a worker at work says so (Link.Stalled).
+const busyEvery = time.Second
+
 // InWorker reports whether this program runs in a Web Worker (no
 // document): web/engine-worker.js starts the same app.wasm as the page,
 // which then serves the engines instead of showing the UI.
@@ -27,7 +30,8 @@ func ServeWorker() {
 	self := js.Global()
 	post := self.Get("postMessage")
 	var srv *Server
-	srv = NewServer(func(b []byte) { post.Invoke(string(b)) })
+	var posted time.Time
+	srv = NewServer(func(b []byte) { post.Invoke(string(b)); posted = time.Now() })
 	wake := make(chan struct{}, 1)
 	receive := func(v js.Value) {
 		if v.Type() == js.TypeString {
@@ -56,6 +60,12 @@ func ServeWorker() {
 			select {} // the page carries on without the worker
 		}
 		if more {
+			if time.Since(posted) > busyEvery {
+				// A long run says nothing until its end: the page
+				// would take the silence for a worker that stopped.
+				post.Invoke(`{"op":"busy"}`)
+				posted = time.Now()
+			}
 			// Give the event loop a turn: the page's next move may be
 			// waiting.
 			time.Sleep(time.Millisecond)
