@@ -287,6 +287,7 @@ func newComparison(src string, st [2]scenario.Settings, texts [2]string, runs [2
 // diagram is, and what the page draws over it.
 type compareSide struct {
 	events []sim.Event
+	names  *sim.Names // what the run's node codes stand for
 	layout *diagram.Layout
 	// stmtRow is the row of each statement's header (the statement's
 	// text, on both sides at the same height), by statement index.
@@ -315,6 +316,9 @@ func alignedSides(runs [2]*scenario.RecordedRun, diffs []scenario.StmtDiff, limi
 			traces[i] = r.Session.Cluster.World.Trace.Events(0)
 		}
 		sides[i] = &compareSide{differs: map[int]bool{}, differsMsg: map[int64]bool{}}
+		if r.Session.Cluster != nil {
+			sides[i].names = r.Session.Cluster.World.Names()
+		}
 	}
 	var next [2]int // the next trace event of each side not yet placed
 	add := func(i int, e sim.Event) {
@@ -373,14 +377,13 @@ func alignedSides(runs [2]*scenario.RecordedRun, diffs []scenario.StmtDiff, limi
 		}
 	}
 	even()
-	var all []sim.Event
-	for i := range sides {
-		all = append(all, sides[i].events...)
-	}
-	lanes := diagram.LanesOf(all, f) // the same lanes on both sides
+	// The same lanes on both sides, by name: each run coded its nodes
+	// in its own order.
+	lanes := diagram.LanesOf(f, diagram.Run{Names: sides[0].names, Events: sides[0].events},
+		diagram.Run{Names: sides[1].names, Events: sides[1].events})
 	for i := range sides {
 		s := sides[i]
-		s.layout = diagram.FullLayout(lanes, s.events, f).At(len(s.events), len(s.events))
+		s.layout = diagram.FullLayout(lanes, s.names, s.events, f).At(len(s.events), len(s.events))
 	}
 	return sides, shown
 }

@@ -117,8 +117,8 @@ func TestCompareDiagramsAreAlignedByStatement(t *testing.T) {
 			}
 			continue
 		}
-		if scenario.Shape(ea) != scenario.Shape(eb) {
-			t.Errorf("row %d: %q faces %q", r, scenario.Shape(ea), scenario.Shape(eb))
+		if sa, sb := scenario.Shape(a.names, ea), scenario.Shape(b.names, eb); sa != sb {
+			t.Errorf("row %d: %q faces %q", r, sa, sb)
 		}
 		same++
 	}

@@ -7,6 +7,7 @@ import (
 
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 
+	"txnlab/core/sim"
 	"txnlab/diagram"
 )
 
@@ -39,11 +40,11 @@ func (p *playground) exportName(ext string) string {
 }
 
 func (p *playground) onExportSVG(ctx app.Context, e app.Event) {
-	download(ctx, p.exportName(".svg"), "image/svg+xml", diagram.SVG(p.engine.History(), p.engine.Events(), p.filter))
+	download(ctx, p.exportName(".svg"), "image/svg+xml", diagram.SVG(p.engine.Names(), p.engine.History(), p.engine.Events(), p.filter))
 }
 
 func (p *playground) onExportMermaid(ctx app.Context, e app.Event) {
-	download(ctx, p.exportName(".mmd"), "text/plain", diagram.Mermaid(p.engine.Events(), p.filter))
+	download(ctx, p.exportName(".mmd"), "text/plain", diagram.Mermaid(p.engine.Names(), p.engine.Events(), p.filter))
 }
 
 func (p *playground) onExportJSON(ctx app.Context, e app.Event) {
@@ -52,7 +53,7 @@ func (p *playground) onExportJSON(ctx app.Context, e app.Event) {
 		"step":   p.engine.Pos(),
 		"steps":  p.engine.Len(),
 		"digest": p.engine.Digest(),
-		"events": p.engine.Events(),
+		"events": sim.Export{Names: p.engine.Names(), Events: p.engine.Events()},
 	}
 	b, _ := json.MarshalIndent(doc, "", "  ")
 	download(ctx, p.exportName(".json"), "application/json", string(b))

@@ -488,23 +488,24 @@ func (p *playground) eventLink(idx int) app.UI {
 	return app.Button().Type("button").Class("link event-link").DataSet("event", idx).DataSet("msg", e.MsgID).
 		Title(fmt.Sprintf(tr(p.lang, "inv.goto"), idx, stepOfEvent(p.engine, idx))).
 		OnClick(func(ctx app.Context, ev app.Event) { p.followEvent(ctx, idx) }, scoped(idx)).
-		Text(eventName(p.lang, e) + " (#" + strconv.Itoa(idx) + ")")
+		Text(eventName(p.lang, p.engine.Names(), e) + " (#" + strconv.Itoa(idx) + ")")
 }
 
 // eventName names an event in a link: "Produce p1 → broker-0",
 // "Fetch response broker-0 → c1", "append orders/0@3 on broker-2".
-func eventName(lang string, e *sim.Event) string {
+func eventName(lang string, names *sim.Names, e *sim.Event) string {
+	node := names.Name(e.Node)
 	switch e.Kind {
 	case sim.KindSend, sim.KindDeliver, sim.KindDrop:
 		api := e.API.String()
 		if e.Resp {
 			api += " " + tr(lang, "inv.response")
 		}
-		return api + " " + string(e.Node) + " → " + string(e.Peer)
+		return api + " " + node + " → " + names.Name(e.Peer)
 	case sim.KindAppend:
-		return fmt.Sprintf(tr(lang, "inv.append"), e.Subject, e.Offset, e.Node)
+		return fmt.Sprintf(tr(lang, "inv.append"), e.Subject, e.Offset, node)
 	}
-	return e.Kind.String() + " " + string(e.Node)
+	return e.Kind.String() + " " + node
 }
 
 // followEvent brings event idx into view: the step it happened in, its

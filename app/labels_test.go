@@ -72,7 +72,7 @@ func TestLabelsFitTheDiagram(t *testing.T) {
 		}
 		e.Seek(e.Len())
 		for _, f := range []diagram.Filter{{}, {Replication: true}} {
-			l := diagram.LayoutOf(e.History(), e.Events(), len(e.Events()), f)
+			l := diagram.LayoutOf(e.Names(), e.History(), e.Events(), len(e.Events()), f)
 			var page strings.Builder
 			for c := 0; c*chunkRows < len(l.Rows); c++ {
 				page.WriteString(rawSVG("rows", drawChunk(l, e.Events(), c, 0)))
@@ -83,7 +83,7 @@ func TestLabelsFitTheDiagram(t *testing.T) {
 					t.Errorf("%s (page, %+v): %q at x=%d..%d outside the diagram's 0..%d", sc.Slug, f, tx.text, tx.x, tx.x+diagram.TextWidth(tx.text), l.Width)
 				}
 			}
-			svg := diagram.SVG(e.History(), e.Events(), f)
+			svg := diagram.SVG(e.Names(), e.History(), e.Events(), f)
 			texts, width := svgTexts(t, svg)
 			for _, tx := range texts {
 				if tx.x < 0 || tx.x+diagram.TextWidth(tx.text) > width {

@@ -62,7 +62,7 @@ func narration(lang string, e Engine, f diagram.Filter) string {
 			more++
 			continue
 		}
-		if s := narrateEvent(lang, ev); s != "" {
+		if s := narrateEvent(lang, e.Names(), ev); s != "" {
 			said = append(said, s)
 		}
 	}
@@ -81,9 +81,10 @@ func narration(lang string, e Engine, f diagram.Filter) string {
 	return out
 }
 
-// narrateEvent says one event in a sentence (without its full stop).
-func narrateEvent(lang string, ev *sim.Event) string {
-	n, peer := string(ev.Node), string(ev.Peer)
+// narrateEvent says one event in a sentence (without its full stop);
+// names is the run's table of node names.
+func narrateEvent(lang string, names *sim.Names, ev *sim.Event) string {
+	n, peer := names.Name(ev.Node), names.Name(ev.Peer)
 	t := func(key string, args ...any) string { return fmt.Sprintf(tr(lang, key), args...) }
 	switch ev.Kind {
 	case sim.KindSend:

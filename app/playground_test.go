@@ -202,10 +202,10 @@ func TestDiagramLayout(t *testing.T) {
 	if err := e.Load(sc.Script); err != nil {
 		t.Fatal(err)
 	}
-	l := diagram.LayoutOf(e.History(), e.History(), 0, diagram.Filter{})
+	l := diagram.LayoutOf(e.Names(), e.History(), e.History(), 0, diagram.Filter{})
 	var names []string
 	for _, ln := range l.Lanes {
-		names = append(names, string(ln.Node))
+		names = append(names, ln.Node)
 	}
 	if got := strings.Join(names, " "); got != "c1 p1 p2 broker-0 broker-1 broker-2" {
 		t.Errorf("lanes %q: clients left, brokers right by number", got)
@@ -214,13 +214,13 @@ func TestDiagramLayout(t *testing.T) {
 	for _, a := range l.Arrows {
 		ev := &e.History()[a.Send]
 		if ev.Internal {
-			t.Errorf("replication traffic drawn by default: %s", ev.Line())
+			t.Errorf("replication traffic drawn by default: %s", ev.Line(e.Names()))
 		}
 		if a.InFlight {
-			t.Errorf("an arrow is in flight at the end: %s", ev.Line())
+			t.Errorf("an arrow is in flight at the end: %s", ev.Line(e.Names()))
 		}
 		if a.ToRow <= a.FromRow {
-			t.Errorf("an arrow goes back in time: %s", ev.Line())
+			t.Errorf("an arrow goes back in time: %s", ev.Line(e.Names()))
 		}
 		if ev.API == protocol.EndTxn && ev.Resp && ev.Error == protocol.PRODUCER_FENCED {
 			fenced++
@@ -231,16 +231,16 @@ func TestDiagramLayout(t *testing.T) {
 	}
 	var paused bool
 	for _, s := range l.Spans {
-		paused = paused || s.Node == "p1" && s.Paused && s.To > s.From
+		paused = paused || e.Names().Name(s.Node) == "p1" && s.Paused && s.To > s.From
 	}
 	if !paused {
 		t.Error("p1's pause is not marked on its lifeline")
 	}
-	all := diagram.LayoutOf(e.History(), e.History(), 0, diagram.Filter{Replication: true})
+	all := diagram.LayoutOf(e.Names(), e.History(), e.History(), 0, diagram.Filter{Replication: true})
 	if len(all.Rows) <= len(l.Rows) {
 		t.Error("showing replication added no rows")
 	}
-	noFetch := diagram.LayoutOf(e.History(), e.History(), 0, diagram.Filter{HideFetch: true})
+	noFetch := diagram.LayoutOf(e.Names(), e.History(), e.History(), 0, diagram.Filter{HideFetch: true})
 	for _, r := range noFetch.Rows {
 		if e.History()[r].API == protocol.Fetch {
 			t.Fatal("a Fetch row with Fetch polling hidden")
@@ -324,7 +324,7 @@ func TestExports(t *testing.T) {
 		t.Fatal(err)
 	}
 	e.Seek(e.Len())
-	svgText := diagram.SVG(e.History(), e.Events(), diagram.Filter{})
+	svgText := diagram.SVG(e.Names(), e.History(), e.Events(), diagram.Filter{})
 	dec := xml.NewDecoder(strings.NewReader(svgText))
 	for {
 		if _, err := dec.Token(); err == io.EOF {
@@ -338,7 +338,7 @@ func TestExports(t *testing.T) {
 			t.Errorf("the SVG export lacks %s", want)
 		}
 	}
-	m := diagram.Mermaid(e.Events(), diagram.Filter{})
+	m := diagram.Mermaid(e.Names(), e.Events(), diagram.Filter{})
 	for _, want := range []string{"sequenceDiagram\n", "participant p1", "p1->>broker_0", "broker_0-->>p1", "PRODUCER_FENCED"} {
 		if !strings.Contains(m, want) {
 			t.Errorf("the Mermaid export lacks %q", want)

@@ -77,7 +77,8 @@ func (p *diagramState) layout() *diagram.Layout {
 	if p.laid == nil || p.laidKey != k {
 		full := layoutKey{script: k.script, filter: k.filter}
 		if p.full == nil || p.fullKey != full {
-			p.fullKey, p.full = full, diagram.FullLayout(diagram.LanesOf(p.engine.History(), p.filter), p.engine.History(), p.filter)
+			p.fullKey, p.full = full, diagram.FullLayout(
+				diagram.LanesOf(p.filter, diagram.Run{Names: p.engine.Names(), Events: p.engine.History()}), p.engine.Names(), p.engine.History(), p.filter)
 			p.full.Words = diagramWords(p.lang)
 		}
 		last := 0
@@ -626,7 +627,7 @@ func (p *playground) renderMessagePanel() app.UI {
 		),
 		app.Dl().Class("message-meta").Body(
 			app.Dt().Text(tr(l, "API key")), app.Dd().Text(strconv.Itoa(int(send.Msg.APIKey()))),
-			app.Dt().Text(tr(l, "from → to")), app.Dd().Text(string(send.Node)+" → "+string(send.Peer)),
+			app.Dt().Text(tr(l, "from → to")), app.Dd().Text(p.engine.Names().Name(send.Node)+" → "+p.engine.Names().Name(send.Peer)),
 			app.Dt().Text(tr(l, "sent")), app.Dd().Text(send.At.String()),
 			app.Dt().Text(tr(l, "fate")), app.Dd().Text(fate),
 			app.If(send.Failed(), func() app.UI {
@@ -724,7 +725,7 @@ func (t *traceList) Render() app.UI {
 		// The trace's canonical lines (those the digest is computed
 		// over, as `txnlab run` prints them): data, in monospace, the
 		// same in every language.
-		b.WriteString(`"><code>` + html.EscapeString(strings.TrimSpace(e.Line())) + "</code></li>")
+		b.WriteString(`"><code>` + html.EscapeString(strings.TrimSpace(e.Line(t.d.engine.Names()))) + "</code></li>")
 	}
 	b.WriteString("</ol>")
 	return app.Raw(b.String())

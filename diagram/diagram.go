@@ -67,8 +67,11 @@ const (
 )
 
 // Lane is a node's lifeline: its kind (which orders the lanes) and its x.
+// It holds the node's name, not a code: two runs side by side (a
+// comparison) share their lanes, and each run's World coded its nodes in
+// its own order.
 type Lane struct {
-	Node sim.NodeID
+	Node string
 	Kind laneKind
 	X    int
 }
@@ -96,7 +99,10 @@ type span struct {
 
 // Layout is the diagram of one position.
 type Layout struct {
-	Lanes  []Lane
+	Lanes []Lane
+	// Names names the run's node codes (its World's table); X is the x
+	// of each code that has a lane.
+	Names  *sim.Names
 	X      map[sim.NodeID]int
 	Rows   []int // event index of each row
 	Arrows []Arrow
@@ -199,7 +205,7 @@ func (l *Layout) wholeWidth(events []sim.Event) {
 		if !ok {
 			x = side - 14
 		}
-		text, _ := noteText(e)
+		text, _ := noteText(l.Names, e)
 		need = max(need, x+14+TextWidth(text)+6+textMargin)
 	}
 	l.Width = need
@@ -207,11 +213,11 @@ func (l *Layout) wholeWidth(events []sim.Event) {
 
 // nodeKind tells brokers and the controller from clients by name, as the
 // core names them.
-func nodeKind(n sim.NodeID) laneKind {
+func nodeKind(n string) laneKind {
 	switch {
 	case n == "controller":
 		return laneController
-	case strings.HasPrefix(string(n), "broker-"):
+	case strings.HasPrefix(n, "broker-"):
 		return laneBroker
 	}
 	return laneClient
@@ -219,16 +225,24 @@ func nodeKind(n sim.NodeID) laneKind {
 
 // hasLane reports whether a node gets a lifeline: the script's own events
 // (expectations) and notes of no node are drawn at the side.
-func hasLane(n sim.NodeID) bool { return n != "" && n != "script" }
+func hasLane(n string) bool { return n != "" && n != "script" }
 
-// LanesOf lays out the lifelines from the whole history, so none moves
-// while stepping: clients in order of appearance, every broker by number,
-// the controller only if something it does is shown.
-func LanesOf(history []sim.Event, f Filter) []Lane {
-	seen := map[sim.NodeID]bool{}
-	var clients, brokers []sim.NodeID
+// Run is a history with the table its node codes come from (the Names of
+// the World that recorded it).
+type Run struct {
+	Names  *sim.Names
+	Events []sim.Event
+}
+
+// LanesOf lays out the lifelines from the whole history of one run or
+// more (a comparison's two, whose diagrams share their lanes), so none
+// moves while stepping: clients in order of appearance, every broker by
+// number, the controller only if something it does is shown.
+func LanesOf(f Filter, runs ...Run) []Lane {
+	seen := map[string]bool{}
+	var clients, brokers []string
 	controller := false
-	add := func(n sim.NodeID, shown bool) {
+	add := func(n string, shown bool) {
 		if !hasLane(n) {
 			return
 		}
@@ -250,11 +264,13 @@ func LanesOf(history []sim.Event, f Filter) []Lane {
 			}
 		}
 	}
-	for i := range history {
-		e := &history[i]
-		shown := f.Shows(e)
-		add(e.Node, shown)
-		add(e.Peer, shown)
+	for _, r := range runs {
+		for i := range r.Events {
+			e := &r.Events[i]
+			shown := f.Shows(e)
+			add(r.Names.Name(e.Node), shown)
+			add(r.Names.Name(e.Peer), shown)
+		}
 	}
 	sort.Slice(brokers, func(i, j int) bool { return brokerNum(brokers[i]) < brokerNum(brokers[j]) })
 	var out []Lane
@@ -276,25 +292,29 @@ func LanesOf(history []sim.Event, f Filter) []Lane {
 	return out
 }
 
-func brokerNum(n sim.NodeID) int {
-	v, _ := strconv.Atoi(strings.TrimPrefix(string(n), "broker-"))
+func brokerNum(n string) int {
+	v, _ := strconv.Atoi(strings.TrimPrefix(n, "broker-"))
 	return v
 }
 
 // LayoutOf lays out the events up to a position (events, a prefix of
 // history) on the lanes of the whole history. lastStep is where the newest
-// step's events begin.
-func LayoutOf(history, events []sim.Event, lastStep int, f Filter) *Layout {
-	return FullLayout(LanesOf(history, f), history, f).At(len(events), lastStep)
+// step's events begin; names is the run's table.
+func LayoutOf(names *sim.Names, history, events []sim.Event, lastStep int, f Filter) *Layout {
+	return FullLayout(LanesOf(f, Run{names, history}), names, history, f).At(len(events), lastStep)
 }
 
 // FullLayout lays out a whole history once: a position's layout is then
 // a prefix of it (At), so stepping through a long history does not lay it
 // out again at every step.
-func FullLayout(lanes []Lane, history []sim.Event, f Filter) *Layout {
-	l := &Layout{Lanes: lanes, X: map[sim.NodeID]int{}}
+// names is the run's table: a lane whose name the run never used has no
+// code there and draws an empty lifeline.
+func FullLayout(lanes []Lane, names *sim.Names, history []sim.Event, f Filter) *Layout {
+	l := &Layout{Lanes: lanes, Names: names, X: map[sim.NodeID]int{}}
 	for _, ln := range l.Lanes {
-		l.X[ln.Node] = ln.X
+		if id, ok := names.Lookup(ln.Node); ok {
+			l.X[id] = ln.X
+		}
 	}
 	last := laneMargin
 	if n := len(l.Lanes); n > 0 {
@@ -343,7 +363,7 @@ func FullLayout(lanes []Lane, history []sim.Event, f Filter) *Layout {
 // past n, the arrows sent in them, in flight when their end is not among
 // them, and the spans begun in them, still open when they end later.
 func (full *Layout) At(n, lastStep int) *Layout {
-	l := &Layout{Lanes: full.Lanes, X: full.X, Width: full.Width, Words: full.Words}
+	l := &Layout{Lanes: full.Lanes, Names: full.Names, X: full.X, Width: full.Width, Words: full.Words}
 	rows := sort.Search(len(full.Rows), func(r int) bool { return full.Rows[r] >= n })
 	l.Rows = full.Rows[:rows:rows]
 	l.NowRow = rows
@@ -534,7 +554,7 @@ func DrawArrow(l *Layout, events []sim.Event, a *Arrow, selected int64) Shape {
 		lx = max(textMargin, min(x2+8, l.Width-textMargin-w))
 	}
 	g := El("g", "class", class, "data-api", e.API.String(), "data-kind", kind,
-		"data-from", string(e.Node), "data-to", string(e.Peer), "data-msg", strconv.FormatInt(e.MsgID, 10))
+		"data-from", l.Names.Name(e.Node), "data-to", l.Names.Name(e.Peer), "data-msg", strconv.FormatInt(e.MsgID, 10))
 	if e.Failed() {
 		g = g.attr("data-error", e.ErrorName())
 	}
@@ -550,7 +570,7 @@ func DrawArrow(l *Layout, events []sim.Event, a *Arrow, selected int64) Shape {
 		desc += " — " + words.InFlight
 	}
 	// "→", not " to ": the name is read on Chinese pages too.
-	g = g.attr("aria-label", string(e.Node)+" → "+string(e.Peer)+": "+desc)
+	g = g.attr("aria-label", l.Names.Name(e.Node)+" → "+l.Names.Name(e.Peer)+": "+desc)
 	marker := "url(#head-" + kind + ")"
 	if e.Failed() {
 		marker = "url(#head-error)"
@@ -560,7 +580,7 @@ func DrawArrow(l *Layout, events []sim.Event, a *Arrow, selected int64) Shape {
 		shaft = shaft.attr("marker-end", marker)
 	}
 	g = g.With(
-		El("title").WithText(string(e.Node)+" → "+string(e.Peer)+"  "+desc),
+		El("title").WithText(l.Names.Name(e.Node)+" → "+l.Names.Name(e.Peer)+"  "+desc),
 		El("path", "class", "hit", "d", d, "fill", "none"),
 		shaft,
 		El("text", "class", "message-label", "x", itoa(lx), "y", itoa(RowY(a.FromRow)-4)).WithText(label),
@@ -586,7 +606,7 @@ func DrawNote(l *Layout, e *sim.Event, row int) (Shape, bool) {
 		}
 		mark := map[sim.Kind]string{sim.KindCrash: "✕", sim.KindRestart: "↻", sim.KindPause: "❚❚", sim.KindResume: "▶"}[e.Kind]
 		word := e.Kind.String()
-		return El("g", "class", "note lifecycle "+e.Kind.String(), "data-kind", e.Kind.String(), "data-node", string(e.Node)).With(
+		return El("g", "class", "note lifecycle "+e.Kind.String(), "data-kind", e.Kind.String(), "data-node", l.Names.Name(e.Node)).With(
 			El("circle", "class", "lifecycle-dot", "cx", itoa(x), "cy", itoa(y), "r", "8"),
 			El("text", "class", "lifecycle-mark", "x", itoa(x), "y", itoa(y+4), "text-anchor", "middle").WithText(mark),
 			El("text", "class", "note-label lifecycle-label", "x", itoa(placeText(x, 14, TextWidth(word), l.Width, false)), "y", itoa(y+4)).WithText(word),
@@ -605,7 +625,7 @@ func DrawNote(l *Layout, e *sim.Event, row int) (Shape, bool) {
 			El("text", "class", "note-label", "x", itoa(placeText(side, 0, TextWidth(text), l.Width, false)), "y", itoa(y+4)).WithText(text),
 		), true
 	}
-	text, class := noteText(e)
+	text, class := noteText(l.Names, e)
 	if !onLane {
 		x = side - 14
 	}
@@ -616,7 +636,7 @@ func DrawNote(l *Layout, e *sim.Event, row int) (Shape, bool) {
 	// A note is written right of its lifeline, or left of it when the
 	// diagram ends first (the last lane's notes).
 	w := TextWidth(text)
-	g := El("g", "class", "note "+class, "data-kind", e.Kind.String(), "data-node", string(e.Node)).With(El("title").WithText(full))
+	g := El("g", "class", "note "+class, "data-kind", e.Kind.String(), "data-node", l.Names.Name(e.Node)).With(El("title").WithText(full))
 	if class == "state" || strings.HasPrefix(class, "append") {
 		tx := placeText(x, 14, w+6, l.Width, false)
 		g = g.With(El("rect", "class", "pill", "x", itoa(tx-6), "y", itoa(y-8), "width", itoa(w+12), "height", "16", "rx", "8"))
@@ -636,11 +656,11 @@ func expectText(e *sim.Event) string {
 }
 
 // noteText is the text and class of a note: Kafka's words, shortened.
-func noteText(e *sim.Event) (string, string) {
+func noteText(names *sim.Names, e *sim.Event) (string, string) {
 	switch e.Kind {
 	case sim.KindState:
 		subj := e.Subject
-		if subj == "producer "+string(e.Node) {
+		if subj == "producer "+names.Name(e.Node) {
 			subj = ""
 		}
 		t := e.From + " → " + e.To

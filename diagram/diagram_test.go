@@ -23,11 +23,11 @@ func TestLayoutPrefixIsTheLayoutOfThePrefix(t *testing.T) {
 		}
 		h := e.History()
 		for _, f := range []Filter{{}, {Replication: true}, {HideFetch: true}} {
-			lanes := LanesOf(h, f)
-			full := FullLayout(lanes, h, f)
+			lanes := LanesOf(f, Run{e.Names(), h})
+			full := FullLayout(lanes, e.Names(), h, f)
 			for i := 0; i <= e.Len(); i += max(1, e.Len()/40) {
 				n, last := e.EventsAt(i), e.EventsAt(max(0, i-1))
-				got, want := full.At(n, last), FullLayout(lanes, h[:n], f).At(n, last)
+				got, want := full.At(n, last), FullLayout(lanes, e.Names(), h[:n], f).At(n, last)
 				strip := func(l *Layout) *Layout {
 					c := *l
 					c.Arrows = nil
@@ -68,10 +68,10 @@ func TestInternalISRNotesAreHidden(t *testing.T) {
 			}
 			n++
 			if !ev.Internal || (Filter{}).Shows(ev) {
-				t.Errorf("%s: %s is shown by default (Internal %v)", slug, ev.Line(), ev.Internal)
+				t.Errorf("%s: %s is shown by default (Internal %v)", slug, ev.Line(e.Names()), ev.Internal)
 			}
 			if !(Filter{Replication: true}).Shows(ev) {
-				t.Errorf("%s: %s is hidden even with replication shown", slug, ev.Line())
+				t.Errorf("%s: %s is hidden even with replication shown", slug, ev.Line(e.Names()))
 			}
 		}
 	}
@@ -97,10 +97,10 @@ func TestAppendsAndExpectationsAreDrawnFromTheirFields(t *testing.T) {
 			if ev.Kind != sim.KindAppend {
 				continue
 			}
-			text, class := noteText(ev)
+			text, class := noteText(e.Names(), ev)
 			want := map[sim.Contents]string{sim.CommitMarker: "COMMIT", sim.AbortMarker: "ABORT"}[ev.Contents]
 			if (want != "") != (class == "append marker") || (want != "" && (!strings.HasPrefix(text, want+" marker") || !strings.HasPrefix(ev.Text, want+"("))) {
-				t.Errorf("%s: %s drawn as %q (%s)", sc.Slug, ev.Line(), text, class)
+				t.Errorf("%s: %s drawn as %q (%s)", sc.Slug, ev.Line(e.Names()), text, class)
 			}
 			if want != "" {
 				markers++
@@ -117,11 +117,59 @@ func TestAppendsAndExpectationsAreDrawnFromTheirFields(t *testing.T) {
 	s := scenario.NewSession("t", script)
 	s.Run()
 	hist := s.Cluster.World.Trace.Events(0)
-	svg := SVG(hist, hist, Filter{})
+	svg := SVG(s.Cluster.World.Names(), hist, hist, Filter{})
 	if n := strings.Count(svg, `class="note expect ok"`); n != 1 {
 		t.Errorf("%d expectations drawn as met, want 1", n)
 	}
 	if n := strings.Count(svg, `class="note expect failed"`); n != 1 {
 		t.Errorf("%d expectations drawn as failed, want 1", n)
+	}
+}
+
+// TestRunsCodedInOtherOrdersShareLanes: two runs compared side by side
+// declare the same clients in opposite orders, so each World gave them
+// other codes; the shared lanes go by name, and on each side a client's
+// arrows start on its own lane.
+func TestRunsCodedInOtherOrdersShareLanes(t *testing.T) {
+	run := func(first, second string) Run {
+		src := "cluster\ntopic t partitions=1\nproducer " + first + "\nproducer " + second +
+			"\n" + first + " send t/0 a=1\n" + second + " send t/0 b=2\n"
+		script, err := scenario.Parse("t", src)
+		if err != nil {
+			t.Fatal(err)
+		}
+		s := scenario.NewSession("t", script)
+		s.Run()
+		if s.Err != nil {
+			t.Fatal(s.Err)
+		}
+		return Run{s.Cluster.World.Names(), s.Cluster.World.Trace.Events(0)}
+	}
+	a, b := run("pa", "pb"), run("pb", "pa")
+	ida, _ := a.Names.Lookup("pa")
+	idb, _ := b.Names.Lookup("pa")
+	if ida == idb {
+		t.Fatal("both runs gave pa one code: the test shows nothing")
+	}
+	lanes := LanesOf(Filter{}, a, b)
+	x := map[string]int{}
+	for _, ln := range lanes {
+		x[ln.Node] = ln.X
+	}
+	for _, r := range []Run{a, b} {
+		l := FullLayout(lanes, r.Names, r.Events, Filter{})
+		sends := 0
+		for _, ar := range l.Arrows {
+			e := &r.Events[ar.Send]
+			if name := r.Names.Name(e.Node); name == "pa" || name == "pb" {
+				sends++
+				if l.X[e.Node] != x[name] {
+					t.Errorf("%s's arrow starts at x=%d, its lane is at %d", name, l.X[e.Node], x[name])
+				}
+			}
+		}
+		if sends == 0 {
+			t.Fatal("no client sent anything")
+		}
 	}
 }

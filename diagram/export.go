@@ -30,13 +30,13 @@ func LaneHeads(l *Layout, status map[string]string) Shape {
 	g := El("g", "class", "lane-heads")
 	for _, ln := range l.Lanes {
 		class := "lane-head lane-" + kindClass(ln.Kind)
-		if st := status[string(ln.Node)]; st != "" && st != "up" {
+		if st := status[ln.Node]; st != "" && st != "up" {
 			class += " " + st
 		}
 		w := max(int(float64(len(ln.Node))*7.4)+20, 70)
-		g = g.With(El("g", "class", class, "data-lane", string(ln.Node)).With(
+		g = g.With(El("g", "class", class, "data-lane", ln.Node).With(
 			El("rect", "x", itoa(ln.X-w/2), "y", "6", "width", itoa(w), "height", "26", "rx", "6"),
-			El("text", "x", itoa(ln.X), "y", "24", "text-anchor", "middle").WithText(string(ln.Node)),
+			El("text", "x", itoa(ln.X), "y", "24", "text-anchor", "middle").WithText(ln.Node),
 		))
 	}
 	return g
@@ -72,9 +72,9 @@ svg { font: 11px ui-monospace, "DejaVu Sans Mono", Menlo, monospace; background:
 `
 
 // SVG draws every row of the diagram up to the current step as a
-// standalone SVG document, every label in full.
-func SVG(history, events []sim.Event, f Filter) string {
-	l := LayoutOf(history, events, len(events), f)
+// standalone SVG document, every label in full; names is the run's table.
+func SVG(names *sim.Names, history, events []sim.Event, f Filter) string {
+	l := LayoutOf(names, history, events, len(events), f)
 	l.wholeWidth(events) // every label whole: no one scrolls a file
 	var b strings.Builder
 	h := HeadHeight + l.Height
@@ -109,11 +109,12 @@ func writeShape(b *strings.Builder, s Shape) {
 
 // Mermaid renders the shown history as a Mermaid sequenceDiagram:
 // requests solid, responses dashed, lost messages with a cross, state
-// changes, appends and lifecycle as notes over their node.
-func Mermaid(events []sim.Event, f Filter) string {
+// changes, appends and lifecycle as notes over their node. names is the
+// run's table.
+func Mermaid(names *sim.Names, events []sim.Event, f Filter) string {
 	var b strings.Builder
 	b.WriteString("sequenceDiagram\n")
-	for _, ln := range LanesOf(events, f) {
+	for _, ln := range LanesOf(f, Run{names, events}) {
 		fmt.Fprintf(&b, "    participant %s\n", mermaidID(ln.Node))
 	}
 	dropped := map[int64]bool{}
@@ -139,22 +140,22 @@ func Mermaid(events []sim.Event, f Filter) string {
 					arrow = "--x"
 				}
 			}
-			fmt.Fprintf(&b, "    %s%s%s: %s\n", mermaidID(e.Node), arrow, mermaidID(e.Peer), mermaidText(MessageText(e)))
+			fmt.Fprintf(&b, "    %s%s%s: %s\n", mermaidID(names.Name(e.Node)), arrow, mermaidID(names.Name(e.Peer)), mermaidText(MessageText(e)))
 		case sim.KindState, sim.KindAppend, sim.KindElection:
-			if hasLane(e.Node) {
-				text, _ := noteText(e)
-				fmt.Fprintf(&b, "    Note over %s: %s\n", mermaidID(e.Node), mermaidText(text))
+			if hasLane(names.Name(e.Node)) {
+				text, _ := noteText(names, e)
+				fmt.Fprintf(&b, "    Note over %s: %s\n", mermaidID(names.Name(e.Node)), mermaidText(text))
 			}
 		case sim.KindCrash, sim.KindRestart, sim.KindPause, sim.KindResume:
-			fmt.Fprintf(&b, "    Note over %s: %s\n", mermaidID(e.Node), strings.ToUpper(e.Kind.String()))
+			fmt.Fprintf(&b, "    Note over %s: %s\n", mermaidID(names.Name(e.Node)), strings.ToUpper(e.Kind.String()))
 		}
 	}
 	return b.String()
 }
 
 // mermaidID makes a node name a Mermaid participant id.
-func mermaidID(n sim.NodeID) string {
-	return strings.NewReplacer("-", "_", ".", "_", "(", "_", ")", "_").Replace(string(n))
+func mermaidID(n string) string {
+	return strings.NewReplacer("-", "_", ".", "_", "(", "_", ")", "_").Replace(n)
 }
 
 // mermaidText escapes what Mermaid reads as syntax in a message text.

@@ -34,20 +34,21 @@ func TestExportGolden(t *testing.T) {
 		s.Run()
 		history := s.Cluster.World.Trace.Events(0)
 		half := history[:len(history)/2]
+		names := s.Cluster.World.Names()
 		cases := []struct {
 			name string
 			got  string
 		}{
-			{slug + ".svg", SVG(history, history, Filter{})},
-			{slug + ".mmd", Mermaid(history, Filter{})},
-			{slug + ".half-nofetch.mmd", Mermaid(half, Filter{HideFetch: true})},
+			{slug + ".svg", SVG(names, history, history, Filter{})},
+			{slug + ".mmd", Mermaid(names, history, Filter{})},
+			{slug + ".half-nofetch.mmd", Mermaid(names, half, Filter{HideFetch: true})},
 		}
 		if slug == "coordinator-crash-during-markers" {
 			// Replication shown is most of a trace: one file of it.
 			cases = append(cases, struct {
 				name string
 				got  string
-			}{slug + ".half-replication.svg", SVG(history, half, Filter{Replication: true})})
+			}{slug + ".half-replication.svg", SVG(names, history, half, Filter{Replication: true})})
 		}
 		for _, c := range cases {
 			path := filepath.Join("testdata", c.name)
@@ -77,7 +78,7 @@ func TestMermaidCarriesWholeLabels(t *testing.T) {
 		t.Fatal(err)
 	}
 	e.Seek(e.Len())
-	m := Mermaid(e.Events(), Filter{})
+	m := Mermaid(e.Names(), e.Events(), Filter{})
 	if strings.Contains(m, "…") {
 		t.Errorf("the Mermaid export cuts labels:\n%s", m)
 	}

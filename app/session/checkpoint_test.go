@@ -38,7 +38,7 @@ func referenceOf(t testing.TB, src string) reference {
 			snap = Snapshot{Snapshot: s.Cluster.Snapshot(), Valid: true}
 			viol = s.Cluster.Check(false)
 			for trace := &s.Cluster.World.Trace; hashed < trace.Len(); hashed++ {
-				d.Add(trace.At(hashed))
+				d.Add(trace.Names(), trace.At(hashed))
 			}
 		}
 		r.snaps, r.viol, r.digest = append(r.snaps, snap), append(r.viol, viol), append(r.digest, d.Sum())
@@ -133,7 +133,7 @@ func TestEngineSameStateWhicheverPath(t *testing.T) {
 				ref.checkAt(t, e, "scrubbing back")
 			}
 			e.Seek(n)
-			if d := sim.DigestOf(e.Events()); e.Digest() != d {
+			if d := sim.DigestOf(e.Names(), e.Events()); e.Digest() != d {
 				t.Errorf("digest at the end %s, DigestOf %s", e.Digest(), d)
 			}
 			if len(e.pool) > maxPool {

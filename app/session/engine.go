@@ -113,7 +113,8 @@ type history struct {
 	src     string
 	script  *scenario.Script
 	events  []sim.Event
-	steps   []step // steps[i] is the state after i steps; len(steps) = Len()+1
+	names   *sim.Names // what events' node codes stand for
+	steps   []step     // steps[i] is the state after i steps; len(steps) = Len()+1
 	results []scenario.Result
 	runErr  *ScriptError
 }
@@ -290,7 +291,7 @@ func (e *sessionEngine) Work(budget time.Duration) (bool, error) {
 			trace := &l.s.Cluster.World.Trace
 			st.events = trace.Len()
 			for ; l.hashed < trace.Len(); l.hashed++ {
-				l.digest.Add(trace.At(l.hashed))
+				l.digest.Add(trace.Names(), trace.At(l.hashed))
 			}
 		}
 		st.digest = l.digest.Sum()
@@ -306,6 +307,7 @@ func (e *sessionEngine) Work(budget time.Duration) (bool, error) {
 	h := history{src: l.src, script: l.script, steps: l.steps, results: l.s.Results}
 	if l.s.Cluster != nil {
 		h.events = l.s.Cluster.World.Trace.Events(0)
+		h.names = l.s.Cluster.World.Names()
 	}
 	switch {
 	case l.s.Err != nil:
@@ -390,6 +392,8 @@ func (e *sessionEngine) Seek(i int) {
 func (e *sessionEngine) Events() []sim.Event { return e.events[:e.steps[e.pos].events] }
 
 func (e *sessionEngine) History() []sim.Event { return e.events }
+
+func (e *sessionEngine) Names() *sim.Names { return e.names }
 
 func (e *sessionEngine) EventsAt(i int) int { return e.steps[max(0, min(i, e.Len()))].events }
 

@@ -62,7 +62,7 @@ func TestEngineMatchesTheCLIOnEveryLibraryScript(t *testing.T) {
 			if e.Pos() != e.Len() {
 				t.Fatalf("stepping stopped at %d of %d", e.Pos(), e.Len())
 			}
-			if d, w := e.Digest(), sim.DigestOf(want); d != w || d != cli.Cluster.World.Trace.Digest() {
+			if d, w := e.Digest(), sim.DigestOf(e.Names(), want); d != w || d != cli.Cluster.World.Trace.Digest() {
 				t.Fatalf("digest at the end %s, the CLI's %s", d, w)
 			}
 			if e.Line() != 0 {
@@ -73,7 +73,7 @@ func TestEngineMatchesTheCLIOnEveryLibraryScript(t *testing.T) {
 			}
 			mid := e.Len() / 2
 			e.Seek(mid)
-			if d := sim.DigestOf(want[:len(e.Events())]); e.Digest() != d {
+			if d := sim.DigestOf(e.Names(), want[:len(e.Events())]); e.Digest() != d {
 				t.Errorf("digest at %d is %s, want %s", mid, e.Digest(), d)
 			}
 		})
@@ -171,7 +171,7 @@ func TestEngineActCrashesTheCoordinatorMidMarkers(t *testing.T) {
 		t.Fatalf("the script did not get the crash:\n%s", e.Script())
 	}
 	evs := e.History()
-	if len(evs) < len(prefix) || sim.DigestOf(evs[:len(prefix)]) != sim.DigestOf(prefix) {
+	if len(evs) < len(prefix) || sim.DigestOf(e.Names(), evs[:len(prefix)]) != sim.DigestOf(e.Names(), prefix) {
 		t.Fatal("the new history does not start with the old one")
 	}
 	got := e.Events()
@@ -180,7 +180,7 @@ func TestEngineActCrashesTheCoordinatorMidMarkers(t *testing.T) {
 	}
 	var crashed bool
 	for _, ev := range got[len(prefix):] {
-		if ev.Kind == sim.KindCrash && ev.Node == "broker-0" {
+		if ev.Kind == sim.KindCrash && e.Names().Name(ev.Node) == "broker-0" {
 			crashed = true
 		}
 	}
@@ -189,7 +189,7 @@ func TestEngineActCrashesTheCoordinatorMidMarkers(t *testing.T) {
 	}
 	var resent bool
 	for _, ev := range evs[len(prefix):] {
-		if ev.Kind == sim.KindSend && ev.API == protocol.WriteTxnMarkers && !ev.Resp && ev.Node != "broker-0" {
+		if ev.Kind == sim.KindSend && ev.API == protocol.WriteTxnMarkers && !ev.Resp && e.Names().Name(ev.Node) != "broker-0" {
 			resent = true
 		}
 	}

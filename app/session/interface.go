@@ -71,6 +71,10 @@ type Engine interface {
 	// moves while stepping.
 	History() []sim.Event
 
+	// Names names the nodes whose codes the events carry (the World's
+	// table of the run that made the history; nil before a cluster).
+	Names() *sim.Names
+
 	// EventsAt is the length of the trace after step i.
 	EventsAt(i int) int
 

@@ -28,6 +28,7 @@ import (
 	"time"
 
 	"txnlab/app/session"
+	"txnlab/core/sim"
 )
 
 func main() {
@@ -44,7 +45,7 @@ func main() {
 			}
 			for eng.Idle(50 * time.Millisecond) {
 			}
-			history, _ := json.Marshal(eng.History())
+			history, _ := json.Marshal(sim.Export{Names: eng.Names(), Events: eng.History()})
 			out["steps"] = eng.Len()
 			out["history"] = string(history)
 		case "seek":

@@ -126,9 +126,9 @@ func printDiff(w io.Writer, file string, a, b *scenario.RecordedRun, all bool) i
 		for _, op := range d.Ops {
 			switch op.Op {
 			case '-':
-				fmt.Fprintf(w, "  - %s\n", a.Session.Cluster.World.Trace.At(op.A).Line())
+				fmt.Fprintf(w, "  - %s\n", a.Session.Cluster.World.Trace.At(op.A).Line(a.Session.Cluster.World.Names()))
 			case '+':
-				fmt.Fprintf(w, "  + %s\n", b.Session.Cluster.World.Trace.At(op.B).Line())
+				fmt.Fprintf(w, "  + %s\n", b.Session.Cluster.World.Trace.At(op.B).Line(b.Session.Cluster.World.Names()))
 			}
 		}
 	}

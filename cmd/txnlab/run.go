@@ -96,7 +96,7 @@ func runFile(file, format string, seed uint64, all bool, stdout, stderr io.Write
 		writeJSON(stdout, out)
 	case "mermaid":
 		if out.Session != nil && out.Session.Cluster != nil {
-			fmt.Fprint(stdout, diagram.Mermaid(out.Session.Cluster.World.Trace.Events(0), diagram.Filter{}))
+			fmt.Fprint(stdout, diagram.Mermaid(out.Session.Cluster.World.Names(), out.Session.Cluster.World.Trace.Events(0), diagram.Filter{}))
 		}
 	default:
 		if out.Session != nil && out.Session.Cluster != nil {
@@ -119,7 +119,7 @@ func writeJSON(w io.Writer, out Outcome) {
 		doc["error"] = out.Err.Error()
 	}
 	if s := out.Session; s != nil && s.Cluster != nil {
-		doc["events"] = s.Cluster.World.Trace.Events(0)
+		doc["events"] = sim.Export{Names: s.Cluster.World.Names(), Events: s.Cluster.World.Trace.Events(0)}
 		doc["results"] = s.Results
 		doc["digest"] = s.Cluster.World.Trace.Digest()
 	}
@@ -137,7 +137,7 @@ func writeText(w io.Writer, s *scenario.Session, all bool) {
 		fmt.Fprintf(w, "== %s\n", name)
 	}
 	for i := range events {
-		if line := TextLine(&events[i], all); line != "" {
+		if line := TextLine(s.Cluster.World.Names(), &events[i], all); line != "" {
 			fmt.Fprintln(w, line)
 		}
 	}
@@ -149,8 +149,9 @@ func writeText(w io.Writer, s *scenario.Session, all bool) {
 	fmt.Fprintf(w, "digest %s\n", s.Cluster.World.Trace.Digest())
 }
 
-// TextLine renders one event for the text format, or "" to hide it.
-func TextLine(e *sim.Event, all bool) string {
+// TextLine renders one event for the text format, or "" to hide it;
+// names is the run's table of node names.
+func TextLine(names *sim.Names, e *sim.Event, all bool) string {
 	if e.Internal && !all {
 		return ""
 	}
@@ -165,9 +166,9 @@ func TextLine(e *sim.Event, all bool) string {
 		if e.Resp {
 			label += ".response"
 		}
-		from, to := e.Node, e.Peer
+		from, to := names.Name(e.Node), names.Name(e.Peer)
 		if e.Resp {
-			from, to = e.Peer, e.Node
+			from, to = to, from
 		}
 		return t + fmt.Sprintf("%s %s %s  %s %s", from, arrow, to, label, e.Msg.Summary())
 	case sim.KindDeliver:
@@ -177,24 +178,24 @@ func TextLine(e *sim.Event, all bool) string {
 		if e.Resp {
 			label += ".response"
 		}
-		return t + fmt.Sprintf("%s ✕ %s  %s lost: %s", e.Node, e.Peer, label, e.Text)
+		return t + fmt.Sprintf("%s ✕ %s  %s lost: %s", names.Name(e.Node), names.Name(e.Peer), label, e.Text)
 	case sim.KindState:
-		return t + fmt.Sprintf("    %s │ %s: %s → %s %s", e.Node, e.Subject, e.From, e.To, e.Text)
+		return t + fmt.Sprintf("    %s │ %s: %s → %s %s", names.Name(e.Node), e.Subject, e.From, e.To, e.Text)
 	case sim.KindAppend:
-		return t + fmt.Sprintf("    %s │ append %s@%d %s", e.Node, e.Subject, e.Offset, e.Text)
+		return t + fmt.Sprintf("    %s │ append %s@%d %s", names.Name(e.Node), e.Subject, e.Offset, e.Text)
 	case sim.KindCallStart:
-		return t + fmt.Sprintf("%s: %s %s", e.Node, e.Subject, e.Text)
+		return t + fmt.Sprintf("%s: %s %s", names.Name(e.Node), e.Subject, e.Text)
 	case sim.KindCallEnd:
-		return t + fmt.Sprintf("%s: %s returned %s", e.Node, e.Subject, e.Text)
+		return t + fmt.Sprintf("%s: %s returned %s", names.Name(e.Node), e.Subject, e.Text)
 	case sim.KindExpect:
 		return t + fmt.Sprintf("expect (%s) %s", e.Subject, e.Text)
 	case sim.KindNote:
-		node := string(e.Node)
+		node := names.Name(e.Node)
 		if node == "" {
 			node = "script"
 		}
 		return t + strings.TrimSpace(fmt.Sprintf("    %s │ %s %s", node, e.Subject, e.Text))
 	default:
-		return t + fmt.Sprintf("%s %s %s %s", e.Kind, e.Node, e.Subject, e.Text)
+		return t + fmt.Sprintf("%s %s %s %s", e.Kind, names.Name(e.Node), e.Subject, e.Text)
 	}
 }

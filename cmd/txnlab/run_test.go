@@ -29,7 +29,7 @@ func TestRunMermaidIsThePagesExport(t *testing.T) {
 	}
 	s := scenario.NewSession(file, script)
 	s.Run()
-	want := diagram.Mermaid(s.Cluster.World.Trace.Events(0), diagram.Filter{})
+	want := diagram.Mermaid(s.Cluster.World.Names(), s.Cluster.World.Trace.Events(0), diagram.Filter{})
 	if got := stdout.String(); got != want {
 		t.Fatalf("the CLI's diagram differs from the page's export:\n%s\nwant:\n%s", got, want)
 	}

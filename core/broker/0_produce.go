@@ -118,7 +118,7 @@ func (b *Broker) noProduceResponse(w *sim.World, env *sim.Envelope, resp *protoc
 	for _, r := range resp.Responses {
 		if r.ErrorCode != protocol.NONE {
 			w.Note(b.Node, r.TopicPartition.String(), "acks=0 produce failed with "+r.ErrorCode.String()+
-				": no response; the broker closes the connection to "+string(env.From))
+				": no response; the broker closes the connection to "+w.Name(env.From))
 		}
 	}
 }

@@ -345,7 +345,7 @@ func (b *Broker) BrokerNode() sim.NodeID { return b.Node }
 func (b *Broker) LeaderOf(tp protocol.TopicPartition) (sim.NodeID, int32, bool) {
 	p := b.Meta.Partitions[tp]
 	if p == nil || p.Leader < 0 {
-		return "", 0, false
+		return sim.NoNode, 0, false
 	}
 	return NodeID(p.Leader), p.LeaderEpoch, true
 }

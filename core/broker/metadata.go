@@ -186,33 +186,52 @@ func PartitionFor(key string, n int32) int32 {
 	return h % n
 }
 
-// NodeID is the simulation node name of broker id.
-func NodeID(id int32) sim.NodeID {
-	if id >= 0 && int(id) < len(brokerNodes) {
-		return brokerNodes[id]
+// MaxNodes is how many broker ids have a node code (a cluster has at most
+// 9 brokers; the rest is room).
+const MaxNodes = 32
+
+// firstNode is broker 0's code: RegisterNodes names the brokers first in
+// a world, so broker i is node firstNode+i in every world a cluster
+// builds and NodeID needs no world to look it up.
+const firstNode sim.NodeID = 1
+
+// NodesEnd is the first code after the brokers': the next name a world
+// learns after RegisterNodes gets it (the cluster's controller).
+const NodesEnd = firstNode + MaxNodes
+
+// RegisterNodes names broker-0 … broker-31 in w, which must not know any
+// name yet, so that they get the codes NodeID computes.
+func RegisterNodes(w *sim.World) {
+	for i := range MaxNodes {
+		if w.Node("broker-"+strconv.Itoa(i)) != firstNode+sim.NodeID(i) {
+			panic("broker: RegisterNodes on a world that already knows names")
+		}
 	}
-	return sim.NodeID("broker-" + strconv.Itoa(int(id)))
 }
 
-// brokerNodes holds the names of the first brokers, so naming one on
-// every send does not allocate.
-var brokerNodes = func() []sim.NodeID {
-	out := make([]sim.NodeID, 32)
-	for i := range out {
-		out[i] = sim.NodeID("broker-" + strconv.Itoa(i))
+// NodeID is the simulation node of broker id in a world RegisterNodes
+// prepared; sim.NoNode for an id out of range (no leader: -1).
+func NodeID(id int32) sim.NodeID {
+	if id >= 0 && id < MaxNodes {
+		return firstNode + sim.NodeID(id)
 	}
-	return out
-}()
+	return sim.NoNode
+}
 
-// IDOf parses a broker node name; ok is false for other nodes.
+// IDOf is the broker id of node n; ok is false for other nodes.
 func IDOf(n sim.NodeID) (int32, bool) {
-	s := string(n)
-	if len(s) < 8 || s[:7] != "broker-" {
-		return 0, false
+	if n >= firstNode && n < NodesEnd {
+		return int32(n - firstNode), true
 	}
-	v, err := strconv.Atoi(s[7:])
-	if err != nil {
-		return 0, false
+	return 0, false
+}
+
+// IsBrokerName reports whether name has a broker's form ("broker-" and a
+// number), which no client may take.
+func IsBrokerName(name string) bool {
+	if len(name) < 8 || name[:7] != "broker-" {
+		return false
 	}
-	return int32(v), true
+	_, err := strconv.Atoi(name[7:])
+	return err == nil
 }

@@ -2,6 +2,7 @@ package broker
 
 import (
 	"reflect"
+	"strconv"
 	"testing"
 
 	"txnlab/core/protocol"
@@ -97,19 +98,34 @@ func TestMetadataPlacement(t *testing.T) {
 	}
 }
 
+// TestNodeNames: in a world RegisterNodes prepared, broker i's code
+// names "broker-i", IDOf inverts NodeID, and only broker names are
+// reserved for brokers.
 func TestNodeNames(t *testing.T) {
-	if NodeID(7) != sim.NodeID("broker-7") {
-		t.Error(NodeID(7))
+	w := sim.NewWorld(1)
+	RegisterNodes(w)
+	p1 := w.Node("p1")
+	for _, id := range []int32{0, 7, MaxNodes - 1} {
+		if got, want := w.Name(NodeID(id)), "broker-"+strconv.Itoa(int(id)); got != want {
+			t.Errorf("NodeID(%d) names %q, want %q", id, got, want)
+		}
+		if back, ok := IDOf(NodeID(id)); !ok || back != id {
+			t.Errorf("IDOf(NodeID(%d)) = %d, %v", id, back, ok)
+		}
 	}
-	for _, tc := range []struct {
-		n  sim.NodeID
-		id int32
-		ok bool
-	}{{"broker-0", 0, true}, {"broker-12", 12, true}, {"broker-", 0, false}, {"broker-x", 0, false},
-		{"controller", 0, false}, {"p1", 0, false}, {"brokers-1", 0, false}} {
-		id, ok := IDOf(tc.n)
-		if id != tc.id || ok != tc.ok {
-			t.Errorf("IDOf(%q) = %d, %v; want %d, %v", tc.n, id, ok, tc.id, tc.ok)
+	if NodeID(-1) != sim.NoNode || NodeID(MaxNodes) != sim.NoNode {
+		t.Error("an id out of range has a node")
+	}
+	if _, ok := IDOf(p1); ok {
+		t.Error("a client's node reads as a broker")
+	}
+	if p1 != NodesEnd {
+		t.Errorf("the first name after the brokers got code %d, want NodesEnd %d", p1, NodesEnd)
+	}
+	for name, want := range map[string]bool{"broker-0": true, "broker-12": true, "broker-40": true, "broker-": false,
+		"broker-x": false, "controller": false, "p1": false, "brokers-1": false} {
+		if IsBrokerName(name) != want {
+			t.Errorf("IsBrokerName(%q) = %v", name, !want)
 		}
 	}
 }

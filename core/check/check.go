@@ -622,7 +622,7 @@ func (c *checker) transitions() {
 	for _, e := range c.in.Trace.All() {
 		if e.Kind == sim.KindState && e.Illegal {
 			c.out = append(c.out, Violation{Invariant: safety.Transitions.Name,
-				Message: fmt.Sprintf("%s: %s moved %s -> %s, which Kafka does not allow", e.Node, e.Subject, e.From, e.To), Events: []int{e.Index}})
+				Message: fmt.Sprintf("%s: %s moved %s -> %s, which Kafka does not allow", c.in.Trace.Name(e.Node), e.Subject, e.From, e.To), Events: []int{e.Index}})
 		}
 	}
 }
@@ -657,12 +657,12 @@ func (c *checker) lso() {
 			}
 			if pd.LastStableOffset > pd.HighWatermark {
 				c.out = append(c.out, Violation{Invariant: safety.LSO.Name, Events: []int{e.Index},
-					Message: fmt.Sprintf("%s answered LSO %d above HW %d for %s", e.Node, pd.LastStableOffset, pd.HighWatermark, pd.TopicPartition)})
+					Message: fmt.Sprintf("%s answered LSO %d above HW %d for %s", c.in.Trace.Name(e.Node), pd.LastStableOffset, pd.HighWatermark, pd.TopicPartition)})
 			}
 			k := key{e.Node, pd.TopicPartition}
 			if prev, ok := last[k]; ok && pd.LastStableOffset < prev {
 				c.out = append(c.out, Violation{Invariant: safety.LSO.Name, Events: []int{e.Index},
-					Message: fmt.Sprintf("the LSO of %s on %s moved back from %d to %d", pd.TopicPartition, e.Node, prev, pd.LastStableOffset)})
+					Message: fmt.Sprintf("the LSO of %s on %s moved back from %d to %d", pd.TopicPartition, c.in.Trace.Name(e.Node), prev, pd.LastStableOffset)})
 			}
 			last[k] = pd.LastStableOffset
 			if committedFetch[e.ReplyTo] {

@@ -180,7 +180,8 @@ func (x *evidenceIndex) producedAll(tp protocol.TopicPartition, pid int64, epoch
 
 // fetched is the first Fetch answer that handed offset of tp to consumer.
 func (x *evidenceIndex) fetched(consumer string, tp protocol.TopicPartition, offset int64) int {
-	for _, f := range x.fetches[fetchKey{sim.NodeID(consumer), tp}] {
+	node, _ := x.trace.Names().Lookup(consumer)
+	for _, f := range x.fetches[fetchKey{node, tp}] {
 		if f.first <= offset && offset <= f.last {
 			return f.event
 		}
@@ -217,7 +218,8 @@ func (x *evidenceIndex) appended(tp protocol.TopicPartition, offset int64) int {
 
 // endTxnAfter is producer's first EndTxn request sent at or after at.
 func (x *evidenceIndex) endTxnAfter(producer string, at sim.Time) int {
-	for _, i := range x.endTxns[sim.NodeID(producer)] {
+	node, _ := x.trace.Names().Lookup(producer)
+	for _, i := range x.endTxns[node] {
 		if x.trace.At(i).At >= at {
 			return i
 		}

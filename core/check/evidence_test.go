@@ -90,8 +90,8 @@ func TestReadCommittedLinksTheFetchThatLeaked(t *testing.T) {
 			name += ".response"
 		}
 		apis = append(apis, name)
-		if _, ok := e.Msg.(*protocol.FetchResponse); ok && e.Peer != "c1" {
-			t.Errorf("the Fetch answer linked goes to %s, not the consumer c1", e.Peer)
+		if _, ok := e.Msg.(*protocol.FetchResponse); ok && trace.Name(e.Peer) != "c1" {
+			t.Errorf("the Fetch answer linked goes to %s, not the consumer c1", trace.Name(e.Peer))
 		}
 	}
 	if got, want := strings.Join(apis, " "), "Produce EndTxn Fetch.response"; got != want {

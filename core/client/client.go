@@ -19,6 +19,9 @@ type Metadata interface {
 	// Bootstrap returns the attempt-th live broker to ask for coordinators
 	// (rotating on failures, like the least-loaded node).
 	Bootstrap(attempt int) sim.NodeID
+	// BrokerNode is the node of the broker a response names by id (a
+	// FindCoordinator answer's NodeId).
+	BrokerNode(id int32) sim.NodeID
 	// PartitionCount is how many partitions a topic has (0: unknown), for
 	// the group leader's assignor.
 	PartitionCount(topic string) int32

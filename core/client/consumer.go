@@ -166,7 +166,7 @@ func (c *Consumer) step(w *sim.World) {
 }
 
 func (c *Consumer) sendGroupRequest(w *sim.World, kind string) {
-	if c.groupCoordinator == "" {
+	if c.groupCoordinator == sim.NoNode {
 		c.inflightKind = "find:" + kind
 		c.inflight = w.Send(c.node, c.meta.Bootstrap(c.bootstrapAttempt), &protocol.FindCoordinatorRequest{Key: c.Cfg.GroupId, KeyType: protocol.KeyTypeGroup}, 0)
 		w.AfterBackground(c.node, c.Cfg.RequestTimeoutMs, "request-timeout", c.inflight)
@@ -272,12 +272,12 @@ func (c *Consumer) Receive(w *sim.World, env *sim.Envelope) {
 			w.After(c.node, c.Cfg.RetryBackoffMs, "retry", kind)
 			return
 		}
-		c.groupCoordinator = sim.NodeID("broker-" + strconv.Itoa(int(m.NodeId)))
+		c.groupCoordinator = c.meta.BrokerNode(m.NodeId)
 		c.sendGroupRequest(w, kind)
 	case *protocol.OffsetFetchResponse:
 		if err := m.TopError(); err != protocol.NONE {
 			if err == protocol.NOT_COORDINATOR || err == protocol.COORDINATOR_NOT_AVAILABLE {
-				c.groupCoordinator = ""
+				c.groupCoordinator = sim.NoNode
 			}
 			// UNSTABLE_OFFSET_COMMIT: a transaction holding offsets for
 			// these partitions is not complete; the consumer retries.
@@ -300,7 +300,7 @@ func (c *Consumer) Receive(w *sim.World, env *sim.Envelope) {
 	case *protocol.OffsetCommitResponse:
 		err := m.TopError()
 		if err == protocol.NOT_COORDINATOR || err == protocol.COORDINATOR_NOT_AVAILABLE {
-			c.groupCoordinator = ""
+			c.groupCoordinator = sim.NoNode
 			w.After(c.node, c.Cfg.RetryBackoffMs, "retry", "commit")
 			return
 		}
@@ -401,7 +401,7 @@ func (c *Consumer) Timer(w *sim.World, t *sim.Timer) {
 		}
 		if id != 0 && id == c.inflight && c.call != nil && !c.call.Done {
 			c.inflight = 0
-			c.groupCoordinator = ""
+			c.groupCoordinator = sim.NoNode
 			c.bootstrapAttempt++
 			kind := c.inflightKind
 			if len(kind) > 5 && kind[:5] == "find:" {

@@ -164,7 +164,7 @@ func (c *Consumer) onJoinResponse(w *sim.World, m *protocol.JoinGroupResponse) {
 		c.Member = PreparingRebalance
 		w.After(c.node, c.Cfg.RetryBackoffMs, "retry", "join")
 	case protocol.NOT_COORDINATOR, protocol.COORDINATOR_NOT_AVAILABLE:
-		c.groupCoordinator = ""
+		c.groupCoordinator = sim.NoNode
 		w.After(c.node, c.Cfg.RetryBackoffMs, "retry", "join")
 	case protocol.COORDINATOR_LOAD_IN_PROGRESS, protocol.REBALANCE_IN_PROGRESS:
 		w.After(c.node, c.Cfg.RetryBackoffMs, "retry", "join")
@@ -187,7 +187,7 @@ func (c *Consumer) onSyncResponse(w *sim.World, m *protocol.SyncGroupResponse) {
 		c.needOffsets = len(c.Assigned) > 0
 		c.hbSeq++
 		w.AfterBackground(c.node, c.Cfg.HeartbeatIntervalMs, "heartbeat", c.hbSeq)
-		w.Note(c.node, c.Cfg.GroupId, string(c.node)+" joined group "+c.Cfg.GroupId+" at generation "+itoa32(c.generation)+" as "+c.memberId)
+		w.Note(c.node, c.Cfg.GroupId, w.Name(c.node)+" joined group "+c.Cfg.GroupId+" at generation "+itoa32(c.generation)+" as "+c.memberId)
 		if len(c.Assigned) == 0 {
 			c.finish(w, c.call, OK, "0 records (nothing assigned)")
 			return
@@ -201,7 +201,7 @@ func (c *Consumer) onSyncResponse(w *sim.World, m *protocol.SyncGroupResponse) {
 		c.Member = PreparingRebalance
 		w.After(c.node, c.Cfg.RetryBackoffMs, "retry", "join")
 	case protocol.NOT_COORDINATOR, protocol.COORDINATOR_NOT_AVAILABLE:
-		c.groupCoordinator = ""
+		c.groupCoordinator = sim.NoNode
 		c.resetGeneration(false)
 		c.Member = PreparingRebalance
 		w.After(c.node, c.Cfg.RetryBackoffMs, "retry", "join")
@@ -272,7 +272,7 @@ func (c *Consumer) heartbeat(w *sim.World, seq int) {
 	if seq != c.hbSeq || c.Member != StableMember || c.hbInflight != 0 {
 		return
 	}
-	if c.groupCoordinator == "" {
+	if c.groupCoordinator == sim.NoNode {
 		w.AfterBackground(c.node, c.Cfg.HeartbeatIntervalMs, "heartbeat", c.hbSeq)
 		return
 	}
@@ -297,7 +297,7 @@ func (c *Consumer) onHeartbeatResponse(w *sim.World, m *protocol.HeartbeatRespon
 		c.rejoinNeeded = true
 		return
 	case protocol.NOT_COORDINATOR, protocol.COORDINATOR_NOT_AVAILABLE:
-		c.groupCoordinator = ""
+		c.groupCoordinator = sim.NoNode
 	}
 	w.AfterBackground(c.node, c.Cfg.HeartbeatIntervalMs, "heartbeat", c.hbSeq)
 }
@@ -309,7 +309,7 @@ func (c *Consumer) heartbeatTimedOut(w *sim.World, id int64) {
 		return
 	}
 	c.hbInflight = 0
-	c.groupCoordinator = ""
+	c.groupCoordinator = sim.NoNode
 	w.AfterBackground(c.node, c.Cfg.HeartbeatIntervalMs, "heartbeat", c.hbSeq)
 }
 

@@ -249,7 +249,7 @@ func (p *Producer) transition(w *sim.World, to TxnState) {
 		return
 	}
 	p.State = to
-	w.Record(sim.Event{Kind: sim.KindState, Node: p.node, Subject: "producer " + string(p.node), From: string(from), To: string(to),
+	w.Record(sim.Event{Kind: sim.KindState, Node: p.node, Subject: "producer " + w.Name(p.node), From: string(from), To: string(to),
 		Illegal: !ValidTransition(from, to)})
 }
 
@@ -717,7 +717,7 @@ func (p *Producer) coordinatorError(w *sim.World, err protocol.ErrorCode) bool {
 	if err != protocol.NOT_COORDINATOR && err != protocol.COORDINATOR_NOT_AVAILABLE {
 		return false
 	}
-	p.txnCoordinator = ""
+	p.txnCoordinator = sim.NoNode
 	p.retry(w)
 	return true
 }
@@ -880,7 +880,7 @@ func (p *Producer) coordinatorFor(w *sim.World, r *txnRequest) (sim.NodeID, bool
 	if r.kind == coordGroup {
 		key, keyType, known = r.group, protocol.KeyTypeGroup, p.groupCoordinators[r.group]
 	}
-	if known != "" {
+	if known != sim.NoNode {
 		return known, true
 	}
 	find := &txnRequest{prio: 0, kind: r.kind, group: r.group}
@@ -891,7 +891,7 @@ func (p *Producer) coordinatorFor(w *sim.World, r *txnRequest) (sim.NodeID, bool
 			p.retry(w)
 			return
 		}
-		node := sim.NodeID("broker-" + strconv.Itoa(int(fr.NodeId)))
+		node := p.meta.BrokerNode(fr.NodeId)
 		if keyType == protocol.KeyTypeTransaction {
 			p.txnCoordinator = node
 		} else {
@@ -901,7 +901,7 @@ func (p *Producer) coordinatorFor(w *sim.World, r *txnRequest) (sim.NodeID, bool
 	p.inflightTxn = find
 	p.inflightTxnMsg = w.Send(p.node, p.meta.Bootstrap(p.bootstrapAttempt), find.build(), 0)
 	w.AfterBackground(p.node, p.Cfg.RequestTimeoutMs, "request-timeout", p.inflightTxnMsg)
-	return "", false
+	return sim.NoNode, false
 }
 
 // ---- data: batches, sequences, acks -------------------------------------
@@ -1182,7 +1182,7 @@ func (p *Producer) Timer(w *sim.World, t *sim.Timer) {
 			}
 			// Java marks the node disconnected and looks the coordinator
 			// up again before retrying.
-			p.txnCoordinator = ""
+			p.txnCoordinator = sim.NoNode
 			p.groupCoordinators = map[string]sim.NodeID{}
 			p.bootstrapAttempt++
 			p.retry(w)
@@ -1325,12 +1325,12 @@ func (p *Producer) bumpIdempotentEpoch(w *sim.World) {
 	p.restartSequences()
 	if p.ProducerEpoch == math.MaxInt16 {
 		p.ProducerId, p.ProducerEpoch = protocol.NoProducerId, protocol.NoProducerEpoch
-		w.Note(p.node, "producer "+string(p.node), "epoch exhausted: a new producer id is requested")
+		w.Note(p.node, "producer "+w.Name(p.node), "epoch exhausted: a new producer id is requested")
 		p.enqueueInitProducerId(w, false)
 		return
 	}
 	p.ProducerEpoch++
-	w.Note(p.node, "producer "+string(p.node), "idempotent producer bumps its epoch to "+strconv.Itoa(int(p.ProducerEpoch))+
+	w.Note(p.node, "producer "+w.Name(p.node), "idempotent producer bumps its epoch to "+strconv.Itoa(int(p.ProducerEpoch))+
 		" after a gap in its sequences: the sequence restarts at 0")
 }
 

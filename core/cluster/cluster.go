@@ -14,8 +14,9 @@ import (
 	"txnlab/core/sim"
 )
 
-// ControllerNode is the KRaft controller's node name.
-const ControllerNode sim.NodeID = "controller"
+// ControllerNode is the KRaft controller's node, named "controller": the
+// first code after the brokers' (New names it right after them).
+const ControllerNode = broker.NodesEnd
 
 // Config describes a cluster to create.
 type Config struct {
@@ -74,6 +75,13 @@ func New(cfg Config) (*Cluster, error) {
 		Consumers:   map[string]*client.Consumer{},
 		incarnation: make([]int, cfg.Brokers),
 		fenced:      make([]bool, cfg.Brokers),
+	}
+	// The brokers' and the controller's codes are the same in every
+	// cluster (broker.NodeID computes them); clients follow in the
+	// order the script declares them.
+	broker.RegisterNodes(w)
+	if w.Node("controller") != ControllerNode {
+		panic("cluster: the controller's code moved")
 	}
 	w.AddNode(ControllerNode, &controller{c: c})
 	for i := 0; i < cfg.Brokers; i++ {
@@ -138,10 +146,11 @@ func (c *Cluster) AddProducer(name string, cfg client.ProducerConfig) error {
 	if cfg.TransactionalId != "" && !cfg.EnableIdempotence {
 		return fmt.Errorf("a transactional producer needs enable.idempotence=true")
 	}
-	p := client.NewProducer(sim.NodeID(name), cfg, clientMeta{c})
+	id := c.World.Node(name)
+	p := client.NewProducer(id, cfg, clientMeta{c})
 	c.Producers[name] = p
 	c.ClientOrder = append(c.ClientOrder, name)
-	c.World.AddNode(sim.NodeID(name), p)
+	c.World.AddNode(id, p)
 	return nil
 }
 
@@ -150,10 +159,11 @@ func (c *Cluster) AddConsumer(name string, cfg client.ConsumerConfig) error {
 	if err := c.checkClientName(name); err != nil {
 		return err
 	}
-	cons := client.NewConsumer(sim.NodeID(name), cfg, clientMeta{c})
+	id := c.World.Node(name)
+	cons := client.NewConsumer(id, cfg, clientMeta{c})
 	c.Consumers[name] = cons
 	c.ClientOrder = append(c.ClientOrder, name)
-	c.World.AddNode(sim.NodeID(name), cons)
+	c.World.AddNode(id, cons)
 	return nil
 }
 
@@ -164,10 +174,20 @@ func (c *Cluster) checkClientName(name string) error {
 	if len(c.ClientOrder) >= MaxClients {
 		return fmt.Errorf("at most %d clients", MaxClients)
 	}
-	if _, ok := broker.IDOf(sim.NodeID(name)); ok || sim.NodeID(name) == ControllerNode {
+	if broker.IsBrokerName(name) || name == c.World.Name(ControllerNode) || name == "" {
 		return fmt.Errorf("%q is a reserved node name", name)
 	}
 	return nil
+}
+
+// Node is the node a script names: a broker, the controller or a client
+// (ok false for a name no node of this cluster has).
+func (c *Cluster) Node(name string) (sim.NodeID, bool) {
+	id, ok := c.World.Lookup(name)
+	if !ok || c.World.Handler(id) == nil {
+		return sim.NoNode, false
+	}
+	return id, true
 }
 
 // Crash stops a node. A broker loses its memory (its logs survive); a
@@ -175,10 +195,10 @@ func (c *Cluster) checkClientName(name string) error {
 func (c *Cluster) Crash(node sim.NodeID) error {
 	switch c.World.StatusOf(node) {
 	case sim.Crashed:
-		return fmt.Errorf("%s is already crashed", node)
+		return fmt.Errorf("%s is already crashed", c.World.Name(node))
 	}
 	if c.World.Handler(node) == nil {
-		return fmt.Errorf("unknown node %s", node)
+		return fmt.Errorf("unknown node %s", c.World.Name(node))
 	}
 	c.World.Crash(node)
 	if id, ok := broker.IDOf(node); ok {
@@ -196,10 +216,10 @@ func (c *Cluster) Restart(node sim.NodeID) error {
 		return fmt.Errorf("only brokers can be restarted; a crashed client is gone: declare a new one")
 	}
 	if int(id) >= len(c.Brokers) {
-		return fmt.Errorf("unknown broker %s", node)
+		return fmt.Errorf("unknown broker %s", c.World.Name(node))
 	}
 	if c.World.StatusOf(node) != sim.Crashed {
-		return fmt.Errorf("%s is not crashed", node)
+		return fmt.Errorf("%s is not crashed", c.World.Name(node))
 	}
 	// A broker that re-registers replaces its old incarnation at once.
 	if !c.fenced[id] {
@@ -219,10 +239,10 @@ func (c *Cluster) Restart(node sim.NodeID) error {
 // the controller fences it after broker.session.timeout.ms.
 func (c *Cluster) Pause(node sim.NodeID) error {
 	if c.World.Handler(node) == nil || node == ControllerNode {
-		return fmt.Errorf("unknown node %s", node)
+		return fmt.Errorf("unknown node %s", c.World.Name(node))
 	}
 	if c.World.StatusOf(node) != sim.Up {
-		return fmt.Errorf("%s is %s", node, c.World.StatusOf(node))
+		return fmt.Errorf("%s is %s", c.World.Name(node), c.World.StatusOf(node))
 	}
 	c.World.Pause(node)
 	if id, ok := broker.IDOf(node); ok {
@@ -235,7 +255,7 @@ func (c *Cluster) Pause(node sim.NodeID) error {
 // broker fenced meanwhile registers again.
 func (c *Cluster) Resume(node sim.NodeID) error {
 	if c.World.StatusOf(node) != sim.Paused {
-		return fmt.Errorf("%s is not paused", node)
+		return fmt.Errorf("%s is not paused", c.World.Name(node))
 	}
 	c.World.Resume(node)
 	if id, ok := broker.IDOf(node); ok && c.fenced[id] {
@@ -317,12 +337,14 @@ type clientMeta struct{ c *Cluster }
 func (m clientMeta) LeaderOf(tp protocol.TopicPartition) (sim.NodeID, bool) {
 	l := m.c.Meta.Leader(tp)
 	if l < 0 {
-		return "", false
+		return sim.NoNode, false
 	}
 	return broker.NodeID(l), true
 }
 
 // PartitionCount is the number of partitions of a topic (0: unknown).
+func (m clientMeta) BrokerNode(id int32) sim.NodeID { return broker.NodeID(id) }
+
 func (m clientMeta) PartitionCount(topic string) int32 {
 	var n int32
 	for tp := range m.c.Meta.Partitions {

@@ -47,7 +47,7 @@ func TestHappyPathSmoke(t *testing.T) {
 	waitCall(t, c, cons.Poll(c.World))
 	for _, e := range c.World.Trace.All() {
 		if !e.Internal {
-			t.Log(e.Line())
+			t.Log(e.Line(c.World.Names()))
 		}
 	}
 	if got := cons.Received[tp]; len(got) != 1 || got[0].Value != "v1" {

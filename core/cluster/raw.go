@@ -19,14 +19,14 @@ import (
 // the answer (it matches responses to the requests it made); the answer
 // is in the trace like any other.
 func (c *Cluster) SendRaw(from, to sim.NodeID, msg protocol.Message) (int64, error) {
-	if c.Producers[string(from)] == nil && c.Consumers[string(from)] == nil {
-		return 0, fmt.Errorf("unknown client %s", from)
+	if c.Producers[c.World.Name(from)] == nil && c.Consumers[c.World.Name(from)] == nil {
+		return 0, fmt.Errorf("unknown client %s", c.World.Name(from))
 	}
 	if c.World.StatusOf(from) != sim.Up {
-		return 0, fmt.Errorf("%s is %s", from, c.World.StatusOf(from))
+		return 0, fmt.Errorf("%s is %s", c.World.Name(from), c.World.StatusOf(from))
 	}
 	if _, ok := broker.IDOf(to); !ok {
-		return 0, fmt.Errorf("%s is not a broker: requests go to brokers", to)
+		return 0, fmt.Errorf("%s is not a broker: requests go to brokers", c.World.Name(to))
 	}
 	c.World.Note(from, "", "a request written by hand, not by the Java client: "+msg.APIKey().String())
 	return c.World.Send(from, to, msg, 0), nil
@@ -61,7 +61,7 @@ func (c *Cluster) FirstLiveBroker() (sim.NodeID, bool) {
 			return broker.NodeID(int32(i)), true
 		}
 	}
-	return "", false
+	return sim.NoNode, false
 }
 
 // MaxSeedProducerId bounds the producer id a script may choose: the ids

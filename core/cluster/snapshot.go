@@ -157,7 +157,7 @@ func (c *Cluster) Snapshot() Snapshot {
 	groups := c.groups()
 	for id := range c.Brokers {
 		bid := int32(id)
-		bv := BrokerView{Name: string(broker.NodeID(bid)), Status: w.StatusOf(broker.NodeID(bid)).String(), Fenced: c.fenced[id]}
+		bv := BrokerView{Name: c.World.Name(broker.NodeID(bid)), Status: w.StatusOf(broker.NodeID(bid)).String(), Fenced: c.fenced[id]}
 		for _, t := range txnIds {
 			if l, _ := c.CoordinatorOf(t); l == bid {
 				bv.CoordinatorOf = append(bv.CoordinatorOf, t)
@@ -176,7 +176,8 @@ func (c *Cluster) Snapshot() Snapshot {
 		s.Brokers = append(s.Brokers, bv)
 	}
 	for _, name := range c.ClientOrder {
-		status := w.StatusOf(sim.NodeID(name)).String()
+		id, _ := w.Lookup(name)
+		status := w.StatusOf(id).String()
 		if p := c.Producers[name]; p != nil {
 			info, _ := c.Producer(name)
 			pv := ProducerView{Name: name, Status: status, TransactionalId: info.TransactionalId, ProducerId: info.ProducerId,
@@ -266,7 +267,7 @@ func (c *Cluster) transactionView(id string) TransactionView {
 	if co.Broker < 0 {
 		return tv
 	}
-	tv.Coordinator = string(broker.NodeID(co.Broker))
+	tv.Coordinator = c.World.Name(broker.NodeID(co.Broker))
 	tv.CoordinatorEpoch, tv.Loading = co.Epoch, co.Loading
 	tv.Known, tv.Metadata = t.Known, t.Metadata
 	log := c.Disks[co.Broker].Logs[protocol.TopicPartition{Topic: protocol.TransactionStateTopic, Partition: co.Partition}]
@@ -291,7 +292,7 @@ func (c *Cluster) partitionView(p *broker.PartitionState, names map[int64]string
 	f, _ := c.PartitionFacts(p.TP)
 	pv := PartitionView{Partition: p.TP.String(), LeaderEpoch: f.LeaderEpoch, Replicas: f.Replicas, ISR: f.ISR, Leader: "none"}
 	if f.Leader >= 0 {
-		pv.Leader = string(broker.NodeID(f.Leader))
+		pv.Leader = c.World.Name(broker.NodeID(f.Leader))
 	}
 	log := c.Disks[logHolder(p)].Logs[p.TP]
 	if log == nil {

@@ -343,7 +343,10 @@ func (g *gen) newConsumer(rc bool) *consInfo {
 
 // ---- live state ----------------------------------------------------------
 
-func (g *gen) status(name string) sim.Status { return g.w().StatusOf(sim.NodeID(name)) }
+func (g *gen) status(name string) sim.Status {
+	id, _ := g.w().Lookup(name) // an unknown name is reported crashed
+	return g.w().StatusOf(id)
+}
 
 func (g *gen) lastCall(name string) *client.Call {
 	if p := g.c().Producers[name]; p != nil {
@@ -451,7 +454,7 @@ func (g *gen) bg() string {
 func (g *gen) upBrokers() []int {
 	var out []int
 	for i := 0; i < g.brokers; i++ {
-		if g.status(string(broker.NodeID(int32(i)))) == sim.Up {
+		if g.w().StatusOf(broker.NodeID(int32(i))) == sim.Up {
 			out = append(out, i)
 		}
 	}
@@ -461,7 +464,7 @@ func (g *gen) upBrokers() []int {
 func (g *gen) crashedBrokers() []int {
 	var out []int
 	for i := 0; i < g.brokers; i++ {
-		if g.status(string(broker.NodeID(int32(i)))) == sim.Crashed {
+		if g.w().StatusOf(broker.NodeID(int32(i))) == sim.Crashed {
 			out = append(out, i)
 		}
 	}
@@ -703,7 +706,7 @@ func (g *gen) crashRole() bool {
 		}
 		ref, leader = "group-coordinator("+grp+")", l
 	}
-	if g.status(string(broker.NodeID(leader))) != sim.Up {
+	if g.w().StatusOf(broker.NodeID(leader)) != sim.Up {
 		return false
 	}
 	return g.emit("crash %s", ref)
@@ -757,7 +760,7 @@ func (g *gen) crashCoordinator() bool {
 // partition, when one leads it now and another broker stays up.
 func (g *gen) crashCoordinatorOf(id string) bool {
 	leader, _ := g.c().CoordinatorOf(id)
-	if leader < 0 || g.status(string(broker.NodeID(leader))) != sim.Up || len(g.upBrokers()) < 2 {
+	if leader < 0 || g.w().StatusOf(broker.NodeID(leader)) != sim.Up || len(g.upBrokers()) < 2 {
 		return false
 	}
 	return g.emit("crash coordinator(%s)", id)

@@ -54,7 +54,7 @@ func (c *Coordinator) handleJoinGroup(w *sim.World, env *sim.Envelope, m *protoc
 	}
 	if unknown {
 		c.nextMember++
-		id := string(env.From) + "-" + strconv.Itoa(int(op.epoch)) + "." + strconv.Itoa(c.nextMember)
+		id := w.Name(env.From) + "-" + strconv.Itoa(int(op.epoch)) + "." + strconv.Itoa(c.nextMember)
 		if m.GroupInstanceId != "" {
 			if old, ok := g.static[m.GroupInstanceId]; ok {
 				c.replaceStaticMember(w, p, g, g.members[old], id, env, m, topics)
@@ -106,7 +106,7 @@ func (c *Coordinator) handleJoinGroup(w *sim.World, env *sim.Envelope, m *protoc
 }
 
 func (c *Coordinator) addMemberAndRebalance(w *sim.World, p int32, g *group, id string, env *sim.Envelope, m *protocol.JoinGroupRequest, topics []string) {
-	mem := &member{id: id, instanceId: m.GroupInstanceId, node: env.From, sessionTimeout: sim.Time(m.SessionTimeoutMs),
+	mem := &member{id: id, instanceId: m.GroupInstanceId, node: env.From, client: w.Name(env.From), sessionTimeout: sim.Time(m.SessionTimeoutMs),
 		rebalanceTimeout: sim.Time(m.RebalanceTimeoutMs), topics: slices.Clone(topics), join: env, isNew: true}
 	if g.state == PreparingRebalance && g.generation == 0 {
 		g.newMemberAdded = true
@@ -144,7 +144,7 @@ func (c *Coordinator) replaceStaticMember(w *sim.World, p int32, g *group, old *
 	delete(g.members, old.id)
 	i := slices.Index(g.order, old.id)
 	g.order[i] = id
-	old.id, old.node = id, env.From
+	old.id, old.node, old.client = id, env.From, w.Name(env.From)
 	g.members[id] = old
 	g.static[old.instanceId] = id
 	if wasLeader {

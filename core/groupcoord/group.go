@@ -80,6 +80,7 @@ func GroupStateByName(name string) (GroupState, bool) {
 type member struct {
 	id, instanceId   string
 	node             sim.NodeID
+	client           string // node's name, for GroupView
 	sessionTimeout   sim.Time
 	rebalanceTimeout sim.Time
 	topics           []string
@@ -465,9 +466,9 @@ func (c *Coordinator) Group(id string) (GroupView, bool) {
 	}
 	v := GroupView{Group: id, State: g.state.String(), Generation: g.generation, Leader: g.leader, Members: slices.Clone(g.order)}
 	for _, mid := range g.order {
-		v.Clients = append(v.Clients, string(g.members[mid].node))
+		v.Clients = append(v.Clients, g.members[mid].client)
 		if mid == g.leader {
-			v.LeaderClient = string(g.members[mid].node)
+			v.LeaderClient = g.members[mid].client
 		}
 		if a := g.members[mid].assignment; len(a) > 0 {
 			if v.Assignments == nil {

@@ -258,12 +258,14 @@ func stmtText(st Stmt) string {
 // Digest is the run's trace digest.
 func (r *RecordedRun) Digest() string {
 	if r.Session.Cluster == nil {
-		return sim.DigestOf(nil)
+		return sim.DigestOf(nil, nil)
 	}
 	return r.Session.Cluster.World.Trace.Digest()
 }
 
 func (r *RecordedRun) event(i int) *sim.Event { return r.Session.Cluster.World.Trace.At(i) }
+
+func (r *RecordedRun) names() *sim.Names { return r.Session.Cluster.World.Names() }
 
 // EventOp is one line of a statement's alignment: an event both runs
 // have ('='), one only run A has ('-'), or one only B has ('+'). A and B
@@ -299,9 +301,9 @@ func (d StmtDiff) Differs() bool {
 
 // Shape is an event as the alignment compares it: the canonical line
 // without its time and message number, which shift between runs that
-// otherwise do the same thing.
-func Shape(e *sim.Event) string {
-	l := e.Line()
+// otherwise do the same thing. names is the run's table (Trace.Names).
+func Shape(names *sim.Names, e *sim.Event) string {
+	l := e.Line(names)
 	if i := strings.Index(l, "ms "); i >= 0 {
 		l = l[i+3:]
 	}
@@ -361,11 +363,11 @@ func (r *RecordedRun) visible(sp Span) []int {
 func alignEvents(a, b *RecordedRun, ea, eb []int) []EventOp {
 	sa := make([]string, len(ea))
 	for i, e := range ea {
-		sa[i] = Shape(a.event(e))
+		sa[i] = Shape(a.names(), a.event(e))
 	}
 	sb := make([]string, len(eb))
 	for i, e := range eb {
-		sb[i] = Shape(b.event(e))
+		sb[i] = Shape(b.names(), b.event(e))
 	}
 	var ops []EventOp
 	// Common prefix and suffix first: most statements differ in a few
@@ -435,7 +437,7 @@ func lcs(x, y []string, ix, iy []int) []EventOp {
 // label names an event for the summary: a message by its API and
 // version, a call's return by its result, anything else by its kind and
 // subject.
-func label(e *sim.Event) string {
+func label(names *sim.Names, e *sim.Event) string {
 	switch e.Kind {
 	case sim.KindSend:
 		l := e.API.String()
@@ -447,7 +449,7 @@ func label(e *sim.Event) string {
 				l += " v" + strconv.Itoa(int(v))
 			}
 		}
-		l += " " + string(e.Node) + "→" + string(e.Peer)
+		l += " " + names.Name(e.Node) + "→" + names.Name(e.Peer)
 		if e.Failed() {
 			l += " " + e.ErrorName()
 		}
@@ -455,9 +457,9 @@ func label(e *sim.Event) string {
 	case sim.KindDeliver, sim.KindDrop:
 		return "" // the send says it
 	case sim.KindCallEnd:
-		return string(e.Node) + " " + e.Subject + " returned " + strings.Fields(e.Text + " ?")[0]
+		return names.Name(e.Node) + " " + e.Subject + " returned " + strings.Fields(e.Text + " ?")[0]
 	case sim.KindState:
-		return string(e.Node) + " " + e.Subject + " → " + e.To
+		return names.Name(e.Node) + " " + e.Subject + " → " + e.To
 	case sim.KindAppend:
 		return "append " + e.Subject
 	case sim.KindExpect:
@@ -466,7 +468,7 @@ func label(e *sim.Event) string {
 	if e.Subject != "" {
 		return e.Kind.String() + " " + e.Subject
 	}
-	return e.Kind.String() + " " + string(e.Node)
+	return e.Kind.String() + " " + names.Name(e.Node)
 }
 
 // labels are the labels of the events only one run has (op '-': A,
@@ -480,9 +482,9 @@ func labels(a, b *RecordedRun, ops []EventOp, op byte) []string {
 		}
 		var l string
 		if op == '-' {
-			l = label(a.event(o.A))
+			l = label(a.names(), a.event(o.A))
 		} else {
-			l = label(b.event(o.B))
+			l = label(b.names(), b.event(o.B))
 		}
 		if l == "" {
 			continue

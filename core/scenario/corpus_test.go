@@ -90,7 +90,7 @@ func traceLines(s *Session) []string {
 	evs := s.Cluster.World.Trace.Events(0)
 	out := make([]string, len(evs))
 	for i := range evs {
-		out[i] = evs[i].Line()
+		out[i] = evs[i].Line(s.Cluster.World.Names())
 	}
 	return out
 }

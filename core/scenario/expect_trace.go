@@ -157,7 +157,7 @@ func (st *ExpectTraceStmt) evaluate(s *Session) (string, string, bool, *Error) {
 		if e.Kind != sim.KindSend || e.Internal || e.Msg == nil || e.Msg.APIKey() != m.API || e.Resp != m.Response {
 			continue
 		}
-		if (m.From != "" && e.Node != m.From) || (m.To != "" && e.Peer != m.To) {
+		if (m.From != sim.NoNode && e.Node != m.From) || (m.To != sim.NoNode && e.Peer != m.To) {
 			continue
 		}
 		if st.Given.Has("error") && protocol.Error(e.Msg) != st.Error {

@@ -9,7 +9,6 @@ import (
 	"strconv"
 	"strings"
 
-	"txnlab/core/cluster"
 	"txnlab/core/protocol"
 	"txnlab/core/sim"
 )
@@ -19,7 +18,7 @@ func brokerName(id int32) string {
 	if id < 0 {
 		return "none"
 	}
-	return string(cluster.BrokerNode(id))
+	return "broker-" + strconv.Itoa(int(id))
 }
 
 // brokerSet renders a set of brokers as "broker-0,broker-2", "none" when
@@ -52,9 +51,13 @@ func (e AbortedEntry) String() string {
 // found too). found is false when no such response was sent yet.
 func (s *Session) lastAborted(client string, tp protocol.TopicPartition) (entries []protocol.AbortedTransaction, found bool) {
 	t := &s.Cluster.World.Trace
+	node, ok := s.Cluster.Node(client)
+	if !ok {
+		return nil, false
+	}
 	for i := t.Len() - 1; i >= 0; i-- {
 		e := t.At(i)
-		if e.Kind != sim.KindSend || !e.Resp || e.Internal || e.Peer != sim.NodeID(client) {
+		if e.Kind != sim.KindSend || !e.Resp || e.Internal || e.Peer != node {
 			continue
 		}
 		fr, ok := e.Msg.(*protocol.FetchResponse)

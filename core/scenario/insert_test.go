@@ -75,15 +75,16 @@ func TestInsertNowSplitsAWaitingStatement(t *testing.T) {
 	}
 	replay := run(t, out)
 	evs := replay.Cluster.World.Trace.Events(0)
-	if len(evs) < len(prefix) || sim.DigestOf(evs[:len(prefix)]) != sim.DigestOf(prefix) {
+	if len(evs) < len(prefix) || sim.DigestOf(replay.Cluster.World.Names(), evs[:len(prefix)]) != sim.DigestOf(s.Cluster.World.Names(), prefix) {
 		t.Fatalf("the rewritten script does not replay the same history up to the pause:\n%s", out)
 	}
-	if evs[len(prefix)].Kind != sim.KindCrash || evs[len(prefix)].Node != "broker-0" {
-		t.Fatalf("event after the pause is %s, want the crash", evs[len(prefix)].Line())
+	names := replay.Cluster.World.Names()
+	if evs[len(prefix)].Kind != sim.KindCrash || names.Name(evs[len(prefix)].Node) != "broker-0" {
+		t.Fatalf("event after the pause is %s, want the crash", evs[len(prefix)].Line(names))
 	}
 	var resent bool
 	for _, e := range evs[len(prefix):] {
-		if e.Kind == sim.KindSend && e.API == protocol.WriteTxnMarkers && !e.Resp && e.Node != "broker-0" {
+		if e.Kind == sim.KindSend && e.API == protocol.WriteTxnMarkers && !e.Resp && names.Name(e.Node) != "broker-0" {
 			resent = true
 		}
 	}
@@ -121,7 +122,7 @@ func TestInsertNowInsideAClientCall(t *testing.T) {
 		t.Fatal("never paused inside app commit")
 	}
 	prefix := s.Cluster.World.Trace.Len()
-	digest := sim.DigestOf(s.Cluster.World.Trace.Events(0))
+	digest := sim.DigestOf(s.Cluster.World.Names(), s.Cluster.World.Trace.Events(0))
 	out, _, err := s.InsertNow(src, "drop Produce count=1")
 	if err != nil {
 		t.Fatal(err)
@@ -132,7 +133,7 @@ func TestInsertNowInsideAClientCall(t *testing.T) {
 		}
 	}
 	replay := run(t, out)
-	if sim.DigestOf(replay.Cluster.World.Trace.Events(0)[:prefix]) != digest {
+	if sim.DigestOf(replay.Cluster.World.Names(), replay.Cluster.World.Trace.Events(0)[:prefix]) != digest {
 		t.Fatalf("the rewritten script does not replay the same history:\n%s", out)
 	}
 }

@@ -220,7 +220,7 @@ func (s *Session) stepActive() {
 			w.AdvanceTo(a.limit, 0)
 		}
 		if a.onLimit != "" && !(a.done != nil && a.done()) {
-			w.Note("", "", a.onLimit)
+			w.Note(sim.NoNode, "", a.onLimit)
 		}
 		s.active = nil
 		return

@@ -94,7 +94,7 @@ func TestKIP890Paths(t *testing.T) {
 			var lines []string
 			for _, e := range r.Session.Cluster.World.Trace.All() {
 				if !e.Internal {
-					lines = append(lines, e.Line())
+					lines = append(lines, e.Line(r.Session.Cluster.World.Names()))
 				}
 			}
 			all := strings.Join(lines, "\n")

@@ -160,37 +160,38 @@ func (s *Session) resolve(st Stmt, ref NodeRef) (sim.NodeID, *Error) {
 	switch ref.Kind {
 	case NodeBroker:
 		if ref.Index >= c.Cfg.Brokers {
-			return "", s.errorf(st, "there is no broker-%d: the cluster has brokers broker-0 … broker-%d", ref.Index, c.Cfg.Brokers-1)
+			return sim.NoNode, s.errorf(st, "there is no broker-%d: the cluster has brokers broker-0 … broker-%d", ref.Index, c.Cfg.Brokers-1)
 		}
 		return cluster.BrokerNode(int32(ref.Index)), nil
 	case NodeClient:
-		if _, isProducer := c.Producer(ref.Name); !isProducer && !c.IsConsumer(ref.Name) {
-			return "", s.errorf(st, "unknown client %q", ref.Name)
+		id, ok := c.Node(ref.Name)
+		if _, isProducer := c.Producer(ref.Name); !ok || !isProducer && !c.IsConsumer(ref.Name) {
+			return sim.NoNode, s.errorf(st, "unknown client %q", ref.Name)
 		}
-		return sim.NodeID(ref.Name), nil
+		return id, nil
 	case NodeCoordinator:
 		co := c.Coordinator(ref.Name)
 		if co.Broker < 0 {
-			return "", s.errorf(st, "no broker leads __transaction_state/%d (the partition of %q) now", co.Partition, ref.Name)
+			return sim.NoNode, s.errorf(st, "no broker leads __transaction_state/%d (the partition of %q) now", co.Partition, ref.Name)
 		}
 		return cluster.BrokerNode(co.Broker), nil
 	case NodeGroupCoordinator:
 		l, p := c.GroupCoordinatorOf(ref.Name)
 		if l < 0 {
-			return "", s.errorf(st, "no broker leads __consumer_offsets/%d (the partition of group %q) now", p, ref.Name)
+			return sim.NoNode, s.errorf(st, "no broker leads __consumer_offsets/%d (the partition of group %q) now", p, ref.Name)
 		}
 		return cluster.BrokerNode(l), nil
 	case NodeLeader:
 		if err := s.checkTP(st, ref.TP); err != nil {
-			return "", err
+			return sim.NoNode, err
 		}
 		l := c.LeaderOf(ref.TP)
 		if l < 0 {
-			return "", s.errorf(st, "%s has no leader now", ref.TP)
+			return sim.NoNode, s.errorf(st, "%s has no leader now", ref.TP)
 		}
 		return cluster.BrokerNode(l), nil
 	}
-	return "", nil
+	return sim.NoNode, nil
 }
 
 // checkTP reports a partition that does not exist when the line runs.
@@ -222,5 +223,5 @@ func (s *Session) match(st Stmt, m MessageMatch) (sim.Match, *Error) {
 // speak of what clients and coordinators exchange.
 func matches(m sim.Match, env *sim.Envelope) bool {
 	return !env.Internal && env.Msg.APIKey() == m.API && env.Msg.IsResponse() == m.Response &&
-		(m.From == "" || m.From == env.From) && (m.To == "" || m.To == env.To)
+		(m.From == sim.NoNode || m.From == env.From) && (m.To == sim.NoNode || m.To == env.To)
 }

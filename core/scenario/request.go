@@ -246,7 +246,8 @@ func (st *RequestStmt) apply(s *Session) *Error {
 	if !ok {
 		return s.errorf(st, "%s is not a producer", st.From)
 	}
-	switch c.World.StatusOf(sim.NodeID(st.From)) {
+	from, _ := c.Node(st.From)
+	switch c.World.StatusOf(from) {
 	case sim.Crashed:
 		return s.errorf(st, "%s has crashed: its connection is gone; declare a new producer", st.From)
 	case sim.Paused:
@@ -302,7 +303,7 @@ func (st *RequestStmt) apply(s *Session) *Error {
 	if err != nil {
 		return err
 	}
-	id, serr := c.SendRaw(sim.NodeID(st.From), to, msg)
+	id, serr := c.SendRaw(from, to, msg)
 	if serr != nil {
 		return s.errorf(st, "%v", serr)
 	}
@@ -332,7 +333,7 @@ func (s *Session) requestDestination(st *RequestStmt, txnID string) (sim.NodeID,
 		if b, ok := s.Cluster.FirstLiveBroker(); ok {
 			return b, nil
 		}
-		return "", s.errorf(st, "no broker is alive to answer InitProducerId")
+		return sim.NoNode, s.errorf(st, "no broker is alive to answer InitProducerId")
 	}
-	return "", s.errorf(st, "%s has no transactional.id: write TransactionalId=ID or to=NODE", st.From)
+	return sim.NoNode, s.errorf(st, "%s has no transactional.id: write TransactionalId=ID or to=NODE", st.From)
 }

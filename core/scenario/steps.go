@@ -86,7 +86,7 @@ func (s *Session) InsertNow(src, stmt string) (string, int, error) {
 	if env.Msg.IsResponse() {
 		until += ".response"
 	}
-	until += " from=" + string(env.From) + " to=" + string(env.To)
+	until += " from=" + s.Cluster.World.Name(env.From) + " to=" + s.Cluster.World.Name(env.To)
 	if n := a.deliveredLike(env); n > 0 {
 		until += fmt.Sprintf(" nth=%d", n+1)
 	}

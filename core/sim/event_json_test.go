@@ -17,8 +17,8 @@ type legacyEvent struct {
 	MsgID    int64 `json:",omitempty"`
 	ReplyTo  int64 `json:",omitempty"`
 	Offset   int64 `json:",omitempty"`
-	Node     NodeID
-	Peer     NodeID           `json:",omitempty"`
+	Node     string
+	Peer     string           `json:",omitempty"`
 	API      string           `json:",omitempty"`
 	Error    string           `json:",omitempty"`
 	Subject  string           `json:",omitempty"`
@@ -32,10 +32,14 @@ type legacyEvent struct {
 	Illegal  bool `json:",omitempty"`
 }
 
-// TestEventJSONShape: an exported event reads as it always has, the API
-// and the error by name and omitted when there is none, a client
-// exception under "Error" as well.
+// TestEventJSONShape: an exported event reads as it always has, its
+// nodes by name (codes since), the API and the error by name and omitted
+// when there is none, a client exception under "Error" as well.
 func TestEventJSONShape(t *testing.T) {
+	names := NewNames()
+	names.Intern("controller") // so that no code equals its name's place by chance
+	broker0, _ := names.Intern("broker-0")
+	p1, _ := names.Intern("p1")
 	resp := &protocol.EndTxnResponse{ErrorCode: protocol.PRODUCER_FENCED}
 	tests := []struct {
 		e      Event
@@ -43,43 +47,48 @@ func TestEventJSONShape(t *testing.T) {
 		want   string // a substring of the JSON, or "" for none
 		absent string // a key the JSON must not have
 	}{
-		{Event{Index: 4, At: 12, Kind: KindSend, Node: "broker-0", Peer: "p1", MsgID: 9, ReplyTo: 8, API: protocol.EndTxn, Resp: true, Error: protocol.PRODUCER_FENCED, Msg: resp},
+		{Event{Index: 4, At: 12, Kind: KindSend, Node: broker0, Peer: p1, MsgID: 9, ReplyTo: 8, API: protocol.EndTxn, Resp: true, Error: protocol.PRODUCER_FENCED, Msg: resp},
 			legacyEvent{Index: 4, At: 12, Kind: KindSend, Node: "broker-0", Peer: "p1", MsgID: 9, ReplyTo: 8, API: "EndTxn", Resp: true, Error: "PRODUCER_FENCED", Msg: resp},
 			`"API":"EndTxn","Error":"PRODUCER_FENCED"`, ""},
-		{Event{Kind: KindDeliver, Node: "p1", Peer: "broker-0", MsgID: 3, API: protocol.Produce, Internal: true},
+		{Event{Kind: KindDeliver, Node: p1, Peer: broker0, MsgID: 3, API: protocol.Produce, Internal: true},
 			legacyEvent{Kind: KindDeliver, Node: "p1", Peer: "broker-0", MsgID: 3, API: "Produce", Internal: true},
 			`"API":"Produce"`, `"Error"`},
-		{Event{Kind: KindCallEnd, Node: "p1", Subject: "commitTransaction", Text: "TimeoutException max.block.ms elapsed", API: protocol.NoAPI, Exception: protocol.TimeoutException},
+		{Event{Kind: KindCallEnd, Node: p1, Subject: "commitTransaction", Text: "TimeoutException max.block.ms elapsed", API: protocol.NoAPI, Exception: protocol.TimeoutException},
 			legacyEvent{Kind: KindCallEnd, Node: "p1", Subject: "commitTransaction", Text: "TimeoutException max.block.ms elapsed", Error: "TimeoutException"},
 			`"Error":"TimeoutException"`, `"API"`},
-		{Event{Kind: KindCallEnd, Node: "p1", Subject: "initTransactions", Text: "PRODUCER_FENCED", API: protocol.NoAPI, Error: protocol.PRODUCER_FENCED},
+		{Event{Kind: KindCallEnd, Node: p1, Subject: "initTransactions", Text: "PRODUCER_FENCED", API: protocol.NoAPI, Error: protocol.PRODUCER_FENCED},
 			legacyEvent{Kind: KindCallEnd, Node: "p1", Subject: "initTransactions", Text: "PRODUCER_FENCED", Error: "PRODUCER_FENCED"},
 			`"Error":"PRODUCER_FENCED"`, `"API"`},
 		// A state change: no API although its zero key would be Produce.
-		{Event{Kind: KindState, Node: "broker-0", Subject: "txn t", From: "Ongoing", To: "PrepareCommit", Illegal: true},
+		{Event{Kind: KindState, Node: broker0, Subject: "txn t", From: "Ongoing", To: "PrepareCommit", Illegal: true},
 			legacyEvent{Kind: KindState, Node: "broker-0", Subject: "txn t", From: "Ongoing", To: "PrepareCommit", Illegal: true},
 			`"Kind":"state"`, `"API"`},
 	}
 	for _, tc := range tests {
-		got, err := json.Marshal(tc.e)
+		got, err := json.Marshal(Export{names, []Event{tc.e}})
 		if err != nil {
 			t.Fatal(err)
 		}
+		got = got[1 : len(got)-1] // the array's one element
 		want, _ := json.Marshal(tc.legacy)
 		if string(got) != string(want) {
-			t.Errorf("JSON of %s:\n got %s\nwant %s", tc.e.Line(), got, want)
+			t.Errorf("JSON of %s:\n got %s\nwant %s", tc.e.Line(names), got, want)
 		}
 		if !strings.Contains(string(got), tc.want) {
-			t.Errorf("JSON of %s lacks %s: %s", tc.e.Line(), tc.want, got)
+			t.Errorf("JSON of %s lacks %s: %s", tc.e.Line(names), tc.want, got)
 		}
 		if tc.absent != "" && strings.Contains(string(got), tc.absent+":") {
-			t.Errorf("JSON of %s has %s: %s", tc.e.Line(), tc.absent, got)
+			t.Errorf("JSON of %s has %s: %s", tc.e.Line(names), tc.absent, got)
 		}
-		// In a slice, through a pointer and inside a map, as the exports
-		// hold them.
-		doc, _ := json.Marshal(map[string]any{"events": []Event{tc.e}, "at": &tc.e})
-		if !strings.Contains(string(doc), `"events":[`+string(want)+`]`) || !strings.Contains(string(doc), `"at":`+string(want)) {
+		// Inside a map and through a pointer, as the exports hold them.
+		doc, _ := json.Marshal(map[string]any{"events": &Export{names, []Event{tc.e, tc.e}}})
+		if !strings.Contains(string(doc), `"events":[`+string(want)+`,`+string(want)+`]`) {
 			t.Errorf("JSON of an export: %s", doc)
+		}
+		// An event alone has no names for its codes: encoding/json must
+		// fail rather than write a number no reader can name.
+		if b, err := json.Marshal(tc.e); err == nil {
+			t.Errorf("a bare event marshalled: %s", b)
 		}
 	}
 }
@@ -89,26 +98,26 @@ func TestEventJSONShape(t *testing.T) {
 // comparing against Produce (key 0) matches a note or a state change.
 func TestRecordedEventsCarryCodes(t *testing.T) {
 	w, _ := fixedWorld(5)
-	w.Send("a", "b", &protocol.EndTxnResponse{ErrorCode: protocol.PRODUCER_FENCED}, 0)
-	w.Send("a", "b", &protocol.ProduceRequest{}, 0)
-	w.Note("a", "scan", "nothing")
+	w.Send(nodea, nodeb, &protocol.EndTxnResponse{ErrorCode: protocol.PRODUCER_FENCED}, 0)
+	w.Send(nodea, nodeb, &protocol.ProduceRequest{}, 0)
+	w.Note(nodea, "scan", "nothing")
 	runAll(t, w)
 	produces := 0
 	for _, e := range w.Trace.All() {
 		if e.API == protocol.Produce {
 			produces++
 			if !e.Kind.CarriesMessage() {
-				t.Errorf("%s recorded with API Produce", e.Line())
+				t.Errorf("%s recorded with API Produce", e.Line(w.Names()))
 			}
 		}
 		switch {
 		case e.Kind.CarriesMessage() && e.Resp:
 			if e.API != protocol.EndTxn || e.Error != protocol.PRODUCER_FENCED || e.ErrorName() != "PRODUCER_FENCED" {
-				t.Errorf("%s: API %v error %v", e.Line(), e.API, e.Error)
+				t.Errorf("%s: API %v error %v", e.Line(w.Names()), e.API, e.Error)
 			}
 		case !e.Kind.CarriesMessage():
 			if e.API != protocol.NoAPI || e.Failed() {
-				t.Errorf("%s: API %d error %v", e.Line(), e.API, e.Error)
+				t.Errorf("%s: API %d error %v", e.Line(w.Names()), e.API, e.Error)
 			}
 		}
 	}

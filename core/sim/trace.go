@@ -11,9 +11,6 @@ import (
 	"txnlab/core/protocol"
 )
 
-// NodeID names a node: "broker-0", "controller", or a client's name.
-type NodeID string
-
 // Kind is what an event records.
 type Kind uint8
 
@@ -63,8 +60,8 @@ func (k Kind) CarriesMessage() bool { return k <= KindDrop }
 // strings, the message, then the small codes) so that no padding is
 // wasted: a long history holds hundreds of thousands of these, and every
 // string is a pointer the browser's garbage collector must mark, so the
-// API, the error and the exception are codes, not names. encoding/json
-// still writes them by name (MarshalJSON).
+// nodes, the API, the error and the exception are codes, not names. The
+// trace's JSON still writes them by name (Export).
 type Event struct {
 	Index int
 	At    Time
@@ -74,8 +71,6 @@ type Event struct {
 	ReplyTo int64
 	Offset  int64
 
-	Node    NodeID
-	Peer    NodeID
 	Subject string
 	From    string
 	To      string
@@ -83,6 +78,11 @@ type Event struct {
 
 	Msg protocol.Message
 
+	// Node is where the event happened (a message's sender); Peer is a
+	// message's destination, NoNode on other events. Codes of the
+	// World's Names (Trace.Names).
+	Node NodeID
+	Peer NodeID
 	// API is the message's API on a send, deliver or drop event, and
 	// protocol.NoAPI on every other (World.Record sees to it).
 	API protocol.APIKey
@@ -164,9 +164,11 @@ func (e *Event) Failed() bool {
 	return e.Error != protocol.NONE || e.Exception != protocol.NoException
 }
 
-// Line is the canonical one-line text of the event: stable, sorted, no
+// Line is the canonical one-line text of the event, its nodes named by
+// names (the Names of the World that recorded it): stable, sorted, no
 // pointers; the digest is computed over these lines.
-func (e *Event) Line() string {
+func (e *Event) Line(names *Names) string {
+	node := names.Name(e.Node)
 	var b strings.Builder
 	b.WriteString(strconv.FormatInt(int64(e.At), 10))
 	b.WriteString("ms ")
@@ -175,7 +177,7 @@ func (e *Event) Line() string {
 	switch e.Kind {
 	case KindSend, KindDeliver, KindDrop:
 		b.WriteString("#" + strconv.FormatInt(e.MsgID, 10) + " ")
-		b.WriteString(string(e.Node) + " -> " + string(e.Peer) + " " + e.API.String())
+		b.WriteString(node + " -> " + names.Name(e.Peer) + " " + e.API.String())
 		if e.Resp {
 			b.WriteString(".response")
 		}
@@ -186,7 +188,7 @@ func (e *Event) Line() string {
 			b.WriteString(" (" + e.Text + ")")
 		}
 	case KindState:
-		b.WriteString(string(e.Node) + " " + e.Subject + " " + e.From + " -> " + e.To)
+		b.WriteString(node + " " + e.Subject + " " + e.From + " -> " + e.To)
 		if e.Text != "" {
 			b.WriteString(" " + e.Text)
 		}
@@ -194,9 +196,9 @@ func (e *Event) Line() string {
 			b.WriteString(" ILLEGAL")
 		}
 	case KindAppend:
-		b.WriteString(string(e.Node) + " " + e.Subject + "@" + strconv.FormatInt(e.Offset, 10) + " " + e.Text)
+		b.WriteString(node + " " + e.Subject + "@" + strconv.FormatInt(e.Offset, 10) + " " + e.Text)
 	default:
-		b.WriteString(string(e.Node))
+		b.WriteString(node)
 		if e.Subject != "" {
 			b.WriteString(" " + e.Subject)
 		}
@@ -222,7 +224,15 @@ const traceChunk = TraceBlock
 type Trace struct {
 	chunks [][]Event
 	n      int
+	names  *Names
 }
+
+// Names names the nodes the events' codes stand for: the recording
+// World's table (nil for a Trace no World made).
+func (t *Trace) Names() *Names { return t.names }
+
+// Name is the name of node id in this trace.
+func (t *Trace) Name(id NodeID) string { return t.names.Name(id) }
 
 // Len is the number of events recorded.
 func (t *Trace) Len() int { return t.n }
@@ -290,19 +300,20 @@ func (t *Trace) add(e Event) *Event {
 func (t *Trace) Digest() string {
 	var d Digester
 	for _, e := range t.All() {
-		d.Add(e)
+		d.Add(t.names, e)
 	}
 	return d.Sum()
 }
 
-// DigestOf hashes the canonical lines of events with 128-bit FNV-1a. The
+// DigestOf hashes the canonical lines of events, named by names, with
+// 128-bit FNV-1a. The
 // digest identifies a history, it protects nothing, so a cryptographic
 // hash would only add weight: crypto/sha256 drags the whole FIPS module
 // into the browser's wasm.
-func DigestOf(events []Event) string {
+func DigestOf(names *Names, events []Event) string {
 	var d Digester
 	for i := range events {
-		d.Add(&events[i])
+		d.Add(names, &events[i])
 	}
 	return d.Sum()
 }
@@ -315,12 +326,12 @@ type Digester struct {
 	buf []byte
 }
 
-// Add hashes the next event's canonical line.
-func (d *Digester) Add(e *Event) {
+// Add hashes the next event's canonical line, its nodes named by names.
+func (d *Digester) Add(names *Names, e *Event) {
 	if d.h == nil {
 		d.h = fnv.New128a()
 	}
-	d.buf = append(append(d.buf[:0], e.Line()...), '\n')
+	d.buf = append(append(d.buf[:0], e.Line(names)...), '\n')
 	d.h.Write(d.buf)
 }
 

@@ -1,6 +1,8 @@
 package sim
 
 import (
+	"strconv"
+
 	"txnlab/core/protocol"
 	"txnlab/core/safety"
 )
@@ -295,10 +297,13 @@ func (h keyHeap) down(i int) {
 // and the trace. Everything happens on the caller's goroutine, one event
 // at a time, in (time, insertion) order.
 type World struct {
-	now     Time
-	seq     uint64
-	queue   eventQueue
-	nodes   map[NodeID]*node
+	now   Time
+	seq   uint64
+	queue eventQueue
+	names *Names
+	// nodes is indexed by NodeID (nil where a code names no node of
+	// this world); order lists them as they were added.
+	nodes   []*node
 	order   []NodeID
 	nextMsg int64
 	Net     *Network
@@ -319,7 +324,8 @@ type World struct {
 
 // NewWorld creates an empty world whose network draws from seed.
 func NewWorld(seed uint64) *World {
-	w := &World{nodes: map[NodeID]*node{}, Net: newNetwork(DeriveSeed(seed, "network"))}
+	w := &World{names: NewNames(), Net: newNetwork(DeriveSeed(seed, "network"))}
+	w.Trace.names = w.names
 	// A cluster keeps a few hundred events queued (messages in flight,
 	// request timeouts): start there rather than growing to it.
 	w.queue.heaps[0] = make(keyHeap, 0, 64)
@@ -330,13 +336,51 @@ func NewWorld(seed uint64) *World {
 // Now is the virtual time.
 func (w *World) Now() Time { return w.now }
 
-// AddNode registers a node. Names must be unique.
+// Names is the world's table of node names: what its trace's codes
+// stand for.
+func (w *World) Names() *Names { return w.names }
+
+// Node is name's code in this world, given the next one if the world
+// has not seen the name yet. It does not add a node (AddNode does).
+// The table holds MaxNodeNames names; a cluster's limits on brokers and
+// clients keep a world far below it, so running out is a bug.
+func (w *World) Node(name string) NodeID {
+	id, ok := w.names.Intern(name)
+	if !ok {
+		panic("sim: more than " + strconv.Itoa(MaxNodeNames) + " node names in one world")
+	}
+	return id
+}
+
+// Lookup is name's code if the world knows the name (a node may still
+// not exist under it: Handler tells).
+func (w *World) Lookup(name string) (NodeID, bool) { return w.names.Lookup(name) }
+
+// Name is id's name ("" for NoNode).
+func (w *World) Name(id NodeID) string { return w.names.Name(id) }
+
+// AddNode registers a node under id, a code Node gave. Names must be
+// unique.
 func (w *World) AddNode(id NodeID, h Handler) {
-	if _, ok := w.nodes[id]; ok {
-		panic("sim: duplicate node " + string(id))
+	if id == NoNode || int(id) >= w.names.Len() {
+		panic("sim: AddNode of a code the world did not give: " + strconv.Itoa(int(id)))
+	}
+	if w.node(id) != nil {
+		panic("sim: duplicate node " + w.Name(id))
+	}
+	for int(id) >= len(w.nodes) {
+		w.nodes = append(w.nodes, nil)
 	}
 	w.nodes[id] = &node{id: id, handler: h}
 	w.order = append(w.order, id)
+}
+
+// node is the node id names, nil if there is none.
+func (w *World) node(id NodeID) *node {
+	if int(id) < len(w.nodes) {
+		return w.nodes[id]
+	}
+	return nil
 }
 
 // Nodes lists node names in the order they were added.
@@ -344,7 +388,7 @@ func (w *World) Nodes() []NodeID { return w.order }
 
 // Handler returns a node's current handler.
 func (w *World) Handler(id NodeID) Handler {
-	if n, ok := w.nodes[id]; ok {
+	if n := w.node(id); n != nil {
 		return n.handler
 	}
 	return nil
@@ -352,7 +396,7 @@ func (w *World) Handler(id NodeID) Handler {
 
 // StatusOf returns a node's status; unknown nodes are reported crashed.
 func (w *World) StatusOf(id NodeID) Status {
-	if n, ok := w.nodes[id]; ok {
+	if n := w.node(id); n != nil {
 		return n.status
 	}
 	return Crashed
@@ -415,10 +459,10 @@ func (w *World) send(from, to NodeID, msg protocol.Message, replyTo int64, inter
 func (w *World) sendConn(conn *Conn, from, to NodeID, msg protocol.Message, replyTo int64, internal bool) int64 {
 	w.nextMsg++
 	env := &Envelope{ID: w.nextMsg, From: from, To: to, SentAt: w.now, ReplyTo: replyTo, Msg: msg, Internal: internal}
-	if n := w.nodes[from]; n != nil {
+	if n := w.node(from); n != nil {
 		env.fromGen, env.src = n.gen, n
 	}
-	env.dst = w.nodes[to]
+	env.dst = w.node(to)
 	at := w.now + w.Net.latency()
 	if conn != nil {
 		at = max(at, conn.last)
@@ -455,9 +499,9 @@ func (w *World) after(id NodeID, d Time, kind string, data any, bg bool) {
 }
 
 func (w *World) afterTo(id NodeID, h TimerHandler, d Time, kind string, data any, bg bool) {
-	n := w.nodes[id]
+	n := w.node(id)
 	if n == nil {
-		panic("sim: timer for unknown node " + string(id))
+		panic("sim: timer for unknown node " + w.Name(id))
 	}
 	if d < 0 {
 		d = 0
@@ -586,7 +630,7 @@ func (w *World) deliver(e *event) {
 	}
 	n := env.dst
 	if n == nil {
-		n = w.nodes[env.To] // a node added after the send
+		n = w.node(env.To) // a node added after the send
 	}
 	if n == nil || n.status == Crashed {
 		w.drop(env, "destination down")
@@ -595,7 +639,7 @@ func (w *World) deliver(e *event) {
 		// retry elsewhere without waiting for request.timeout.ms.
 		from := env.src
 		if from == nil {
-			from = w.nodes[env.From]
+			from = w.node(env.From)
 		}
 		if from != nil && from.status != Crashed && from.gen == env.fromGen && !env.Msg.IsResponse() {
 			w.push(event{at: w.now + w.Net.latency(), kind: evTimer,

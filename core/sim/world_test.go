@@ -22,7 +22,7 @@ type recorder struct {
 
 func (r *recorder) Receive(w *World, env *Envelope) {
 	r.log = append(r.log, "@"+strconv.FormatInt(int64(w.Now()), 10)+" msg "+env.Msg.APIKey().String()+
-		" #"+strconv.FormatInt(env.ID, 10)+" from "+string(env.From))
+		" #"+strconv.FormatInt(env.ID, 10)+" from "+w.Name(env.From))
 	if r.onReceive != nil {
 		r.onReceive(w, env)
 	}
@@ -42,7 +42,8 @@ func fixedWorld(latency Time) (*World, map[NodeID]*recorder) {
 	w := NewWorld(1)
 	w.Net.MinLatency, w.Net.MaxLatency = latency, latency
 	nodes := map[NodeID]*recorder{}
-	for _, id := range []NodeID{"a", "b", "c"} {
+	for _, name := range []string{"a", "b", "c"} {
+		id := w.Node(name)
 		r := &recorder{id: id}
 		nodes[id] = r
 		w.AddNode(id, r)
@@ -65,7 +66,7 @@ func resp() protocol.Message { return &protocol.EndTxnResponse{} }
 func kinds(w *World) []string {
 	var out []string
 	for _, e := range w.Trace.All() {
-		out = append(out, e.Line())
+		out = append(out, e.Line(w.Names()))
 	}
 	return out
 }
@@ -73,25 +74,25 @@ func kinds(w *World) []string {
 func TestQueueFIFOOnTies(t *testing.T) {
 	w, n := fixedWorld(3)
 	// Timers and deliveries due at the same instant run in insertion order.
-	w.After("b", 3, "t1", nil)
-	w.Send("a", "b", req(), 0) // arrives at 3
-	w.After("b", 3, "t2", nil)
-	w.Send("c", "b", req(), 0) // arrives at 3
-	w.After("b", 3, "t3", nil)
-	w.After("b", 2, "early", nil)
+	w.After(nodeb, 3, "t1", nil)
+	w.Send(nodea, nodeb, req(), 0) // arrives at 3
+	w.After(nodeb, 3, "t2", nil)
+	w.Send(nodec, nodeb, req(), 0) // arrives at 3
+	w.After(nodeb, 3, "t3", nil)
+	w.After(nodeb, 2, "early", nil)
 	runAll(t, w)
 	want := []string{"@2 timer early", "@3 timer t1", "@3 msg EndTxn #1 from a", "@3 timer t2",
 		"@3 msg EndTxn #2 from c", "@3 timer t3"}
-	if !reflect.DeepEqual(n["b"].log, want) {
-		t.Fatalf("order:\n got %q\nwant %q", n["b"].log, want)
+	if !reflect.DeepEqual(n[nodeb].log, want) {
+		t.Fatalf("order:\n got %q\nwant %q", n[nodeb].log, want)
 	}
 	// Many ties: a heap is not stable by itself, the sequence number is.
 	w2, n2 := fixedWorld(1)
 	for i := 0; i < 200; i++ {
-		w2.After("a", 10, "k"+strconv.Itoa(i), nil)
+		w2.After(nodea, 10, "k"+strconv.Itoa(i), nil)
 	}
 	runAll(t, w2)
-	for i, s := range n2["a"].log {
+	for i, s := range n2[nodea].log {
 		if s != "@10 timer k"+strconv.Itoa(i) {
 			t.Fatalf("tie %d ran as %q", i, s)
 		}
@@ -101,24 +102,24 @@ func TestQueueFIFOOnTies(t *testing.T) {
 func TestNegativeTimerRunsNow(t *testing.T) {
 	w, n := fixedWorld(1)
 	w.AdvanceTo(50, 10)
-	w.After("a", -5, "late", nil)
+	w.After(nodea, -5, "late", nil)
 	runAll(t, w)
-	if want := []string{"@50 timer late"}; !reflect.DeepEqual(n["a"].log, want) {
-		t.Fatalf("got %q want %q", n["a"].log, want)
+	if want := []string{"@50 timer late"}; !reflect.DeepEqual(n[nodea].log, want) {
+		t.Fatalf("got %q want %q", n[nodea].log, want)
 	}
 }
 
 func TestMessageToCrashedNodeIsDroppedAndSenderDisconnected(t *testing.T) {
 	w, n := fixedWorld(2)
-	w.Crash("b")
-	id := w.Send("a", "b", req(), 0) // lost at 2; a learns one latency later
+	w.Crash(nodeb)
+	id := w.Send(nodea, nodeb, req(), 0) // lost at 2; a learns one latency later
 	runAll(t, w)
-	if len(n["b"].log) != 0 {
-		t.Fatalf("crashed node received %q", n["b"].log)
+	if len(n[nodeb].log) != 0 {
+		t.Fatalf("crashed node received %q", n[nodeb].log)
 	}
 	want := []string{"@4 timer disconnected #" + strconv.FormatInt(id, 10)}
-	if !reflect.DeepEqual(n["a"].log, want) {
-		t.Fatalf("sender got %q, want %q", n["a"].log, want)
+	if !reflect.DeepEqual(n[nodea].log, want) {
+		t.Fatalf("sender got %q, want %q", n[nodea].log, want)
 	}
 	var drop *Event
 	for _, e := range w.Trace.All() {
@@ -129,40 +130,40 @@ func TestMessageToCrashedNodeIsDroppedAndSenderDisconnected(t *testing.T) {
 	if drop == nil || drop.Text != "destination down" || drop.At != 2 || drop.MsgID != id {
 		t.Fatalf("drop event %+v", drop)
 	}
-	if got := drop.Line(); got != "2ms drop #1 a -> b EndTxn (destination down)" {
+	if got := drop.Line(w.Names()); got != "2ms drop #1 a -> b EndTxn (destination down)" {
 		t.Errorf("drop line %q", got)
 	}
 }
 
 func TestResponseToCrashedNodeGivesNoDisconnect(t *testing.T) {
 	w, n := fixedWorld(2)
-	w.Crash("b")
-	w.Send("a", "b", resp(), 7)
+	w.Crash(nodeb)
+	w.Send(nodea, nodeb, resp(), 7)
 	runAll(t, w)
-	if len(n["a"].log) != 0 {
-		t.Fatalf("a responder was told of a disconnection: %q", n["a"].log)
+	if len(n[nodea].log) != 0 {
+		t.Fatalf("a responder was told of a disconnection: %q", n[nodea].log)
 	}
 }
 
 func TestCrashedSenderGetsNoDisconnect(t *testing.T) {
 	w, n := fixedWorld(2)
-	w.Crash("b")
-	w.Send("a", "b", req(), 0)
-	w.Crash("a") // gone before its request is refused
-	w.Restart("a", n["a"])
+	w.Crash(nodeb)
+	w.Send(nodea, nodeb, req(), 0)
+	w.Crash(nodea) // gone before its request is refused
+	w.Restart(nodea, n[nodea])
 	runAll(t, w)
-	if len(n["a"].log) != 0 {
-		t.Fatalf("crashed sender got %q", n["a"].log)
+	if len(n[nodea].log) != 0 {
+		t.Fatalf("crashed sender got %q", n[nodea].log)
 	}
 }
 
 func TestMessageInFlightFromCrashedSenderIsDelivered(t *testing.T) {
 	w, n := fixedWorld(2)
-	w.Send("a", "b", req(), 0)
-	w.Crash("a") // it is on the wire already
+	w.Send(nodea, nodeb, req(), 0)
+	w.Crash(nodea) // it is on the wire already
 	runAll(t, w)
-	if want := []string{"@2 msg EndTxn #1 from a"}; !reflect.DeepEqual(n["b"].log, want) {
-		t.Fatalf("got %q want %q", n["b"].log, want)
+	if want := []string{"@2 msg EndTxn #1 from a"}; !reflect.DeepEqual(n[nodeb].log, want) {
+		t.Fatalf("got %q want %q", n[nodeb].log, want)
 	}
 }
 
@@ -171,99 +172,99 @@ func TestMessageInFlightFromCrashedSenderIsDelivered(t *testing.T) {
 // node: held while it is paused, void once it crashed.
 func TestAfterForReachesTheModule(t *testing.T) {
 	w, n := fixedWorld(1)
-	module := &recorder{id: "b"}
-	w.AfterFor("b", module, 10, "module-timer", nil, false)
-	w.After("b", 10, "node-timer", nil)
-	w.AfterFor("b", module, 20, "held", nil, true)
-	w.AfterFor("c", module, 10, "void", nil, false)
-	w.Crash("c")
+	module := &recorder{id: nodeb}
+	w.AfterFor(nodeb, module, 10, "module-timer", nil, false)
+	w.After(nodeb, 10, "node-timer", nil)
+	w.AfterFor(nodeb, module, 20, "held", nil, true)
+	w.AfterFor(nodec, module, 10, "void", nil, false)
+	w.Crash(nodec)
 	for next, ok := w.Peek(); ok && next.At < 15; next, ok = w.Peek() {
 		w.Step()
 	}
-	w.Pause("b")
+	w.Pause(nodeb)
 	for i := 0; i < 10 && w.Step(); i++ {
 	}
 	if want := []string{"@10 timer module-timer"}; !reflect.DeepEqual(module.log, want) {
 		t.Fatalf("the module got %q, want %q", module.log, want)
 	}
-	w.Resume("b")
+	w.Resume(nodeb)
 	runAll(t, w)
 	if want := []string{"@10 timer module-timer", "@" + strconv.FormatInt(int64(w.Now()), 10) + " timer held"}; !reflect.DeepEqual(module.log, want) {
 		t.Errorf("the module got %q, want %q", module.log, want)
 	}
-	if want := []string{"@10 timer node-timer"}; !reflect.DeepEqual(n["b"].log, want) {
-		t.Errorf("the node got %q, want %q", n["b"].log, want)
+	if want := []string{"@10 timer node-timer"}; !reflect.DeepEqual(n[nodeb].log, want) {
+		t.Errorf("the node got %q, want %q", n[nodeb].log, want)
 	}
-	if len(n["c"].log) != 0 {
-		t.Errorf("a crashed node's module timer reached %q", n["c"].log)
+	if len(n[nodec].log) != 0 {
+		t.Errorf("a crashed node's module timer reached %q", n[nodec].log)
 	}
 }
 
 func TestCrashedNodesTimersAreVoid(t *testing.T) {
 	w, n := fixedWorld(1)
-	w.After("b", 10, "old-incarnation", nil)
-	w.AfterBackground("b", 10, "old-background", nil)
-	w.Crash("b")
+	w.After(nodeb, 10, "old-incarnation", nil)
+	w.AfterBackground(nodeb, 10, "old-background", nil)
+	w.Crash(nodeb)
 	if !w.Idle() {
 		t.Error("a dead node's timer keeps the world busy")
 	}
-	nb := &recorder{id: "b"}
-	w.Restart("b", nb)
-	w.After("b", 20, "new-incarnation", nil)
+	nb := &recorder{id: nodeb}
+	w.Restart(nodeb, nb)
+	w.After(nodeb, 20, "new-incarnation", nil)
 	runAll(t, w)
-	if len(n["b"].log) != 0 {
-		t.Fatalf("the old handler ran: %q", n["b"].log)
+	if len(n[nodeb].log) != 0 {
+		t.Fatalf("the old handler ran: %q", n[nodeb].log)
 	}
 	if want := []string{"@20 timer new-incarnation"}; !reflect.DeepEqual(nb.log, want) {
 		t.Fatalf("after restart got %q, want %q", nb.log, want)
 	}
-	if w.Handler("b") != Handler(nb) || w.StatusOf("b") != Up {
+	if w.Handler(nodeb) != Handler(nb) || w.StatusOf(nodeb) != Up {
 		t.Error("restart did not install the new handler")
 	}
 }
 
 func TestPausedNodeGetsHeldMessagesOnResumeInOrder(t *testing.T) {
 	w, n := fixedWorld(2)
-	w.Pause("b")
-	w.Send("a", "b", req(), 0)   // #1 at 2
-	w.Send("c", "b", req(), 0)   // #2 at 2
-	w.After("b", 3, "tick", nil) // held too
+	w.Pause(nodeb)
+	w.Send(nodea, nodeb, req(), 0) // #1 at 2
+	w.Send(nodec, nodeb, req(), 0) // #2 at 2
+	w.After(nodeb, 3, "tick", nil) // held too
 	w.AdvanceTo(4, 100)
-	w.Send("a", "b", req(), 0) // #3 at 6
+	w.Send(nodea, nodeb, req(), 0) // #3 at 6
 	w.AdvanceTo(100, 100)
-	if len(n["b"].log) != 0 {
-		t.Fatalf("a paused node received %q", n["b"].log)
+	if len(n[nodeb].log) != 0 {
+		t.Fatalf("a paused node received %q", n[nodeb].log)
 	}
 	if !w.Idle() {
 		t.Error("a paused node's held work keeps the world busy")
 	}
 	for _, e := range w.Trace.All() {
 		if e.Kind == KindDeliver || e.Kind == KindDrop {
-			t.Fatalf("held message traced before resume: %s", e.Line())
+			t.Fatalf("held message traced before resume: %s", e.Line(w.Names()))
 		}
 	}
-	w.Resume("b")
+	w.Resume(nodeb)
 	runAll(t, w)
 	want := []string{"@100 msg EndTxn #1 from a", "@100 msg EndTxn #2 from c", "@100 timer tick",
 		"@100 msg EndTxn #3 from a"}
-	if !reflect.DeepEqual(n["b"].log, want) {
-		t.Fatalf("after resume:\n got %q\nwant %q", n["b"].log, want)
+	if !reflect.DeepEqual(n[nodeb].log, want) {
+		t.Fatalf("after resume:\n got %q\nwant %q", n[nodeb].log, want)
 	}
-	if len(n["a"].log) != 0 {
-		t.Errorf("the senders to a paused node were told something: %q", n["a"].log)
+	if len(n[nodea].log) != 0 {
+		t.Errorf("the senders to a paused node were told something: %q", n[nodea].log)
 	}
 }
 
 func TestCrashWhilePausedLosesHeldMessages(t *testing.T) {
 	w, n := fixedWorld(1)
-	w.Pause("b")
-	w.Send("a", "b", req(), 0)
+	w.Pause(nodeb)
+	w.Send(nodea, nodeb, req(), 0)
 	w.AdvanceTo(10, 100)
-	w.Crash("b")
-	w.Restart("b", n["b"])
+	w.Crash(nodeb)
+	w.Restart(nodeb, n[nodeb])
 	runAll(t, w)
-	if len(n["b"].log) != 0 {
-		t.Fatalf("held messages survived a crash: %q", n["b"].log)
+	if len(n[nodeb].log) != 0 {
+		t.Fatalf("held messages survived a crash: %q", n[nodeb].log)
 	}
 }
 
@@ -271,19 +272,19 @@ func TestDropRuleWithCount(t *testing.T) {
 	w, n := fixedWorld(1)
 	w.Net.Drops = append(w.Net.Drops,
 		&DropRule{Match: Match{API: protocol.InitProducerId}, Remaining: -1}, // never matches
-		&DropRule{Match: Match{API: protocol.EndTxn, To: "b"}, Remaining: 2},
+		&DropRule{Match: Match{API: protocol.EndTxn, To: nodeb}, Remaining: 2},
 	)
 	for i := 0; i < 4; i++ {
-		w.Send("a", "b", req(), 0)
+		w.Send(nodea, nodeb, req(), 0)
 	}
-	w.Send("a", "c", req(), 0)  // other destination: delivered
-	w.Send("a", "b", resp(), 1) // response: not matched by a request rule
+	w.Send(nodea, nodec, req(), 0)  // other destination: delivered
+	w.Send(nodea, nodeb, resp(), 1) // response: not matched by a request rule
 	runAll(t, w)
-	if want := []string{"@1 msg EndTxn #3 from a", "@1 msg EndTxn #4 from a", "@1 msg EndTxn #6 from a"}; !reflect.DeepEqual(n["b"].log, want) {
-		t.Fatalf("b got %q, want %q", n["b"].log, want)
+	if want := []string{"@1 msg EndTxn #3 from a", "@1 msg EndTxn #4 from a", "@1 msg EndTxn #6 from a"}; !reflect.DeepEqual(n[nodeb].log, want) {
+		t.Fatalf("b got %q, want %q", n[nodeb].log, want)
 	}
-	if len(n["c"].log) != 1 {
-		t.Errorf("c got %q", n["c"].log)
+	if len(n[nodec].log) != 1 {
+		t.Errorf("c got %q", n[nodec].log)
 	}
 	if len(w.Net.Drops) != 1 || w.Net.Drops[0].API != protocol.InitProducerId {
 		t.Errorf("the exhausted rule was not removed (or the wrong one was): %+v", w.Net.Drops)
@@ -301,63 +302,63 @@ func TestDropRuleWithCount(t *testing.T) {
 		t.Errorf("%d drops traced, want 2", drops)
 	}
 	// A dropped message does not tell its sender anything.
-	if len(n["a"].log) != 0 {
-		t.Errorf("sender of a dropped message got %q", n["a"].log)
+	if len(n[nodea].log) != 0 {
+		t.Errorf("sender of a dropped message got %q", n[nodea].log)
 	}
 }
 
 func TestDropRuleForeverAndResponses(t *testing.T) {
 	w, n := fixedWorld(1)
-	w.Net.Drops = append(w.Net.Drops, &DropRule{Match: Match{API: protocol.EndTxn, Response: true, From: "b"}, Remaining: -1})
+	w.Net.Drops = append(w.Net.Drops, &DropRule{Match: Match{API: protocol.EndTxn, Response: true, From: nodeb}, Remaining: -1})
 	for i := 0; i < 5; i++ {
-		w.Send("b", "a", resp(), 1)
+		w.Send(nodeb, nodea, resp(), 1)
 	}
-	w.Send("c", "a", resp(), 1)
-	w.Send("b", "a", req(), 0)
+	w.Send(nodec, nodea, resp(), 1)
+	w.Send(nodeb, nodea, req(), 0)
 	runAll(t, w)
-	if want := []string{"@1 msg EndTxn #6 from c", "@1 msg EndTxn #7 from b"}; !reflect.DeepEqual(n["a"].log, want) {
-		t.Fatalf("a got %q, want %q", n["a"].log, want)
+	if want := []string{"@1 msg EndTxn #6 from c", "@1 msg EndTxn #7 from b"}; !reflect.DeepEqual(n[nodea].log, want) {
+		t.Fatalf("a got %q, want %q", n[nodea].log, want)
 	}
 	if len(w.Net.Drops) != 1 {
 		t.Error("a rule without a count was removed")
 	}
 	w.Net.Heal()
-	w.Send("b", "a", resp(), 1)
+	w.Send(nodeb, nodea, resp(), 1)
 	runAll(t, w)
-	if len(n["a"].log) != 3 {
-		t.Errorf("heal did not remove the drop rule: %q", n["a"].log)
+	if len(n[nodea].log) != 3 {
+		t.Errorf("heal did not remove the drop rule: %q", n[nodea].log)
 	}
 }
 
 func TestDelayIsFixedAtSend(t *testing.T) {
 	w, n := fixedWorld(1)
-	w.Send("a", "b", req(), 0) // #1: no delay, at 1
+	w.Send(nodea, nodeb, req(), 0) // #1: no delay, at 1
 	w.Net.Delays = append(w.Net.Delays, DelayRule{Match: Match{API: protocol.EndTxn}, By: 100},
-		DelayRule{Match: Match{API: protocol.EndTxn, From: "c"}, By: 10})
-	w.Send("a", "b", req(), 0) // #2: at 101
-	w.Send("c", "b", req(), 0) // #3: both rules, at 111
-	w.Net.Heal()               // keeps the delays already applied
-	w.Send("a", "b", req(), 0) // #4: at 1
+		DelayRule{Match: Match{API: protocol.EndTxn, From: nodec}, By: 10})
+	w.Send(nodea, nodeb, req(), 0) // #2: at 101
+	w.Send(nodec, nodeb, req(), 0) // #3: both rules, at 111
+	w.Net.Heal()                   // keeps the delays already applied
+	w.Send(nodea, nodeb, req(), 0) // #4: at 1
 	runAll(t, w)
 	want := []string{"@1 msg EndTxn #1 from a", "@1 msg EndTxn #4 from a", "@101 msg EndTxn #2 from a", "@111 msg EndTxn #3 from c"}
-	if !reflect.DeepEqual(n["b"].log, want) {
-		t.Fatalf("got %q want %q", n["b"].log, want)
+	if !reflect.DeepEqual(n[nodeb].log, want) {
+		t.Fatalf("got %q want %q", n[nodeb].log, want)
 	}
 }
 
 func TestCutJudgedAtDelivery(t *testing.T) {
 	w, n := fixedWorld(5)
-	w.Send("a", "b", req(), 0)
-	w.Net.Cut("b", "a") // after the send, before the delivery
-	w.Send("a", "c", req(), 0)
+	w.Send(nodea, nodeb, req(), 0)
+	w.Net.Cut(nodeb, nodea) // after the send, before the delivery
+	w.Send(nodea, nodec, req(), 0)
 	runAll(t, w)
-	if len(n["b"].log) != 0 {
-		t.Fatalf("delivered across a cut: %q", n["b"].log)
+	if len(n[nodeb].log) != 0 {
+		t.Fatalf("delivered across a cut: %q", n[nodeb].log)
 	}
-	if len(n["c"].log) != 1 {
-		t.Fatalf("c got %q", n["c"].log)
+	if len(n[nodec].log) != 1 {
+		t.Fatalf("c got %q", n[nodec].log)
 	}
-	if !w.Net.IsCut("a", "b") || !w.Net.IsCut("b", "a") {
+	if !w.Net.IsCut(nodea, nodeb) || !w.Net.IsCut(nodeb, nodea) {
 		t.Error("a cut is not symmetric")
 	}
 	found := false
@@ -370,11 +371,11 @@ func TestCutJudgedAtDelivery(t *testing.T) {
 		t.Error("no 'network cut' drop traced")
 	}
 	// A message sent before a heal but delivered after it goes through.
-	w.Send("a", "b", req(), 0)
+	w.Send(nodea, nodeb, req(), 0)
 	w.Net.Heal()
 	runAll(t, w)
-	if len(n["b"].log) != 1 {
-		t.Errorf("after heal b got %q", n["b"].log)
+	if len(n[nodeb].log) != 1 {
+		t.Errorf("after heal b got %q", n[nodeb].log)
 	}
 }
 
@@ -383,16 +384,16 @@ func TestIdleAndBackgroundTimers(t *testing.T) {
 	if !w.Idle() {
 		t.Fatal("a fresh world is busy")
 	}
-	w.AfterBackground("a", 10, "scan", nil)
+	w.AfterBackground(nodea, 10, "scan", nil)
 	if !w.Idle() {
 		t.Error("a background timer keeps the world busy")
 	}
-	w.After("a", 10, "retry", nil)
+	w.After(nodea, 10, "retry", nil)
 	if w.Idle() {
 		t.Error("a foreground timer does not keep the world busy")
 	}
 	runAll(t, w)
-	w.Send("a", "b", req(), 0)
+	w.Send(nodea, nodeb, req(), 0)
 	if w.Idle() {
 		t.Error("a message in flight does not keep the world busy")
 	}
@@ -401,15 +402,15 @@ func TestIdleAndBackgroundTimers(t *testing.T) {
 func TestAdvanceToStepBound(t *testing.T) {
 	w, n := fixedWorld(1)
 	for i := 0; i < 5; i++ {
-		w.After("a", Time(i+1), "t", nil)
+		w.After(nodea, Time(i+1), "t", nil)
 	}
 	steps, ok := w.AdvanceTo(100, 3)
 	if ok || steps != 3 || w.Now() != 3 {
 		t.Fatalf("AdvanceTo bounded: steps=%d ok=%v now=%d", steps, ok, w.Now())
 	}
 	steps, ok = w.AdvanceTo(100, 100)
-	if !ok || steps != 2 || w.Now() != 100 || len(n["a"].log) != 5 {
-		t.Fatalf("AdvanceTo: steps=%d ok=%v now=%d log=%q", steps, ok, w.Now(), n["a"].log)
+	if !ok || steps != 2 || w.Now() != 100 || len(n[nodea].log) != 5 {
+		t.Fatalf("AdvanceTo: steps=%d ok=%v now=%d log=%q", steps, ok, w.Now(), n[nodea].log)
 	}
 }
 
@@ -419,11 +420,11 @@ func TestLatencyDrawsAreSeeded(t *testing.T) {
 	arrivals := func(seed uint64) []Time {
 		w := NewWorld(seed)
 		r := &recorder{}
-		w.AddNode("a", r)
-		w.AddNode("b", r)
+		w.AddNode(w.Node("a"), r)
+		w.AddNode(w.Node("b"), r)
 		var at []Time
 		for i := 0; i < 30; i++ {
-			w.Send("a", "b", req(), 0)
+			w.Send(nodea, nodeb, req(), 0)
 		}
 		for {
 			p, ok := w.Peek()
@@ -449,32 +450,40 @@ func TestLatencyDrawsAreSeeded(t *testing.T) {
 	}
 }
 
+// testNames is a name table and its interning, for events made by hand.
+func testNames() (*Names, func(string) NodeID) {
+	n := NewNames()
+	n.Intern("unused") // so that no code equals a name's place by chance
+	return n, func(name string) NodeID { id, _ := n.Intern(name); return id }
+}
+
 func TestEventLines(t *testing.T) {
+	names, id := testNames()
 	msg := &protocol.EndTxnRequest{TransactionalId: "t", ProducerId: 7, ProducerEpoch: 1, Committed: true}
 	tests := []struct {
 		e    Event
 		want string
 	}{
-		{Event{At: 12, Kind: KindSend, Node: "p1", Peer: "broker-0", MsgID: 3, API: protocol.EndTxn, Msg: msg},
+		{Event{At: 12, Kind: KindSend, Node: id("p1"), Peer: id("broker-0"), MsgID: 3, API: protocol.EndTxn, Msg: msg},
 			"12ms send #3 p1 -> broker-0 EndTxn " + msg.Summary()},
-		{Event{At: 13, Kind: KindDeliver, Node: "p1", Peer: "broker-0", MsgID: 3, API: protocol.EndTxn},
+		{Event{At: 13, Kind: KindDeliver, Node: id("p1"), Peer: id("broker-0"), MsgID: 3, API: protocol.EndTxn},
 			"13ms deliver #3 p1 -> broker-0 EndTxn"},
-		{Event{At: 14, Kind: KindDrop, Node: "broker-0", Peer: "p1", MsgID: 4, API: protocol.EndTxn, Resp: true, Text: "network cut"},
+		{Event{At: 14, Kind: KindDrop, Node: id("broker-0"), Peer: id("p1"), MsgID: 4, API: protocol.EndTxn, Resp: true, Text: "network cut"},
 			"14ms drop #4 broker-0 -> p1 EndTxn.response (network cut)"},
-		{Event{At: 1, Kind: KindState, Node: "broker-0", Subject: "txn t", From: "Ongoing", To: "PrepareCommit", Text: "pid=7 epoch=1"},
+		{Event{At: 1, Kind: KindState, Node: id("broker-0"), Subject: "txn t", From: "Ongoing", To: "PrepareCommit", Text: "pid=7 epoch=1"},
 			"1ms state broker-0 txn t Ongoing -> PrepareCommit pid=7 epoch=1"},
-		{Event{At: 1, Kind: KindState, Node: "broker-0", Subject: "txn t", From: "Empty", To: "PrepareCommit", Text: "pid=7 epoch=1", Illegal: true},
+		{Event{At: 1, Kind: KindState, Node: id("broker-0"), Subject: "txn t", From: "Empty", To: "PrepareCommit", Text: "pid=7 epoch=1", Illegal: true},
 			"1ms state broker-0 txn t Empty -> PrepareCommit pid=7 epoch=1 ILLEGAL"},
-		{Event{At: 1, Kind: KindState, Node: "p1", Subject: "producer p1", From: "READY", To: "COMMITTING_TRANSACTION", Illegal: true},
+		{Event{At: 1, Kind: KindState, Node: id("p1"), Subject: "producer p1", From: "READY", To: "COMMITTING_TRANSACTION", Illegal: true},
 			"1ms state p1 producer p1 READY -> COMMITTING_TRANSACTION ILLEGAL"},
-		{Event{At: 2, Kind: KindAppend, Node: "broker-1", Subject: "orders/0", Offset: 5, Text: "[k=v]"},
+		{Event{At: 2, Kind: KindAppend, Node: id("broker-1"), Subject: "orders/0", Offset: 5, Text: "[k=v]"},
 			"2ms append broker-1 orders/0@5 [k=v]"},
-		{Event{At: 3, Kind: KindCrash, Node: "broker-2"}, "3ms crash broker-2"},
-		{Event{At: 4, Kind: KindNote, Node: "controller", Subject: "broker-2", Text: "fenced"}, "4ms note controller broker-2 fenced"},
-		{Event{At: 5, Kind: KindExpect, Node: "script", Subject: "line 3", Text: "ok expect p1 ok"}, "5ms expect script line 3 ok expect p1 ok"},
+		{Event{At: 3, Kind: KindCrash, Node: id("broker-2")}, "3ms crash broker-2"},
+		{Event{At: 4, Kind: KindNote, Node: id("controller"), Subject: "broker-2", Text: "fenced"}, "4ms note controller broker-2 fenced"},
+		{Event{At: 5, Kind: KindExpect, Node: id("script"), Subject: "line 3", Text: "ok expect p1 ok"}, "5ms expect script line 3 ok expect p1 ok"},
 	}
 	for _, tc := range tests {
-		if got := tc.e.Line(); got != tc.want {
+		if got := tc.e.Line(names); got != tc.want {
 			t.Errorf("Line() = %q, want %q", got, tc.want)
 		}
 	}
@@ -487,35 +496,36 @@ func TestEventLines(t *testing.T) {
 // line format and the hash must not drift, or every committed digest and
 // every digest a learner shared would stop matching.
 func TestDigestStable(t *testing.T) {
+	names, id := testNames()
 	events := []Event{
-		{At: 0, Kind: KindNote, Node: "controller", Text: "hello"},
-		{At: 3, Kind: KindCrash, Node: "broker-1"},
-		{At: 7, Kind: KindState, Node: "broker-0", Subject: "txn t", From: "Empty", To: "Ongoing"},
+		{At: 0, Kind: KindNote, Node: id("controller"), Text: "hello"},
+		{At: 3, Kind: KindCrash, Node: id("broker-1")},
+		{At: 7, Kind: KindState, Node: id("broker-0"), Subject: "txn t", From: "Empty", To: "Ongoing"},
 	}
 	// FNV-1a 128 of "0ms note controller hello\n3ms crash broker-1\n7ms state broker-0 txn t Empty -> Ongoing\n",
 	// first 16 hex digits (computed independently in Python)
 	const want = "711f03a26faad449"
-	if got := DigestOf(events); got != want {
+	if got := DigestOf(names, events); got != want {
 		t.Errorf("DigestOf = %s, want %s", got, want)
 	}
-	if got := DigestOf(nil); got != "6c62272e07bb0142" { // the FNV-128 offset basis
+	if got := DigestOf(names, nil); got != "6c62272e07bb0142" { // the FNV-128 offset basis
 		t.Errorf("empty digest %s", got)
 	}
 	// A Digester gives the digest of every prefix.
 	var d Digester
-	if d.Sum() != DigestOf(nil) {
-		t.Error("an empty Digester's sum differs from DigestOf(nil)")
+	if d.Sum() != DigestOf(names, nil) {
+		t.Error("an empty Digester's sum differs from DigestOf(names, nil)")
 	}
 	for i := range events {
-		d.Add(&events[i])
-		if got, want := d.Sum(), DigestOf(events[:i+1]); got != want {
+		d.Add(names, &events[i])
+		if got, want := d.Sum(), DigestOf(names, events[:i+1]); got != want {
 			t.Errorf("Digester after %d events: %s, want %s", i+1, got, want)
 		}
 	}
 	// Index, Internal and the JSON-only fields do not enter the digest.
 	ev2 := append([]Event(nil), events...)
 	ev2[0].Index, ev2[1].Internal, ev2[2].Error = 99, true, protocol.PRODUCER_FENCED
-	if DigestOf(ev2) != DigestOf(events) {
+	if DigestOf(names, ev2) != DigestOf(names, events) {
 		t.Error("non-canonical fields changed the digest")
 	}
 	// Two identical runs digest identically; a different seed does not.
@@ -527,11 +537,11 @@ func TestDigestStable(t *testing.T) {
 				w.Send(env.To, env.From, resp(), env.ID)
 			}
 		}
-		w.AddNode("a", r)
-		w.AddNode("b", r)
+		w.AddNode(w.Node("a"), r)
+		w.AddNode(w.Node("b"), r)
 		for i := 0; i < 20; i++ {
-			w.Send("a", "b", req(), 0)
-			w.After("a", Time(i), "tick", nil)
+			w.Send(nodea, nodeb, req(), 0)
+			w.After(nodea, Time(i), "tick", nil)
 		}
 		for w.Step() {
 		}
@@ -582,18 +592,18 @@ func TestTimeHuman(t *testing.T) {
 // meanwhile"), nor spend a drop rule's count on it.
 func TestHeldMessagesAreNotJudgedAgain(t *testing.T) {
 	w, n := fixedWorld(1)
-	w.Pause("b")
-	w.Send("a", "b", req(), 0)
-	w.Send("c", "b", req(), 0)
+	w.Pause(nodeb)
+	w.Send(nodea, nodeb, req(), 0)
+	w.Send(nodec, nodeb, req(), 0)
 	w.AdvanceTo(10, 100) // both arrived and are held
-	w.Net.Cut("a", "b")
+	w.Net.Cut(nodea, nodeb)
 	rule := &DropRule{Match: Match{API: protocol.EndTxn}, Remaining: 1}
 	w.Net.Drops = append(w.Net.Drops, rule)
-	w.Resume("b")
+	w.Resume(nodeb)
 	runAll(t, w)
 	want := []string{"@10 msg EndTxn #1 from a", "@10 msg EndTxn #2 from c"}
-	if !reflect.DeepEqual(n["b"].log, want) {
-		t.Fatalf("after resume b got %q, want %q", n["b"].log, want)
+	if !reflect.DeepEqual(n[nodeb].log, want) {
+		t.Fatalf("after resume b got %q, want %q", n[nodeb].log, want)
 	}
 	if rule.Remaining != 1 || len(w.Net.Drops) != 1 {
 		t.Errorf("a held message spent the drop rule's count: %+v", w.Net.Drops)
@@ -613,7 +623,7 @@ func TestTraceAcrossBlocks(t *testing.T) {
 	}
 	n := 2*traceChunk + 7
 	for i := 0; i < n; i++ {
-		w.Note("a", "", strconv.Itoa(i))
+		w.Note(nodea, "", strconv.Itoa(i))
 	}
 	if w.Trace.Len() != n {
 		t.Fatalf("Len = %d, want %d", w.Trace.Len(), n)
@@ -651,7 +661,7 @@ func TestTraceShareWith(t *testing.T) {
 	run := func(n int) *World {
 		w := NewWorld(1)
 		for i := 0; i < n; i++ {
-			w.Note("a", "", strconv.Itoa(i))
+			w.Note(nodea, "", strconv.Itoa(i))
 		}
 		return w
 	}
@@ -665,7 +675,7 @@ func TestTraceShareWith(t *testing.T) {
 		t.Fatal("the last, partial block does not alias the history")
 	}
 	for i := 0; i < traceChunk; i++ {
-		w.Note("b", "", "new")
+		w.Note(nodeb, "", "new")
 	}
 	for i, e := range history {
 		if e.Text != strconv.Itoa(i) {
@@ -675,7 +685,7 @@ func TestTraceShareWith(t *testing.T) {
 	if got := w.Trace.At(3*traceChunk + 4).Text; got != "new" {
 		t.Fatalf("the shared trace did not grow: %q", got)
 	}
-	if DigestOf(w.Trace.Events(0)[:2*traceChunk+5]) != DigestOf(history[:2*traceChunk+5]) {
+	if DigestOf(w.Names(), w.Trace.Events(0)[:2*traceChunk+5]) != DigestOf(w.Names(), history[:2*traceChunk+5]) {
 		t.Fatal("the shared trace reads differently")
 	}
 }
@@ -735,7 +745,8 @@ func TestSendOnKeepsOrder(t *testing.T) {
 		w := NewWorld(7)
 		w.Net.MinLatency, w.Net.MaxLatency = 1, 50
 		nodes := map[NodeID]*recorder{}
-		for _, id := range []NodeID{"a", "b"} {
+		for _, name := range []string{"a", "b"} {
+			id := w.Node(name)
 			nodes[id] = &recorder{id: id}
 			w.AddNode(id, nodes[id])
 		}
@@ -751,9 +762,9 @@ func TestSendOnKeepsOrder(t *testing.T) {
 				w.Net.Delays = []DelayRule{{Match: Match{API: protocol.EndTxn}, By: 1000}}
 			}
 			if conn {
-				w.SendOn(c, "a", "b", req(), 0)
+				w.SendOn(c, nodea, nodeb, req(), 0)
 			} else {
-				w.Send("a", "b", req(), 0)
+				w.Send(nodea, nodeb, req(), 0)
 			}
 			w.Net.Delays = nil
 		}
@@ -771,3 +782,10 @@ func TestSendOnKeepsOrder(t *testing.T) {
 		t.Errorf("on a Conn, a delayed first message: delivered %v, want it last", got)
 	}
 }
+
+// The codes of fixedWorld's nodes: it names a, b and c first, in order.
+const (
+	nodea NodeID = iota + 1
+	nodeb
+	nodec
+)

@@ -91,6 +91,8 @@ func (ch *markerChannel) enqueue(c *Coordinator, pc *pendingComplete, tps []prot
 	}
 }
 
+// sortedNodes is m's brokers in id order (their codes follow their ids,
+// and with at most 9 brokers that is also their names' order).
 func sortedNodes[V any](m map[sim.NodeID]V) []sim.NodeID {
 	out := make([]sim.NodeID, 0, len(m))
 	for n := range m {
@@ -174,7 +176,7 @@ func (c *Coordinator) requeue(w *sim.World, msgID int64, why string, backoff sim
 		return
 	}
 	delete(ch.inflight, msgID)
-	w.Note(c.host.BrokerNode(), "WriteTxnMarkers", string(in.dest)+": "+why+"; markers queued again")
+	w.Note(c.host.BrokerNode(), "WriteTxnMarkers", w.Name(in.dest)+": "+why+"; markers queued again")
 	for _, e := range in.entries {
 		if ch.live(c, e.pc) {
 			ch.enqueue(c, e.pc, e.partitions)

@@ -15,10 +15,11 @@ import (
 // keeps the answers. __transaction_state appends complete at once
 // (a single in-sync replica), unless the test makes them fail.
 
+// The harness world names broker-0, broker-1 and client first, in order.
 const (
-	coordNode  sim.NodeID = "broker-0"
-	leaderNode sim.NodeID = "broker-1"
-	clientNode sim.NodeID = "client"
+	coordNode  sim.NodeID = 1 // broker-0
+	leaderNode sim.NodeID = 2 // broker-1
+	clientNode sim.NodeID = 3 // client
 	testPid    int64      = 1000
 	coordEpoch int32      = 3
 	txnPart    int32      = 0 // every id maps here
@@ -142,6 +143,11 @@ func newHarness(t *testing.T) *harness {
 	cfg := DefaultConfig()
 	c := New(host, &cfg)
 	h := &harness{t: t, w: w, host: host, c: c, leader: &leaderHandler{}, client: &clientHandler{answers: map[int64]protocol.Message{}}}
+	for i, name := range []string{"broker-0", "broker-1", "client"} {
+		if w.Node(name) != sim.NodeID(i+1) {
+			panic("harness: " + name + " got another code")
+		}
+	}
 	w.AddNode(coordNode, &coordNodeHandler{c})
 	w.AddNode(leaderNode, h.leader)
 	w.AddNode(clientNode, h.client)

@@ -89,7 +89,7 @@ func TestEndTxnV2Matrix(t *testing.T) {
 			}
 			for _, e := range h.w.Trace.All() {
 				if e.Kind == sim.KindState && e.Illegal {
-					t.Fatalf("an illegal transition: %s", e.Line())
+					t.Fatalf("an illegal transition: %s", e.Line(h.w.Names()))
 				}
 			}
 			if len(h.leader.markers) != tc.markers {

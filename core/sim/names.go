@@ -1,0 +1,83 @@
+package sim
+
+import (
+	"errors"
+	"strconv"
+)
+
+// NodeID is a node's code in its World: 1, 2, 3… in the order the
+// World's Names learnt them, 0 (NoNode) for none. A trace holds hundreds
+// of thousands of events and each names one or two nodes: as codes they
+// are two bytes without a pointer, where a name was a string header the
+// browser's garbage collector had to mark. A code means nothing without
+// the Names of the World it came from (World.Names, Trace.Names); every
+// text and JSON form of a trace writes the name, never the code.
+type NodeID uint16
+
+// NoNode is the zero NodeID: no node (an event without a peer).
+const NoNode NodeID = 0
+
+// MaxNodeNames is how many names one World's table holds, NoNode's ""
+// included.
+const MaxNodeNames = 1 << 16
+
+// errNodeJSON is what encoding/json gets for a bare NodeID: a code
+// written as a number would read as a node nobody can name.
+var errNodeJSON = errors.New("sim: a NodeID is written by name through its World's Names (sim.Export)")
+
+// MarshalText refuses: a NodeID alone cannot be named (see Export).
+func (id NodeID) MarshalText() ([]byte, error) { return nil, errNodeJSON }
+
+// Names is a World's table of node names, indexed by NodeID. It only
+// grows, in the order the World learns names (a cluster registers its
+// brokers and controller first, then each client as the script declares
+// it), so the same script and seed give the same codes on every host,
+// and a session replayed from a history shares its codes.
+type Names struct {
+	list  []string
+	index map[string]NodeID
+}
+
+// NewNames is a table that knows only NoNode ("").
+func NewNames() *Names {
+	return &Names{list: []string{""}, index: map[string]NodeID{"": NoNode}}
+}
+
+// Intern returns name's code, giving it the next one if the table does
+// not know it yet. ok is false when the table is full (MaxNodeNames).
+func (n *Names) Intern(name string) (id NodeID, ok bool) {
+	if id, ok := n.index[name]; ok {
+		return id, true
+	}
+	if len(n.list) >= MaxNodeNames {
+		return NoNode, false
+	}
+	id = NodeID(len(n.list))
+	n.list = append(n.list, name)
+	n.index[name] = id
+	return id, true
+}
+
+// Lookup returns name's code; ok is false for a name the table does not
+// know ("" is NoNode, known).
+func (n *Names) Lookup(name string) (NodeID, bool) {
+	if n == nil {
+		return NoNode, name == ""
+	}
+	id, ok := n.index[name]
+	return id, ok
+}
+
+// Name is id's name: "" for NoNode, a placeholder for a code the table
+// does not know (a bug, shown rather than hidden). A nil table knows
+// no code.
+func (n *Names) Name(id NodeID) string {
+	if n != nil && int(id) < len(n.list) {
+		return n.list[id]
+	}
+	return "node#" + strconv.Itoa(int(id))
+}
+
+// Len is how many codes the table holds, NoNode's included: the codes
+// are 0 … Len()-1.
+func (n *Names) Len() int { return len(n.list) }
