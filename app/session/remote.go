@@ -353,7 +353,11 @@ func (r *Remote) install(h *wireHistory, gen int) error {
 	if len(steps) == 0 {
 		return errors.New("a history without steps")
 	}
-	r.history = history{src: h.Src, events: evs, steps: steps, results: h.Results, runErr: h.RunErr}
+	names, err := decodeNames(h.Names)
+	if err != nil {
+		return err
+	}
+	r.history = history{src: h.Src, events: evs, names: names, steps: steps, results: h.Results, runErr: h.RunErr}
 	r.loaded, r.gen = true, gen
 	r.pos = max(0, min(h.Pos, r.Len()))
 	r.states = map[int]*remoteState{}
@@ -535,6 +539,13 @@ func (r *Remote) History() []sim.Event {
 		return r.local.History()
 	}
 	return r.events
+}
+
+func (r *Remote) Names() *sim.Names {
+	if r.local != nil {
+		return r.local.Names()
+	}
+	return r.names
 }
 
 func (r *Remote) EventsAt(i int) int {

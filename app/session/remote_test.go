@@ -67,7 +67,7 @@ func TestRemoteMatchesTheEngineOnEveryLibraryScript(t *testing.T) {
 			if (lerr == nil) != (rerr == nil) || lerr != nil && lerr.Error() != rerr.Error() {
 				t.Fatalf("load: %v on the page, %v through the worker", lerr, rerr)
 			}
-			if !sameEvents(t, local.History(), r.History()) {
+			if !sameEvents(t, local.Names(), r.Names(), local.History(), r.History()) {
 				t.Fatalf("the history that crossed differs from the engine's (%d events, %d)", len(r.History()), len(local.History()))
 			}
 			if r.Len() != local.Len() || r.Script() != local.Script() {
@@ -99,17 +99,18 @@ func TestRemoteMatchesTheEngineOnEveryLibraryScript(t *testing.T) {
 }
 
 // sameEvents compares two histories event by event: the fields, the
-// message's type and fields, and the trace line (which renders the
-// message's summary, memoized in the message and so not compared as is).
-func sameEvents(t *testing.T, a, b []sim.Event) bool {
+// message's type and fields, and the trace line with each side's node
+// names (which renders the message's summary, memoized in the message and
+// so not compared as is).
+func sameEvents(t *testing.T, na, nb *sim.Names, a, b []sim.Event) bool {
 	t.Helper()
-	if len(a) != len(b) {
+	if len(a) != len(b) || (na == nil) != (nb == nil) || na != nil && na.Len() != nb.Len() {
 		return false
 	}
 	for i := range a {
 		x, y := a[i], b[i]
-		if reflect.TypeOf(x.Msg) != reflect.TypeOf(y.Msg) || jsonOf(t, x.Msg) != jsonOf(t, y.Msg) || x.Line() != y.Line() {
-			t.Logf("event %d: %s\nthrough the worker: %s", i, x.Line(), y.Line())
+		if reflect.TypeOf(x.Msg) != reflect.TypeOf(y.Msg) || jsonOf(t, x.Msg) != jsonOf(t, y.Msg) || x.Line(na) != y.Line(nb) {
+			t.Logf("event %d: %s\nthrough the worker: %s", i, x.Line(na), y.Line(nb))
 			return false
 		}
 		x.Msg, y.Msg = nil, nil

@@ -26,6 +26,10 @@ type wireEvent struct {
 	plainEvent
 	Kind int      `json:"Kind"`
 	Msg  *wireMsg `json:"Msg,omitempty"`
+	// Node and Peer cross as codes (sim.NodeID refuses to be written
+	// alone): the history carries its World's names, in code order.
+	Node uint16 `json:"Node"`
+	Peer uint16 `json:"Peer,omitempty"`
 }
 
 // plainEvent is sim.Event's fields without its methods.
@@ -76,7 +80,7 @@ func msgKey(api protocol.APIKey, resp bool) [2]int {
 func encodeEvents(evs []sim.Event) ([]wireEvent, error) {
 	out := make([]wireEvent, len(evs))
 	for i := range evs {
-		out[i] = wireEvent{plainEvent: plainEvent(evs[i]), Kind: int(evs[i].Kind)}
+		out[i] = wireEvent{plainEvent: plainEvent(evs[i]), Kind: int(evs[i].Kind), Node: uint16(evs[i].Node), Peer: uint16(evs[i].Peer)}
 		out[i].plainEvent.Msg = nil
 		if m := evs[i].Msg; m != nil {
 			if _, ok := messageTypes[msgKey(m.APIKey(), m.IsResponse())]; !ok {
@@ -98,6 +102,7 @@ func decodeEvents(in []wireEvent) ([]sim.Event, error) {
 	for i := range in {
 		out[i] = sim.Event(in[i].plainEvent)
 		out[i].Kind = sim.Kind(in[i].Kind)
+		out[i].Node, out[i].Peer = sim.NodeID(in[i].Node), sim.NodeID(in[i].Peer)
 		if w := in[i].Msg; w != nil {
 			t, ok := messageTypes[msgKey(w.API, w.Resp)]
 			if !ok {
@@ -246,4 +251,30 @@ func at[T any](l []T, i int) *T {
 		return &l[i]
 	}
 	return nil
+}
+
+// encodeNames is a World's names in code order (NoNode's "" first).
+func encodeNames(n *sim.Names) []string {
+	if n == nil {
+		return nil
+	}
+	out := make([]string, n.Len())
+	for i := range out {
+		out[i] = n.Name(sim.NodeID(i))
+	}
+	return out
+}
+
+// decodeNames is encodeNames undone: the same codes for the same names.
+func decodeNames(list []string) (*sim.Names, error) {
+	if list == nil {
+		return nil, nil
+	}
+	n := sim.NewNames()
+	for i, name := range list {
+		if id, ok := n.Intern(name); !ok || int(id) != i {
+			return nil, fmt.Errorf("node name %d (%q) does not keep its code", i, name)
+		}
+	}
+	return n, nil
 }
