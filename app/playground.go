@@ -80,7 +80,11 @@ type playground struct {
 	busyGen   int
 	busy      bool
 	busySince time.Time
-	acting    bool // the run in progress carries out an action
+	// endAfterRun: Run to end was pressed while a run was in progress
+	// (the engine's worker answers a run a message later); the position
+	// goes to the end of the history the run brings.
+	endAfterRun bool
+	acting      bool // the run in progress carries out an action
 
 	tab      string
 	untilAPI string
@@ -296,6 +300,11 @@ func (p *playground) work(ctx app.Context, gen int, done func(app.Context, error
 	if done != nil {
 		done(ctx, err)
 	}
+	if p.endAfterRun {
+		p.endAfterRun = false
+		p.engine.Seek(p.engine.Len())
+		p.followNewest(ctx)
+	}
 	p.moved()
 	if !p.libraryListed {
 		if !app.IsClient || !p.hasCtx {
@@ -434,6 +443,10 @@ func (p *playground) onRunToEnd(ctx app.Context, e app.Event) {
 		return
 	}
 	p.stop()
+	if p.busy {
+		p.endAfterRun = true
+		return
+	}
 	p.engine.Seek(p.engine.Len())
 	p.followNewest(ctx)
 }

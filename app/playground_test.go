@@ -519,3 +519,21 @@ func TestAnErrorOfAnOlderTextSaysTheEditsAreRunning(t *testing.T) {
 		t.Error("the editor still says the edits are running after they ran")
 	}
 }
+
+// Run to end pressed while a run is in progress (the engine's worker
+// answers a run a message later) goes to the end of the history the run
+// brings, rather than to the end of the one it replaces.
+func TestRunToEndDuringARunWaitsForItsHistory(t *testing.T) {
+	p := newTestPlayground(t, "happy-path")
+	var ev app.Event
+	if err := p.engine.Begin(p.engine.Script()); err != nil {
+		t.Fatal(err)
+	}
+	p.busyGen++
+	p.busy = true
+	p.onRunToEnd(ctx, ev)
+	p.work(ctx, p.busyGen, nil, false)
+	if n := p.engine.Len(); n == 0 || p.engine.Pos() != n {
+		t.Errorf("Run to end pressed during the run: at %d of %d, want the end", p.engine.Pos(), n)
+	}
+}

@@ -141,6 +141,9 @@ const rowHeight = 24
 func runToEnd(b *browser) int {
 	b.t.Helper()
 	b.click(button("Run to end"))
+	// A run still in progress (the worker answers a message later) ends
+	// at the end of the history it brings: read its length then.
+	b.waitFor("the run to end", `!document.querySelector(".status[data-running=true]")`)
 	_, n := position(b)
 	waitPosition(b, n)
 	return n
