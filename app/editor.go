@@ -43,8 +43,8 @@ func (p *playground) setEditor(ctx app.Context, text string) {
 // when the package starts (before go-app mounts anything) and taken by
 // the first playground that opens, so nothing typed is lost.
 var typedBeforeStart = func() string {
-	if !app.IsClient {
-		return ""
+	if !app.IsClient || !app.Window().Get("document").Truthy() {
+		return "" // natively, or the engine's Web Worker (no document)
 	}
 	ta := app.Window().GetElementByID("script")
 	if !ta.Truthy() || ta.Get("value").String() == ta.Get("defaultValue").String() {
@@ -73,6 +73,13 @@ func (p *playground) onInput(ctx app.Context, e app.Event) {
 		keepScript(p.source, p.script)
 		p.applyEdits(ctx)
 	})
+}
+
+// editPending reports whether the editor holds text typed after its
+// error was found, not run yet: the error shown is an older text's, and
+// the editor says the edits are about to run.
+func (p *playground) editPending() bool {
+	return p.scriptErr != nil && p.scriptErrOf != p.script
 }
 
 // applyEdits reruns the typed script, keeping the position: editing the
@@ -297,7 +304,7 @@ func (p *playground) renderEditor() app.UI {
 				DataSet("line", se.Line).DataSet("col", se.Col).
 				Body(scriptErrorText(l, kind, se)...)
 		}),
-		app.If(p.script != p.engine.Script() && se == nil, func() app.UI {
+		app.If(p.script != p.engine.Script() && (se == nil || p.editPending()), func() app.UI {
 			return app.P().Class("editor-status").Role("status").Text(tr(l, "Running your edits…"))
 		}),
 		p.renderResults(),

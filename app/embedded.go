@@ -180,6 +180,7 @@ func (s *scenarioPlayground) OnMount(ctx app.Context) {
 	if mq := app.Window().Call("matchMedia", "(prefers-reduced-motion: reduce)"); mq.Truthy() {
 		s.reducedMotion = mq.Get("matches").Bool()
 	}
+	listenEngine(s.engine, func() { ctx.Dispatch(func(app.Context) {}) })
 	s.observe(ctx)
 }
 

@@ -66,9 +66,19 @@ func (p *playground) progressive() bool {
 // while a long history's is not computed yet, the last one drawn (and its
 // computation is queued for after this frame).
 func (p *playground) snapshot() Snapshot {
-	if !p.progressive() || p.engine.StateCost() == 0 {
+	later := stateLater(p.engine)
+	if p.engine.StateCost() == 0 || !p.progressive() && !later {
 		p.shownSnap, p.shownPos = p.engine.Snapshot(), p.engine.Pos()
 		return p.shownSnap
+	}
+	if later {
+		// The engine's worker is asked; its reply re-renders the page.
+		if snap := p.engine.Snapshot(); !p.shownSnap.Valid {
+			p.shownSnap = snap
+		}
+		if !p.progressive() {
+			return p.shownSnap
+		}
 	}
 	p.queueSettle()
 	return p.shownSnap

@@ -52,11 +52,14 @@ type playground struct {
 	// textarea's value on every keystroke would move the caret.
 	editorText string
 	// script is what the editor holds now; scriptErr its parse error,
-	// which leaves the engine on the last script that parsed.
-	script    string
-	scriptErr *ScriptError
-	editGen   int
-	loadGen   int // the scenario list's pending choice (onLoadScenario)
+	// which leaves the engine on the last script that parsed, and
+	// scriptErrOf the text it is the error of (typing on makes it an
+	// older text's until the edits run).
+	script      string
+	scriptErr   *ScriptError
+	scriptErrOf string
+	editGen     int
+	loadGen     int // the scenario list's pending choice (onLoadScenario)
 
 	slug string // the library scenario loaded, if any
 	// slugTitle is slug's title; libraryListed is false until the editor
@@ -77,7 +80,11 @@ type playground struct {
 	busyGen   int
 	busy      bool
 	busySince time.Time
-	acting    bool // the run in progress carries out an action
+	// endAfterRun: Run to end was pressed while a run was in progress
+	// (the engine's worker answers a run a message later); the position
+	// goes to the end of the history the run brings.
+	endAfterRun bool
+	acting      bool // the run in progress carries out an action
 
 	tab      string
 	untilAPI string
@@ -193,6 +200,9 @@ func (p *playground) OnMount(ctx app.Context) {
 	p.listenKeys(ctx)
 	p.listenLeave()
 	p.ctx, p.hasCtx = ctx, true
+	// The engine's worker answers a move's state a reply later: draw it
+	// when it comes.
+	listenEngine(p.engine, func() { ctx.Dispatch(func(app.Context) {}) })
 	tuneGC()
 	// A diagram just mounted is scrolled to its top: setting it there
 	// would lay out the page being mounted for nothing.
@@ -245,7 +255,7 @@ func (p *playground) startLoad(ctx app.Context, src string, done func(app.Contex
 	p.stop()
 	p.acting = false // a new run supersedes an action in progress
 	if err := p.engine.Begin(src); err != nil {
-		p.scriptErr = asScriptError(err)
+		p.scriptErr, p.scriptErrOf = asScriptError(err), src
 		return
 	}
 	p.scriptErr = nil
@@ -289,6 +299,11 @@ func (p *playground) work(ctx app.Context, gen int, done func(app.Context, error
 	p.shownSnap, p.shownPos, p.shownViol, p.shownViolPos = Snapshot{}, 0, nil, -1
 	if done != nil {
 		done(ctx, err)
+	}
+	if p.endAfterRun {
+		p.endAfterRun = false
+		p.engine.Seek(p.engine.Len())
+		p.followNewest(ctx)
 	}
 	p.moved()
 	if !p.libraryListed {
@@ -428,6 +443,10 @@ func (p *playground) onRunToEnd(ctx app.Context, e app.Event) {
 		return
 	}
 	p.stop()
+	if p.busy {
+		p.endAfterRun = true
+		return
+	}
 	p.engine.Seek(p.engine.Len())
 	p.followNewest(ctx)
 }
@@ -583,9 +602,16 @@ func (p *playground) Render() app.UI {
 	l := doc.Lang(p.lang)
 	return shellTwin(l, inLang(l, PathPlayground), p.twinSuffix(),
 		app.H1().Class("visually-hidden").Text(tr(l, "Playground")),
-		app.If(p.notice != "", func() app.UI {
-			return app.P().Class("notice").Role("status").Text(p.notice)
-		}),
+		// The notices, which come and go, in a box that stays: go-app
+		// matches children by position, and a notice inserted before the
+		// editor would mount it anew, with the text it was last given
+		// rather than what the learner typed since.
+		app.Div().Class("notices").Body(
+			app.If(p.notice != "", func() app.UI {
+				return app.P().Class("notice").Role("status").Text(p.notice)
+			}),
+			renderEngineFault(l, p.engine),
+		),
 		p.renderCompareLink(),
 		app.Div().Class("playground").Body(
 			p.renderEditor(),

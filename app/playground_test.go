@@ -489,3 +489,51 @@ func TestMessageFieldsShowTheVersion(t *testing.T) {
 		t.Errorf("EndTxn v5 response epoch %q", v)
 	}
 }
+
+// Typing on after a line that did not parse makes the error an older
+// text's: until the edits run, the editor says they are about to, so
+// nothing waiting for "no edit pending" (a learner, a test) acts on the
+// old error (a move refused because of a line since fixed).
+func TestAnErrorOfAnOlderTextSaysTheEditsAreRunning(t *testing.T) {
+	p := newTestPlayground(t, "happy-path")
+	p.script += "reader p\n"
+	p.applyEdits(ctx)
+	if p.scriptErr == nil {
+		t.Fatal("no parse error")
+	}
+	if html := render(p); strings.Contains(html, "editor-status") {
+		t.Error("the editor says the edits are running while they stopped at an error")
+	}
+	p.script = strings.TrimSuffix(p.script, "reader p\n") + "reader poll\n" // typed, not run yet
+	if html := render(p); !strings.Contains(html, "editor-status") {
+		t.Error("the editor shows the older text's error without saying the edits are about to run")
+	}
+	p.applyEdits(ctx)
+	for p.busy {
+		p.work(ctx, p.busyGen, nil, false)
+	}
+	if p.scriptErr != nil || p.engine.Script() != p.script {
+		t.Fatalf("the fixed script did not run: %v", p.scriptErr)
+	}
+	if html := render(p); strings.Contains(html, "editor-status") {
+		t.Error("the editor still says the edits are running after they ran")
+	}
+}
+
+// Run to end pressed while a run is in progress (the engine's worker
+// answers a run a message later) goes to the end of the history the run
+// brings, rather than to the end of the one it replaces.
+func TestRunToEndDuringARunWaitsForItsHistory(t *testing.T) {
+	p := newTestPlayground(t, "happy-path")
+	var ev app.Event
+	if err := p.engine.Begin(p.engine.Script()); err != nil {
+		t.Fatal(err)
+	}
+	p.busyGen++
+	p.busy = true
+	p.onRunToEnd(ctx, ev)
+	p.work(ctx, p.busyGen, nil, false)
+	if n := p.engine.Len(); n == 0 || p.engine.Pos() != n {
+		t.Errorf("Run to end pressed during the run: at %d of %d, want the end", p.engine.Pos(), n)
+	}
+}

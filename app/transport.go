@@ -204,7 +204,10 @@ func (p *playground) renderStatus() app.UI {
 		line = fmt.Sprintf(tr(lang, "line %d"), l)
 	}
 	busy, running := p.engine.Busy()
-	return app.Div().Class("status").Body(
+	// data-running: a run is in progress, from its first moment (the
+	// busy note shows only once it lasts): the engine's worker answers a
+	// run a message later, and the tests wait for it.
+	return app.Div().Class("status").DataSet("running", running).Body(
 		app.If(p.stale(), func() app.UI {
 			se := p.scriptErr
 			return app.P().Class("stale-note").Role("alert").DataSet("stale", se.Line).Text(fmt.Sprintf(

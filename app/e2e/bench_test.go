@@ -449,6 +449,37 @@ func stepBackAndForth(br *browser, n int) {
 // ms, of every task the page's main thread (CrRendererMain) ran meanwhile.
 func mainThreadTasks(b *browser, f func()) []float64 {
 	b.t.Helper()
+	var tasks []float64
+	for _, e := range traceMain(b, []string{"toplevel", "__metadata"}, f) {
+		if isTask(e) {
+			tasks = append(tasks, e.Dur/1000)
+		}
+	}
+	return tasks
+}
+
+// traceEvent is one event of a CDP trace (Chromium's trace event format).
+type traceEvent struct {
+	Name string  `json:"name"`
+	Ph   string  `json:"ph"`
+	Ts   float64 `json:"ts"`
+	Dur  float64 `json:"dur"`
+	Pid  int     `json:"pid"`
+	Tid  int     `json:"tid"`
+	Args struct {
+		Name string `json:"name"`
+	} `json:"args"`
+}
+
+// isTask reports whether e is a task of its thread's event loop.
+func isTask(e traceEvent) bool {
+	return e.Ph == "X" && (e.Name == "ThreadControllerImpl::RunTask" || e.Name == "RunTask")
+}
+
+// traceMain runs f under a CDP trace of the categories and returns the
+// events of the page's main thread (CrRendererMain).
+func traceMain(b *browser, categories []string, f func()) []traceEvent {
+	b.t.Helper()
 	lctx, stopListening := context.WithCancel(b.ctx)
 	defer stopListening()
 	var (
@@ -471,7 +502,7 @@ func mainThreadTasks(b *browser, f func()) []float64 {
 		b.t.Fatal(err)
 	}
 	if _, err := chromedp.Call(b.ctx, tracing.Start, tracing.StartParams{TraceConfig: &tracing.TraceConfig{
-		IncludedCategories: []string{"toplevel", "__metadata"}}}); err != nil {
+		IncludedCategories: categories}}); err != nil {
 		b.t.Fatal(err)
 	}
 	f()
@@ -483,21 +514,11 @@ func mainThreadTasks(b *browser, f func()) []float64 {
 	case <-time.After(30 * time.Second):
 		b.t.Fatal("the trace did not complete")
 	}
-	type event struct {
-		Name string  `json:"name"`
-		Ph   string  `json:"ph"`
-		Dur  float64 `json:"dur"`
-		Pid  int     `json:"pid"`
-		Tid  int     `json:"tid"`
-		Args struct {
-			Name string `json:"name"`
-		} `json:"args"`
-	}
 	mu.Lock()
 	defer mu.Unlock()
-	events := make([]event, 0, len(raws))
+	events := make([]traceEvent, 0, len(raws))
 	for _, raw := range raws {
-		var e event
+		var e traceEvent
 		if json.Unmarshal([]byte(raw), &e) == nil {
 			events = append(events, e)
 		}
@@ -516,13 +537,13 @@ func mainThreadTasks(b *browser, f func()) []float64 {
 		}
 		b.t.Logf("%d events, main threads %v: %v", len(events), main, names)
 	}
-	var tasks []float64
+	var out []traceEvent
 	for _, e := range events {
-		if e.Ph == "X" && (e.Name == "ThreadControllerImpl::RunTask" || e.Name == "RunTask") && main[thread{e.Pid, e.Tid}] {
-			tasks = append(tasks, e.Dur/1000)
+		if main[thread{e.Pid, e.Tid}] {
+			out = append(out, e)
 		}
 	}
-	return tasks
+	return out
 }
 
 // BenchmarkMemory loads a history of about 10,000 events, moves around it

@@ -69,13 +69,22 @@ func waitPosition(b *browser, i int) {
 	b.t.Helper()
 	b.waitFor(fmt.Sprintf("step %d", i),
 		fmt.Sprintf(`(document.querySelector(".status .position")||{}).textContent?.startsWith("Step %d of")`, i))
+	waitState(b)
+}
+
+// waitState waits until the cluster panel shows the state of the
+// position shown: the engine's worker answers it a reply after the move.
+func waitState(b *browser) {
+	b.t.Helper()
+	b.waitFor("the position's cluster state", `(() => { const p = document.querySelector(".status .position"), c = document.querySelector("section.cluster"); return !p || !c || c.dataset.pos === p.dataset.pos })()`)
 }
 
 // waitIdle waits for the script to have run: no run in progress and no
 // edit waiting to run.
 func waitIdle(b *browser) {
 	b.t.Helper()
-	b.waitFor("the script to run", `!document.querySelector(".status .busy") && !document.querySelector(".editor-status")`)
+	b.waitFor("the script to run", `!document.querySelector(".status .busy") && !document.querySelector(".status[data-running=true]") && !document.querySelector(".editor-status")`)
+	waitState(b)
 }
 
 // openScenario opens a library scenario and waits until it has run.
@@ -132,6 +141,9 @@ const rowHeight = 24
 func runToEnd(b *browser) int {
 	b.t.Helper()
 	b.click(button("Run to end"))
+	// A run still in progress (the worker answers a message later) ends
+	// at the end of the history it brings: read its length then.
+	b.waitFor("the run to end", `!document.querySelector(".status[data-running=true]")`)
 	_, n := position(b)
 	waitPosition(b, n)
 	return n

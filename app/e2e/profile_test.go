@@ -198,3 +198,123 @@ func TestProfileFrames(t *testing.T) {
 	}
 	logProfile(t, "frames", res.Profile)
 }
+
+// TestProfileDiagramSteps is a tool, not a test: with PROFILE=1 it steps
+// BenchmarkDiagramFrames' history (10,000 arrows, replication shown)
+// back and forth under a CDP trace and logs, for the longest tasks of the
+// page's main thread, what ran inside them (script, style, layout,
+// paint, V8's collector), then the page's CPU profile of the same moves.
+func TestProfileDiagramSteps(t *testing.T) {
+	if os.Getenv("PROFILE") == "" {
+		t.Skip("PROFILE=1 to profile")
+	}
+	br := newBenchBrowser(t)
+	n := loadHistory(br, workload.Script(messages10k))
+	br.click(`.diagram-tools input[type=checkbox]`) // Show replication
+	br.click(button("Run to end"))
+	waitPosition(br, n)
+	waitBackground(br)
+	if _, err := chromedp.Call(br.ctx, profiler.Enable, cdp.Empty{}); err != nil {
+		t.Fatal(err)
+	}
+	chromedp.Call(br.ctx, profiler.SetSamplingInterval, profiler.SetSamplingIntervalParams{Interval: 200})
+	chromedp.Call(br.ctx, profiler.Start, cdp.Empty{})
+	var res profiler.StopResult
+	tasks := longestTasks(br, 6, func() {
+		stepBackAndForth(br, n)
+		var err error
+		if res, err = chromedp.Call(br.ctx, profiler.Stop, cdp.Empty{}); err != nil {
+			t.Fatal(err)
+		}
+	})
+	for _, tk := range tasks {
+		t.Logf("task %.1f ms: %s\n%s", tk.ms, tk.inside, inTask(res.Profile, tk))
+	}
+	logProfile(t, "diagram steps", res.Profile)
+}
+
+// longTask is a task of the page's main thread and what ran inside it:
+// the time of each kind of event it contains, longest first.
+type longTask struct {
+	ms, ts, dur float64 // ts and dur in µs of the trace's clock
+	inside      string
+}
+
+// inTask is the time each Go function of the UI took inside the task,
+// from the profile's samples in the task's time range (the profile and
+// the trace read the same clock).
+func inTask(p *profiler.Profile, tk longTask) string {
+	byID := map[int64]*profiler.ProfileNode{}
+	parent := map[int64]int64{}
+	for _, nd := range p.Nodes {
+		byID[nd.ID] = nd
+		for _, c := range nd.Children {
+			parent[c] = nd.ID
+		}
+	}
+	total := map[string]float64{}
+	ts := p.StartTime
+	for i, s := range p.Samples {
+		ts += float64(p.TimeDeltas[i])
+		if ts < tk.ts || ts > tk.ts+tk.dur {
+			continue
+		}
+		dt := 0.2
+		seen := map[string]bool{}
+		for id := s; ; {
+			n := byID[id].CallFrame.FunctionName
+			if !seen[n] && (strings.HasPrefix(n, "txnlab") || strings.HasPrefix(n, "runtime.gc") || strings.HasPrefix(n, "encoding_json.Unmarshal") || strings.Contains(n, "UpdateComponentRoot") || strings.Contains(n, "executeDefers") || n == "(program)" || strings.Contains(n, "mallocgc")) {
+				seen[n] = true
+				total[n] += dt
+			}
+			pid, ok := parent[id]
+			if !ok {
+				break
+			}
+			id = pid
+		}
+	}
+	names := make([]string, 0, len(total))
+	for n := range total {
+		names = append(names, n)
+	}
+	sort.Slice(names, func(i, j int) bool { return total[names[i]] > total[names[j]] })
+	var sb strings.Builder
+	for _, n := range names[:min(25, len(names))] {
+		fmt.Fprintf(&sb, "      %6.1f ms %s\n", total[n], n)
+	}
+	return sb.String()
+}
+
+// longestTasks runs f under a trace of the page's work and returns its k
+// longest main-thread tasks.
+func longestTasks(b *browser, k int, f func()) []longTask {
+	evs := traceMain(b, []string{"toplevel", "__metadata", "devtools.timeline", "v8", "blink.user_timing"}, f)
+	var tasks []traceEvent
+	for _, e := range evs {
+		if isTask(e) {
+			tasks = append(tasks, e)
+		}
+	}
+	sort.Slice(tasks, func(i, j int) bool { return tasks[i].Dur > tasks[j].Dur })
+	var out []longTask
+	for _, tk := range tasks[:min(k, len(tasks))] {
+		by := map[string]float64{}
+		for _, e := range evs {
+			if e.Ph == "X" && !isTask(e) && e.Ts >= tk.Ts && e.Ts+e.Dur <= tk.Ts+tk.Dur {
+				by[e.Name] += e.Dur / 1000
+			}
+		}
+		names := make([]string, 0, len(by))
+		for n := range by {
+			names = append(names, n)
+		}
+		sort.Slice(names, func(i, j int) bool { return by[names[i]] > by[names[j]] })
+		var sb strings.Builder
+		for _, n := range names[:min(8, len(names))] {
+			fmt.Fprintf(&sb, "%s %.1f; ", n, by[n])
+		}
+		out = append(out, longTask{tk.Dur / 1000, tk.Ts, tk.Dur, sb.String()})
+	}
+	return out
+}

@@ -158,6 +158,9 @@ type sessionEngine struct {
 	// position it last warmed the steps before.
 	movedAt time.Time
 	warmed  int
+	// loads counts the histories loaded: the worker names a history by
+	// it (worker.go).
+	loads int
 }
 
 // loadRun is a script being run to the end, possibly over several slices.
@@ -319,6 +322,7 @@ func (e *sessionEngine) Work(budget time.Duration) (bool, error) {
 		return true, fmt.Errorf("%s: %s", a.stmt, h.runErr.Msg)
 	}
 	e.history, e.pos = h, 0
+	e.loads++
 	e.reset()
 	e.plan()
 	// The finished session is a cursor at the end for free (its trace is

@@ -1,6 +1,11 @@
 // Command wasm is the browser half of txnlab, built into web/app.wasm by
 // `make wasm`. It imports the UI and nothing of the server, which keeps the
 // download to half the size of one binary doing both.
+//
+// The same binary has a second role: started in a Web Worker
+// (web/engine-worker.js), where there is no document, it runs the
+// playgrounds' engines for the page that started it (issue 13) instead of
+// the UI.
 package main
 
 import (
@@ -9,9 +14,14 @@ import (
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 
 	txnapp "txnlab/app"
+	"txnlab/app/session"
 )
 
 func main() {
+	if session.InWorker() {
+		session.ServeWorker()
+		return
+	}
 	txnapp.Register()
 	txnapp.ListenForPanics()
 	dropFinalSlash()

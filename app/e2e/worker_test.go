@@ -1,0 +1,190 @@
+package e2e
+
+import (
+	"context"
+	"fmt"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/chromedp/cdproto/page"
+	"github.com/chromedp/chromedp"
+)
+
+// watchWorkers counts, before the app runs, the messages between the
+// page and its Web Workers, and the state replies among them (the
+// protocol of app/session/worker.go): what proves the engine answers from
+// the worker. With broken set, every worker is started from a script that
+// does not exist, as a failed start would be.
+func watchWorkers(b *browser, broken bool) {
+	b.t.Helper()
+	url := "url"
+	if broken {
+		url = `"/web/no-such-engine-worker.js"`
+	}
+	script := `(() => {
+	const W = window.Worker;
+	window.__engine = {workers: 0, sent: 0, states: 0, runs: 0};
+	window.Worker = function (url, opts) {
+		const w = new W(` + url + `, opts);
+		__engine.workers++;
+		__engine.w = w;
+		w.addEventListener("message", e => {
+			if (typeof e.data !== "string") return;
+			if (e.data.startsWith('{"op":"state"')) __engine.states++;
+			if (e.data.startsWith('{"op":"run"')) __engine.runs++;
+		});
+		const post = w.postMessage.bind(w);
+		w.postMessage = m => { __engine.sent++; post(m); };
+		return w;
+	};
+})()`
+	if _, err := chromedp.Call(b.ctx, page.AddScriptToEvaluateOnNewDocument, page.AddScriptToEvaluateOnNewDocumentParams{Source: script}); err != nil {
+		b.t.Fatal(err)
+	}
+}
+
+// clusterText is what the cluster panel shows.
+func clusterText(b *browser) string {
+	b.t.Helper()
+	return eval[string](b, `[...document.querySelectorAll(".node-card")].map(c => c.dataset.node + ": " + c.textContent).join("\n")`)
+}
+
+// The playground's engine runs in a Web Worker: the page starts one, the
+// script's run and each move's state come back from it, and what the page
+// draws is what the engine on the page's own thread (?engine=page) draws
+// at the same position.
+func TestTheEngineRunsInAWebWorker(t *testing.T) {
+	b := newBrowser(t)
+	watchWorkers(b, false)
+	openScenario(b, "coordinator-crash-during-markers")
+	b.waitFor("the engine in the worker", `document.documentElement.dataset.engine === "worker"`)
+	if n := eval[int](b, `__engine.workers`); n != 1 {
+		t.Fatalf("%d workers started, want 1", n)
+	}
+	if eval[int](b, `__engine.runs`) < 1 {
+		t.Fatalf("the script's history did not come from the worker: %s", eval[string](b, `JSON.stringify(__engine)`))
+	}
+	states := eval[int](b, `__engine.states`)
+	_, n := position(b)
+	for i := 1; i <= 5; i++ {
+		b.click(button("Step"))
+		waitPosition(b, i)
+	}
+	b.click(button("Run to end"))
+	waitPosition(b, n)
+	b.waitFor("the state at the end from the worker", `__engine.states > `+strconv.Itoa(states))
+	b.waitFor("the crashed coordinator's card", `document.querySelectorAll(".node-card").length > 0`)
+	inWorker, d := clusterText(b), digest(b)
+	if !strings.Contains(inWorker, "broker-0") {
+		t.Fatalf("the cluster panel shows no broker: %q", inWorker)
+	}
+
+	p := newBrowser(t)
+	p.open("/playground?scenario=coordinator-crash-during-markers&engine=page")
+	waitIdle(p)
+	p.waitFor("the engine on the page", `document.documentElement.dataset.engine === "page"`)
+	p.click(button("Run to end"))
+	waitPosition(p, n)
+	if got := clusterText(p); got != inWorker {
+		t.Errorf("at the end the page's engine draws\n%s\nthe worker's\n%s", got, inWorker)
+	}
+	if digest(p) != d {
+		t.Errorf("digest %s on the page, %s from the worker", digest(p), d)
+	}
+}
+
+// The lessons' playgrounds share one worker, however many a page has.
+func TestALessonsPlaygroundsShareOneWorker(t *testing.T) {
+	b := newBrowser(t)
+	watchWorkers(b, false)
+	b.open("/lessons/03-transaction-protocols")
+	b.waitFor("a playground", `document.querySelectorAll(".embedded-playground").length > 1`)
+	b.waitFor("the engine in the worker", `document.documentElement.dataset.engine === "worker"`)
+	if n := eval[int](b, `__engine.workers`); n != 1 {
+		t.Fatalf("%d workers for the lesson's playgrounds, want 1", n)
+	}
+}
+
+// A worker that cannot start sends the engine back to the page: the page
+// says so, and the learner steps through the scenario as before.
+func TestTheEngineFallsBackToThePageWhenTheWorkerFails(t *testing.T) {
+	b := newBrowser(t)
+	watchWorkers(b, true)
+	openScenario(b, "happy-path")
+	b.waitFor("the fallback", `document.documentElement.dataset.engine === "page-fallback"`)
+	b.waitFor("the script's run", `!document.querySelector("[data-running=true]")`)
+	if !eval[bool](b, `!!document.querySelector("[data-engine-fault]")`) {
+		t.Fatalf("no notice that the engine runs on the page: %s", eval[string](b, `document.querySelector("main")?.innerHTML.slice(0, 600)`))
+	}
+	d0 := digest(b)
+	for i := 1; i <= 3; i++ {
+		b.click(button("Step"))
+		waitPosition(b, i)
+	}
+	if digest(b) == d0 {
+		t.Error("stepping on the page's engine did not move the digest")
+	}
+	b.waitFor("the cards", `document.querySelectorAll(".node-card").length > 0`)
+	errs := b.takeConsoleErrors()
+	for _, m := range errs {
+		if !strings.Contains(m.Text, "worker") && !strings.Contains(m.URL, "no-such-engine-worker") {
+			t.Errorf("console: %s", m.Text)
+		}
+	}
+}
+
+// A worker that stops after it started — it reports its engine's panic,
+// or dies without a word — sends the engines to the page at the same
+// script and position: what the learner typed and where they were is
+// kept, the page says the simulation stopped in the background, and
+// stepping goes on.
+func TestAWorkerThatStopsLosesNothing(t *testing.T) {
+	for _, how := range []struct{ name, js string }{
+		// What app/session/worker_js.go posts when the engine panics.
+		{"reports a panic", `__engine.w.dispatchEvent(new MessageEvent("message", {data: '{"op":"fail","msg":"the engine stopped: test"}'}))`},
+		// Killed: no message ever again (the page's watchdog).
+		{"dies silently", `__engine.w.terminate()`},
+	} {
+		t.Run(how.name, func(t *testing.T) {
+			b := newBrowser(t)
+			watchWorkers(b, false)
+			openScenario(b, "happy-path")
+			b.waitFor("the engine in the worker", `document.documentElement.dataset.engine === "worker"`)
+			// An edit of the learner's (a step more), run, and a position.
+			_, n := position(b)
+			src := scriptText(b) + "\n# my note about the run\nreader poll\n"
+			setScript(b, src)
+			b.waitFor("the edit's run", fmt.Sprintf(`/^Step \d+ of \d+$/.test((document.querySelector(".status .position")||{}).textContent) && !(document.querySelector(".status .position")||{}).textContent.endsWith(" of %d")`, n))
+			waitIdle(b)
+			for i := 1; i <= 3; i++ {
+				b.click(button("Step"))
+				waitPosition(b, i)
+			}
+			d3 := digest(b)
+			eval[bool](b, `(`+how.js+`, true)`)
+			b.click(button("Step"))
+			ctx, cancel := context.WithTimeout(b.ctx, 60*time.Second)
+			defer cancel()
+			if _, err := chromedp.Run(ctx, chromedp.Poll[bool](`document.documentElement.dataset.engine === "page-fallback"`, chromedp.WithPollingInterval(100*time.Millisecond))); err != nil {
+				t.Fatalf("the page did not leave the stopped worker: %v", err)
+			}
+			waitPosition(b, 4)
+			if got := scriptText(b); got != src {
+				t.Errorf("the script after the fallback:\n%s\nwant the learner's:\n%s", got, src)
+			}
+			if notice := b.text("[data-engine-fault]"); !strings.Contains(notice, "stopped") || !strings.Contains(notice, "nothing is lost") {
+				t.Errorf("the notice reads %q: want it to say the background simulation stopped", notice)
+			}
+			b.click(button("Step back"))
+			waitPosition(b, 3)
+			if digest(b) != d3 {
+				t.Errorf("step 3 on the page's engine has digest %s, the worker's had %s", digest(b), d3)
+			}
+			b.click(button("Step"))
+			waitPosition(b, 4)
+			b.waitFor("the cards", `document.querySelectorAll(".node-card").length > 0`)
+		})
+	}
+}

@@ -1,0 +1,137 @@
+//go:build js && wasm
+
+package app
+
+import (
+	"errors"
+	"sync"
+	"syscall/js"
+	"time"
+
+	"txnlab/app/session"
+)
+
+// workerURL is the worker's script (web/engine-worker.js), which starts
+// the page's own app.wasm in the engine's role.
+const workerURL = "/web/engine-worker.js"
+
+// workerEngine is a new engine in the page's one Web Worker, which every
+// playground of the page shares (a lesson has many), or nil when the
+// engine must run on the page: no Worker in this browser, or the address
+// asks for it (?engine=page, for tests and benchmarks).
+func workerEngine() Engine {
+	l := pageLink()
+	if l == nil {
+		return nil
+	}
+	return l.Engine()
+}
+
+// workerFault is the error that sent the engines back to the page.
+func workerFault() error {
+	if l := pageLink(); l != nil {
+		return l.Fault()
+	}
+	return nil
+}
+
+// pageLink starts the worker once per page load.
+var pageLink = sync.OnceValue(func() *session.Link {
+	g := js.Global()
+	if g.Get("Worker").IsUndefined() || g.Get("location").IsUndefined() {
+		return nil
+	}
+	if q := g.Get("URLSearchParams").New(g.Get("location").Get("search")); q.Call("get", "engine").String() == "page" {
+		setEngineMark("page")
+		return nil
+	}
+	var w js.Value
+	arrived := make(chan struct{}, 1)
+	link := session.NewLink(func(b []byte) {
+		if !w.IsUndefined() {
+			w.Call("postMessage", string(b))
+		}
+	}, func() { <-arrived })
+	// fellBack says, once, that the engines left the worker: whether the
+	// page found it (fail) or the worker said so (its op fail).
+	fellBack := sync.OnceFunc(func() {
+		js.Global().Get("console").Call("warn", "txnlab: the engine's worker failed; the engine runs on the page:", link.Fault().Error())
+		setEngineMark("page-fallback")
+	})
+	fail := func(err error) {
+		link.Fail(err)
+		fellBack()
+	}
+	func() {
+		defer func() {
+			if p := recover(); p != nil {
+				w = js.Undefined()
+				fail(errors.New("the worker could not start"))
+			}
+		}()
+		w = g.Get("Worker").New(workerURL)
+	}()
+	if w.IsUndefined() {
+		return link
+	}
+	w.Set("onmessage", js.FuncOf(func(_ js.Value, args []js.Value) any {
+		if d := args[0].Get("data"); d.Type() == js.TypeString {
+			link.Receive([]byte(d.String()))
+			if link.Fault() != nil {
+				fellBack()
+			}
+		}
+		select {
+		case arrived <- struct{}{}:
+		default:
+		}
+		return nil
+	}))
+	w.Set("onerror", js.FuncOf(func(_ js.Value, args []js.Value) any {
+		msg := "the worker's script failed"
+		if m := args[0].Get("message"); m.Truthy() {
+			msg = m.String()
+		}
+		fail(errors.New(msg))
+		return nil
+	}))
+	// A worker that dies without a word (killed, stuck) leaves the page
+	// waiting: after stallLimit of silence while a reply is due, the
+	// engines carry on on the page.
+	var (
+		watch js.Func
+		timer js.Value
+	)
+	watch = js.FuncOf(func(js.Value, []js.Value) any {
+		if link.Stalled(time.Now(), stallLimit) {
+			fail(errors.New("the engine's worker stopped answering"))
+		}
+		if link.Fault() != nil {
+			g.Call("clearInterval", timer)
+			watch.Release()
+		}
+		return nil
+	})
+	timer = g.Call("setInterval", watch, 1000)
+	setEngineMark("worker")
+	return link
+})
+
+// stallLimit is how long the page waits for a worker that says nothing
+// (it says it is busy every second while it works).
+const stallLimit = 10 * time.Second
+
+// workerStarted reports whether the page's worker had started: a
+// failure after that is a worker that stopped.
+func workerStarted() bool {
+	l := pageLink()
+	return l != nil && l.Started()
+}
+
+// setEngineMark says on the document element (data-engine) where the
+// engine runs, for the tests: worker, page, or page-fallback.
+func setEngineMark(where string) {
+	if d := js.Global().Get("document"); d.Truthy() {
+		d.Get("documentElement").Get("dataset").Set("engine", where)
+	}
+}

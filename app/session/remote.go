@@ -1,0 +1,702 @@
+package session
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	"txnlab/core/check"
+	"txnlab/core/scenario"
+	"txnlab/core/sim"
+)
+
+// Link is the page's side of the worker: the Remote engines of the page's
+// playgrounds, sending with send and fed by Receive. When the worker
+// fails (Fail), every engine carries on with an engine of its own on the
+// page, so nothing a learner does is lost.
+type Link struct {
+	send    func([]byte)
+	engines map[int]*Remote
+	next    int
+	// wait, when set, blocks until a reply may have arrived (Load and
+	// Act, which are synchronous); without it they fail.
+	wait  func()
+	fault error
+	// started is whether the worker said it runs; heard when it last
+	// said anything, asked when the page first asked since.
+	started      bool
+	heard, asked time.Time
+}
+
+// NewLink returns the page's side of a worker that receives with send.
+// wait, if not nil, blocks the calling goroutine until the next message
+// arrives (Receive); only Load and Act need it.
+func NewLink(send func([]byte), wait func()) *Link {
+	return &Link{send: send, wait: wait, engines: map[int]*Remote{}}
+}
+
+// Engine returns a new engine over the link; notify, when set (SetNotify),
+// is called whenever a reply changes what it answers.
+func (l *Link) Engine() *Remote {
+	l.next++
+	r := &Remote{link: l, id: l.next, states: map[int]*remoteState{}, lastAnswers: map[string]answer{}}
+	r.steps = []step{{digest: (&sim.Digester{}).Sum()}}
+	l.engines[r.id] = r
+	if l.fault != nil {
+		r.fallBack()
+	}
+	return r
+}
+
+// Fault is the error that stopped the worker, nil while it runs.
+func (l *Link) Fault() error { return l.fault }
+
+// Fail stops using the worker: each engine replays its script on the
+// page and carries on there.
+func (l *Link) Fail(err error) {
+	if l.fault != nil {
+		return
+	}
+	l.fault = err
+	for _, r := range l.engines {
+		r.fallBack()
+		if r.notify != nil {
+			r.notify()
+		}
+	}
+}
+
+// Started reports whether the worker said it runs: a failure after
+// that is a worker that stopped, before it one that could not start.
+func (l *Link) Started() bool { return l.started }
+
+// waiting reports whether an engine waits for a reply of the worker.
+func (l *Link) waiting() bool {
+	for _, r := range l.engines {
+		if r.local == nil && (r.running || r.sentOK) {
+			return true
+		}
+	}
+	return false
+}
+
+// Stalled reports whether the worker has said nothing for longer than
+// limit while the page waits for it: a worker that stopped without a
+// word (killed, or stuck in a loop). A worker at work says it is
+// (op busy) about once a second.
+func (l *Link) Stalled(now time.Time, limit time.Duration) bool {
+	if l.fault != nil || !l.waiting() {
+		return false
+	}
+	last := l.heard
+	if l.asked.After(last) {
+		last = l.asked
+	}
+	return now.Sub(last) > limit
+}
+
+// Receive handles a message from the worker.
+func (l *Link) Receive(msg []byte) {
+	l.heard, l.asked = time.Now(), time.Time{}
+	var m reply
+	if err := json.Unmarshal(msg, &m); err != nil {
+		l.Fail(fmt.Errorf("a reply of the engine's worker: %w", err))
+		return
+	}
+	switch m.Op {
+	case "ready":
+		l.started = true
+		return
+	case "busy":
+		return
+	case "fail":
+		l.Fail(errors.New(m.ErrMsg))
+		return
+	}
+	r, ok := l.engines[m.Eng]
+	if !ok || r.local != nil {
+		return
+	}
+	if r.receive(m) && r.notify != nil {
+		r.notify()
+	}
+}
+
+func (l *Link) request(q request) {
+	b, err := json.Marshal(q)
+	if err != nil {
+		l.Fail(err)
+		return
+	}
+	if l.asked.IsZero() {
+		l.asked = time.Now()
+	}
+	l.send(b)
+}
+
+// Remote is an Engine whose simulation runs in the worker. It answers
+// what the history gives (Pos, Len, Line, Now, Digest, Results, Events,
+// History, EventsAt, StepAfterLine) from the history it received once
+// per script; the cluster state, the violations and the query answers at
+// a position come a reply later (StateCost, ViolationsReady say when),
+// and the page is notified when they do.
+type Remote struct {
+	link *Link
+	id   int
+	// notify re-renders the page when a reply arrived.
+	notify func()
+
+	history
+	loaded bool
+	gen    int
+	pos    int
+
+	// The run in progress: its id, the statement of an action, and its
+	// reply once it came.
+	runID   int
+	running bool
+	runSrc  string
+	runStmt string
+	done    *reply
+
+	states map[int]*remoteState
+	// recv is the last state received, which the next is cut against
+	// (wire.go), and recvSeq its number.
+	recv        Snapshot
+	recvSeq     int
+	shownSnap   Snapshot
+	shownViol   []check.Violation
+	lastAnswers map[string]answer
+	queries     []string
+	// sent is the state request last sent, not answered yet.
+	sent    request
+	sentOK  bool
+	toldPos int // the position the worker was last told of
+	idleFor int // the gen whose background work the worker does
+
+	// local is the engine on the page after the worker failed.
+	local Engine
+	// localErr is an error to report at the local run's end.
+	localErr error
+}
+
+// remoteState is what the page received of one position.
+type remoteState struct {
+	snap    Snapshot
+	snapOK  bool
+	viol    []check.Violation
+	violOK  bool
+	answers map[string]answer
+}
+
+// SetNotify sets what to call when a reply changes what r answers.
+func (r *Remote) SetNotify(f func()) { r.notify = f }
+
+// OnPage reports whether r runs on the page (the worker failed).
+func (r *Remote) OnPage() bool { return r.local != nil }
+
+// fallBack moves r to an engine on the page, at the same script and
+// position, with the run in progress started again.
+func (r *Remote) fallBack() {
+	if r.local != nil {
+		return
+	}
+	e := New()
+	if r.loaded {
+		_ = e.Load(r.src)
+		e.Seek(r.pos)
+	}
+	if r.running {
+		var err error
+		if r.runStmt != "" {
+			err = e.BeginAct(r.runStmt)
+		} else {
+			err = e.Begin(r.runSrc)
+		}
+		r.localErr = err
+	}
+	r.local = e
+}
+
+func (r *Remote) receive(m reply) bool {
+	switch m.Op {
+	case "run":
+		if !r.running || m.ID != r.runID {
+			return false // superseded by a newer run
+		}
+		r.done = &m
+		return true
+	case "state":
+		if m.Snap != nil {
+			// Every state is made whole, of an older history too: the
+			// next is cut against it.
+			if m.Base != r.recvSeq {
+				r.link.Fail(fmt.Errorf("the engine's worker sent state %d against %d, the page has %d", m.Seq, m.Base, r.recvSeq))
+				return true
+			}
+			if err := untrimSnapshot(r.recv, m.Snap, m.Keep); err != nil {
+				r.link.Fail(err)
+				return true
+			}
+			r.recv, r.recvSeq = *m.Snap, m.Seq
+		}
+		if m.Gen != r.gen {
+			return false
+		}
+		st := r.state(m.Pos)
+		if m.Snap != nil {
+			st.snap, st.snapOK = *m.Snap, true
+			if !m.Pre || m.Pos == r.pos {
+				r.shownSnap = st.snap
+			}
+		}
+		if m.ViolOK {
+			st.viol, st.violOK = m.Viol, true
+			r.shownViol = st.viol
+		}
+		for q, a := range m.Answers {
+			if st.answers == nil {
+				st.answers = map[string]answer{}
+			}
+			ans := answer{value: a.V}
+			if a.E != "" {
+				ans.err = errors.New(a.E)
+			}
+			st.answers[q] = ans
+			r.lastAnswers[q] = ans
+		}
+		if m.Pre {
+			return m.Pos == r.pos // sent ahead of the move
+		}
+		if r.sentOK && r.sent.Pos == m.Pos {
+			r.sentOK = false
+		}
+		r.idleFor = r.gen
+		return m.Pos == r.pos
+	case "idle":
+		if m.Gen == r.gen {
+			r.idleFor = -1
+		}
+		return false
+	}
+	return false
+}
+
+// state is what r holds of position i, made when missing; the cache is
+// bounded as the engine's own is.
+func (r *Remote) state(i int) *remoteState {
+	if st, ok := r.states[i]; ok {
+		return st
+	}
+	if len(r.states) >= stateCacheSize {
+		far, dist := -1, -1
+		for k := range r.states {
+			if d := max(k-i, i-k); d > dist {
+				far, dist = k, d
+			}
+		}
+		delete(r.states, far)
+	}
+	st := &remoteState{}
+	r.states[i] = st
+	return st
+}
+
+// ask requests what is missing at the position: the snapshot when snap,
+// the violations when viol, and the answers of the queries asked so far.
+func (r *Remote) ask(snap, viol bool) {
+	if !r.loaded {
+		return
+	}
+	st := r.states[r.pos]
+	if st == nil {
+		st = &remoteState{}
+	}
+	q := request{Op: "state", Eng: r.id, Gen: r.gen, Pos: r.pos, Snap: snap && !st.snapOK, Viol: viol && !st.violOK}
+	for _, s := range r.queries {
+		if _, ok := st.answers[s]; !ok {
+			q.Queries = append(q.Queries, s)
+		}
+	}
+	if !q.Snap && !q.Viol && len(q.Queries) == 0 {
+		if snap && r.pos != r.toldPos {
+			// Nothing to ask, but the worker sends the next step's
+			// state ahead of a step.
+			r.link.request(request{Op: "at", Eng: r.id, Gen: r.gen, Pos: r.pos})
+			r.toldPos = r.pos
+		}
+		return
+	}
+	r.toldPos = r.pos
+	if r.sentOK && r.sent.Gen == q.Gen && r.sent.Pos == q.Pos &&
+		(!q.Snap || r.sent.Snap) && (!q.Viol || r.sent.Viol) && len(q.Queries) <= len(r.sent.Queries) {
+		return // asked already
+	}
+	r.sent, r.sentOK = q, true
+	r.link.request(q)
+}
+
+func (r *Remote) moved() { r.ask(true, false) }
+
+// install makes the history of a run's reply the loaded one.
+func (r *Remote) install(h *wireHistory, gen int) error {
+	evs, err := decodeEvents(h.Events)
+	if err != nil {
+		return err
+	}
+	steps := make([]step, len(h.Steps))
+	for i, s := range h.Steps {
+		steps[i] = step{events: s.E, line: s.L, now: s.N, results: s.R, digest: s.D}
+	}
+	if len(steps) == 0 {
+		return errors.New("a history without steps")
+	}
+	names, err := decodeNames(h.Names)
+	if err != nil {
+		return err
+	}
+	r.history = history{src: h.Src, events: evs, names: names, steps: steps, results: h.Results, runErr: h.RunErr}
+	r.loaded, r.gen = true, gen
+	r.pos = max(0, min(h.Pos, r.Len()))
+	r.states = map[int]*remoteState{}
+	r.shownSnap, r.shownViol = Snapshot{}, nil
+	r.sentOK = false
+	r.idleFor = gen
+	r.moved()
+	return nil
+}
+
+// Load is Begin, then waiting for the worker's reply.
+func (r *Remote) Load(script string) error {
+	if r.local != nil {
+		return r.local.Load(script)
+	}
+	if err := r.Begin(script); err != nil {
+		return err
+	}
+	return r.finish()
+}
+
+// Act is BeginAct, then waiting for the worker's reply.
+func (r *Remote) Act(stmt string) error {
+	if r.local != nil {
+		return r.local.Act(stmt)
+	}
+	if err := r.BeginAct(stmt); err != nil {
+		return err
+	}
+	return r.finish()
+}
+
+func (r *Remote) finish() error {
+	for {
+		if done, err := r.Work(time.Hour); done {
+			return err
+		}
+		if r.local != nil {
+			continue
+		}
+		if r.link.wait == nil {
+			return errors.New("the engine's worker cannot be waited for here")
+		}
+		r.link.wait()
+	}
+}
+
+// Begin parses on the page, so that a mistake is shown at once, and has
+// the worker run the script.
+func (r *Remote) Begin(src string) error {
+	if r.local != nil {
+		return r.local.Begin(src)
+	}
+	if _, err := scenario.Parse(scriptFile, src); err != nil {
+		return toScriptError(err)
+	}
+	r.runID++
+	r.running, r.runSrc, r.runStmt, r.done = true, src, "", nil
+	r.link.request(request{Op: "run", Eng: r.id, ID: r.runID, Script: src})
+	return nil
+}
+
+// BeginAct checks what the page can, and has the worker write and run
+// the action.
+func (r *Remote) BeginAct(stmt string) error {
+	if r.local != nil {
+		return r.local.BeginAct(stmt)
+	}
+	if !r.loaded {
+		return errors.New("load a script first")
+	}
+	if r.pos == 0 {
+		return errors.New("step once first: the cluster does not exist yet")
+	}
+	if r.runErr != nil && r.pos == r.Len() {
+		return fmt.Errorf("the script stops with an error at line %d: fix that line first", r.runErr.Line)
+	}
+	stmt = strings.TrimSpace(stmt)
+	r.runID++
+	r.running, r.runSrc, r.runStmt, r.done = true, "", stmt, nil
+	r.link.request(request{Op: "act", Eng: r.id, ID: r.runID, Gen: r.gen, Pos: r.pos, Stmt: stmt})
+	return nil
+}
+
+// Work reports whether the worker's reply to the run came; the run
+// itself goes on in the worker, whatever budget says.
+func (r *Remote) Work(budget time.Duration) (bool, error) {
+	if r.local != nil {
+		done, err := r.local.Work(budget)
+		if done && r.localErr != nil {
+			err, r.localErr = r.localErr, nil
+		}
+		return done, err
+	}
+	if !r.running {
+		return true, nil
+	}
+	m := r.done
+	if m == nil {
+		return false, nil
+	}
+	r.running, r.done = false, nil
+	if m.Hist != nil {
+		if err := r.install(m.Hist, m.Gen); err != nil {
+			r.link.Fail(err)
+			return r.Work(budget)
+		}
+	}
+	switch {
+	case m.Err != nil:
+		return true, m.Err
+	case m.ErrMsg != "":
+		return true, errors.New(m.ErrMsg)
+	}
+	return true, nil
+}
+
+// Busy reports a run in progress; its steps are counted in the worker.
+func (r *Remote) Busy() (int, bool) {
+	if r.local != nil {
+		return r.local.Busy()
+	}
+	return 0, r.running
+}
+
+func (r *Remote) Script() string {
+	if r.local != nil {
+		return r.local.Script()
+	}
+	return r.src
+}
+
+func (r *Remote) Len() int {
+	if r.local != nil {
+		return r.local.Len()
+	}
+	return len(r.steps) - 1
+}
+
+func (r *Remote) Pos() int {
+	if r.local != nil {
+		return r.local.Pos()
+	}
+	return r.pos
+}
+
+func (r *Remote) Step() bool {
+	if r.local != nil {
+		return r.local.Step()
+	}
+	if r.pos >= r.Len() {
+		return false
+	}
+	r.pos++
+	r.moved()
+	return true
+}
+
+func (r *Remote) StepBack() { r.Seek(r.Pos() - 1) }
+
+func (r *Remote) Seek(i int) {
+	if r.local != nil {
+		r.local.Seek(i)
+		return
+	}
+	r.pos = max(0, min(i, r.Len()))
+	r.moved()
+}
+
+func (r *Remote) Events() []sim.Event {
+	if r.local != nil {
+		return r.local.Events()
+	}
+	return r.events[:r.steps[r.pos].events]
+}
+
+func (r *Remote) History() []sim.Event {
+	if r.local != nil {
+		return r.local.History()
+	}
+	return r.events
+}
+
+func (r *Remote) Names() *sim.Names {
+	if r.local != nil {
+		return r.local.Names()
+	}
+	return r.names
+}
+
+func (r *Remote) EventsAt(i int) int {
+	if r.local != nil {
+		return r.local.EventsAt(i)
+	}
+	return r.steps[max(0, min(i, r.Len()))].events
+}
+
+func (r *Remote) Digest() string {
+	if r.local != nil {
+		return r.local.Digest()
+	}
+	return r.steps[r.pos].digest
+}
+
+func (r *Remote) Line() int {
+	if r.local != nil {
+		return r.local.Line()
+	}
+	return r.steps[r.pos].line
+}
+
+func (r *Remote) Now() sim.Time {
+	if r.local != nil {
+		return r.local.Now()
+	}
+	return r.steps[r.pos].now
+}
+
+func (r *Remote) Results() []scenario.Result {
+	if r.local != nil {
+		return r.local.Results()
+	}
+	return r.results[:r.steps[r.pos].results]
+}
+
+func (r *Remote) Err() *ScriptError {
+	if r.local != nil {
+		return r.local.Err()
+	}
+	return r.runErr
+}
+
+func (r *Remote) StepAfterLine(line int) int {
+	if r.local != nil {
+		return r.local.StepAfterLine(line)
+	}
+	i := 0
+	for i < len(r.steps) && r.steps[i].line != line {
+		i++
+	}
+	for i < len(r.steps) && r.steps[i].line == line {
+		i++
+	}
+	return min(i, r.Len())
+}
+
+// Snapshot is the state at the position when it came, else the last one
+// that did (StateCost is then above 0).
+func (r *Remote) Snapshot() Snapshot {
+	if r.local != nil {
+		return r.local.Snapshot()
+	}
+	if st, ok := r.states[r.pos]; ok && st.snapOK {
+		return st.snap
+	}
+	r.ask(true, false)
+	return r.shownSnap
+}
+
+// StateCost is 0 when the state at the position came, 1 while it is
+// asked for.
+func (r *Remote) StateCost() int {
+	if r.local != nil {
+		return r.local.StateCost()
+	}
+	if st, ok := r.states[r.pos]; !r.loaded || ok && st.snapOK {
+		return 0
+	}
+	return 1
+}
+
+func (r *Remote) Violations() []check.Violation {
+	if r.local != nil {
+		return r.local.Violations()
+	}
+	if st, ok := r.states[r.pos]; ok && st.violOK || !r.loaded {
+		if !r.loaded {
+			return nil
+		}
+		return st.viol
+	}
+	r.ask(false, true)
+	return r.shownViol
+}
+
+func (r *Remote) ViolationsReady() bool {
+	if r.local != nil {
+		return r.local.ViolationsReady()
+	}
+	st, ok := r.states[r.pos]
+	return !r.loaded || ok && st.violOK
+}
+
+// Query is the answer at the position when it came; until then the last
+// answer to the same query, or an ellipsis.
+func (r *Remote) Query(q string) (string, error) {
+	if r.local != nil {
+		return r.local.Query(q)
+	}
+	if !r.loaded {
+		return "", errors.New("no script is loaded")
+	}
+	if st, ok := r.states[r.pos]; ok {
+		if a, ok := st.answers[q]; ok {
+			return a.value, a.err
+		}
+	}
+	known := false
+	for _, s := range r.queries {
+		known = known || s == q
+	}
+	if !known && len(r.queries) < 256 {
+		r.queries = append(r.queries, q)
+	}
+	r.ask(false, false)
+	if a, ok := r.lastAnswers[q]; ok {
+		return a.value, a.err
+	}
+	return "…", nil
+}
+
+// QueryReady reports whether Query(q) at the position is its answer.
+func (r *Remote) QueryReady(q string) bool {
+	if r.local != nil || !r.loaded {
+		return true
+	}
+	st, ok := r.states[r.pos]
+	if !ok {
+		return false
+	}
+	_, ok = st.answers[q]
+	return ok
+}
+
+// Idle reports whether the worker still does background work for this
+// history; the work itself is the worker's.
+func (r *Remote) Idle(budget time.Duration) bool {
+	if r.local != nil {
+		return r.local.Idle(budget)
+	}
+	return r.loaded && r.idleFor == r.gen
+}

@@ -1,0 +1,280 @@
+package session
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"reflect"
+
+	"txnlab/core/cluster"
+	"txnlab/core/protocol"
+	"txnlab/core/sim"
+)
+
+// The wire: what crosses between the page and the engine's worker
+// (worker.go, remote.go), as JSON. A history crosses once per script;
+// then each move's state. Two things in a trace event do not survive
+// encoding/json as they are: Kind renders by name (sim.Kind has no
+// parser), and Msg is an interface. wireEvent carries both in a form that
+// decodes back to the same event.
+
+// wireEvent is a trace event on the wire: its own Kind and Msg shadow
+// the event's. The event is embedded as plainEvent, which has none of
+// sim.Event's methods: sim.Event.MarshalJSON writes codes by name, for
+// people, and has no inverse.
+type wireEvent struct {
+	plainEvent
+	Kind int      `json:"Kind"`
+	Msg  *wireMsg `json:"Msg,omitempty"`
+	// Node and Peer cross as codes (sim.NodeID refuses to be written
+	// alone): the history carries its World's names, in code order.
+	Node uint16 `json:"Node"`
+	Peer uint16 `json:"Peer,omitempty"`
+}
+
+// plainEvent is sim.Event's fields without its methods.
+type plainEvent sim.Event
+
+// wireMsg is a protocol message with what names its type.
+type wireMsg struct {
+	API  protocol.APIKey `json:"a"`
+	Resp bool            `json:"r,omitempty"`
+	Body json.RawMessage `json:"b"`
+}
+
+// messageTypes are the protocol's messages, one of each: decoding a
+// message makes a new one of the type its API and direction name.
+var messageTypes = func() map[[2]int]reflect.Type {
+	all := []protocol.Message{
+		&protocol.JoinGroupRequest{}, &protocol.JoinGroupResponse{},
+		&protocol.SyncGroupRequest{}, &protocol.SyncGroupResponse{},
+		&protocol.HeartbeatRequest{}, &protocol.HeartbeatResponse{},
+		&protocol.FindCoordinatorRequest{}, &protocol.FindCoordinatorResponse{},
+		&protocol.InitProducerIdRequest{}, &protocol.InitProducerIdResponse{},
+		&protocol.AddPartitionsToTxnRequest{}, &protocol.AddPartitionsToTxnResponse{},
+		&protocol.AddOffsetsToTxnRequest{}, &protocol.AddOffsetsToTxnResponse{},
+		&protocol.EndTxnRequest{}, &protocol.EndTxnResponse{},
+		&protocol.WriteTxnMarkersRequest{}, &protocol.WriteTxnMarkersResponse{},
+		&protocol.TxnOffsetCommitRequest{}, &protocol.TxnOffsetCommitResponse{},
+		&protocol.OffsetCommitRequest{}, &protocol.OffsetCommitResponse{},
+		&protocol.OffsetFetchRequest{}, &protocol.OffsetFetchResponse{},
+		&protocol.ProduceRequest{}, &protocol.ProduceResponse{},
+		&protocol.FetchRequest{}, &protocol.FetchResponse{},
+	}
+	m := map[[2]int]reflect.Type{}
+	for _, msg := range all {
+		m[msgKey(msg.APIKey(), msg.IsResponse())] = reflect.TypeOf(msg).Elem()
+	}
+	return m
+}()
+
+func msgKey(api protocol.APIKey, resp bool) [2]int {
+	k := [2]int{int(api), 0}
+	if resp {
+		k[1] = 1
+	}
+	return k
+}
+
+// encodeEvents renders a history for the wire.
+func encodeEvents(evs []sim.Event) ([]wireEvent, error) {
+	out := make([]wireEvent, len(evs))
+	for i := range evs {
+		out[i] = wireEvent{plainEvent: plainEvent(evs[i]), Kind: int(evs[i].Kind), Node: uint16(evs[i].Node), Peer: uint16(evs[i].Peer)}
+		out[i].plainEvent.Msg = nil
+		if m := evs[i].Msg; m != nil {
+			if _, ok := messageTypes[msgKey(m.APIKey(), m.IsResponse())]; !ok {
+				return nil, fmt.Errorf("event %d: message %T is not on the wire's list", i, m)
+			}
+			body, err := json.Marshal(m)
+			if err != nil {
+				return nil, err
+			}
+			out[i].Msg = &wireMsg{API: m.APIKey(), Resp: m.IsResponse(), Body: body}
+		}
+	}
+	return out, nil
+}
+
+// decodeEvents is encodeEvents undone.
+func decodeEvents(in []wireEvent) ([]sim.Event, error) {
+	out := make([]sim.Event, len(in))
+	for i := range in {
+		out[i] = sim.Event(in[i].plainEvent)
+		out[i].Kind = sim.Kind(in[i].Kind)
+		out[i].Node, out[i].Peer = sim.NodeID(in[i].Node), sim.NodeID(in[i].Peer)
+		if w := in[i].Msg; w != nil {
+			t, ok := messageTypes[msgKey(w.API, w.Resp)]
+			if !ok {
+				return nil, fmt.Errorf("event %d: no message type for API %d", i, w.API)
+			}
+			v := reflect.New(t)
+			if err := json.Unmarshal(w.Body, v.Interface()); err != nil {
+				return nil, fmt.Errorf("event %d: %w", i, err)
+			}
+			out[i].Msg = v.Interface().(protocol.Message)
+		}
+	}
+	return out, nil
+}
+
+// A cluster state crosses as what changed since the last one sent to the
+// same playground: its partition logs, transaction logs and consumers'
+// received records only grow between most positions (a step appends a
+// few entries to logs of thousands; the aborted transactions' index
+// too), so each of these lists crosses as a
+// count of entries kept from the last state (the same list at the same
+// index, compared entry by entry) and the entries after them. The page
+// decodes every state in the order sent, so the last state it decoded is
+// the one the worker diffed against; seq and base check it. A full
+// 10,000-event state is 80–220 kB of JSON, which the page's thread took
+// up to 24 ms to decode; a step's change is a few hundred bytes.
+
+// keptPrefix is how many leading entries a and b share.
+func keptPrefix[T comparable](a, b []T) int {
+	n := 0
+	for n < len(a) && n < len(b) && a[n] == b[n] {
+		n++
+	}
+	return n
+}
+
+// trimSnapshot returns s with each growing list cut to the entries after
+// those it shares with base, and the counts cut, in the order
+// forEachList visits them. s itself is not changed.
+func trimSnapshot(base, s Snapshot) (Snapshot, []int) {
+	out := s
+	out.Partitions = append([]cluster.PartitionView(nil), s.Partitions...)
+	out.Transactions = append([]cluster.TransactionView(nil), s.Transactions...)
+	out.Consumers = append([]cluster.ConsumerView(nil), s.Consumers...)
+	for i := range out.Consumers {
+		out.Consumers[i].Positions = append([]cluster.PositionView(nil), s.Consumers[i].Positions...)
+	}
+	var keep []int
+	forEachList(base, &out,
+		func(b, p *cluster.PartitionView) {
+			k, a := 0, 0
+			if b != nil && b.Partition == p.Partition {
+				k, a = keptPrefix(b.Entries, p.Entries), keptPrefix(b.Aborted, p.Aborted)
+			}
+			keep, p.Entries, p.Aborted = append(keep, k, a), p.Entries[k:], p.Aborted[a:]
+		},
+		func(b, t *cluster.TransactionView) {
+			k := 0
+			if b != nil && b.TransactionalId == t.TransactionalId {
+				k = keptPrefix(b.Log, t.Log)
+			}
+			keep, t.Log = append(keep, k), t.Log[k:]
+		},
+		func(b, c *cluster.PositionView) {
+			k := 0
+			if b != nil && b.Partition == c.Partition {
+				k = keptPrefix(b.Received, c.Received)
+			}
+			keep, c.Received = append(keep, k), c.Received[k:]
+		})
+	return out, keep
+}
+
+// untrimSnapshot is trimSnapshot undone: s's lists, each after the
+// entries keep says to take from base's.
+func untrimSnapshot(base Snapshot, s *Snapshot, keep []int) error {
+	i := 0
+	bad := false
+	next := func(have int) int {
+		if i >= len(keep) || keep[i] > have {
+			bad = true
+			return 0
+		}
+		i++
+		return keep[i-1]
+	}
+	forEachList(base, s,
+		func(b, p *cluster.PartitionView) {
+			if k := next(lenOf(b, func(b *cluster.PartitionView) int { return len(b.Entries) })); k > 0 {
+				p.Entries = append(b.Entries[:k:k], p.Entries...)
+			}
+			if a := next(lenOf(b, func(b *cluster.PartitionView) int { return len(b.Aborted) })); a > 0 {
+				p.Aborted = append(b.Aborted[:a:a], p.Aborted...)
+			}
+		},
+		func(b, t *cluster.TransactionView) {
+			if k := next(lenOf(b, func(b *cluster.TransactionView) int { return len(b.Log) })); k > 0 {
+				t.Log = append(b.Log[:k:k], t.Log...)
+			}
+		},
+		func(b, c *cluster.PositionView) {
+			if k := next(lenOf(b, func(b *cluster.PositionView) int { return len(b.Received) })); k > 0 {
+				c.Received = append(b.Received[:k:k], c.Received...)
+			}
+		})
+	if bad || i != len(keep) {
+		return errors.New("a cluster state that does not follow the last one")
+	}
+	return nil
+}
+
+func lenOf[T any](b *T, n func(*T) int) int {
+	if b == nil {
+		return 0
+	}
+	return n(b)
+}
+
+// forEachList visits s's growing lists in a fixed order, each with the
+// list at the same index of base (nil where base has none).
+func forEachList(base Snapshot, s *Snapshot,
+	part func(b, p *cluster.PartitionView), txn func(b, t *cluster.TransactionView), recv func(b, c *cluster.PositionView)) {
+	for i := range s.Partitions {
+		part(at(base.Partitions, i), &s.Partitions[i])
+	}
+	for i := range s.Transactions {
+		txn(at(base.Transactions, i), &s.Transactions[i])
+	}
+	for i := range s.Consumers {
+		var bc *cluster.ConsumerView
+		if b := at(base.Consumers, i); b != nil && b.Name == s.Consumers[i].Name {
+			bc = b
+		}
+		for j := range s.Consumers[i].Positions {
+			var bp *cluster.PositionView
+			if bc != nil {
+				bp = at(bc.Positions, j)
+			}
+			recv(bp, &s.Consumers[i].Positions[j])
+		}
+	}
+}
+
+func at[T any](l []T, i int) *T {
+	if i < len(l) {
+		return &l[i]
+	}
+	return nil
+}
+
+// encodeNames is a World's names in code order (NoNode's "" first).
+func encodeNames(n *sim.Names) []string {
+	if n == nil {
+		return nil
+	}
+	out := make([]string, n.Len())
+	for i := range out {
+		out[i] = n.Name(sim.NodeID(i))
+	}
+	return out
+}
+
+// decodeNames is encodeNames undone: the same codes for the same names.
+func decodeNames(list []string) (*sim.Names, error) {
+	if list == nil {
+		return nil, nil
+	}
+	n := sim.NewNames()
+	for i, name := range list {
+		if id, ok := n.Intern(name); !ok || int(id) != i {
+			return nil, fmt.Errorf("node name %d (%q) does not keep its code", i, name)
+		}
+	}
+	return n, nil
+}

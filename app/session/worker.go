@@ -1,0 +1,383 @@
+package session
+
+import (
+	"encoding/json"
+	"errors"
+	"time"
+
+	"txnlab/core/check"
+	"txnlab/core/scenario"
+	"txnlab/core/sim"
+)
+
+// The engine in a Web Worker (issue 13): the page keeps only what it
+// draws, and the simulation, its checkpoints and Go's collector marking
+// them run on the worker's thread, so no move of the learner waits for
+// them. The page holds a Remote per playground, all over one Link; the
+// worker holds a Server with the sessionEngine of each. The protocol:
+//
+//	page → worker  {op: "run", eng, id, script}     Begin; reply "run" when done
+//	               {op: "act", eng, id, gen, pos, stmt}  BeginAct at pos
+//	               {op: "state", eng, gen, pos, snap, viol, q}  the state at pos
+//	               {op: "at", eng, gen, pos}          moved where the state is held
+//	               {op: "drop", eng}                 forget an engine
+//	worker → page  {op: "ready"}                     the worker runs
+//	               {op: "busy"}                      still at work (every second)
+//	               {op: "run", eng, id, gen, hist, err | msg}
+//	               {op: "state", eng, gen, pos, snap, viol, ok, ans}
+//	               {op: "idle", eng, more: false}    background work done
+//
+// After a step (a move of one position) the worker sends, unasked
+// ("pre"), the state of the step after it in the same direction: the
+// learner's next Step or Step back then draws its state at once.
+//
+// A history crosses once per script (hist: the events and the per-step
+// table Pos, Line, Now, Digest and Results read), then each move's state
+// (the snapshot, and the violations and query answers when asked). gen
+// names the history a state belongs to: a reply of an older one is
+// dropped.
+
+// request is one message from the page.
+type request struct {
+	Op      string   `json:"op"`
+	Eng     int      `json:"eng"`
+	ID      int      `json:"id,omitempty"`
+	Gen     int      `json:"gen,omitempty"`
+	Script  string   `json:"script,omitempty"`
+	Stmt    string   `json:"stmt,omitempty"`
+	Pos     int      `json:"pos"`
+	Snap    bool     `json:"snap,omitempty"`
+	Viol    bool     `json:"viol,omitempty"`
+	Queries []string `json:"q,omitempty"`
+}
+
+// reply is one message from the worker.
+type reply struct {
+	Op  string `json:"op"`
+	Eng int    `json:"eng"`
+	ID  int    `json:"id,omitempty"`
+	Gen int    `json:"gen,omitempty"`
+
+	Hist   *wireHistory `json:"hist,omitempty"`
+	Err    *ScriptError `json:"err,omitempty"`
+	ErrMsg string       `json:"msg,omitempty"`
+
+	Pos  int       `json:"pos"`
+	Snap *Snapshot `json:"snap,omitempty"`
+	// Seq numbers the states sent to the engine; Snap's lists are cut
+	// to what follows the Keep entries of state Base's (wire.go).
+	Seq  int   `json:"seq,omitempty"`
+	Base int   `json:"base,omitempty"`
+	Keep []int `json:"keep,omitempty"`
+	// Pre marks a state sent unasked (Server.prefetch).
+	Pre     bool                  `json:"pre,omitempty"`
+	Viol    []check.Violation     `json:"viol,omitempty"`
+	ViolOK  bool                  `json:"ok,omitempty"`
+	Answers map[string]wireAnswer `json:"ans,omitempty"`
+	More    bool                  `json:"more,omitempty"`
+}
+
+// wireHistory is a loaded script's history and the position to show.
+type wireHistory struct {
+	Src     string            `json:"src"`
+	Events  []wireEvent       `json:"events"`
+	Names   []string          `json:"names,omitempty"` // the events' node names, by code
+	Steps   []wireStep        `json:"steps"`
+	Results []scenario.Result `json:"results"`
+	RunErr  *ScriptError      `json:"runErr,omitempty"`
+	Pos     int               `json:"pos"`
+}
+
+// wireStep is a step on the wire.
+type wireStep struct {
+	E int      `json:"e"`
+	L int      `json:"l"`
+	N sim.Time `json:"n"`
+	R int      `json:"r"`
+	D string   `json:"d"`
+}
+
+// wireAnswer is a query's answer on the wire.
+type wireAnswer struct {
+	V string `json:"v"`
+	E string `json:"e,omitempty"`
+}
+
+// Server is the worker's side: the engines of every playground of the
+// page, fed by Receive and advanced by Work.
+type Server struct {
+	reply   func([]byte)
+	engines map[int]*served
+	queue   []request
+	// used lists the engines, the one last asked something last: the
+	// background work goes to it first.
+	used []int
+}
+
+// served is one playground's engine in the worker.
+type served struct {
+	e     *sessionEngine
+	gen   int
+	run   int  // the id of the run in progress, 0 when none
+	idler bool // background work may remain that the page was not told is done
+	// sent is the last state sent, the one the next is cut against, and
+	// sentSeq its number.
+	sent    Snapshot
+	sentSeq int
+	// has is the positions of this history whose state the page was
+	// sent; ahead the one to send unasked next, -1 when none; last the
+	// position last asked.
+	has   map[int]bool
+	ahead int
+	last  int
+}
+
+// prefetchHeld bounds served.has: past it the worker forgets what the
+// page holds (the page's cache keeps 64 states, the nearest) and
+// prefetches again.
+const prefetchHeld = 48
+
+// NewServer returns a worker's side that sends its replies with reply.
+func NewServer(reply func([]byte)) *Server {
+	return &Server{reply: reply, engines: map[int]*served{}}
+}
+
+// Ready tells the page the worker runs.
+func (s *Server) Ready() { s.send(reply{Op: "ready"}) }
+
+// Receive queues a message from the page; Work handles it.
+func (s *Server) Receive(msg []byte) {
+	var r request
+	if err := json.Unmarshal(msg, &r); err != nil {
+		return // not ours: the page only sends requests
+	}
+	s.queue = append(s.queue, r)
+}
+
+func (s *Server) send(r reply) {
+	b, err := json.Marshal(r)
+	if err != nil {
+		b, _ = json.Marshal(reply{Op: r.Op, Eng: r.Eng, ID: r.ID, Gen: r.Gen, ErrMsg: "encoding the reply: " + err.Error()})
+	}
+	s.reply(b)
+}
+
+func (s *Server) engine(id int) *served {
+	sv, ok := s.engines[id]
+	if !ok {
+		sv = &served{e: newSessionEngine(), ahead: -1}
+		s.engines[id] = sv
+	}
+	for i, u := range s.used {
+		if u == id {
+			s.used = append(s.used[:i], s.used[i+1:]...)
+			break
+		}
+	}
+	s.used = append(s.used, id)
+	return sv
+}
+
+// Work handles the queued messages (of several moves of one engine, only
+// the last: the page has left the others), then advances the runs in
+// progress and the background work for about budget, and reports whether
+// any work remains.
+func (s *Server) Work(budget time.Duration) bool {
+	start := time.Now()
+	q := s.queue
+	s.queue = nil
+	last := map[int]int{} // engine → index of its last state request
+	for i, r := range q {
+		if r.Op == "state" {
+			if j, ok := last[r.Eng]; ok && q[j].Gen == r.Gen && q[j].Pos == r.Pos {
+				q[i].Snap = q[i].Snap || q[j].Snap
+				q[i].Viol = q[i].Viol || q[j].Viol
+				q[i].Queries = append(q[j].Queries, q[i].Queries...)
+			}
+			last[r.Eng] = i
+		}
+	}
+	for i, r := range q {
+		switch r.Op {
+		case "run":
+			sv := s.engine(r.Eng)
+			if err := sv.e.Begin(r.Script); err != nil {
+				s.finish(r.Eng, sv, r.ID, err)
+				continue
+			}
+			sv.run = r.ID
+		case "act":
+			sv := s.engine(r.Eng)
+			if r.Gen != sv.gen {
+				s.send(reply{Op: "run", Eng: r.Eng, ID: r.ID, Gen: sv.gen, ErrMsg: "the history changed: try again"})
+				continue
+			}
+			sv.e.Seek(r.Pos)
+			if err := sv.e.BeginAct(r.Stmt); err != nil {
+				sv.e.run, sv.run = nil, 0
+				s.send(reply{Op: "run", Eng: r.Eng, ID: r.ID, Gen: sv.gen, ErrMsg: err.Error()})
+				continue
+			}
+			sv.run = r.ID
+		case "state":
+			if last[r.Eng] == i {
+				s.state(r)
+			}
+		case "at":
+			if sv := s.engine(r.Eng); r.Gen == sv.gen {
+				sv.moved(r.Pos)
+			}
+		case "drop":
+			delete(s.engines, r.Eng)
+		}
+	}
+	more := false
+	for id, sv := range s.engines {
+		if sv.run == 0 {
+			continue
+		}
+		done, err := sv.e.Work(max(time.Millisecond, budget-time.Since(start)))
+		if done {
+			s.finish(id, sv, sv.run, err)
+		} else {
+			more = true
+		}
+	}
+	if more {
+		return true
+	}
+	if len(s.queue) == 0 && s.prefetch() {
+		return true
+	}
+	for i := len(s.used) - 1; i >= 0; i-- {
+		id := s.used[i]
+		sv, ok := s.engines[id]
+		if !ok || !sv.idler {
+			continue
+		}
+		left := budget - time.Since(start)
+		if left <= 0 {
+			return true
+		}
+		if sv.e.Idle(left) {
+			return true
+		}
+		sv.idler = false
+		s.send(reply{Op: "idle", Eng: id, Gen: sv.gen})
+	}
+	return len(s.queue) > 0
+}
+
+// finish replies to a run that completed: with the new history, or,
+// when it was kept (an action that cannot run), the error alone.
+func (s *Server) finish(id int, sv *served, runID int, err error) {
+	sv.run = 0
+	r := reply{Op: "run", Eng: id, ID: runID}
+	var se *ScriptError
+	if errors.As(err, &se) {
+		r.Err = se
+	} else if err != nil {
+		r.ErrMsg = err.Error()
+	}
+	if sv.e.loads != sv.gen {
+		sv.gen = sv.e.loads
+		evs, encErr := encodeEvents(sv.e.events)
+		if encErr != nil {
+			r.Err, r.ErrMsg = nil, encErr.Error()
+		} else {
+			h := &wireHistory{Src: sv.e.src, Events: evs, Names: encodeNames(sv.e.names), Results: sv.e.results, RunErr: sv.e.runErr, Pos: sv.e.pos}
+			h.Steps = make([]wireStep, len(sv.e.steps))
+			for i, st := range sv.e.steps {
+				h.Steps[i] = wireStep{E: st.events, L: st.line, N: st.now, R: st.results, D: st.digest}
+			}
+			r.Hist = h
+		}
+		sv.idler = true
+		sv.has, sv.ahead = nil, -1
+	}
+	r.Gen = sv.gen
+	s.send(r)
+}
+
+// prefetch sends, for the engine last asked, the state of the step after
+// a step the learner took (the next Step or Step back), so that it is on
+// the page before the move: one state, then it reports whether it sent
+// one. A scrub's jumps are not followed.
+func (s *Server) prefetch() bool {
+	for i := len(s.used) - 1; i >= 0; i-- {
+		sv, ok := s.engines[s.used[i]]
+		if !ok || sv.ahead < 0 || sv.run != 0 {
+			continue
+		}
+		pos := sv.ahead
+		sv.ahead = -1
+		if sv.has[pos] || pos < 0 || pos > sv.e.Len() {
+			continue
+		}
+		sv.e.Seek(pos)
+		s.sendState(s.used[i], sv, true, nil)
+		return true
+	}
+	return false
+}
+
+// state answers what the page asked of a position.
+func (s *Server) state(r request) {
+	sv := s.engine(r.Eng)
+	if r.Gen != sv.gen {
+		return // asked of a history replaced since: the page asks again
+	}
+	if r.Pos != sv.e.pos {
+		sv.e.Seek(r.Pos)
+	}
+	sv.moved(sv.e.pos)
+	s.sendState(r.Eng, sv, r.Snap, &r)
+}
+
+// moved notes the page's position: after a step, the state of the next
+// one the same way is to be sent ahead.
+func (sv *served) moved(pos int) {
+	if d := pos - sv.last; d == 1 || d == -1 {
+		sv.ahead = pos + d
+	} else {
+		sv.ahead = -1
+	}
+	sv.last = pos
+}
+
+// sendState sends the state at the engine's position: the snapshot when
+// snap, and what r asks besides (prefetched when r is nil).
+func (s *Server) sendState(id int, sv *served, snap bool, r *request) {
+	out := reply{Op: "state", Eng: id, Gen: sv.gen, Pos: sv.e.pos, Pre: r == nil}
+	if snap {
+		full := sv.e.Snapshot()
+		cut, keep := trimSnapshot(sv.sent, full)
+		out.Snap, out.Keep, out.Base = &cut, keep, sv.sentSeq
+		sv.sentSeq++
+		out.Seq, sv.sent = sv.sentSeq, full
+		if sv.has == nil || len(sv.has) >= prefetchHeld {
+			sv.has = map[int]bool{}
+		}
+		sv.has[sv.e.pos] = true
+	}
+	if r == nil {
+		s.send(out)
+		return
+	}
+	if r.Viol {
+		out.Viol, out.ViolOK = sv.e.Violations(), true
+	}
+	for _, q := range r.Queries {
+		if out.Answers == nil {
+			out.Answers = map[string]wireAnswer{}
+		}
+		v, err := sv.e.Query(q)
+		a := wireAnswer{V: v}
+		if err != nil {
+			a.E = err.Error()
+		}
+		out.Answers[q] = a
+	}
+	sv.idler = true
+	s.send(out)
+}

@@ -1,0 +1,87 @@
+//go:build js && wasm
+
+package session
+
+import (
+	"fmt"
+	"syscall/js"
+	"time"
+)
+
+// workerSlice is how long the worker works between two looks at its
+// messages: a move the learner makes waits at most this long before the
+// worker turns to it.
+const workerSlice = 8 * time.Millisecond
+
+// busyEvery is how often a worker at work says so (Link.Stalled).
+const busyEvery = time.Second
+
+// InWorker reports whether this program runs in a Web Worker (no
+// document): web/engine-worker.js starts the same app.wasm as the page,
+// which then serves the engines instead of showing the UI.
+func InWorker() bool {
+	return js.Global().Get("document").IsUndefined() && !js.Global().Get("postMessage").IsUndefined()
+}
+
+// ServeWorker runs the engines of the page that started this worker, and
+// never returns. Messages are strings of JSON (worker.go); the ones that
+// came before Go ran wait in self.engineQueued.
+func ServeWorker() {
+	self := js.Global()
+	post := self.Get("postMessage")
+	var srv *Server
+	var posted time.Time
+	srv = NewServer(func(b []byte) { post.Invoke(string(b)); posted = time.Now() })
+	wake := make(chan struct{}, 1)
+	receive := func(v js.Value) {
+		if v.Type() == js.TypeString {
+			srv.Receive([]byte(v.String()))
+		}
+		select {
+		case wake <- struct{}{}:
+		default:
+		}
+	}
+	self.Set("onmessage", js.FuncOf(func(_ js.Value, args []js.Value) any {
+		receive(args[0].Get("data"))
+		return nil
+	}))
+	if q := self.Get("engineQueued"); q.Truthy() {
+		for i := 0; i < q.Length(); i++ {
+			receive(q.Index(i))
+		}
+		self.Set("engineQueued", js.Undefined())
+	}
+	srv.Ready()
+	for {
+		more, err := work(srv)
+		if err != nil {
+			post.Invoke(fmt.Sprintf(`{"op":"fail","msg":%q}`, err.Error()))
+			select {} // the page carries on without the worker
+		}
+		if more {
+			if time.Since(posted) > busyEvery {
+				// A long run says nothing until its end: the page
+				// would take the silence for a worker that stopped.
+				post.Invoke(`{"op":"busy"}`)
+				posted = time.Now()
+			}
+			// Give the event loop a turn: the page's next move may be
+			// waiting.
+			time.Sleep(time.Millisecond)
+			continue
+		}
+		<-wake
+	}
+}
+
+// work is a slice of the server's work; a panic in the engine becomes
+// an error the page is told.
+func work(srv *Server) (more bool, err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			err = fmt.Errorf("the engine stopped: %v", p)
+		}
+	}()
+	return srv.Work(workerSlice), nil
+}
