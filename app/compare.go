@@ -392,6 +392,7 @@ func alignedSides(runs [2]*scenario.RecordedRun, diffs []scenario.StmtDiff, limi
 // bands, the marks of the differing rows, and the rows themselves.
 func (s *compareSide) svg(lang doc.Lang, i int, cmp *comparison) string {
 	l := s.layout
+	l.Words = diagramWords(string(lang)) // the notes in the page's language
 	var b strings.Builder
 	h := l.Height + diagram.HeadHeight
 	id := "abcdefgh"[i : i+1]

@@ -2,12 +2,13 @@ package app
 
 import (
 	"fmt"
-	"html"
 	"strconv"
 	"strings"
 	"time"
 
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
+
+	"txnlab/internal/escape"
 )
 
 // The editor is a plain textarea, so typing, selection, undo and screen
@@ -350,7 +351,7 @@ func (b *editorBlock) Render() app.UI {
 				gc += " fail"
 			}
 		}
-		body := html.EscapeString(text)
+		body := escape.HTML(text)
 		if n == b.ErrLine {
 			gc += " error"
 			bc += " error"
@@ -361,7 +362,7 @@ func (b *editorBlock) Render() app.UI {
 			if col < len(r) {
 				at, rest = string(r[col]), string(r[col+1:])
 			}
-			body = html.EscapeString(string(r[:col])) + `<span class="error-at">` + html.EscapeString(at) + `</span>` + html.EscapeString(rest)
+			body = escape.HTML(string(r[:col])) + `<span class="error-at">` + escape.HTML(at) + `</span>` + escape.HTML(rest)
 		}
 		fmt.Fprintf(&h, `<div class="row"><div class="%s" data-line="%d">%d</div><div class="%s">%s</div></div>`, gc, n, n, bc, body)
 	}

@@ -40,11 +40,11 @@ func (p *playground) exportName(ext string) string {
 }
 
 func (p *playground) onExportSVG(ctx app.Context, e app.Event) {
-	download(ctx, p.exportName(".svg"), "image/svg+xml", diagram.SVG(p.engine.Names(), p.engine.History(), p.engine.Events(), p.filter))
+	download(ctx, p.exportName(".svg"), "image/svg+xml", diagram.SVGIn(p.engine.Names(), p.engine.History(), p.engine.Events(), p.filter, diagramWords(p.lang)))
 }
 
 func (p *playground) onExportMermaid(ctx app.Context, e app.Event) {
-	download(ctx, p.exportName(".mmd"), "text/plain", diagram.Mermaid(p.engine.Names(), p.engine.Events(), p.filter))
+	download(ctx, p.exportName(".mmd"), "text/plain", diagram.MermaidIn(p.engine.Names(), p.engine.Events(), p.filter, diagramWords(p.lang)))
 }
 
 func (p *playground) onExportJSON(ctx app.Context, e app.Event) {

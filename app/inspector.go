@@ -505,7 +505,7 @@ func eventName(lang string, names *sim.Names, e *sim.Event) string {
 	case sim.KindAppend:
 		return fmt.Sprintf(tr(lang, "inv.append"), e.Subject, e.Offset, node)
 	}
-	return e.Kind.String() + " " + node
+	return tr(lang, "event."+e.Kind.String()) + " " + node
 }
 
 // followEvent brings event idx into view: the step it happened in, its

@@ -144,13 +144,21 @@ func TestProgressFiles(t *testing.T) {
 // state, commit) are used as verbs as often as terms and are left out.
 func TestMessagesUseTheGlossary(t *testing.T) {
 	strict := map[string]bool{"playground": true, "scenario": true, "lesson": true, "zombie": true, "evidence": true, "hint": true}
+	// The core's notes too: their English is the core's table.
+	all := map[string][2]string{}
+	for k, m := range messages {
+		all[k] = m
+	}
+	for c, zh := range noteMessages {
+		all["note "+sim.NoteTemplates[c]] = [2]string{sim.NoteTemplates[c], zh}
+	}
 	for _, term := range i18n.Glossary {
 		if !strings.Contains(term.En, " ") && !strict[term.En] {
 			continue
 		}
 		word := regexp.MustCompile(`(?i)\b` + regexp.QuoteMeta(term.En) + `s?\b`)
 		zh, _, _ := strings.Cut(term.Zh, "（") // "epoch（纪元）": the gloss is for first mentions
-		for key, m := range messages {
+		for key, m := range all {
 			if word.MatchString(m[0]) && !strings.Contains(m[1], zh) {
 				t.Errorf("%s: %q names %q, but its Chinese %q does not say %q", key, m[0], term.En, m[1], zh)
 			}
@@ -189,6 +197,14 @@ func TestEveryComputedMessageKeyExists(t *testing.T) {
 		keys = append(keys, "status."+s)
 	}
 	keys = append(keys, "committed", "pending", "aborted", "plain", "on", "OFF")
+	for _, k := range []sim.Kind{sim.KindCrash, sim.KindRestart, sim.KindPause, sim.KindResume} {
+		keys = append(keys, "diagram."+k.String()) // diagramWords' Lifecycle
+	}
+	for k := sim.KindSend; k <= sim.KindNote; k++ {
+		if !k.CarriesMessage() && k != sim.KindAppend {
+			keys = append(keys, "event."+k.String()) // eventName
+		}
+	}
 	for _, name := range transportNames {
 		keys = append(keys, name)
 	}

@@ -129,15 +129,16 @@ func narrateEvent(lang string, names *sim.Names, ev *sim.Event) string {
 	case sim.KindCallStart:
 		return t("narrate.call", n, ev.Subject)
 	case sim.KindCallEnd:
-		return t("narrate.return", n, ev.Subject, strings.TrimSpace(ev.Text))
+		return t("narrate.return", n, ev.Subject, strings.TrimSpace(eventText(lang, ev)))
 	case sim.KindExpect:
 		if !ev.Unmet {
 			return t("narrate.expect.ok", ev.Subject)
 		}
 		return t("narrate.expect.fail", ev.Subject)
 	default:
-		text := ev.Text
-		if doc.Lang(lang) == doc.Chinese {
+		text := eventText(lang, ev)
+		if ev.Note == nil && doc.Lang(lang) == doc.Chinese {
+			// A text without a note's code: its identifiers alone.
 			text = strings.Join(errorIdentifiers(text), "、")
 		}
 		return t("narrate.note", n, text)

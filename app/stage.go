@@ -3,7 +3,6 @@ package app
 import (
 	"encoding/json"
 	"fmt"
-	"html"
 	"sort"
 	"strconv"
 	"strings"
@@ -12,7 +11,7 @@ import (
 
 	"txnlab/core/sim"
 	"txnlab/diagram"
-	"txnlab/lessons/doc"
+	"txnlab/internal/escape"
 )
 
 // Virtualisation: rows are drawn in chunks, so scrolling re-renders only
@@ -455,13 +454,13 @@ func rawSVG(class string, shapes []diagram.Shape) string {
 func writeRaw(b *strings.Builder, s diagram.Shape) {
 	b.WriteString("<" + s.Tag)
 	for _, a := range s.Attrs {
-		b.WriteString(" " + a.K + `="` + html.EscapeString(a.V) + `"`)
+		b.WriteString(" " + a.K + `="` + escape.HTML(a.V) + `"`)
 	}
 	if s.Msg != 0 {
 		b.WriteString(` tabindex="0" role="button"`)
 	}
 	b.WriteString(">")
-	b.WriteString(html.EscapeString(s.Text))
+	b.WriteString(escape.HTML(s.Text))
 	for _, k := range s.Kids {
 		writeRaw(b, k)
 	}
@@ -725,21 +724,8 @@ func (t *traceList) Render() app.UI {
 		// The trace's canonical lines (those the digest is computed
 		// over, as `txnlab run` prints them): data, in monospace, the
 		// same in every language.
-		b.WriteString(`"><code>` + html.EscapeString(strings.TrimSpace(e.Line(t.d.engine.Names()))) + "</code></li>")
+		b.WriteString(`"><code>` + escape.HTML(strings.TrimSpace(e.Line(t.d.engine.Names()))) + "</code></li>")
 	}
 	b.WriteString("</ol>")
 	return app.Raw(b.String())
-}
-
-// diagramWords are the diagram's words for an arrow's accessible name in
-// language l, the core's reason for a loss translated as the message
-// panel translates it; nil (English) on an English page.
-func diagramWords(l string) *diagram.Words {
-	if doc.Lang(l) != doc.Chinese {
-		return nil
-	}
-	return &diagram.Words{
-		Lost:     func(reason string) string { return fmt.Sprintf(tr(l, "lost: %s"), coreErrorIn(l, reason)) },
-		InFlight: tr(l, "in flight"),
-	}
 }

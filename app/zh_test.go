@@ -21,9 +21,14 @@ var englishSentence = regexp.MustCompile(`[A-Za-z][A-Za-z'’-]*(?:[ ,]+[A-Za-z]
 var (
 	// Code, and the diagram: its labels are the protocol's identifiers
 	// and fields (InitProducerId(txn=order-txn-1)), drawn as the
-	// diagram's own text.
+	// diagram's own text, which diagramEnglish reads apart.
 	codeSpans = regexp.MustCompile(`(?s)<(code|pre|kbd|textarea|script|svg)[\s>].*?</(code|pre|kbd|textarea|script|svg)>`)
-	anyTag    = regexp.MustCompile(`<[^>]*>`)
+	// svgBlock is a drawn diagram (or a part of one: the page draws it
+	// in chunks, each its own <svg>).
+	svgBlock = regexp.MustCompile(`(?s)<svg[\s>].*?</svg>`)
+	// svgNames are the attributes of a diagram a user reads or hears.
+	svgNames = regexp.MustCompile(`\s(title|aria-label)="([^"]*)"`)
+	anyTag   = regexp.MustCompile(`<[^>]*>`)
 	// scriptRows are the editor's backdrop rows: the script's text again,
 	// in transparent ink behind the textarea, so that wrapped lines keep
 	// their numbers (aria-hidden, never seen or heard; the textarea shows
@@ -38,10 +43,27 @@ var (
 	stmtTitle = regexp.MustCompile(`<[^>]*data-stmt[^>]*>`)
 )
 
-// englishIn lists the English sentences an HTML fragment shows outside
-// code, in its text and in the attributes a user reads or hears.
-func englishIn(h string) []string {
+// diagramEnglish lists the English sentences of the diagrams of an HTML
+// fragment, in their labels, tooltips and arrow names, their code-like
+// words set apart (englishProse).
+func diagramEnglish(h string) []string {
 	var out []string
+	for _, block := range svgBlock.FindAllString(h, -1) {
+		for _, m := range svgNames.FindAllStringSubmatch(block, -1) {
+			out = append(out, englishProse(html.UnescapeString(m[2]))...)
+		}
+		for _, text := range strings.Split(anyTag.ReplaceAllString(block, "\n"), "\n") {
+			out = append(out, englishProse(html.UnescapeString(text))...)
+		}
+	}
+	return out
+}
+
+// englishIn lists the English sentences an HTML fragment shows outside
+// code, in its text and in the attributes a user reads or hears, the
+// diagrams' included.
+func englishIn(h string) []string {
+	out := diagramEnglish(h)
 	h = stmtTitle.ReplaceAllStringFunc(h, func(tag string) string {
 		return regexp.MustCompile(`\stitle="[^"]*"`).ReplaceAllString(tag, "")
 	})

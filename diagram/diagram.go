@@ -1,6 +1,7 @@
 package diagram
 
 import (
+	"fmt"
 	"sort"
 	"strconv"
 	"strings"
@@ -122,18 +123,82 @@ type Layout struct {
 	Words *Words
 }
 
-// Words are what an arrow's accessible name says of a message that was
-// lost or has not arrived: a screen reader on a Chinese page reads them
-// in Chinese.
+// Words are the words the diagram writes around Kafka's identifiers, in
+// the page's language: what an arrow's accessible name says of a message
+// that was lost or has not arrived, the core's notes (written from their
+// codes), and the few words of the notes the diagram composes itself. A
+// field left empty is written in English.
 type Words struct {
 	// Lost is the fate of a lost message, given the core's reason.
 	Lost func(reason string) string
 	// InFlight is the fate of a message still on its way.
 	InFlight string
+	// Note writes a core note (sim.Note) in the page's language.
+	Note func(*sim.Note) string
+	// Leads is an election's note: the partition, then the note of its
+	// leader epoch (fmt verbs %[1]s, %[2]s).
+	Leads string
+	// Marker is a control batch's note: COMMIT or ABORT, then where.
+	Marker string
+	// TxnLog is a __transaction_state record's note: where, then what.
+	TxnLog string
+	// Append is a data batch's note: where, then what.
+	Append string
+	// Line is an expectation's script line ("line %s").
+	Line string
+	// Met and Unmet are an expectation's result in its tooltip ("ok",
+	// "FAIL"); Actual writes what an unmet one found ("(actual: %s)").
+	Met, Unmet, Actual string
+	// Lifecycle names a crash, restart, pause or resume.
+	Lifecycle func(sim.Kind) string
 }
 
-// english are the Words of the exports and of an English page.
-var english = Words{Lost: func(reason string) string { return "lost: " + reason }, InFlight: "in flight"}
+// english are the Words of an English page and of English exports.
+var english = Words{
+	Lost:      func(reason string) string { return "lost: " + reason },
+	InFlight:  "in flight",
+	Note:      func(n *sim.Note) string { return n.English() },
+	Leads:     "leads %[1]s (%[2]s)",
+	Marker:    "%[1]s marker → %[2]s",
+	TxnLog:    "txn log %[1]s %[2]s",
+	Append:    "append %[1]s %[2]s",
+	Line:      "line %s",
+	Met:       "ok",
+	Unmet:     "FAIL",
+	Actual:    "(actual: %s)",
+	Lifecycle: sim.Kind.String,
+}
+
+// words are w with every empty field English.
+func (w *Words) words() *Words {
+	if w == nil {
+		return &english
+	}
+	out := *w
+	if out.Lost == nil {
+		out.Lost = english.Lost
+	}
+	if out.InFlight == "" {
+		out.InFlight = english.InFlight
+	}
+	if out.Note == nil {
+		out.Note = english.Note
+	}
+	for _, f := range []struct {
+		to   *string
+		from string
+	}{{&out.Leads, english.Leads}, {&out.Marker, english.Marker},
+		{&out.TxnLog, english.TxnLog}, {&out.Append, english.Append}, {&out.Line, english.Line},
+		{&out.Met, english.Met}, {&out.Unmet, english.Unmet}, {&out.Actual, english.Actual}} {
+		if *f.to == "" {
+			*f.to = f.from
+		}
+	}
+	if out.Lifecycle == nil {
+		out.Lifecycle = english.Lifecycle
+	}
+	return &out
+}
 
 // textMargin is the least room between a label and the diagram's edge.
 const textMargin = 4
@@ -205,7 +270,7 @@ func (l *Layout) wholeWidth(events []sim.Event) {
 		if !ok {
 			x = side - 14
 		}
-		text, _ := noteText(l.Names, e)
+		text, _ := noteText(l.Names, e, l.Words.words())
 		need = max(need, x+14+TextWidth(text)+6+textMargin)
 	}
 	l.Width = need
@@ -560,10 +625,7 @@ func DrawArrow(l *Layout, events []sim.Event, a *Arrow, selected int64) Shape {
 	}
 	g.Msg = e.MsgID
 	desc := whole
-	words := l.Words
-	if words == nil {
-		words = &english
-	}
+	words := l.Words.words()
 	if a.Drop >= 0 {
 		desc += " — " + words.Lost(events[a.Drop].Text)
 	} else if a.InFlight {
@@ -597,6 +659,7 @@ func DrawNote(l *Layout, e *sim.Event, row int) (Shape, bool) {
 	y := RowY(row)
 	x, onLane := l.X[e.Node]
 	side := l.side()
+	words := l.Words.words()
 	switch e.Kind {
 	case sim.KindSend, sim.KindDeliver, sim.KindDrop:
 		return Shape{}, false
@@ -605,7 +668,7 @@ func DrawNote(l *Layout, e *sim.Event, row int) (Shape, bool) {
 			return Shape{}, false
 		}
 		mark := map[sim.Kind]string{sim.KindCrash: "✕", sim.KindRestart: "↻", sim.KindPause: "❚❚", sim.KindResume: "▶"}[e.Kind]
-		word := e.Kind.String()
+		word := words.Lifecycle(e.Kind)
 		return El("g", "class", "note lifecycle "+e.Kind.String(), "data-kind", e.Kind.String(), "data-node", l.Names.Name(e.Node)).With(
 			El("circle", "class", "lifecycle-dot", "cx", itoa(x), "cy", itoa(y), "r", "8"),
 			El("text", "class", "lifecycle-mark", "x", itoa(x), "y", itoa(y+4), "text-anchor", "middle").WithText(mark),
@@ -621,11 +684,11 @@ func DrawNote(l *Layout, e *sim.Event, row int) (Shape, bool) {
 			text = fitText(mark+" "+Truncate(expectText(e), 30), l.Width-textMargin-side)
 		}
 		return El("g", "class", class).With(
-			El("title").WithText(e.Subject+": "+e.Text),
+			El("title").WithText(fmt.Sprintf(words.Line, strings.TrimPrefix(e.Subject, "line "))+": "+expectTitle(e, words)),
 			El("text", "class", "note-label", "x", itoa(placeText(side, 0, TextWidth(text), l.Width, false)), "y", itoa(y+4)).WithText(text),
 		), true
 	}
-	text, class := noteText(l.Names, e)
+	text, class := noteText(l.Names, e, words)
 	if !onLane {
 		x = side - 14
 	}
@@ -650,13 +713,28 @@ func DrawNote(l *Layout, e *sim.Event, row int) (Shape, bool) {
 	return g, true
 }
 
+// expectTitle is an expectation's whole text in words' language: its
+// result, the statement, and what an unmet one found (the core writes
+// "FAIL <statement> (actual: <found>)").
+func expectTitle(e *sim.Event, words *Words) string {
+	if !e.Unmet {
+		return words.Met + " " + expectText(e)
+	}
+	stmt, actual, ok := strings.Cut(expectText(e), " (actual: ")
+	if !ok {
+		return words.Unmet + " " + stmt
+	}
+	return words.Unmet + " " + stmt + " " + fmt.Sprintf(words.Actual, strings.TrimSuffix(actual, ")"))
+}
+
 // expectText is an expectation's note: its result without the ok/FAIL.
 func expectText(e *sim.Event) string {
 	return strings.TrimSpace(strings.TrimPrefix(strings.TrimPrefix(e.Text, "ok"), "FAIL"))
 }
 
-// noteText is the text and class of a note: Kafka's words, shortened.
-func noteText(names *sim.Names, e *sim.Event) (string, string) {
+// noteText is the text and class of a note: Kafka's words, shortened,
+// and the rest in words' language; names is the run's table.
+func noteText(names *sim.Names, e *sim.Event, words *Words) (string, string) {
 	switch e.Kind {
 	case sim.KindState:
 		subj := e.Subject
@@ -673,23 +751,23 @@ func noteText(names *sim.Names, e *sim.Event) (string, string) {
 		switch e.Contents {
 		case sim.CommitMarker, sim.AbortMarker:
 			marker := map[sim.Contents]string{sim.CommitMarker: "COMMIT", sim.AbortMarker: "ABORT"}[e.Contents]
-			return marker + " marker → " + e.Subject + "@" + strconv.FormatInt(e.Offset, 10), "append marker"
+			return fmt.Sprintf(words.Marker, marker, e.Subject+"@"+strconv.FormatInt(e.Offset, 10)), "append marker"
 		case sim.TransactionRecord:
-			return "txn log @" + strconv.FormatInt(e.Offset, 10) + " " + strings.Trim(text, "[]"), "append txnlog"
+			return fmt.Sprintf(words.TxnLog, "@"+strconv.FormatInt(e.Offset, 10), strings.Trim(text, "[]")), "append txnlog"
 		}
-		return "append " + e.Subject + "@" + strconv.FormatInt(e.Offset, 10) + " " + text, "append record"
+		return fmt.Sprintf(words.Append, e.Subject+"@"+strconv.FormatInt(e.Offset, 10), text), "append record"
 	case sim.KindElection:
-		return "leads " + e.Subject + " (" + e.Text + ")", "election"
+		return fmt.Sprintf(words.Leads, e.Subject, e.TextIn(words.Note)), "election"
 	case sim.KindCallStart:
 		t := e.Subject + "(" + e.Text + ")"
 		return "▸ " + strings.Replace(t, " )", ")", 1), "call"
 	case sim.KindCallEnd:
 		if e.Failed() {
-			return "◂ " + e.Subject + " → " + e.Text, "return error"
+			return "◂ " + e.Subject + " → " + e.TextIn(words.Note), "return error"
 		}
-		return "◂ " + e.Subject + " → " + e.Text, "return"
+		return "◂ " + e.Subject + " → " + e.TextIn(words.Note), "return"
 	}
-	t := e.Text
+	t := e.TextIn(words.Note)
 	if e.Subject != "" {
 		t = e.Subject + ": " + t
 	}

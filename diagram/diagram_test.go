@@ -97,7 +97,7 @@ func TestAppendsAndExpectationsAreDrawnFromTheirFields(t *testing.T) {
 			if ev.Kind != sim.KindAppend {
 				continue
 			}
-			text, class := noteText(e.Names(), ev)
+			text, class := noteText(e.Names(), ev, &english)
 			want := map[sim.Contents]string{sim.CommitMarker: "COMMIT", sim.AbortMarker: "ABORT"}[ev.Contents]
 			if (want != "") != (class == "append marker") || (want != "" && (!strings.HasPrefix(text, want+" marker") || !strings.HasPrefix(ev.Text, want+"("))) {
 				t.Errorf("%s: %s drawn as %q (%s)", sc.Slug, ev.Line(e.Names()), text, class)

@@ -2,10 +2,10 @@ package diagram
 
 import (
 	"fmt"
-	"html"
 	"strings"
 
 	"txnlab/core/sim"
+	"txnlab/internal/escape"
 )
 
 // SVGNS must be set on every SVG element: go-app v10 creates an element in
@@ -72,9 +72,17 @@ svg { font: 11px ui-monospace, "DejaVu Sans Mono", Menlo, monospace; background:
 `
 
 // SVG draws every row of the diagram up to the current step as a
-// standalone SVG document, every label in full; names is the run's table.
+// standalone SVG document, every label in full, in English; names is the
+// run's table.
 func SVG(names *sim.Names, history, events []sim.Event, f Filter) string {
+	return SVGIn(names, history, events, f, nil)
+}
+
+// SVGIn is SVG with the diagram's words and the core's notes in words'
+// language (nil: English): a Chinese page exports a Chinese diagram.
+func SVGIn(names *sim.Names, history, events []sim.Event, f Filter, words *Words) string {
 	l := LayoutOf(names, history, events, len(events), f)
+	l.Words = words
 	l.wholeWidth(events) // every label whole: no one scrolls a file
 	var b strings.Builder
 	h := HeadHeight + l.Height
@@ -93,14 +101,14 @@ func SVG(names *sim.Names, history, events []sim.Event, f Filter) string {
 func writeShape(b *strings.Builder, s Shape) {
 	b.WriteString("<" + s.Tag)
 	for _, a := range s.Attrs {
-		b.WriteString(" " + a.K + `="` + html.EscapeString(a.V) + `"`)
+		b.WriteString(" " + a.K + `="` + escape.HTML(a.V) + `"`)
 	}
 	if s.Text == "" && len(s.Kids) == 0 {
 		b.WriteString("/>\n")
 		return
 	}
 	b.WriteString(">")
-	b.WriteString(html.EscapeString(s.Text))
+	b.WriteString(escape.HTML(s.Text))
 	for _, k := range s.Kids {
 		writeShape(b, k)
 	}
@@ -109,9 +117,15 @@ func writeShape(b *strings.Builder, s Shape) {
 
 // Mermaid renders the shown history as a Mermaid sequenceDiagram:
 // requests solid, responses dashed, lost messages with a cross, state
-// changes, appends and lifecycle as notes over their node. names is the
-// run's table.
+// changes, appends and lifecycle as notes over their node; in English.
+// names is the run's table.
 func Mermaid(names *sim.Names, events []sim.Event, f Filter) string {
+	return MermaidIn(names, events, f, nil)
+}
+
+// MermaidIn is Mermaid with the notes in words' language (nil: English).
+func MermaidIn(names *sim.Names, events []sim.Event, f Filter, words *Words) string {
+	w := words.words()
 	var b strings.Builder
 	b.WriteString("sequenceDiagram\n")
 	for _, ln := range LanesOf(f, Run{names, events}) {
@@ -143,11 +157,11 @@ func Mermaid(names *sim.Names, events []sim.Event, f Filter) string {
 			fmt.Fprintf(&b, "    %s%s%s: %s\n", mermaidID(names.Name(e.Node)), arrow, mermaidID(names.Name(e.Peer)), mermaidText(MessageText(e)))
 		case sim.KindState, sim.KindAppend, sim.KindElection:
 			if hasLane(names.Name(e.Node)) {
-				text, _ := noteText(names, e)
+				text, _ := noteText(names, e, w)
 				fmt.Fprintf(&b, "    Note over %s: %s\n", mermaidID(names.Name(e.Node)), mermaidText(text))
 			}
 		case sim.KindCrash, sim.KindRestart, sim.KindPause, sim.KindResume:
-			fmt.Fprintf(&b, "    Note over %s: %s\n", mermaidID(names.Name(e.Node)), strings.ToUpper(e.Kind.String()))
+			fmt.Fprintf(&b, "    Note over %s: %s\n", mermaidID(names.Name(e.Node)), mermaidText(strings.ToUpper(w.Lifecycle(e.Kind))))
 		}
 	}
 	return b.String()

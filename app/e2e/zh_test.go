@@ -13,27 +13,49 @@ import (
 // englishOnPage lists the English sentences the page shows or says,
 // by the lessons' rule (lessons/run_test.go: four Latin words in a row;
 // identifiers such as broker-1, read_committed or InitProducerId are one
-// word each), outside code (code, pre, kbd, the script's textarea) and
-// the diagram (its labels are the protocol's fields). It reads the text
-// a user sees (rendered text nodes, the options of the lists), the
-// tooltips, and the names a screen reader says (aria-label unless
-// aria-labelledby names the element, aria-valuetext, the live region).
+// word each), outside code (code, pre, kbd, the script's textarea). It
+// reads the text a user sees (rendered text nodes, the options of the
+// lists), the tooltips, and the names a screen reader says (aria-label
+// unless aria-labelledby names the element, aria-valuetext, the live
+// region). The diagram (svg) is read too, its labels, tooltips and
+// arrow names, with its code-like words set apart first (app's
+// englishProse): it writes the protocol's identifiers and fields
+// (InitProducerId(txn=order-txn-1), pid=0, __transaction_state/20,
+// PrepareCommit, PRODUCER_FENCED) and the script's statements as they
+// are, in every language, and the core's notes around them.
 const englishOnPage = `(() => {
 	const re = /[A-Za-z][A-Za-z'’-]*(?:[ ,]+[A-Za-z][A-Za-z'’-]*){3,}/g;
 	// #script-backdrop: the script again, in transparent ink behind the
 	// textarea (aria-hidden), so that wrapped lines keep their numbers.
-	const code = "code, pre, kbd, samp, textarea, script, style, svg, #script-backdrop .bl";
+	const code = "code, pre, kbd, samp, textarea, script, style, #script-backdrop .bl";
 	const out = [];
 	const check = (where, s) => { for (const m of (s || "").match(re) || []) out.push(where + ": " + m); };
+	// A word is code when it holds anything but Latin letters and
+	// punctuation (a digit, _ . - / = @ →, a Chinese character), is all
+	// capitals, or has an inner capital.
+	const isCode = w => /[^A-Za-z'’]/.test(w) || /^[A-Z]{2,}$/.test(w) || /[a-z][A-Z]/.test(w);
+	const prose = s => (s || "").split(/\s+/).map(w => {
+		const bare = w.replace(/^[,:;()\[\]（）：，。]+|[,:;()\[\]（）：，。]+$/g, "");
+		return bare === "" || isCode(bare) ? "|" : w;
+	}).join(" ");
+	const checkIn = (el, where, s) => check(where, el.closest("svg") ? prose(s) : s);
 	const w = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
 	for (let n = w.nextNode(); n; n = w.nextNode()) {
 		const el = n.parentElement;
 		if (!el || el.closest(code)) continue;
+		if (el.closest("svg")) {
+			// A label drawn, or a tooltip (<title>, never laid out).
+			if (el.tagName === "title" || el.getClientRects().length > 0) check("diagram " + el.tagName, prose(n.textContent));
+			continue;
+		}
 		const shown = el.closest("option, optgroup, .visually-hidden, [aria-live]") || el.getClientRects().length > 0;
 		if (shown) check("text", n.textContent);
 	}
 	for (const el of document.querySelectorAll("body *")) {
-		if (el.closest("svg")) continue;
+		if (el.closest("svg")) {
+			checkIn(el, "diagram aria-label of " + el.tagName, el.getAttribute("aria-label"));
+			continue;
+		}
 		if (!el.closest("[data-stmt], [data-stmt-form]")) check("title of " + el.tagName, el.getAttribute("title"));
 		if (!el.hasAttribute("aria-labelledby")) check("aria-label of " + el.tagName, el.getAttribute("aria-label"));
 		check("aria-valuetext", el.getAttribute("aria-valuetext"));
@@ -336,5 +358,82 @@ func TestArrowNamesInChinese(t *testing.T) {
 		if strings.Contains(n, "lost:") || strings.Contains(n, "in flight") {
 			t.Errorf("an arrow's name is English: %q", n)
 		}
+	}
+}
+
+// manyNotes is app's manyNotes (app/notes_test.go): a run that writes
+// most kinds of the core's notes (a group's rebalances and a member's
+// session timeout, break and restore, transaction timeouts, a
+// coordinator crash and its log loaded elsewhere, a broker fenced and
+// registered, partitions and heals, a duplicate batch, the ISR shrinking
+// and expanding).
+const manyNotes = `cluster brokers=3
+topic in partitions=1
+topic orders partitions=1 rf=3
+producer source
+consumer c1 group.id=etl session.timeout.ms=10s
+producer p1 transactional.id=t-1 transaction.timeout.ms=15s
+producer p2 transactional.id=t-2
+source send in/0 a=1
+c1 subscribe in
+c1 poll
+pause c1
+advance 15s
+resume c1
+break coordinator-epoch
+restore coordinator-epoch
+p1 init
+p1 begin
+p1 send orders/0 a=1
+expect txn t-1 state=Ongoing
+pause p1
+advance 25s
+expect txn t-1 state=Ongoing
+resume p1
+p2 init
+p2 begin
+p2 send orders/0 b=2
+crash coordinator(t-2)
+advance 5s
+restart broker-0
+partition broker-0 | broker-1, broker-2
+advance 40s
+heal
+advance 40s
+p2 commit
+partition broker-0, broker-1 | broker-2
+source send orders/0 z=9 &
+advance 40s
+heal
+advance 10s
+`
+
+// TestChineseDiagramNotes: a Chinese reader runs a script full of the
+// core's notes and steps through it: at every step the diagram (its
+// labels, tooltips and arrow names) and the narration say no English
+// sentence. Before, the notes were the core's English ("ISR shrinks:
+// broker-2 has not caught up for 30s", "group etl is Stable at
+// generation 1"), and the check skipped the diagram.
+func TestChineseDiagramNotes(t *testing.T) {
+	b := newBrowser(t)
+	b.open("/zh/playground")
+	waitIdle(b)
+	setScript(b, manyNotes)
+	waitIdle(b)
+	b.waitFor("the script run", `!document.querySelector(".editor-status") && +document.querySelector(".status .position")?.dataset.len > 20`)
+	eval[bool](b, `(document.activeElement?.blur(), true)`)
+	_, n := pos(b)
+	notes := 0
+	for i := 1; i <= n; i++ {
+		b.do(chromedp.KeyEvent(kb.ArrowRight))
+		waitPos(b, i)
+		noEnglish(t, b, fmt.Sprintf("step %d", i))
+		notes += eval[int](b, `document.querySelectorAll(`+jsString(selDiagram+` .note[data-kind="note"]`)+`).length`)
+		if t.Failed() {
+			break
+		}
+	}
+	if notes == 0 {
+		t.Error("no step drew a note: the check saw none")
 	}
 }

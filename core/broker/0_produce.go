@@ -89,7 +89,7 @@ func (b *Broker) produceAppend(w *sim.World, env *sim.Envelope, m *protocol.Prod
 			continue
 		}
 		if res.Duplicate {
-			w.Note(b.Node, pd.TopicPartition.String(), "duplicate batch (seq "+itoa(int64(pd.Records.BaseSequence))+") answered with its original offset "+itoa(res.BaseOffset))
+			w.Note(b.Node, pd.TopicPartition.String(), sim.NoteDuplicateBatch, itoa(int64(pd.Records.BaseSequence)), itoa(res.BaseOffset))
 		} else {
 			b.afterAppend(w, log, res.BaseOffset, false)
 		}
@@ -117,8 +117,7 @@ func (b *Broker) produceAppend(w *sim.World, env *sim.Envelope, m *protocol.Prod
 func (b *Broker) noProduceResponse(w *sim.World, env *sim.Envelope, resp *protocol.ProduceResponse) {
 	for _, r := range resp.Responses {
 		if r.ErrorCode != protocol.NONE {
-			w.Note(b.Node, r.TopicPartition.String(), "acks=0 produce failed with "+r.ErrorCode.String()+
-				": no response; the broker closes the connection to "+w.Name(env.From))
+			w.Note(b.Node, r.TopicPartition.String(), sim.NoteAcks0Failed, r.ErrorCode.String(), w.Name(env.From))
 		}
 	}
 }

@@ -605,7 +605,7 @@ func sortedIDs(m map[int32]*sim.Envelope) []int32 {
 
 func (b *Broker) becomeLeader(w *sim.World, p *PartitionState) {
 	w.Record(sim.Event{Kind: sim.KindElection, Node: b.Node, Subject: b.Disk.Log(p.TP).Name(),
-		Text: "leader epoch " + itoa(int64(p.LeaderEpoch)), Internal: isInternalTopic(p.TP.Topic) && !b.coordinates(p.TP)})
+		Note: sim.NewNote(sim.NoteLeaderEpoch, itoa(int64(p.LeaderEpoch))), Internal: isInternalTopic(p.TP.Topic) && !b.coordinates(p.TP)})
 	b.maybeAdvanceHW(w, p.TP)
 	b.scheduleISRCheck(w) // its followers may be behind the new leader
 	switch p.TP.Topic {
@@ -668,7 +668,7 @@ func (b *Broker) checkISR(w *sim.World) {
 			}
 			if r != b.ID && f != nil && w.Now()-f.lastCaughtUp > b.Cfg.ReplicaLagTimeMaxMs {
 				w.Record(sim.Event{Kind: sim.KindNote, Node: b.Node, Subject: tp.String(),
-					Text: "ISR shrinks: broker-" + itoa(int64(r)) + " has not caught up for " + b.Cfg.ReplicaLagTimeMaxMs.Human(), Internal: isInternalTopic(tp.Topic)})
+					Note: sim.NewNote(sim.NoteISRShrinks, "broker-"+itoa(int64(r)), b.Cfg.ReplicaLagTimeMaxMs.Human()), Internal: isInternalTopic(tp.Topic)})
 				continue
 			}
 			kept = append(kept, r)

@@ -69,7 +69,7 @@ func (b *Broker) removeExpiredProducers(w *sim.World, seq int) {
 		for i, pid := range gone {
 			ids[i] = strconv.FormatInt(pid, 10)
 		}
-		w.Note(b.Node, tp.String(), "producer state expired (producer.id.expiration.ms) for producer id "+strings.Join(ids, ", "))
+		w.Note(b.Node, tp.String(), sim.NoteProducerStateExpired, strings.Join(ids, ", "))
 	}
 	b.scheduleProducerExpiration(w)
 }

@@ -303,7 +303,7 @@ func (b *Broker) noteCaughtUp(w *sim.World, l *leadership, f *followerState) boo
 	p.ISR = append(p.ISR, replica)
 	slices.Sort(p.ISR)
 	w.Record(sim.Event{Kind: sim.KindNote, Node: b.Node, Subject: p.TP.String(),
-		Text: "ISR expands: broker-" + itoa(int64(replica)) + " caught up", Internal: isInternalTopic(p.TP.Topic)})
+		Note: sim.NewNote(sim.NoteISRExpands, "broker-"+itoa(int64(replica))), Internal: isInternalTopic(p.TP.Topic)})
 	return true
 }
 
@@ -429,7 +429,7 @@ func (b *Broker) handleFetchResponse(w *sim.World, env *sim.Envelope, m *protoco
 				to = own
 			}
 			if to < log.LogEndOffset() {
-				w.Note(b.Node, pd.TopicPartition.String(), "truncate to offset "+itoa(to)+" (diverged from the leader)")
+				w.Note(b.Node, pd.TopicPartition.String(), sim.NoteTruncate, itoa(to))
 				log.TruncateTo(to)
 			}
 			if s != nil {

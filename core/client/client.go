@@ -78,6 +78,17 @@ func (c *calls) start(w *sim.World, kind CallKind, text string) *Call {
 }
 
 func (c *calls) finish(w *sim.World, call *Call, err Result, detail string) {
+	c.finishWith(w, call, err, detail, nil)
+}
+
+// finishSaying returns a call with a detail in words: the note of code
+// d and its arguments, which a page writes in its language.
+func (c *calls) finishSaying(w *sim.World, call *Call, err Result, d sim.NoteCode, args ...string) {
+	n := &sim.Note{Code: d, Args: args}
+	c.finishWith(w, call, err, n.English(), n)
+}
+
+func (c *calls) finishWith(w *sim.World, call *Call, err Result, detail string, n *sim.Note) {
 	if call == nil || call.Done {
 		return
 	}
@@ -86,7 +97,7 @@ func (c *calls) finish(w *sim.World, call *Call, err Result, detail string) {
 	if detail != "" {
 		text += " " + detail
 	}
-	w.Record(sim.Event{Kind: sim.KindCallEnd, Node: c.node, Subject: string(call.Kind), Text: text, Error: err.Code, Exception: err.Exception})
+	w.Record(sim.Event{Kind: sim.KindCallEnd, Node: c.node, Subject: string(call.Kind), Text: text, Note: n, Error: err.Code, Exception: err.Exception})
 }
 
 // Last returns the most recent call, or nil.

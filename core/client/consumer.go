@@ -135,7 +135,7 @@ func (c *Consumer) Poll(w *sim.World) *Call {
 	c.pollCount++
 	c.polled = 0
 	if len(c.Assigned) == 0 && c.Subscription == nil {
-		c.finish(w, c.call, OK, "0 records (nothing assigned)")
+		c.finishSaying(w, c.call, OK, sim.NoteNothingAssigned)
 		return c.call
 	}
 	c.step(w)
@@ -146,7 +146,7 @@ func (c *Consumer) Poll(w *sim.World) *Call {
 func (c *Consumer) Commit(w *sim.World) *Call {
 	c.call = c.start(w, CallCommitSync, "")
 	if c.Cfg.GroupId == "" {
-		c.finish(w, c.call, Raised(protocol.InvalidGroupIdException), "no group.id")
+		c.finishSaying(w, c.call, Raised(protocol.InvalidGroupIdException), sim.NoteNoGroupID)
 		return c.call
 	}
 	c.sendGroupRequest(w, "commit")
@@ -239,7 +239,7 @@ func (c *Consumer) maybeFinishPoll(w *sim.World) {
 		return
 	}
 	c.Polls = c.pollCount
-	c.finish(w, c.call, OK, strconv.Itoa(c.polled)+" record(s)")
+	c.finishSaying(w, c.call, OK, sim.NoteRecords, strconv.Itoa(c.polled))
 }
 
 // Receive handles responses.

@@ -92,7 +92,7 @@ func (c *Consumer) Subscribe(w *sim.World, topics []string) *Call {
 	call := c.start(w, CallSubscribe, strings.Join(topics, " "))
 	if c.Cfg.GroupId == "" {
 		// KafkaConsumer.maybeThrowInvalidGroupIdException
-		c.finish(w, call, Raised(protocol.InvalidGroupIdException), "no group.id")
+		c.finishSaying(w, call, Raised(protocol.InvalidGroupIdException), sim.NoteNoGroupID)
 		return call
 	}
 	c.Subscription = slices.Sorted(slices.Values(topics))
@@ -187,9 +187,9 @@ func (c *Consumer) onSyncResponse(w *sim.World, m *protocol.SyncGroupResponse) {
 		c.needOffsets = len(c.Assigned) > 0
 		c.hbSeq++
 		w.AfterBackground(c.node, c.Cfg.HeartbeatIntervalMs, "heartbeat", c.hbSeq)
-		w.Note(c.node, c.Cfg.GroupId, w.Name(c.node)+" joined group "+c.Cfg.GroupId+" at generation "+itoa32(c.generation)+" as "+c.memberId)
+		w.Note(c.node, c.Cfg.GroupId, sim.NoteJoinedGroup, w.Name(c.node), c.Cfg.GroupId, itoa32(c.generation), c.memberId)
 		if len(c.Assigned) == 0 {
-			c.finish(w, c.call, OK, "0 records (nothing assigned)")
+			c.finishSaying(w, c.call, OK, sim.NoteNothingAssigned)
 			return
 		}
 		c.step(w)

@@ -300,7 +300,7 @@ func (p *Producer) Init(w *sim.World) *Call {
 		return call
 	}
 	if !p.Transactional() {
-		p.finish(w, call, Raised(protocol.IllegalStateException), "not a transactional producer")
+		p.finishSaying(w, call, Raised(protocol.IllegalStateException), sim.NoteNotTransactional)
 		return call
 	}
 	if p.State == Initializing && p.initCall == nil || p.State == Initializing && p.initCall.Done {
@@ -311,7 +311,7 @@ func (p *Producer) Init(w *sim.World) *Call {
 		return call
 	}
 	if p.State != Uninitialized {
-		p.finish(w, call, p.illegal(), "initTransactions in state "+string(p.State))
+		p.finishSaying(w, call, p.illegal(), sim.NoteCallInState, "initTransactions", string(p.State))
 		return call
 	}
 	p.initCall = call
@@ -344,7 +344,7 @@ func (p *Producer) Begin(w *sim.World) *Call {
 		return call
 	}
 	if !p.Transactional() || p.State != Ready {
-		p.finish(w, call, p.illegal(), "beginTransaction in state "+string(p.State))
+		p.finishSaying(w, call, p.illegal(), sim.NoteCallInState, "beginTransaction", string(p.State))
 		return call
 	}
 	p.currentTxn++
@@ -372,7 +372,7 @@ func (p *Producer) Send(w *sim.World, tp protocol.TopicPartition, records []prot
 		if p.State == AbortableError {
 			err = p.lastError
 		}
-		p.finish(w, call, err, "send in state "+string(p.State))
+		p.finishSaying(w, call, err, sim.NoteCallInState, "send", string(p.State))
 		return call
 	}
 	if !p.Transactional() && p.ProducerId < 0 && p.Cfg.EnableIdempotence && !p.pidRequested {
@@ -419,7 +419,7 @@ func (p *Producer) SendOffsetsToTransaction(w *sim.World, md GroupMetadata, offs
 		return call
 	}
 	if !p.Transactional() || p.State != InTransaction {
-		p.finish(w, call, p.illegal(), "sendOffsetsToTransaction in state "+string(p.State))
+		p.finishSaying(w, call, p.illegal(), sim.NoteCallInState, "sendOffsetsToTransaction", string(p.State))
 		return call
 	}
 	p.offsetsCall = call
@@ -498,7 +498,7 @@ func (p *Producer) Commit(w *sim.World) *Call {
 		if p.State == AbortableError {
 			err = p.lastError
 		}
-		p.finish(w, call, err, "commitTransaction in state "+string(p.State))
+		p.finishSaying(w, call, err, sim.NoteCallInState, "commitTransaction", string(p.State))
 		return call
 	}
 	p.commitCall = call
@@ -521,7 +521,7 @@ func (p *Producer) Abort(w *sim.World) *Call {
 		return call
 	}
 	if !p.Transactional() || (p.State != InTransaction && p.State != AbortableError) {
-		p.finish(w, call, p.illegal(), "abortTransaction in state "+string(p.State))
+		p.finishSaying(w, call, p.illegal(), sim.NoteCallInState, "abortTransaction", string(p.State))
 		return call
 	}
 	p.beginAbort(w, call)
@@ -570,7 +570,7 @@ func (p *Producer) closedCall(w *sim.World, call *Call) bool {
 	if !p.closed {
 		return false
 	}
-	p.finish(w, call, Raised(protocol.IllegalStateException), "the producer is closed")
+	p.finishSaying(w, call, Raised(protocol.IllegalStateException), sim.NoteProducerClosed)
 	return true
 }
 
@@ -1221,7 +1221,7 @@ func (p *Producer) Timer(w *sim.World, t *sim.Timer) {
 	case "max-block":
 		c := t.Data.(*Call)
 		if !c.Done {
-			p.finish(w, c, Raised(protocol.TimeoutException), "max.block.ms elapsed")
+			p.finishSaying(w, c, Raised(protocol.TimeoutException), sim.NoteMaxBlockElapsed)
 		}
 	}
 }
@@ -1325,13 +1325,12 @@ func (p *Producer) bumpIdempotentEpoch(w *sim.World) {
 	p.restartSequences()
 	if p.ProducerEpoch == math.MaxInt16 {
 		p.ProducerId, p.ProducerEpoch = protocol.NoProducerId, protocol.NoProducerEpoch
-		w.Note(p.node, "producer "+w.Name(p.node), "epoch exhausted: a new producer id is requested")
+		w.Note(p.node, "producer "+w.Name(p.node), sim.NoteEpochExhausted)
 		p.enqueueInitProducerId(w, false)
 		return
 	}
 	p.ProducerEpoch++
-	w.Note(p.node, "producer "+w.Name(p.node), "idempotent producer bumps its epoch to "+strconv.Itoa(int(p.ProducerEpoch))+
-		" after a gap in its sequences: the sequence restarts at 0")
+	w.Note(p.node, "producer "+w.Name(p.node), sim.NoteEpochBump, strconv.Itoa(int(p.ProducerEpoch)))
 }
 
 // produceLost retries a produce request that got no answer, with the same

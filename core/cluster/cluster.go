@@ -283,7 +283,7 @@ func (c *Cluster) Isolate(node sim.NodeID) {
 			c.World.Net.Cut(node, other)
 		}
 	}
-	c.World.Note(node, "", "isolated from every other node")
+	c.World.Note(node, "", sim.NoteIsolated)
 	c.NetworkMayLose()
 	if id, ok := broker.IDOf(node); ok {
 		c.World.After(ControllerNode, c.BrokerCfg.SessionTimeoutMs, "session-timeout", sessionCheck{id, c.incarnation[id]})
@@ -318,7 +318,7 @@ func (c *Cluster) NetworkMayLose() {
 // register again.
 func (c *Cluster) Heal() {
 	c.World.Net.Heal()
-	c.World.Note(ControllerNode, "", "network healed")
+	c.World.Note(ControllerNode, "", sim.NoteHealed)
 	for _, b := range c.Brokers {
 		if b != nil && c.World.StatusOf(b.Node) == sim.Up {
 			b.RestartFetchers(c.World)

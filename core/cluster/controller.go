@@ -47,7 +47,7 @@ func (c *Cluster) fence(id int32) {
 	w := c.World
 	c.fenced[id] = true
 	c.Meta.Alive[id] = false
-	w.Note(ControllerNode, c.World.Name(broker.NodeID(id)), "fenced: no heartbeat for "+c.BrokerCfg.SessionTimeoutMs.Human())
+	w.Note(ControllerNode, c.World.Name(broker.NodeID(id)), sim.NoteBrokerFenced, c.BrokerCfg.SessionTimeoutMs.Human())
 	for _, p := range c.Meta.SortedPartitions() {
 		if !p.IsReplica(id) {
 			continue
@@ -88,7 +88,7 @@ func (c *Cluster) shrinkISR(p *broker.PartitionState, id int32) {
 func (c *Cluster) unfence(id int32) {
 	c.fenced[id] = false
 	c.Meta.Alive[id] = true
-	c.World.Note(ControllerNode, c.World.Name(broker.NodeID(id)), "registered")
+	c.World.Note(ControllerNode, c.World.Name(broker.NodeID(id)), sim.NoteBrokerRegistered)
 	for _, p := range c.Meta.SortedPartitions() {
 		if p.Leader < 0 && p.InISR(id) {
 			c.elect(p)
@@ -111,7 +111,7 @@ func (c *Cluster) elect(p *broker.PartitionState) {
 	if p.Leader >= 0 {
 		p.LeaderEpoch++
 	} else if isUserTopic(p.TP.Topic) || c.interesting(p) {
-		c.World.Note(ControllerNode, p.TP.String(), "offline: no live in-sync replica")
+		c.World.Note(ControllerNode, p.TP.String(), sim.NotePartitionOffline)
 	}
 }
 

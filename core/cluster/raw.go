@@ -28,7 +28,7 @@ func (c *Cluster) SendRaw(from, to sim.NodeID, msg protocol.Message) (int64, err
 	if _, ok := broker.IDOf(to); !ok {
 		return 0, fmt.Errorf("%s is not a broker: requests go to brokers", c.World.Name(to))
 	}
-	c.World.Note(from, "", "a request written by hand, not by the Java client: "+msg.APIKey().String())
+	c.World.Note(from, "", sim.NoteRawRequest, msg.APIKey().String())
 	return c.World.Send(from, to, msg, 0), nil
 }
 
@@ -101,8 +101,7 @@ func (c *Cluster) SeedTransactionalId(id string, pid int64, epoch int16) (done f
 	}
 	finished := false
 	var failure error
-	c.World.Note(b.Node, "txn "+id, "set up by the script at producer id "+strconv.FormatInt(pid, 10)+
-		", epoch "+strconv.Itoa(int(epoch)))
+	c.World.Note(b.Node, "txn "+id, sim.NoteTxnSeeded, strconv.FormatInt(pid, 10), strconv.Itoa(int(epoch)))
 	b.Txn.Seed(c.World, id, pid, epoch, func(w *sim.World, code protocol.ErrorCode) {
 		finished = true
 		if code != protocol.NONE {

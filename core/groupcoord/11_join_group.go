@@ -84,19 +84,19 @@ func (c *Coordinator) handleJoinGroup(w *sim.World, env *sim.Envelope, m *protoc
 	same := slices.Equal(mem.topics, topics)
 	switch g.state {
 	case PreparingRebalance:
-		c.updateMemberAndRebalance(w, p, g, mem, env, m, topics, "member "+mem.id+" joining during PreparingRebalance")
+		c.updateMemberAndRebalance(w, p, g, mem, env, m, topics, rebalanceReason{sim.NoteRebalanceJoinDuringPrepare, mem.id})
 	case CompletingRebalance:
 		if same {
 			c.answerCurrentGeneration(w, g, mem, env, mem.id == g.leader)
 		} else {
-			c.updateMemberAndRebalance(w, p, g, mem, env, m, topics, "updating metadata for member "+mem.id)
+			c.updateMemberAndRebalance(w, p, g, mem, env, m, topics, rebalanceReason{sim.NoteRebalanceMetadata, mem.id})
 		}
 	case Stable:
 		switch {
 		case mem.id == g.leader:
-			c.updateMemberAndRebalance(w, p, g, mem, env, m, topics, "leader "+mem.id+" re-joining")
+			c.updateMemberAndRebalance(w, p, g, mem, env, m, topics, rebalanceReason{sim.NoteRebalanceLeaderRejoin, mem.id})
 		case !same:
-			c.updateMemberAndRebalance(w, p, g, mem, env, m, topics, "updating metadata for member "+mem.id)
+			c.updateMemberAndRebalance(w, p, g, mem, env, m, topics, rebalanceReason{sim.NoteRebalanceMetadata, mem.id})
 		default:
 			c.answerCurrentGeneration(w, g, mem, env, false)
 		}
@@ -113,10 +113,10 @@ func (c *Coordinator) addMemberAndRebalance(w *sim.World, p int32, g *group, id 
 	}
 	g.add(mem)
 	c.scheduleExpiration(w, p, g, mem, newMemberJoinTimeoutMs)
-	c.maybePrepareRebalance(w, p, g, "adding new member "+id)
+	c.maybePrepareRebalance(w, p, g, rebalanceReason{sim.NoteRebalanceNewMember, id})
 }
 
-func (c *Coordinator) updateMemberAndRebalance(w *sim.World, p int32, g *group, mem *member, env *sim.Envelope, m *protocol.JoinGroupRequest, topics []string, reason string) {
+func (c *Coordinator) updateMemberAndRebalance(w *sim.World, p int32, g *group, mem *member, env *sim.Envelope, m *protocol.JoinGroupRequest, topics []string, reason rebalanceReason) {
 	mem.topics = slices.Clone(topics)
 	mem.sessionTimeout, mem.rebalanceTimeout = sim.Time(m.SessionTimeoutMs), sim.Time(m.RebalanceTimeoutMs)
 	if mem.join != nil && mem.join != env {
@@ -150,7 +150,7 @@ func (c *Coordinator) replaceStaticMember(w *sim.World, p int32, g *group, old *
 	if wasLeader {
 		g.leader = id
 	}
-	c.updateMemberAndRebalance(w, p, g, old, env, m, topics, "static member "+old.instanceId+" rejoined with a new member id")
+	c.updateMemberAndRebalance(w, p, g, old, env, m, topics, rebalanceReason{sim.NoteRebalanceStaticRejoin, old.instanceId})
 }
 
 func (c *Coordinator) answerCurrentGeneration(w *sim.World, g *group, mem *member, env *sim.Envelope, withMembers bool) {

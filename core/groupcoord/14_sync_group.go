@@ -74,7 +74,7 @@ func (c *Coordinator) handleSyncGroup(w *sim.World, env *sim.Envelope, m *protoc
 			}
 		}
 		g.state = Stable
-		w.Note(c.host.BrokerNode(), g.id, "group "+g.id+" is Stable at generation "+itoa(g.generation))
+		w.Note(c.host.BrokerNode(), g.id, sim.NoteGroupStable, g.id, itoa(g.generation))
 		for _, id := range g.order {
 			x := g.members[id]
 			if x.sync != nil {

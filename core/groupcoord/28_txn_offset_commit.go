@@ -58,11 +58,11 @@ func (c *Coordinator) OnMarker(w *sim.World, p int32, pid int64, commit bool) {
 		n := len(op.pending[pid])
 		op.completeTransaction(pid, commit)
 		if n > 0 {
-			verb := "dropped"
+			code := sim.NotePendingOffsetsDropped
 			if commit {
-				verb = "materialised"
+				code = sim.NotePendingOffsetsMaterialised
 			}
-			w.Note(c.host.BrokerNode(), offsetsTP(p).String(), strconv.Itoa(n)+" pending transactional offset(s) of producer "+strconv.FormatInt(pid, 10)+" "+verb)
+			w.Note(c.host.BrokerNode(), offsetsTP(p).String(), code, strconv.Itoa(n), strconv.FormatInt(pid, 10))
 		}
 	}
 }

@@ -123,7 +123,7 @@ func (c *Coordinator) Timer(w *sim.World, t *sim.Timer) {
 	}
 	c.parts[job.partition] = op
 	if len(op.committed)+len(op.pending) > 0 {
-		w.Note(c.host.BrokerNode(), offsetsTP(job.partition).String(), "group coordinator loaded "+strconv.Itoa(len(op.committed))+" committed offset(s)")
+		w.Note(c.host.BrokerNode(), offsetsTP(job.partition).String(), sim.NoteGroupOffsetsLoaded, strconv.Itoa(len(op.committed)))
 	}
 }
 

@@ -243,7 +243,7 @@ func (c *Coordinator) scheduleExpiration(w *sim.World, p int32, g *group, m *mem
 
 // maybePrepareRebalance starts a rebalance unless one is under way, in
 // which case the join phase may now be complete.
-func (c *Coordinator) maybePrepareRebalance(w *sim.World, p int32, g *group, reason string) {
+func (c *Coordinator) maybePrepareRebalance(w *sim.World, p int32, g *group, reason rebalanceReason) {
 	if g.state == PreparingRebalance {
 		c.tryCompleteJoin(w, p, g)
 		return
@@ -251,10 +251,17 @@ func (c *Coordinator) maybePrepareRebalance(w *sim.World, p int32, g *group, rea
 	c.prepareRebalance(w, p, g, reason)
 }
 
+// rebalanceReason is why a group rebalances, as its note says it: the
+// note's code and the member it names.
+type rebalanceReason struct {
+	code   sim.NoteCode
+	member string
+}
+
 // prepareRebalance: awaiting SyncGroups are answered
 // REBALANCE_IN_PROGRESS, the join phase starts (an InitialDelayedJoin
 // from Empty, a DelayedJoin bounded by the rebalance timeout otherwise).
-func (c *Coordinator) prepareRebalance(w *sim.World, p int32, g *group, reason string) {
+func (c *Coordinator) prepareRebalance(w *sim.World, p int32, g *group, reason rebalanceReason) {
 	if g.state == CompletingRebalance {
 		c.propagateAssignmentError(w, g, protocol.REBALANCE_IN_PROGRESS)
 	}
@@ -270,7 +277,7 @@ func (c *Coordinator) prepareRebalance(w *sim.World, p int32, g *group, reason s
 		w.AfterBackground(c.host.BrokerNode(), g.rebalanceTimeout(), timerJoin, joinTimer{p, g.id, g.joinSeq})
 	}
 	g.state = PreparingRebalance
-	w.Note(c.host.BrokerNode(), g.id, "group "+g.id+" preparing to rebalance (generation "+strconv.Itoa(int(g.generation))+"): "+reason)
+	w.Note(c.host.BrokerNode(), g.id, reason.code, g.id, strconv.Itoa(int(g.generation)), reason.member)
 	c.tryCompleteJoin(w, p, g)
 }
 
@@ -313,7 +320,7 @@ func (c *Coordinator) onCompleteJoin(w *sim.World, p int32, g *group) {
 	for _, id := range slices.Clone(g.order) {
 		if m := g.members[id]; m.join == nil && m.instanceId == "" {
 			g.remove(id)
-			w.Note(c.host.BrokerNode(), g.id, "group "+g.id+" removed member "+id+", which did not rejoin")
+			w.Note(c.host.BrokerNode(), g.id, sim.NoteGroupMemberRemoved, g.id, id)
 		}
 	}
 	// maybeElectNewJoinedLeader: a static member kept without rejoining
@@ -336,7 +343,7 @@ func (c *Coordinator) onCompleteJoin(w *sim.World, p int32, g *group) {
 	g.generation++
 	if len(g.members) == 0 {
 		g.state = Empty
-		w.Note(c.host.BrokerNode(), g.id, "group "+g.id+" is empty at generation "+strconv.Itoa(int(g.generation)))
+		w.Note(c.host.BrokerNode(), g.id, sim.NoteGroupEmpty, g.id, strconv.Itoa(int(g.generation)))
 		return
 	}
 	g.state = CompletingRebalance
@@ -400,11 +407,11 @@ func (c *Coordinator) heartbeatExpired(w *sim.World, t heartbeatTimer) {
 	if !m.isNew && (m.join != nil || m.sync != nil) {
 		return // hasSatisfiedHeartbeat: awaiting a join or a sync
 	}
-	w.Note(c.host.BrokerNode(), g.id, "group "+g.id+": member "+m.id+" failed (session timeout), removing it")
-	c.removeMemberAndUpdateGroup(w, t.partition, g, m, "removing member "+m.id+" on heartbeat expiration")
+	w.Note(c.host.BrokerNode(), g.id, sim.NoteGroupMemberFailed, g.id, m.id)
+	c.removeMemberAndUpdateGroup(w, t.partition, g, m, rebalanceReason{sim.NoteRebalanceHeartbeatExpired, m.id})
 }
 
-func (c *Coordinator) removeMemberAndUpdateGroup(w *sim.World, p int32, g *group, m *member, reason string) {
+func (c *Coordinator) removeMemberAndUpdateGroup(w *sim.World, p int32, g *group, m *member, reason rebalanceReason) {
 	if m.join != nil {
 		env := m.join
 		m.join = nil

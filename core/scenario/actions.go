@@ -279,7 +279,7 @@ func (st *WaitStmt) apply(s *Session) *Error {
 			}
 		}
 		return true
-	}, 10*sim.Minute, fmt.Sprintf("wait %s: the call did not return within 10m", st.Client))
+	}, 10*sim.Minute, sim.NewNote(sim.NoteWaitNoReturn, st.Client))
 	return nil
 }
 
@@ -404,7 +404,7 @@ func (s *Session) awaitCall(st Stmt, client, op string, background bool, call *c
 		return s.errorf(st, "%v", err)
 	}
 	if !background {
-		s.waitFor(st, func() bool { return call.Done }, 10*sim.Minute, client+" "+op+": the call did not return within 10m")
+		s.waitFor(st, func() bool { return call.Done }, 10*sim.Minute, sim.NewNote(sim.NoteCallNoReturn, client, op))
 	}
 	return nil
 }

@@ -5,7 +5,7 @@ package scenario
 // parsing, canonical text and application live here.
 
 import (
-	"fmt"
+	"strconv"
 	"strings"
 
 	"txnlab/core/safety"
@@ -177,7 +177,7 @@ func (st *CrashStmt) apply(s *Session) *Error {
 	if s.Cluster.World.StatusOf(n) == sim.Crashed {
 		// Crashing what is down changes nothing; in the playground a
 		// learner may have crashed it a moment before the script does.
-		s.Cluster.World.Note(sim.NoNode, "", fmt.Sprintf("line %d: %s is already down", st.Position().Line, s.Cluster.World.Name(n)))
+		s.Cluster.World.Note(sim.NoNode, "", sim.NoteAlreadyDown, strconv.Itoa(st.Position().Line), s.Cluster.World.Name(n))
 		return nil
 	}
 	if e := s.Cluster.Crash(n); e != nil {
@@ -224,7 +224,7 @@ func (st *PartitionStmt) apply(s *Session) *Error {
 		groups = append(groups, ids)
 	}
 	s.Cluster.Partition(groups)
-	s.Cluster.World.Note(sim.NoNode, "", "network partitioned: "+st.String()[len("partition "):])
+	s.Cluster.World.Note(sim.NoNode, "", sim.NotePartitioned, st.String()[len("partition "):])
 	return nil
 }
 
@@ -267,7 +267,7 @@ func (st *DropStmt) apply(s *Session) *Error {
 		return err
 	}
 	s.Cluster.Drop(m, st.Count)
-	s.Cluster.World.Note(sim.NoNode, "", st.String())
+	s.Cluster.World.Note(sim.NoNode, "", sim.NoteStatement, st.String())
 	return nil
 }
 
@@ -310,7 +310,7 @@ func (st *DelayStmt) apply(s *Session) *Error {
 		return err
 	}
 	s.Cluster.Delay(m, st.By)
-	s.Cluster.World.Note(sim.NoNode, "", st.String())
+	s.Cluster.World.Note(sim.NoNode, "", sim.NoteStatement, st.String())
 	return nil
 }
 
@@ -367,12 +367,12 @@ func (lp *lineParser) mechanism(verb string) Mechanism {
 
 func (st *BreakStmt) apply(s *Session) *Error {
 	s.Cluster.SetBroken(st.Mechanism, true)
-	s.Cluster.World.Note(sim.NoNode, "", "break "+st.Mechanism.String()+": this safety mechanism is now OFF")
+	s.Cluster.World.Note(sim.NoNode, "", sim.NoteBreak, st.Mechanism.String())
 	return nil
 }
 
 func (st *RestoreStmt) apply(s *Session) *Error {
 	s.Cluster.SetBroken(st.Mechanism, false)
-	s.Cluster.World.Note(sim.NoNode, "", "restore "+st.Mechanism.String())
+	s.Cluster.World.Note(sim.NoNode, "", sim.NoteRestore, st.Mechanism.String())
 	return nil
 }

@@ -73,7 +73,7 @@ type wait struct {
 	// advanceTo is set for `advance`: the clock jumps there at the end.
 	advanceTo sim.Time
 	isAdvance bool
-	onLimit   string
+	onLimit   *sim.Note
 	steps     int
 	// start is when the statement began; delivered lists the visible
 	// deliveries since then, so the playground can name the exact moment
@@ -219,8 +219,8 @@ func (s *Session) stepActive() {
 		} else if a.limit > w.Now() && (!ok || next.At > a.limit) {
 			w.AdvanceTo(a.limit, 0)
 		}
-		if a.onLimit != "" && !(a.done != nil && a.done()) {
-			w.Note(sim.NoNode, "", a.onLimit)
+		if a.onLimit != nil && !(a.done != nil && a.done()) {
+			w.Note(sim.NoNode, "", a.onLimit.Code, a.onLimit.Args...)
 		}
 		s.active = nil
 		return
@@ -258,7 +258,7 @@ func (s *Session) apply(st Stmt) *Error {
 	return st.apply(s)
 }
 
-func (s *Session) waitFor(st Stmt, done func() bool, d sim.Time, onLimit string) {
+func (s *Session) waitFor(st Stmt, done func() bool, d sim.Time, onLimit *sim.Note) {
 	w := s.Cluster.World
 	s.active = &wait{stmt: st, done: done, limit: w.Now() + d, onLimit: onLimit, start: w.Now(), delivered: s.freshDeliveries()}
 	if done() {

@@ -312,7 +312,7 @@ func (st *RequestStmt) apply(s *Session) *Error {
 	}
 	answered := c.AnswerWatch(id)
 	s.waitFor(st, answered, p.Cfg.RequestTimeoutMs,
-		"request "+st.API.String()+": no response within "+p.Cfg.RequestTimeoutMs.Human())
+		sim.NewNote(sim.NoteRequestNoResponse, st.API.String(), p.Cfg.RequestTimeoutMs.Human()))
 	return nil
 }
 

@@ -63,6 +63,6 @@ func (st *TxnSeedStmt) apply(s *Session) *Error {
 			s.Err = s.errorf(st, "%v", e) // the run stops here
 		}
 		return true
-	}, 30*sim.Second, "txn "+st.TransactionalID+": the coordinator did not write the metadata within 30s")
+	}, 30*sim.Second, sim.NewNote(sim.NoteSeedNoMetadata, st.TransactionalID))
 	return nil
 }

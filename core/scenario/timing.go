@@ -71,7 +71,7 @@ func parseRun(lp *lineParser, kw token) Stmt {
 }
 
 func (st *RunStmt) apply(s *Session) *Error {
-	s.waitFor(st, s.Cluster.World.Idle, st.For, "run stopped after "+st.For.Human()+" with work still outstanding")
+	s.waitFor(st, s.Cluster.World.Idle, st.For, sim.NewNote(sim.NoteRunOutstanding, st.For.Human()))
 	return nil
 }
 
@@ -96,7 +96,7 @@ func (st *RunUntilStmt) apply(s *Session) *Error {
 		}
 		*seen, counted = *seen+1, next.Env // let this one through
 		return false
-	}, st.For, "run until "+st.Match.String()+": no such message within "+st.For.Human())
+	}, st.For, sim.NewNote(sim.NoteRunUntilNone, st.Match.String(), st.For.Human()))
 	if s.active != nil {
 		s.active.untilSeen = seen
 	}

@@ -100,7 +100,7 @@ func TestRecordedEventsCarryCodes(t *testing.T) {
 	w, _ := fixedWorld(5)
 	w.Send(nodea, nodeb, &protocol.EndTxnResponse{ErrorCode: protocol.PRODUCER_FENCED}, 0)
 	w.Send(nodea, nodeb, &protocol.ProduceRequest{}, 0)
-	w.Note(nodea, "scan", "nothing")
+	w.Note(nodea, "scan", NoteStatement, "nothing")
 	runAll(t, w)
 	produces := 0
 	for _, e := range w.Trace.All() {

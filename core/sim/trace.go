@@ -77,6 +77,10 @@ type Event struct {
 	Text    string
 
 	Msg protocol.Message
+	// Note is Text (or its end) as a code and arguments, for a page in
+	// another language; nil when the text is data (a batch, a call's
+	// arguments) or there is none. Text alone is the canonical line's.
+	Note *Note
 
 	// Node is where the event happened (a message's sender); Peer is a
 	// message's destination, NoNode on other events. Codes of the

@@ -415,7 +415,8 @@ func (w *World) StatusOf(id NodeID) Status {
 
 // Record appends an event to the trace, stamping its index and time; an
 // event that carries no message gets protocol.NoAPI, so that no reader
-// mistakes it for a Produce (key 0).
+// mistakes it for a Produce (key 0). An event with a note and no text
+// gets the note's English as its text.
 func (w *World) Record(e Event) { w.record(e) }
 
 // record is Record, returning where the event now lives.
@@ -425,6 +426,9 @@ func (w *World) record(e Event) *Event {
 	if !e.Kind.CarriesMessage() {
 		e.API = protocol.NoAPI
 	}
+	if e.Note != nil && e.Text == "" {
+		e.Text = e.Note.English()
+	}
 	at := w.Trace.add(e)
 	if w.OnEvent != nil {
 		w.OnEvent(at)
@@ -432,9 +436,10 @@ func (w *World) record(e Event) *Event {
 	return at
 }
 
-// Note records a free-text event at a node.
-func (w *World) Note(node NodeID, subject, text string) {
-	w.Record(Event{Kind: KindNote, Node: node, Subject: subject, Text: text})
+// Note records a note at a node: the sentence of code c with its
+// arguments, its English as the event's text.
+func (w *World) Note(node NodeID, subject string, c NoteCode, args ...string) {
+	w.Record(Event{Kind: KindNote, Node: node, Subject: subject, Note: &Note{Code: c, Args: args}})
 }
 
 // Send puts a message on the wire from one node to another and returns its

@@ -623,7 +623,7 @@ func TestTraceAcrossBlocks(t *testing.T) {
 	}
 	n := 2*traceChunk + 7
 	for i := 0; i < n; i++ {
-		w.Note(nodea, "", strconv.Itoa(i))
+		w.Note(nodea, "", NoteStatement, strconv.Itoa(i))
 	}
 	if w.Trace.Len() != n {
 		t.Fatalf("Len = %d, want %d", w.Trace.Len(), n)
@@ -661,7 +661,7 @@ func TestTraceShareWith(t *testing.T) {
 	run := func(n int) *World {
 		w := NewWorld(1)
 		for i := 0; i < n; i++ {
-			w.Note(nodea, "", strconv.Itoa(i))
+			w.Note(nodea, "", NoteStatement, strconv.Itoa(i))
 		}
 		return w
 	}
@@ -675,7 +675,7 @@ func TestTraceShareWith(t *testing.T) {
 		t.Fatal("the last, partial block does not alias the history")
 	}
 	for i := 0; i < traceChunk; i++ {
-		w.Note(nodeb, "", "new")
+		w.Note(nodeb, "", NoteStatement, "new")
 	}
 	for i, e := range history {
 		if e.Text != strconv.Itoa(i) {

@@ -161,22 +161,22 @@ func (c *Coordinator) sendQueuedMarkers(w *sim.World) {
 // Disconnected re-queues a request whose destination refused the
 // connection; the send waits a reconnect backoff (1 s here) first.
 func (c *Coordinator) Disconnected(w *sim.World, msgID int64) {
-	c.requeue(w, msgID, "could not connect to the partition leader", sim.Second)
+	c.requeue(w, msgID, sim.NoteMarkersRequeuedNoConnect, sim.Second)
 }
 
 // markerRequestTimedOut re-queues a request that got no answer.
 func (c *Coordinator) markerRequestTimedOut(w *sim.World, msgID int64) {
-	c.requeue(w, msgID, "no answer within request.timeout.ms", 0)
+	c.requeue(w, msgID, sim.NoteMarkersRequeuedTimeout, 0)
 }
 
-func (c *Coordinator) requeue(w *sim.World, msgID int64, why string, backoff sim.Time) {
+func (c *Coordinator) requeue(w *sim.World, msgID int64, why sim.NoteCode, backoff sim.Time) {
 	ch := &c.markers
 	in, ok := ch.inflight[msgID]
 	if !ok {
 		return
 	}
 	delete(ch.inflight, msgID)
-	w.Note(c.host.BrokerNode(), "WriteTxnMarkers", w.Name(in.dest)+": "+why+"; markers queued again")
+	w.Note(c.host.BrokerNode(), "WriteTxnMarkers", why, w.Name(in.dest))
 	for _, e := range in.entries {
 		if ch.live(c, e.pc) {
 			ch.enqueue(c, e.pc, e.partitions)
@@ -211,12 +211,12 @@ func (c *Coordinator) HandleMarkersResponse(w *sim.World, env *sim.Envelope, m *
 			case protocol.INVALID_PRODUCER_EPOCH, protocol.TRANSACTION_COORDINATOR_FENCED:
 				stopped = true
 			default:
-				w.Note(c.host.BrokerNode(), "txn "+pc.id, "unexpected marker error "+r.ErrorCode.String()+" on "+r.TopicPartition.String())
+				w.Note(c.host.BrokerNode(), "txn "+pc.id, sim.NoteMarkerError, r.ErrorCode.String(), r.TopicPartition.String())
 				stopped = true
 			}
 		}
 		if stopped {
-			w.Note(c.host.BrokerNode(), "txn "+pc.id, "markers stopped: a newer producer epoch or coordinator owns this transaction")
+			w.Note(c.host.BrokerNode(), "txn "+pc.id, sim.NoteMarkersStopped)
 			delete(ch.pending, pc.id)
 			continue
 		}

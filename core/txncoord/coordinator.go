@@ -204,7 +204,7 @@ func (c *Coordinator) OnElection(w *sim.World, p int32, leaderEpoch int32) {
 // OnResignation forgets a partition this broker no longer leads.
 func (c *Coordinator) OnResignation(w *sim.World, p int32) {
 	if _, ok := c.cache[p]; ok {
-		w.Note(c.host.BrokerNode(), txnTP(p).String(), "coordinator resigns")
+		w.Note(c.host.BrokerNode(), txnTP(p).String(), sim.NoteCoordinatorResigns)
 	}
 	c.dropPartition(p)
 	delete(c.loading, p)
@@ -249,13 +249,13 @@ func (c *Coordinator) finishLoad(w *sim.World, job loadJob) {
 	c.maybeScheduleTimeoutScan(w) // loaded Ongoing transactions keep their start time
 	ids := sortedIds(entry.txns)
 	if len(log.Batches) > 0 {
-		w.Note(c.host.BrokerNode(), txnTP(job.partition).String(),
-			"loaded "+strconv.Itoa(len(ids))+" transactional id(s), coordinator epoch "+strconv.Itoa(int(job.epoch)))
+		w.Note(c.host.BrokerNode(), txnTP(job.partition).String(), sim.NoteTxnLoaded,
+			strconv.Itoa(len(ids)), strconv.Itoa(int(job.epoch)))
 	}
 	for _, id := range ids {
 		md := entry.txns[id]
 		if md.State == protocol.PrepareCommit || md.State == protocol.PrepareAbort {
-			w.Note(c.host.BrokerNode(), "txn "+id, "found in "+md.State.String()+" while loading: sending the markers again")
+			w.Note(c.host.BrokerNode(), "txn "+id, sim.NoteTxnFoundWhileLoading, md.State.String())
 			c.markers.add(w, c, id, job.epoch, md.State == protocol.PrepareCommit, md, md.prepareComplete(w.Now()))
 		}
 	}

@@ -160,7 +160,7 @@ func (md *TransactionMetadata) prepareFenceProducerEpoch(w *sim.World, node sim.
 	}
 	w.Record(sim.Event{Kind: sim.KindState, Node: node, Subject: "txn " + md.TransactionalId,
 		From: md.State.String(), To: protocol.PrepareEpochFence.String(),
-		Text: "epoch " + strconv.Itoa(int(md.ProducerEpoch)) + " -> " + strconv.Itoa(int(bumped)) + " (pending, not persisted)"})
+		Note: sim.NewNote(sim.NoteEpochFencePending, strconv.Itoa(int(md.ProducerEpoch)), strconv.Itoa(int(bumped)))})
 	md.PendingState, md.HasPendingState = protocol.PrepareEpochFence, true
 	// endTransaction clears the fence and adopts the fenced epoch.
 	md.HasPendingState = false

@@ -41,10 +41,10 @@ func (c *Coordinator) abortTimedOutTransactions(w *sim.World) {
 			if md.ProducerEpoch == MaxProducerEpoch {
 				// prepareFenceProducerEpoch throws at Short.MaxValue, and
 				// the exception ends this run of the scan in Kafka.
-				w.Note(c.host.BrokerNode(), "txn "+id, "transaction timed out at epoch 32767: it cannot be fenced (IllegalStateException), the scan stops")
+				w.Note(c.host.BrokerNode(), "txn "+id, sim.NoteTimeoutAtMaxEpoch)
 				return
 			}
-			w.Note(c.host.BrokerNode(), "txn "+id, "transaction timed out after "+sim.Time(md.TxnTimeoutMs).Human()+": fencing the producer and aborting")
+			w.Note(c.host.BrokerNode(), "txn "+id, sim.NoteTxnTimedOut, sim.Time(md.TxnTimeoutMs).Human())
 			md.prepareFenceProducerEpoch(w, c.host.BrokerNode())
 			c.endTransaction(w, id, md.ProducerId, md.ProducerEpoch, false, false, func(w *sim.World, err protocol.ErrorCode) {
 				if err != protocol.NONE {
@@ -67,7 +67,7 @@ func (c *Coordinator) removeExpiredTransactionalIds(w *sim.World) {
 			}
 			epoch := md.ProducerEpoch
 			target := md.prepareDead()
-			w.Note(c.host.BrokerNode(), "txn "+id, "transactional id expired: writing a tombstone")
+			w.Note(c.host.BrokerNode(), "txn "+id, sim.NoteTxnIdExpired)
 			c.appendTransactionToLog(w, id, entry.coordinatorEpoch, md, target, func(w *sim.World, err protocol.ErrorCode) {
 				if err == protocol.NONE && c.cache[p] == entry && md.ProducerEpoch == epoch {
 					delete(entry.txns, id)

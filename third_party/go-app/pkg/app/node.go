@@ -2,10 +2,10 @@ package app
 
 import (
 	"bytes"
-	"html"
 	"io"
 	"reflect"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/maxence-charriere/go-app/v10/pkg/errors"
@@ -686,7 +686,7 @@ func (m nodeManager) encode(ctx Context, w *bytes.Buffer, depth int, v UI) {
 func (m nodeManager) encodeText(w *bytes.Buffer, depth int, v *text) {
 	if v.value != "" {
 		m.encodeIndent(w, depth)
-		w.WriteString(html.EscapeString(v.value))
+		w.WriteString(escapeHTML(v.value))
 	}
 }
 
@@ -766,7 +766,7 @@ func (m nodeManager) encodeHTMLAttribute(ctx Context, w *bytes.Buffer, name, val
 	w.WriteString(name)
 	if value != "" {
 		w.WriteString("=\"")
-		w.WriteString(html.EscapeString(resolveAttributeURLValue(name, value, ctx.ResolveStaticResource)))
+		w.WriteString(escapeHTML(resolveAttributeURLValue(name, value, ctx.ResolveStaticResource)))
 		w.WriteString("\"")
 	}
 }
@@ -839,3 +839,10 @@ func component(v UI) (Composer, bool) {
 	}
 	return nil, false
 }
+
+// txnlab: escapeHTML writes what html.EscapeString writes. Importing
+// package html links its table of named entities (built by the package's
+// initialiser) into the wasm, though nothing here unescapes.
+var htmlEscaper = strings.NewReplacer(`&`, "&amp;", `'`, "&#39;", `<`, "&lt;", `>`, "&gt;", `"`, "&#34;")
+
+func escapeHTML(s string) string { return htmlEscaper.Replace(s) }

@@ -1,0 +1,271 @@
+// Command wasmstrip takes the source positions out of a Go WebAssembly
+// binary, in place: every function's file and line tables in the runtime's
+// PC table are zeroed and the function points at none, which the runtime
+// reads as "no position" (a traceback or runtime.Caller says ?:0). Nothing
+// else reads them: unwinding and the collector use the stack-size and
+// pcdata tables, which are kept, and function names stay. `make wasm` runs
+// it on web/app.wasm before compressing it.
+//
+//	wasmstrip app.wasm
+//
+// Why: Go's linker has no flag to leave the line tables out, and they are
+// about a fifth of what the browser downloads (~100 kB brotli of
+// web/app.wasm; BENCHMARKS.md, "WebAssembly size"). The zeroed bytes stay
+// in place, so no offset moves; brotli makes them nearly free.
+//
+// The layout read is the runtime's pcHeader and _func of Go 1.20 and later
+// (runtime/symtab.go, runtime/runtime2.go). Anything that does not read
+// back as that layout (another magic, a table running out of bounds, a
+// function count unlike the code section's) stops it with an error rather
+// than writing a binary the runtime would misread.
+package main
+
+import (
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"os"
+)
+
+func main() {
+	if len(os.Args) != 2 {
+		fmt.Fprintln(os.Stderr, "usage: wasmstrip app.wasm")
+		os.Exit(2)
+	}
+	b, err := os.ReadFile(os.Args[1])
+	if err == nil {
+		var n int
+		n, err = stripLines(b)
+		if err == nil {
+			err = os.WriteFile(os.Args[1], b, 0o755)
+			fmt.Printf("wasmstrip: %s: line tables of %d functions zeroed\n", os.Args[1], n)
+		}
+	}
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "wasmstrip:", err)
+		os.Exit(1)
+	}
+}
+
+// segment is one active data segment: where its bytes go in linear memory
+// and where they are in the file.
+type segment struct {
+	addr, off, n int
+}
+
+// pcln1_20 is abi.Go120PCLnTabMagic, the PC table's version since Go 1.20.
+const pcln1_20 = 0xfffffff1
+
+// stripLines zeroes the file and line tables in b, a wasm binary built by
+// Go, and returns how many functions it found.
+func stripLines(b []byte) (int, error) {
+	segs, funcs, err := sections(b)
+	if err != nil {
+		return 0, err
+	}
+	if len(segs) == 0 {
+		return 0, errors.New("no data section")
+	}
+	hi := 0
+	for _, s := range segs {
+		hi = max(hi, s.addr+s.n)
+	}
+	// Linear memory from address 0 as the binary initialises it (the
+	// linker leaves runs of zeros out of the segments).
+	mem := make([]byte, hi)
+	for _, s := range segs {
+		copy(mem[s.addr:], b[s.off:s.off+s.n])
+	}
+	h, err := findHeader(mem)
+	if err != nil {
+		return 0, err
+	}
+	le := binary.LittleEndian
+	word := func(i int) int { return int(le.Uint64(mem[h+8+8*i:])) }
+	nfunc := word(0)
+	pctab, ftab := h+word(6), h+word(7)
+	if nfunc != funcs {
+		return 0, fmt.Errorf("PC table lists %d functions, the code section has %d: not the layout this reads", nfunc, funcs)
+	}
+	if pctab < h || ftab <= pctab || ftab+8*(nfunc+1) > len(mem) {
+		return 0, errors.New("PC table offsets out of bounds")
+	}
+	u32 := func(i int) uint32 { return le.Uint32(mem[i:]) }
+
+	// The tables every function needs (stack size, pcdata) are kept even
+	// where a line table has the same bytes: the linker stores identical
+	// tables once.
+	keep := map[uint32]bool{}
+	var drop []uint32
+	var fields []int // where each function's pcfile and pcln are
+	for k := 0; k < nfunc; k++ {
+		f := ftab + int(u32(ftab+8*k+4))
+		if f+44 > len(mem) {
+			return 0, fmt.Errorf("function %d: record out of bounds", k)
+		}
+		npcdata := int(u32(f + 28))
+		if f+44+4*npcdata > len(mem) || npcdata > 64 {
+			return 0, fmt.Errorf("function %d: %d pcdata tables: not the layout this reads", k, npcdata)
+		}
+		keep[u32(f+16)] = true
+		for i := 0; i < npcdata; i++ {
+			keep[u32(f+44+4*i)] = true
+		}
+		drop = append(drop, u32(f+20), u32(f+24))
+		fields = append(fields, f+20, f+24)
+	}
+	type span struct{ a, z int }
+	length := func(off uint32) (int, error) {
+		i := pctab + int(off)
+		for first := true; ; first = false {
+			v, n := binary.Uvarint(mem[min(i, len(mem)):])
+			if n <= 0 {
+				return 0, fmt.Errorf("table at %d runs out of memory", off)
+			}
+			i += n
+			if v == 0 && !first {
+				return i - (pctab + int(off)), nil
+			}
+			_, n = binary.Uvarint(mem[min(i, len(mem)):])
+			if n <= 0 {
+				return 0, fmt.Errorf("table at %d runs out of memory", off)
+			}
+			i += n
+		}
+	}
+	var kept []span
+	for off := range keep {
+		if off == 0 {
+			continue
+		}
+		n, err := length(off)
+		if err != nil {
+			return 0, err
+		}
+		kept = append(kept, span{pctab + int(off), pctab + int(off) + n})
+	}
+	overlaps := func(s span) bool {
+		for _, k := range kept {
+			if s.a < k.z && k.a < s.z {
+				return true
+			}
+		}
+		return false
+	}
+	zeroed := map[uint32]bool{}
+	for _, off := range drop {
+		if off == 0 || keep[off] || zeroed[off] {
+			continue
+		}
+		n, err := length(off)
+		if err != nil {
+			return 0, err
+		}
+		s := span{pctab + int(off), pctab + int(off) + n}
+		if s.z > ftab || overlaps(s) {
+			continue
+		}
+		zeroed[off] = true
+		clear(mem[s.a:s.z])
+	}
+	for _, f := range fields {
+		le.PutUint32(mem[f:], 0)
+	}
+	for _, s := range segs {
+		copy(b[s.off:s.off+s.n], mem[s.addr:])
+	}
+	return nfunc, nil
+}
+
+// findHeader finds the runtime's pcHeader in linear memory: its magic,
+// two zero pads, wasm's instruction size (1) and pointer size (8), once.
+func findHeader(mem []byte) (int, error) {
+	at := -1
+	for i := 0; i+72 <= len(mem); i += 4 {
+		if binary.LittleEndian.Uint32(mem[i:]) == pcln1_20 && mem[i+4] == 0 && mem[i+5] == 0 && mem[i+6] == 1 && mem[i+7] == 8 {
+			if at >= 0 {
+				return 0, errors.New("two PC table headers")
+			}
+			at = i
+		}
+	}
+	if at < 0 {
+		return 0, errors.New("no Go 1.20+ PC table header in the data section")
+	}
+	return at, nil
+}
+
+// sections reads b's active data segments and counts its code section's
+// functions.
+func sections(b []byte) (segs []segment, funcs int, err error) {
+	if len(b) < 8 || string(b[:4]) != "\x00asm" {
+		return nil, 0, errors.New("not a wasm binary")
+	}
+	i := 8
+	uleb := func() int {
+		v, n := binary.Uvarint(b[min(i, len(b)):])
+		if n <= 0 {
+			err = errors.New("truncated wasm binary")
+			i = len(b)
+			return 0
+		}
+		i += n
+		return int(v)
+	}
+	for i < len(b) && err == nil {
+		id := b[i]
+		i++
+		size := uleb()
+		end := i + size
+		if err != nil || end > len(b) {
+			return nil, 0, errors.New("truncated section")
+		}
+		switch id {
+		case 10: // code
+			funcs = uleb()
+		case 11: // data
+			n := uleb()
+			for k := 0; k < n && err == nil; k++ {
+				// Go writes active segments of memory 0 whose offset is
+				// one i32.const.
+				if i+2 > end || b[i] != 0 || b[i+1] != 0x41 {
+					return nil, 0, fmt.Errorf("data segment %d: not an active segment at a constant offset", k)
+				}
+				i += 2
+				addr, n := sleb(b[i:end])
+				if n <= 0 || i+n >= end || b[i+n] != 0x0b {
+					return nil, 0, fmt.Errorf("data segment %d: bad offset", k)
+				}
+				i += n + 1
+				l := uleb()
+				if i+l > end || addr < 0 {
+					return nil, 0, fmt.Errorf("data segment %d: out of bounds", k)
+				}
+				segs = append(segs, segment{addr: int(addr), off: i, n: l})
+				i += l
+			}
+		}
+		i = end
+	}
+	return segs, funcs, err
+}
+
+// sleb reads a signed LEB128 number (an i32.const's operand).
+func sleb(b []byte) (int64, int) {
+	var v int64
+	var s uint
+	for i, c := range b {
+		v |= int64(c&0x7f) << s
+		s += 7
+		if c < 0x80 {
+			if c&0x40 != 0 && s < 64 {
+				v -= 1 << s
+			}
+			return v, i + 1
+		}
+		if s >= 64 {
+			break
+		}
+	}
+	return 0, 0
+}

@@ -1,0 +1,91 @@
+package main
+
+import (
+	"bytes"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"testing"
+)
+
+// TestStrippedBinaryRuns builds a small program for js/wasm, strips it and
+// runs both under Node: the stripped one must do everything the original
+// does (stack growth, collection, a recovered panic, function names) and
+// only lose its source positions. A Go release that changes the PC
+// table's layout fails here, or in stripLines's checks, before make wasm
+// ships a binary the runtime misreads.
+func TestStrippedBinaryRuns(t *testing.T) {
+	if _, err := exec.LookPath("node"); err != nil {
+		t.Fatal("node is needed to run the wasm (make test-wasm needs it too)")
+	}
+	dir := t.TempDir()
+	bin := filepath.Join(dir, "prog.wasm")
+	build := exec.Command("go", "build", "-trimpath", "-ldflags=-s -w", "-o", bin, "./testdata/prog")
+	build.Env = append(os.Environ(), "GOOS=js", "GOARCH=wasm")
+	if out, err := build.CombinedOutput(); err != nil {
+		t.Fatalf("go build: %v\n%s", err, out)
+	}
+	run := func() string {
+		exe := filepath.Join(runtime.GOROOT(), "lib", "wasm", "go_js_wasm_exec")
+		out, err := exec.Command(exe, bin).CombinedOutput()
+		if err != nil {
+			t.Fatalf("running %s: %v\n%s", bin, err, out)
+		}
+		return string(out)
+	}
+	before := run()
+	if !strings.Contains(before, "caller main.go:41\n") {
+		t.Fatalf("the unstripped program does not say where it is:\n%s", before)
+	}
+	b, err := os.ReadFile(bin)
+	if err != nil {
+		t.Fatal(err)
+	}
+	size := len(b)
+	n, err := stripLines(b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n < 1000 || len(b) != size {
+		t.Fatalf("stripLines found %d functions and left %d bytes of %d", n, len(b), size)
+	}
+	if err := os.WriteFile(bin, b, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	after := run()
+	want := strings.Replace(before, "caller main.go:41\n", "caller ?:0\n", 1)
+	if after != want {
+		t.Errorf("stripped program's output:\n%s\nwant:\n%s", after, want)
+	}
+	for _, s := range []string{"deep 20000\n", "recovered assignment to entry in nil map\n", "frame main.main\n"} {
+		if !strings.Contains(after, s) {
+			t.Errorf("stripped program's output lacks %q:\n%s", s, after)
+		}
+	}
+	// Stripping twice is harmless (make wasm may run on a stripped file
+	// only through a rebuild, but a second run must not break it).
+	if _, err := stripLines(b); err != nil {
+		t.Errorf("second strip: %v", err)
+	}
+	if !bytes.Equal(b[:8], []byte("\x00asm\x01\x00\x00\x00")) {
+		t.Error("the binary's header changed")
+	}
+}
+
+// Not a wasm binary, or one without Go's PC table, is refused, not
+// rewritten.
+func TestRefusesOtherBinaries(t *testing.T) {
+	for name, b := range map[string][]byte{
+		"empty":           nil,
+		"text":            []byte("hello, world"),
+		"wasm, no data":   []byte("\x00asm\x01\x00\x00\x00"),
+		"truncated":       []byte("\x00asm\x01\x00\x00\x00\x0b\x7f"),
+		"data, no header": append([]byte("\x00asm\x01\x00\x00\x00\x0b\x08\x01\x00\x41\x00\x0b\x02"), 1, 2),
+	} {
+		if _, err := stripLines(b); err == nil {
+			t.Errorf("%s: no error", name)
+		}
+	}
+}
