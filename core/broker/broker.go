@@ -80,7 +80,15 @@ type Disk struct {
 
 	// replicas holds Logs' values in creation order, for Replicas.
 	replicas []*partition.Log
+	// spare is where Log puts the next logs: allocated a block at a time,
+	// since every broker of a new cluster creates a hundred at once.
+	spare []partition.Log
 }
+
+// logBlock is how many logs one of Disk's allocations holds.
+// Small, since the explorer's clusters mostly have a few internal
+// partitions: a larger block would cost more bytes than it saves calls.
+const logBlock = 16
 
 // NewDisk returns an empty disk.
 func NewDisk() *Disk { return &Disk{Logs: map[protocol.TopicPartition]*partition.Log{}} }
@@ -89,7 +97,12 @@ func NewDisk() *Disk { return &Disk{Logs: map[protocol.TopicPartition]*partition
 func (d *Disk) Log(tp protocol.TopicPartition) *partition.Log {
 	l := d.Logs[tp]
 	if l == nil {
-		l = partition.NewLog(tp)
+		if len(d.spare) == 0 {
+			d.spare = make([]partition.Log, logBlock)
+		}
+		l = &d.spare[0]
+		d.spare = d.spare[1:]
+		*l = *partition.NewLog(tp)
 		d.Logs[tp] = l
 		d.replicas = append(d.replicas, l)
 	}
@@ -158,6 +171,13 @@ type Broker struct {
 	fetchResps slab.Slab[protocol.FetchResponse]
 	fetchParts slab.Slab[protocol.FetchPartition]
 	fetchData  slab.Slab[protocol.FetchPartitionData]
+	// Leaderships and the leader's view of its followers, cut from
+	// blocks too: a new cluster's brokers each elect themselves leader of
+	// some thirty partitions at once.
+	// (Blocks of 16: the explorer's clusters are mostly small.)
+	leads         slab.Slab[leadership]
+	followerViews slab.Slab[followerState]
+	followerPtrs  slab.Slab[*followerState]
 	// expirationSeq tells the current producer-expiration timer from
 	// stale ones (expiration.go).
 	expirationSeq int
@@ -213,6 +233,7 @@ func New(id int32, meta *Metadata, disk *Disk, cfg *Config) *Broker {
 		sessions:        map[int32]*fetchSession{},
 		sessionsVersion: -1,
 	}
+	b.leads.Block, b.followerViews.Block, b.followerPtrs.Block = 16, 16, 32
 	for _, tp := range sortedTPs(disk.Logs) {
 		disk.Logs[tp].Rebuild()
 	}
@@ -545,13 +566,17 @@ func (b *Broker) OnMetadataChange(w *sim.World) {
 		switch {
 		case isLeader && (old == nil || old.epoch != p.LeaderEpoch):
 			// A new leader may have an empty replica: Disk.Log creates it.
-			l := &leadership{p: p, log: b.Disk.Log(tp), epoch: p.LeaderEpoch}
+			l := b.leads.New()
+			*l = leadership{p: p, log: b.Disk.Log(tp), epoch: p.LeaderEpoch,
+				followers: b.followerPtrs.Make(len(p.Replicas))}
 			for _, r := range p.Replicas {
 				if r != b.ID {
 					// Its position is unknown until its next fetch says:
 					// a fetch parked before the election must not be
 					// answered as if it came from epoch 0 at offset 0.
-					l.followers = append(l.followers, &followerState{id: r, lastCaughtUp: w.Now(), lastFetchedEpoch: -1})
+					f := b.followerViews.New()
+					*f = followerState{id: r, lastCaughtUp: w.Now(), lastFetchedEpoch: -1}
+					l.followers = append(l.followers, f)
 				}
 			}
 			b.led[tp], b.ledOrder = l, nil
@@ -579,7 +604,7 @@ func sortedIDs(m map[int32]*sim.Envelope) []int32 {
 }
 
 func (b *Broker) becomeLeader(w *sim.World, p *PartitionState) {
-	w.Record(sim.Event{Kind: sim.KindElection, Node: b.Node, Subject: p.TP.String(),
+	w.Record(sim.Event{Kind: sim.KindElection, Node: b.Node, Subject: b.Disk.Log(p.TP).Name(),
 		Note: sim.NewNote(sim.NoteLeaderEpoch, itoa(int64(p.LeaderEpoch))), Internal: isInternalTopic(p.TP.Topic) && !b.coordinates(p.TP)})
 	b.maybeAdvanceHW(w, p.TP)
 	b.scheduleISRCheck(w) // its followers may be behind the new leader

@@ -72,7 +72,7 @@ const ProducerIdBlockSize = 1000
 // topics.
 func NewMetadata(brokers, rf, txnPartitions, offsetsPartitions int32) *Metadata {
 	m := &Metadata{NumBrokers: brokers, Alive: make([]bool, brokers),
-		Partitions:    map[protocol.TopicPartition]*PartitionState{},
+		Partitions:    make(map[protocol.TopicPartition]*PartitionState, max(txnPartitions+offsetsPartitions, 0)),
 		TxnPartitions: txnPartitions, OffsetsPartitions: offsetsPartitions}
 	for i := range m.Alive {
 		m.Alive[i] = true
@@ -91,19 +91,34 @@ func NewMetadata(brokers, rf, txnPartitions, offsetsPartitions int32) *Metadata 
 func (m *Metadata) AddTopic(name string, partitions int32, rf int, minISR int) {
 	m.Version++
 	m.Topics = append(m.Topics, Topic{Name: name, Partitions: partitions, RF: rf})
+	// Three allocations per topic, not three per partition: every cluster
+	// starts with a hundred internal partitions, and the explorer builds
+	// thousands of small clusters. Each partition's slices are capped at
+	// their length, so an append to one never writes into the next's.
+	n := max(int(partitions), 0)
+	states := make([]PartitionState, n)
+	replicas := make([]int32, n*max(rf, 0))
+	isr := make([]int32, 0, len(replicas))
 	for i := int32(0); i < partitions; i++ {
 		tp := protocol.TopicPartition{Topic: name, Partition: i}
-		ps := &PartitionState{TP: tp, MinISR: minISR, Leader: -1}
-		for k := 0; k < rf; k++ {
-			ps.Replicas = append(ps.Replicas, (i+int32(k))%m.NumBrokers)
+		ps := &states[i]
+		*ps = PartitionState{TP: tp, MinISR: minISR, Leader: -1}
+		lo := int(i) * rf
+		ps.Replicas = replicas[lo : lo+rf : lo+rf]
+		for k := range ps.Replicas {
+			ps.Replicas[k] = (i + int32(k)) % m.NumBrokers
 		}
+		start := len(isr)
 		for _, r := range ps.Replicas {
 			if m.Alive[r] {
-				ps.ISR = append(ps.ISR, r)
+				isr = append(isr, r)
 				if ps.Leader < 0 {
 					ps.Leader = r
 				}
 			}
+		}
+		if len(isr) > start {
+			ps.ISR = isr[start:len(isr):len(isr)]
 		}
 		m.Partitions[tp] = ps
 	}

@@ -46,18 +46,36 @@ type followed struct {
 func (b *Broker) rebuildSessions() {
 	b.sessions = map[int32]*fetchSession{}
 	b.sessionOrder = b.sessionOrder[:0]
-	b.following = map[protocol.TopicPartition]*followed{}
-	for _, p := range b.Meta.SortedPartitions() {
+	parts := b.Meta.SortedPartitions()
+	n := 0
+	perLeader := make([]int, b.Meta.NumBrokers)
+	for _, p := range parts {
+		if p.Leader >= 0 && p.Leader != b.ID && p.IsReplica(b.ID) {
+			n++
+			if int(p.Leader) < len(perLeader) {
+				perLeader[p.Leader]++
+			}
+		}
+	}
+	// One allocation for every followed partition, and a map sized once:
+	// a new cluster's brokers each follow some seventy partitions.
+	all := make([]followed, 0, n)
+	b.following = make(map[protocol.TopicPartition]*followed, n)
+	for _, p := range parts {
 		if p.Leader < 0 || p.Leader == b.ID || !p.IsReplica(b.ID) {
 			continue
 		}
 		s := b.sessions[p.Leader]
 		if s == nil {
 			s = &fetchSession{leader: p.Leader}
+			if int(p.Leader) < len(perLeader) {
+				s.partitions = make([]*followed, 0, perLeader[p.Leader])
+			}
 			b.sessions[p.Leader] = s
 			b.sessionOrder = append(b.sessionOrder, s)
 		}
-		f := &followed{tp: p.TP, log: b.Disk.Log(p.TP)}
+		all = append(all, followed{tp: p.TP, log: b.Disk.Log(p.TP)})
+		f := &all[len(all)-1]
 		s.partitions = append(s.partitions, f)
 		b.following[p.TP] = f
 	}

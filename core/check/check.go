@@ -121,6 +121,10 @@ type checker struct {
 	sends map[recordKey][]sendRef
 	seen  map[string]bool
 	ev    *evidenceIndex // built on first use (evidence.go)
+	// logged is loggedRecords' answer, built on first use: five
+	// invariants read it, and building it walks every user log.
+	logged []logged
+	built  bool
 }
 
 func newChecker(in *Input) *checker {
@@ -243,7 +247,17 @@ type logged struct {
 	markerEpoch  int32
 }
 
+// loggedRecords lists every data record of every user log, in partition
+// then offset order, with the marker that closed it. The slice is the
+// checker's own: callers read it and must not change it.
 func (c *checker) loggedRecords() []logged {
+	if !c.built {
+		c.logged, c.built = c.buildLogged(), true
+	}
+	return c.logged
+}
+
+func (c *checker) buildLogged() []logged {
 	var out []logged
 	for _, tp := range sortedTPs(c.in.Logs) {
 		log := c.in.Logs[tp]
@@ -365,14 +379,14 @@ func (c *checker) laterTxnOrSame(ref sendRef, t *client.TxnRecord) bool {
 // or may not have been written, never twice); an acknowledged one with
 // acks=all is there, at the offset it was acknowledged with.
 func (c *checker) duplicatesAndDurability() {
-	count := map[recordKey]int{}
-	copies := map[recordKey][]logged{}
-	for _, l := range c.loggedRecords() {
+	// One map, sized once: a record's count is its number of copies.
+	all := c.loggedRecords()
+	copies := make(map[recordKey][]logged, len(all))
+	for _, l := range all {
 		if l.seq < 0 {
 			continue
 		}
 		k := recordKey{l.tp, l.batch.ProducerId, l.batch.ProducerEpoch, l.seq}
-		count[k]++
 		copies[k] = append(copies[k], l)
 	}
 	for _, p := range c.in.Producers {
@@ -381,7 +395,7 @@ func (c *checker) duplicatesAndDurability() {
 				continue
 			}
 			k := recordKey{s.TP, s.ProducerId, s.ProducerEpoch, s.Sequence}
-			n := count[k]
+			n := len(copies[k])
 			if p.Idempotent && n > 1 {
 				// Every Produce that carried it (the retries) and the
 				// append of each copy.

@@ -326,6 +326,10 @@ func (c *Consumer) absorb(w *sim.World, pd protocol.FetchPartitionData) {
 		slices.SortFunc(aborted, func(a, b protocol.AbortedTransaction) int { return cmp.Compare(a.FirstOffset, b.FirstOffset) })
 	}
 	pos := c.Positions[pd.TopicPartition]
+	// The partition's received records are appended to here and stored
+	// back once (only if some arrived, so no empty entry appears): a map
+	// assignment per record was 4% of a heavy run.
+	received, got := c.Received[pd.TopicPartition], false
 	for _, b := range pd.Records {
 		if b.NextOffset() <= pos {
 			continue
@@ -359,11 +363,14 @@ func (c *Consumer) absorb(w *sim.World, pd protocol.FetchPartitionData) {
 			if b.BaseSequence >= 0 {
 				seq = b.BaseSequence + int32(i)
 			}
-			c.Received[pd.TopicPartition] = append(c.Received[pd.TopicPartition], ReceivedRecord{Offset: off, Key: r.Key, Value: r.Value,
-				ProducerId: b.ProducerId, ProducerEpoch: b.ProducerEpoch, Sequence: seq, Poll: c.pollCount, At: w.Now()})
+			received, got = append(received, ReceivedRecord{Offset: off, Key: r.Key, Value: r.Value,
+				ProducerId: b.ProducerId, ProducerEpoch: b.ProducerEpoch, Sequence: seq, Poll: c.pollCount, At: w.Now()}), true
 			c.polled++
 		}
 		pos = b.NextOffset()
+	}
+	if got {
+		c.Received[pd.TopicPartition] = received
 	}
 	c.Positions[pd.TopicPartition] = pos
 }

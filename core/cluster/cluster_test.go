@@ -55,3 +55,15 @@ func TestHappyPathSmoke(t *testing.T) {
 	}
 	t.Logf("events: %d digest %s", c.World.Trace.Len(), c.World.Trace.Digest())
 }
+
+// BenchmarkNew is a bare `cluster brokers=3`: the cost every explorer run
+// pays before its first statement (100 internal partitions, led and
+// followed, on three brokers).
+func BenchmarkNew(b *testing.B) {
+	b.ReportAllocs()
+	for i := 0; i < b.N; i++ {
+		if _, err := New(DefaultConfig()); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

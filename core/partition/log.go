@@ -88,6 +88,9 @@ type Log struct {
 	Batches       []protocol.RecordBatch
 	HighWatermark int64
 	// Producers maps producer id to its state; iterate with ProducerIds.
+	// It is nil until a producer's first batch: most logs (the internal
+	// topics' partitions) never see one, and every cluster creates
+	// hundreds of them.
 	Producers map[int64]*ProducerStateEntry
 	// Ongoing holds open transactions, by first offset.
 	Ongoing []TxnRange
@@ -116,7 +119,7 @@ func (l *Log) Name() string {
 
 // NewLog returns an empty log.
 func NewLog(tp protocol.TopicPartition) *Log {
-	return &Log{TP: tp, Producers: map[int64]*ProducerStateEntry{}}
+	return &Log{TP: tp}
 }
 
 // VerificationState is one producer's pending verification
@@ -364,6 +367,9 @@ func (l *Log) entry(pid int64) *ProducerStateEntry {
 	if e == nil {
 		e = &ProducerStateEntry{ProducerId: pid, ProducerEpoch: protocol.NoProducerEpoch,
 			CoordinatorEpoch: -1, CurrentTxnFirstOffset: -1}
+		if l.Producers == nil {
+			l.Producers = map[int64]*ProducerStateEntry{}
+		}
 		l.Producers[pid] = e
 	}
 	return e
@@ -511,7 +517,7 @@ func (l *Log) Rebuild() {
 		hw = end
 	}
 	l.Batches = nil
-	l.Producers = map[int64]*ProducerStateEntry{}
+	l.Producers = nil
 	l.Ongoing, l.Unreplicated, l.AbortedIndex = nil, nil, nil
 	l.HighWatermark = 0
 	for _, b := range batches {

@@ -320,7 +320,18 @@ type World struct {
 	foreground int
 	// guard asserts the queue's order on every pop (order.go).
 	guard orderGuard
+	// envelopes is where the next messages' envelopes are cut from: one
+	// allocation per envBlock messages rather than one per message (a
+	// sixth of an explorer run's allocations). A block lives while any of
+	// its envelopes does, and some are held for long (an append waiting
+	// for the high watermark keeps its request's envelope until its 30 s
+	// timeout), so blocks are small: with 128 (7e78759) almost every block
+	// stayed alive, 1.6 MB at the end of the heavy run; with 8, 0.37 MB.
+	envelopes []Envelope
 }
+
+// envBlock is how many envelopes one allocation of World holds.
+const envBlock = 8
 
 // NewWorld creates an empty world whose network draws from seed.
 func NewWorld(seed uint64) *World {
@@ -463,7 +474,12 @@ func (w *World) send(from, to NodeID, msg protocol.Message, replyTo int64, inter
 
 func (w *World) sendConn(conn *Conn, from, to NodeID, msg protocol.Message, replyTo int64, internal bool) int64 {
 	w.nextMsg++
-	env := &Envelope{ID: w.nextMsg, From: from, To: to, SentAt: w.now, ReplyTo: replyTo, Msg: msg, Internal: internal}
+	if len(w.envelopes) == 0 {
+		w.envelopes = make([]Envelope, envBlock)
+	}
+	env := &w.envelopes[0]
+	w.envelopes = w.envelopes[1:]
+	*env = Envelope{ID: w.nextMsg, From: from, To: to, SentAt: w.now, ReplyTo: replyTo, Msg: msg, Internal: internal}
 	if n := w.node(from); n != nil {
 		env.fromGen, env.src = n.gen, n
 	}
