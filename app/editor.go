@@ -89,9 +89,11 @@ func (p *playground) applyEdits(ctx app.Context) {
 		p.scriptErr = nil
 		return
 	}
-	pos := p.engine.Pos()
 	p.startLoad(ctx, p.script, func(ctx app.Context, err error) {
-		p.engine.Seek(pos)
+		// Where the learner was when the run ended: with the engine in a
+		// worker the run takes a few messages, and steps taken meanwhile
+		// count.
+		p.engine.Seek(p.posAtRunEnd)
 		p.followNewest(ctx)
 	})
 }

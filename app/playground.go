@@ -84,6 +84,9 @@ type playground struct {
 	// (the engine's worker answers a run a message later); the position
 	// goes to the end of the history the run brings.
 	endAfterRun bool
+	// posAtRunEnd is the position in the old history just before a run
+	// ended and replaced it.
+	posAtRunEnd int
 	acting      bool // the run in progress carries out an action
 
 	tab      string
@@ -285,6 +288,7 @@ func (p *playground) work(ctx app.Context, gen int, done func(app.Context, error
 	if app.IsServer {
 		budget = time.Hour // pre-rendering: nobody is waiting for a frame
 	}
+	p.posAtRunEnd = p.engine.Pos() // Work replaces the history when it ends
 	finished, err := p.engine.Work(budget)
 	if !finished {
 		ctx.After(time.Millisecond, func(ctx app.Context) { p.work(ctx, gen, done, false) })

@@ -146,6 +146,8 @@ func TestStepThroughTheEndTxnPlayground(t *testing.T) {
 	b.waitFor("arrows drawn by the steps", `document.querySelectorAll(`+jsString(pg+` svg .arrow`)+`).length > `+strconv.Itoa(before))
 	b.click(pg + ` button[data-action="end"]`)
 	b.waitFor("an EndTxn arrow", `!!document.querySelector(`+jsString(pg+` svg .arrow[data-api="EndTxn"]`)+`)`)
+	// The facts are queries the engine's worker answers a reply later.
+	b.waitFor("the facts at the end", `document.querySelector(`+jsString(pg+` .facts`)+`)?.textContent.includes("CompleteAbort")`)
 	facts := b.text(pg + ` .facts`)
 	if !strings.Contains(facts, "CompleteAbort") || !strings.Contains(facts, "4") {
 		t.Errorf("at the end the facts say %q, want the second transaction CompleteAbort and the LSO at 4", facts)

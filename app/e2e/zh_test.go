@@ -418,9 +418,11 @@ func TestChineseDiagramNotes(t *testing.T) {
 	b := newBrowser(t)
 	b.open("/zh/playground")
 	waitIdle(b)
+	_, before := pos(b)
 	setScript(b, manyNotes)
-	waitIdle(b)
-	b.waitFor("the script run", `!document.querySelector(".editor-status") && +document.querySelector(".status .position")?.dataset.len > 20`)
+	// The default script's history stays on screen until the edit's run
+	// ends: wait for the new one.
+	b.waitFor("the script run", fmt.Sprintf(`!document.querySelector(".editor-status") && !document.querySelector(".status[data-running=true]") && +document.querySelector(".status .position")?.dataset.len > 20 && +document.querySelector(".status .position")?.dataset.len !== %d`, before))
 	eval[bool](b, `(document.activeElement?.blur(), true)`)
 	_, n := pos(b)
 	notes := 0
