@@ -84,6 +84,9 @@ type playground struct {
 	// (the engine's worker answers a run a message later); the position
 	// goes to the end of the history the run brings.
 	endAfterRun bool
+	// stepsAfterRun: Step pressed while the first run of the page was in
+	// progress, with no history to step through yet; taken when it comes.
+	stepsAfterRun int
 	// posAtRunEnd is the position in the old history just before a run
 	// ended and replaced it.
 	posAtRunEnd int
@@ -304,11 +307,15 @@ func (p *playground) work(ctx app.Context, gen int, done func(app.Context, error
 	if done != nil {
 		done(ctx, err)
 	}
-	if p.endAfterRun {
-		p.endAfterRun = false
+	switch {
+	case p.endAfterRun:
 		p.engine.Seek(p.engine.Len())
 		p.followNewest(ctx)
+	case p.stepsAfterRun > 0:
+		p.engine.Seek(p.engine.Pos() + p.stepsAfterRun)
+		p.followNewest(ctx)
 	}
+	p.endAfterRun, p.stepsAfterRun = false, 0
 	p.moved()
 	if !p.libraryListed {
 		if !app.IsClient || !p.hasCtx {
@@ -438,6 +445,10 @@ func (p *playground) onStep(ctx app.Context, e app.Event) {
 		return
 	}
 	p.stop()
+	if p.busy && p.engine.Len() == 0 {
+		p.stepsAfterRun++
+		return
+	}
 	p.engine.Step()
 	p.followNewest(ctx)
 }

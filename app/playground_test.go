@@ -537,3 +537,22 @@ func TestRunToEndDuringARunWaitsForItsHistory(t *testing.T) {
 		t.Errorf("Run to end pressed during the run: at %d of %d, want the end", p.engine.Pos(), n)
 	}
 }
+
+// Step pressed before the page's first history came (the engine's worker
+// answers a run a message later) is taken once it comes.
+func TestStepDuringTheFirstRunIsTakenWhenItsHistoryComes(t *testing.T) {
+	p := newPlayground()
+	sc, _ := scenarioBySlug("happy-path")
+	if err := p.engine.Begin(sc.Script); err != nil {
+		t.Fatal(err)
+	}
+	p.busyGen++
+	p.busy = true
+	var ev app.Event
+	p.onStep(ctx, ev)
+	p.onStep(ctx, ev)
+	p.work(ctx, p.busyGen, nil, false)
+	if p.engine.Len() == 0 || p.engine.Pos() != 2 {
+		t.Errorf("two steps pressed during the first run: at %d of %d, want 2", p.engine.Pos(), p.engine.Len())
+	}
+}
