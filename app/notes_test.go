@@ -1,6 +1,7 @@
 package app
 
 import (
+	"os"
 	"regexp"
 	"strconv"
 	"strings"
@@ -18,46 +19,7 @@ import (
 // a broker, partitions and heals, a duplicate batch, the ISR shrinking
 // and expanding; an expectation met and one not. app/e2e's Chinese test
 // runs it too.
-const manyNotes = `cluster brokers=3
-topic in partitions=1
-topic orders partitions=1 rf=3
-producer source
-consumer c1 group.id=etl session.timeout.ms=10s
-producer p1 transactional.id=t-1 transaction.timeout.ms=15s
-producer p2 transactional.id=t-2
-source send in/0 a=1
-c1 subscribe in
-c1 poll
-pause c1
-advance 15s
-resume c1
-break coordinator-epoch
-restore coordinator-epoch
-p1 init
-p1 begin
-p1 send orders/0 a=1
-expect txn t-1 state=Ongoing
-pause p1
-advance 25s
-expect txn t-1 state=Ongoing
-resume p1
-p2 init
-p2 begin
-p2 send orders/0 b=2
-crash coordinator(t-2)
-advance 5s
-restart broker-0
-partition broker-0 | broker-1, broker-2
-advance 40s
-heal
-advance 40s
-p2 commit
-partition broker-0, broker-1 | broker-2
-source send orders/0 z=9 &
-advance 40s
-heal
-advance 10s
-`
+var manyNotes = readScenario("testdata/many-notes.scenario")
 
 // codeToken is a word of a diagram text that is code rather than prose:
 // an identifier (broker-1, PrepareCommit, __transaction_state/20,
@@ -186,4 +148,13 @@ func TestChineseDiagramSaysNotesInChinese(t *testing.T) {
 			t.Error("the English diagram has no English sentence: the check cannot fail")
 		}
 	}
+}
+
+// readScenario is a test script kept as a file (app/e2e's Chinese test reads it too).
+func readScenario(path string) string {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		panic(err)
+	}
+	return string(b)
 }

@@ -2,6 +2,7 @@ package e2e
 
 import (
 	"fmt"
+	"os"
 	"strings"
 	"testing"
 	"time"
@@ -361,52 +362,13 @@ func TestArrowNamesInChinese(t *testing.T) {
 	}
 }
 
-// manyNotes is app's manyNotes (app/notes_test.go): a run that writes
-// most kinds of the core's notes (a group's rebalances and a member's
-// session timeout, break and restore, transaction timeouts, a
-// coordinator crash and its log loaded elsewhere, a broker fenced and
-// registered, partitions and heals, a duplicate batch, the ISR shrinking
-// and expanding).
-const manyNotes = `cluster brokers=3
-topic in partitions=1
-topic orders partitions=1 rf=3
-producer source
-consumer c1 group.id=etl session.timeout.ms=10s
-producer p1 transactional.id=t-1 transaction.timeout.ms=15s
-producer p2 transactional.id=t-2
-source send in/0 a=1
-c1 subscribe in
-c1 poll
-pause c1
-advance 15s
-resume c1
-break coordinator-epoch
-restore coordinator-epoch
-p1 init
-p1 begin
-p1 send orders/0 a=1
-expect txn t-1 state=Ongoing
-pause p1
-advance 25s
-expect txn t-1 state=Ongoing
-resume p1
-p2 init
-p2 begin
-p2 send orders/0 b=2
-crash coordinator(t-2)
-advance 5s
-restart broker-0
-partition broker-0 | broker-1, broker-2
-advance 40s
-heal
-advance 40s
-p2 commit
-partition broker-0, broker-1 | broker-2
-source send orders/0 z=9 &
-advance 40s
-heal
-advance 10s
-`
+// manyNotes (app/testdata/many-notes.scenario, which app/notes_test.go
+// runs too) writes most kinds of the core's notes (a group's rebalances
+// and a member's session timeout, break and restore, transaction
+// timeouts, a coordinator crash and its log loaded elsewhere, a broker
+// fenced and registered, partitions and heals, a duplicate batch, the
+// ISR shrinking and expanding).
+var manyNotes = readScenario("../testdata/many-notes.scenario")
 
 // TestChineseDiagramNotes: a Chinese reader runs a script full of the
 // core's notes and steps through it: at every step the diagram (its
@@ -438,4 +400,13 @@ func TestChineseDiagramNotes(t *testing.T) {
 	if notes == 0 {
 		t.Error("no step drew a note: the check saw none")
 	}
+}
+
+// readScenario is a test script kept as a file (app/notes_test.go reads it too).
+func readScenario(path string) string {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		panic(err)
+	}
+	return string(b)
 }
