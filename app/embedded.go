@@ -94,6 +94,9 @@ type scenarioPlayground struct {
 	started bool
 	busy    bool
 	busyGen int
+	// posAtRunEnd is the position in the old history just before a run
+	// ended and replaced it.
+	posAtRunEnd int
 	player
 
 	reducedMotion bool
@@ -281,6 +284,7 @@ func (s *scenarioPlayground) work(ctx app.Context, gen int, done func(app.Contex
 	if app.IsServer {
 		budget = time.Hour // natively (the tests): nobody waits for a frame
 	}
+	s.posAtRunEnd = s.engine.Pos() // Work replaces the history when it ends
 	finished, err := s.engine.Work(budget)
 	s.workErr = err
 	if !finished {
@@ -406,8 +410,9 @@ func (s *scenarioPlayground) applyEdits(ctx app.Context) {
 		s.scriptErr = nil
 		return
 	}
-	pos := s.engine.Pos()
-	s.load(ctx, s.script, func(ctx app.Context) { s.engine.Seek(pos) })
+	// Where the learner was when the run ended, as the full playground
+	// does: with the engine in a worker steps can be taken meanwhile.
+	s.load(ctx, s.script, func(ctx app.Context) { s.engine.Seek(s.posAtRunEnd) })
 }
 
 // onReset goes back to the lesson's script at its start; an edit is kept

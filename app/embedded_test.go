@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 )
@@ -225,5 +226,48 @@ func TestEmbeddedActionWritesTheStatementAtTheStep(t *testing.T) {
 	e.ConsumeAll()
 	if s.script != lessonScript {
 		t.Errorf("Undo left:\n%s", s.script)
+	}
+}
+
+// heldRun is an engine whose next Work returns without finishing, as
+// one in a worker does until the run's reply comes.
+type heldRun struct {
+	Engine
+	hold bool
+}
+
+func (h *heldRun) Work(budget time.Duration) (bool, error) {
+	if h.hold {
+		h.hold = false
+		return false, nil
+	}
+	return h.Engine.Work(budget)
+}
+
+// A step taken while an edit's run is in progress (the engine's worker
+// answers a run a message later) is where the new history opens.
+func TestEmbeddedStepDuringAnEditsRunIsKept(t *testing.T) {
+	e := app.NewTestEngine()
+	s := mountEmbedded(t, e, "endtxn", "en")
+	s.onRun(s.ctx, app.Event{})
+	e.ConsumeAll()
+	s.engine.Seek(2)
+	held := &heldRun{Engine: s.engine, hold: true}
+	s.engine = held
+	s.script = lessonScript + "app begin\n"
+	s.applyEdits(s.ctx)
+	if !s.busy {
+		t.Fatal("the edit's run ended at once: the test holds nothing")
+	}
+	s.onStep(s.ctx, app.Event{}) // on the old history, while the run goes on
+	for deadline := time.Now().Add(5 * time.Second); s.busy && time.Now().Before(deadline); {
+		time.Sleep(5 * time.Millisecond)
+		e.ConsumeAll()
+	}
+	if s.busy || s.engine.Script() != s.script {
+		t.Fatalf("the edit's run did not end")
+	}
+	if s.engine.Pos() != 3 {
+		t.Errorf("after a step during the edit's run: at %d, want 3", s.engine.Pos())
 	}
 }
