@@ -62,20 +62,35 @@ var pageLink = sync.OnceValue(func() *session.Link {
 		link.Fail(err)
 		fellBack()
 	}
-	func() {
-		defer func() {
-			if p := recover(); p != nil {
-				w = js.Undefined()
-				fail(errors.New("the worker could not start"))
+	// The page's head may have started the worker already, with the
+	// compiled module (app/server/engine_start.go); its replies and an
+	// error so far wait in txnlabEngineQueued.
+	queued := js.Undefined()
+	if early := g.Get("txnlabEngineWorker"); early.Truthy() {
+		w, queued = early, g.Get("txnlabEngineQueued")
+		g.Set("txnlabEngineWorker", js.Undefined())
+		g.Set("txnlabEngineQueued", js.Undefined())
+	} else {
+		func() {
+			defer func() {
+				if p := recover(); p != nil {
+					w = js.Undefined()
+					fail(errors.New("the worker could not start"))
+				}
+			}()
+			w = g.Get("Worker").New(workerURL)
+			// The module go-app's loader compiled (third_party/go-app):
+			// the worker then starts without compiling it again.
+			if m := g.Get("goappWasmModule"); m.Truthy() {
+				w.Call("postMessage", m)
 			}
 		}()
-		w = g.Get("Worker").New(workerURL)
-	}()
+	}
 	if w.IsUndefined() {
 		return link
 	}
-	w.Set("onmessage", js.FuncOf(func(_ js.Value, args []js.Value) any {
-		if d := args[0].Get("data"); d.Type() == js.TypeString {
+	receive := func(d js.Value) {
+		if d.Type() == js.TypeString {
 			link.Receive([]byte(d.String()))
 			if link.Fault() != nil {
 				fellBack()
@@ -85,14 +100,20 @@ var pageLink = sync.OnceValue(func() *session.Link {
 		case arrived <- struct{}{}:
 		default:
 		}
-		return nil
-	}))
-	w.Set("onerror", js.FuncOf(func(_ js.Value, args []js.Value) any {
+	}
+	failed := func(m js.Value) {
 		msg := "the worker's script failed"
-		if m := args[0].Get("message"); m.Truthy() {
+		if m.Truthy() {
 			msg = m.String()
 		}
 		fail(errors.New(msg))
+	}
+	w.Set("onmessage", js.FuncOf(func(_ js.Value, args []js.Value) any {
+		receive(args[0].Get("data"))
+		return nil
+	}))
+	w.Set("onerror", js.FuncOf(func(_ js.Value, args []js.Value) any {
+		failed(args[0].Get("message"))
 		return nil
 	}))
 	// A worker that dies without a word (killed, stuck) leaves the page
@@ -114,6 +135,16 @@ var pageLink = sync.OnceValue(func() *session.Link {
 	})
 	timer = g.Call("setInterval", watch, 1000)
 	setEngineMark("worker")
+	// Last, so that an error already queued marks the fallback for good.
+	if queued.Truthy() {
+		for i := range queued.Length() {
+			if q := queued.Index(i); q.Get("error").Truthy() {
+				failed(q.Get("error"))
+			} else {
+				receive(q.Get("data"))
+			}
+		}
+	}
 	return link
 })
 

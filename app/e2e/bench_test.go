@@ -49,14 +49,14 @@ var (
 // the WebAssembly instance's memory where the memory benchmark can read its
 // size, and defines the measuring helpers.
 const instrument = `(() => {
-	const inst = WebAssembly.instantiateStreaming;
-	if (inst) {
-		WebAssembly.instantiateStreaming = async (...args) => {
-			const r = await inst(...args);
-			window.__wasmMemory = r.instance.exports.mem;
-			return r;
-		};
-	}
+	// go-app's loader compiles the module, then instantiates it (the
+	// page's worker gets the module: third_party/go-app, scripts.go).
+	const inst = WebAssembly.instantiate;
+	WebAssembly.instantiate = async (...args) => {
+		const r = await inst(...args);
+		if (!window.__wasmMemory) window.__wasmMemory = (r.instance || r).exports.mem;
+		return r;
+	};
 	// nextPaint resolves after the next frame has been produced: a
 	// requestAnimationFrame callback runs before the frame's style, layout
 	// and paint, and a message posted from it runs after them.

@@ -140,7 +140,7 @@ func logProfile(t *testing.T, what string, p *profiler.Profile) {
 
 // TestProfileLoad is TestProfileMoves for a cold load (PROFILE=1): from
 // the navigation to the first step taken, as BenchmarkTimeToInteractive
-// measures it.
+// measures it; PROFILE_PATH=/playground?engine=page loads another address.
 func TestProfileLoad(t *testing.T) {
 	if os.Getenv("PROFILE") == "" {
 		t.Skip("PROFILE=1 to profile")
@@ -154,7 +154,11 @@ func TestProfileLoad(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	if err := chromedp.Do(ctx, chromedp.Navigate(baseURL+"/playground")); err != nil {
+	path := "/playground"
+	if p := os.Getenv("PROFILE_PATH"); p != "" {
+		path = p // e.g. /playground?engine=page
+	}
+	if err := chromedp.Do(ctx, chromedp.Navigate(baseURL+path)); err != nil {
 		t.Fatal(err)
 	}
 	ms, err := chromedp.Run(ctx, chromedp.Poll[float64](`window.__tti`, chromedp.WithPollingInterval(20*time.Millisecond)))

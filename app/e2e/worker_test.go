@@ -30,13 +30,20 @@ func watchWorkers(b *browser, broken bool) {
 		const w = new W(` + url + `, opts);
 		__engine.workers++;
 		__engine.w = w;
+		// Started by the page's head script, before go-app's loader had
+		// compiled the wasm (app/server/engine_start.go)?
+		__engine.early = !globalThis.goappWasmModule;
 		w.addEventListener("message", e => {
 			if (typeof e.data !== "string") return;
 			if (e.data.startsWith('{"op":"state"')) __engine.states++;
 			if (e.data.startsWith('{"op":"run"')) __engine.runs++;
 		});
 		const post = w.postMessage.bind(w);
-		w.postMessage = m => { __engine.sent++; post(m); };
+		w.postMessage = m => {
+			if (!__engine.sent) __engine.first = m instanceof WebAssembly.Module ? "module" : typeof m;
+			__engine.sent++;
+			post(m);
+		};
 		return w;
 	};
 })()`
@@ -54,7 +61,9 @@ func clusterText(b *browser) string {
 // The playground's engine runs in a Web Worker: the page starts one, the
 // script's run and each move's state come back from it, and what the page
 // draws is what the engine on the page's own thread (?engine=page) draws
-// at the same position.
+// at the same position. The worker starts with the page, before its wasm
+// is compiled, and gets the page's compiled module rather than compiling
+// its own.
 func TestTheEngineRunsInAWebWorker(t *testing.T) {
 	b := newBrowser(t)
 	watchWorkers(b, false)
@@ -62,6 +71,9 @@ func TestTheEngineRunsInAWebWorker(t *testing.T) {
 	b.waitFor("the engine in the worker", `document.documentElement.dataset.engine === "worker"`)
 	if n := eval[int](b, `__engine.workers`); n != 1 {
 		t.Fatalf("%d workers started, want 1", n)
+	}
+	if first, early := eval[string](b, `__engine.first`), eval[bool](b, `__engine.early`); first != "module" || !early {
+		t.Errorf("the worker's first message was a %s (want the compiled module); started before the wasm was compiled: %v (want true)", first, early)
 	}
 	if eval[int](b, `__engine.runs`) < 1 {
 		t.Fatalf("the script's history did not come from the worker: %s", eval[string](b, `JSON.stringify(__engine)`))
@@ -105,6 +117,26 @@ func TestALessonsPlaygroundsShareOneWorker(t *testing.T) {
 	if n := eval[int](b, `__engine.workers`); n != 1 {
 		t.Fatalf("%d workers for the lesson's playgrounds, want 1", n)
 	}
+}
+
+// A page without a playground starts no worker; the playground it leads
+// to starts one then, and hands it the compiled module too.
+func TestAPlaygroundReachedFromAnotherPageGetsTheModule(t *testing.T) {
+	b := newBrowser(t)
+	watchWorkers(b, false)
+	b.open("/")
+	waitIdle(b)
+	if n := eval[int](b, `__engine.workers`); n != 0 {
+		t.Fatalf("the home page started %d workers, want none", n)
+	}
+	b.click(`a[href="/playground"]`)
+	b.waitFor("the engine in the worker", `document.documentElement.dataset.engine === "worker"`)
+	if first, early := eval[string](b, `__engine.first`), eval[bool](b, `__engine.early`); first != "module" || early {
+		t.Errorf("the worker's first message was a %s (want the compiled module); started before the wasm was compiled: %v (want false)", first, early)
+	}
+	b.waitFor("the script's run", `!document.querySelector("[data-running=true]")`)
+	b.click(button("Step"))
+	waitPosition(b, 1)
 }
 
 // A worker that cannot start sends the engine back to the page: the page

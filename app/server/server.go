@@ -178,7 +178,7 @@ func newPagesHandler(version string, wasmLen int, lessons []string) *app.Handler
 		// the preload starts the download with the head. crossorigin
 		// (anonymous) matches the loader's fetch(), so the browser hands
 		// it the preloaded response rather than downloading it again.
-		RawHeaders: []string{`<link rel="preload" href="/web/` + wasmName + `" as="fetch" type="application/wasm" crossorigin="anonymous" fetchpriority="high">`},
+		RawHeaders: []string{`<link rel="preload" href="/web/` + wasmName + `" as="fetch" type="application/wasm" crossorigin="anonymous" fetchpriority="high">`, engineStartTag},
 	}
 }
 
@@ -342,11 +342,13 @@ func (s *Server) serveFile(w http.ResponseWriter, r *http.Request, name string) 
 // contentSecurityPolicy allows what go-app needs and nothing else:
 // scripts only from this origin ('wasm-unsafe-eval' lets them compile
 // WebAssembly; 'unsafe-eval' is not needed — no string becomes code),
-// no inline script or style (go-app emits none unless a component uses
-// .Style(), which this UI avoids for that reason), the service worker and
-// the manifest from this origin, and no framing.
-const contentSecurityPolicy = "default-src 'self'; " +
-	"script-src 'self' 'wasm-unsafe-eval'; " +
+// no inline script but the one that starts the engine's worker, allowed
+// by its hash (engine_start.go), no inline style (go-app emits none
+// unless a component uses .Style(), which this UI avoids for that
+// reason), the service worker and the manifest from this origin, and no
+// framing.
+var contentSecurityPolicy = "default-src 'self'; " +
+	"script-src 'self' 'wasm-unsafe-eval' " + engineStartHash + "; " +
 	"style-src 'self'; " +
 	"img-src 'self' data:; " +
 	"font-src 'self'; " +

@@ -7,6 +7,8 @@ import (
 	"bytes"
 	"context"
 	"crypto/rand"
+	"crypto/sha256"
+	"encoding/base64"
 	"errors"
 	"fmt"
 	"io"
@@ -218,6 +220,38 @@ func TestEveryResponseCarriesSecurityHeaders(t *testing.T) {
 		}
 		if strings.Contains(csp, "unsafe-inline") {
 			t.Errorf("GET %s: CSP allows inline code: %q", target, csp)
+		}
+	}
+}
+
+// Every page's one inline script (the engine's worker started early) is
+// the one the CSP allows by hash: a browser would refuse any other, and
+// the playground would then start its worker late.
+func TestThePagesInlineScriptIsTheOneTheCSPAllows(t *testing.T) {
+	s, _ := newServer(t, Config{WebDir: newWebDir(t, fakeWasm(4096))})
+	for _, target := range []string{"/", "/playground", "/zh/playground"} {
+		rec := get(t, s, target)
+		body := rec.Body.String()
+		var inline []string
+		for rest := body; ; {
+			i := strings.Index(rest, "<script>")
+			if i < 0 {
+				break
+			}
+			rest = rest[i+len("<script>"):]
+			j := strings.Index(rest, "</script>")
+			if j < 0 {
+				t.Fatalf("GET %s: an unclosed script", target)
+			}
+			inline, rest = append(inline, rest[:j]), rest[j:]
+		}
+		if len(inline) != 1 || !strings.Contains(inline[0], "new Worker(\"/web/engine-worker.js\")") {
+			t.Fatalf("GET %s: inline scripts %q, want the engine's worker start alone", target, inline)
+		}
+		sum := sha256.Sum256([]byte(inline[0]))
+		hash := "'sha256-" + base64.StdEncoding.EncodeToString(sum[:]) + "'"
+		if csp := rec.Header().Get("Content-Security-Policy"); !strings.Contains(csp, "script-src 'self' 'wasm-unsafe-eval' "+hash+";") {
+			t.Errorf("GET %s: CSP %q does not allow the inline script (%s)", target, csp, hash)
 		}
 	}
 }
