@@ -13,27 +13,56 @@ import (
 
 // The wire: what crosses between the page and the engine's worker
 // (worker.go, remote.go), as JSON. A history crosses once per script;
-// then each move's state. Two things in a trace event do not survive
-// encoding/json as they are: Kind renders by name (sim.Kind has no
-// parser), and Msg is an interface. wireEvent carries both in a form that
-// decodes back to the same event.
+// then each move's state.
+//
+// The history is most of the bytes, and the page decodes it before the
+// learner can take a step (encoding/json, by reflection, on the page's
+// thread), so each event crosses in as few bytes as decode back to it:
+// short keys, no field at its zero value, no Index (its place), no Text
+// that is its note's English, and a message that an earlier event holds
+// too (a send and its delivery share one) as that event's place. The
+// happy path's 496 events crossed as 347 kB, with every field named and
+// every message twice.
 
-// wireEvent is a trace event on the wire: its own Kind and Msg shadow
-// the event's. The event is embedded as plainEvent, which has none of
-// sim.Event's methods: sim.Event.MarshalJSON writes codes by name, for
-// people, and has no inverse.
+// wireEvent is a trace event on the wire.
 type wireEvent struct {
-	plainEvent
-	Kind int      `json:"Kind"`
-	Msg  *wireMsg `json:"Msg,omitempty"`
+	At      int64  `json:"t,omitempty"`
+	MsgID   int64  `json:"m,omitempty"`
+	ReplyTo int64  `json:"rt,omitempty"`
+	Offset  int64  `json:"o,omitempty"`
+	Subject string `json:"s,omitempty"`
+	From    string `json:"f,omitempty"`
+	To      string `json:"to,omitempty"`
+	// Text is left out when it is its note's English (NoteText).
+	Text     string    `json:"x,omitempty"`
+	NoteText bool      `json:"xn,omitempty"`
+	Note     *wireNote `json:"no,omitempty"`
+	// Msg is the event's message, or MsgOf the place (+1) of the earlier
+	// event that holds the same one.
+	Msg   *wireMsg `json:"M,omitempty"`
+	MsgOf int      `json:"mo,omitempty"`
 	// Node and Peer cross as codes (sim.NodeID refuses to be written
 	// alone): the history carries its World's names, in code order.
-	Node uint16 `json:"Node"`
-	Peer uint16 `json:"Peer,omitempty"`
+	Node      uint16 `json:"n,omitempty"`
+	Peer      uint16 `json:"p,omitempty"`
+	API       int    `json:"a,omitempty"`
+	Error     int    `json:"e,omitempty"`
+	Kind      int    `json:"k,omitempty"`
+	Exception int    `json:"ex,omitempty"`
+	Resp      bool   `json:"r,omitempty"`
+	Internal  bool   `json:"in,omitempty"`
+	Illegal   bool   `json:"il,omitempty"`
+	Unmet     bool   `json:"u,omitempty"`
+	Contents  int    `json:"c,omitempty"`
+	// Index is the event's own when it is not its place in the history.
+	Index *int `json:"i,omitempty"`
 }
 
-// plainEvent is sim.Event's fields without its methods.
-type plainEvent sim.Event
+// wireNote is a note's code and arguments.
+type wireNote struct {
+	Code int      `json:"c,omitempty"`
+	Args []string `json:"a,omitempty"`
+}
 
 // wireMsg is a protocol message with what names its type.
 type wireMsg struct {
@@ -79,41 +108,91 @@ func msgKey(api protocol.APIKey, resp bool) [2]int {
 // encodeEvents renders a history for the wire.
 func encodeEvents(evs []sim.Event) ([]wireEvent, error) {
 	out := make([]wireEvent, len(evs))
+	held := map[protocol.Message]int{} // message → place of its first event
 	for i := range evs {
-		out[i] = wireEvent{plainEvent: plainEvent(evs[i]), Kind: int(evs[i].Kind), Node: uint16(evs[i].Node), Peer: uint16(evs[i].Peer)}
-		out[i].plainEvent.Msg = nil
-		if m := evs[i].Msg; m != nil {
-			if _, ok := messageTypes[msgKey(m.APIKey(), m.IsResponse())]; !ok {
-				return nil, fmt.Errorf("event %d: message %T is not on the wire's list", i, m)
-			}
-			body, err := json.Marshal(m)
-			if err != nil {
-				return nil, err
-			}
-			out[i].Msg = &wireMsg{API: m.APIKey(), Resp: m.IsResponse(), Body: body}
+		e := &evs[i]
+		w := wireEvent{
+			At: int64(e.At), MsgID: e.MsgID, ReplyTo: e.ReplyTo, Offset: e.Offset,
+			Subject: e.Subject, From: e.From, To: e.To, Text: e.Text,
+			Node: uint16(e.Node), Peer: uint16(e.Peer),
+			API: int(e.API), Error: int(e.Error), Kind: int(e.Kind), Exception: int(e.Exception),
+			Resp: e.Resp, Internal: e.Internal, Illegal: e.Illegal, Unmet: e.Unmet, Contents: int(e.Contents),
 		}
+		if e.Index != i {
+			w.Index = &e.Index
+		}
+		if n := e.Note; n != nil {
+			w.Note = &wireNote{Code: int(n.Code), Args: n.Args}
+			if e.Text == n.English() {
+				w.Text, w.NoteText = "", true
+			}
+		}
+		if m := e.Msg; m != nil {
+			if j, ok := held[m]; ok {
+				w.MsgOf = j + 1
+			} else {
+				if _, ok := messageTypes[msgKey(m.APIKey(), m.IsResponse())]; !ok {
+					return nil, fmt.Errorf("event %d: message %T is not on the wire's list", i, m)
+				}
+				body, err := compactJSON(m)
+				if errors.Is(err, errNotCompact) {
+					body, err = json.Marshal(m)
+				}
+				if err != nil {
+					return nil, err
+				}
+				w.Msg = &wireMsg{API: m.APIKey(), Resp: m.IsResponse(), Body: body}
+				held[m] = i
+			}
+		}
+		out[i] = w
 	}
 	return out, nil
 }
 
-// decodeEvents is encodeEvents undone.
+// decodeEvents is encodeEvents undone. Events that shared a message
+// share it again.
 func decodeEvents(in []wireEvent) ([]sim.Event, error) {
 	out := make([]sim.Event, len(in))
 	for i := range in {
-		out[i] = sim.Event(in[i].plainEvent)
-		out[i].Kind = sim.Kind(in[i].Kind)
-		out[i].Node, out[i].Peer = sim.NodeID(in[i].Node), sim.NodeID(in[i].Peer)
-		if w := in[i].Msg; w != nil {
-			t, ok := messageTypes[msgKey(w.API, w.Resp)]
+		w := &in[i]
+		e := sim.Event{
+			Index: i, At: sim.Time(w.At), MsgID: w.MsgID, ReplyTo: w.ReplyTo, Offset: w.Offset,
+			Subject: w.Subject, From: w.From, To: w.To, Text: w.Text,
+			Node: sim.NodeID(w.Node), Peer: sim.NodeID(w.Peer),
+			API: protocol.APIKey(w.API), Error: protocol.ErrorCode(w.Error), Kind: sim.Kind(w.Kind),
+			Exception: protocol.Exception(w.Exception),
+			Resp:      w.Resp, Internal: w.Internal, Illegal: w.Illegal, Unmet: w.Unmet, Contents: sim.Contents(w.Contents),
+		}
+		if w.Index != nil {
+			e.Index = *w.Index
+		}
+		if n := w.Note; n != nil {
+			e.Note = &sim.Note{Code: sim.NoteCode(n.Code), Args: n.Args}
+			if w.NoteText {
+				e.Text = e.Note.English()
+			}
+		} else if w.NoteText {
+			return nil, fmt.Errorf("event %d: a note's text without a note", i)
+		}
+		switch {
+		case w.Msg != nil:
+			t, ok := messageTypes[msgKey(w.Msg.API, w.Msg.Resp)]
 			if !ok {
-				return nil, fmt.Errorf("event %d: no message type for API %d", i, w.API)
+				return nil, fmt.Errorf("event %d: no message type for API %d", i, w.Msg.API)
 			}
 			v := reflect.New(t)
-			if err := json.Unmarshal(w.Body, v.Interface()); err != nil {
+			if err := json.Unmarshal(w.Msg.Body, v.Interface()); err != nil {
 				return nil, fmt.Errorf("event %d: %w", i, err)
 			}
-			out[i].Msg = v.Interface().(protocol.Message)
+			e.Msg = v.Interface().(protocol.Message)
+		case w.MsgOf > 0:
+			if w.MsgOf > i || out[w.MsgOf-1].Msg == nil {
+				return nil, fmt.Errorf("event %d: the message of event %d, which has none", i, w.MsgOf-1)
+			}
+			e.Msg = out[w.MsgOf-1].Msg
 		}
+		out[i] = e
 	}
 	return out, nil
 }
