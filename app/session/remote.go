@@ -411,12 +411,28 @@ func (r *Remote) Begin(src string) error {
 	if r.local != nil {
 		return r.local.Begin(src)
 	}
-	if _, err := scenario.Parse(scriptFile, src); err != nil {
-		return toScriptError(err)
+	// With no run in flight, the run is asked for first: the worker runs
+	// while the page parses (a first parse, of code not yet compiled, is
+	// tens of ms on a cold load), and a script that does not parse is
+	// answered here, its run left to fail unread. With one in flight, a
+	// script that does not parse must not reach the worker, which would
+	// drop that run for it.
+	if r.running {
+		if _, err := scenario.Parse(scriptFile, src); err != nil {
+			return toScriptError(err)
+		}
 	}
+	parsed := r.running
 	r.runID++
 	r.running, r.runSrc, r.runStmt, r.done = true, src, "", nil
 	r.link.request(request{Op: "run", Eng: r.id, ID: r.runID, Script: src})
+	if !parsed {
+		if _, err := scenario.Parse(scriptFile, src); err != nil {
+			r.runID++ // the reply to the run asked for is not read
+			r.running = false
+			return toScriptError(err)
+		}
+	}
 	return nil
 }
 

@@ -399,3 +399,39 @@ func TestLinkStalledWhenTheWorkerGoesSilent(t *testing.T) {
 		t.Error("stalled with every reply in")
 	}
 }
+
+// A script that does not parse is refused at once, whether a run is in
+// flight or not; a run in flight is not lost for it, and none is.
+func TestRemoteRefusesAScriptThatDoesNotParse(t *testing.T) {
+	p := newPipe()
+	r := p.link.Engine()
+	good := mustScenario(t, "happy-path")
+	// No run in flight: the run was asked for before the parse.
+	if err := r.Begin("cluster brokers=3\nnonsense here"); err == nil {
+		t.Fatal("a script that does not parse began")
+	}
+	p.pump()
+	if done, err := r.Work(time.Millisecond); !done || err != nil {
+		t.Fatalf("after the refused script: done %v, %v", done, err)
+	}
+	if r.Len() != 0 {
+		t.Fatalf("the refused script left %d steps", r.Len())
+	}
+	// A run in flight, then a script that does not parse: the run's
+	// history still comes.
+	if err := r.Begin(good); err != nil {
+		t.Fatal(err)
+	}
+	if err := r.Begin("cluster brokers=3\nnonsense here"); err == nil {
+		t.Fatal("a script that does not parse began")
+	}
+	p.pump()
+	if done, err := r.Work(time.Millisecond); !done || err != nil {
+		t.Fatalf("the run in flight: done %v, %v", done, err)
+	}
+	local := newSessionEngine()
+	local.Load(good)
+	if r.Len() != local.Len() || r.Len() == 0 {
+		t.Fatalf("%d steps through the worker, %d on the page", r.Len(), local.Len())
+	}
+}
