@@ -66,3 +66,37 @@ func heapAfterGC() uint64 {
 	runtime.ReadMemStats(&m)
 	return m.HeapAlloc
 }
+
+// BenchmarkRemoteHeap is the page's share of the same session: what a
+// Remote holds of the 10,000-event history once it crossed from the
+// worker (decoded from JSON as the page decodes it), after the moves,
+// with the worker's side gone. For where it goes, as above with
+// -bench RemoteHeap.
+func BenchmarkRemoteHeap(b *testing.B) {
+	var heap, history uint64
+	for b.Loop() {
+		heldRemote = nil
+		before := heapAfterGC()
+		p := newPipe()
+		r := p.link.Engine()
+		if err := r.Load(workload.Script(workload.ForEvents(10000))); err != nil {
+			b.Fatal(err)
+		}
+		n := r.Len()
+		for k := 1; k <= 60; k++ {
+			r.Seek(n - k*n/60)
+			p.pump()
+			r.Snapshot()
+		}
+		p.server, p.toWork, p.toPage = nil, nil, nil
+		heap = heapAfterGC() - before
+		history = uint64(len(r.History()))
+		heldRemote = r
+	}
+	b.ReportMetric(float64(heap)/1e6, "MB/heap")
+	b.ReportMetric(float64(heap)/float64(history), "B/event")
+	b.ReportMetric(0, "ns/op")
+}
+
+// heldRemote is heldEngine for BenchmarkRemoteHeap.
+var heldRemote Engine
