@@ -35,9 +35,10 @@ const (
 	// maxTargets is what a parked session costs against what a seek
 	// replays: each is a whole cluster, about 1 MB of Go heap in the
 	// middle of a 10,000-event history, and the heap budget is 30 MB
-	// (issue 13; BenchmarkEngineHeap). Twelve keep that history at about
-	// 20 MB, and a seek replays at most about 850 events (2 ms natively,
-	// about 10 under wasm; BenchmarkEngineSeek), against 50 ms.
+	// (issue 13; BenchmarkEngineHeap). Twelve keep that history under
+	// 20 MB (29 made 35 in the worker), and a seek replays at most about
+	// 850 events (2 ms natively, about 4 under wasm; BenchmarkEngineSeek),
+	// against 50 ms.
 	maxTargets = 12
 	// spareSessions is how many sessions are kept beyond the
 	// checkpoints: the cursor and a few left where the learner went.
