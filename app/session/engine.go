@@ -35,11 +35,12 @@ const (
 	// maxTargets is what a parked session costs against what a seek
 	// replays: each is a whole cluster, about 1 MB of Go heap in the
 	// middle of a 10,000-event history, and the heap budget is 30 MB
-	// (issue 13; BenchmarkEngineHeap). Twelve keep that history under
-	// 20 MB (29 made 35 in the worker), and a seek replays at most about
-	// 850 events (2 ms natively, about 4 under wasm; BenchmarkEngineSeek),
-	// against 50 ms.
-	maxTargets = 12
+	// (issue 13; BenchmarkEngineHeap). Sixteen keep that history at
+	// about 21 MB (29 made 35 in the worker), and a seek replays at most
+	// about 640 events (about 1.5 ms natively, 3 under wasm;
+	// BenchmarkEngineSeek), against 50 ms; twelve saved 4 MB more but
+	// made the mean seek half as slow again.
+	maxTargets = 16
 	// spareSessions is how many sessions are kept beyond the
 	// checkpoints: the cursor and a few left where the learner went.
 	spareSessions = 4
