@@ -32,7 +32,15 @@ const maxHistorySteps = 200_000
 // away from where the learner is.
 const (
 	checkpointEvents = 300
-	maxTargets       = 32
+	// maxTargets is what a parked session costs against what a seek
+	// replays: each is a whole cluster, about 1 MB of Go heap in the
+	// middle of a 10,000-event history, and the heap budget is 30 MB
+	// (issue 13; BenchmarkEngineHeap). Sixteen keep that history at
+	// about 21 MB (29 made 35 in the worker), and a seek replays at most
+	// about 640 events (about 1.5 ms natively, 3 under wasm;
+	// BenchmarkEngineSeek), against 50 ms; twelve saved 4 MB more but
+	// made the mean seek half as slow again.
+	maxTargets = 16
 	// spareSessions is how many sessions are kept beyond the
 	// checkpoints: the cursor and a few left where the learner went.
 	spareSessions = 4
@@ -306,8 +314,13 @@ func (e *sessionEngine) Work(budget time.Duration) (bool, error) {
 	e.run = nil
 	h := history{src: l.src, script: l.script, steps: l.steps, results: l.s.Results}
 	if l.s.Cluster != nil {
-		h.events = l.s.Cluster.World.Trace.Events(0)
+		trace := &l.s.Cluster.World.Trace
+		h.events = trace.Events(0)
 		h.names = l.s.Cluster.World.Names()
+		// The finished session stays as the cursor at the end: its
+		// trace now reads the history's events, so the worker does
+		// not hold two copies of them (1.4 MB at 10,000 events).
+		trace.ShareWith(h.events)
 	}
 	switch {
 	case l.s.Err != nil:

@@ -675,6 +675,18 @@ func (w *World) deliver(e *event) {
 	w.Record(Event{Kind: KindDeliver, Node: env.From, Peer: env.To, MsgID: env.ID, ReplyTo: env.ReplyTo,
 		API: env.sent.API, Resp: env.sent.Resp, Error: env.sent.Error, Internal: env.Internal})
 	n.handler.Receive(w, env)
+	if env.Msg.IsResponse() {
+		// A delivered response is done with (no handler keeps a
+		// response's envelope; requests are kept: a parked fetch, an
+		// append awaiting the high watermark, a JoinGroup), but its
+		// envelope shares a block with envBlock-1 others, one of which
+		// may be held for long: without this, that one keeps this
+		// message and all it points to alive. The trace keeps its own
+		// reference. A session parked for seeking (app/session), whose
+		// trace reads the history's events, then holds only its state:
+		// 3 MB less of 20 at 10,000 events.
+		env.Msg = nil
+	}
 }
 
 func (w *World) drop(env *Envelope, reason string) {
