@@ -83,6 +83,9 @@ type Disk struct {
 	// spare is where Log puts the next logs: allocated a block at a time,
 	// since every broker of a new cluster creates a hundred at once.
 	spare []partition.Log
+	// changes lists the logs changed since the last Changed, for the
+	// assertions after every statement.
+	changes partition.Watch
 }
 
 // logBlock is how many logs one of Disk's allocations holds.
@@ -105,9 +108,16 @@ func (d *Disk) Log(tp protocol.TopicPartition) *partition.Log {
 		*l = *partition.NewLog(tp)
 		d.Logs[tp] = l
 		d.replicas = append(d.replicas, l)
+		d.changes.Track(l)
 	}
 	return l
 }
+
+// Changed returns the logs created or changed (through their methods)
+// since the previous call, and forgets them: the assertions after a
+// statement check only those, the rest having passed the previous check
+// unchanged. The slice is the disk's own, valid until the disk changes.
+func (d *Disk) Changed() []*partition.Log { return d.changes.Drain() }
 
 // Replicas returns every log on the disk, in no meaningful order (the
 // caller must not depend on it), without walking the map: the
