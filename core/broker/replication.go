@@ -83,16 +83,44 @@ func (b *Broker) rebuildSessions() {
 	b.sessionsVersion = b.Meta.Version
 }
 
+// fetches is the message id of the outstanding fetch per leader id, 0
+// for none (message ids start at 1). A slice, not a map: brokers are
+// numbered from 0, and the map's assignment at every fetch cost more than
+// building the fetch.
+type fetches []int64
+
+func (f fetches) of(leader int32) int64 {
+	if leader < 0 || int(leader) >= len(f) {
+		return 0
+	}
+	return f[leader]
+}
+
+func (f *fetches) set(leader int32, id int64) {
+	for int(leader) >= len(*f) {
+		*f = append(*f, 0)
+	}
+	(*f)[leader] = id
+}
+
+func (f fetches) clear(leader int32) {
+	if leader >= 0 && int(leader) < len(f) {
+		f[leader] = 0
+	}
+}
+
+func (f *fetches) reset() { clear(*f) }
+
 // ensureFetchers sends one Fetch to each leader this broker follows that
 // has none outstanding.
 func (b *Broker) ensureFetchers(w *sim.World) {
 	if b.sessionsVersion != b.Meta.Version {
 		b.rebuildSessions()
-		b.fetching = map[int32]int64{}
+		b.fetching.reset()
 	}
 	for _, s := range b.sessionOrder {
 		l := s.leader
-		if _, busy := b.fetching[l]; busy || !b.Meta.Alive[l] {
+		if b.fetching.of(l) != 0 || !b.Meta.Alive[l] {
 			continue
 		}
 		n := 0
@@ -111,7 +139,7 @@ func (b *Broker) ensureFetchers(w *sim.World) {
 		}
 		s.epoch++
 		id := w.SendInternal(b.Node, NodeID(l), req, 0)
-		b.fetching[l] = id
+		b.fetching.set(l, id)
 		// A parked fetch may wait for hours on an idle cluster: only
 		// when the network can lose messages does the follower give up
 		// on one after request.timeout.ms (heal restarts the sessions).
@@ -152,7 +180,7 @@ func (b *Broker) markFollowedDirtyAt(f *followed, tp protocol.TopicPartition) {
 // lost answer must not leave a follower waiting forever.
 func (b *Broker) ArmFetchTimeouts(w *sim.World) {
 	for _, s := range b.sessionOrder {
-		if id, ok := b.fetching[s.leader]; ok {
+		if id := b.fetching.of(s.leader); id != 0 {
 			w.AfterBackground(b.Node, b.Cfg.RequestTimeoutMs, "fetch-timeout", fetchTimeout{leader: s.leader, msgID: id})
 		}
 	}
@@ -161,7 +189,7 @@ func (b *Broker) ArmFetchTimeouts(w *sim.World) {
 // RestartFetchers forgets outstanding fetches and opens new sessions with
 // every leader: after the network heals, an answer may have been lost.
 func (b *Broker) RestartFetchers(w *sim.World) {
-	b.fetching = map[int32]int64{}
+	b.fetching.reset()
 	for _, s := range b.sessionOrder {
 		s.epoch = 0
 	}
@@ -222,6 +250,7 @@ func (b *Broker) handleReplicaFetch(w *sim.World, env *sim.Envelope, m *protocol
 		if f == nil {
 			f = &followerState{id: m.ReplicaId, lastCaughtUp: w.Now(), sentHW: -1}
 			l.followers = append(l.followers, f)
+			b.ledChanged()
 		}
 		f.listed = env.ID
 		if m.SessionEpoch == 0 {
@@ -269,9 +298,9 @@ func (b *Broker) handleReplicaFetch(w *sim.World, env *sim.Envelope, m *protocol
 // what that completes may re-elect.
 func (b *Broker) sessionCaughtUp(w *sim.World, fetch int64, replica int32) {
 	var grow []protocol.TopicPartition
-	for _, l := range b.sortedLed() {
-		f := l.follower(replica)
-		if f == nil || f.listed == fetch || f.leo < l.log.LogEndOffset() {
+	for _, lf := range b.followedBy(replica) {
+		l, f := lf.l, lf.f
+		if f.listed == fetch || f.leo < l.log.LogEndOffset() {
 			continue
 		}
 		f.lastCaughtUp = w.Now()
@@ -394,10 +423,10 @@ func (b *Broker) wakeParked(w *sim.World) {
 // high watermark, fetch again.
 func (b *Broker) handleFetchResponse(w *sim.World, env *sim.Envelope, m *protocol.FetchResponse) {
 	leader, ok := IDOf(env.From)
-	if !ok || b.fetching[leader] != env.ReplyTo {
+	if !ok || b.fetching.of(leader) != env.ReplyTo {
 		return // a stale answer to a fetch we gave up on
 	}
-	delete(b.fetching, leader)
+	b.fetching.clear(leader)
 	s := b.sessions[leader]
 	for _, pd := range m.Responses {
 		if pd.ErrorCode != protocol.NONE {
