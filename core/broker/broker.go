@@ -163,8 +163,10 @@ type Broker struct {
 	// news is, per follower, the partitions with news for it: data past
 	// its fetch offset, a new high watermark, a lost leadership. Only
 	// those go into a fetch response (an incremental fetch session). A
-	// set kept as a short list: it is drained at every fetch.
-	news map[int32][]protocol.TopicPartition
+	// set kept as a short list: it is drained at every fetch. Indexed by
+	// follower id (newsOf), not a map: storing the drained list back into
+	// a map at every answer cost more than the answer.
+	news [][]protocol.TopicPartition
 	// fetching is the follower side: the outstanding fetch per leader.
 	fetching fetches
 	// sessions is the follower side of the fetch sessions, per leader.
@@ -246,7 +248,6 @@ func New(id int32, meta *Metadata, disk *Disk, cfg *Config) *Broker {
 	b := &Broker{ID: id, Node: NodeID(id), Meta: meta, Disk: disk, Cfg: cfg,
 		led:             map[protocol.TopicPartition]*leadership{},
 		parked:          map[int32]*sim.Envelope{},
-		news:            map[int32][]protocol.TopicPartition{},
 		sessions:        map[int32]*fetchSession{},
 		sessionsVersion: -1,
 	}

@@ -206,13 +206,23 @@ func (b *Broker) restartSession(leader int32) {
 
 // addNews records news on tp for follower, once.
 func (b *Broker) addNews(follower int32, tp protocol.TopicPartition) {
-	list := b.news[follower]
+	news := b.newsOf(follower)
+	list := *news
 	for _, have := range list {
 		if have == tp {
 			return
 		}
 	}
-	b.news[follower] = append(list, tp)
+	*news = append(list, tp)
+}
+
+// newsOf is the list of partitions with news for follower (a replica
+// id, never negative: consumers' fetches carry -1 and go elsewhere).
+func (b *Broker) newsOf(follower int32) *[]protocol.TopicPartition {
+	for int(follower) >= len(b.news) {
+		b.news = append(b.news, nil)
+	}
+	return &b.news[follower]
 }
 
 // markDirty records news on tp for every follower of it.
@@ -232,7 +242,8 @@ func (b *Broker) markLedDirty(l *leadership) {
 // handleReplicaFetch is the leader side of a follower's fetch.
 func (b *Broker) handleReplicaFetch(w *sim.World, env *sim.Envelope, m *protocol.FetchRequest) {
 	if m.SessionEpoch == 0 {
-		b.news[m.ReplicaId] = b.news[m.ReplicaId][:0]
+		news := b.newsOf(m.ReplicaId)
+		*news = (*news)[:0]
 	}
 	for _, fp := range m.Partitions {
 		tp := fp.TopicPartition
@@ -282,7 +293,7 @@ func (b *Broker) handleReplicaFetch(w *sim.World, env *sim.Envelope, m *protocol
 		delete(b.parked, m.ReplicaId)
 		w.SendInternal(b.Node, old.From, &protocol.FetchResponse{}, old.ID)
 	}
-	if len(b.news[m.ReplicaId]) > 0 {
+	if len(*b.newsOf(m.ReplicaId)) > 0 {
 		b.answerReplicaFetch(w, env, m.ReplicaId)
 		return
 	}
@@ -374,7 +385,8 @@ func diverged(l *partition.Log, fetchOffset int64, lastFetchedEpoch int32) (bool
 // answerReplicaFetch answers with every partition that has news for the
 // follower.
 func (b *Broker) answerReplicaFetch(w *sim.World, env *sim.Envelope, follower int32) {
-	tps := b.news[follower]
+	news := b.newsOf(follower)
+	tps := *news
 	slices.SortFunc(tps, protocol.TopicPartition.Compare)
 	resp := b.fetchResps.New()
 	resp.Responses = b.fetchData.Make(len(tps))
@@ -400,7 +412,7 @@ func (b *Broker) answerReplicaFetch(w *sim.World, env *sim.Envelope, follower in
 		f.sentHW = log.HighWatermark
 		resp.Responses = append(resp.Responses, pd)
 	}
-	b.news[follower] = tps[:0]
+	*news = tps[:0]
 	w.SendInternal(b.Node, env.From, resp, env.ID)
 }
 
@@ -410,7 +422,7 @@ func (b *Broker) wakeParked(w *sim.World) {
 		return
 	}
 	for _, id := range sortedIDs(b.parked) {
-		if len(b.news[id]) == 0 {
+		if len(*b.newsOf(id)) == 0 {
 			continue
 		}
 		env := b.parked[id]
