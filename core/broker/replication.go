@@ -83,16 +83,44 @@ func (b *Broker) rebuildSessions() {
 	b.sessionsVersion = b.Meta.Version
 }
 
+// fetches is the message id of the outstanding fetch per leader id, 0
+// for none (message ids start at 1). A slice, not a map: brokers are
+// numbered from 0, and the map's assignment at every fetch cost more than
+// building the fetch.
+type fetches []int64
+
+func (f fetches) of(leader int32) int64 {
+	if leader < 0 || int(leader) >= len(f) {
+		return 0
+	}
+	return f[leader]
+}
+
+func (f *fetches) set(leader int32, id int64) {
+	for int(leader) >= len(*f) {
+		*f = append(*f, 0)
+	}
+	(*f)[leader] = id
+}
+
+func (f fetches) clear(leader int32) {
+	if leader >= 0 && int(leader) < len(f) {
+		f[leader] = 0
+	}
+}
+
+func (f *fetches) reset() { clear(*f) }
+
 // ensureFetchers sends one Fetch to each leader this broker follows that
 // has none outstanding.
 func (b *Broker) ensureFetchers(w *sim.World) {
 	if b.sessionsVersion != b.Meta.Version {
 		b.rebuildSessions()
-		b.fetching = map[int32]int64{}
+		b.fetching.reset()
 	}
 	for _, s := range b.sessionOrder {
 		l := s.leader
-		if _, busy := b.fetching[l]; busy || !b.Meta.Alive[l] {
+		if b.fetching.of(l) != 0 || !b.Meta.Alive[l] {
 			continue
 		}
 		n := 0
@@ -111,7 +139,7 @@ func (b *Broker) ensureFetchers(w *sim.World) {
 		}
 		s.epoch++
 		id := w.SendInternal(b.Node, NodeID(l), req, 0)
-		b.fetching[l] = id
+		b.fetching.set(l, id)
 		// A parked fetch may wait for hours on an idle cluster: only
 		// when the network can lose messages does the follower give up
 		// on one after request.timeout.ms (heal restarts the sessions).
@@ -152,7 +180,7 @@ func (b *Broker) markFollowedDirtyAt(f *followed, tp protocol.TopicPartition) {
 // lost answer must not leave a follower waiting forever.
 func (b *Broker) ArmFetchTimeouts(w *sim.World) {
 	for _, s := range b.sessionOrder {
-		if id, ok := b.fetching[s.leader]; ok {
+		if id := b.fetching.of(s.leader); id != 0 {
 			w.AfterBackground(b.Node, b.Cfg.RequestTimeoutMs, "fetch-timeout", fetchTimeout{leader: s.leader, msgID: id})
 		}
 	}
@@ -161,7 +189,7 @@ func (b *Broker) ArmFetchTimeouts(w *sim.World) {
 // RestartFetchers forgets outstanding fetches and opens new sessions with
 // every leader: after the network heals, an answer may have been lost.
 func (b *Broker) RestartFetchers(w *sim.World) {
-	b.fetching = map[int32]int64{}
+	b.fetching.reset()
 	for _, s := range b.sessionOrder {
 		s.epoch = 0
 	}
@@ -178,13 +206,23 @@ func (b *Broker) restartSession(leader int32) {
 
 // addNews records news on tp for follower, once.
 func (b *Broker) addNews(follower int32, tp protocol.TopicPartition) {
-	list := b.news[follower]
+	news := b.newsOf(follower)
+	list := *news
 	for _, have := range list {
 		if have == tp {
 			return
 		}
 	}
-	b.news[follower] = append(list, tp)
+	*news = append(list, tp)
+}
+
+// newsOf is the list of partitions with news for follower (a replica
+// id, never negative: consumers' fetches carry -1 and go elsewhere).
+func (b *Broker) newsOf(follower int32) *[]protocol.TopicPartition {
+	for int(follower) >= len(b.news) {
+		b.news = append(b.news, nil)
+	}
+	return &b.news[follower]
 }
 
 // markDirty records news on tp for every follower of it.
@@ -204,7 +242,8 @@ func (b *Broker) markLedDirty(l *leadership) {
 // handleReplicaFetch is the leader side of a follower's fetch.
 func (b *Broker) handleReplicaFetch(w *sim.World, env *sim.Envelope, m *protocol.FetchRequest) {
 	if m.SessionEpoch == 0 {
-		b.news[m.ReplicaId] = b.news[m.ReplicaId][:0]
+		news := b.newsOf(m.ReplicaId)
+		*news = (*news)[:0]
 	}
 	for _, fp := range m.Partitions {
 		tp := fp.TopicPartition
@@ -222,6 +261,7 @@ func (b *Broker) handleReplicaFetch(w *sim.World, env *sim.Envelope, m *protocol
 		if f == nil {
 			f = &followerState{id: m.ReplicaId, lastCaughtUp: w.Now(), sentHW: -1}
 			l.followers = append(l.followers, f)
+			b.ledChanged()
 		}
 		f.listed = env.ID
 		if m.SessionEpoch == 0 {
@@ -253,7 +293,7 @@ func (b *Broker) handleReplicaFetch(w *sim.World, env *sim.Envelope, m *protocol
 		delete(b.parked, m.ReplicaId)
 		w.SendInternal(b.Node, old.From, &protocol.FetchResponse{}, old.ID)
 	}
-	if len(b.news[m.ReplicaId]) > 0 {
+	if len(*b.newsOf(m.ReplicaId)) > 0 {
 		b.answerReplicaFetch(w, env, m.ReplicaId)
 		return
 	}
@@ -269,9 +309,9 @@ func (b *Broker) handleReplicaFetch(w *sim.World, env *sim.Envelope, m *protocol
 // what that completes may re-elect.
 func (b *Broker) sessionCaughtUp(w *sim.World, fetch int64, replica int32) {
 	var grow []protocol.TopicPartition
-	for _, l := range b.sortedLed() {
-		f := l.follower(replica)
-		if f == nil || f.listed == fetch || f.leo < l.log.LogEndOffset() {
+	for _, lf := range b.followedBy(replica) {
+		l, f := lf.l, lf.f
+		if f.listed == fetch || f.leo < l.log.LogEndOffset() {
 			continue
 		}
 		f.lastCaughtUp = w.Now()
@@ -345,7 +385,8 @@ func diverged(l *partition.Log, fetchOffset int64, lastFetchedEpoch int32) (bool
 // answerReplicaFetch answers with every partition that has news for the
 // follower.
 func (b *Broker) answerReplicaFetch(w *sim.World, env *sim.Envelope, follower int32) {
-	tps := b.news[follower]
+	news := b.newsOf(follower)
+	tps := *news
 	slices.SortFunc(tps, protocol.TopicPartition.Compare)
 	resp := b.fetchResps.New()
 	resp.Responses = b.fetchData.Make(len(tps))
@@ -371,7 +412,7 @@ func (b *Broker) answerReplicaFetch(w *sim.World, env *sim.Envelope, follower in
 		f.sentHW = log.HighWatermark
 		resp.Responses = append(resp.Responses, pd)
 	}
-	b.news[follower] = tps[:0]
+	*news = tps[:0]
 	w.SendInternal(b.Node, env.From, resp, env.ID)
 }
 
@@ -381,7 +422,7 @@ func (b *Broker) wakeParked(w *sim.World) {
 		return
 	}
 	for _, id := range sortedIDs(b.parked) {
-		if len(b.news[id]) == 0 {
+		if len(*b.newsOf(id)) == 0 {
 			continue
 		}
 		env := b.parked[id]
@@ -394,10 +435,10 @@ func (b *Broker) wakeParked(w *sim.World) {
 // high watermark, fetch again.
 func (b *Broker) handleFetchResponse(w *sim.World, env *sim.Envelope, m *protocol.FetchResponse) {
 	leader, ok := IDOf(env.From)
-	if !ok || b.fetching[leader] != env.ReplyTo {
+	if !ok || b.fetching.of(leader) != env.ReplyTo {
 		return // a stale answer to a fetch we gave up on
 	}
-	delete(b.fetching, leader)
+	b.fetching.clear(leader)
 	s := b.sessions[leader]
 	for _, pd := range m.Responses {
 		if pd.ErrorCode != protocol.NONE {

@@ -649,6 +649,8 @@ func (c *checker) lso() {
 		tp   protocol.TopicPartition
 	}
 	last := map[key]int64{}
+	// The read_committed fetches only: a map of every fetch's isolation
+	// grew with each poll of the run.
 	committedFetch := map[int64]bool{}
 	// One pass: an answer is always sent after its request.
 	for _, e := range c.in.Trace.All() {
@@ -658,7 +660,9 @@ func (c *checker) lso() {
 		var m *protocol.FetchResponse
 		switch msg := e.Msg.(type) {
 		case *protocol.FetchRequest:
-			committedFetch[e.MsgID] = msg.IsolationLevel == protocol.ReadCommitted
+			if msg.IsolationLevel == protocol.ReadCommitted {
+				committedFetch[e.MsgID] = true
+			}
 			continue
 		case *protocol.FetchResponse:
 			m = msg

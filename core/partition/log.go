@@ -107,6 +107,45 @@ type Log struct {
 	lastGuard int64
 
 	name string // TP.String(), rendered once
+	// watch, when set, is told of every change to the offsets
+	// OffsetsOrdered reads (see Watch); inWatch: the log is already in
+	// its list.
+	watch   *Watch
+	inWatch bool
+}
+
+// Watch lists the logs whose batches, high watermark or transactions
+// changed since it was last drained: the assertions after every statement
+// (cluster.AssertChanged) need only look at those, since a log nothing touched
+// still holds what it held at the previous check. Only the changes made
+// through Log's methods are seen; a field set by hand is not.
+type Watch struct{ changed []*Log }
+
+// Track makes w hear of l's changes from now on, and counts l as
+// changed (it has never been checked under w).
+func (w *Watch) Track(l *Log) {
+	l.watch, l.inWatch = w, false
+	l.touch()
+}
+
+// Drain returns the logs changed since the last Drain, in the order of
+// their first change, and forgets them. The slice is w's own, valid
+// until its next change.
+func (w *Watch) Drain() []*Log {
+	out := w.changed
+	for _, l := range out {
+		l.inWatch = false
+	}
+	w.changed = w.changed[:0]
+	return out
+}
+
+// touch records a change of l's offsets with its watch.
+func (l *Log) touch() {
+	if l.watch != nil && !l.inWatch {
+		l.inWatch = true
+		l.watch.changed = append(l.watch.changed, l)
+	}
 }
 
 // Name is the partition's name as events show it ("topic/0").
@@ -358,6 +397,7 @@ func (l *Log) AppendReplica(batches []protocol.RecordBatch, now int64) {
 // append adds a batch and updates the producer state; it returns the
 // transaction a marker completed.
 func (l *Log) append(b protocol.RecordBatch, now int64) *TxnRange {
+	l.touch()
 	l.Batches = append(l.Batches, b)
 	return l.apply(&l.Batches[len(l.Batches)-1], now)
 }
@@ -455,6 +495,7 @@ func (l *Log) SetHighWatermark(hw int64) {
 	if hw < l.HighWatermark {
 		return
 	}
+	l.touch()
 	l.HighWatermark = hw
 	kept := l.Unreplicated[:0]
 	for _, t := range l.Unreplicated {
@@ -504,6 +545,7 @@ func (l *Log) TruncateTo(offset int64) {
 	if i == len(l.Batches) {
 		return
 	}
+	l.touch()
 	l.Batches = l.Batches[:i:i]
 	l.Rebuild()
 }
@@ -511,6 +553,7 @@ func (l *Log) TruncateTo(offset int64) {
 // Rebuild recomputes the producer state, open transactions and aborted
 // index from the batches (recovery after a restart).
 func (l *Log) Rebuild() {
+	l.touch()
 	batches := l.Batches
 	hw := l.HighWatermark
 	if end := l.LogEndOffset(); hw > end {

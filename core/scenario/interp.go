@@ -144,11 +144,13 @@ func (s *Session) Failed() int {
 	return n
 }
 
-// Run runs the whole script.
+// Run runs the whole script, then checks every replica's offsets
+// (assertAll).
 func (s *Session) Run() {
 	for !s.Done() {
 		s.Step()
 	}
+	s.assertAll()
 }
 
 // Step does one unit of work: starts the next statement, or runs one
