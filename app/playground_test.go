@@ -399,8 +399,19 @@ func TestShareLinksRoundTrip(t *testing.T) {
 			t.Fatalf("%s: round trip failed: %v", sc.Slug, err)
 		}
 	}
+	// A link made by the encoder before 097cf62 (compress/flate's, best
+	// compression: a dynamic block, then the empty stored block of its
+	// flush): links learners pasted must keep opening.
+	const old = "NIxBCgIxDADvfUU-oFA99zHZNEjYbhOSVPT3ssLeBmYYGiuSHTbXnT3as6SaEKh39gBDT0nRGe1RzLUvYgerkI4zkE6F4y695edWi1XY-CXzhODZr83O34bwxrG4_SvS45AsvwAAAP__"
+	want := "cluster brokers=3\ntopic orders partitions=2\nproducer p1 transactional.id=tx-1\np1 begin\np1 send orders key=a value=1\np1 commit\n"
+	if got, ok, err := sharedScript("s=" + old + "&p=3"); !ok || err != nil || got != want {
+		t.Errorf("a link made by compress/flate: %q, %v", got, err)
+	}
 	if _, ok, err := sharedScript("s=%%%"); ok || err == nil {
 		t.Error("a broken link was accepted")
+	}
+	if _, ok, err := sharedScript("s=" + old[:len(old)/2]); ok || err == nil {
+		t.Error("a link cut in half was accepted")
 	}
 	if _, ok, err := sharedScript("other=1"); ok || err != nil {
 		t.Error("a fragment without a script")

@@ -1,15 +1,14 @@
 package app
 
 import (
-	"bytes"
-	"compress/flate"
 	"encoding/base64"
 	"errors"
-	"io"
 	"strconv"
 	"strings"
 
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
+
+	"txnlab/internal/deflate"
 )
 
 // A share link carries the whole script in the URL's fragment (#s=…),
@@ -22,7 +21,7 @@ const maxSharedScript = 1 << 20
 
 // encodeScript compresses a script for a link.
 func encodeScript(src string) string {
-	return base64.RawURLEncoding.EncodeToString(deflate([]byte(src)))
+	return base64.RawURLEncoding.EncodeToString(deflate.Compress([]byte(src)))
 }
 
 // decodeScript reverses encodeScript.
@@ -31,14 +30,11 @@ func decodeScript(s string) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	out, err := io.ReadAll(io.LimitReader(flate.NewReader(bytes.NewReader(raw)), maxSharedScript+1))
-	if err != nil {
-		return "", err
-	}
-	if len(out) > maxSharedScript {
+	out, err := deflate.Decompress(raw, maxSharedScript)
+	if errors.Is(err, deflate.ErrTooLong) {
 		return "", errors.New("the shared script is too long")
 	}
-	return string(out), nil
+	return string(out), err
 }
 
 // sharedScript reads the script of a share link from a URL fragment.

@@ -1,16 +1,25 @@
-// Command wasmstrip takes the source positions out of a Go WebAssembly
-// binary, in place: every function's file and line tables in the runtime's
-// PC table are zeroed and the function points at none, which the runtime
-// reads as "no position" (a traceback or runtime.Caller says ?:0). Nothing
-// else reads them: unwinding and the collector use the stack-size and
-// pcdata tables, which are kept, and function names stay. `make wasm` runs
-// it on web/app.wasm before compressing it.
+// Command wasmstrip takes the source positions and most function names out
+// of a Go WebAssembly binary, in place: every function's file and line
+// tables in the runtime's PC table are zeroed and the function points at
+// none, which the runtime reads as "no position" (a traceback or
+// runtime.Caller says ?:0). Nothing else reads them: unwinding and the
+// collector use the stack-size and pcdata tables, which are kept. The
+// names of functions outside the runtime are zeroed too (a traceback, or
+// runtime.Frame.Function, then gives ""): the runtime reads a name only
+// to print it, except its own and reflect's (a goroutine started in
+// package runtime is the runtime's, not the program's, in
+// runtime.NumGoroutine and deadlock detection; reflect's call stubs are
+// found by name when a stack is scanned) and the wrappers' (a value
+// method called through a nil pointer is reported from the wrapper's
+// name), which are kept. `make wasm` runs it on web/app.wasm before
+// compressing it.
 //
 //	wasmstrip app.wasm
 //
 // Why: Go's linker has no flag to leave the line tables out, and they are
 // about a fifth of what the browser downloads (~100 kB brotli of
-// web/app.wasm; BENCHMARKS.md, "WebAssembly size"). The zeroed bytes stay
+// web/app.wasm; the names ~21 kB more; BENCHMARKS.md, "WebAssembly
+// size"). The zeroed bytes stay
 // in place, so no offset moves; brotli makes them nearly free.
 //
 // The layout read is the runtime's pcHeader and _func of Go 1.20 and later
@@ -21,10 +30,13 @@
 package main
 
 import (
+	"bytes"
 	"encoding/binary"
 	"errors"
 	"fmt"
 	"os"
+	"slices"
+	"strings"
 )
 
 func main() {
@@ -35,10 +47,10 @@ func main() {
 	b, err := os.ReadFile(os.Args[1])
 	if err == nil {
 		var n int
-		n, err = stripLines(b)
+		n, err = strip(b)
 		if err == nil {
 			err = os.WriteFile(os.Args[1], b, 0o755)
-			fmt.Printf("wasmstrip: %s: line tables of %d functions zeroed\n", os.Args[1], n)
+			fmt.Printf("wasmstrip: %s: line tables of %d functions zeroed, and their names but the runtime's\n", os.Args[1], n)
 		}
 	}
 	if err != nil {
@@ -56,9 +68,10 @@ type segment struct {
 // pcln1_20 is abi.Go120PCLnTabMagic, the PC table's version since Go 1.20.
 const pcln1_20 = 0xfffffff1
 
-// stripLines zeroes the file and line tables in b, a wasm binary built by
-// Go, and returns how many functions it found.
-func stripLines(b []byte) (int, error) {
+// strip zeroes the file and line tables and the names (keptName says
+// which stay) in b, a wasm binary built by Go, and returns how many
+// functions it found.
+func strip(b []byte) (int, error) {
 	segs, funcs, err := sections(b)
 	if err != nil {
 		return 0, err
@@ -171,10 +184,62 @@ func stripLines(b []byte) (int, error) {
 	for _, f := range fields {
 		le.PutUint32(mem[f:], 0)
 	}
+	if err := stripNames(mem, h+word(3), h+word(4), ftab, nfunc); err != nil {
+		return 0, err
+	}
 	for _, s := range segs {
 		copy(b[s.off:s.off+s.n], mem[s.addr:])
 	}
 	return nfunc, nil
+}
+
+// stripNames zeroes the names of the functions keptName does not keep,
+// in the function name table [names, end). A name is a NUL-terminated
+// string at its function's name offset (_func.nameOff, the record's second
+// word); one that shares a byte with a kept name is left whole.
+func stripNames(mem []byte, names, end, ftab, nfunc int) error {
+	le := binary.LittleEndian
+	if names > end || end > len(mem) {
+		return errors.New("function name table out of bounds")
+	}
+	type span struct{ a, z int }
+	var drop []span
+	kept := make([]bool, end-names) // the table's bytes a kept name covers
+	for k := 0; k < nfunc; k++ {
+		f := ftab + int(le.Uint32(mem[ftab+8*k+4:]))
+		a := names + int(le.Uint32(mem[f+4:]))
+		if a < names || a >= end {
+			return fmt.Errorf("function %d: name out of bounds", k)
+		}
+		z := bytes.IndexByte(mem[a:end], 0)
+		if z < 0 {
+			return fmt.Errorf("function %d: name runs out of the table", k)
+		}
+		if keptName(string(mem[a:a+z]), mem[f+40]) {
+			for i := a; i <= a+z; i++ {
+				kept[i-names] = true
+			}
+		} else {
+			drop = append(drop, span{a, a + z})
+		}
+	}
+	for _, n := range drop {
+		if !slices.Contains(kept[n.a-names:n.z-names], true) {
+			clear(mem[n.a:n.z])
+		}
+	}
+	return nil
+}
+
+// keptName reports whether the runtime may read a function's name for
+// more than printing it (runtime/traceback.go's isSystemGoroutine,
+// stkframe.go's argMapInternal, error.go's panicwrap, proc.go's sigprof):
+// the runtime's and reflect's functions, and the wrappers (funcID not
+// abi.FuncIDNormal, which is 0: wrappers and the runtime's special
+// functions).
+func keptName(name string, funcID byte) bool {
+	return funcID != 0 || strings.HasPrefix(name, "runtime.") || strings.HasPrefix(name, "reflect.") ||
+		strings.HasPrefix(name, "internal/runtime/")
 }
 
 // findHeader finds the runtime's pcHeader in linear memory: its magic,

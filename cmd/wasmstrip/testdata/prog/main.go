@@ -1,10 +1,13 @@
 // Command prog exercises what a stripped binary must still do: grow and
-// unwind stacks, collect garbage with pointers on the stack, recover a
-// panic, and say where it is (line 0 once stripped).
+// unwind stacks, collect garbage with pointers on the stack (in a
+// reflect.MakeFunc call too), recover panics (one the runtime words from
+// a wrapper's name), count only the program's goroutines, and say where
+// it is (line 0 and no function name once stripped).
 package main
 
 import (
 	"fmt"
+	"reflect"
 	"runtime"
 	"strings"
 )
@@ -48,4 +51,43 @@ func main() {
 	n := runtime.Callers(1, pc)
 	f, _ := runtime.CallersFrames(pc[:n]).Next()
 	fmt.Println("frame", f.Function)
+	fmt.Println("nil receiver", nilReceiver())
+	fmt.Println("makefunc", viaMakeFunc())
+	runtime.GC() // the collector's workers exist now: they are the runtime's
+	fmt.Println("goroutines", runtime.NumGoroutine())
+}
+
+type value struct{ n int }
+
+func (v value) N() int { return v.n }
+
+type hasN interface{ N() int }
+
+// nilReceiver calls a value method through a nil pointer: the wrapper
+// panics with a message made from its own name.
+func nilReceiver() (msg string) {
+	defer func() { msg = fmt.Sprint(recover()) }()
+	var p *value
+	return fmt.Sprint(callN(p))
+}
+
+// callN calls through the interface, never devirtualized: the call goes
+// to the wrapper (*value).N.
+//
+//go:noinline
+func callN(i hasN) int { return i.N() }
+
+// viaMakeFunc collects garbage inside a function made by reflect, whose
+// frame the collector finds by the stub's name.
+func viaMakeFunc() int {
+	var sum func(*node, *node) int
+	fn := reflect.MakeFunc(reflect.TypeOf(sum), func(args []reflect.Value) []reflect.Value {
+		runtime.GC()
+		a, b := args[0].Interface().(*node), args[1].Interface().(*node)
+		return []reflect.Value{reflect.ValueOf(int(a.val[0]) + int(b.val[0]))}
+	})
+	reflect.ValueOf(&sum).Elem().Set(fn)
+	a, b := &node{}, &node{}
+	a.val[0], b.val[0] = 3, 4
+	return sum(a, b)
 }

@@ -1,4 +1,4 @@
-package app
+package deflate
 
 import (
 	"bytes"
@@ -27,14 +27,14 @@ func bestFlate(src []byte) int {
 	return b.Len()
 }
 
-// TestDeflateNearFlate: every library script compresses into a stream
+// TestCompressNearFlate: every library script compresses into a stream
 // compress/flate reads back exactly, and the links stay short: all
 // together within 5 % of compress/flate's best compression, which
 // made the links before (a learner pastes them into chats and issues).
-func TestDeflateNearFlate(t *testing.T) {
+func TestCompressNearFlate(t *testing.T) {
 	ours, best := 0, 0
 	for _, sc := range scenarios.All() {
-		got := deflate([]byte(sc.Script))
+		got := Compress([]byte(sc.Script))
 		if back := inflate(t, got); string(back) != sc.Script {
 			t.Fatalf("%s: the round trip changed the script", sc.Slug)
 		}
@@ -47,30 +47,30 @@ func TestDeflateNearFlate(t *testing.T) {
 	}
 }
 
-// TestDeflateEdges: inputs at the encoder's limits (empty, one byte,
+// TestCompressEdges: inputs at the encoder's limits (empty, one byte,
 // runs longer than a match, distances across the whole window, every
 // byte value) come back whole.
-func TestDeflateEdges(t *testing.T) {
+func TestCompressEdges(t *testing.T) {
 	var all []byte
 	for i := 0; i < 256; i++ {
 		all = append(all, byte(i))
 	}
 	far := strings.Repeat("x", 1) + strings.Repeat("abcdefghij", 4000) + "tail"
 	for _, src := range []string{"", "a", "aa", "aaa", strings.Repeat("a", 1000), strings.Repeat("ab", 300), string(all) + string(all), far, strings.Repeat("kafka ", 20000)} {
-		if back := inflate(t, deflate([]byte(src))); string(back) != src {
+		if back := inflate(t, Compress([]byte(src))); string(back) != src {
 			t.Fatalf("round trip of %d bytes failed", len(src))
 		}
 	}
 }
 
-// FuzzDeflate: whatever the bytes, compress/flate reads back exactly what
-// deflate was given.
-func FuzzDeflate(f *testing.F) {
+// FuzzCompress: whatever the bytes, compress/flate reads back exactly what
+// Compress was given.
+func FuzzCompress(f *testing.F) {
 	f.Add([]byte("cluster brokers=3\ntopic orders partitions=1\n"))
 	f.Add([]byte("aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa"))
 	f.Add([]byte{0, 255, 0, 255, 0, 255})
 	f.Fuzz(func(t *testing.T, src []byte) {
-		if back := inflate(t, deflate(src)); !bytes.Equal(back, src) {
+		if back := inflate(t, Compress(src)); !bytes.Equal(back, src) {
 			t.Fatalf("round trip of %q gave %q", src, back)
 		}
 	})

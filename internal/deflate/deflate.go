@@ -1,17 +1,18 @@
-package app
+// Package deflate holds the DEFLATE (RFC 1951) coder of share links: an
+// encoder and a decoder in a few kilobytes of wasm. compress/flate's
+// compressor cost web/app.wasm 17 kB brotli and its decompressor about
+// as much more (BENCHMARKS.md, "WebAssembly size"); links need neither
+// its levels nor its streaming.
+package deflate
 
 import "slices"
 
-// deflate compresses src as one raw DEFLATE block (RFC 1951): LZ77
-// matches found through hash chains, then Huffman codes made for the
-// block (or the fixed codes, when shorter): what a share link needs, in a
-// few kilobytes of wasm. compress/flate's
-// compressor (several strategies and levels) cost the wasm 80 kB raw,
-// 17 kB brotli, and made the library's links no shorter
-// (TestDeflateNearFlate). Links are still read by
-// compress/flate's decompressor, so every link made before decodes as it
-// did.
-func deflate(src []byte) []byte {
+// Compress compresses src as one raw DEFLATE block: LZ77 matches found
+// through hash chains, then Huffman codes made for the block (or the
+// fixed codes, when shorter). compress/flate's compressor (several
+// strategies and levels) made the library's links no shorter
+// (TestCompressNearFlate). Any DEFLATE decoder reads its output.
+func Compress(src []byte) []byte {
 	var toks []token
 	const (
 		window   = 1 << 15
@@ -123,6 +124,9 @@ var (
 	lengthExtra = [29]uint8{0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 2, 2, 2, 2, 3, 3, 3, 3, 4, 4, 4, 4, 5, 5, 5, 5, 0}
 	distBase    = [30]uint16{1, 2, 3, 4, 5, 7, 9, 13, 17, 25, 33, 49, 65, 97, 129, 193, 257, 385, 513, 769, 1025, 1537, 2049, 3073, 4097, 6145, 8193, 12289, 16385, 24577}
 	distExtra   = [30]uint8{0, 0, 0, 0, 1, 1, 2, 2, 3, 3, 4, 4, 5, 5, 6, 6, 7, 7, 8, 8, 9, 9, 10, 10, 11, 11, 12, 12, 13, 13}
+	// The order a dynamic block's header gives the code lengths' code
+	// lengths in (RFC 1951, 3.2.7).
+	codeLengthOrder = [19]uint8{16, 17, 18, 0, 8, 7, 9, 6, 10, 5, 11, 4, 12, 3, 13, 2, 14, 1, 15}
 )
 
 // token is a literal (sym < 256), the end of the block (256) or a
@@ -245,15 +249,14 @@ func writeCodeLengths(w *bitWriter, lit, dist []uint8) {
 		freq[r.sym]++
 	}
 	clen := huffLengths(freq, 7)
-	order := [19]uint8{16, 17, 18, 0, 8, 7, 9, 6, 10, 5, 11, 4, 12, 3, 13, 2, 14, 1, 15}
 	ncl := 19
-	for ncl > 4 && clen[order[ncl-1]] == 0 {
+	for ncl > 4 && clen[codeLengthOrder[ncl-1]] == 0 {
 		ncl--
 	}
 	w.bits(uint32(nlit-257), 5)
 	w.bits(uint32(ndist-1), 5)
 	w.bits(uint32(ncl-4), 4)
-	for _, o := range order[:ncl] {
+	for _, o := range codeLengthOrder[:ncl] {
 		w.bits(uint32(clen[o]), 3)
 	}
 	cc := canonical(clen)
