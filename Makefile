@@ -119,17 +119,25 @@ bench: wasm floor
 	$(call bench_step,FLOOR_WEB=out/floor $(GO) test -count=1 -run '^$$' -bench . -benchtime 1x -timeout 30m ./app/e2e/,$(BENCH_OUT)/browser.txt)
 	$(GO) run ./cmd/benchreport -in $(BENCH_OUT) -wasm web/app.wasm -md BENCHMARKS.md
 
-# Long fuzz runs, FUZZTIME each: the parser, the share links' compressor
-# (what compress/flate reads back is what it was given), and the interpreter over
-# random scripts (core/explore: never panics, same trace twice, no
-# violation unless a mechanism is broken).
+# Long fuzz runs, FUZZTIME each, one per parser and codec: the scenario
+# language, lessons, the share links' compressor and decoder (against
+# compress/flate), the HTML escaper, share links and compare states as
+# the page reads them, and the interpreter over random scripts
+# (core/explore: never panics, same trace twice, no violation unless a
+# mechanism is broken).
 FUZZTIME ?= 5m
 fuzz:
 	$(GO) test ./core/scenario -run '^$$' -fuzz '^FuzzParse$$' -fuzztime $(FUZZTIME)
 	$(GO) test ./core/scenario -run '^$$' -fuzz '^FuzzParseQuery$$' -fuzztime $(FUZZTIME)
 	$(GO) test ./core/scenario -run '^$$' -fuzz '^FuzzParseSettings$$' -fuzztime $(FUZZTIME)
 	$(GO) test ./lessons -run '^$$' -fuzz '^FuzzLoad$$' -fuzztime $(FUZZTIME)
-	$(GO) test ./app -run '^$$' -fuzz '^FuzzDeflate$$' -fuzztime $(FUZZTIME)
+	$(GO) test ./core/scenario -run '^$$' -fuzz '^FuzzGroupStatements$$' -fuzztime $(FUZZTIME)
+	$(GO) test ./internal/deflate -run '^$$' -fuzz '^FuzzCompress$$' -fuzztime $(FUZZTIME)
+	$(GO) test ./internal/deflate -run '^$$' -fuzz '^FuzzDecompress$$' -fuzztime $(FUZZTIME)
+	$(GO) test ./internal/escape -run '^$$' -fuzz '^FuzzHTML$$' -fuzztime $(FUZZTIME)
+	$(GO) test ./app -run '^$$' -fuzz '^FuzzShareLink$$' -fuzztime $(FUZZTIME)
+	$(GO) test ./app -run '^$$' -fuzz '^FuzzCompareState$$' -fuzztime $(FUZZTIME)
+	$(GO) test ./app -run '^$$' -fuzz '^FuzzErrorIdentifiers$$' -fuzztime $(FUZZTIME)
 	$(GO) test ./core/explore -run '^$$' -fuzz '^FuzzInterpret$$' -fuzztime $(FUZZTIME) -fuzzminimizetime 10s
 
 # Random fault exploration, short: nothing broken must find nothing, under
