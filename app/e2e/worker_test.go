@@ -220,3 +220,26 @@ func TestAWorkerThatStopsLosesNothing(t *testing.T) {
 		})
 	}
 }
+
+// On a first visit the service worker, whose install fetches every page
+// the site caches, is registered only once the page has loaded and had
+// two seconds to start: registered first, it cost a cold load 0.5–1 s
+// before the first step. The offline tests check that it still comes.
+func TestAFirstVisitRegistersTheServiceWorkerLater(t *testing.T) {
+	b := newBrowser(t)
+	if _, err := chromedp.Call(b.ctx, page.AddScriptToEvaluateOnNewDocument, page.AddScriptToEvaluateOnNewDocumentParams{Source: `(() => {
+	const sw = navigator.serviceWorker, reg = sw.register.bind(sw);
+	window.__sw = {};
+	addEventListener("load", () => { __sw.load = performance.now(); });
+	sw.register = (...a) => { __sw.registered = performance.now(); __sw.controlled = !!sw.controller; return reg(...a); };
+})()`}); err != nil {
+		t.Fatal(err)
+	}
+	b.open("/playground")
+	waitIdle(b)
+	b.waitFor("the service worker's registration", `window.__sw.registered > 0`)
+	load, registered := eval[float64](b, `__sw.load`), eval[float64](b, `__sw.registered`)
+	if eval[bool](b, `__sw.controlled`) || load <= 0 || registered-load < 2000 {
+		t.Errorf("the service worker was registered %.0f ms after the page's load (want ≥ 2000 on a first visit; controlled already: %v)", registered-load, eval[bool](b, `__sw.controlled`))
+	}
+}
