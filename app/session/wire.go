@@ -19,10 +19,9 @@ import (
 // learner can take a step (encoding/json, by reflection, on the page's
 // thread), so each event crosses in as few bytes as decode back to it:
 // short keys, no field at its zero value, no Index (its place), no Text
-// that is its note's English, and a message that an earlier event holds
-// too (a send and its delivery share one) as that event's place. The
-// happy path's 496 events crossed as 347 kB, with every field named and
-// every message twice.
+// that is its note's English, and message bodies without their zero
+// fields (compactJSON). The happy path's 496 events crossed as 347 kB,
+// with every field named; 126 kB now.
 
 // wireEvent is a trace event on the wire.
 type wireEvent struct {
@@ -37,10 +36,7 @@ type wireEvent struct {
 	Text     string    `json:"x,omitempty"`
 	NoteText bool      `json:"xn,omitempty"`
 	Note     *wireNote `json:"no,omitempty"`
-	// Msg is the event's message, or MsgOf the place (+1) of the earlier
-	// event that holds the same one.
-	Msg   *wireMsg `json:"M,omitempty"`
-	MsgOf int      `json:"mo,omitempty"`
+	Msg      *wireMsg  `json:"M,omitempty"`
 	// Node and Peer cross as codes (sim.NodeID refuses to be written
 	// alone): the history carries its World's names, in code order.
 	Node      uint16 `json:"n,omitempty"`
@@ -108,7 +104,6 @@ func msgKey(api protocol.APIKey, resp bool) [2]int {
 // encodeEvents renders a history for the wire.
 func encodeEvents(evs []sim.Event) ([]wireEvent, error) {
 	out := make([]wireEvent, len(evs))
-	held := map[protocol.Message]int{} // message → place of its first event
 	for i := range evs {
 		e := &evs[i]
 		w := wireEvent{
@@ -128,30 +123,24 @@ func encodeEvents(evs []sim.Event) ([]wireEvent, error) {
 			}
 		}
 		if m := e.Msg; m != nil {
-			if j, ok := held[m]; ok {
-				w.MsgOf = j + 1
-			} else {
-				if _, ok := messageTypes[msgKey(m.APIKey(), m.IsResponse())]; !ok {
-					return nil, fmt.Errorf("event %d: message %T is not on the wire's list", i, m)
-				}
-				body, err := compactJSON(m)
-				if errors.Is(err, errNotCompact) {
-					body, err = json.Marshal(m)
-				}
-				if err != nil {
-					return nil, err
-				}
-				w.Msg = &wireMsg{API: m.APIKey(), Resp: m.IsResponse(), Body: body}
-				held[m] = i
+			if _, ok := messageTypes[msgKey(m.APIKey(), m.IsResponse())]; !ok {
+				return nil, fmt.Errorf("event %d: message %T is not on the wire's list", i, m)
 			}
+			body, err := compactJSON(m)
+			if errors.Is(err, errNotCompact) {
+				body, err = json.Marshal(m)
+			}
+			if err != nil {
+				return nil, err
+			}
+			w.Msg = &wireMsg{API: m.APIKey(), Resp: m.IsResponse(), Body: body}
 		}
 		out[i] = w
 	}
 	return out, nil
 }
 
-// decodeEvents is encodeEvents undone. Events that shared a message
-// share it again.
+// decodeEvents is encodeEvents undone.
 func decodeEvents(in []wireEvent) ([]sim.Event, error) {
 	out := make([]sim.Event, len(in))
 	for i := range in {
@@ -175,8 +164,7 @@ func decodeEvents(in []wireEvent) ([]sim.Event, error) {
 		} else if w.NoteText {
 			return nil, fmt.Errorf("event %d: a note's text without a note", i)
 		}
-		switch {
-		case w.Msg != nil:
+		if w.Msg != nil {
 			t, ok := messageTypes[msgKey(w.Msg.API, w.Msg.Resp)]
 			if !ok {
 				return nil, fmt.Errorf("event %d: no message type for API %d", i, w.Msg.API)
@@ -186,11 +174,6 @@ func decodeEvents(in []wireEvent) ([]sim.Event, error) {
 				return nil, fmt.Errorf("event %d: %w", i, err)
 			}
 			e.Msg = v.Interface().(protocol.Message)
-		case w.MsgOf > 0:
-			if w.MsgOf > i || out[w.MsgOf-1].Msg == nil {
-				return nil, fmt.Errorf("event %d: the message of event %d, which has none", i, w.MsgOf-1)
-			}
-			e.Msg = out[w.MsgOf-1].Msg
 		}
 		out[i] = e
 	}
