@@ -11,10 +11,6 @@ import (
 	"txnlab/app/session"
 )
 
-// workerURL is the worker's script (web/engine-worker.js), which starts
-// the page's own app.wasm in the engine's role.
-const workerURL = "/web/engine-worker.js"
-
 // workerEngine is a new engine in the page's one Web Worker, which every
 // playground of the page shares (a lesson has many), or nil when the
 // engine must run on the page: no Worker in this browser, or the address
@@ -78,7 +74,7 @@ var pageLink = sync.OnceValue(func() *session.Link {
 					fail(errors.New("the worker could not start"))
 				}
 			}()
-			w = g.Get("Worker").New(workerURL)
+			w = g.Get("Worker").New(EngineWorkerPath)
 			// The module go-app's loader compiled (third_party/go-app):
 			// the worker then starts without compiling it again.
 			if m := g.Get("goappWasmModule"); m.Truthy() {

@@ -3,6 +3,8 @@ package server
 import (
 	"crypto/sha256"
 	"encoding/base64"
+
+	txnapp "txnlab/app"
 )
 
 // engineStart is an inline script in every page's head that starts the
@@ -26,7 +28,7 @@ addEventListener("DOMContentLoaded", () => {
   if (typeof Worker === "undefined" || new URLSearchParams(location.search).get("engine") === "page") return;
   if (!document.querySelector(".playground, .embedded-playground")) return;
   try {
-    const w = new Worker("/web/engine-worker.js");
+    const w = new Worker("` + txnapp.EngineWorkerPath + `");
     const q = [];
     w.onmessage = (m) => q.push({ data: m.data });
     w.onerror = (m) => q.push({ error: m.message || "the worker's script failed" });

@@ -169,7 +169,7 @@ func newPagesHandler(version string, wasmLen int, lessons []string) *app.Handler
 		Styles:          []string{"/web/app.css", "/web/compare.css"},
 		// go-app's service worker caches "/" and the assets; caching every
 		// route and the favicon too is what makes the site work offline.
-		CacheableResources: slices.Concat(txnapp.Paths(), []string{"/web/icon.svg", "/web/engine-worker.js"}, txnapp.LibraryLinks(), lessons),
+		CacheableResources: slices.Concat(txnapp.Paths(), []string{"/web/icon.svg", txnapp.EngineWorkerPath}, txnapp.LibraryLinks(), lessons),
 		Version:            version,
 		WasmContentLength:  strconv.Itoa(wasmLen),
 		Resources:          webResolver{},

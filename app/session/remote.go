@@ -421,19 +421,23 @@ func (r *Remote) Begin(src string) error {
 		if _, err := scenario.Parse(scriptFile, src); err != nil {
 			return toScriptError(err)
 		}
+		r.askRun(src)
+		return nil
 	}
-	parsed := r.running
+	r.askRun(src)
+	if _, err := scenario.Parse(scriptFile, src); err != nil {
+		r.runID++ // the reply to the run asked for is not read
+		r.running = false
+		return toScriptError(err)
+	}
+	return nil
+}
+
+// askRun has the worker run src, as the page's next run.
+func (r *Remote) askRun(src string) {
 	r.runID++
 	r.running, r.runSrc, r.runStmt, r.done = true, src, "", nil
 	r.link.request(request{Op: "run", Eng: r.id, ID: r.runID, Script: src})
-	if !parsed {
-		if _, err := scenario.Parse(scriptFile, src); err != nil {
-			r.runID++ // the reply to the run asked for is not read
-			r.running = false
-			return toScriptError(err)
-		}
-	}
-	return nil
 }
 
 // BeginAct checks what the page can, and has the worker write and run
