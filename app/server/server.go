@@ -165,8 +165,10 @@ func newPagesHandler(version string, wasmLen int, lessons []string) *app.Handler
 		},
 		BackgroundColor: "#14181f",
 		ThemeColor:      "#14181f",
-		LoadingLabel:    "Loading the simulator… {progress}%",
-		Styles:          []string{"/web/app.css", "/web/compare.css"},
+		// In no language: a page's language is not known to go-app's
+		// loader script, which writes the label as the wasm arrives.
+		LoadingLabel: "{progress}%",
+		Styles:       []string{"/web/app.css", "/web/compare.css"},
 		// go-app's service worker caches "/" and the assets; caching every
 		// route and the favicon too is what makes the site work offline.
 		CacheableResources: slices.Concat(txnapp.Paths(), []string{"/web/icon.svg", txnapp.EngineWorkerPath}, txnapp.LibraryLinks(), lessons),

@@ -779,7 +779,9 @@ func (h *Handler) servePage(w http.ResponseWriter, r *http.Request) {
 						Img().
 							ID("app-wasm-loader-icon").
 							Class("goapp-logo goapp-spin").
-							Alt("wasm loader icon").
+							// txnlab: decorative (the label says it all), and an
+							// English alt would be read out on every page.
+							Alt("").
 							Src(h.Icon.Default),
 						P().
 							ID("app-wasm-loader-label").
