@@ -40,9 +40,13 @@ func (p *playground) setEditor(ctx app.Context, text string) {
 // typedBeforeStart is what the learner typed into the pre-rendered
 // editor while the wasm was loading: the server's page has a working
 // textarea, and the app, mounting, replaces it with its own. It is read
-// when the package starts (before go-app mounts anything) and taken by
-// the first playground that opens, so nothing typed is lost.
-var typedBeforeStart = func() string {
+// when the package starts, and again just before go-app mounts anything
+// (StartFirstRun), and taken by the first playground that opens, so
+// nothing typed is lost.
+var typedBeforeStart = readTypedBeforeStart()
+
+// readTypedBeforeStart reads the server's page's editor.
+func readTypedBeforeStart() string {
 	if !app.IsClient || !app.Window().Get("document").Truthy() {
 		return "" // natively, or the engine's Web Worker (no document)
 	}
@@ -51,7 +55,7 @@ var typedBeforeStart = func() string {
 		return ""
 	}
 	return ta.Get("value").String()
-}()
+}
 
 // takeTypedBeforeStart returns typedBeforeStart once.
 func takeTypedBeforeStart() (string, bool) {

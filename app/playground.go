@@ -3,6 +3,8 @@ package app
 import (
 	"errors"
 	"fmt"
+	"math"
+	"net/url"
 	"strconv"
 	"strings"
 	"time"
@@ -126,15 +128,46 @@ type playground struct {
 	// (beforePaint), by onLayout.
 	frameQueue []func()
 	onLayout   app.Func
+
+	// firstSrc is the script of the run the page began before it mounted
+	// (StartFirstRun), which the engine holds or is running: opening with
+	// it takes that run rather than asking for it again.
+	firstSrc string
 }
 
 func newPlayground() *playground {
-	p := &playground{diagramState: newDiagramState(newEngine(), "diagram-scroll"), undoStack: undoStack{max: 50}, speed: defaultSpeed, tab: tabTransactions, untilAPI: "WriteTxnMarkers"}
+	// The first playground of the page takes the run the page began
+	// before it mounted (StartFirstRun).
+	f, ok := takeFirstRun()
+	if !ok {
+		f.engine = newEngine()
+	}
+	p := &playground{diagramState: newDiagramState(f.engine, "diagram-scroll"), firstSrc: f.src, undoStack: undoStack{max: 50}, speed: defaultSpeed, tab: tabTransactions, untilAPI: "WriteTxnMarkers"}
 	p.describedBy = "trace-heading"
 	if app.IsClient {
 		p.lang = string(langOf(app.Window().URL().Path))
 	}
+	if ok {
+		p.preopen()
+	}
 	return p
+}
+
+// preopen gives the playground, before it is first drawn, the script and
+// the position OnNav will open, when its engine holds them already
+// (StartFirstRun): go-app draws a component as it mounts it, and calls
+// OnNav only then, so that first drawing would otherwise be of an empty
+// playground at step 0, shown between the server's page and OnNav's.
+func (p *playground) preopen() {
+	o := openAt(p.lang, app.Window().URL())
+	if o.src != p.engine.Script() {
+		return
+	}
+	p.editorText, p.script = o.src, o.src
+	p.slug, p.slugTitle, p.original = o.sc.Slug, scenarioTitle(p.lang, o.sc), o.sc.Script
+	if pos := o.startPos(); pos > 0 {
+		p.engine.Seek(pos)
+	}
 }
 
 func (p *playground) OnNav(ctx app.Context) {
@@ -143,51 +176,20 @@ func (p *playground) OnNav(ctx app.Context) {
 	setPageIn(ctx, doc.Lang(p.lang), tr(p.lang, "Playground"), tr(p.lang, "pg.description"))
 	p.stop()
 	p.notice, p.actionMsg = "", ""
-	slug := ctx.Page().URL().Query().Get("scenario")
-	if slug == "" {
-		slug = defaultSlug
-	}
-	sc, ok := scenarioBySlug(slug)
-	if !ok {
-		p.notice = fmt.Sprintf(tr(p.lang, "pg.noscenario"), slug)
-		sc, _ = scenarioBySlug(defaultSlug)
-	}
-	sharedAt := -1
-	if app.IsClient {
-		// A share link (#s=…) carries its own script; the fragment never
-		// reaches the server, so only the browser can read it.
-		if src, ok, err := sharedScript(app.Window().URL().Fragment); ok {
-			sc = Scenario{Script: src}
-			sharedAt = sharedPos(app.Window().URL().Fragment)
-		} else if err != nil {
-			// Go's decoder error ("illegal base64 data at input byte 5")
-			// means nothing to a learner: say what to do instead.
-			p.notice = tr(p.lang, "pg.badlink")
-		}
-	}
-	if p.script != "" && p.script != sc.Script && p.script != p.original {
+	o := openAt(p.lang, ctx.Page().URL())
+	p.notice = o.notice
+	sc, src, pos := o.sc, o.src, o.startPos()
+	takeEarlyPos()
+	if p.script != "" && p.script != sc.Script && p.script != p.original && p.script != src {
 		// Opening another scenario must not throw away an edited script.
 		p.pushUndo(p.script)
 	}
 	p.slug, p.slugTitle, p.original = sc.Slug, scenarioTitle(p.lang, sc), sc.Script
 	p.selected = 0
-	// A reload brings back what this address showed last: the edited
-	// script and the position.
-	src, pos := sc.Script, -1
 	if app.IsClient {
 		p.source = sourceOf(app.Window().URL())
-		pos = sharedAt
-		if script, at, ok := kept(p.source); ok {
-			if script != sc.Script {
-				src = script
-				p.notice = tr(p.lang, "pg.restored")
-			}
-			pos = at
-		}
 	}
-	if typed, ok := takeTypedBeforeStart(); ok {
-		src = typed // typed into the server's page before the app ran
-	}
+	takeTypedBeforeStart()
 	p.setEditor(ctx, src)
 	p.startLoad(ctx, src, func(ctx app.Context, err error) {
 		p.scrollTop = 0
@@ -197,6 +199,74 @@ func (p *playground) OnNav(ctx app.Context) {
 			p.followNewest(ctx)
 		}
 	})
+}
+
+// opening is what the playground opens at an address: the scenario, the
+// script the learner left there (the share link's, the one the browser
+// kept, the one typed before the app started), the position to go to
+// (-1: none) and what to tell the learner about it.
+type opening struct {
+	sc     Scenario
+	src    string
+	pos    int
+	notice string
+}
+
+// startPos is the position to open o at: where the learner took the
+// server's page before the app started (EarlySteps), when o is the
+// script those steps are of; else o.pos.
+func (o opening) startPos() int {
+	if at, end, ok := peekEarlyPos(); ok && o.src == o.sc.Script {
+		if end {
+			return math.MaxInt // Run to end: Seek stops at the end
+		}
+		return at
+	}
+	return o.pos
+}
+
+// openAt is what the playground opens at u, in lang. The fragment and
+// what the browser kept are read in the browser only: the fragment never
+// reaches the server.
+func openAt(lang string, u *url.URL) opening {
+	var o opening
+	slug := u.Query().Get("scenario")
+	if slug == "" {
+		slug = defaultSlug
+	}
+	sc, ok := scenarioBySlug(slug)
+	if !ok {
+		o.notice = fmt.Sprintf(tr(lang, "pg.noscenario"), slug)
+		sc, _ = scenarioBySlug(defaultSlug)
+	}
+	o.pos = -1
+	if app.IsClient {
+		// A share link (#s=…) carries its own script.
+		if src, ok, err := sharedScript(app.Window().URL().Fragment); ok {
+			sc = Scenario{Script: src}
+			o.pos = sharedPos(app.Window().URL().Fragment)
+		} else if err != nil {
+			// Go's decoder error ("illegal base64 data at input byte 5")
+			// means nothing to a learner: say what to do instead.
+			o.notice = tr(lang, "pg.badlink")
+		}
+	}
+	o.sc, o.src = sc, sc.Script
+	// A reload brings back what this address showed last: the edited
+	// script and the position.
+	if app.IsClient {
+		if script, at, ok := kept(sourceOf(app.Window().URL())); ok {
+			if script != sc.Script {
+				o.src = script
+				o.notice = tr(lang, "pg.restored")
+			}
+			o.pos = at
+		}
+	}
+	if typedBeforeStart != "" {
+		o.src = typedBeforeStart // typed into the server's page before the app ran
+	}
+	return o
 }
 
 func (p *playground) OnMount(ctx app.Context) {
@@ -260,6 +330,14 @@ func (p *playground) listenLeave() {
 func (p *playground) startLoad(ctx app.Context, src string, done func(app.Context, error)) {
 	p.stop()
 	p.acting = false // a new run supersedes an action in progress
+	if first := p.firstSrc; first != "" {
+		p.firstSrc = ""
+		if first == src {
+			p.scriptErr = nil
+			p.run(ctx, done)
+			return
+		}
+	}
 	if err := p.engine.Begin(src); err != nil {
 		p.scriptErr, p.scriptErrOf = asScriptError(err), src
 		return
@@ -630,16 +708,23 @@ func (p *playground) Render() app.UI {
 		p.renderCompareLink(),
 		app.Div().Class("playground").Body(
 			p.renderEditor(),
-			app.Section().Class(stageClass(p.stale())).Aria("label", tr(l, "Simulation")).Body(
-				p.renderTransport(),
-				p.renderStage(),
-			),
+			p.renderStageSection(),
 			p.renderCluster(),
 			p.renderInspector(),
 			p.renderTrace(),
 		),
 		p.renderNarration(),
 		p.renderShortcuts(),
+		p.renderEarlySteps(),
+	)
+}
+
+// renderStageSection is the transport and the diagram, with the message
+// panel.
+func (p *playground) renderStageSection() app.UI {
+	return app.Section().Class(stageClass(p.stale())).Aria("label", tr(p.lang, "Simulation")).Body(
+		p.renderTransport(),
+		p.renderStage(),
 	)
 }
 

@@ -1,6 +1,8 @@
 package e2e
 
 import (
+	"context"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -126,13 +128,27 @@ func TestAPanicIsShownAndTheAppGoesOn(t *testing.T) {
 		t.Errorf("the notice says %q", got)
 	}
 	b.click(button("Step"))
-	waitPosition(b, 1)              // still alive
+	waitPosition(b, 1) // still alive
+	before := eval[float64](b, `performance.timeOrigin`)
 	b.click("#crash-notice button") // Reload
-	time.Sleep(time.Second)         // the page goes away: poll the new one
-	b.waitFor("the reload", `!document.getElementById("crash-notice") && !document.getElementById("app-wasm-loader")`)
+	// The page goes away (after the browser's "leave the page?", which
+	// the harness accepts): poll the new one, through the navigation,
+	// until it is parsed (go-app's loader comes last) and its app runs.
+	reloaded := fmt.Sprintf(`performance.timeOrigin !== %v && document.readyState !== "loading" && !document.getElementById("crash-notice") && !document.getElementById("app-wasm-loader")`, before)
+	for deadline := time.Now().Add(30 * time.Second); ; time.Sleep(50 * time.Millisecond) {
+		ctx, cancel := context.WithTimeout(b.ctx, 5*time.Second)
+		done, err := chromedp.Run(ctx, chromedp.Evaluate[bool](reloaded))
+		cancel()
+		if err == nil && done {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the page did not reload: %v", err)
+		}
+	}
 	waitIdle(b)
 	if got := scriptText(b); got != edited {
-		t.Errorf("the reload lost the edited script")
+		t.Errorf("the reload lost the edited script: got %d bytes ending %q, want %d ending %q", len(got), got[max(0, len(got)-30):], len(edited), edited[len(edited)-30:])
 	}
 
 	zh := newBrowser(t)

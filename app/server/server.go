@@ -180,7 +180,7 @@ func newPagesHandler(version string, wasmLen int, lessons []string) *app.Handler
 		// the preload starts the download with the head. crossorigin
 		// (anonymous) matches the loader's fetch(), so the browser hands
 		// it the preloaded response rather than downloading it again.
-		RawHeaders: []string{`<link rel="preload" href="/web/` + wasmName + `" as="fetch" type="application/wasm" crossorigin="anonymous" fetchpriority="high">`, engineStartTag},
+		RawHeaders: []string{`<link rel="preload" href="/web/` + wasmName + `" as="fetch" type="application/wasm" crossorigin="anonymous" fetchpriority="high">`, engineStartTag, earlyStepsTag},
 	}
 }
 
@@ -350,7 +350,7 @@ func (s *Server) serveFile(w http.ResponseWriter, r *http.Request, name string) 
 // reason), the service worker and the manifest from this origin, and no
 // framing.
 var contentSecurityPolicy = "default-src 'self'; " +
-	"script-src 'self' 'wasm-unsafe-eval' " + engineStartHash + "; " +
+	"script-src 'self' 'wasm-unsafe-eval' " + engineStartHash + " " + earlyStepsHash + "; " +
 	"style-src 'self'; " +
 	"img-src 'self' data:; " +
 	"font-src 'self'; " +

@@ -25,6 +25,7 @@ func main() {
 	txnapp.Register()
 	txnapp.ListenForPanics()
 	dropFinalSlash()
+	txnapp.StartFirstRun()
 	app.RunWhenOnBrowser()
 }
 
