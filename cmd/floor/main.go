@@ -4,11 +4,15 @@
 // is built with the playground's flags into out/floor (make floor) and
 // served by the same server; its one page answers at /playground with
 // the two things the time-to-interactive probe looks for, a Step button
-// and a status that reads "Step 1 of 1" once it is pressed. So the ratio
+// and a status that reads "Step i of 1000" after i presses. So the ratio
 // of the two figures is what the playground costs above go-app itself.
 package main
 
-import "github.com/maxence-charriere/go-app/v10/pkg/app"
+import (
+	"strconv"
+
+	"github.com/maxence-charriere/go-app/v10/pkg/app"
+)
 
 // floorPage is the least a go-app page can be and still answer a press.
 type floorPage struct {
@@ -19,9 +23,9 @@ type floorPage struct {
 // Render shows the button and the position.
 func (p *floorPage) Render() app.UI {
 	return app.Main().Body(
-		app.Button().Aria("label", "Step").Text("Step").OnClick(func(app.Context, app.Event) { p.steps = 1 }),
+		app.Button().Aria("label", "Step").Text("Step").OnClick(func(app.Context, app.Event) { p.steps = min(p.steps+1, 1000) }),
 		app.P().Class("status").Body(
-			app.Span().Class("position").Text(map[bool]string{true: "Step 1 of 1", false: "Step 0 of 1"}[p.steps == 1]),
+			app.Span().Class("position").Text("Step "+strconv.Itoa(p.steps)+" of 1000"),
 		),
 	)
 }
