@@ -57,10 +57,10 @@ func (b *Broker) rebuildSessions() {
 			}
 		}
 	}
-	// One allocation for every followed partition, and a map sized once:
+	// One allocation for every followed partition, and a table reused:
 	// a new cluster's brokers each follow some seventy partitions.
 	all := make([]followed, 0, n)
-	b.following = make(map[protocol.TopicPartition]*followed, n)
+	b.following.Reset() // keeps its slices: no allocation after the first
 	for _, p := range parts {
 		if p.Leader < 0 || p.Leader == b.ID || !p.IsReplica(b.ID) {
 			continue
@@ -77,7 +77,7 @@ func (b *Broker) rebuildSessions() {
 		all = append(all, followed{tp: p.TP, log: b.Disk.Log(p.TP)})
 		f := &all[len(all)-1]
 		s.partitions = append(s.partitions, f)
-		b.following[p.TP] = f
+		b.following.Set(p.TP, f)
 	}
 	sort.Slice(b.sessionOrder, func(i, j int) bool { return b.sessionOrder[i].leader < b.sessionOrder[j].leader })
 	b.sessionsVersion = b.Meta.Version
@@ -160,7 +160,7 @@ func fetchPartition(f *followed) protocol.FetchPartition {
 // markFollowedDirty makes the next fetch list tp, when this broker
 // follows it.
 func (b *Broker) markFollowedDirty(tp protocol.TopicPartition) {
-	if f := b.following[tp]; f != nil {
+	if f := b.following.Get(tp); f != nil {
 		f.dirty = true
 	}
 }
@@ -227,7 +227,7 @@ func (b *Broker) newsOf(follower int32) *[]protocol.TopicPartition {
 
 // markDirty records news on tp for every follower of it.
 func (b *Broker) markDirty(tp protocol.TopicPartition) {
-	if l := b.led[tp]; l != nil {
+	if l := b.led.Get(tp); l != nil {
 		b.markLedDirty(l)
 	}
 }
@@ -247,7 +247,7 @@ func (b *Broker) handleReplicaFetch(w *sim.World, env *sim.Envelope, m *protocol
 	}
 	for _, fp := range m.Partitions {
 		tp := fp.TopicPartition
-		l := b.led[tp]
+		l := b.led.Get(tp)
 		if l == nil || l.p.Leader != b.ID {
 			if l != nil {
 				if f := l.follower(m.ReplicaId); f != nil {
@@ -320,7 +320,7 @@ func (b *Broker) sessionCaughtUp(w *sim.World, fetch int64, replica int32) {
 		}
 	}
 	for _, tp := range grow {
-		if l := b.led[tp]; l != nil {
+		if l := b.led.Get(tp); l != nil {
 			if f := l.follower(replica); f != nil && b.noteCaughtUp(w, l, f) {
 				b.advanceLedHW(w, l)
 			}
@@ -393,7 +393,7 @@ func (b *Broker) answerReplicaFetch(w *sim.World, env *sim.Envelope, follower in
 	for _, tp := range tps {
 		pd := protocol.FetchPartitionData{TopicPartition: tp, HighWatermark: -1, LastStableOffset: -1}
 		var f *followerState
-		l := b.led[tp]
+		l := b.led.Get(tp)
 		if l != nil {
 			f = l.follower(follower)
 		}
@@ -450,7 +450,7 @@ func (b *Broker) handleFetchResponse(w *sim.World, env *sim.Envelope, m *protoco
 		// one lookup instead of three.
 		var f *followed
 		if b.sessionsVersion == b.Meta.Version {
-			f = b.following[pd.TopicPartition]
+			f = b.following.Get(pd.TopicPartition)
 		}
 		var log *partition.Log
 		if f != nil {
