@@ -456,7 +456,7 @@ func (b *Broker) handleFetchResponse(w *sim.World, env *sim.Envelope, m *protoco
 		if f != nil {
 			log = f.log
 		} else {
-			p := b.Meta.Partitions[pd.TopicPartition]
+			p := b.Meta.Partition(pd.TopicPartition)
 			if p == nil || p.Leader == b.ID || !p.IsReplica(b.ID) {
 				continue
 			}
