@@ -31,14 +31,27 @@ type fetchSession struct {
 	leader     int32
 	partitions []*followed
 	epoch      int32
+	// dirty counts the partitions marked dirty: a follower answers every
+	// fetch response with the next fetch, and most of those list nothing
+	// new, so ensureFetchers need not walk the partitions to learn it.
+	dirty int
 }
 
 // followed is a partition in a fetch session: its replica log, and
 // whether the next incremental fetch must list it (its offset moved).
 type followed struct {
-	tp    protocol.TopicPartition
-	log   *partition.Log
-	dirty bool
+	tp      protocol.TopicPartition
+	log     *partition.Log
+	session *fetchSession
+	dirty   bool
+}
+
+// markDirty makes the next incremental fetch of f's session list f.
+func (f *followed) markDirty() {
+	if !f.dirty {
+		f.dirty = true
+		f.session.dirty++
+	}
 }
 
 // rebuildSessions recomputes which partitions this broker follows from
@@ -74,7 +87,7 @@ func (b *Broker) rebuildSessions() {
 			b.sessions[p.Leader] = s
 			b.sessionOrder = append(b.sessionOrder, s)
 		}
-		all = append(all, followed{tp: p.TP, log: b.Disk.Log(p.TP)})
+		all = append(all, followed{tp: p.TP, log: b.Disk.Log(p.TP), session: s})
 		f := &all[len(all)-1]
 		s.partitions = append(s.partitions, f)
 		b.following.Set(p.TP, f)
@@ -123,19 +136,20 @@ func (b *Broker) ensureFetchers(w *sim.World) {
 		if b.fetching.of(l) != 0 || !b.Meta.Alive[l] {
 			continue
 		}
-		n := 0
-		for _, f := range s.partitions {
-			if s.epoch == 0 || f.dirty {
-				n++
-			}
+		n := s.dirty
+		if s.epoch == 0 {
+			n = len(s.partitions)
 		}
 		req := b.fetchReqs.New()
 		*req = protocol.FetchRequest{ReplicaId: b.ID, SessionEpoch: s.epoch, Partitions: b.fetchParts.Make(n)}
-		for _, f := range s.partitions {
-			if s.epoch == 0 || f.dirty {
-				req.Partitions = append(req.Partitions, fetchPartition(f))
+		if s.epoch == 0 || s.dirty > 0 {
+			for _, f := range s.partitions {
+				if s.epoch == 0 || f.dirty {
+					req.Partitions = append(req.Partitions, fetchPartition(f))
+				}
+				f.dirty = false
 			}
-			f.dirty = false
+			s.dirty = 0
 		}
 		s.epoch++
 		id := w.SendInternal(b.Node, NodeID(l), req, 0)
@@ -161,7 +175,7 @@ func fetchPartition(f *followed) protocol.FetchPartition {
 // follows it.
 func (b *Broker) markFollowedDirty(tp protocol.TopicPartition) {
 	if f := b.following.Get(tp); f != nil {
-		f.dirty = true
+		f.markDirty()
 	}
 }
 
@@ -169,7 +183,7 @@ func (b *Broker) markFollowedDirty(tp protocol.TopicPartition) {
 // the caller found it (f is nil otherwise).
 func (b *Broker) markFollowedDirtyAt(f *followed, tp protocol.TopicPartition) {
 	if f != nil {
-		f.dirty = true
+		f.markDirty()
 		return
 	}
 	b.markFollowedDirty(tp)
