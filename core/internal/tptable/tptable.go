@@ -24,6 +24,9 @@ type Table[V comparable] struct {
 	n      int // values not zero
 }
 
+// minRow is the smallest array a topic's values get.
+const minRow = 8
+
 type row[V comparable] struct {
 	topic string
 	vals  []V
@@ -72,11 +75,19 @@ func (t *Table[V]) Set(tp protocol.TopicPartition, v V) bool {
 		t.topics = append(t.topics, row[V]{topic: tp.Topic})
 		r = &t.topics[len(t.topics)-1]
 	}
-	for int(tp.Partition) >= len(r.vals) {
+	if need := int(tp.Partition) + 1; need > len(r.vals) {
 		if v == zero {
 			return true
 		}
-		r.vals = append(r.vals, zero)
+		if need > cap(r.vals) {
+			// At least minRow at once: partitions are mostly set in
+			// order, and growing one at a time from nothing would
+			// allocate at 1, 2, 4 and 8 first.
+			grown := make([]V, len(r.vals), max(need, 2*cap(r.vals), minRow))
+			copy(grown, r.vals)
+			r.vals = grown
+		}
+		r.vals = r.vals[:need]
 	}
 	old := r.vals[tp.Partition]
 	r.vals[tp.Partition] = v
