@@ -64,7 +64,7 @@ func (b *Broker) produceAppend(w *sim.World, env *sim.Envelope, m *protocol.Prod
 		r.TopicPartition, r.BaseOffset = pd.TopicPartition, -1
 		p, ok := b.isLeader(pd.TopicPartition)
 		switch {
-		case b.Meta.Partitions[pd.TopicPartition] == nil:
+		case b.Meta.Partition(pd.TopicPartition) == nil:
 			r.ErrorCode = protocol.UNKNOWN_TOPIC_OR_PARTITION
 			continue
 		case !ok:

@@ -31,7 +31,7 @@ func (b *Broker) handleConsumerFetch(w *sim.World, env *sim.Envelope, m *protoco
 		pd := protocol.FetchPartitionData{TopicPartition: fp.TopicPartition, HighWatermark: -1, LastStableOffset: -1}
 		if _, ok := b.isLeader(fp.TopicPartition); !ok {
 			pd.ErrorCode = protocol.NOT_LEADER_OR_FOLLOWER
-			if b.Meta.Partitions[fp.TopicPartition] == nil {
+			if b.Meta.Partition(fp.TopicPartition) == nil {
 				pd.ErrorCode = protocol.UNKNOWN_TOPIC_OR_PARTITION
 			}
 			resp.Responses = append(resp.Responses, pd)

@@ -46,7 +46,7 @@ func (b *Broker) handleWriteTxnMarkers(w *sim.World, env *sim.Envelope, m *proto
 			r := &resp.Markers[i].Partitions[j]
 			r.TopicPartition = tp
 			p, ok := b.isLeader(tp)
-			if b.Meta.Partitions[tp] == nil {
+			if b.Meta.Partition(tp) == nil {
 				r.ErrorCode = protocol.UNKNOWN_TOPIC_OR_PARTITION
 				continue
 			}

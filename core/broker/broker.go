@@ -16,6 +16,7 @@ import (
 	"txnlab/core/internal/slab"
 
 	"txnlab/core/groupcoord"
+	"txnlab/core/internal/tptable"
 	"txnlab/core/partition"
 	"txnlab/core/protocol"
 	"txnlab/core/safety"
@@ -86,6 +87,11 @@ type Disk struct {
 	// changes lists the logs changed since the last Changed, for the
 	// assertions after every statement.
 	changes partition.Watch
+	// index is Logs for Log's lookups, without hashing the partition's
+	// name (a tenth of a heavy run's map work). Logs stays the map that
+	// other packages read; entries are only ever added to it, so an
+	// entry in the index is the map's.
+	index tptable.Table[*partition.Log]
 }
 
 // logBlock is how many logs one of Disk's allocations holds.
@@ -98,6 +104,9 @@ func NewDisk() *Disk { return &Disk{Logs: map[protocol.TopicPartition]*partition
 
 // Log returns the replica log of tp, creating it empty.
 func (d *Disk) Log(tp protocol.TopicPartition) *partition.Log {
+	if l := d.index.Get(tp); l != nil {
+		return l
+	}
 	l := d.Logs[tp]
 	if l == nil {
 		if len(d.spare) == 0 {
@@ -110,6 +119,7 @@ func (d *Disk) Log(tp protocol.TopicPartition) *partition.Log {
 		d.replicas = append(d.replicas, l)
 		d.changes.Track(l)
 	}
+	d.index.Set(tp, l)
 	return l
 }
 
@@ -147,8 +157,11 @@ type Broker struct {
 	// led is the partitions this broker leads, with the leader epoch it
 	// was elected at (to notice elections and resignations when the
 	// metadata changes) and its view of each follower. ledOrder is the
-	// same sorted by partition, rebuilt lazily (nil when stale).
-	led      map[protocol.TopicPartition]*leadership
+	// same sorted by partition, rebuilt lazily (nil when stale). A
+	// tptable, not a map: every follower fetch looks up each partition
+	// it lists and each it is answered, and hashing the partition's name
+	// was most of a lookup's cost.
+	led      tptable.Table[*leadership]
 	ledOrder []*leadership
 	// byFollower is, per replica id, the led partitions it follows with
 	// the leader's view of it, in ledOrder's order; rebuilt lazily. Every incremental fetch walks its follower's list
@@ -172,7 +185,7 @@ type Broker struct {
 	// sessions is the follower side of the fetch sessions, per leader.
 	sessions        map[int32]*fetchSession
 	sessionOrder    []*fetchSession // by leader id, for a stable send order
-	following       map[protocol.TopicPartition]*followed
+	following       tptable.Table[*followed]
 	sessionsVersion int
 	pending         []*pendingAppend
 	pidNext         int64
@@ -246,7 +259,6 @@ type pendingAppend struct {
 // recovered (producer state rebuilt by replay).
 func New(id int32, meta *Metadata, disk *Disk, cfg *Config) *Broker {
 	b := &Broker{ID: id, Node: NodeID(id), Meta: meta, Disk: disk, Cfg: cfg,
-		led:             map[protocol.TopicPartition]*leadership{},
 		parked:          map[int32]*sim.Envelope{},
 		sessions:        map[int32]*fetchSession{},
 		sessionsVersion: -1,
@@ -382,7 +394,7 @@ func (b *Broker) BrokerNode() sim.NodeID { return b.Node }
 
 // LeaderOf returns the leader broker of tp and its epoch.
 func (b *Broker) LeaderOf(tp protocol.TopicPartition) (sim.NodeID, int32, bool) {
-	p := b.Meta.Partitions[tp]
+	p := b.Meta.Partition(tp)
 	if p == nil || p.Leader < 0 {
 		return sim.NoNode, 0, false
 	}
@@ -411,7 +423,7 @@ func (b *Broker) ReplicaLog(tp protocol.TopicPartition) *partition.Log { return 
 
 // PartitionExists reports whether the topic-partition exists.
 func (b *Broker) PartitionExists(tp protocol.TopicPartition) bool {
-	return b.Meta.Partitions[tp] != nil
+	return b.Meta.Partition(tp) != nil
 }
 
 func checks(w *sim.World) partition.Checks {
@@ -424,7 +436,7 @@ func checks(w *sim.World) partition.Checks {
 
 // isLeader reports whether this broker leads tp now.
 func (b *Broker) isLeader(tp protocol.TopicPartition) (*PartitionState, bool) {
-	p := b.Meta.Partitions[tp]
+	p := b.Meta.Partition(tp)
 	return p, p != nil && p.Leader == b.ID
 }
 
@@ -469,7 +481,7 @@ func (b *Broker) afterAppend(w *sim.World, log *partition.Log, offset int64, fol
 	}
 	if !follower {
 		b.scheduleISRCheck(w)
-		if l := b.led[tp]; l != nil {
+		if l := b.led.Get(tp); l != nil {
 			b.markLedDirty(l)
 			b.advanceLedHW(w, l)
 		} else {
@@ -489,7 +501,7 @@ func (b *Broker) awaitHW(w *sim.World, log *partition.Log, offset int64, timeout
 		return
 	}
 	epoch := int32(0)
-	if l := b.led[tp]; l != nil {
+	if l := b.led.Get(tp); l != nil {
 		epoch = l.epoch
 	}
 	p := &pendingAppend{tp: tp, offset: offset, epoch: epoch, deadline: w.Now() + timeout, done: done}
@@ -510,11 +522,11 @@ func (b *Broker) gcPending() {
 // maybeAdvanceHW sets the high watermark to the smallest log end offset
 // among the in-sync replicas and completes the writes it covers.
 func (b *Broker) maybeAdvanceHW(w *sim.World, tp protocol.TopicPartition) {
-	if l := b.led[tp]; l != nil {
+	if l := b.led.Get(tp); l != nil {
 		b.advanceHW(w, tp, l, l.p, l.log)
 		return
 	}
-	b.advanceHW(w, tp, nil, b.Meta.Partitions[tp], b.Disk.Log(tp))
+	b.advanceHW(w, tp, nil, b.Meta.Partition(tp), b.Disk.Log(tp))
 }
 
 // advanceLedHW is maybeAdvanceHW for a led partition at hand: replication
@@ -579,7 +591,7 @@ func (b *Broker) OnMetadataChange(w *sim.World) {
 		if !p.IsReplica(b.ID) {
 			continue
 		}
-		old := b.led[tp]
+		old := b.led.Get(tp)
 		isLeader := p.Leader == b.ID
 		switch {
 		case isLeader && (old == nil || old.epoch != p.LeaderEpoch):
@@ -597,14 +609,14 @@ func (b *Broker) OnMetadataChange(w *sim.World) {
 					l.followers = append(l.followers, f)
 				}
 			}
-			b.led[tp] = l
+			b.led.Set(tp, l)
 			b.ledChanged()
 			b.becomeLeader(w, p)
 		case !isLeader && old != nil:
 			for _, f := range old.followers {
 				b.addNews(f.id, tp) // tells it NOT_LEADER_OR_FOLLOWER
 			}
-			delete(b.led, tp)
+			b.led.Set(tp, nil)
 			b.ledChanged()
 			b.resign(w, tp)
 		}
@@ -672,7 +684,7 @@ func (b *Broker) checkISR(w *sim.World) {
 		tps[i] = l.p.TP
 	}
 	for _, tp := range tps {
-		l := b.led[tp]
+		l := b.led.Get(tp)
 		if l == nil {
 			continue
 		}
@@ -724,7 +736,7 @@ func (b *Broker) scheduleISRCheck(w *sim.World) {
 // idle time cost in proportion to its length. Appends and leadership
 // changes arm the check again.
 func (b *Broker) anyFollowerBehind() bool {
-	for _, l := range b.led {
+	for _, l := range b.sortedLed() {
 		leo := l.log.LogEndOffset()
 		for _, f := range l.followers {
 			if f.leo < leo && l.p.InISR(f.id) {
@@ -770,10 +782,8 @@ func (b *Broker) followedBy(replica int32) []ledFollower {
 
 func (b *Broker) sortedLed() []*leadership {
 	if b.ledOrder == nil {
-		b.ledOrder = make([]*leadership, 0, len(b.led))
-		for _, l := range b.led {
-			b.ledOrder = append(b.ledOrder, l)
-		}
+		b.ledOrder = make([]*leadership, 0, b.led.Len())
+		b.led.Values(func(l *leadership) { b.ledOrder = append(b.ledOrder, l) })
 		sort.Slice(b.ledOrder, func(i, j int) bool { return b.ledOrder[i].p.TP.Less(b.ledOrder[j].p.TP) })
 	}
 	return b.ledOrder

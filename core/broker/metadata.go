@@ -5,6 +5,7 @@ import (
 	"strconv"
 	"unicode/utf16"
 
+	"txnlab/core/internal/tptable"
 	"txnlab/core/protocol"
 	"txnlab/core/sim"
 )
@@ -62,6 +63,9 @@ type Metadata struct {
 	Version      int
 	nextPidBlock int64
 	sorted       []*PartitionState // SortedPartitions, cached
+	// index is Partitions for Partition's lookups, without hashing the
+	// partition's name; AddTopic fills both.
+	index tptable.Table[*PartitionState]
 }
 
 // ProducerIdBlockSize is Kafka's ProducerIdsBlock.PRODUCER_ID_BLOCK_SIZE:
@@ -121,7 +125,18 @@ func (m *Metadata) AddTopic(name string, partitions int32, rf int, minISR int) {
 			ps.ISR = isr[start:len(isr):len(isr)]
 		}
 		m.Partitions[tp] = ps
+		m.index.Set(tp, ps)
 	}
+}
+
+// Partition is Partitions[tp], looked up without hashing: the brokers
+// and the clients ask it for every partition of every request. A
+// partition put into Partitions by hand (tests) is found too.
+func (m *Metadata) Partition(tp protocol.TopicPartition) *PartitionState {
+	if p := m.index.Get(tp); p != nil {
+		return p
+	}
+	return m.Partitions[tp]
 }
 
 // Topic finds a topic by name.
@@ -158,7 +173,7 @@ func (m *Metadata) AllocateProducerIdBlock() int64 {
 
 // Leader returns the leader of tp, or -1.
 func (m *Metadata) Leader(tp protocol.TopicPartition) int32 {
-	if p := m.Partitions[tp]; p != nil {
+	if p := m.Partition(tp); p != nil {
 		return p.Leader
 	}
 	return -1

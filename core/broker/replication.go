@@ -31,14 +31,27 @@ type fetchSession struct {
 	leader     int32
 	partitions []*followed
 	epoch      int32
+	// dirty counts the partitions marked dirty: a follower answers every
+	// fetch response with the next fetch, and most of those list nothing
+	// new, so ensureFetchers need not walk the partitions to learn it.
+	dirty int
 }
 
 // followed is a partition in a fetch session: its replica log, and
 // whether the next incremental fetch must list it (its offset moved).
 type followed struct {
-	tp    protocol.TopicPartition
-	log   *partition.Log
-	dirty bool
+	tp      protocol.TopicPartition
+	log     *partition.Log
+	session *fetchSession
+	dirty   bool
+}
+
+// markDirty makes the next incremental fetch of f's session list f.
+func (f *followed) markDirty() {
+	if !f.dirty {
+		f.dirty = true
+		f.session.dirty++
+	}
 }
 
 // rebuildSessions recomputes which partitions this broker follows from
@@ -57,10 +70,10 @@ func (b *Broker) rebuildSessions() {
 			}
 		}
 	}
-	// One allocation for every followed partition, and a map sized once:
+	// One allocation for every followed partition, and a table reused:
 	// a new cluster's brokers each follow some seventy partitions.
 	all := make([]followed, 0, n)
-	b.following = make(map[protocol.TopicPartition]*followed, n)
+	b.following.Reset() // keeps its slices: no allocation after the first
 	for _, p := range parts {
 		if p.Leader < 0 || p.Leader == b.ID || !p.IsReplica(b.ID) {
 			continue
@@ -74,10 +87,10 @@ func (b *Broker) rebuildSessions() {
 			b.sessions[p.Leader] = s
 			b.sessionOrder = append(b.sessionOrder, s)
 		}
-		all = append(all, followed{tp: p.TP, log: b.Disk.Log(p.TP)})
+		all = append(all, followed{tp: p.TP, log: b.Disk.Log(p.TP), session: s})
 		f := &all[len(all)-1]
 		s.partitions = append(s.partitions, f)
-		b.following[p.TP] = f
+		b.following.Set(p.TP, f)
 	}
 	sort.Slice(b.sessionOrder, func(i, j int) bool { return b.sessionOrder[i].leader < b.sessionOrder[j].leader })
 	b.sessionsVersion = b.Meta.Version
@@ -123,19 +136,20 @@ func (b *Broker) ensureFetchers(w *sim.World) {
 		if b.fetching.of(l) != 0 || !b.Meta.Alive[l] {
 			continue
 		}
-		n := 0
-		for _, f := range s.partitions {
-			if s.epoch == 0 || f.dirty {
-				n++
-			}
+		n := s.dirty
+		if s.epoch == 0 {
+			n = len(s.partitions)
 		}
 		req := b.fetchReqs.New()
 		*req = protocol.FetchRequest{ReplicaId: b.ID, SessionEpoch: s.epoch, Partitions: b.fetchParts.Make(n)}
-		for _, f := range s.partitions {
-			if s.epoch == 0 || f.dirty {
-				req.Partitions = append(req.Partitions, fetchPartition(f))
+		if s.epoch == 0 || s.dirty > 0 {
+			for _, f := range s.partitions {
+				if s.epoch == 0 || f.dirty {
+					req.Partitions = append(req.Partitions, fetchPartition(f))
+				}
+				f.dirty = false
 			}
-			f.dirty = false
+			s.dirty = 0
 		}
 		s.epoch++
 		id := w.SendInternal(b.Node, NodeID(l), req, 0)
@@ -160,8 +174,8 @@ func fetchPartition(f *followed) protocol.FetchPartition {
 // markFollowedDirty makes the next fetch list tp, when this broker
 // follows it.
 func (b *Broker) markFollowedDirty(tp protocol.TopicPartition) {
-	if f := b.following[tp]; f != nil {
-		f.dirty = true
+	if f := b.following.Get(tp); f != nil {
+		f.markDirty()
 	}
 }
 
@@ -169,7 +183,7 @@ func (b *Broker) markFollowedDirty(tp protocol.TopicPartition) {
 // the caller found it (f is nil otherwise).
 func (b *Broker) markFollowedDirtyAt(f *followed, tp protocol.TopicPartition) {
 	if f != nil {
-		f.dirty = true
+		f.markDirty()
 		return
 	}
 	b.markFollowedDirty(tp)
@@ -227,7 +241,7 @@ func (b *Broker) newsOf(follower int32) *[]protocol.TopicPartition {
 
 // markDirty records news on tp for every follower of it.
 func (b *Broker) markDirty(tp protocol.TopicPartition) {
-	if l := b.led[tp]; l != nil {
+	if l := b.led.Get(tp); l != nil {
 		b.markLedDirty(l)
 	}
 }
@@ -247,7 +261,7 @@ func (b *Broker) handleReplicaFetch(w *sim.World, env *sim.Envelope, m *protocol
 	}
 	for _, fp := range m.Partitions {
 		tp := fp.TopicPartition
-		l := b.led[tp]
+		l := b.led.Get(tp)
 		if l == nil || l.p.Leader != b.ID {
 			if l != nil {
 				if f := l.follower(m.ReplicaId); f != nil {
@@ -320,7 +334,7 @@ func (b *Broker) sessionCaughtUp(w *sim.World, fetch int64, replica int32) {
 		}
 	}
 	for _, tp := range grow {
-		if l := b.led[tp]; l != nil {
+		if l := b.led.Get(tp); l != nil {
 			if f := l.follower(replica); f != nil && b.noteCaughtUp(w, l, f) {
 				b.advanceLedHW(w, l)
 			}
@@ -393,7 +407,7 @@ func (b *Broker) answerReplicaFetch(w *sim.World, env *sim.Envelope, follower in
 	for _, tp := range tps {
 		pd := protocol.FetchPartitionData{TopicPartition: tp, HighWatermark: -1, LastStableOffset: -1}
 		var f *followerState
-		l := b.led[tp]
+		l := b.led.Get(tp)
 		if l != nil {
 			f = l.follower(follower)
 		}
@@ -450,13 +464,13 @@ func (b *Broker) handleFetchResponse(w *sim.World, env *sim.Envelope, m *protoco
 		// one lookup instead of three.
 		var f *followed
 		if b.sessionsVersion == b.Meta.Version {
-			f = b.following[pd.TopicPartition]
+			f = b.following.Get(pd.TopicPartition)
 		}
 		var log *partition.Log
 		if f != nil {
 			log = f.log
 		} else {
-			p := b.Meta.Partitions[pd.TopicPartition]
+			p := b.Meta.Partition(pd.TopicPartition)
 			if p == nil || p.Leader == b.ID || !p.IsReplica(b.ID) {
 				continue
 			}

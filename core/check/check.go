@@ -185,9 +185,12 @@ func (c *checker) readCommitted() {
 		tp     protocol.TopicPartition
 		offset int64
 	}
-	closedBy := map[at]logged{}
-	for _, l := range c.loggedRecords() {
-		if l.batch.IsTransactional {
+	// Pointers into loggedRecords' list, not copies: a logged record is
+	// large, and growing a map of them copied each several times.
+	closedBy := map[at]*logged{}
+	records := c.loggedRecords()
+	for i := range records {
+		if l := &records[i]; l.batch.IsTransactional {
 			closedBy[at{l.tp, l.offset}] = l
 		}
 	}
@@ -205,8 +208,8 @@ func (c *checker) readCommitted() {
 				if t == nil {
 					continue
 				}
-				l, inLog := closedBy[at{tp, r.Offset}]
-				abortMarker := inLog && l.marker == "ABORT" && l.batch.ProducerId == r.ProducerId &&
+				l := closedBy[at{tp, r.Offset}]
+				abortMarker := l != nil && l.marker == "ABORT" && l.batch.ProducerId == r.ProducerId &&
 					l.batch.ProducerEpoch == r.ProducerEpoch && l.seq == r.Sequence
 				// The Produce that wrote it, the Fetch answer that
 				// handed it over and the EndTxn that ended it.
@@ -648,7 +651,11 @@ func (c *checker) lso() {
 		node sim.NodeID
 		tp   protocol.TopicPartition
 	}
-	last := map[key]int64{}
+	// The last LSO answered per node and partition: an index into
+	// lastLSO, so that an answer costs one map lookup, not a lookup and
+	// an assignment (the two were most of this invariant's cost).
+	lastAt := map[key]int{}
+	var lastLSO []int64
 	// The read_committed fetches only: a map of every fetch's isolation
 	// grew with each poll of the run.
 	committedFetch := map[int64]bool{}
@@ -678,11 +685,16 @@ func (c *checker) lso() {
 					Message: fmt.Sprintf("%s answered LSO %d above HW %d for %s", c.in.Trace.Name(e.Node), pd.LastStableOffset, pd.HighWatermark, pd.TopicPartition)})
 			}
 			k := key{e.Node, pd.TopicPartition}
-			if prev, ok := last[k]; ok && pd.LastStableOffset < prev {
-				c.out = append(c.out, Violation{Invariant: safety.LSO.Name, Events: []int{e.Index},
-					Message: fmt.Sprintf("the LSO of %s on %s moved back from %d to %d", pd.TopicPartition, c.in.Trace.Name(e.Node), prev, pd.LastStableOffset)})
+			if i, ok := lastAt[k]; !ok {
+				lastAt[k] = len(lastLSO)
+				lastLSO = append(lastLSO, pd.LastStableOffset)
+			} else {
+				if prev := lastLSO[i]; pd.LastStableOffset < prev {
+					c.out = append(c.out, Violation{Invariant: safety.LSO.Name, Events: []int{e.Index},
+						Message: fmt.Sprintf("the LSO of %s on %s moved back from %d to %d", pd.TopicPartition, c.in.Trace.Name(e.Node), prev, pd.LastStableOffset)})
+				}
+				lastLSO[i] = pd.LastStableOffset
 			}
-			last[k] = pd.LastStableOffset
 			if committedFetch[e.ReplyTo] {
 				for _, b := range pd.Records {
 					if b.LastOffset() >= pd.LastStableOffset {

@@ -37,7 +37,7 @@ func (c *Cluster) Coordinator(transactionalId string) CoordinatorInfo {
 	leader, p := c.CoordinatorOf(transactionalId)
 	tp := protocol.TopicPartition{Topic: protocol.TransactionStateTopic, Partition: p}
 	info := CoordinatorInfo{Partition: p, Broker: leader}
-	if ps := c.Meta.Partitions[tp]; ps != nil {
+	if ps := c.Meta.Partition(tp); ps != nil {
 		info.Epoch = ps.LeaderEpoch
 	}
 	if b := c.Broker(info.Broker); b != nil {
@@ -90,14 +90,14 @@ type PartitionFacts struct {
 }
 
 // HasPartition reports whether the partition exists.
-func (c *Cluster) HasPartition(tp protocol.TopicPartition) bool { return c.Meta.Partitions[tp] != nil }
+func (c *Cluster) HasPartition(tp protocol.TopicPartition) bool { return c.Meta.Partition(tp) != nil }
 
 // LeaderOf is the broker leading a partition now, -1 for none.
 func (c *Cluster) LeaderOf(tp protocol.TopicPartition) int32 { return c.Meta.Leader(tp) }
 
 // PartitionFacts reads a partition's facts; false when it does not exist.
 func (c *Cluster) PartitionFacts(tp protocol.TopicPartition) (PartitionFacts, bool) {
-	p := c.Meta.Partitions[tp]
+	p := c.Meta.Partition(tp)
 	if p == nil {
 		return PartitionFacts{}, false
 	}
@@ -128,7 +128,7 @@ func logHolder(p *broker.PartitionState) int32 {
 // (Dead for a tombstone), records of __consumer_offsets the committed
 // offset.
 func (c *Cluster) Log(tp protocol.TopicPartition) ([]LogEntryView, bool) {
-	p := c.Meta.Partitions[tp]
+	p := c.Meta.Partition(tp)
 	if p == nil {
 		return nil, false
 	}

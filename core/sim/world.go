@@ -320,6 +320,9 @@ type World struct {
 	foreground int
 	// guard asserts the queue's order on every pop (order.go).
 	guard orderGuard
+	// steps counts Step's events, to yield to the collector every
+	// yieldEvery of them (yield_js.go); it decides nothing.
+	steps uint32
 	// envelopes is where the next messages' envelopes are cut from: one
 	// allocation per envBlock messages rather than one per message (a
 	// sixth of an explorer run's allocations). A block lives while any of
@@ -586,6 +589,10 @@ func (w *World) Idle() bool {
 // QueueLen is the number of scheduled events.
 func (w *World) QueueLen() int { return w.queue.len() }
 
+// yieldEvery is how many events Step runs between two yields to the
+// collector (yield_js.go): about 8 ms of a heavy run under wasm.
+const yieldEvery = 1024
+
 // Step runs the next event. It returns false when the queue is empty.
 func (w *World) Step() bool {
 	if w.queue.len() == 0 {
@@ -600,6 +607,9 @@ func (w *World) Step() bool {
 	}
 	w.dispatch(e)
 	w.queue.release(slot)
+	if w.steps++; w.steps%yieldEvery == 0 {
+		yieldToCollector()
+	}
 	return true
 }
 
