@@ -111,6 +111,14 @@ type scenarioPlayground struct {
 	linkScript, link string // the share link, of linkScript
 }
 
+// IsolatesUpdates makes a playground's updates its own (go-app's
+// UpdateIsolator): the lesson page around it draws nothing from what its
+// handlers change (its inputs come from the lesson and the learner's
+// progress, which question cards change), and re-rendering the whole
+// lesson at each of a playground's moves and replies was most of the
+// page's work while its playgrounds ran.
+func (s *scenarioPlayground) IsolatesUpdates() {}
+
 // OnInit makes the component's state from its inputs.
 func (s *scenarioPlayground) OnInit() { s.setup() }
 
