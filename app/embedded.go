@@ -111,6 +111,14 @@ type scenarioPlayground struct {
 	linkScript, link string // the share link, of linkScript
 }
 
+// IsolatesUpdates makes a playground's updates its own (go-app's
+// UpdateIsolator): the lesson page around it draws nothing from what its
+// handlers change (its inputs come from the lesson and the learner's
+// progress, which question cards change), and re-rendering the whole
+// lesson at each of a playground's moves and replies was most of the
+// page's work while its playgrounds ran.
+func (s *scenarioPlayground) IsolatesUpdates() {}
+
 // OnInit makes the component's state from its inputs.
 func (s *scenarioPlayground) OnInit() { s.setup() }
 
@@ -230,7 +238,9 @@ func (s *scenarioPlayground) observe(ctx app.Context) {
 		entries := args[0]
 		for i := 0; i < entries.Length(); i++ {
 			if entries.Index(i).Get("isIntersecting").Bool() {
-				ctx.Dispatch(func(ctx app.Context) {
+				// In a turn: a scroll brings several playgrounds
+				// into view at once, and each parses its script.
+				takeTurn(ctx, func(ctx app.Context, _ time.Duration) {
 					s.unobserve()
 					if !s.started {
 						s.load(ctx, s.script, nil)
@@ -277,19 +287,31 @@ func (s *scenarioPlayground) load(ctx app.Context, src string, done func(app.Con
 
 // work runs a slice of the run begun by load.
 func (s *scenarioPlayground) work(ctx app.Context, gen int, done func(app.Context)) {
-	if gen != s.busyGen {
-		return // superseded
-	}
 	budget := workSlice
 	if app.IsServer {
 		budget = time.Hour // natively (the tests): nobody waits for a frame
+	}
+	s.workFor(ctx, gen, done, budget)
+}
+
+// workFor is work within budget; the rest of the run goes in the page's
+// next turns (turns.go), which the page's other playgrounds share. It
+// reports whether the run ended (a turn that did not end it changed
+// nothing on screen).
+func (s *scenarioPlayground) workFor(ctx app.Context, gen int, done func(app.Context), budget time.Duration) bool {
+	if gen != s.busyGen {
+		return false // superseded
 	}
 	s.posAtRunEnd = s.engine.Pos() // Work replaces the history when it ends
 	finished, err := s.engine.Work(budget)
 	s.workErr = err
 	if !finished {
-		ctx.After(time.Millisecond, func(ctx app.Context) { s.work(ctx, gen, done) })
-		return
+		takeTurn(ctx, func(ctx app.Context, budget time.Duration) {
+			if !s.workFor(ctx, gen, done, budget) {
+				ctx.PreventUpdate()
+			}
+		})
+		return false
 	}
 	// A runtime error is the engine's Err, shown by the editor.
 	s.busy = false
@@ -300,6 +322,7 @@ func (s *scenarioPlayground) work(ctx app.Context, gen int, done func(app.Contex
 		done(ctx)
 	}
 	s.followNewest(ctx)
+	return true
 }
 
 // onShow carries out a ShowRequest addressed to this playground.

@@ -271,3 +271,74 @@ func TestEmbeddedStepDuringAnEditsRunIsKept(t *testing.T) {
 		t.Errorf("after a step during the edit's run: at %d, want 3", s.engine.Pos())
 	}
 }
+
+// renderCounter is a component of the update test below: it counts its
+// renders and holds kid.
+type renderCounter struct {
+	app.Compo
+	renders *int
+	kid     app.UI
+	ctx     app.Context
+}
+
+func (c *renderCounter) OnMount(ctx app.Context)     { c.ctx = ctx }
+func (c *renderCounter) OnPreRender(ctx app.Context) { c.ctx = ctx }
+func (c *renderCounter) Render() app.UI {
+	*c.renders++
+	if c.kid == nil {
+		return app.Div()
+	}
+	return app.Div().Body(c.kid)
+}
+
+// isolatedCounter is a renderCounter whose updates stop at it, as a
+// lesson's playground's do.
+type isolatedCounter struct{ renderCounter }
+
+func (c *isolatedCounter) IsolatesUpdates() {}
+
+// A playground's moves and replies re-render it, not the lesson page
+// around it (which drew the whole lesson again for each): its updates,
+// and those of the components inside it, stop at it; a component that
+// is no isolator still updates what is around it.
+func TestEmbeddedUpdatesStopAtThePlayground(t *testing.T) {
+	if _, ok := any(&scenarioPlayground{}).(app.UpdateIsolator); !ok {
+		t.Fatal("the embedded playground is no UpdateIsolator")
+	}
+	var page, pg, inner int
+	in := &renderCounter{renders: &inner}
+	mid := &isolatedCounter{renderCounter{renders: &pg, kid: in}}
+	top := &renderCounter{renders: &page, kid: mid}
+	e := app.NewTestEngine()
+	if err := e.Load(top); err != nil {
+		t.Fatal(err)
+	}
+	e.ConsumeAll()
+	counts := func() [3]int { return [3]int{page, pg, inner} }
+	base := counts()
+	in.ctx.Dispatch(func(app.Context) {})
+	e.ConsumeAll()
+	if got := counts(); got[0] != base[0] || got[1] != base[1]+1 || got[2] != base[2]+1 {
+		t.Errorf("a dispatch inside the playground: renders (page, playground, inside) went %v → %v, want only the last two up by one", base, got)
+	}
+	base = counts()
+	mid.ctx.Dispatch(func(ctx app.Context) { ctx.PreventUpdate() })
+	e.ConsumeAll()
+	if got := counts(); got != base {
+		t.Errorf("a dispatch that prevents its update: renders went %v → %v", base, got)
+	}
+	base = counts()
+	in2 := &renderCounter{renders: new(int)}
+	plain := &renderCounter{renders: &page, kid: &renderCounter{renders: &pg, kid: in2}}
+	e2 := app.NewTestEngine()
+	if err := e2.Load(plain); err != nil {
+		t.Fatal(err)
+	}
+	e2.ConsumeAll()
+	base = counts()
+	in2.ctx.Dispatch(func(app.Context) {})
+	e2.ConsumeAll()
+	if got := counts(); got[0] != base[0]+1 {
+		t.Errorf("without an isolator the page did not re-render: %v → %v", base, got)
+	}
+}

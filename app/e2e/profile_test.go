@@ -2,8 +2,10 @@ package e2e
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"os"
+	"path/filepath"
 	"sort"
 	"strings"
 	"testing"
@@ -67,6 +69,12 @@ func TestProfileMoves(t *testing.T) {
 }
 
 func logProfile(t *testing.T, what string, p *profiler.Profile) {
+	if dir := os.Getenv("PROFILE_OUT"); dir != "" {
+		// The whole profile, for DevTools or a script: what.cpuprofile.
+		if b, err := json.Marshal(p); err == nil {
+			os.WriteFile(filepath.Join(dir, strings.ReplaceAll(what, " ", "-")+".cpuprofile"), b, 0o644)
+		}
+	}
 	byID := map[int64]*profiler.ProfileNode{}
 	parent := map[int64]int64{}
 	for _, nd := range p.Nodes {
@@ -293,7 +301,7 @@ func inTask(p *profiler.Profile, tk longTask) string {
 // longestTasks runs f under a trace of the page's work and returns its k
 // longest main-thread tasks.
 func longestTasks(b *browser, k int, f func()) []longTask {
-	evs := traceMain(b, []string{"toplevel", "__metadata", "devtools.timeline", "v8", "blink.user_timing"}, f)
+	evs := traceMain(b, []string{"toplevel", "__metadata", "devtools.timeline", "v8", "blink.user_timing", "v8.wasm", "disabled-by-default-v8.compile", "disabled-by-default-v8.wasm.turbofan", "disabled-by-default-v8.wasm.detailed"}, f)
 	var tasks []traceEvent
 	for _, e := range evs {
 		if isTask(e) {
@@ -321,4 +329,34 @@ func longestTasks(b *browser, k int, f func()) []longTask {
 		out = append(out, longTask{tk.Dur / 1000, tk.Ts, tk.Dur, sb.String()})
 	}
 	return out
+}
+
+// TestProfileLessonPage is a tool, not a test: with PROFILE=1 it does
+// what BenchmarkLessonPage does on lesson 03's page (scroll down while
+// its playgrounds run, run the guarded ones, step one, scroll up) under
+// a CDP trace and the page's CPU profile, and logs what ran inside the
+// longest main-thread tasks.
+func TestProfileLessonPage(t *testing.T) {
+	if os.Getenv("PROFILE") == "" {
+		t.Skip("PROFILE=1 to profile")
+	}
+	br := newBenchBrowser(t)
+	br.open("/lessons/03-transaction-protocols")
+	if _, err := chromedp.Call(br.ctx, profiler.Enable, cdp.Empty{}); err != nil {
+		t.Fatal(err)
+	}
+	chromedp.Call(br.ctx, profiler.SetSamplingInterval, profiler.SetSamplingIntervalParams{Interval: 200})
+	chromedp.Call(br.ctx, profiler.Start, cdp.Empty{})
+	var res profiler.StopResult
+	tasks := longestTasks(br, 8, func() {
+		lessonPageMoves(br)
+		var err error
+		if res, err = chromedp.Call(br.ctx, profiler.Stop, cdp.Empty{}); err != nil {
+			t.Fatal(err)
+		}
+	})
+	for _, tk := range tasks {
+		t.Logf("task %.1f ms: %s\n%s", tk.ms, tk.inside, inTask(res.Profile, tk))
+	}
+	logProfile(t, "lesson page", res.Profile)
 }

@@ -160,6 +160,9 @@ type Remote struct {
 	runSrc  string
 	runStmt string
 	done    *reply
+	// decoding decodes the history of reply decodingOf, a slice per Work.
+	decoding   *eventDecoder
+	decodingOf *reply
 
 	states map[int]*remoteState
 	// recv is the last state received, which the next is cut against
@@ -340,12 +343,9 @@ func (r *Remote) ask(snap, viol bool) {
 
 func (r *Remote) moved() { r.ask(true, false) }
 
-// install makes the history of a run's reply the loaded one.
-func (r *Remote) install(h *wireHistory, gen int) error {
-	evs, err := decodeEvents(h.Events)
-	if err != nil {
-		return err
-	}
+// install makes the history of a run's reply, whose events are evs, the
+// loaded one.
+func (r *Remote) install(h *wireHistory, evs []sim.Event, gen int) error {
 	steps := make([]step, len(h.Steps))
 	for i, s := range h.Steps {
 		steps[i] = step{events: s.E, line: s.L, now: s.N, results: s.R, digest: s.D}
@@ -479,12 +479,33 @@ func (r *Remote) Work(budget time.Duration) (bool, error) {
 	if m == nil {
 		return false, nil
 	}
-	r.running, r.done = false, nil
 	if m.Hist != nil {
-		if err := r.install(m.Hist, m.Gen); err != nil {
+		// The events are decoded within the budget, the rest at the
+		// next call: a history of a few thousand events takes the
+		// page's thread longer than a frame to decode.
+		if r.decodingOf != m {
+			n := 0
+			if k := len(m.Hist.Steps); k > 0 {
+				n = m.Hist.Steps[k-1].E
+			}
+			r.decoding, r.decodingOf = newEventDecoder(m.Hist.Events.raw, n), m
+		}
+		finished, err := r.decoding.more(time.Now().Add(budget))
+		if err == nil && !finished {
+			return false, nil
+		}
+		evs := r.decoding.out
+		r.decoding, r.decodingOf = nil, nil
+		r.running, r.done = false, nil
+		if err == nil {
+			err = r.install(m.Hist, evs, m.Gen)
+		}
+		if err != nil {
 			r.link.Fail(err)
 			return r.Work(budget)
 		}
+	} else {
+		r.running, r.done = false, nil
 	}
 	switch {
 	case m.Err != nil:

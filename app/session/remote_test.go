@@ -391,7 +391,7 @@ func TestLinkStalledWhenTheWorkerGoesSilent(t *testing.T) {
 		t.Error("stalled although the worker just said it is busy")
 	}
 	p.pump()
-	if done, err := r.Work(0); !done || err != nil {
+	if done, err := r.Work(time.Hour); !done || err != nil {
 		t.Fatalf("the run: done %v, %v", done, err)
 	}
 	p.pump()
@@ -426,12 +426,66 @@ func TestRemoteRefusesAScriptThatDoesNotParse(t *testing.T) {
 		t.Fatal("a script that does not parse began")
 	}
 	p.pump()
-	if done, err := r.Work(time.Millisecond); !done || err != nil {
+	if done, err := r.Work(time.Hour); !done || err != nil {
 		t.Fatalf("the run in flight: done %v, %v", done, err)
 	}
 	local := newSessionEngine()
 	local.Load(good)
 	if r.Len() != local.Len() || r.Len() == 0 {
 		t.Fatalf("%d steps through the worker, %d on the page", r.Len(), local.Len())
+	}
+}
+
+// A history is decoded on the page a slice of Work's budget at a time, so
+// that no task of the page's thread decodes a long one whole: with no
+// budget at all, Work takes many calls, each of a few events, and the
+// history it ends with is the one the engine on the page makes, as is
+// the state at its end.
+func TestRemoteDecodesAHistoryInSlices(t *testing.T) {
+	src := workload.Script(workload.ForEvents(1000))
+	local := newSessionEngine()
+	if err := local.Load(src); err != nil {
+		t.Fatal(err)
+	}
+	p := newPipe()
+	r := p.link.Engine()
+	if err := r.Begin(src); err != nil {
+		t.Fatal(err)
+	}
+	p.pump()
+	calls := 0
+	for {
+		calls++
+		done, err := r.Work(0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if done {
+			break
+		}
+		if _, busy := r.Busy(); !busy {
+			t.Fatal("not busy while the history is decoded")
+		}
+		if r.Len() != 0 {
+			t.Fatalf("%d steps shown before the history is decoded", r.Len())
+		}
+		if calls > len(local.History()) {
+			t.Fatalf("still decoding after %d calls", calls)
+		}
+	}
+	if min := len(local.History()) / decodeCheck; calls < min {
+		t.Errorf("decoded in %d calls of no budget, want at least %d", calls, min)
+	}
+	if r.OnPage() {
+		t.Fatalf("the page fell back: %v", p.link.Fault())
+	}
+	if r.Len() != local.Len() || !sameEvents(t, r.Names(), local.Names(), r.History(), local.History()) {
+		t.Fatalf("%d steps decoded in slices, %d on the page", r.Len(), local.Len())
+	}
+	r.Seek(r.Len())
+	p.pump()
+	local.Seek(local.Len())
+	if a, b := jsonOf(t, r.Snapshot()), jsonOf(t, local.Snapshot()); a != b {
+		t.Fatalf("the state at the end\n%s\nthe engine's\n%s", a, b)
 	}
 }

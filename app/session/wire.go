@@ -1,10 +1,12 @@
 package session
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"reflect"
+	"time"
 
 	"txnlab/core/cluster"
 	"txnlab/core/protocol"
@@ -140,44 +142,117 @@ func encodeEvents(evs []sim.Event) ([]wireEvent, error) {
 	return out, nil
 }
 
-// decodeEvents is encodeEvents undone.
-func decodeEvents(in []wireEvent) ([]sim.Event, error) {
-	out := make([]sim.Event, len(in))
-	for i := range in {
-		w := &in[i]
-		e := sim.Event{
-			Index: i, At: sim.Time(w.At), MsgID: w.MsgID, ReplyTo: w.ReplyTo, Offset: w.Offset,
-			Subject: w.Subject, From: w.From, To: w.To, Text: w.Text,
-			Node: sim.NodeID(w.Node), Peer: sim.NodeID(w.Peer),
-			API: protocol.APIKey(w.API), Error: protocol.ErrorCode(w.Error), Kind: sim.Kind(w.Kind),
-			Exception: protocol.Exception(w.Exception),
-			Resp:      w.Resp, Internal: w.Internal, Illegal: w.Illegal, Unmet: w.Unmet, Contents: sim.Contents(w.Contents),
-		}
-		if w.Index != nil {
-			e.Index = *w.Index
-		}
-		if n := w.Note; n != nil {
-			e.Note = &sim.Note{Code: sim.NoteCode(n.Code), Args: n.Args}
-			if w.NoteText {
-				e.Text = e.Note.English()
-			}
-		} else if w.NoteText {
-			return nil, fmt.Errorf("event %d: a note's text without a note", i)
-		}
-		if w.Msg != nil {
-			t, ok := messageTypes[msgKey(w.Msg.API, w.Msg.Resp)]
-			if !ok {
-				return nil, fmt.Errorf("event %d: no message type for API %d", i, w.Msg.API)
-			}
-			v := reflect.New(t)
-			if err := json.Unmarshal(w.Msg.Body, v.Interface()); err != nil {
-				return nil, fmt.Errorf("event %d: %w", i, err)
-			}
-			e.Msg = v.Interface().(protocol.Message)
-		}
-		out[i] = e
+// wireEvents is a history's events on the wire. The worker writes list;
+// the page keeps the JSON array as it came (raw) and decodes it a slice
+// at a time (eventDecoder, from Remote.Work), since decoding a history of
+// a few hundred events at once took 50–130 ms of one of the page's tasks
+// (a lesson page decodes one per playground as the learner scrolls).
+type wireEvents struct {
+	list []wireEvent
+	raw  []byte
+}
+
+// MarshalJSON writes the events as a JSON array.
+func (w wireEvents) MarshalJSON() ([]byte, error) { return json.Marshal(w.list) }
+
+// UnmarshalJSON keeps the array undecoded.
+func (w *wireEvents) UnmarshalJSON(b []byte) error {
+	w.raw = append([]byte(nil), b...)
+	return nil
+}
+
+// decodeEvent is encodeEvents undone for the event at place i.
+func decodeEvent(i int, w *wireEvent) (sim.Event, error) {
+	e := sim.Event{
+		Index: i, At: sim.Time(w.At), MsgID: w.MsgID, ReplyTo: w.ReplyTo, Offset: w.Offset,
+		Subject: w.Subject, From: w.From, To: w.To, Text: w.Text,
+		Node: sim.NodeID(w.Node), Peer: sim.NodeID(w.Peer),
+		API: protocol.APIKey(w.API), Error: protocol.ErrorCode(w.Error), Kind: sim.Kind(w.Kind),
+		Exception: protocol.Exception(w.Exception),
+		Resp:      w.Resp, Internal: w.Internal, Illegal: w.Illegal, Unmet: w.Unmet, Contents: sim.Contents(w.Contents),
 	}
-	return out, nil
+	if w.Index != nil {
+		e.Index = *w.Index
+	}
+	if n := w.Note; n != nil {
+		e.Note = &sim.Note{Code: sim.NoteCode(n.Code), Args: n.Args}
+		if w.NoteText {
+			e.Text = e.Note.English()
+		}
+	} else if w.NoteText {
+		return sim.Event{}, fmt.Errorf("event %d: a note's text without a note", i)
+	}
+	if w.Msg != nil {
+		t, ok := messageTypes[msgKey(w.Msg.API, w.Msg.Resp)]
+		if !ok {
+			return sim.Event{}, fmt.Errorf("event %d: no message type for API %d", i, w.Msg.API)
+		}
+		v := reflect.New(t)
+		if err := json.Unmarshal(w.Msg.Body, v.Interface()); err != nil {
+			return sim.Event{}, fmt.Errorf("event %d: %w", i, err)
+		}
+		e.Msg = v.Interface().(protocol.Message)
+	}
+	return e, nil
+}
+
+// eventDecoder decodes a history's events as they came from the worker
+// (wireEvents.raw), as many at a time as a deadline allows.
+type eventDecoder struct {
+	dec  *json.Decoder
+	out  []sim.Event
+	open bool // the array's '[' was read
+	done bool
+}
+
+// newEventDecoder decodes raw, an array of about n events.
+func newEventDecoder(raw []byte, n int) *eventDecoder {
+	d := &eventDecoder{dec: json.NewDecoder(bytes.NewReader(raw)), out: make([]sim.Event, 0, n)}
+	if len(bytes.TrimSpace(raw)) == 0 || string(bytes.TrimSpace(raw)) == "null" {
+		d.done = true // no events
+	}
+	return d
+}
+
+// decodeCheck is how many events are decoded between two looks at the
+// clock (time.Now is a call out of the wasm).
+const decodeCheck = 8
+
+// more decodes events until the array's end or the deadline, and reports
+// whether every event is decoded (then they are in d.out).
+func (d *eventDecoder) more(deadline time.Time) (bool, error) {
+	if d.done {
+		return true, nil
+	}
+	if !d.open {
+		tok, err := d.dec.Token()
+		if err != nil {
+			return false, fmt.Errorf("a history's events: %w", err)
+		}
+		if tok != json.Delim('[') {
+			return false, fmt.Errorf("a history's events: %v, not an array", tok)
+		}
+		d.open = true
+	}
+	for n := 1; d.dec.More(); n++ {
+		var w wireEvent
+		if err := d.dec.Decode(&w); err != nil {
+			return false, fmt.Errorf("event %d: %w", len(d.out), err)
+		}
+		e, err := decodeEvent(len(d.out), &w)
+		if err != nil {
+			return false, err
+		}
+		d.out = append(d.out, e)
+		if n%decodeCheck == 0 && time.Now().After(deadline) {
+			return false, nil
+		}
+	}
+	if _, err := d.dec.Token(); err != nil { // the closing ']'
+		return false, fmt.Errorf("a history's events: %w", err)
+	}
+	d.done = true
+	return true, nil
 }
 
 // A cluster state crosses as what changed since the last one sent to the

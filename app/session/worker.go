@@ -80,7 +80,7 @@ type reply struct {
 // wireHistory is a loaded script's history and the position to show.
 type wireHistory struct {
 	Src     string            `json:"src"`
-	Events  []wireEvent       `json:"events"`
+	Events  wireEvents        `json:"events"`
 	Names   []string          `json:"names,omitempty"` // the events' node names, by code
 	Steps   []wireStep        `json:"steps"`
 	Results []scenario.Result `json:"results"`
@@ -285,7 +285,7 @@ func (s *Server) finish(id int, sv *served, runID int, err error) {
 		if encErr != nil {
 			r.Err, r.ErrMsg = nil, encErr.Error()
 		} else {
-			h := &wireHistory{Src: sv.e.src, Events: evs, Names: encodeNames(sv.e.names), Results: sv.e.results, RunErr: sv.e.runErr, Pos: sv.e.pos}
+			h := &wireHistory{Src: sv.e.src, Events: wireEvents{list: evs}, Names: encodeNames(sv.e.names), Results: sv.e.results, RunErr: sv.e.runErr, Pos: sv.e.pos}
 			h.Steps = make([]wireStep, len(sv.e.steps))
 			for i, st := range sv.e.steps {
 				h.Steps[i] = wireStep{E: st.events, L: st.line, N: st.now, R: st.results, D: st.digest}

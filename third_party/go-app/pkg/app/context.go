@@ -183,6 +183,18 @@ func (ctx Context) Notifications() NotificationService {
 	return NotificationService{}
 }
 
+// txnlab: UpdateIsolator is a component whose updates stop at it: Dispatch
+// (an event handler's too) and PreventUpdate in it or in a component
+// inside it flag the components up to it, not those around it. Upstream
+// flags every enclosing component, so one of a lesson page's dozen
+// playgrounds re-rendered the whole lesson at each of its moves and
+// replies. A component is one when nothing around it draws from what
+// its handlers change.
+type UpdateIsolator interface {
+	Composer
+	IsolatesUpdates()
+}
+
 // Dispatch prompts the execution of a function on the UI goroutine,
 // flagging the enclosing component for an update.
 func (ctx Context) Dispatch(v func(Context)) {
@@ -193,6 +205,9 @@ func (ctx Context) Dispatch(v func(Context)) {
 
 		for c, ok := component(ctx.sourceElement); ok; c, ok = component(c.parent()) {
 			ctx.addComponentUpdate(c, 1)
+			if _, isolated := c.(UpdateIsolator); isolated {
+				break // txnlab: see UpdateIsolator
+			}
 		}
 
 		if v != nil {
@@ -233,6 +248,9 @@ func (ctx Context) After(d time.Duration, f func(Context)) {
 func (ctx Context) PreventUpdate() {
 	for c, ok := component(ctx.sourceElement); ok; c, ok = component(c.parent()) {
 		ctx.addComponentUpdate(c, -1)
+		if _, isolated := c.(UpdateIsolator); isolated {
+			break // txnlab: see UpdateIsolator
+		}
 	}
 }
 
