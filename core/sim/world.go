@@ -432,7 +432,7 @@ func (w *World) record(e Event) *Event {
 	if e.Note != nil && e.Text == "" {
 		e.Text = e.Note.English()
 	}
-	at := w.Trace.add(e)
+	at := w.Trace.add(&e)
 	if w.OnEvent != nil {
 		w.OnEvent(at)
 	}

@@ -1,0 +1,74 @@
+package sim
+
+import (
+	"reflect"
+	"testing"
+
+	"txnlab/core/protocol"
+)
+
+// TestStoreEventCopiesEveryField sets every field of an event and checks
+// that the trace keeps each: storeEvent lists the fields one by one, so a
+// field added to Event and not to it would silently read as zero.
+func TestStoreEventCopiesEveryField(t *testing.T) {
+	var e Event
+	v := reflect.ValueOf(&e).Elem()
+	for i := 0; i < v.NumField(); i++ {
+		f := v.Field(i)
+		switch f.Kind() {
+		case reflect.Bool:
+			f.SetBool(true)
+		case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
+			f.SetInt(int64(i + 1))
+		case reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64:
+			f.SetUint(uint64(i + 1))
+		case reflect.String:
+			f.SetString(v.Type().Field(i).Name)
+		case reflect.Pointer:
+			f.Set(reflect.New(f.Type().Elem()))
+		case reflect.Interface:
+			f.Set(reflect.ValueOf(&protocol.FetchRequest{ReplicaId: 7}))
+		default:
+			t.Fatalf("field %s of kind %s: teach this test to set it", v.Type().Field(i).Name, f.Kind())
+		}
+	}
+	var tr Trace
+	got := tr.add(&e)
+	if !reflect.DeepEqual(*got, e) {
+		t.Fatalf("stored %+v, want %+v", *got, e)
+	}
+	// A zero event stays zero (nothing left over from a reused slot).
+	if z := tr.add(&Event{}); !reflect.DeepEqual(*z, Event{}) {
+		t.Fatalf("zero event stored as %+v", *z)
+	}
+}
+
+// TestSharedLastBlockMovesOnce checks that a trace sharing a history's
+// last, partial block moves it to a block of its own at the next event,
+// and that events recorded after that never move again.
+func TestSharedLastBlockMovesOnce(t *testing.T) {
+	var long, short Trace
+	for i := 0; i < 10; i++ {
+		long.add(&Event{Index: i})
+	}
+	for i := 0; i < 5; i++ {
+		short.add(&Event{Index: i})
+	}
+	short.ShareWith(long.Events(0))
+	first := short.add(&Event{Index: 5, Text: "mine"})
+	for i := 6; i < 200; i++ {
+		short.add(&Event{Index: i})
+	}
+	if first != short.At(5) || first.Text != "mine" {
+		t.Fatal("an event recorded after ShareWith moved")
+	}
+	if long.At(5).Text != "" {
+		t.Fatal("the shared history was written to")
+	}
+	for i := 0; i < short.Len(); i++ {
+		if short.At(i).Index != i {
+			t.Fatalf("event %d has index %d", i, short.At(i).Index)
+		}
+	}
+}
+
