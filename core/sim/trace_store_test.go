@@ -72,3 +72,51 @@ func TestSharedLastBlockMovesOnce(t *testing.T) {
 	}
 }
 
+// TestQueuedSlotCopiesEveryField does for the queue's slots what
+// TestStoreEventCopiesEveryField does for the trace: every field of a
+// queued event (its timer's included) survives storeQueued, and
+// clearQueued leaves the slot zero.
+func TestQueuedSlotCopiesEveryField(t *testing.T) {
+	var e event
+	fill(t, reflect.ValueOf(&e).Elem())
+	var slot event
+	storeQueued(&slot, &e)
+	if !reflect.DeepEqual(slot, e) {
+		t.Fatalf("stored %+v, want %+v", slot, e)
+	}
+	clearQueued(&slot)
+	if !reflect.DeepEqual(slot, event{}) {
+		t.Fatalf("cleared slot is %+v", slot)
+	}
+}
+
+// fill sets every field of v to something not zero, through nested
+// structs, unexported fields included.
+func fill(t *testing.T, v reflect.Value) {
+	for i := 0; i < v.NumField(); i++ {
+		f := v.Field(i)
+		f = reflect.NewAt(f.Type(), f.Addr().UnsafePointer()).Elem()
+		switch f.Kind() {
+		case reflect.Bool:
+			f.SetBool(true)
+		case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
+			f.SetInt(int64(i + 1))
+		case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64:
+			f.SetUint(uint64(i + 1))
+		case reflect.String:
+			f.SetString(v.Type().Field(i).Name)
+		case reflect.Pointer:
+			f.Set(reflect.New(f.Type().Elem()))
+		case reflect.Interface:
+			if f.Type().NumMethod() == 0 {
+				f.Set(reflect.ValueOf(i))
+			} else {
+				f.Set(reflect.ValueOf(&recorder{}))
+			}
+		case reflect.Struct:
+			fill(t, f)
+		default:
+			t.Fatalf("field %s of kind %s: teach fill to set it", v.Type().Field(i).Name, f.Kind())
+		}
+	}
+}

@@ -180,7 +180,7 @@ func (q *eventQueue) push(e event) {
 		slot = q.used
 		q.used++
 	}
-	*q.slot(slot) = e
+	storeQueued(q.slot(slot), &e)
 	h := &q.heaps[0]
 	if e.kind == evTimer {
 		h = &q.heaps[1]
@@ -195,8 +195,57 @@ func (q *eventQueue) popSlot() int32 { return q.next().pop().slot }
 
 // release empties a slot popSlot returned and makes it free again.
 func (q *eventQueue) release(slot int32) {
-	*q.slot(slot) = event{}
+	clearQueued(q.slot(slot))
 	q.free = append(q.free, slot)
+}
+
+// storeQueued copies e into slot, a free (zeroed) slot, field by field,
+// writing only the pointer fields that are set; clearQueued empties a
+// slot the same way. A whole-struct copy or clear of an event is a typed
+// one, which while the collector marks sends all seven pointer words
+// through the write barrier's buffer, set or not: a delivery sets one, a
+// timer three or four. TestQueuedSlotCopiesEveryField keeps the lists
+// complete.
+func storeQueued(slot, e *event) {
+	slot.at, slot.seq, slot.kind, slot.arrived = e.at, e.seq, e.kind, e.arrived
+	if e.env != nil {
+		slot.env = e.env
+	}
+	t, st := &e.timer, &slot.timer
+	st.Node, st.Background, st.gen = t.Node, t.Background, t.gen
+	if t.Kind != "" {
+		st.Kind = t.Kind
+	}
+	if t.Data != nil {
+		st.Data = t.Data
+	}
+	if t.n != nil {
+		st.n = t.n
+	}
+	if t.to != nil {
+		st.to = t.to
+	}
+}
+
+func clearQueued(slot *event) {
+	slot.at, slot.seq, slot.kind, slot.arrived = 0, 0, 0, false
+	if slot.env != nil {
+		slot.env = nil
+	}
+	st := &slot.timer
+	st.Node, st.Background, st.gen = 0, false, 0
+	if st.Kind != "" {
+		st.Kind = ""
+	}
+	if st.Data != nil {
+		st.Data = nil
+	}
+	if st.n != nil {
+		st.n = nil
+	}
+	if st.to != nil {
+		st.to = nil
+	}
 }
 
 // removeIf takes out every event drop says to, and restores the heaps.
@@ -206,7 +255,7 @@ func (q *eventQueue) removeIf(drop func(e *event) bool) {
 		kept := h[:0]
 		for _, key := range h {
 			if e := q.slot(key.slot); drop(e) {
-				*e = event{}
+				clearQueued(e)
 				q.free = append(q.free, key.slot)
 				continue
 			}
