@@ -531,7 +531,11 @@ func (w *World) sendConn(conn *Conn, from, to NodeID, msg protocol.Message, repl
 	}
 	env := &w.envelopes[0]
 	w.envelopes = w.envelopes[1:]
-	*env = Envelope{ID: w.nextMsg, From: from, To: to, SentAt: w.now, ReplyTo: replyTo, Msg: msg, Internal: internal}
+	// Field by field into the block's zeroed envelope: a whole-struct
+	// assignment is a typed copy, the write barrier's slow path while the
+	// collector marks.
+	env.ID, env.From, env.To, env.SentAt, env.ReplyTo, env.Internal = w.nextMsg, from, to, w.now, replyTo, internal
+	env.Msg = msg
 	if n := w.node(from); n != nil {
 		env.fromGen, env.src = n.gen, n
 	}
