@@ -73,20 +73,31 @@ func TestSharedLastBlockMovesOnce(t *testing.T) {
 }
 
 // TestQueuedSlotCopiesEveryField does for the queue's slots what
-// TestStoreEventCopiesEveryField does for the trace: every field of a
-// queued event (its timer's included) survives storeQueued, and
-// clearQueued leaves the slot zero.
+// TestStoreEventCopiesEveryField does for the trace: a delivery's fields
+// and a timer's (all of its timer's) survive storeQueued into a slot
+// last used by the other kind, and clearQueued leaves no pointer behind.
 func TestQueuedSlotCopiesEveryField(t *testing.T) {
-	var e event
-	fill(t, reflect.ValueOf(&e).Elem())
+	var timer event
+	fill(t, reflect.ValueOf(&timer.timer).Elem())
+	timer.at, timer.seq, timer.kind, timer.arrived = 5, 6, evTimer, true
+	delivery := event{at: 7, seq: 8, kind: evDeliver, env: &Envelope{ID: 9}, arrived: true}
 	var slot event
-	storeQueued(&slot, &e)
-	if !reflect.DeepEqual(slot, e) {
-		t.Fatalf("stored %+v, want %+v", slot, e)
-	}
-	clearQueued(&slot)
-	if !reflect.DeepEqual(slot, event{}) {
-		t.Fatalf("cleared slot is %+v", slot)
+	for _, e := range []event{timer, delivery, timer} {
+		storeQueued(&slot, &e)
+		got := slot
+		if e.kind == evDeliver {
+			got.timer = Timer{} // a delivery's slot keeps a timer's stale numbers
+		}
+		if !reflect.DeepEqual(got, e) {
+			t.Fatalf("stored %+v, want %+v", got, e)
+		}
+		clearQueued(&slot)
+		left := slot
+		left.at, left.seq, left.kind, left.arrived = 0, 0, 0, false
+		left.timer.Node, left.timer.Background, left.timer.gen = 0, false, 0
+		if !reflect.DeepEqual(left, event{}) {
+			t.Fatalf("a cleared slot still points somewhere: %+v", slot)
+		}
 	}
 }
 

@@ -199,28 +199,25 @@ func (q *eventQueue) release(slot int32) {
 	q.free = append(q.free, slot)
 }
 
-// storeQueued copies e into slot, a free (zeroed) slot, field by field,
-// writing only the pointer fields that are set; clearQueued empties a
-// slot the same way. A whole-struct copy or clear of an event is a typed
-// one, which while the collector marks sends all seven pointer words
-// through the write barrier's buffer, set or not: a delivery sets one, a
-// timer three or four. TestQueuedSlotCopiesEveryField keeps the lists
-// complete.
+// storeQueued copies e into slot, a free slot, field by field, and
+// clearQueued empties a slot's pointers: a whole-struct copy or clear of
+// an event is a typed one, which while the collector marks sends all
+// seven pointer words through the write barrier's buffer, set or not. A
+// delivery carries its envelope and no timer, a timer no envelope, so
+// each writes only its own; a free slot's numbers are left as they were
+// (only its pointers would keep anything alive).
+// TestQueuedSlotCopiesEveryField keeps the lists complete.
 func storeQueued(slot, e *event) {
 	slot.at, slot.seq, slot.kind, slot.arrived = e.at, e.seq, e.kind, e.arrived
-	if e.env != nil {
+	if e.kind == evDeliver {
 		slot.env = e.env
+		return
 	}
 	t, st := &e.timer, &slot.timer
 	st.Node, st.Background, st.gen = t.Node, t.Background, t.gen
-	if t.Kind != "" {
-		st.Kind = t.Kind
-	}
+	st.Kind, st.n = t.Kind, t.n
 	if t.Data != nil {
 		st.Data = t.Data
-	}
-	if t.n != nil {
-		st.n = t.n
 	}
 	if t.to != nil {
 		st.to = t.to
@@ -228,20 +225,14 @@ func storeQueued(slot, e *event) {
 }
 
 func clearQueued(slot *event) {
-	slot.at, slot.seq, slot.kind, slot.arrived = 0, 0, 0, false
-	if slot.env != nil {
+	if slot.kind == evDeliver {
 		slot.env = nil
+		return
 	}
 	st := &slot.timer
-	st.Node, st.Background, st.gen = 0, false, 0
-	if st.Kind != "" {
-		st.Kind = ""
-	}
+	st.Kind, st.n = "", nil
 	if st.Data != nil {
 		st.Data = nil
-	}
-	if st.n != nil {
-		st.n = nil
 	}
 	if st.to != nil {
 		st.to = nil
