@@ -289,14 +289,57 @@ func (t *Trace) ShareWith(history []Event) {
 }
 
 // add appends e and returns where it now lives.
-func (t *Trace) add(e Event) *Event {
+func (t *Trace) add(e *Event) *Event {
 	if t.n%traceChunk == 0 {
 		t.chunks = append(t.chunks, make([]Event, 0, traceChunk))
 	}
 	last := &t.chunks[len(t.chunks)-1]
-	*last = append(*last, e)
+	if len(*last) == cap(*last) {
+		// The last block is history's (ShareWith): move it, once, to a
+		// block of full size of its own.
+		own := make([]Event, len(*last), traceChunk)
+		copy(own, *last)
+		*last = own
+	}
+	*last = (*last)[:len(*last)+1]
+	slot := &(*last)[len(*last)-1]
+	storeEvent(slot, e)
 	t.n++
-	return &(*last)[len(*last)-1]
+	return slot
+}
+
+// storeEvent copies e into slot, a zeroed event in a trace block, field
+// by field, and writes only the pointer fields that are set. Copied
+// whole, an Event is a typed copy: while the collector marks (a third to
+// a half of a run), that copy puts all seven pointer words of the event,
+// set or not, old and new, through the write barrier's buffer, and the
+// buffer's flushes were a fifth of a heavy run's instructions. Two thirds
+// of the events (deliveries, most notes) set none, and a send sets only
+// its message. TestStoreEventCopiesEveryField keeps the list complete.
+func storeEvent(slot, e *Event) {
+	slot.Index, slot.At = e.Index, e.At
+	slot.MsgID, slot.ReplyTo, slot.Offset = e.MsgID, e.ReplyTo, e.Offset
+	if e.Subject != "" {
+		slot.Subject = e.Subject
+	}
+	if e.From != "" {
+		slot.From = e.From
+	}
+	if e.To != "" {
+		slot.To = e.To
+	}
+	if e.Text != "" {
+		slot.Text = e.Text
+	}
+	if e.Msg != nil {
+		slot.Msg = e.Msg
+	}
+	if e.Note != nil {
+		slot.Note = e.Note
+	}
+	slot.Node, slot.Peer, slot.API, slot.Error = e.Node, e.Peer, e.API, e.Error
+	slot.Kind, slot.Exception, slot.Contents = e.Kind, e.Exception, e.Contents
+	slot.Resp, slot.Internal, slot.Illegal, slot.Unmet = e.Resp, e.Internal, e.Illegal, e.Unmet
 }
 
 // Digest is a hash of every canonical line, printed by the CLI and shown by

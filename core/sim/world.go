@@ -180,7 +180,7 @@ func (q *eventQueue) push(e event) {
 		slot = q.used
 		q.used++
 	}
-	*q.slot(slot) = e
+	storeQueued(q.slot(slot), &e)
 	h := &q.heaps[0]
 	if e.kind == evTimer {
 		h = &q.heaps[1]
@@ -195,8 +195,48 @@ func (q *eventQueue) popSlot() int32 { return q.next().pop().slot }
 
 // release empties a slot popSlot returned and makes it free again.
 func (q *eventQueue) release(slot int32) {
-	*q.slot(slot) = event{}
+	clearQueued(q.slot(slot))
 	q.free = append(q.free, slot)
+}
+
+// storeQueued copies e into slot, a free slot, field by field, and
+// clearQueued empties a slot's pointers: a whole-struct copy or clear of
+// an event is a typed one, which while the collector marks sends all
+// seven pointer words through the write barrier's buffer, set or not. A
+// delivery carries its envelope and no timer, a timer no envelope, so
+// each writes only its own; a free slot's numbers are left as they were
+// (only its pointers would keep anything alive).
+// TestQueuedSlotCopiesEveryField keeps the lists complete.
+func storeQueued(slot, e *event) {
+	slot.at, slot.seq, slot.kind, slot.arrived = e.at, e.seq, e.kind, e.arrived
+	if e.kind == evDeliver {
+		slot.env = e.env
+		return
+	}
+	t, st := &e.timer, &slot.timer
+	st.Node, st.Background, st.gen = t.Node, t.Background, t.gen
+	st.Kind, st.n = t.Kind, t.n
+	if t.Data != nil {
+		st.Data = t.Data
+	}
+	if t.to != nil {
+		st.to = t.to
+	}
+}
+
+func clearQueued(slot *event) {
+	if slot.kind == evDeliver {
+		slot.env = nil
+		return
+	}
+	st := &slot.timer
+	st.Kind, st.n = "", nil
+	if st.Data != nil {
+		st.Data = nil
+	}
+	if st.to != nil {
+		st.to = nil
+	}
 }
 
 // removeIf takes out every event drop says to, and restores the heaps.
@@ -206,7 +246,7 @@ func (q *eventQueue) removeIf(drop func(e *event) bool) {
 		kept := h[:0]
 		for _, key := range h {
 			if e := q.slot(key.slot); drop(e) {
-				*e = event{}
+				clearQueued(e)
 				q.free = append(q.free, key.slot)
 				continue
 			}
@@ -432,7 +472,7 @@ func (w *World) record(e Event) *Event {
 	if e.Note != nil && e.Text == "" {
 		e.Text = e.Note.English()
 	}
-	at := w.Trace.add(e)
+	at := w.Trace.add(&e)
 	if w.OnEvent != nil {
 		w.OnEvent(at)
 	}
@@ -482,7 +522,11 @@ func (w *World) sendConn(conn *Conn, from, to NodeID, msg protocol.Message, repl
 	}
 	env := &w.envelopes[0]
 	w.envelopes = w.envelopes[1:]
-	*env = Envelope{ID: w.nextMsg, From: from, To: to, SentAt: w.now, ReplyTo: replyTo, Msg: msg, Internal: internal}
+	// Field by field into the block's zeroed envelope: a whole-struct
+	// assignment is a typed copy, the write barrier's slow path while the
+	// collector marks.
+	env.ID, env.From, env.To, env.SentAt, env.ReplyTo, env.Internal = w.nextMsg, from, to, w.now, replyTo, internal
+	env.Msg = msg
 	if n := w.node(from); n != nil {
 		env.fromGen, env.src = n.gen, n
 	}

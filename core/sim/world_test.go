@@ -700,18 +700,32 @@ func TestQueueOrder(t *testing.T) {
 	push := func() {
 		seq++
 		// Deliveries and timers, which wait in separate heaps.
-		q.push(event{at: now + Time(r.Range(0, 500)), seq: seq, kind: eventKind(seq % 2), timer: Timer{Kind: "t", gen: seq % 3}})
+		// A delivery carries an envelope and no timer, a timer no
+		// envelope (storeQueued relies on it): each is tagged seq%3.
+		e := event{at: now + Time(r.Range(0, 500)), seq: seq, kind: eventKind(seq % 2)}
+		if e.kind == evDeliver {
+			e.env = &Envelope{ID: int64(seq % 3)}
+		} else {
+			e.timer = Timer{Kind: "t", gen: seq % 3}
+		}
+		q.push(e)
+	}
+	removed := func(e *event) bool {
+		if e.kind == evDeliver {
+			return e.env.ID == 0
+		}
+		return e.timer.gen == 0
 	}
 	for i := 0; i < 3000; i++ {
 		push()
 	}
-	q.removeIf(func(e *event) bool { return e.timer.gen == 0 })
+	q.removeIf(removed)
 	want := 2000
 	var last event
 	n := 0
 	for q.len() > 0 {
 		e := q.pop()
-		if e.timer.gen == 0 && e.seq <= 3000 {
+		if removed(&e) && e.seq <= 3000 {
 			t.Fatalf("a removed event came out: seq %d", e.seq)
 		}
 		if n > 0 && (e.at < last.at || e.at == last.at && e.seq < last.seq) {

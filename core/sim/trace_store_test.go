@@ -1,0 +1,133 @@
+package sim
+
+import (
+	"reflect"
+	"testing"
+
+	"txnlab/core/protocol"
+)
+
+// TestStoreEventCopiesEveryField sets every field of an event and checks
+// that the trace keeps each: storeEvent lists the fields one by one, so a
+// field added to Event and not to it would silently read as zero.
+func TestStoreEventCopiesEveryField(t *testing.T) {
+	var e Event
+	v := reflect.ValueOf(&e).Elem()
+	for i := 0; i < v.NumField(); i++ {
+		f := v.Field(i)
+		switch f.Kind() {
+		case reflect.Bool:
+			f.SetBool(true)
+		case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
+			f.SetInt(int64(i + 1))
+		case reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64:
+			f.SetUint(uint64(i + 1))
+		case reflect.String:
+			f.SetString(v.Type().Field(i).Name)
+		case reflect.Pointer:
+			f.Set(reflect.New(f.Type().Elem()))
+		case reflect.Interface:
+			f.Set(reflect.ValueOf(&protocol.FetchRequest{ReplicaId: 7}))
+		default:
+			t.Fatalf("field %s of kind %s: teach this test to set it", v.Type().Field(i).Name, f.Kind())
+		}
+	}
+	var tr Trace
+	got := tr.add(&e)
+	if !reflect.DeepEqual(*got, e) {
+		t.Fatalf("stored %+v, want %+v", *got, e)
+	}
+	// A zero event stays zero (nothing left over from a reused slot).
+	if z := tr.add(&Event{}); !reflect.DeepEqual(*z, Event{}) {
+		t.Fatalf("zero event stored as %+v", *z)
+	}
+}
+
+// TestSharedLastBlockMovesOnce checks that a trace sharing a history's
+// last, partial block moves it to a block of its own at the next event,
+// and that events recorded after that never move again.
+func TestSharedLastBlockMovesOnce(t *testing.T) {
+	var long, short Trace
+	for i := 0; i < 10; i++ {
+		long.add(&Event{Index: i})
+	}
+	for i := 0; i < 5; i++ {
+		short.add(&Event{Index: i})
+	}
+	short.ShareWith(long.Events(0))
+	first := short.add(&Event{Index: 5, Text: "mine"})
+	for i := 6; i < 200; i++ {
+		short.add(&Event{Index: i})
+	}
+	if first != short.At(5) || first.Text != "mine" {
+		t.Fatal("an event recorded after ShareWith moved")
+	}
+	if long.At(5).Text != "" {
+		t.Fatal("the shared history was written to")
+	}
+	for i := 0; i < short.Len(); i++ {
+		if short.At(i).Index != i {
+			t.Fatalf("event %d has index %d", i, short.At(i).Index)
+		}
+	}
+}
+
+// TestQueuedSlotCopiesEveryField does for the queue's slots what
+// TestStoreEventCopiesEveryField does for the trace: a delivery's fields
+// and a timer's (all of its timer's) survive storeQueued into a slot
+// last used by the other kind, and clearQueued leaves no pointer behind.
+func TestQueuedSlotCopiesEveryField(t *testing.T) {
+	var timer event
+	fill(t, reflect.ValueOf(&timer.timer).Elem())
+	timer.at, timer.seq, timer.kind, timer.arrived = 5, 6, evTimer, true
+	delivery := event{at: 7, seq: 8, kind: evDeliver, env: &Envelope{ID: 9}, arrived: true}
+	var slot event
+	for _, e := range []event{timer, delivery, timer} {
+		storeQueued(&slot, &e)
+		got := slot
+		if e.kind == evDeliver {
+			got.timer = Timer{} // a delivery's slot keeps a timer's stale numbers
+		}
+		if !reflect.DeepEqual(got, e) {
+			t.Fatalf("stored %+v, want %+v", got, e)
+		}
+		clearQueued(&slot)
+		left := slot
+		left.at, left.seq, left.kind, left.arrived = 0, 0, 0, false
+		left.timer.Node, left.timer.Background, left.timer.gen = 0, false, 0
+		if !reflect.DeepEqual(left, event{}) {
+			t.Fatalf("a cleared slot still points somewhere: %+v", slot)
+		}
+	}
+}
+
+// fill sets every field of v to something not zero, through nested
+// structs, unexported fields included.
+func fill(t *testing.T, v reflect.Value) {
+	for i := 0; i < v.NumField(); i++ {
+		f := v.Field(i)
+		f = reflect.NewAt(f.Type(), f.Addr().UnsafePointer()).Elem()
+		switch f.Kind() {
+		case reflect.Bool:
+			f.SetBool(true)
+		case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
+			f.SetInt(int64(i + 1))
+		case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64:
+			f.SetUint(uint64(i + 1))
+		case reflect.String:
+			f.SetString(v.Type().Field(i).Name)
+		case reflect.Pointer:
+			f.Set(reflect.New(f.Type().Elem()))
+		case reflect.Interface:
+			if f.Type().NumMethod() == 0 {
+				f.Set(reflect.ValueOf(i))
+			} else {
+				f.Set(reflect.ValueOf(&recorder{}))
+			}
+		case reflect.Struct:
+			fill(t, f)
+		default:
+			t.Fatalf("field %s of kind %s: teach fill to set it", v.Type().Field(i).Name, f.Kind())
+		}
+	}
+}
