@@ -1,7 +1,6 @@
 package session
 
 import (
-	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -197,46 +196,55 @@ func decodeEvent(i int, w *wireEvent) (sim.Event, error) {
 }
 
 // eventDecoder decodes a history's events as they came from the worker
-// (wireEvents.raw), as many at a time as a deadline allows.
+// (a JSON array), a few at a time: Remote.Work gives it a slice of its
+// budget. It finds each event's bounds itself (nextElement) and decodes
+// it with json.Unmarshal, rather than through json.Decoder, whose
+// streaming code is 26 kB of the wasm that nothing else uses.
 type eventDecoder struct {
-	dec  *json.Decoder
+	raw  []byte
+	at   int // where the next event is looked for
 	out  []sim.Event
-	open bool // the array's '[' was read
 	done bool
 }
 
 // newEventDecoder decodes raw, an array of about n events.
 func newEventDecoder(raw []byte, n int) *eventDecoder {
-	d := &eventDecoder{dec: json.NewDecoder(bytes.NewReader(raw)), out: make([]sim.Event, 0, n)}
-	if len(bytes.TrimSpace(raw)) == 0 || string(bytes.TrimSpace(raw)) == "null" {
+	d := &eventDecoder{raw: raw, out: make([]sim.Event, 0, n)}
+	if i := skipSpace(raw, 0); i == len(raw) || string(raw[i:]) == "null" {
 		d.done = true // no events
+	} else if raw[i] != '[' {
+		d.raw = nil // more says what is wrong
+	} else {
+		d.at = i + 1
 	}
 	return d
 }
 
 // decodeCheck is how many events are decoded between two looks at the
-// clock (time.Now is a call out of the wasm).
+// clock.
 const decodeCheck = 8
 
-// more decodes events until the array's end or the deadline, and reports
-// whether every event is decoded (then they are in d.out).
+// more decodes events until the deadline or the array's end, and reports
+// whether it is at the end.
 func (d *eventDecoder) more(deadline time.Time) (bool, error) {
 	if d.done {
 		return true, nil
 	}
-	if !d.open {
-		tok, err := d.dec.Token()
+	if d.raw == nil {
+		return false, errors.New("a history's events: not an array")
+	}
+	for n := 1; ; n++ {
+		start, end, err := nextElement(d.raw, d.at)
 		if err != nil {
 			return false, fmt.Errorf("a history's events: %w", err)
 		}
-		if tok != json.Delim('[') {
-			return false, fmt.Errorf("a history's events: %v, not an array", tok)
+		if start < 0 {
+			d.done = true
+			return true, nil
 		}
-		d.open = true
-	}
-	for n := 1; d.dec.More(); n++ {
+		d.at = end
 		var w wireEvent
-		if err := d.dec.Decode(&w); err != nil {
+		if err := json.Unmarshal(d.raw[start:end], &w); err != nil {
 			return false, fmt.Errorf("event %d: %w", len(d.out), err)
 		}
 		e, err := decodeEvent(len(d.out), &w)
@@ -248,11 +256,68 @@ func (d *eventDecoder) more(deadline time.Time) (bool, error) {
 			return false, nil
 		}
 	}
-	if _, err := d.dec.Token(); err != nil { // the closing ']'
-		return false, fmt.Errorf("a history's events: %w", err)
+}
+
+// nextElement finds the next element of a JSON array whose opening '['
+// ends before at: its bounds, or start -1 at the closing ']'. It checks
+// only what finding the bounds needs (brackets and strings), and leaves
+// the element's own syntax to json.Unmarshal.
+func nextElement(b []byte, at int) (start, end int, err error) {
+	i := skipSpace(b, at)
+	if i < len(b) && b[i] == ',' {
+		i = skipSpace(b, i+1) // after the element before
 	}
-	d.done = true
-	return true, nil
+	if i == len(b) {
+		return 0, 0, errors.New("the array does not end")
+	}
+	if b[i] == ']' {
+		if rest := skipSpace(b, i+1); rest != len(b) {
+			return 0, 0, fmt.Errorf("%q after the array", b[rest:min(rest+16, len(b))])
+		}
+		return -1, 0, nil
+	}
+	start, depth, inString := i, 0, false
+	for ; i < len(b); i++ {
+		c := b[i]
+		switch {
+		case inString:
+			switch c {
+			case '\\':
+				i++ // the escaped byte cannot end the string
+			case '"':
+				inString = false
+			}
+		case c == '"':
+			inString = true
+		case c == '{' || c == '[':
+			depth++
+		case (c == '}' || c == ']') && depth == 0:
+			if i == start {
+				return 0, 0, fmt.Errorf("an unmatched %q", c)
+			}
+			return start, i, nil // a number, true, false or null, then the array's end
+		case c == '}' || c == ']':
+			depth--
+		case c == ',' && depth == 0:
+			if i == start {
+				return 0, 0, errors.New("an empty element")
+			}
+			return start, i, nil
+		}
+		if depth == 0 && !inString && (c == '}' || c == ']' || c == '"') {
+			return start, i + 1, nil
+		}
+	}
+	return 0, 0, errors.New("the array does not end")
+}
+
+// skipSpace is the index of the first byte at or after i that is not
+// JSON's white space.
+func skipSpace(b []byte, i int) int {
+	for i < len(b) && (b[i] == ' ' || b[i] == '\t' || b[i] == '\n' || b[i] == '\r') {
+		i++
+	}
+	return i
 }
 
 // A cluster state crosses as what changed since the last one sent to the
