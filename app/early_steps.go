@@ -1,13 +1,10 @@
 package app
 
 import (
-	"strconv"
-	"strings"
 	"time"
 
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 
-	"txnlab/internal/escape"
 	"txnlab/lessons/doc"
 )
 
@@ -17,54 +14,6 @@ import (
 // in the second or so before the app starts, and each step is a few kB of
 // HTML more.
 const EarlySteps = 8
-
-// earlyTargets are the parts of the playground a step changes, as the
-// selectors the head's script (app/server/early_steps.go) replaces them
-// by; the editor stays, so nothing typed into it is lost.
-var earlyTargets = []struct {
-	at     string
-	render func(*playground) app.UI
-}{
-	{".playground > .editor > :is(.results, .results-empty)", (*playground).renderResults},
-	{".playground > .stage", (*playground).renderStageSection},
-	{".playground > .cluster", (*playground).renderCluster},
-	{".playground > .inspector", (*playground).renderInspector},
-	{".playground > .trace", (*playground).renderTrace},
-	{"#narration", (*playground).renderNarration},
-}
-
-// renderEarlySteps is, on the server, the playground's changing parts at
-// steps 1 to EarlySteps of its history, each in an inert template the
-// head's script swaps in when Step is pressed before the app starts; the
-// app, when it mounts, takes the position reached (takeEarlyPos). They
-// are rendered by a playground of their own, with the same script and
-// language, so that p's drawing state stays the one of step 0. In the
-// browser, and for a script that did not run, there are none.
-func (p *playground) renderEarlySteps() app.UI {
-	if !app.IsServer || p.engine.Len() == 0 || p.scriptErr != nil || p.engine.Err() != nil {
-		return nil
-	}
-	q := newPlayground()
-	q.lang, q.slug, q.original = p.lang, p.slug, p.original
-	q.script, q.editorText = p.script, p.editorText
-	if err := q.engine.Load(p.engine.Script()); err != nil {
-		return nil
-	}
-	var b strings.Builder
-	b.WriteString(`<div class="early-steps" hidden>`)
-	for k := 1; k <= min(EarlySteps, q.engine.Len()); k++ {
-		q.engine.Seek(k)
-		q.histGen = p.histGen
-		q.follow(app.Context{})
-		for _, t := range earlyTargets {
-			b.WriteString(`<template data-early-step="` + strconv.Itoa(k) + `" data-early-at="` + escape.HTML(t.at) + `">`)
-			b.WriteString(app.HTMLString(t.render(q)))
-			b.WriteString(`</template>`)
-		}
-	}
-	b.WriteString(`</div>`)
-	return app.Raw(b.String())
-}
 
 // firstRunWait bounds how long the app waits, before it mounts, for the
 // first playground's history: past it, the app mounts and the run goes
