@@ -32,11 +32,17 @@ cli:
 # which keep inlining), the message field tables, the cluster's wiring,
 # operations and snapshots (its run loop costs one call more an event,
 # against the event's thousands of instructions), the lessons' grading and
-# the playground's engine (brotli -50 kB more; core/cluster -6.7 kB). The simulation and the
+# the playground's engine (brotli -50 kB more; core/cluster -6.7 kB), and
+# the invariant checker, the group coordinator, the safety switches, the
+# library and the share links' inflater (brotli -20 kB in session 7, when
+# the merges of the day had taken the wasm 7 kB over its budget; the
+# wasm simulation built the same way ran 160-211 against 163-185 ms a
+# heavy run, within the noise). The simulation and the
 # runtime keep inlining, for speed. BENCHMARKS.md, "WebAssembly size", has
 # the figures.
 WASM_NOINLINE := github.com/maxence-charriere/go-app/v10/... txnlab/app fmt encoding/json reflect time net/url \
-	txnlab/diagram txnlab/core/scenario txnlab/core/protocol txnlab/core/cluster txnlab/lessons/... txnlab/app/session
+	txnlab/diagram txnlab/core/scenario txnlab/core/protocol txnlab/core/cluster txnlab/lessons/... txnlab/app/session \
+	txnlab/core/check txnlab/internal/deflate txnlab/core/groupcoord txnlab/core/safety txnlab/scenarios
 WASM_FLAGS := -trimpath $(foreach p,$(WASM_NOINLINE),-gcflags=$(p)=-l)
 
 # The browser half (cmd/wasm links no server code), stripped, its line
@@ -139,6 +145,7 @@ fuzz:
 	$(GO) test ./app -run '^$$' -fuzz '^FuzzCompareState$$' -fuzztime $(FUZZTIME)
 	$(GO) test ./app -run '^$$' -fuzz '^FuzzErrorIdentifiers$$' -fuzztime $(FUZZTIME)
 	$(GO) test ./core/explore -run '^$$' -fuzz '^FuzzInterpret$$' -fuzztime $(FUZZTIME) -fuzzminimizetime 10s
+	$(GO) test ./app/session -run '^$$' -fuzz '^FuzzNextElement$$' -fuzztime $(FUZZTIME)
 
 # Random fault exploration, short: nothing broken must find nothing, under
 # Kafka 3.5's protocol and under Kafka 4's (verification and transaction
