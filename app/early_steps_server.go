@@ -56,6 +56,8 @@ func (p *playground) renderEarlySteps() app.UI {
 			b.WriteString(`</template>`)
 		}
 	}
-	b.WriteString(`</div>`)
+	// The end mark: the steps before it are parsed, while the rest of
+	// the page may still be on its way.
+	b.WriteString(`<i data-early-end></i></div>`)
 	return app.Raw(b.String())
 }

@@ -7,6 +7,8 @@ import (
 
 	"github.com/chromedp/cdproto/fetch"
 	"github.com/chromedp/chromedp"
+
+	txnapp "txnlab/app"
 )
 
 // holdWasm holds the page's app.wasm until release is called: the page
@@ -84,12 +86,12 @@ func TestStepWorksBeforeTheAppStarts(t *testing.T) {
 			if tc.path == "/zh/playground" {
 				noEnglish(t, b, "a step taken before the app started")
 			}
-			// Past what the server rendered (8 steps): the app takes the rest.
+			// Past what the server rendered: the app takes the rest.
 			for range 10 {
 				b.click(stepButton)
 			}
-			if got := view(); got.Position != fmt.Sprintf(tc.step, 8) {
-				t.Fatalf("twelve presses from step 2 on the server's page show %q; want the last step it has, 8", got.Position)
+			if got := view(); got.Position != fmt.Sprintf(tc.step, txnapp.EarlySteps) {
+				t.Fatalf("ten presses from step 2 on the server's page show %q; want the last step it has, %d", got.Position, txnapp.EarlySteps)
 			}
 			release()
 			b.do(chromedp.WaitNotPresent(chromedp.ID("app-wasm-loader")))

@@ -35,9 +35,9 @@ const earlySteps = `
   };
   const ready = () => {
     if (steps) return steps.length > 1 && editor() && editor().value === editor().defaultValue;
-    // The steps come last in the page: a press while it is still being
-    // parsed finds none yet.
-    if (document.readyState === "loading") return false;
+    // A press while the page is still being parsed may come before the
+    // steps are: they end with a mark.
+    if (document.readyState === "loading" && !document.querySelector("[data-early-end]")) return false;
     steps = [];
     const ts = document.querySelectorAll("template[data-early-step]");
     if (!ts.length || !editor() || /(^#|&)s=/.test(location.hash) || kept()) return false;
