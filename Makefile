@@ -33,16 +33,17 @@ cli:
 # operations and snapshots (its run loop costs one call more an event,
 # against the event's thousands of instructions), the lessons' grading and
 # the playground's engine (brotli -50 kB more; core/cluster -6.7 kB), and
-# the invariant checker, the group coordinator, the safety switches, the
-# library and the share links' inflater (brotli -20 kB in session 7, when
-# the merges of the day had taken the wasm 7 kB over its budget; the
-# wasm simulation built the same way ran 160-211 against 163-185 ms a
-# heavy run, within the noise). The simulation and the
+# the invariant checker, the group and transaction coordinators, the
+# safety switches, the library and the share links' inflater (brotli
+# -20 kB and gzip -4 kB in session 7, when the merges of the day had taken
+# the wasm over both budgets; the wasm simulation built the same way ran
+# within the noise of the old: 143-183 against 143-201 ms a heavy run). The simulation and the
 # runtime keep inlining, for speed. BENCHMARKS.md, "WebAssembly size", has
 # the figures.
 WASM_NOINLINE := github.com/maxence-charriere/go-app/v10/... txnlab/app fmt encoding/json reflect time net/url \
 	txnlab/diagram txnlab/core/scenario txnlab/core/protocol txnlab/core/cluster txnlab/lessons/... txnlab/app/session \
-	txnlab/core/check txnlab/internal/deflate txnlab/core/groupcoord txnlab/core/safety txnlab/scenarios
+	txnlab/core/check txnlab/internal/deflate txnlab/core/groupcoord txnlab/core/safety txnlab/scenarios \
+	txnlab/core/txncoord
 WASM_FLAGS := -trimpath $(foreach p,$(WASM_NOINLINE),-gcflags=$(p)=-l)
 
 # The browser half (cmd/wasm links no server code), stripped, its line
