@@ -11,7 +11,6 @@ import (
 	"time"
 
 	"github.com/chromedp/cdproto/emulation"
-	"github.com/chromedp/cdproto/fetch"
 	"github.com/chromedp/cdproto/input"
 	"github.com/chromedp/chromedp"
 
@@ -247,21 +246,7 @@ func TestThePrerenderedPageTellsTheTruth(t *testing.T) {
 
 	t.Run("typed before the app starts", func(t *testing.T) {
 		b := newBrowser(t)
-		// Hold the wasm until the learner has typed.
-		release := make(chan struct{})
-		if err := chromedp.Listen(b.ctx, func(ev any) {
-			if ev, ok := ev.(*fetch.EventRequestPaused); ok {
-				go func() {
-					<-release
-					chromedp.Call(b.ctx, fetch.ContinueRequest, fetch.ContinueRequestParams{RequestID: ev.RequestID})
-				}()
-			}
-		}); err != nil {
-			t.Fatal(err)
-		}
-		if _, err := chromedp.Call(b.ctx, fetch.Enable, fetch.EnableParams{Patterns: []*fetch.RequestPattern{{URLPattern: "*app.wasm*"}}}); err != nil {
-			t.Fatal(err)
-		}
+		release := holdWasm(b) // until the learner has typed
 		b.do(chromedp.Navigate(baseURL+"/playground"), chromedp.WaitVisible(chromedp.CSS(selScript)))
 		typed := "# typed while the app was loading\n"
 		eval[bool](b, `(() => { const t = document.querySelector(`+jsString(selScript)+`); t.focus(); t.setSelectionRange(0, 0); return true })()`)
@@ -270,7 +255,7 @@ func TestThePrerenderedPageTellsTheTruth(t *testing.T) {
 		if !strings.HasPrefix(before, typed) {
 			t.Fatalf("the pre-rendered editor did not take the typing: %q", before[:min(len(before), 60)])
 		}
-		close(release)
+		release()
 		b.do(chromedp.WaitNotPresent(chromedp.ID("app-wasm-loader")))
 		waitIdle(b)
 		if got := scriptText(b); got != before {
