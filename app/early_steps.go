@@ -84,6 +84,8 @@ func runFirst(src string) {
 	}
 	first = &firstRun{engine: e, src: src}
 	for deadline := time.Now().Add(firstRunWait); time.Now().Before(deadline); {
+		// A run that stops with an error keeps it as the engine's Err,
+		// which the playground shows, as after any run.
 		if done, _ := e.Work(workSlice); done {
 			return
 		}
