@@ -31,24 +31,24 @@ var earlyTargets = []struct {
 // steps 1 to EarlySteps of its history, each in an inert template the
 // head's script swaps in when Step is pressed before the app starts; the
 // app, when it mounts, takes the position reached (takeEarlyPos). They
-// are rendered by a playground of their own, with the same script and
-// language, so that p's drawing state stays the one of step 0. In the
-// browser, and for a script that did not run, there are none.
+// are rendered by a playground of their own on p's engine, with the same
+// script and language, so that p's drawing state stays the one of step
+// 0; the engine is back at p's position when they are done, before the
+// page's components that read it are encoded. In the browser, and for a
+// script that did not run, there are none.
 func (p *playground) renderEarlySteps() app.UI {
 	if !app.IsServer || p.engine.Len() == 0 || p.scriptErr != nil || p.engine.Err() != nil {
 		return nil
 	}
 	q := newPlayground()
+	q.engine, q.histGen = p.engine, p.histGen
 	q.lang, q.slug, q.original = p.lang, p.slug, p.original
 	q.script, q.editorText = p.script, p.editorText
-	if err := q.engine.Load(p.engine.Script()); err != nil {
-		return nil
-	}
+	defer p.engine.Seek(p.engine.Pos())
 	var b strings.Builder
 	b.WriteString(`<div class="early-steps" hidden>`)
 	for k := 1; k <= min(EarlySteps, q.engine.Len()); k++ {
 		q.engine.Seek(k)
-		q.histGen = p.histGen
 		q.follow(app.Context{})
 		for _, t := range earlyTargets {
 			b.WriteString(`<template data-early-step="` + strconv.Itoa(k) + `" data-early-at="` + escape.HTML(t.at) + `">`)

@@ -164,7 +164,7 @@ func (p *playground) preopen() {
 		return
 	}
 	p.editorText, p.script = o.src, o.src
-	p.slug, p.slugTitle, p.original = o.sc.Slug, scenarioTitle(p.lang, o.sc), o.sc.Script
+	p.setScenario(o.sc)
 	if pos := o.startPos(); pos > 0 {
 		p.engine.Seek(pos)
 	}
@@ -175,16 +175,15 @@ func (p *playground) OnNav(ctx app.Context) {
 	p.lang = string(langOf(ctx.Page().URL().Path))
 	setPageIn(ctx, doc.Lang(p.lang), tr(p.lang, "Playground"), tr(p.lang, "pg.description"))
 	p.stop()
-	p.notice, p.actionMsg = "", ""
 	o := openAt(p.lang, ctx.Page().URL())
-	p.notice = o.notice
+	p.notice, p.actionMsg = o.notice, ""
 	sc, src, pos := o.sc, o.src, o.startPos()
 	takeEarlyPos()
 	if p.script != "" && p.script != sc.Script && p.script != p.original && p.script != src {
 		// Opening another scenario must not throw away an edited script.
 		p.pushUndo(p.script)
 	}
-	p.slug, p.slugTitle, p.original = sc.Slug, scenarioTitle(p.lang, sc), sc.Script
+	p.setScenario(sc)
 	p.selected = 0
 	if app.IsClient {
 		p.source = sourceOf(app.Window().URL())
@@ -199,6 +198,12 @@ func (p *playground) OnNav(ctx app.Context) {
 			p.followNewest(ctx)
 		}
 	})
+}
+
+// setScenario makes sc the scenario the editor names and Revert goes
+// back to.
+func (p *playground) setScenario(sc Scenario) {
+	p.slug, p.slugTitle, p.original = sc.Slug, scenarioTitle(p.lang, sc), sc.Script
 }
 
 // opening is what the playground opens at an address: the scenario, the

@@ -93,9 +93,23 @@ func TestStepWorksBeforeTheAppStarts(t *testing.T) {
 			if got := view(); got.Position != fmt.Sprintf(tc.step, txnapp.EarlySteps) {
 				t.Fatalf("ten presses from step 2 on the server's page show %q; want the last step it has, %d", got.Position, txnapp.EarlySteps)
 			}
+			// Every position the page shows from here on: the app must
+			// not draw an earlier one as it takes over (it used to draw
+			// step 0 as it mounted, and the learner's position a frame
+			// later).
+			eval[bool](b, `(window.__shown = [], new MutationObserver(() => {
+				const p = document.querySelector(".status .position");
+				if (p) window.__shown.push(p.textContent);
+			}).observe(document.body, {subtree: true, childList: true, characterData: true}), true)`)
 			release()
 			b.do(chromedp.WaitNotPresent(chromedp.ID("app-wasm-loader")))
 			waitIdle(b)
+			for _, shown := range eval[[]string](b, `window.__shown`) {
+				var at int
+				if fmt.Sscanf(strings.Fields(shown)[1], "%d", &at); at < txnapp.EarlySteps {
+					t.Errorf("as the app took over, the page showed %q, before the learner's step %d", shown, txnapp.EarlySteps)
+				}
+			}
 			if got := view(); !got.App || got.Position != fmt.Sprintf(tc.step, 12) {
 				t.Fatalf("the app started at %+v; want it at step 12, where the learner's presses took it", got)
 			}

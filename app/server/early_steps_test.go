@@ -60,6 +60,13 @@ func TestThePlaygroundsFirstStepsAreServerRendered(t *testing.T) {
 				t.Errorf("GET %s: step %d's stage speaks English", tc.path, k)
 			}
 		}
+		// The page itself stays at step 0: the steps are rendered on its
+		// engine, which goes back there before the page is written.
+		e.Seek(0)
+		page := earlyTemplate.ReplaceAllString(body, "")
+		if want := fmt.Sprintf(tc.step, 0, e.Len()); !strings.Contains(page, want) || !strings.Contains(page, `data-digest="`+e.Digest()+`"`) || !strings.Contains(page, `data-rows="0"`) {
+			t.Errorf("GET %s: the page outside its early steps is not at step 0 (%q, digest %s, no rows)", tc.path, want, e.Digest())
+		}
 		if len(parts) != txnapp.EarlySteps {
 			t.Fatalf("GET %s: %d steps rendered ahead, want %d", tc.path, len(parts), txnapp.EarlySteps)
 		}
