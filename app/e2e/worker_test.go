@@ -173,11 +173,19 @@ func TestTheEngineFallsBackToThePageWhenTheWorkerFails(t *testing.T) {
 // kept, the page says the simulation stopped in the background, and
 // stepping goes on.
 func TestAWorkerThatStopsLosesNothing(t *testing.T) {
-	for _, how := range []struct{ name, js string }{
+	for _, how := range []struct {
+		name, js string
+		// said: the page knows at once, and its notice, above the
+		// playground, moves the buttons down a frame later; a click
+		// aimed before that lands beside Step, so the learner (and the
+		// test) press it once the notice is shown.
+		said bool
+	}{
 		// What app/session/worker_js.go posts when the engine panics.
-		{"reports a panic", `__engine.w.dispatchEvent(new MessageEvent("message", {data: '{"op":"fail","msg":"the engine stopped: test"}'}))`},
-		// Killed: no message ever again (the page's watchdog).
-		{"dies silently", `__engine.w.terminate()`},
+		{"reports a panic", `__engine.w.dispatchEvent(new MessageEvent("message", {data: '{"op":"fail","msg":"the engine stopped: test"}'}))`, true},
+		// Killed: no message ever again (the page's watchdog, after the
+		// press below is due).
+		{"dies silently", `__engine.w.terminate()`, false},
 	} {
 		t.Run(how.name, func(t *testing.T) {
 			b := newBrowser(t)
@@ -196,6 +204,9 @@ func TestAWorkerThatStopsLosesNothing(t *testing.T) {
 			}
 			d3 := digest(b)
 			eval[bool](b, `(`+how.js+`, true)`)
+			if how.said {
+				b.waitFor("the notice", `!!document.querySelector("[data-engine-fault]")`)
+			}
 			b.click(button("Step"))
 			ctx, cancel := context.WithTimeout(b.ctx, 60*time.Second)
 			defer cancel()
