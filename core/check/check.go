@@ -637,7 +637,7 @@ func uniq(xs []string) []string {
 // (the transitions invariant: every state change is one Kafka allows).
 func (c *checker) illegalTransition(e *sim.Event) {
 	c.out = append(c.out, Violation{Invariant: safety.Transitions.Name,
-		Message: fmt.Sprintf("%s: %s moved %s -> %s, which Kafka does not allow", c.in.Trace.Name(e.Node), e.Subject, e.From, e.To), Events: []int{e.Index}})
+		Message: fmt.Sprintf("%s: %s moved %s -> %s, which Kafka does not allow", c.in.Trace.Name(e.Node), e.Subject, c.in.Trace.Label(e.From), c.in.Trace.Label(e.To)), Events: []int{e.Index}})
 }
 
 // traceInvariants judges the two invariants read from the trace,

@@ -249,7 +249,7 @@ func (p *Producer) transition(w *sim.World, to TxnState) {
 		return
 	}
 	p.State = to
-	w.Record(sim.Event{Kind: sim.KindState, Node: p.node, Subject: "producer " + w.Name(p.node), From: string(from), To: string(to),
+	w.Record(sim.Event{Kind: sim.KindState, Node: p.node, Subject: "producer " + w.Name(p.node), From: w.Label(string(from)), To: w.Label(string(to)),
 		Illegal: !ValidTransition(from, to)})
 }
 
