@@ -103,7 +103,7 @@ func narrateEvent(lang string, names *sim.Names, ev *sim.Event) string {
 	case sim.KindDrop:
 		return t("narrate.drop", ev.API, n, peer)
 	case sim.KindState:
-		return t("narrate.state", n, ev.Subject, ev.From, ev.To)
+		return t("narrate.state", n, ev.Subject, names.Label(ev.From), names.Label(ev.To))
 	case sim.KindAppend:
 		switch ev.Contents {
 		case sim.TransactionRecord:

@@ -741,7 +741,7 @@ func noteText(names *sim.Names, e *sim.Event, words *Words) (string, string) {
 		if subj == "producer "+names.Name(e.Node) {
 			subj = ""
 		}
-		t := e.From + " → " + e.To
+		t := names.Label(e.From) + " → " + names.Label(e.To)
 		if subj != "" {
 			t = subj + ": " + t
 		}

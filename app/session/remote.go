@@ -343,19 +343,15 @@ func (r *Remote) ask(snap, viol bool) {
 
 func (r *Remote) moved() { r.ask(true, false) }
 
-// install makes the history of a run's reply, whose events are evs, the
-// loaded one.
-func (r *Remote) install(h *wireHistory, evs []sim.Event, gen int) error {
+// install makes the history of a run's reply, whose events are evs and
+// names their table, the loaded one.
+func (r *Remote) install(h *wireHistory, evs []sim.Event, names *sim.Names, gen int) error {
 	steps := make([]step, len(h.Steps))
 	for i, s := range h.Steps {
 		steps[i] = step{events: s.E, line: s.L, now: s.N, results: s.R, digest: s.D}
 	}
 	if len(steps) == 0 {
 		return errors.New("a history without steps")
-	}
-	names, err := decodeNames(h.Names)
-	if err != nil {
-		return err
 	}
 	r.history = history{src: h.Src, events: evs, names: names, steps: steps, results: h.Results, runErr: h.RunErr}
 	r.loaded, r.gen = true, gen
@@ -488,17 +484,23 @@ func (r *Remote) Work(budget time.Duration) (bool, error) {
 			if k := len(m.Hist.Steps); k > 0 {
 				n = m.Hist.Steps[k-1].E
 			}
-			r.decoding, r.decodingOf = newEventDecoder(m.Hist.Events.raw, n), m
+			names, err := decodeNames(m.Hist.Names)
+			if err != nil {
+				r.running, r.done = false, nil
+				r.link.Fail(err)
+				return r.Work(budget)
+			}
+			r.decoding, r.decodingOf = newEventDecoder(m.Hist.Events.raw, n, names), m
 		}
 		finished, err := r.decoding.more(time.Now().Add(budget))
 		if err == nil && !finished {
 			return false, nil
 		}
-		evs := r.decoding.out
+		evs, names := r.decoding.out, r.decoding.names
 		r.decoding, r.decodingOf = nil, nil
 		r.running, r.done = false, nil
 		if err == nil {
-			err = r.install(m.Hist, evs, m.Gen)
+			err = r.install(m.Hist, evs, names, m.Gen)
 		}
 		if err != nil {
 			r.link.Fail(err)

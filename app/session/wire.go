@@ -102,14 +102,15 @@ func msgKey(api protocol.APIKey, resp bool) [2]int {
 	return k
 }
 
-// encodeEvents renders a history for the wire.
-func encodeEvents(evs []sim.Event) ([]wireEvent, error) {
+// encodeEvents renders a history for the wire, its states by name from
+// names (the recording World's table).
+func encodeEvents(names *sim.Names, evs []sim.Event) ([]wireEvent, error) {
 	out := make([]wireEvent, len(evs))
 	for i := range evs {
 		e := &evs[i]
 		w := wireEvent{
 			At: int64(e.At), MsgID: e.MsgID, ReplyTo: e.ReplyTo, Offset: e.Offset,
-			Subject: e.Subject, From: e.From, To: e.To, Text: e.Text,
+			Subject: e.Subject, From: names.Label(e.From), To: names.Label(e.To), Text: e.Text,
 			Node: uint16(e.Node), Peer: uint16(e.Peer),
 			API: int(e.API), Error: int(e.Error), Kind: int(e.Kind), Exception: int(e.Exception),
 			Resp: e.Resp, Internal: e.Internal, Illegal: e.Illegal, Unmet: e.Unmet, Contents: int(e.Contents),
@@ -160,11 +161,13 @@ func (w *wireEvents) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// decodeEvent is encodeEvents undone for the event at place i.
-func decodeEvent(i int, w *wireEvent) (sim.Event, error) {
+// decodeEvent is encodeEvents undone for the event at place i, its
+// states coded in names (the page's table of the history, whose state
+// codes are its own: the wire writes states by name).
+func decodeEvent(i int, w *wireEvent, names *sim.Names) (sim.Event, error) {
 	e := sim.Event{
 		Index: i, At: sim.Time(w.At), MsgID: w.MsgID, ReplyTo: w.ReplyTo, Offset: w.Offset,
-		Subject: w.Subject, From: w.From, To: w.To, Text: w.Text,
+		Subject: w.Subject, From: names.InternLabel(w.From), To: names.InternLabel(w.To), Text: w.Text,
 		Node: sim.NodeID(w.Node), Peer: sim.NodeID(w.Peer),
 		API: protocol.APIKey(w.API), Error: protocol.ErrorCode(w.Error), Kind: sim.Kind(w.Kind),
 		Exception: protocol.Exception(w.Exception),
@@ -201,15 +204,17 @@ func decodeEvent(i int, w *wireEvent) (sim.Event, error) {
 // it with json.Unmarshal, rather than through json.Decoder, whose
 // streaming code is 26 kB of the wasm that nothing else uses.
 type eventDecoder struct {
-	raw  []byte
-	at   int // where the next event is looked for
-	out  []sim.Event
-	done bool
+	raw   []byte
+	names *sim.Names // the history's, where the states are coded
+	at    int        // where the next event is looked for
+	out   []sim.Event
+	done  bool
 }
 
-// newEventDecoder decodes raw, an array of about n events.
-func newEventDecoder(raw []byte, n int) *eventDecoder {
-	d := &eventDecoder{raw: raw, out: make([]sim.Event, 0, n)}
+// newEventDecoder decodes raw, an array of about n events, coding their
+// states in names.
+func newEventDecoder(raw []byte, n int, names *sim.Names) *eventDecoder {
+	d := &eventDecoder{raw: raw, names: names, out: make([]sim.Event, 0, n)}
 	if i := skipSpace(raw, 0); i == len(raw) || string(raw[i:]) == "null" {
 		d.done = true // no events
 	} else if raw[i] != '[' {
@@ -247,7 +252,7 @@ func (d *eventDecoder) more(deadline time.Time) (bool, error) {
 		if err := json.Unmarshal(d.raw[start:end], &w); err != nil {
 			return false, fmt.Errorf("event %d: %w", len(d.out), err)
 		}
-		e, err := decodeEvent(len(d.out), &w)
+		e, err := decodeEvent(len(d.out), &w, d.names)
 		if err != nil {
 			return false, err
 		}

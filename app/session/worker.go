@@ -281,7 +281,7 @@ func (s *Server) finish(id int, sv *served, runID int, err error) {
 	}
 	if sv.e.loads != sv.gen {
 		sv.gen = sv.e.loads
-		evs, encErr := encodeEvents(sv.e.events)
+		evs, encErr := encodeEvents(sv.e.names, sv.e.events)
 		if encErr != nil {
 			r.Err, r.ErrMsg = nil, encErr.Error()
 		} else {

@@ -180,7 +180,7 @@ func TextLine(names *sim.Names, e *sim.Event, all bool) string {
 		}
 		return t + fmt.Sprintf("%s ✕ %s  %s lost: %s", names.Name(e.Node), names.Name(e.Peer), label, e.Text)
 	case sim.KindState:
-		return t + fmt.Sprintf("    %s │ %s: %s → %s %s", names.Name(e.Node), e.Subject, e.From, e.To, e.Text)
+		return t + fmt.Sprintf("    %s │ %s: %s → %s %s", names.Name(e.Node), e.Subject, names.Label(e.From), names.Label(e.To), e.Text)
 	case sim.KindAppend:
 		return t + fmt.Sprintf("    %s │ append %s@%d %s", names.Name(e.Node), e.Subject, e.Offset, e.Text)
 	case sim.KindCallStart:

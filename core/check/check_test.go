@@ -154,8 +154,8 @@ func TestCheckerTable(t *testing.T) {
 // whose text happens to end in ILLEGAL is not one.
 func TestTransitionsReadTheTypedFlag(t *testing.T) {
 	w := sim.NewWorld(1)
-	w.Record(sim.Event{Kind: sim.KindState, Node: w.Node("broker-0"), Subject: "txn t", From: "Empty", To: "PrepareCommit", Text: "pid=0 epoch=0", Illegal: true})
-	w.Record(sim.Event{Kind: sim.KindState, Node: w.Node("p1"), Subject: "producer p1", From: "READY", To: "IN_TRANSACTION", Text: "ILLEGAL"})
+	w.Record(sim.Event{Kind: sim.KindState, Node: w.Node("broker-0"), Subject: "txn t", From: w.Label("Empty"), To: w.Label("PrepareCommit"), Text: "pid=0 epoch=0", Illegal: true})
+	w.Record(sim.Event{Kind: sim.KindState, Node: w.Node("p1"), Subject: "producer p1", From: w.Label("READY"), To: w.Label("IN_TRANSACTION"), Text: "ILLEGAL"})
 	got := violations(&Input{Trace: &w.Trace}, safety.Transitions.Name)
 	if len(got) != 1 || !strings.Contains(got[0], "txn t moved Empty -> PrepareCommit") {
 		t.Errorf("transitions violations %q, want the one marked Illegal", got)

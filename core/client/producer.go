@@ -249,7 +249,7 @@ func (p *Producer) transition(w *sim.World, to TxnState) {
 		return
 	}
 	p.State = to
-	w.Record(sim.Event{Kind: sim.KindState, Node: p.node, Subject: "producer " + w.Name(p.node), From: string(from), To: string(to),
+	w.Record(sim.Event{Kind: sim.KindState, Node: p.node, Subject: "producer " + w.Name(p.node), From: w.Label(string(from)), To: w.Label(string(to)),
 		Illegal: !ValidTransition(from, to)})
 }
 
@@ -860,7 +860,8 @@ func (p *Producer) pumpTxn(w *sim.World) {
 	if !ok {
 		return // a FindCoordinator is on its way
 	}
-	p.txnQueue = append(p.txnQueue[:best:best], p.txnQueue[best+1:]...)
+	// In place: the queue's array is the producer's alone.
+	p.txnQueue = slices.Delete(p.txnQueue, best, best+1)
 	p.inflightTxn = r
 	p.inflightTxnMsg = w.Send(p.node, dest, r.build(), 0)
 	w.AfterBackground(p.node, p.Cfg.RequestTimeoutMs, "request-timeout", p.inflightTxnMsg)

@@ -454,8 +454,13 @@ func (l *Log) apply(b *protocol.RecordBatch, now int64) *TxnRange {
 	if b.BaseSequence >= 0 {
 		e.Batches = append(e.Batches, BatchMetadata{FirstSeq: b.BaseSequence, LastSeq: b.LastSequence(),
 			FirstOffset: b.BaseOffset, LastOffset: b.LastOffset()})
-		if len(e.Batches) > NumBatchesToRetain {
-			e.Batches = e.Batches[len(e.Batches)-NumBatchesToRetain:]
+		if n := len(e.Batches); n > NumBatchesToRetain {
+			// Slide the window within its array: re-slicing from the
+			// front left no room at the end, and every later append
+			// copied the window to a new array. No one else holds the
+			// array (Clone and the snapshot copy it).
+			copy(e.Batches, e.Batches[n-NumBatchesToRetain:])
+			e.Batches = e.Batches[:NumBatchesToRetain]
 		}
 	}
 	if b.IsTransactional && e.CurrentTxnFirstOffset < 0 {
@@ -480,7 +485,10 @@ func (l *Log) lastStableOffsetAfter(done TxnRange) int64 {
 func (l *Log) removeOngoing(pid int64) {
 	for i, t := range l.Ongoing {
 		if t.ProducerId == pid {
-			l.Ongoing = append(l.Ongoing[:i:i], l.Ongoing[i+1:]...)
+			// In place: only the log holds its array (Clone and the
+			// snapshot copy it), and a copy per marker was a copy per
+			// transaction and partition.
+			l.Ongoing = slices.Delete(l.Ongoing, i, i+1)
 			return
 		}
 	}

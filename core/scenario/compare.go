@@ -459,7 +459,7 @@ func label(names *sim.Names, e *sim.Event) string {
 	case sim.KindCallEnd:
 		return names.Name(e.Node) + " " + e.Subject + " returned " + strings.Fields(e.Text + " ?")[0]
 	case sim.KindState:
-		return names.Name(e.Node) + " " + e.Subject + " → " + e.To
+		return names.Name(e.Node) + " " + e.Subject + " → " + names.Label(e.To)
 	case sim.KindAppend:
 		return "append " + e.Subject
 	case sim.KindExpect:

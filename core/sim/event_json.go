@@ -59,7 +59,7 @@ func (x Export) MarshalJSON() ([]byte, error) {
 // eventJSON is e in the exports' shape.
 func (n *Names) eventJSON(e *Event) eventJSON {
 	j := eventJSON{Index: e.Index, At: e.At, MsgID: e.MsgID, ReplyTo: e.ReplyTo, Offset: e.Offset,
-		Node: n.Name(e.Node), Peer: n.Name(e.Peer), Error: e.ErrorName(), Subject: e.Subject, From: e.From, To: e.To,
+		Node: n.Name(e.Node), Peer: n.Name(e.Peer), Error: e.ErrorName(), Subject: e.Subject, From: n.Label(e.From), To: n.Label(e.To),
 		Text: e.Text, Msg: e.Msg, Kind: e.Kind, Resp: e.Resp, Internal: e.Internal, Illegal: e.Illegal,
 		Unmet: e.Unmet, Contents: e.Contents.String()}
 	if e.Kind.CarriesMessage() && e.API != protocol.NoAPI {

@@ -60,7 +60,7 @@ func TestEventJSONShape(t *testing.T) {
 			legacyEvent{Kind: KindCallEnd, Node: "p1", Subject: "initTransactions", Text: "PRODUCER_FENCED", Error: "PRODUCER_FENCED"},
 			`"Error":"PRODUCER_FENCED"`, `"API"`},
 		// A state change: no API although its zero key would be Produce.
-		{Event{Kind: KindState, Node: broker0, Subject: "txn t", From: "Ongoing", To: "PrepareCommit", Illegal: true},
+		{Event{Kind: KindState, Node: broker0, Subject: "txn t", From: names.InternLabel("Ongoing"), To: names.InternLabel("PrepareCommit"), Illegal: true},
 			legacyEvent{Kind: KindState, Node: "broker-0", Subject: "txn t", From: "Ongoing", To: "PrepareCommit", Illegal: true},
 			`"Kind":"state"`, `"API"`},
 	}

@@ -33,14 +33,61 @@ func (id NodeID) MarshalText() ([]byte, error) { return nil, errNodeJSON }
 // brokers and controller first, then each client as the script declares
 // it), so the same script and seed give the same codes on every host,
 // and a session replayed from a history shares its codes.
+//
+// It also holds the state names a state event moved between (Label), in
+// a list of their own, so that node codes are the same whatever states
+// a run went through.
 type Names struct {
 	list  []string
 	index map[string]NodeID
+
+	labels     []string
+	labelIndex map[string]Label
 }
 
-// NewNames is a table that knows only NoNode ("").
+// NewNames is a table that knows only NoNode ("") and NoLabel ("").
 func NewNames() *Names {
-	return &Names{list: []string{""}, index: map[string]NodeID{"": NoNode}}
+	return &Names{list: []string{""}, index: map[string]NodeID{"": NoNode},
+		labels: []string{""}, labelIndex: map[string]Label{"": NoLabel}}
+}
+
+// Label is a state's name (a state event's From and To) as a code in its
+// World's Names: a heavy trace holds thousands of state events, and as
+// strings their two names were 32 bytes and two pointers in every event
+// of the trace, which the collector marks at every cycle (the browser's
+// collector on the page's only thread). A code means nothing without its
+// Names (Names.Label); every text and JSON form writes the name. The
+// codes are given in the order the states are first recorded, so a
+// replay of the same script and seed gives the same ones.
+type Label uint32
+
+// NoLabel is the zero Label: "".
+const NoLabel Label = 0
+
+// MarshalText refuses: a Label alone cannot be named (see Export).
+func (l Label) MarshalText() ([]byte, error) { return nil, errLabelJSON }
+
+var errLabelJSON = errors.New("sim: a Label is written by name through its World's Names (sim.Export)")
+
+// InternLabel returns s's code, giving it the next one if the table does
+// not know it yet.
+func (n *Names) InternLabel(s string) Label {
+	if l, ok := n.labelIndex[s]; ok {
+		return l
+	}
+	l := Label(len(n.labels))
+	n.labels = append(n.labels, s)
+	n.labelIndex[s] = l
+	return l
+}
+
+// Label is l's name: "" for NoLabel, a placeholder for a code the table
+// does not know (a bug, shown rather than hidden).
+func (n *Names) Label(l Label) string {
+	if n != nil && int(l) < len(n.labels) {
+		return n.labels[l]
+	}
+	return "label#" + strconv.Itoa(int(l))
 }
 
 // Intern returns name's code, giving it the next one if the table does

@@ -60,8 +60,8 @@ func (k Kind) CarriesMessage() bool { return k <= KindDrop }
 // strings, the message, then the small codes) so that no padding is
 // wasted: a long history holds hundreds of thousands of these, and every
 // string is a pointer the browser's garbage collector must mark, so the
-// nodes, the API, the error and the exception are codes, not names. The
-// trace's JSON still writes them by name (Export).
+// nodes, the states, the API, the error and the exception are codes, not
+// names. The trace's JSON still writes them by name (Export).
 type Event struct {
 	Index int
 	At    Time
@@ -72,8 +72,6 @@ type Event struct {
 	Offset  int64
 
 	Subject string
-	From    string
-	To      string
 	Text    string
 
 	Msg protocol.Message
@@ -87,6 +85,9 @@ type Event struct {
 	// World's Names (Trace.Names).
 	Node NodeID
 	Peer NodeID
+	// From and To are the states a KindState event moved between, codes
+	// of the same Names (Names.Label, World.Label); NoLabel on others.
+	From, To Label
 	// API is the message's API on a send, deliver or drop event, and
 	// protocol.NoAPI on every other (World.Record sees to it).
 	API protocol.APIKey
@@ -192,7 +193,7 @@ func (e *Event) Line(names *Names) string {
 			b.WriteString(" (" + e.Text + ")")
 		}
 	case KindState:
-		b.WriteString(node + " " + e.Subject + " " + e.From + " -> " + e.To)
+		b.WriteString(node + " " + e.Subject + " " + names.Label(e.From) + " -> " + names.Label(e.To))
 		if e.Text != "" {
 			b.WriteString(" " + e.Text)
 		}
@@ -237,6 +238,9 @@ func (t *Trace) Names() *Names { return t.names }
 
 // Name is the name of node id in this trace.
 func (t *Trace) Name(id NodeID) string { return t.names.Name(id) }
+
+// Label is the name of state l in this trace.
+func (t *Trace) Label(l Label) string { return t.names.Label(l) }
 
 // Len is the number of events recorded.
 func (t *Trace) Len() int { return t.n }
@@ -311,7 +315,7 @@ func (t *Trace) add(e *Event) *Event {
 // storeEvent copies e into slot, a zeroed event in a trace block, field
 // by field, and writes only the pointer fields that are set. Copied
 // whole, an Event is a typed copy: while the collector marks (a third to
-// a half of a run), that copy puts all seven pointer words of the event,
+// a half of a run), that copy puts all five pointer words of the event,
 // set or not, old and new, through the write barrier's buffer, and the
 // buffer's flushes were a fifth of a heavy run's instructions. Two thirds
 // of the events (deliveries, most notes) set none, and a send sets only
@@ -321,12 +325,6 @@ func storeEvent(slot, e *Event) {
 	slot.MsgID, slot.ReplyTo, slot.Offset = e.MsgID, e.ReplyTo, e.Offset
 	if e.Subject != "" {
 		slot.Subject = e.Subject
-	}
-	if e.From != "" {
-		slot.From = e.From
-	}
-	if e.To != "" {
-		slot.To = e.To
 	}
 	if e.Text != "" {
 		slot.Text = e.Text
@@ -338,6 +336,7 @@ func storeEvent(slot, e *Event) {
 		slot.Note = e.Note
 	}
 	slot.Node, slot.Peer, slot.API, slot.Error = e.Node, e.Peer, e.API, e.Error
+	slot.From, slot.To = e.From, e.To
 	slot.Kind, slot.Exception, slot.Contents = e.Kind, e.Exception, e.Contents
 	slot.Resp, slot.Internal, slot.Illegal, slot.Unmet = e.Resp, e.Internal, e.Illegal, e.Unmet
 }

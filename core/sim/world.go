@@ -413,6 +413,9 @@ func (w *World) Lookup(name string) (NodeID, bool) { return w.names.Lookup(name)
 // Name is id's name ("" for NoNode).
 func (w *World) Name(id NodeID) string { return w.names.Name(id) }
 
+// Label is state name s's code, for a state event's From and To.
+func (w *World) Label(s string) Label { return w.names.InternLabel(s) }
+
 // AddNode registers a node under id, a code Node gave. Names must be
 // unique.
 func (w *World) AddNode(id NodeID, h Handler) {

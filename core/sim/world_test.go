@@ -470,11 +470,11 @@ func TestEventLines(t *testing.T) {
 			"13ms deliver #3 p1 -> broker-0 EndTxn"},
 		{Event{At: 14, Kind: KindDrop, Node: id("broker-0"), Peer: id("p1"), MsgID: 4, API: protocol.EndTxn, Resp: true, Text: "network cut"},
 			"14ms drop #4 broker-0 -> p1 EndTxn.response (network cut)"},
-		{Event{At: 1, Kind: KindState, Node: id("broker-0"), Subject: "txn t", From: "Ongoing", To: "PrepareCommit", Text: "pid=7 epoch=1"},
+		{Event{At: 1, Kind: KindState, Node: id("broker-0"), Subject: "txn t", From: names.InternLabel("Ongoing"), To: names.InternLabel("PrepareCommit"), Text: "pid=7 epoch=1"},
 			"1ms state broker-0 txn t Ongoing -> PrepareCommit pid=7 epoch=1"},
-		{Event{At: 1, Kind: KindState, Node: id("broker-0"), Subject: "txn t", From: "Empty", To: "PrepareCommit", Text: "pid=7 epoch=1", Illegal: true},
+		{Event{At: 1, Kind: KindState, Node: id("broker-0"), Subject: "txn t", From: names.InternLabel("Empty"), To: names.InternLabel("PrepareCommit"), Text: "pid=7 epoch=1", Illegal: true},
 			"1ms state broker-0 txn t Empty -> PrepareCommit pid=7 epoch=1 ILLEGAL"},
-		{Event{At: 1, Kind: KindState, Node: id("p1"), Subject: "producer p1", From: "READY", To: "COMMITTING_TRANSACTION", Illegal: true},
+		{Event{At: 1, Kind: KindState, Node: id("p1"), Subject: "producer p1", From: names.InternLabel("READY"), To: names.InternLabel("COMMITTING_TRANSACTION"), Illegal: true},
 			"1ms state p1 producer p1 READY -> COMMITTING_TRANSACTION ILLEGAL"},
 		{Event{At: 2, Kind: KindAppend, Node: id("broker-1"), Subject: "orders/0", Offset: 5, Text: "[k=v]"},
 			"2ms append broker-1 orders/0@5 [k=v]"},
@@ -500,7 +500,7 @@ func TestDigestStable(t *testing.T) {
 	events := []Event{
 		{At: 0, Kind: KindNote, Node: id("controller"), Text: "hello"},
 		{At: 3, Kind: KindCrash, Node: id("broker-1")},
-		{At: 7, Kind: KindState, Node: id("broker-0"), Subject: "txn t", From: "Empty", To: "Ongoing"},
+		{At: 7, Kind: KindState, Node: id("broker-0"), Subject: "txn t", From: names.InternLabel("Empty"), To: names.InternLabel("Ongoing")},
 	}
 	// FNV-1a 128 of "0ms note controller hello\n3ms crash broker-1\n7ms state broker-0 txn t Empty -> Ongoing\n",
 	// first 16 hex digits (computed independently in Python)

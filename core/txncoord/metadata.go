@@ -113,7 +113,7 @@ func (md *TransactionMetadata) completeTransitionTo(w *sim.World, node sim.NodeI
 	md.TxnStartTimestamp, md.TxnLastUpdateTimestamp = t.TxnStartTimestamp, t.TxnLastUpdateTimestamp
 	md.HasPendingState = false
 	w.Record(sim.Event{Kind: sim.KindState, Node: node, Subject: "txn " + md.TransactionalId,
-		From: from.String(), To: t.State.String(), Text: text, Illegal: illegal})
+		From: w.Label(from.String()), To: w.Label(t.State.String()), Text: text, Illegal: illegal})
 }
 
 // prepareIncrementProducerEpoch is KIP-360's rule for InitProducerId from
@@ -159,7 +159,7 @@ func (md *TransactionMetadata) prepareFenceProducerEpoch(w *sim.World, node sim.
 		bumped++
 	}
 	w.Record(sim.Event{Kind: sim.KindState, Node: node, Subject: "txn " + md.TransactionalId,
-		From: md.State.String(), To: protocol.PrepareEpochFence.String(),
+		From: w.Label(md.State.String()), To: w.Label(protocol.PrepareEpochFence.String()),
 		Note: sim.NewNote(sim.NoteEpochFencePending, strconv.Itoa(int(md.ProducerEpoch)), strconv.Itoa(int(bumped)))})
 	md.PendingState, md.HasPendingState = protocol.PrepareEpochFence, true
 	// endTransaction clears the fence and adopts the fenced epoch.
