@@ -71,8 +71,14 @@ func takeWholeTurn(ctx app.Context, f func(ctx app.Context)) {
 	var whole func(ctx app.Context, budget time.Duration)
 	whole = func(ctx app.Context, budget time.Duration) {
 		if app.IsClient && budget < turnBudget/2 {
+			// The turns before it used the frame: it goes first in
+			// the next, before the turns that will have queued again.
 			ctx.PreventUpdate()
-			takeTurn(ctx, whole) // the turns before it used the frame
+			takeTurn(ctx, whole)
+			q := turns.queue
+			last := q[len(q)-1]
+			copy(q[1:], q[:len(q)-1])
+			q[0] = last
 			return
 		}
 		f(ctx)
