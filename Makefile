@@ -147,6 +147,7 @@ fuzz:
 	$(GO) test ./app -run '^$$' -fuzz '^FuzzErrorIdentifiers$$' -fuzztime $(FUZZTIME)
 	$(GO) test ./core/explore -run '^$$' -fuzz '^FuzzInterpret$$' -fuzztime $(FUZZTIME) -fuzzminimizetime 10s
 	$(GO) test ./app/session -run '^$$' -fuzz '^FuzzNextElement$$' -fuzztime $(FUZZTIME)
+	$(GO) test ./app/session -run '^$$' -fuzz '^FuzzDecodeReply$$' -fuzztime $(FUZZTIME)
 
 # Random fault exploration, short: nothing broken must find nothing, under
 # Kafka 3.5's protocol and under Kafka 4's (verification and transaction

@@ -313,6 +313,35 @@ func (s *scenarioPlayground) workFor(ctx app.Context, gen int, done func(app.Con
 		})
 		return false
 	}
+	if !app.IsClient {
+		s.finishRun(ctx, done)
+		return true
+	}
+	// The history is in. Its first drawing (the diagram's layout, then
+	// go-app mounting the diagram, the transport and the facts) took
+	// 10–20 ms of the page's thread on top of the turn that decoded the
+	// history's last events: the layout is computed in the next turn,
+	// and the drawing is done in a turn of its own after that.
+	takeTurn(ctx, func(ctx app.Context, _ time.Duration) {
+		ctx.PreventUpdate()
+		if gen != s.busyGen {
+			return
+		}
+		if done != nil {
+			done(ctx) // it may move the position (ShowRequest.Stop)
+		}
+		s.layout()
+		takeWholeTurn(ctx, func(ctx app.Context) {
+			if gen == s.busyGen {
+				s.finishRun(ctx, nil)
+			}
+		})
+	})
+	return false
+}
+
+// finishRun shows the history a run brought, after done.
+func (s *scenarioPlayground) finishRun(ctx app.Context, done func(app.Context)) {
 	// A runtime error is the engine's Err, shown by the editor.
 	s.busy = false
 	s.histGen++
@@ -322,7 +351,6 @@ func (s *scenarioPlayground) workFor(ctx app.Context, gen int, done func(app.Con
 		done(ctx)
 	}
 	s.followNewest(ctx)
-	return true
 }
 
 // onShow carries out a ShowRequest addressed to this playground.

@@ -62,6 +62,31 @@ func takeTurn(ctx app.Context, f func(ctx app.Context, budget time.Duration)) {
 	app.Window().Call("requestAnimationFrame", turns.frame)
 }
 
+// takeWholeTurn runs f after a frame whose budget is all left when f
+// begins, and leaves none to the turns after it in that frame: for work
+// whose cost is mostly go-app's render after it (an embedded
+// playground's first drawing of a history), which the budget does not
+// see.
+func takeWholeTurn(ctx app.Context, f func(ctx app.Context)) {
+	var whole func(ctx app.Context, budget time.Duration)
+	whole = func(ctx app.Context, budget time.Duration) {
+		if app.IsClient && budget < turnBudget/2 {
+			// The turns before it used the frame: it goes first in
+			// the next, before the turns that will have queued again.
+			ctx.PreventUpdate()
+			takeTurn(ctx, whole)
+			q := turns.queue
+			last := q[len(q)-1]
+			copy(q[1:], q[:len(q)-1])
+			q[0] = last
+			return
+		}
+		f(ctx)
+		turns.start = time.Now().Add(-turnBudget)
+	}
+	takeTurn(ctx, whole)
+}
+
 // runTurns runs the turns queued, in order, while the budget lasts; the
 // others are queued for the next frame.
 func runTurns() {

@@ -101,7 +101,7 @@ func (l *Link) Stalled(now time.Time, limit time.Duration) bool {
 func (l *Link) Receive(msg []byte) {
 	l.heard, l.asked = time.Now(), time.Time{}
 	var m reply
-	if err := json.Unmarshal(msg, &m); err != nil {
+	if err := decodeReply(msg, &m); err != nil {
 		l.Fail(fmt.Errorf("a reply of the engine's worker: %w", err))
 		return
 	}

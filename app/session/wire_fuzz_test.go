@@ -40,3 +40,45 @@ func FuzzNextElement(f *testing.F) {
 		}
 	})
 }
+
+// TestReplySplitsAtItsOnlyNewline: a reply with a history crosses as its
+// JSON, one newline and the events, however many lines its script has,
+// and decodes back to the same script and events.
+func TestReplySplitsAtItsOnlyNewline(t *testing.T) {
+	src := "cluster brokers=1\nproducer p1 txn=t1\n\"quoted\\nnot a line\"\n"
+	evs := []wireEvent{{At: 1, Subject: "a\nb"}, {At: 2, Text: "x"}}
+	b, err := encodeReply(reply{Op: "run", Eng: 3, Hist: &wireHistory{Src: src, Events: wireEvents{list: evs}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := bytes.Count(b, []byte{'\n'}); n != 1 {
+		t.Fatalf("%d newlines in %q, want 1", n, b)
+	}
+	var m reply
+	if err := decodeReply(b, &m); err != nil {
+		t.Fatal(err)
+	}
+	var got []wireEvent
+	if err := json.Unmarshal(m.Hist.Events.raw, &got); err != nil {
+		t.Fatal(err)
+	}
+	if m.Op != "run" || m.Eng != 3 || m.Hist.Src != src || len(got) != 2 || got[0].Subject != "a\nb" || got[1].Text != "x" {
+		t.Fatalf("decoded %+v, events %+v", m, got)
+	}
+	if err := decodeReply([]byte(`{"op":"state"}`+"\n[]"), &reply{}); err == nil {
+		t.Fatal("events without a history were accepted")
+	}
+}
+
+// FuzzDecodeReply: any message gives a reply or an error, never a panic.
+func FuzzDecodeReply(f *testing.F) {
+	for _, s := range []string{`{"op":"run","hist":{"src":"a"}}` + "\n[{}]", `{"op":"ready"}`, "\n", `{"op":"run"}` + "\n[]", `{`} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, b []byte) {
+		var m reply
+		if decodeReply(b, &m) == nil && bytes.IndexByte(b, '\n') >= 0 && m.Hist == nil {
+			t.Fatalf("%q: events accepted without a history", b)
+		}
+	})
+}

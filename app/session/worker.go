@@ -155,7 +155,7 @@ func (s *Server) Receive(msg []byte) {
 }
 
 func (s *Server) send(r reply) {
-	b, err := json.Marshal(r)
+	b, err := encodeReply(r)
 	if err != nil {
 		b, _ = json.Marshal(reply{Op: r.Op, Eng: r.Eng, ID: r.ID, Gen: r.Gen, ErrMsg: "encoding the reply: " + err.Error()})
 	}
