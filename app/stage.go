@@ -335,9 +335,12 @@ func (d *diagramView) Render() app.UI {
 		}
 		kids = append(kids, &rowChunk{Gen: d.Gen, Filter: d.Filter, C: c, Now: now, Selected: sel, d: p})
 	}
+	// No viewBox: its user units are CSS pixels anyway, and a viewBox
+	// that grows with the history at every step changes the transform
+	// of every element drawn in it, which the browser then walks again
+	// before painting (PrePaint) at every step.
 	return app.Elem("svg").XMLNS(diagram.SVGNS).Class("sequence").
 		Attr("width", itoa(l.Width)).Attr("height", itoa(l.Height)).
-		Attr("viewBox", "0 0 "+itoa(l.Width)+" "+itoa(l.Height)).
 		Attr("role", "img").
 		Aria("label", "Sequence diagram").
 		Aria("labelledby", labelledBy(d.Lang, "Sequence diagram", p.scrollID+"-name")).
