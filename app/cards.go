@@ -65,15 +65,22 @@ func (c *clusterView) Render() app.UI {
 	}
 	// Brokers and clients in rows of their own: a broker card is short,
 	// a producer's tall, and one grid row would stretch to the tallest.
+	// Each card is a component of the view it draws: a move changes a
+	// card or two, and go-app redraws and compares only those.
 	var brokers, clients []app.UI
 	for _, b := range snap.Brokers {
-		brokers = append(brokers, p.brokerCard(b))
+		brokers = append(brokers, &brokerCardView{Lang: l, B: b, p: p})
 	}
+	var partitions []string
+	for _, pv := range snap.Partitions {
+		partitions = append(partitions, pv.Partition)
+	}
+	group, offsets := offsetsGuess(snap)
 	for _, pr := range snap.Producers {
-		clients = append(clients, p.producerCard(pr, snap))
+		clients = append(clients, &producerCardView{Lang: l, P: pr, Partitions: partitions, Group: group, Offsets: offsets, p: p})
 	}
 	for _, c := range snap.Consumers {
-		clients = append(clients, p.consumerCard(c))
+		clients = append(clients, &consumerCardView{Lang: l, C: c, p: p})
 	}
 	return sec.Body(head,
 		app.Ul().Class("node-cards brokers").Aria("label", tr(l, "Brokers")).Body(brokers...),
@@ -82,6 +89,41 @@ func (c *clusterView) Render() app.UI {
 		}),
 	)
 }
+
+// brokerCardView is a broker's card: its fields are all it draws from.
+type brokerCardView struct {
+	app.Compo
+	Lang string
+	B    cluster.BrokerView
+	p    *playground
+}
+
+func (c *brokerCardView) Render() app.UI { return c.p.brokerCard(c.B) }
+
+// producerCardView is a producer's card, with what its forms offer: the
+// partitions and the send-offsets guess (offsetsGuess).
+type producerCardView struct {
+	app.Compo
+	Lang           string
+	P              cluster.ProducerView
+	Partitions     []string
+	Group, Offsets string
+	p              *playground
+}
+
+func (c *producerCardView) Render() app.UI {
+	return c.p.producerCard(c.P, c.Partitions, c.Group, c.Offsets)
+}
+
+// consumerCardView is a consumer's card.
+type consumerCardView struct {
+	app.Compo
+	Lang string
+	C    cluster.ConsumerView
+	p    *playground
+}
+
+func (c *consumerCardView) Render() app.UI { return c.p.consumerCard(c.C) }
 
 func statusBadge(lang, status string, fenced bool) app.UI {
 	text := status
@@ -117,7 +159,7 @@ func (p *playground) brokerCard(b cluster.BrokerView) app.UI {
 	)
 }
 
-func (p *playground) producerCard(pr cluster.ProducerView, snap Snapshot) app.UI {
+func (p *playground) producerCard(pr cluster.ProducerView, partitions []string, group, offsets string) app.UI {
 	n := pr.Name
 	down := pr.Status == "crashed"
 	paused := pr.Status == "paused"
@@ -135,15 +177,10 @@ func (p *playground) producerCard(pr cluster.ProducerView, snap Snapshot) app.UI
 			last += " → " + pr.LastResult
 		}
 	}
-	var partitions []string
-	for _, pv := range snap.Partitions {
-		partitions = append(partitions, pv.Partition)
-	}
 	tpOptions := make([]app.UI, len(partitions))
 	for i, tp := range partitions {
 		tpOptions[i] = app.Option().Value(tp).Text(tp)
 	}
-	group, offsets := offsetsGuess(snap)
 	id := cardID(n)
 	l := p.lang
 	return app.Li().Class("node-card producer "+pr.Status).DataSet("node", n).DataSet("status", pr.Status).Body(

@@ -139,35 +139,55 @@ func transactionsPanel(l string, snap Snapshot) app.UI {
 	for _, b := range snap.Brokers {
 		down[b.Name] = b.Status != "up"
 	}
-	return app.Div().Class("txn-list").Body(app.Range(snap.Transactions).Slice(func(i int) app.UI {
-		t := snap.Transactions[i]
-		md := t.Metadata
-		state := md.State
-		if md.PendingState != "" {
-			state += " → " + md.PendingState + " (" + tr(l, "pending") + ")"
-		}
-		coord := t.Coordinator
-		if coord == "" {
-			coord = tr(l, "none (partition offline)")
-		}
-		var parts []string
-		for _, tp := range md.Partitions {
-			parts = append(parts, tp.String())
-		}
-		return app.Article().Class("txn").DataSet("txn", t.TransactionalId).Body(
-			app.H3().Body(app.Code().Text(t.TransactionalId)),
-			app.Dl().Class("facts wide").Body(txnFacts(l, t, coord, state, parts, down[t.Coordinator])...),
-			app.H4().Body(app.Code().Text("__transaction_state"), app.Text(" "+tr(l, "records"))),
-			app.If(len(t.Log) == 0, func() app.UI { return app.P().Class("muted").Text(tr(l, "none yet")) }),
-			app.If(len(t.Log) > txnLogShown, func() app.UI {
-				return app.P().Class("muted").Text(fmt.Sprintf(tr(l, "the last %d of %d records"), txnLogShown, len(t.Log)))
-			}),
-			app.Ol().Class("txn-log").Body(app.Range(lastRecords(t.Log)).Slice(func(j int) app.UI {
-				r := lastRecords(t.Log)[j]
-				return app.Li().Body(app.Span().Class("offset").Text("@"+strconv.FormatInt(r.Offset, 10)), app.Code().Text(r.Value))
-			})),
-		)
-	}))
+	// Each transaction is a component of what it shows: a move changes
+	// one transaction or none, and go-app redraws and compares only it.
+	txns := make([]app.UI, len(snap.Transactions))
+	for i, t := range snap.Transactions {
+		n := len(t.Log)
+		t.Log = lastRecords(t.Log)
+		txns[i] = &txnView{Lang: l, T: t, LogLen: n, CoordDown: down[t.Coordinator]}
+	}
+	return app.Div().Class("txn-list").Body(txns...)
+}
+
+// txnView is one transactional id as its coordinator sees it, with the
+// last txnLogShown of its LogLen __transaction_state records (T.Log).
+type txnView struct {
+	app.Compo
+	Lang      string
+	T         cluster.TransactionView
+	LogLen    int
+	CoordDown bool
+}
+
+func (v *txnView) Render() app.UI {
+	l, t := v.Lang, v.T
+	md := t.Metadata
+	state := md.State
+	if md.PendingState != "" {
+		state += " → " + md.PendingState + " (" + tr(l, "pending") + ")"
+	}
+	coord := t.Coordinator
+	if coord == "" {
+		coord = tr(l, "none (partition offline)")
+	}
+	var parts []string
+	for _, tp := range md.Partitions {
+		parts = append(parts, tp.String())
+	}
+	return app.Article().Class("txn").DataSet("txn", t.TransactionalId).Body(
+		app.H3().Body(app.Code().Text(t.TransactionalId)),
+		app.Dl().Class("facts wide").Body(txnFacts(l, t, coord, state, parts, v.CoordDown)...),
+		app.H4().Body(app.Code().Text("__transaction_state"), app.Text(" "+tr(l, "records"))),
+		app.If(v.LogLen == 0, func() app.UI { return app.P().Class("muted").Text(tr(l, "none yet")) }),
+		app.If(v.LogLen > txnLogShown, func() app.UI {
+			return app.P().Class("muted").Text(fmt.Sprintf(tr(l, "the last %d of %d records"), txnLogShown, v.LogLen))
+		}),
+		app.Ol().Class("txn-log").Body(app.Range(t.Log).Slice(func(j int) app.UI {
+			r := t.Log[j]
+			return app.Li().Body(app.Span().Class("offset").Text("@"+strconv.FormatInt(r.Offset, 10)), app.Code().Text(r.Value))
+		})),
+	)
 }
 
 // txnLogShown is how many of an id's __transaction_state records the

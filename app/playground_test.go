@@ -431,7 +431,8 @@ func TestFatalProducerCardIsInactive(t *testing.T) {
 			if pr.State != "FATAL_ERROR" {
 				t.Fatalf("p1 ends in %s; the test wants a fenced producer", pr.State)
 			}
-			card = app.HTMLString(p.producerCard(pr, snap))
+			group, offsets := offsetsGuess(snap)
+			card = app.HTMLString(p.producerCard(pr, nil, group, offsets))
 		}
 	}
 	for _, stmt := range []string{"p1 init", "p1 begin", "p1 commit", "p1 abort"} {

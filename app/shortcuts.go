@@ -64,7 +64,20 @@ func (p *playground) onHelpKey(ctx app.Context, e app.Event) {
 }
 
 func (p *playground) renderShortcuts() app.UI {
-	l := p.lang
+	return &shortcutsView{Lang: p.lang, Open: p.helpOpen, p: p}
+}
+
+// shortcutsView is the keys' help: a component whose fields change only
+// when it opens or closes, so a move does not redraw and compare it.
+type shortcutsView struct {
+	app.Compo
+	Lang string
+	Open bool
+	p    *playground
+}
+
+func (v *shortcutsView) Render() app.UI {
+	p, l := v.p, v.Lang
 	rows := make([]app.UI, len(shortcutKeys))
 	for i, k := range shortcutKeys {
 		rows[i] = app.Tr().Body(app.Th().Scope("row").Body(app.Elem("kbd").Text(k.keys)), app.Td().Text(tr(l, k.what)))
@@ -73,7 +86,7 @@ func (p *playground) renderShortcuts() app.UI {
 	// into the wasm.
 	return app.Elem("dialog").ID("shortcuts").Class("shortcuts").
 		Aria("labelledby", "shortcuts-title").
-		DataSet("open", p.helpOpen).
+		DataSet("open", v.Open).
 		On("close", p.onHelpClose).
 		OnKeyDown(p.onHelpKey).
 		Body(

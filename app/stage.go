@@ -39,8 +39,9 @@ type diagramState struct {
 	filter    diagram.Filter
 	scrollTop int // of the diagram, for drawing only the rows on screen
 	// domScrollTop is the diagram's scrollTop as last set or seen (-1:
-	// unknown).
+	// unknown); scrollSeq counts the scrolls asked (scrollDiagram).
 	domScrollTop int
+	scrollSeq    int
 	viewH        int
 	selected     int64           // the message shown in the message panel
 	histGen      int             // counts the histories loaded, for components that draw from one
@@ -132,26 +133,40 @@ func (p *diagramState) follow(ctx app.Context) {
 	p.scrollDiagram(ctx, p.scrollTop)
 }
 
-// scrollDiagram sets the diagram's scroll position after the render.
+// scrollDiagram sets the diagram's scroll position in the frame after
+// the render: set right after the render, it laid out the page there
+// and then (the frame's own layout) again. A scroll the learner (or a
+// test) makes after the render and before that frame wins over it: the
+// browser runs its scroll events, and so onDiagramScroll, before the
+// frame's callbacks.
 func (p *diagramState) scrollDiagram(ctx app.Context, top int) {
 	p.scrollTop = top
 	if !app.IsClient {
 		return
 	}
-	// Setting scrollTop lays the page out, but it must be done right
-	// after the render: a scroll the learner (or a test) makes before
-	// the next frame must win over it.
+	p.scrollSeq++
+	seq := p.scrollSeq
 	ctx.Defer(func(ctx app.Context) {
 		// Reading scrollTop would lay the page out before its time: the
 		// value the element has is known from the last set and the
 		// scroll events.
-		if top == p.domScrollTop {
+		if top == p.domScrollTop || seq != p.scrollSeq {
 			return
 		}
-		if d := app.Window().GetElementByID(p.scrollID); d.Truthy() {
-			d.Set("scrollTop", top)
-			p.domScrollTop = top
-		}
+		seen := p.domScrollTop
+		var f app.Func
+		f = app.FuncOf(func(app.Value, []app.Value) any {
+			f.Release()
+			if seq != p.scrollSeq || p.domScrollTop != seen {
+				return nil // a newer scroll, the page's or the learner's
+			}
+			if d := app.Window().GetElementByID(p.scrollID); d.Truthy() {
+				d.Set("scrollTop", top)
+				p.domScrollTop = top
+			}
+			return nil
+		})
+		app.Window().Call("requestAnimationFrame", f)
 	})
 }
 
@@ -335,9 +350,11 @@ func (d *diagramView) Render() app.UI {
 		}
 		kids = append(kids, &rowChunk{Gen: d.Gen, Filter: d.Filter, C: c, Now: now, Selected: sel, d: p})
 	}
+	// No viewBox: its user units are CSS pixels anyway, and one that
+	// grows with the history at every step is a new transform for the
+	// browser to give everything drawn in it.
 	return app.Elem("svg").XMLNS(diagram.SVGNS).Class("sequence").
 		Attr("width", itoa(l.Width)).Attr("height", itoa(l.Height)).
-		Attr("viewBox", "0 0 "+itoa(l.Width)+" "+itoa(l.Height)).
 		Attr("role", "img").
 		Aria("label", "Sequence diagram").
 		Aria("labelledby", labelledBy(d.Lang, "Sequence diagram", p.scrollID+"-name")).
