@@ -37,13 +37,17 @@ cli:
 # safety switches, the library and the share links' inflater (brotli
 # -20 kB and gzip -4 kB in session 7, when the merges of the day had taken
 # the wasm over both budgets; the wasm simulation built the same way ran
-# within the noise of the old: 143-183 against 143-201 ms a heavy run). The simulation and the
-# runtime keep inlining, for speed. BENCHMARKS.md, "WebAssembly size", has
-# the figures.
+# within the noise of the old: 143-183 against 143-201 ms a heavy run),
+# and in session 8, when the day's merges had taken brotli to 1,600,339 B,
+# syscall/js, slices, strings and strconv (-17.6 kB brotli; the wasm
+# simulation, interleaved under Node, 267-271k events/s against 235-257k).
+# The simulation and the runtime keep inlining, for speed. BENCHMARKS.md,
+# "WebAssembly size", has the figures; make bench's wasm simulation is
+# built with these flags too, as the app is.
 WASM_NOINLINE := github.com/maxence-charriere/go-app/v10/... txnlab/app fmt encoding/json reflect time net/url \
 	txnlab/diagram txnlab/core/scenario txnlab/core/protocol txnlab/core/cluster txnlab/lessons/... txnlab/app/session \
 	txnlab/core/check txnlab/internal/deflate txnlab/core/groupcoord txnlab/core/safety txnlab/scenarios \
-	txnlab/core/txncoord
+	txnlab/core/txncoord syscall/js slices strings strconv internal/strconv
 WASM_FLAGS := -trimpath $(foreach p,$(WASM_NOINLINE),-gcflags=$(p)=-l)
 
 # The browser half (cmd/wasm links no server code), stripped, its line
@@ -120,7 +124,7 @@ bench: wasm floor
 	mkdir -p $(BENCH_OUT)
 	{ date -u +%Y-%m-%dT%H:%MZ; cat /proc/loadavg 2>/dev/null || echo ?; } > $(BENCH_OUT)/start.txt
 	$(call bench_step,$(GO) test -run '^$$' -bench Simulation -benchtime 5x ./core/scenario,$(BENCH_OUT)/sim-native.txt)
-	$(call bench_step,GOOS=js GOARCH=wasm $(GO) test -run '^$$' -bench Simulation -benchtime 3x ./core/scenario,$(BENCH_OUT)/sim-wasm.txt)
+	$(call bench_step,GOOS=js GOARCH=wasm $(GO) test $(WASM_FLAGS) -run '^$$' -bench Simulation -benchtime 3x ./core/scenario,$(BENCH_OUT)/sim-wasm.txt)
 	$(call bench_step,$(GO) test -run '^$$' -bench EngineSeek -benchtime 3x ./app/session/,$(BENCH_OUT)/seek-native.txt)
 	$(call bench_step,./bin/txnlab explore --runs $(EXPLORE_RUNS) --jobs 2 --out $(BENCH_OUT)/explore,$(BENCH_OUT)/explore.txt)
 	$(call bench_step,FLOOR_WEB=out/floor $(GO) test -count=1 -run '^$$' -bench . -benchtime 1x -timeout 30m ./app/e2e/,$(BENCH_OUT)/browser.txt)
