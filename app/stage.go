@@ -85,7 +85,9 @@ func (p *diagramState) layout() *diagram.Layout {
 		if p.engine.Pos() > 0 {
 			last = p.engine.EventsAt(p.engine.Pos() - 1)
 		}
-		p.laidKey, p.laid = k, p.full.At(len(p.engine.Events()), last)
+		// Over the last position's layout: nothing keeps it (the
+		// components ask layout() at each render).
+		p.laidKey, p.laid = k, p.full.AtInto(p.laid, len(p.engine.Events()), last)
 	}
 	return p.laid
 }

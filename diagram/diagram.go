@@ -427,14 +427,25 @@ func FullLayout(lanes []Lane, names *sim.Names, history []sim.Event, f Filter) *
 // first event of the newest step: the rows before the first row At or
 // past n, the arrows sent in them, in flight when their end is not among
 // them, and the spans begun in them, still open when they end later.
-func (full *Layout) At(n, lastStep int) *Layout {
-	l := &Layout{Lanes: full.Lanes, Names: full.Names, X: full.X, Width: full.Width, Words: full.Words}
+func (full *Layout) At(n, lastStep int) *Layout { return full.AtInto(nil, n, lastStep) }
+
+// AtInto is At written over old, a layout At or AtInto returned that
+// nobody reads any more, whose arrays it reuses: on a long history a
+// position's arrows are half a megabyte, which each move of the page
+// allocated anew for the collector that runs on the page's only thread.
+// old may be nil.
+func (full *Layout) AtInto(old *Layout, n, lastStep int) *Layout {
+	l := old
+	if l == nil {
+		l = &Layout{}
+	}
+	*l = Layout{Lanes: full.Lanes, Names: full.Names, X: full.X, Width: full.Width, Words: full.Words,
+		Arrows: l.Arrows[:0], Newest: l.Newest[:0], Spans: l.Spans[:0]}
 	rows := sort.Search(len(full.Rows), func(r int) bool { return full.Rows[r] >= n })
 	l.Rows = full.Rows[:rows:rows]
 	l.NowRow = rows
 	arrows := sort.Search(len(full.Arrows), func(a int) bool { return full.Arrows[a].FromRow >= rows })
-	l.Arrows = make([]Arrow, arrows)
-	copy(l.Arrows, full.Arrows[:arrows])
+	l.Arrows = append(l.Arrows, full.Arrows[:arrows]...)
 	for i := range l.Arrows {
 		a := &l.Arrows[i]
 		if a.endRow >= 0 && a.endRow < rows {

@@ -173,3 +173,53 @@ func TestRunsCodedInOtherOrdersShareLanes(t *testing.T) {
 		}
 	}
 }
+
+// A layout written over the last position's (the page's every move) is
+// the layout At gives afresh, whatever position came before, and once
+// its arrays have grown it allocates nothing: on a long history the
+// arrows were half a megabyte a move for the page's collector.
+func TestALayoutOverTheLastIsTheSameAndAllocatesNothing(t *testing.T) {
+	sc, _ := scenarios.Get("coordinator-crash-during-markers")
+	e := session.New()
+	if err := e.Load(sc.Script); err != nil {
+		t.Fatal(err)
+	}
+	h := e.History()
+	f := Filter{Replication: true}
+	full := FullLayout(LanesOf(f, Run{e.Names(), h}), e.Names(), h, f)
+	// Forward, back, a jump to the end and back to the start.
+	moves := []int{1, 2, 3, 2, 1, e.Len(), 0, e.Len() / 2, e.Len() - 1, 3}
+	same := func(a, b *Layout) bool {
+		norm := func(l *Layout) Layout {
+			c := *l
+			if len(c.Arrows) == 0 {
+				c.Arrows = nil
+			}
+			if len(c.Newest) == 0 {
+				c.Newest = nil
+			}
+			if len(c.Spans) == 0 {
+				c.Spans = nil
+			}
+			return c
+		}
+		return reflect.DeepEqual(norm(a), norm(b))
+	}
+	var l *Layout
+	at := func(i int) (n, last int) { return e.EventsAt(i), e.EventsAt(max(0, i-1)) }
+	for _, i := range moves {
+		n, last := at(i)
+		l = full.AtInto(l, n, last)
+		if !same(l, full.At(n, last)) {
+			t.Fatalf("the layout at step %d written over the last differs from At's", i)
+		}
+	}
+	if allocs := testing.AllocsPerRun(20, func() {
+		for _, i := range moves {
+			n, last := at(i)
+			l = full.AtInto(l, n, last)
+		}
+	}); allocs != 0 {
+		t.Errorf("a move allocates %.0f times over a grown layout, want 0", allocs/float64(len(moves)))
+	}
+}
