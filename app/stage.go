@@ -135,12 +135,13 @@ func (p *diagramState) follow(ctx app.Context) {
 	p.scrollDiagram(ctx, p.scrollTop)
 }
 
-// scrollDiagram sets the diagram's scroll position in the frame after
-// the render: set right after the render, it laid out the page there
-// and then (the frame's own layout) again. A scroll the learner (or a
-// test) makes after the render and before that frame wins over it: the
-// browser runs its scroll events, and so onDiagramScroll, before the
-// frame's callbacks.
+// scrollDiagram sets the diagram's scroll position right after the
+// render. Setting scrollTop lays the page out there (2-5 ms of a step's
+// task), but in the next animation frame it lost to scrolls made before
+// the render: their scroll events come in that frame, before its
+// callbacks, and looked like the learner's (a link to the evidence,
+// followed just after a scroll, left its arrow out of view). Of several
+// scrolls asked in one render, the last is set.
 func (p *diagramState) scrollDiagram(ctx app.Context, top int) {
 	p.scrollTop = top
 	if !app.IsClient {
@@ -155,20 +156,10 @@ func (p *diagramState) scrollDiagram(ctx app.Context, top int) {
 		if top == p.domScrollTop || seq != p.scrollSeq {
 			return
 		}
-		seen := p.domScrollTop
-		var f app.Func
-		f = app.FuncOf(func(app.Value, []app.Value) any {
-			f.Release()
-			if seq != p.scrollSeq || p.domScrollTop != seen {
-				return nil // a newer scroll, the page's or the learner's
-			}
-			if d := app.Window().GetElementByID(p.scrollID); d.Truthy() {
-				d.Set("scrollTop", top)
-				p.domScrollTop = top
-			}
-			return nil
-		})
-		app.Window().Call("requestAnimationFrame", f)
+		if d := app.Window().GetElementByID(p.scrollID); d.Truthy() {
+			d.Set("scrollTop", top)
+			p.domScrollTop = top
+		}
 	})
 }
 
