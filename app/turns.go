@@ -62,8 +62,9 @@ func takeTurn(ctx app.Context, f func(ctx app.Context, budget time.Duration)) {
 	app.Window().Call("requestAnimationFrame", turns.frame)
 }
 
-// takeWholeTurn runs f after a frame whose budget is all left when f
-// begins, and leaves none to the turns after it in that frame: for work
+// takeWholeTurn runs f in a frame with at least half its budget left
+// when f begins (else first in the next frame), and leaves none to the
+// turns after it in that frame: for work
 // whose cost is mostly go-app's render after it (an embedded
 // playground's first drawing of a history), which the budget does not
 // see.
