@@ -4,9 +4,11 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"math"
 	"os"
 	"path/filepath"
 	"runtime/debug"
+	"runtime/metrics"
 	"strconv"
 	"strings"
 	"sync"
@@ -109,18 +111,15 @@ func exploreCmd(args []string, stdout, stderr io.Writer) int {
 		return 2
 	}
 
-	// Each run allocates a fresh cluster and trace and drops it: a
-	// lazier collector costs some memory (tens of MB) and saves ~40% of
-	// the CPU. GOGC in the environment still wins.
-	if os.Getenv("GOGC") == "" {
-		debug.SetGCPercent(400)
-	}
+	gc := newExploreGC()
+	defer gc.restore()
 	tty := isTerminal(os.Stderr)
 	start := time.Now()
 	lastPrint := start
 	cfg := explore.Config{Runs: *runs, Seed: *seed, Break: mech, NoBias: *noBias, KeepGoing: *keep, Actions: *actions, Config: *config}
 	rep := explore.NewReport()
 	each := func(i int, r *explore.Run) bool {
+		gc.check()
 		failed := rep.Add(i, r)
 		now := time.Now()
 		line := fmt.Sprintf("explore: %d/%d runs, %d violating, %d invalid, %.0f runs/s",
@@ -311,5 +310,60 @@ func runOrdered(cfg explore.Config, jobs int, each func(i int, r *explore.Run) b
 			}
 			want++
 		}
+	}
+}
+
+// exploreGC sets the collector for a run of many short simulations. Each
+// run allocates a fresh cluster and trace (about 1.4 MB) and drops it, so
+// the live heap stays a few MB while the allocation rate is high: the
+// collector's cost is the number of cycles. With no percentage trigger
+// and a 128 MiB memory limit, a cycle comes every ~100 MB allocated, and
+// the heap stays in memory already touched (GOGC=400 let it take fresh
+// pages: more page faults). Measured in session 9, `explore --runs 2000
+// --jobs 2` interleaved 5 times: 949-1053 runs/s against GOGC=400's
+// 690-895, CPU 3.9 s against 4.7, peak RSS 133 MB against 79.
+type exploreGC struct {
+	on bool
+	// percent and limit are the settings before, for restore.
+	percent int
+	limit   int64
+}
+
+// exploreHeapLimit is the memory limit the collector works to.
+const exploreHeapLimit = 128 << 20
+
+// newExploreGC switches the percentage trigger off under the limit,
+// unless GOGC or GOMEMLIMIT in the environment says otherwise.
+func newExploreGC() *exploreGC {
+	g := &exploreGC{percent: debug.SetGCPercent(-1), limit: debug.SetMemoryLimit(-1)}
+	debug.SetGCPercent(g.percent)
+	if os.Getenv("GOGC") == "" && os.Getenv("GOMEMLIMIT") == "" {
+		debug.SetGCPercent(-1)
+		debug.SetMemoryLimit(exploreHeapLimit)
+		g.on = true
+	}
+	return g
+}
+
+// restore puts the collector's settings back as they were (exploreCmd
+// also runs inside tests).
+func (g *exploreGC) restore() {
+	debug.SetGCPercent(g.percent)
+	debug.SetMemoryLimit(g.limit)
+}
+
+// check goes back to a percentage trigger if the live heap nears the
+// limit (long runs, a shrink of a long script), where a limit-only
+// collector would run cycle after cycle.
+func (g *exploreGC) check() {
+	if !g.on {
+		return
+	}
+	s := []metrics.Sample{{Name: "/gc/heap/live:bytes"}}
+	metrics.Read(s)
+	if s[0].Value.Kind() == metrics.KindUint64 && s[0].Value.Uint64() > exploreHeapLimit/2 {
+		debug.SetGCPercent(400)
+		debug.SetMemoryLimit(math.MaxInt64)
+		g.on = false
 	}
 }

@@ -2,8 +2,11 @@ package main
 
 import (
 	"bytes"
+	"math"
 	"os"
 	"path/filepath"
+	"runtime"
+	"runtime/debug"
 	"slices"
 	"strings"
 	"testing"
@@ -115,4 +118,34 @@ func TestExploreLists(t *testing.T) {
 	if code := exploreCmd([]string{"--list-mechanisms", "extra"}, &stdout, &stderr); code != 2 {
 		t.Errorf("--list-mechanisms extra exited %d", code)
 	}
+}
+
+// The explorer's collector works to a memory limit with no percentage
+// trigger, and gives the percentage trigger back once the live heap
+// nears the limit, where a limit-only collector would run cycle after
+// cycle.
+func TestTheExplorersCollectorBacksOffABigHeap(t *testing.T) {
+	t.Setenv("GOGC", "")
+	t.Setenv("GOMEMLIMIT", "")
+	g := newExploreGC()
+	defer g.restore()
+	g.check()
+	if !g.on || debug.SetGCPercent(-1) != -1 || debug.SetMemoryLimit(-1) != exploreHeapLimit {
+		t.Fatal("a small heap: want no percentage trigger and the 128 MiB limit")
+	}
+	big := make([]*[1 << 20]byte, exploreHeapLimit/2/(1<<20)+8)
+	for i := range big {
+		big[i] = new([1 << 20]byte)
+	}
+	runtime.GC()
+	g.check()
+	runtime.KeepAlive(big)
+	if g.on || debug.SetGCPercent(-1) != 400 || debug.SetMemoryLimit(-1) != math.MaxInt64 {
+		t.Fatal("a live heap over half the limit: want GOGC=400 and no limit back")
+	}
+	g.restore()
+	if debug.SetGCPercent(-1) != 100 || debug.SetMemoryLimit(-1) != math.MaxInt64 {
+		t.Fatal("after the explorer: want the collector as it was")
+	}
+	debug.SetGCPercent(100)
 }
