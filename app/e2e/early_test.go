@@ -161,7 +161,7 @@ func TestTheServersPageShowsWhileTheWasmLoads(t *testing.T) {
 	b.waitFor("the server's page and go-app's loader", `!!document.querySelector("article.lesson h1") && !!document.getElementById("app-wasm-loader")`)
 	type seen struct {
 		Heading, Button bool
-		Loader          string
+		Loader, Badge   string
 	}
 	got := eval[seen](b, `(() => {
 		const at = (el) => { const r = el.getBoundingClientRect(); const hit = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2); return !!hit && (hit === el || el.contains(hit)); };
@@ -170,10 +170,17 @@ func TestTheServersPageShowsWhileTheWasmLoads(t *testing.T) {
 		const headingSeen = at(h);
 		const step = document.querySelector(".embedded-playground button");
 		step.scrollIntoView({block: "center"});
-		return {Heading: headingSeen, Button: at(step), Loader: document.getElementById("app-wasm-loader").innerText};
+		const l = document.getElementById("app-wasm-loader"), r = l.getBoundingClientRect();
+		return {Heading: headingSeen, Button: at(step), Loader: l.innerText,
+			Badge: getComputedStyle(l).position + (r.right > innerWidth - 64 && r.bottom > innerHeight - 64 && r.width < innerWidth / 2 ? " corner" : " elsewhere")};
 	})()`)
 	if !got.Heading || !got.Button {
 		t.Errorf("while the wasm loads, the lesson's heading is seen: %v, a playground's button can be pressed: %v; want both", got.Heading, got.Button)
+	}
+	// Its styles are in the site's stylesheet (go-app's own is not
+	// linked, so a cold load waits for one stylesheet).
+	if got.Badge != "fixed corner" {
+		t.Errorf("the loader is %q, want a badge fixed in the window's corner", got.Badge)
 	}
 	if strings.ContainsAny(got.Loader, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ") {
 		t.Errorf("the loader says %q on the Chinese page", got.Loader)

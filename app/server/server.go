@@ -168,7 +168,10 @@ func newPagesHandler(version string, wasmLen int, lessons []string) *app.Handler
 		// In no language: a page's language is not known to go-app's
 		// loader script, which writes the label as the wasm arrives.
 		LoadingLabel: "{progress}%",
-		Styles:       []string{"/web/app.css", "/web/compare.css"},
+		// One stylesheet, go-app's loader styles in it: a cold load's
+		// first paint waits for every stylesheet in the head.
+		Styles:          []string{"/web/app.css"},
+		NoDefaultStyles: true,
 		// go-app's service worker caches "/" and the assets; caching every
 		// route and the favicon too is what makes the site work offline.
 		CacheableResources: slices.Concat(txnapp.Paths(), []string{"/web/icon.svg", txnapp.EngineWorkerPath}, txnapp.LibraryLinks(), lessons),

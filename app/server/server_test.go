@@ -18,6 +18,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"runtime"
 	"strings"
 	"testing"
@@ -716,5 +717,23 @@ func TestATrailingSlashLeadsToThePage(t *testing.T) {
 		if rec := get(t, s, path); rec.Code != http.StatusNotFound {
 			t.Errorf("GET %s: %d (Location %q), want 404", path, rec.Code, rec.Header().Get("Location"))
 		}
+	}
+}
+
+// A cold load paints once every stylesheet in the head has come: a page
+// links the site's one stylesheet, which carries go-app's loader styles,
+// and not go-app's own (still served, for a service worker of an older
+// version that lists it).
+func TestAPageWaitsForOneStylesheet(t *testing.T) {
+	s, _ := newServer(t, Config{WebDir: newWebDir(t, fakeWasm(4096))})
+	link := regexp.MustCompile(`<link[^>]*rel="stylesheet"[^>]*>`)
+	for _, target := range []string{"/", "/zh/playground", "/scenarios"} {
+		links := link.FindAllString(get(t, s, target).Body.String(), -1)
+		if len(links) != 1 || !strings.Contains(links[0], `href="/web/app.css"`) {
+			t.Errorf("GET %s: stylesheets %q, want /web/app.css alone", target, links)
+		}
+	}
+	if rec := get(t, s, "/app.css"); rec.Code != http.StatusOK {
+		t.Errorf("go-app's /app.css: %d, want it still served", rec.Code)
 	}
 }

@@ -86,6 +86,13 @@ type Handler struct {
 	// resources. Attributes like crossorigin can be appended after a space.
 	Styles []string
 
+	// txnlab: NoDefaultStyles leaves go-app's own stylesheet (/app.css,
+	// the loader's and the not-found page's styles) out of the page's
+	// head; it is still served. A site whose stylesheet carries the
+	// loader's styles then has one render-blocking stylesheet to wait
+	// for instead of two before its first paint.
+	NoDefaultStyles bool
+
 	// Fonts lists font files to preload, improving performance and visual
 	// readiness. Attributes like crossorigin can be appended after a space.
 	Fonts []string
@@ -201,6 +208,9 @@ func (h *Handler) initLibraries() {
 
 func (h *Handler) initLinks() {
 	styles := []string{"/app.css"}
+	if h.NoDefaultStyles {
+		styles = nil // txnlab: see NoDefaultStyles
+	}
 	for path := range h.libraries {
 		styles = append(styles, path)
 	}
