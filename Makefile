@@ -124,7 +124,7 @@ bench: wasm floor
 	mkdir -p $(BENCH_OUT)
 	{ date -u +%Y-%m-%dT%H:%MZ; cat /proc/loadavg 2>/dev/null || echo ?; } > $(BENCH_OUT)/start.txt
 	$(call bench_step,$(GO) test -run '^$$' -bench Simulation -benchtime 5x ./core/scenario,$(BENCH_OUT)/sim-native.txt)
-	$(call bench_step,GOOS=js GOARCH=wasm $(GO) test $(WASM_FLAGS) -run '^$$' -bench Simulation -benchtime 3x ./core/scenario,$(BENCH_OUT)/sim-wasm.txt)
+	$(call bench_step,GOOS=js GOARCH=wasm $(GO) test $(WASM_FLAGS) -run '^$$' -bench Simulation -benchtime 5x ./core/scenario,$(BENCH_OUT)/sim-wasm.txt)
 	$(call bench_step,$(GO) test -run '^$$' -bench EngineSeek -benchtime 3x ./app/session/,$(BENCH_OUT)/seek-native.txt)
 	$(call bench_step,./bin/txnlab explore --runs $(EXPLORE_RUNS) --jobs 2 --out $(BENCH_OUT)/explore,$(BENCH_OUT)/explore.txt)
 	$(call bench_step,FLOOR_WEB=out/floor $(GO) test -count=1 -run '^$$' -bench . -benchtime 1x -timeout 30m ./app/e2e/,$(BENCH_OUT)/browser.txt)

@@ -336,7 +336,7 @@ func report(dir, wasm string, h host) string {
 var commands = []string{
 	"make wasm floor   # floor: cmd/floor, a bare go-app page, into out/floor",
 	"go test -run '^$' -bench Simulation -benchtime 5x ./core/scenario",
-	"GOOS=js GOARCH=wasm go test -run '^$' -bench Simulation -benchtime 3x ./core/scenario   # PATH has $(go env GOROOT)/lib/wasm",
+	"GOOS=js GOARCH=wasm go test $(WASM_FLAGS) -run '^$' -bench Simulation -benchtime 5x ./core/scenario   # the app's build flags; PATH has $(go env GOROOT)/lib/wasm",
 	"go test -run '^$' -bench EngineSeek -benchtime 3x ./app/session/",
 	"bin/txnlab explore --runs 2000 --jobs 2",
 	"FLOOR_WEB=out/floor go test -count=1 -run '^$' -bench . -benchtime 1x ./app/e2e/   # headless Chromium",
