@@ -70,7 +70,7 @@ wasm: cli
 # bare go-app page (cmd/floor) built and served as web/app.wasm is, in a
 # copy of web/ (out/floor). Its compressed copies are kept from the last
 # build: precompress redoes them only if the wasm changed (brotli at
-# quality 11 is 40 s of a core, just before make bench's timings).
+# quality 11 was 15 s of a core, just before make bench's timings).
 floor: cli
 	mkdir -p out/floor
 	find out/floor -mindepth 1 -maxdepth 1 ! -name 'app.wasm*' -exec rm -rf {} +
