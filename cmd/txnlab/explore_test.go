@@ -127,6 +127,10 @@ func TestExploreLists(t *testing.T) {
 func TestTheExplorersCollectorBacksOffABigHeap(t *testing.T) {
 	t.Setenv("GOGC", "")
 	t.Setenv("GOMEMLIMIT", "")
+	// The settings the test binary runs with, whatever its environment.
+	percent := debug.SetGCPercent(-1)
+	debug.SetGCPercent(percent)
+	limit := debug.SetMemoryLimit(-1)
 	g := newExploreGC()
 	defer g.restore()
 	g.check()
@@ -144,8 +148,7 @@ func TestTheExplorersCollectorBacksOffABigHeap(t *testing.T) {
 		t.Fatal("a live heap over half the limit: want GOGC=400 and no limit back")
 	}
 	g.restore()
-	if debug.SetGCPercent(-1) != 100 || debug.SetMemoryLimit(-1) != math.MaxInt64 {
-		t.Fatal("after the explorer: want the collector as it was")
+	if got := debug.SetGCPercent(percent); got != percent || debug.SetMemoryLimit(-1) != limit {
+		t.Fatalf("after the explorer: GOGC %d, want the collector as it was (%d)", got, percent)
 	}
-	debug.SetGCPercent(100)
 }
