@@ -600,14 +600,31 @@ func (b *Broker) OnMetadataChange(w *sim.World) {
 			*l = leadership{p: p, log: b.Disk.Log(tp), epoch: p.LeaderEpoch,
 				followers: b.followerPtrs.Make(len(p.Replicas))}
 			for _, r := range p.Replicas {
-				if r != b.ID {
-					// Its position is unknown until its next fetch says:
-					// a fetch parked before the election must not be
-					// answered as if it came from epoch 0 at offset 0.
-					f := b.followerViews.New()
-					*f = followerState{id: r, lastCaughtUp: w.Now(), lastFetchedEpoch: -1}
-					l.followers = append(l.followers, f)
+				if r == b.ID {
+					continue
 				}
+				f := b.followerViews.New()
+				if prev := followerOf(old, r); prev != nil {
+					// Re-elected with a new leader epoch (an ISR shrink
+					// bumps it in 3.5): Kafka's Partition.makeLeader keeps
+					// what it knew of each follower when the leader stays
+					// (Replica.resetReplicaState, isNewLeader=false), so
+					// the high watermark can move at once "since ISR could
+					// be down to 1"; an in-sync follower counts as caught
+					// up now, another as never.
+					*f = *prev
+					f.lastCaughtUp = 0
+					if p.InISR(r) {
+						f.lastCaughtUp = w.Now()
+					}
+				} else {
+					// A new leader: its position is unknown until its
+					// next fetch says; a fetch parked before the election
+					// must not be answered as if it came from epoch 0 at
+					// offset 0.
+					*f = followerState{id: r, lastCaughtUp: w.Now(), lastFetchedEpoch: -1}
+				}
+				l.followers = append(l.followers, f)
 			}
 			b.led.Set(tp, l)
 			b.ledChanged()
@@ -623,6 +640,14 @@ func (b *Broker) OnMetadataChange(w *sim.World) {
 	}
 	b.wakeParked(w)
 	b.ensureFetchers(w)
+}
+
+// followerOf is what an earlier leadership knew of replica r, or nil.
+func followerOf(l *leadership, r int32) *followerState {
+	if l == nil {
+		return nil
+	}
+	return l.follower(r)
 }
 
 func sortedIDs(m map[int32]*sim.Envelope) []int32 {
