@@ -449,3 +449,17 @@ func TestChineseLinesJoinWithoutStraySpaces(t *testing.T) {
 		t.Errorf("English lines lost their space: %q", b.String())
 	}
 }
+
+// The server's page of a lesson shows variant 0 of every varied block,
+// its values filled in: no reader meets a {{NAME}}.
+func TestTheServersPageShowsVariantZero(t *testing.T) {
+	c := embedded(t)
+	for _, lang := range doc.Langs {
+		for _, m := range c.Catalogue(lang) {
+			if h := c.HTML(lang, m.Slug); strings.Contains(h, "{{") {
+				i := strings.Index(h, "{{")
+				t.Errorf("%s (%s): the page shows %q", m.Slug, lang, h[max(0, i-40):min(len(h), i+40)])
+			}
+		}
+	}
+}
