@@ -38,7 +38,7 @@ var KindQuestionBlock = ast.NewNodeKind("QuestionBlock")
 type ScenarioBlock struct {
 	ast.BaseBlock
 	Scenario doc.Scenario
-	static   doc.Scenario // variant 0, for the server's HTML
+	static   doc.Scenario     // variant 0, for the server's HTML
 	script   *scenario.Script // nil when the script did not parse
 }
 
@@ -62,9 +62,9 @@ type QuestionBlock struct {
 	ast.BaseBlock
 	Question   doc.Question
 	static     doc.Question // variant 0, for the server's HTML
-	whenLines  [][]int // the file line of each choice's when: lines
-	queryLines []int   // the file line of each evidence query
-	answerLine int     // the file line of answer:
+	whenLines  [][]int      // the file line of each choice's when: lines
+	queryLines []int        // the file line of each evidence query
+	answerLine int          // the file line of answer:
 }
 
 // Kind implements ast.Node.
