@@ -21,8 +21,8 @@ type librarySelect struct {
 	Slug, Title string
 	// Edited is set once the learner's script differs from it: the list
 	// then names the learner's script, not the scenario it came from.
-	Edited bool
-	onChange    app.EventHandler // kept from the first render: a method of the page
+	Edited   bool
+	onChange app.EventHandler // kept from the first render: a method of the page
 }
 
 func (s *librarySelect) Render() app.UI {
