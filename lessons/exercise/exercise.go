@@ -46,7 +46,7 @@ type Limit struct {
 	Kind string
 	// Line is the statement's line (LimitVerb, LimitBreak); Verb its
 	// verb.
-	Line int `json:",omitempty"`
+	Line int    `json:",omitempty"`
 	Verb string `json:",omitempty"`
 	// Added and Max are the statements added and the bound
 	// (LimitAdded).
