@@ -16,8 +16,8 @@ import (
 	"txnlab/lessons/doc"
 )
 
-// The Blocks extension turns the ```scenario and ```question fenced code
-// blocks of a lesson into nodes of their own (after
+// The Blocks extension turns the ```scenario, ```question, ```after and
+// ```exercise fenced code blocks of a lesson into nodes of their own (after
 // abhinav/goldmark-mermaid): an AST transformer collects the fenced blocks
 // of those languages during a walk, parses each (info-string attributes,
 // body), and after the walk replaces it with a ScenarioBlock or
@@ -62,6 +62,7 @@ type QuestionBlock struct {
 	Question   doc.Question
 	whenLines  [][]int // the file line of each choice's when: lines
 	queryLines []int   // the file line of each evidence query
+	answerLine int     // the file line of answer:
 }
 
 // Kind implements ast.Node.
@@ -124,7 +125,7 @@ func (blockTransformer) Transform(root *ast.Document, reader text.Reader, pc par
 		}
 		if f, ok := n.(*ast.FencedCodeBlock); ok {
 			switch string(f.Language(source)) {
-			case "scenario", "question":
+			case "scenario", "question", "after", "exercise":
 				found = append(found, f)
 			}
 			return ast.WalkSkipChildren, nil
@@ -158,7 +159,13 @@ func (blockTransformer) Transform(root *ast.Document, reader text.Reader, pc par
 			node, errs = &ScenarioBlock{Scenario: s.Scenario, script: s.script}, e
 		case "question":
 			q, e := parseQuestionBlock(attrs, body, line, renderInline)
-			node, errs = &QuestionBlock{Question: q.Question, whenLines: q.whenLines, queryLines: q.queryLines}, e
+			node, errs = &QuestionBlock{Question: q.Question, whenLines: q.whenLines, queryLines: q.queryLines, answerLine: q.answerLine}, e
+		case "after":
+			a, e := parseAfterBlock(attrs, body, line, pc)
+			node, errs = a, e
+		case "exercise":
+			x, e := parseExerciseBlock(attrs, body, line, renderInline)
+			node, errs = &ExerciseBlock{Exercise: x.Exercise, parsed: x}, e
 		}
 		node.SetLines(f.Lines())
 		root.ReplaceChild(root, f, node)

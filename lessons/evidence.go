@@ -81,7 +81,16 @@ func parseEvidence(lines []evidenceLine) ([]doc.EvidencePart, []int, []*Error) {
 				}
 				text = text[n+end+n:]
 			case '{':
-				end := strings.IndexByte(text, '}')
+				if strings.HasPrefix(text, "{{") {
+					// A variant's {{NAME}} (docs/lessons.md, "Variants"):
+					// text the page fills in, not a slot.
+					if end := strings.Index(text, "}}"); end > 0 {
+						addText(text[:end+2])
+						text = text[end+2:]
+						continue
+					}
+				}
+				end := slotEnd(text)
 				if end < 0 {
 					errs = append(errs, &Error{Line: l.line, Msg: "evidence: a { slot is not closed on its line"})
 					addText(text)
@@ -104,6 +113,25 @@ func parseEvidence(lines []evidenceLine) ([]doc.EvidencePart, []int, []*Error) {
 		}
 	}
 	return parts, queryLines, errs
+}
+
+// slotEnd is the index of the } that closes the slot text opens, passing
+// over the {{NAME}}s of a variant inside it, or -1.
+func slotEnd(text string) int {
+	for j := 1; j < len(text); j++ {
+		if strings.HasPrefix(text[j:], "{{") {
+			k := strings.Index(text[j:], "}}")
+			if k < 0 {
+				return -1
+			}
+			j += k + 1
+			continue
+		}
+		if text[j] == '}' {
+			return j
+		}
+	}
+	return -1
 }
 
 // hasQuery reports whether the sentence has a slot.
