@@ -77,6 +77,9 @@ type Expectation struct {
 type ScriptError struct {
 	Line, Col int
 	Msg       string
+	// Runtime marks an error met while running (a statement that could
+	// not apply then) rather than while parsing.
+	Runtime bool `json:",omitempty"`
 	// Broken is set when it happened in an attack's run with the
 	// mechanism off (and not in the run with it on).
 	Broken bool `json:",omitempty"`
@@ -225,7 +228,7 @@ func (c *Check) finish(s *scenario.Session) {
 	broken := attack && c.at == 0
 	if s.Err != nil {
 		e := scriptError(s.Err)
-		e.Broken = broken
+		e.Runtime, e.Broken = true, broken
 		c.res.Err = e
 		c.done = true
 		c.verdict()

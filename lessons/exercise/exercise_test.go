@@ -129,12 +129,12 @@ func TestGrade(t *testing.T) {
 			}
 		}},
 		{"a parse error names its line and column", &abortGoal, abortStart + "p abort\np frobnicate\n", func(t *testing.T, r *Result) {
-			if r.Passed || r.Err == nil || r.Err.Line != 8 || r.Err.Col != 3 || r.Goals != nil {
+			if r.Passed || r.Err == nil || r.Err.Line != 8 || r.Err.Col != 3 || r.Err.Runtime || r.Goals != nil {
 				t.Errorf("got %+v, err %+v", r, r.Err)
 			}
 		}},
 		{"a statement that cannot apply stops the run", &abortGoal, abortStart + "resume p\np abort\n", func(t *testing.T, r *Result) {
-			if r.Passed || r.Err == nil || r.Err.Line != 7 || r.Err.Col != 1 || !strings.Contains(r.Err.Msg, "not paused") {
+			if r.Passed || r.Err == nil || r.Err.Line != 7 || r.Err.Col != 1 || !strings.Contains(r.Err.Msg, "not paused") || !r.Err.Runtime {
 				t.Errorf("got %+v", r.Err)
 			}
 		}},
