@@ -106,9 +106,10 @@ func parseAfterBlock(info string, body []string, line int, pc parser.Context) (*
 		return n, errs
 	}
 	source := []byte(src)
-	root := inlineMarkdown.Parser().Parse(text.NewReader(source))
+	md := inlineMarkdown[langOf(pc)]
+	root := md.Parser().Parse(text.NewReader(source))
 	var buf bytes.Buffer
-	if err := inlineMarkdown.Renderer().Render(&buf, source, root); err != nil {
+	if err := md.Renderer().Render(&buf, source, root); err != nil {
 		at(line, "after block: rendering: "+err.Error())
 	}
 	n.HTML = buf.String()

@@ -158,13 +158,14 @@ func (blockTransformer) Transform(root *ast.Document, reader text.Reader, pc par
 			s, e := parseScenarioBlock(attrs, body, line)
 			node, errs = &ScenarioBlock{Scenario: s.Scenario, script: s.script}, e
 		case "question":
-			q, e := parseQuestionBlock(attrs, body, line, renderInline)
+			inline := func(src string) string { return renderInline(langOf(pc), src) }
+			q, e := parseQuestionBlock(attrs, body, line, inline)
 			node, errs = &QuestionBlock{Question: q.Question, whenLines: q.whenLines, queryLines: q.queryLines, answerLine: q.answerLine}, e
 		case "after":
 			a, e := parseAfterBlock(attrs, body, line, pc)
 			node, errs = a, e
 		case "exercise":
-			x, e := parseExerciseBlock(attrs, body, line, renderInline)
+			x, e := parseExerciseBlock(attrs, body, line, func(src string) string { return renderInline(langOf(pc), src) })
 			node, errs = &ExerciseBlock{Exercise: x.Exercise, parsed: x}, e
 		}
 		node.SetLines(f.Lines())

@@ -62,7 +62,7 @@ func Load(fsys fs.FS) (*Course, error) {
 		return nil, err
 	}
 	slices.Sort(names)
-	md := NewMarkdown()
+	md := map[doc.Lang]goldmark.Markdown{doc.English: newMarkdown(doc.English), doc.Chinese: newMarkdown(doc.Chinese)}
 	c := &Course{pages: map[pageKey]*page{}}
 	var errs ErrorList
 	var pages []*page
@@ -81,7 +81,7 @@ func Load(fsys fs.FS) (*Course, error) {
 		if err != nil {
 			return nil, err
 		}
-		p, perrs := loadPage(md, name, lang, m[1], data)
+		p, perrs := loadPage(md[lang], name, lang, m[1], data)
 		errs = append(errs, perrs...)
 		c.pages[pageKey{lang, m[1]}] = p
 		pages = append(pages, p)

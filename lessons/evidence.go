@@ -22,9 +22,9 @@ type evidenceLine struct {
 
 // parseEvidence splits the sentence's lines into parts, with the file line
 // of each query part (checked against the scenario's script by
-// checkLesson), and joins the lines as a rendered paragraph would: with a space,
-// or with nothing between two East Asian wide characters (Chinese text
-// wraps without spaces).
+// checkLesson), and joins the lines as a rendered paragraph would: with a
+// space, or with nothing where either side is an East Asian wide
+// character (Chinese text wraps without spaces, also next to Latin).
 func parseEvidence(lines []evidenceLine) ([]doc.EvidencePart, []int, []*Error) {
 	var parts []doc.EvidencePart
 	var queryLines []int
@@ -47,7 +47,7 @@ func parseEvidence(lines []evidenceLine) ([]doc.EvidencePart, []int, []*Error) {
 		}
 		if i > 0 && prevLast != 0 {
 			first, _ := utf8.DecodeRuneInString(text)
-			if !(util.IsEastAsianWideRune(prevLast) && util.IsEastAsianWideRune(first)) {
+			if !util.IsEastAsianWideRune(prevLast) && !util.IsEastAsianWideRune(first) {
 				addText(" ")
 			}
 		}

@@ -130,7 +130,7 @@ func TestLoadCourse(t *testing.T) {
 	}
 	zhl, _ := c.Lesson(doc.Chinese, "02-one-transaction")
 	wantEv := []doc.EvidencePart{
-		{Text: "调用返回了 "}, {Query: "producer p result"}, {Text: "；事务处于 "},
+		{Text: "调用返回了 "}, {Query: "producer p result"}, {Text: "；事务处于"},
 		{Query: "txn tx state"}, {Text: " 状态， "}, {Code: "commit"}, {Text: " 已完成。"},
 	}
 	if got := zhl.Questions[0].Evidence; !reflect.DeepEqual(got, wantEv) {

@@ -8,6 +8,8 @@ import (
 	"github.com/yuin/goldmark/extension"
 	"github.com/yuin/goldmark/parser"
 	"github.com/yuin/goldmark/text"
+
+	"txnlab/lessons/doc"
 )
 
 // The goldmark configuration every lesson is rendered with, in one place
@@ -16,23 +18,30 @@ import (
 //
 //   - Raw HTML is never passed through: goldmark's default, kept (no
 //     html.WithUnsafe anywhere; a test checks).
-//   - CJK: a soft line break between two East Asian wide characters is
-//     dropped, so a Chinese paragraph wrapped in the source reads as one
-//     run of text (EastAsianLineBreaksSimple). A break next to Latin text
-//     stays a space, the spacing the Chinese source texts use around Kafka
-//     identifiers ("Kafka 事务"). The CSS3 draft style would also drop the
-//     break after any punctuation, English full stops included. "\ " is an
-//     escaped space that renders as nothing, for emphasis next to CJK text.
+//   - CJK: in English, a soft line break between two East Asian wide
+//     characters is dropped (EastAsianLineBreaksSimple) and every other
+//     stays a space. In Chinese, a break with a wide character on either
+//     side is dropped too (EastAsianLineBreaksCSS3Draft), so a line that
+//     ends in Chinese before a Kafka identifier, or starts in Chinese
+//     after one, shows no stray space: the course's Chinese writes the
+//     spaces it wants on the line. The CSS3 draft style also drops the
+//     break after a full stop, which English cannot afford. "\ " is an
+//     escaped space that renders as nothing, for emphasis next to CJK
+//     text.
 //   - GFM tables, for the protocol summary tables.
 //   - Headings get ids, so lessons link to sections; {#id} after a heading
 //     sets one by hand (goldmark's ids drop CJK characters, so a Chinese
 //     heading needs one to share its anchor with the English page).
-func markdownOptions() []goldmark.Option {
+func markdownOptions(lang doc.Lang) []goldmark.Option {
+	breaks := extension.EastAsianLineBreaksSimple
+	if lang == doc.Chinese {
+		breaks = extension.EastAsianLineBreaksCSS3Draft
+	}
 	return []goldmark.Option{
 		goldmark.WithExtensions(
 			extension.Table,
 			extension.NewCJK(
-				extension.WithEastAsianLineBreaks(extension.EastAsianLineBreaksSimple),
+				extension.WithEastAsianLineBreaks(breaks),
 				extension.WithEscapedSpace(),
 			),
 		),
@@ -47,26 +56,34 @@ func markdownOptions() []goldmark.Option {
 // lesson configuration (no raw HTML, CJK line breaks, tables, heading ids)
 // plus the Blocks extension. Give it valid UTF-8: goldmark v1.8.7's CJK
 // line breaks panic on a soft break after an invalid byte (Load checks).
-func NewMarkdown() goldmark.Markdown {
-	return goldmark.New(append(markdownOptions(), goldmark.WithExtensions(Blocks))...)
+func NewMarkdown() goldmark.Markdown { return newMarkdown(doc.English) }
+
+// newMarkdown is NewMarkdown for a page in lang, whose line breaks follow
+// its script.
+func newMarkdown(lang doc.Lang) goldmark.Markdown {
+	return goldmark.New(append(markdownOptions(lang), goldmark.WithExtensions(Blocks))...)
 }
 
 // inlineMarkdown renders the Markdown inside question blocks (prompt,
 // choices, hints, explanation): the lesson configuration without Blocks,
 // so a question cannot nest live blocks.
-var inlineMarkdown = goldmark.New(markdownOptions()...)
+var inlineMarkdown = map[doc.Lang]goldmark.Markdown{
+	doc.English: goldmark.New(markdownOptions(doc.English)...),
+	doc.Chinese: goldmark.New(markdownOptions(doc.Chinese)...),
+}
 
 // renderInline renders src as Markdown and, when it is a single paragraph,
 // drops the <p> around it: a prompt or a choice is a phrase, and the page
 // places it in its own element.
-func renderInline(src string) string {
+func renderInline(lang doc.Lang, src string) string {
 	if src == "" {
 		return ""
 	}
+	md := inlineMarkdown[lang]
 	source := []byte(src)
-	root := inlineMarkdown.Parser().Parse(text.NewReader(source))
+	root := md.Parser().Parse(text.NewReader(source))
 	var buf bytes.Buffer
-	r := inlineMarkdown.Renderer()
+	r := md.Renderer()
 	if root.ChildCount() == 1 && root.FirstChild().Kind() == ast.KindParagraph {
 		for c := root.FirstChild().FirstChild(); c != nil; c = c.NextSibling() {
 			if err := r.Render(&buf, source, c); err != nil {

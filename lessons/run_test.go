@@ -435,3 +435,21 @@ func TestBothLanguagesShareEveryHeadingsAnchor(t *testing.T) {
 		}
 	}
 }
+
+// A Chinese paragraph wrapped in the source reads as one run of text: no
+// line break, which the browser would show as a space, stays next to a
+// Chinese character, before a Kafka identifier or after one.
+func TestChineseLinesJoinWithoutStraySpaces(t *testing.T) {
+	c := embedded(t)
+	stray := regexp.MustCompile(`[\p{Han}，。：；、（）]\n[^\n<]|[^\n>]\n[\p{Han}，。：；、（）]`)
+	for _, m := range c.Catalogue(doc.Chinese) {
+		h := c.HTML(doc.Chinese, m.Slug)
+		if found := stray.FindAllString(h, -1); len(found) > 0 {
+			t.Errorf("%s: %d line breaks next to Chinese text render as spaces, e.g. %q", m.Slug, len(found), found[0])
+		}
+	}
+	var b strings.Builder
+	if err := NewMarkdown().Convert([]byte("One sentence.\nTwo."), &b); err != nil || !strings.Contains(b.String(), "sentence.\nTwo") {
+		t.Errorf("English lines lost their space: %q", b.String())
+	}
+}

@@ -47,6 +47,13 @@ type Report struct {
 	Panics     int
 	FirstPanic *Run
 	Steps      int64
+	// KafkaAnomalies counts runs whose every violation is a known anomaly
+	// of Kafka itself (safety.Anomalies), not counted in Failed: the
+	// simulation doing what the release does. ByAnomaly counts them by
+	// name and FirstAnomaly is the first.
+	KafkaAnomalies int
+	ByAnomaly      map[string]int
+	FirstAnomaly   *Run
 }
 
 // Invariants lists the violated invariants in the checker's order.
@@ -64,7 +71,9 @@ func (r *Report) Invariants() []string {
 }
 
 // NewReport starts an empty report.
-func NewReport() *Report { return &Report{ByInvariant: map[string]int{}, FirstIndex: -1} }
+func NewReport() *Report {
+	return &Report{ByInvariant: map[string]int{}, ByAnomaly: map[string]int{}, FirstIndex: -1}
+}
 
 // Add counts run i; it reports whether the run failed (a violation).
 // Runs must be added in index order for First to be the first.
@@ -85,6 +94,12 @@ func (rep *Report) Add(i int, r *Run) bool {
 		}
 	case r.Exhausted:
 		rep.Exhausted++
+	case len(r.Violations) > 0 && onlyAnomalies(r.Violations):
+		rep.KafkaAnomalies++
+		rep.ByAnomaly[r.Violations[0].Anomaly]++
+		if rep.FirstAnomaly == nil {
+			rep.FirstAnomaly = r
+		}
 	case len(r.Violations) > 0:
 		rep.Failed++
 		seen := map[string]bool{}
@@ -100,6 +115,16 @@ func (rep *Report) Add(i int, r *Run) bool {
 		return true
 	}
 	return false
+}
+
+// onlyAnomalies reports whether every violation is a known Kafka anomaly.
+func onlyAnomalies(vs []check.Violation) bool {
+	for _, v := range vs {
+		if v.Anomaly == "" {
+			return false
+		}
+	}
+	return true
 }
 
 // RunOptions are the options of run i of a batch.
