@@ -427,7 +427,7 @@ func (c *exerciseCard) renderResult() app.UI {
 				if run.Caught {
 					verdict = "x.run.caught"
 				}
-				body = append(body, app.Text(" ("+tr(l, verdict)+")"))
+				body = append(body, app.Text(" "+tr(l, verdict)))
 			}
 		}
 		cls := "held"

@@ -335,3 +335,37 @@ func TestExplorerOnThePage(t *testing.T) {
 		t.Logf("explorer on the page: %-18s found and shrunk in %5d ms, longest frame gap %.0f ms", m.Name, took.Milliseconds(), gap)
 	}
 }
+
+// TestExerciseCardOnAPhone: at 390 px the cards, failed and with the
+// explorer's script shown, scroll nothing sideways and every button is a
+// finger's size.
+func TestExerciseCardOnAPhone(t *testing.T) {
+	base := exerciseCourse(t)
+	b := newBrowser(t)
+	setViewport(b, 390, 844, true)
+	check := func(what string) {
+		t.Helper()
+		if over := eval[int](b, `document.scrollingElement.scrollWidth - innerWidth`); over > 0 {
+			wide := eval[[]string](b, `[...document.querySelectorAll(".exercise *")].filter(e => e.getBoundingClientRect().right > innerWidth + 1 && !e.closest("pre")).slice(0, 5).map(e => e.outerHTML.slice(0, 100))`)
+			t.Errorf("%s: the page is %d px wider than the phone (%q)", what, over, wide)
+		}
+		small := eval[[]string](b, `[...document.querySelectorAll(".exercise button, .exercise a.button")].filter(e => e.offsetParent !== null)
+			.filter(e => { const r = e.getBoundingClientRect(); return r.width < 44 || r.height < 44 }).map(e => e.outerHTML.slice(0, 80))`)
+		if len(small) > 0 {
+			t.Errorf("%s: buttons under 44 px: %q", what, small)
+		}
+	}
+	b.openURL(base + "/lessons/01-do")
+	const id = "x-abort"
+	b.waitFor("the card", `!!document.querySelector(`+jsString(exerciseSel(id)+` [data-action="check"]`)+`)`)
+	typeAtEnd(b, id, "p commit\nrun\nadvance 1s\n")
+	b.click(exerciseSel(id) + ` [data-action="check"]`)
+	waitExerciseState(b, id, "failed")
+	check("a failed goal exercise")
+	b.openURL(base + "/zh/lessons/02-attacks")
+	sel := exerciseSel("x-attack-epoch-bump")
+	b.waitFor("the card", `!!document.querySelector(`+jsString(sel+` [data-action="explore"]`)+`)`)
+	b.click(sel + ` [data-action="explore"]`)
+	waitExplored(b, sel, time.Minute)
+	check("an attack with the explorer's script")
+}
