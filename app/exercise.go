@@ -104,6 +104,9 @@ type exerciseCard struct {
 	hints   int // hints shown
 	explore *session.Exploration
 	xs      exercise.ExploreState
+	// seed is the first seed of the next exploration: after one that
+	// ended (found or none), the next tries other schedules.
+	seed uint64
 }
 
 func (c *exerciseCard) OnMount(ctx app.Context) {
@@ -224,8 +227,14 @@ func (c *exerciseCard) onExplore(ctx app.Context, e app.Event) {
 	if c.explore != nil && !c.xs.Done() {
 		return
 	}
+	switch {
+	case c.seed == 0:
+		c.seed = 1
+	case c.xs.Phase == exercise.PhaseFound || c.xs.Phase == exercise.PhaseNone:
+		c.seed += uint64(max(c.xs.Runs, 1))
+	}
 	c.xs = exercise.ExploreState{Phase: exercise.PhaseSearch, MaxRuns: exercise.DefaultMaxRuns, MaxTries: exercise.DefaultMaxTries}
-	c.explore = startExploration(c.X, 1, func(st exercise.ExploreState) {
+	c.explore = startExploration(c.X, c.seed, func(st exercise.ExploreState) {
 		ctx.Dispatch(func(ctx app.Context) { c.xs = st })
 	})
 }
