@@ -369,3 +369,48 @@ func TestExerciseCardOnAPhone(t *testing.T) {
 	waitExplored(b, sel, time.Minute)
 	check("an attack with the explorer's script")
 }
+
+// TestExplorerWhenTheWorkerFails: a worker that cannot start, or that
+// dies in the middle of an exploration, leaves the explorer on the page,
+// where it finds the same attack.
+func TestExplorerWhenTheWorkerFails(t *testing.T) {
+	base := exerciseCourse(t)
+	const id = "x-attack-coordinator-epoch"
+	sel := exerciseSel(id)
+	want := explored(t, attackExercise(safety.CoordinatorEpoch))
+	for _, how := range []struct {
+		name   string
+		broken bool   // the worker's script is missing
+		kill   string // run once the explorer runs
+	}{
+		{"cannot start", true, ""},
+		{"dies while exploring", false, `__engine.w.terminate()`},
+	} {
+		t.Run(how.name, func(t *testing.T) {
+			b := newBrowser(t)
+			watchWorkers(b, how.broken)
+			b.openURL(base + "/lessons/02-attacks")
+			b.waitFor("the card", `!!document.querySelector(`+jsString(sel+` [data-action="explore"]`)+`)`)
+			start := time.Now()
+			b.click(sel + ` [data-action="explore"]`)
+			if how.kill != "" {
+				b.waitFor("the engine in the worker", `document.documentElement.dataset.engine === "worker"`)
+				b.waitFor("the explorer at work", `!!document.querySelector(`+jsString(sel+` [data-action="stop-explore"]`)+`)`)
+				eval[bool](b, `(`+how.kill+`, true)`)
+			}
+			waitExplored(b, sel, time.Minute)
+			if engine := eval[string](b, `document.documentElement.dataset.engine`); engine != "page-fallback" {
+				t.Errorf("engine %q, want page-fallback", engine)
+			}
+			if got := eval[string](b, `document.querySelector(`+jsString(sel+` [data-explored]`)+`).textContent`); got != want {
+				t.Errorf("the page's explorer found\n%s\nthe native one\n%s", got, want)
+			}
+			t.Logf("worker %s: the explorer found the attack on the page %d ms after the click", how.name, time.Since(start).Milliseconds())
+			for _, m := range b.takeConsoleErrors() {
+				if !strings.Contains(m.Text, "worker") && !strings.Contains(m.URL, "no-such-engine-worker") {
+					t.Errorf("console: %s", m.Text)
+				}
+			}
+		})
+	}
+}
