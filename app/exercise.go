@@ -310,45 +310,64 @@ func (c *exerciseCard) Render() app.UI {
 	)
 }
 
+// The card's display-only parts (its rules and a check's result) are
+// written as HTML text: built with go-app's elements they cost the wasm
+// some 40 kB of code, for parts that hold no control.
+
+var htmlEscaper = strings.NewReplacer("&", "&amp;", "<", "&lt;", ">", "&gt;", `"`, "&#34;", "'", "&#39;")
+
+// esc escapes text for HTML.
+func esc(s string) string { return htmlEscaper.Replace(s) }
+
+// codeHTML is s as a code element.
+func codeHTML(s string) string { return "<code>" + esc(s) + "</code>" }
+
 // renderRules says exactly what the check checks.
 func (c *exerciseCard) renderRules() app.UI {
 	l, x := c.Lang, c.X
-	var parts []app.UI
+	var b strings.Builder
+	p := func(parts ...string) {
+		b.WriteString("<p>")
+		for _, s := range parts {
+			b.WriteString(s)
+		}
+		b.WriteString("</p>")
+	}
+	b.WriteString(`<div class="exercise-rules">`)
 	if x.Kind == doc.ExerciseAttack {
-		catches := exercise.Catches(&x)
-		parts = append(parts,
-			app.P().Body(app.Text(tr(l, "x.attack.broken")+" "), app.Code().Text("break "+x.Break)),
-			app.P().Body(app.Text(tr(l, "x.attack.catch")+" "), app.Range(catches).Slice(func(i int) app.UI {
-				sep := ""
-				if i > 0 {
-					sep = " " + tr(l, "x.attack.or") + " "
-				}
-				return app.Span().Body(app.Text(sep), app.Code().Text(catches[i]))
-			})),
-			app.P().Text(tr(l, "x.attack.on")),
-		)
+		p(esc(tr(l, "x.attack.broken")+" "), codeHTML("break "+x.Break))
+		var catches []string
+		for _, inv := range exercise.Catches(&x) {
+			catches = append(catches, codeHTML(inv))
+		}
+		p(esc(tr(l, "x.attack.catch")+" "), strings.Join(catches, " "+esc(tr(l, "x.attack.or"))+" "))
+		p(esc(tr(l, "x.attack.on")))
 		if x.Config != "" {
-			parts = append(parts, app.P().Body(app.Text(tr(l, "x.attack.config")+" "), app.Code().Text(x.Config)))
+			p(esc(tr(l, "x.attack.config")+" "), codeHTML(x.Config))
 		}
 	}
 	if len(x.Goal) > 0 {
-		parts = append(parts, app.P().Text(tr(l, "x.goal")), app.Ul().Class("exercise-goal").Body(
-			app.Range(x.Goal).Slice(func(i int) app.UI { return app.Li().Body(app.Code().Text(x.Goal[i])) }),
-		))
+		p(esc(tr(l, "x.goal")))
+		b.WriteString(`<ul class="exercise-goal">`)
+		for _, g := range x.Goal {
+			b.WriteString("<li>" + codeHTML(g) + "</li>")
+		}
+		b.WriteString("</ul>")
 	}
 	if x.Kind == doc.ExerciseGoal {
-		parts = append(parts, app.P().Text(tr(l, "x.own")))
+		p(esc(tr(l, "x.own")))
 	}
 	if x.MaxAdded > 0 {
-		parts = append(parts, app.P().Text(fmt.Sprintf(tr(l, "x.limit.added"), x.MaxAdded)))
+		p(esc(fmt.Sprintf(tr(l, "x.limit.added"), x.MaxAdded)))
 	}
 	if len(x.Allow) > 0 {
-		parts = append(parts, app.P().Body(app.Text(tr(l, "x.limit.allow")+" "), app.Code().Text(strings.Join(x.Allow, " "))))
+		p(esc(tr(l, "x.limit.allow")+" "), codeHTML(strings.Join(x.Allow, " ")))
 	}
 	if x.Kind == doc.ExerciseAttack || len(x.Allow) == 0 {
-		parts = append(parts, app.P().Text(tr(l, "x.limit.nobreak")))
+		p(esc(tr(l, "x.limit.nobreak")))
 	}
-	return app.Div().Class("exercise-rules").Body(parts...)
+	b.WriteString("</div>")
+	return app.Raw(b.String())
 }
 
 func (c *exerciseCard) renderStatus() app.UI {
@@ -373,82 +392,95 @@ func (c *exerciseCard) renderStatus() app.UI {
 // each limit broken, what the checker reported in each run.
 func (c *exerciseCard) renderResult() app.UI {
 	l, r := c.Lang, c.result
-	var items []app.UI
-	mark := func(ok bool) string {
-		if ok {
-			return "✓ "
+	var b strings.Builder
+	li := func(ok bool, attr, value string, parts ...string) {
+		cls, mark := "held", "✓ "
+		if !ok {
+			cls, mark = "missed", "✗ "
 		}
-		return "✗ "
+		b.WriteString(`<li class="` + cls + `" data-` + attr + `="` + esc(value) + `">` + mark)
+		for _, s := range parts {
+			b.WriteString(s)
+		}
+		b.WriteString("</li>")
 	}
+	fmt.Fprintf(&b, `<div class="exercise-result" data-passed="%t"><h4>%s</h4><ul>`, r.Passed, esc(tr(l, "x.result")))
 	if e := r.Err; e != nil {
-		// The core's English, said in Chinese on a Chinese page
-		// (core_errors.go).
-		body := append([]app.UI{app.Text(mark(false))},
-			scriptErrorText(string(l), "x.err", &ScriptError{Line: e.Line, Col: e.Col, Msg: e.Msg, Runtime: e.Runtime})...)
+		text := scriptErrorHTML(l, e)
 		if e.Broken {
-			body = append(body, app.Text(" "+tr(l, "x.err.broken")))
+			text += " " + esc(tr(l, "x.err.broken"))
 		}
-		items = append(items, app.Li().Class("missed").DataSet("error", strconv.Itoa(e.Line)).Body(body...))
+		li(false, "error", strconv.Itoa(e.Line), text)
 	}
 	for _, lim := range r.Limits {
-		li := app.Li().Class("missed").DataSet("limit", lim.Kind)
 		switch lim.Kind {
 		case exercise.LimitAdded:
-			items = append(items, li.Text(mark(false)+fmt.Sprintf(tr(l, "x.limit.too.many"), lim.Added, lim.Max)))
+			li(false, "limit", lim.Kind, esc(fmt.Sprintf(tr(l, "x.limit.too.many"), lim.Added, lim.Max)))
 		case exercise.LimitVerb:
-			items = append(items, li.Body(app.Text(mark(false)+fmt.Sprintf(tr(l, "x.limit.verb"), lim.Line)+" "), app.Code().Text(lim.Verb)))
+			li(false, "limit", lim.Kind, esc(fmt.Sprintf(tr(l, "x.limit.verb"), lim.Line)+" "), codeHTML(lim.Verb))
 		default:
-			items = append(items, li.Body(app.Text(mark(false)+fmt.Sprintf(tr(l, "x.limit.break"), lim.Line)+" "), app.Code().Text(lim.Verb)))
+			li(false, "limit", lim.Kind, esc(fmt.Sprintf(tr(l, "x.limit.break"), lim.Line)+" "), codeHTML(lim.Verb))
 		}
 	}
 	for i, g := range r.Goals {
-		cls := "held"
-		if !g.Held {
-			cls = "missed"
-		}
-		body := []app.UI{app.Text(mark(g.Held))}
+		own := ""
 		if g.Own {
-			body = append(body, app.Text(fmt.Sprintf(tr(l, "x.own.line"), g.Line)+" "))
+			own = esc(fmt.Sprintf(tr(l, "x.own.line"), g.Line) + " ")
 		}
-		body = append(body, app.Code().Text(g.Text))
 		switch {
 		case g.Err != "":
-			body = append(body, app.Text(" "+tr(l, "x.unknown")+" "), app.Code().Text(g.Err))
+			li(false, "goal", strconv.Itoa(i), own, codeHTML(g.Text), " "+esc(tr(l, "x.unknown"))+" ", codeHTML(g.Err))
 		case g.Held:
-			body = append(body, app.Text(" "+tr(l, "x.held")))
+			li(true, "goal", strconv.Itoa(i), own, codeHTML(g.Text), " "+esc(tr(l, "x.held")))
 		default:
-			body = append(body, app.Text(" "+tr(l, "x.missed")+" "), app.Code().Text(g.Actual))
+			li(false, "goal", strconv.Itoa(i), own, codeHTML(g.Text), " "+esc(tr(l, "x.missed"))+" ", codeHTML(g.Actual))
 		}
-		items = append(items, app.Li().Class(cls).DataSet("goal", strconv.Itoa(i)).Body(body...))
 	}
 	for _, run := range r.Runs {
 		key, which, ok := "x.run.on", "on", len(run.Violated) == 0
 		if run.Broken {
 			key, which, ok = "x.run.broken", "broken", run.Caught
 		}
-		body := []app.UI{app.Text(mark(ok) + tr(l, key) + " ")}
-		if len(run.Violated) == 0 {
-			body = append(body, app.Text(tr(l, "x.run.nothing")))
-		} else {
-			body = append(body, app.Code().Text(strings.Join(run.Violated, ", ")))
+		what := esc(tr(l, "x.run.nothing"))
+		if len(run.Violated) > 0 {
+			what = codeHTML(strings.Join(run.Violated, ", "))
 			if run.Broken {
 				verdict := "x.run.notcaught"
 				if run.Caught {
 					verdict = "x.run.caught"
 				}
-				body = append(body, app.Text(" "+tr(l, verdict)))
+				what += " " + esc(tr(l, verdict))
 			}
 		}
-		cls := "held"
-		if !ok {
-			cls = "missed"
-		}
-		items = append(items, app.Li().Class(cls).DataSet("run", which).Body(body...))
+		li(ok, "run", which, esc(tr(l, key)+" "), what)
 	}
-	return app.Div().Class("exercise-result").DataSet("passed", strconv.FormatBool(r.Passed)).Body(
-		app.H4().Text(tr(l, "x.result")),
-		app.Ul().Body(items...),
-	)
+	b.WriteString("</ul></div>")
+	return app.Raw(b.String())
+}
+
+// scriptErrorHTML is a script error's line for the result: the core's
+// English as it is, or on a Chinese page what kind of error it is in
+// Chinese with the identifiers it names (as scriptErrorText says it).
+func scriptErrorHTML(l doc.Lang, e *exercise.ScriptError) string {
+	if l != doc.Chinese {
+		return esc(fmt.Sprintf(tr(l, "x.err"), e.Line, e.Col, e.Msg))
+	}
+	lead := tr(l, "err.parse")
+	if e.Runtime {
+		lead = tr(l, "err.runtime")
+	}
+	out := esc(fmt.Sprintf(tr(l, "x.err"), e.Line, e.Col, lead))
+	if ids := errorIdentifiers(e.Msg); len(ids) > 0 {
+		var names []string
+		for _, id := range ids {
+			names = append(names, codeHTML(id))
+		}
+		out += esc(tr(l, "err.names.lead")) + strings.Join(names, "、") + "。"
+	}
+	if s, ok := didYouMean(e.Msg); ok {
+		out += esc(tr(l, "err.didyoumean.lead")) + codeHTML(s) + "？"
+	}
+	return out
 }
 
 // renderExplorer is "Let the explorer try": its button, its progress
