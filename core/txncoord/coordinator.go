@@ -164,6 +164,10 @@ func (c *Coordinator) Handle(w *sim.World, env *sim.Envelope) {
 		c.handleAddOffsetsToTxn(w, env, m)
 	case *protocol.EndTxnRequest:
 		c.handleEndTxn(w, env, m)
+	case *protocol.DescribeTransactionsRequest:
+		c.handleDescribeTransactions(w, env, m)
+	case *protocol.ListTransactionsRequest:
+		c.handleListTransactions(w, env, m)
 	}
 }
 
