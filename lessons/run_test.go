@@ -207,6 +207,10 @@ func TestChineseHasNoEnglishSentences(t *testing.T) {
 				texts = append(texts, p.Text)
 			}
 		}
+		for _, x := range l.Exercises {
+			texts = append(texts, x.PromptHTML, x.ExplainHTML)
+			texts = append(texts, x.HintsHTML...)
+		}
 		for _, s := range texts {
 			plain := html.UnescapeString(htmlTag.ReplaceAllString(codeOrPre.ReplaceAllString(s, " "), " "))
 			for _, w := range englishWords.FindAllString(plain, -1) {
