@@ -4,8 +4,6 @@ import (
 	"strings"
 	"unicode/utf8"
 
-	"github.com/yuin/goldmark/util"
-
 	"txnlab/lessons/doc"
 )
 
@@ -47,7 +45,7 @@ func parseEvidence(lines []evidenceLine) ([]doc.EvidencePart, []int, []*Error) {
 		}
 		if i > 0 && prevLast != 0 {
 			first, _ := utf8.DecodeRuneInString(text)
-			if !util.IsEastAsianWideRune(prevLast) && !util.IsEastAsianWideRune(first) {
+			if !isWide(prevLast) && !isWide(first) {
 				addText(" ")
 			}
 		}

@@ -131,7 +131,7 @@ func TestLoadCourse(t *testing.T) {
 	zhl, _ := c.Lesson(doc.Chinese, "02-one-transaction")
 	wantEv := []doc.EvidencePart{
 		{Text: "调用返回了 "}, {Query: "producer p result"}, {Text: "；事务处于"},
-		{Query: "txn tx state"}, {Text: " 状态， "}, {Code: "commit"}, {Text: " 已完成。"},
+		{Query: "txn tx state"}, {Text: " 状态，"}, {Code: "commit"}, {Text: " 已完成。"},
 	}
 	if got := zhl.Questions[0].Evidence; !reflect.DeepEqual(got, wantEv) {
 		t.Errorf("zh evidence = %#v\nwant %#v", got, wantEv)

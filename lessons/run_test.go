@@ -469,3 +469,22 @@ func TestTheServersPageShowsVariantZero(t *testing.T) {
 		}
 	}
 }
+
+// An English line that starts with a code span keeps its space: "sends
+// and `WriteTxnMarkers`" never reads "and<code>WriteTxnMarkers</code>"
+// (goldmark's simple East Asian rule dropped it, on every English page).
+func TestEnglishLinesKeepTheirSpaces(t *testing.T) {
+	var b strings.Builder
+	if err := NewMarkdown().Convert([]byte("sends and\n`WriteTxnMarkers` requests,\nthen *more*\ntext"), &b); err != nil {
+		t.Fatal(err)
+	}
+	if got := b.String(); !strings.Contains(got, "and\n<code>") || !strings.Contains(got, "requests,\nthen") || !strings.Contains(got, "</em>\ntext") {
+		t.Errorf("a line break lost its space: %q", got)
+	}
+	c := embedded(t)
+	for _, m := range c.Catalogue(doc.English) {
+		if h := c.HTML(doc.English, m.Slug); regexp.MustCompile(`[a-z,.]<code>`).MatchString(h) {
+			t.Errorf("%s: %q", m.Slug, regexp.MustCompile(`.{0,30}[a-z,.]<code>.{0,20}`).FindString(h))
+		}
+	}
+}
