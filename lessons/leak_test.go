@@ -37,7 +37,6 @@ var leakExceptions = map[string]string{
 	"q-coordinator-epoch":    pending,
 	"q-init-completed":       pending,
 	"q-overtaken":            pending,
-	"q-read-open":            pending,
 	"q-retried-commit":       pending,
 	"q-tv2-aborted-read-35":  pending,
 	"q-tv2-add":              pending,
