@@ -33,11 +33,7 @@ var (
 var leakExceptions = map[string]string{
 	"q-begin-sends-nothing":  pending,
 	"q-commit-returns-early": pending,
-	"q-concurrent":           pending,
-	"q-coordinator-epoch":    pending,
-	"q-init-completed":       pending,
 	"q-overtaken":            pending,
-	"q-retried-commit":       pending,
 	"q-tv2-aborted-read-35":  pending,
 	"q-tv2-add":              pending,
 	"q-tv2-bump":             pending,
