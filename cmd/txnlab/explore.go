@@ -224,12 +224,12 @@ func exploreCheck(files []string, stdout, stderr io.Writer) int {
 	}
 	worst := 0
 	for _, f := range files {
-		src, err := os.ReadFile(f)
+		src, err := readScript(f)
 		if err != nil {
 			fmt.Fprintf(stderr, "txnlab explore --check: %v\n", err)
 			return 2
 		}
-		o := explore.ExecFinal(string(src), 0)
+		o := explore.ExecFinal(src, 0)
 		switch {
 		case o.Err != nil:
 			fmt.Fprintf(stderr, "%v\n", o.Err)
