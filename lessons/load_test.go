@@ -256,6 +256,23 @@ func TestLoadErrors(t *testing.T) {
 			replace(t, fsys, en, `facts="txn tx state; partition orders/0 lso"`, `vary="who=p|q" facts="txn tx state; partition orders/0 lso"`)
 			replace(t, fsys, en, "  when: expect p ok", "  when: expect {{who}} ok")
 		}, []string{}},
+		{"a variant's value in the server's page", func(t *testing.T, fsys fstest.MapFS) {
+			both(t, fsys, `facts="txn tx state; partition orders/0 lso"`, `vary="id=tx|ty" facts="txn tx state; partition orders/0 lso"`)
+			both(t, fsys, "transactional.id=tx", "transactional.id={{id}}")
+			replace(t, fsys, en, "What does `commit` return?", "What does `commit` of `{{id}}` return?")
+			c, err := Load(fsys)
+			if err != nil {
+				t.Fatal(err)
+			}
+			h := c.HTML(doc.English, "02-one-transaction")
+			if strings.Contains(h, "{{") || !strings.Contains(h, "transactional.id=tx") || !strings.Contains(h, "<code>tx</code>") {
+				t.Errorf("the page does not show variant 0:\n%s", h)
+			}
+			l, _ := c.Lesson(doc.English, "02-one-transaction")
+			if !strings.Contains(l.Scenarios[0].Script, "{{id}}") {
+				t.Error("the browser's data lost the {{id}} it fills in")
+			}
+		}, nil},
 		{"{{ in the lesson's text", func(t *testing.T, fsys fstest.MapFS) {
 			replace(t, fsys, en, "Text with <b>raw</b> HTML.", "Text with {{id}}.")
 		}, []string{en + ":9: {{…}} is for a varied scenario's blocks"}},

@@ -170,6 +170,10 @@ func exploreCmd(args []string, stdout, stderr io.Writer) int {
 	if rep.Exhausted > 0 {
 		fmt.Fprintf(stdout, "  %d run(s) hit the step budget and were not judged\n", rep.Exhausted)
 	}
+	if rep.KafkaAnomalies > 0 {
+		fmt.Fprintf(stdout, "  %d run(s) showed a known anomaly of Kafka itself, not counted as violations: %v; first, seed %d\n",
+			rep.KafkaAnomalies, rep.ByAnomaly, rep.FirstAnomaly.Seed)
+	}
 	code := 0
 	if rep.Panics > 0 {
 		code = 1

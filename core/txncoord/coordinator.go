@@ -81,6 +81,9 @@ type Coordinator struct {
 
 	started       sim.Time
 	scanScheduled bool
+	// LoadTimeMaxMs is the longest a partition took to load, for the
+	// operator's metrics (partition-load-time-max).
+	LoadTimeMaxMs sim.Time
 }
 
 // maybeScheduleTimeoutScan arms the timeout scan on its usual 10 s cadence
@@ -164,6 +167,10 @@ func (c *Coordinator) Handle(w *sim.World, env *sim.Envelope) {
 		c.handleAddOffsetsToTxn(w, env, m)
 	case *protocol.EndTxnRequest:
 		c.handleEndTxn(w, env, m)
+	case *protocol.DescribeTransactionsRequest:
+		c.handleDescribeTransactions(w, env, m)
+	case *protocol.ListTransactionsRequest:
+		c.handleListTransactions(w, env, m)
 	}
 }
 
@@ -191,6 +198,7 @@ func (c *Coordinator) Partition(id string) int32 { return c.host.TxnPartitionFor
 type loadJob struct {
 	partition int32
 	epoch     int32
+	started   sim.Time
 }
 
 // OnElection starts loading a __transaction_state partition this broker
@@ -198,7 +206,7 @@ type loadJob struct {
 func (c *Coordinator) OnElection(w *sim.World, p int32, leaderEpoch int32) {
 	c.dropPartition(p)
 	c.loading[p] = leaderEpoch
-	w.AfterFor(c.host.BrokerNode(), c, c.cfg.LoadTimeMs, timerLoad, loadJob{p, leaderEpoch}, false)
+	w.AfterFor(c.host.BrokerNode(), c, c.cfg.LoadTimeMs, timerLoad, loadJob{p, leaderEpoch, w.Now()}, false)
 }
 
 // OnResignation forgets a partition this broker no longer leads.
@@ -231,6 +239,9 @@ func (c *Coordinator) finishLoad(w *sim.World, job loadJob) {
 		return
 	}
 	delete(c.loading, job.partition)
+	// transaction-coordinator-metrics partition-load-time-max (over the
+	// whole run, where Kafka keeps the last 30 s).
+	c.LoadTimeMaxMs = max(c.LoadTimeMaxMs, w.Now()-job.started)
 	entry := &cacheEntry{coordinatorEpoch: job.epoch, txns: map[string]*TransactionMetadata{}}
 	log := c.host.ReplicaLog(txnTP(job.partition))
 	for _, b := range log.Batches {
