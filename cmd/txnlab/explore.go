@@ -1,6 +1,7 @@
 package main
 
 import (
+	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -256,7 +257,7 @@ func exploreCheck(files []string, stdout, stderr io.Writer) int {
 		o := explore.ExecFinal(src, 0)
 		switch {
 		case o.Err != nil:
-			fmt.Fprintf(stderr, "%v\n", o.Err)
+			fmt.Fprintf(stderr, "%v\n", named(o.Err, f))
 			worst = 2
 		case o.Exhausted:
 			fmt.Fprintf(stdout, "%s: stopped after %d events (the explorer's budget), not judged\n", f, o.Steps)
@@ -390,4 +391,26 @@ func (g *exploreGC) check() {
 		debug.SetMemoryLimit(math.MaxInt64)
 		g.on = false
 	}
+}
+
+// named puts the file's name on a script error, which the explorer
+// parses as "explore".
+func named(err error, file string) error {
+	var list scenario.ErrorList
+	var one *scenario.Error
+	switch {
+	case errors.As(err, &list):
+		out := make(scenario.ErrorList, len(list))
+		for i, e := range list {
+			c := *e
+			c.File = file
+			out[i] = &c
+		}
+		return out
+	case errors.As(err, &one):
+		c := *one
+		c.File = file
+		return &c
+	}
+	return err
 }

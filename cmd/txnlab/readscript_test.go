@@ -105,7 +105,7 @@ func TestHostileFilesAnswerAtOnce(t *testing.T) {
 			t.Errorf("diff %v: exit %d, %q; want 2 and %q", c.args, code, stderr.String(), c.want)
 		}
 		stderr.Reset()
-		if code := exploreCheck(c.args, &stdout, &stderr); code != 2 || !strings.Contains(stderr.String(), strings.SplitN(c.want, ": ", 2)[1]) {
+		if code := exploreCheck(c.args, &stdout, &stderr); code != 2 || !strings.Contains(stderr.String(), c.want) {
 			t.Errorf("explore --check %v: exit %d, %q; want 2 and %q", c.args, code, stderr.String(), c.want)
 		}
 	}
