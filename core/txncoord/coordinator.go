@@ -301,7 +301,15 @@ func (c *Coordinator) appendTransactionToLog(w *sim.World, id string, coordinato
 	c.host.AppendInternal(w, txnTP(p), batch, sim.Time(target.TxnTimeoutMs), func(w *sim.World, _ int64, err protocol.ErrorCode) {
 		err = mapAppendError(err)
 		if err == protocol.NONE {
-			if e := c.cache[p]; e == nil || e.coordinatorEpoch != coordinatorEpoch {
+			// The cache may have changed while the record was being
+			// written: another coordinator epoch (TransactionStateManager
+			// answers NOT_COORDINATOR), or a reload at the same epoch
+			// after an ISR change (3.5 to 3.7), which put new metadata in
+			// the cache: Kafka's completeTransitionTo then finds no
+			// pending state on it and throws, so the transition is not
+			// completed; the reload, which read this record, carries on
+			// from it. txnlab answers NOT_COORDINATOR there too.
+			if e := c.cache[p]; e == nil || e.coordinatorEpoch != coordinatorEpoch || e.txns[id] != md {
 				err = protocol.NOT_COORDINATOR
 			}
 		}
