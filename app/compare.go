@@ -671,7 +671,7 @@ func (c *comparePage) renderSettings(i int) app.UI {
 		return o
 	}
 	kafkaOpts := []app.UI{option("-", tr(l, "cmp.pick.none"), kafka)}
-	for _, v := range []string{"3.5", "3.6", "4.0"} {
+	for _, v := range []string{"3.5", "3.6", "3.8", "4.0"} {
 		kafkaOpts = append(kafkaOpts, option(v, "Kafka "+v, kafka))
 	}
 	breakOpts := []app.UI{option("-", tr(l, "cmp.pick.nobreak"), brk)}

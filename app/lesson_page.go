@@ -174,6 +174,11 @@ func (p *lessonPage) renderSegment(s doc.Segment) app.UI {
 			script, title = sc.Script, sc.Title
 		}
 		return &questionCard{Q: *q, Script: script, ScenarioTitle: title, Lang: p.lang}
+	case s.Exercise != "":
+		if x, ok := les.ExerciseByID(s.Exercise); ok {
+			return &exerciseCard{X: *x, Lang: p.lang}
+		}
+		return nil
 	}
 	// go-app's Raw needs one root element: the run of blocks is wrapped.
 	return app.Raw(`<div class="lesson-text">` + s.HTML + `</div>`)

@@ -24,6 +24,8 @@ type Progress struct {
 	Version   int                          `json:"version"`
 	Lessons   map[string]*LessonProgress   `json:"lessons,omitempty"`
 	Questions map[string]*QuestionProgress `json:"questions,omitempty"`
+	// Exercises are the learner's work on exercises, by id (exercise.go).
+	Exercises map[string]*ExerciseProgress `json:"exercises,omitempty"`
 }
 
 // LessonProgress is what the learner did with one lesson.
@@ -106,6 +108,7 @@ func (p *Progress) normalise() {
 			delete(p.Lessons, slug)
 		}
 	}
+	p.normaliseExercises()
 }
 
 // save writes the progress back.
@@ -146,6 +149,7 @@ func (p *Progress) merge(in *Progress) {
 		}
 		p.Questions[id] = q
 	}
+	p.mergeExercises(in)
 }
 
 // localStorage is window.localStorage, or undefined where reading it

@@ -16,8 +16,8 @@ import (
 	"txnlab/lessons/doc"
 )
 
-// The Blocks extension turns the ```scenario and ```question fenced code
-// blocks of a lesson into nodes of their own (after
+// The Blocks extension turns the ```scenario, ```question, ```after and
+// ```exercise fenced code blocks of a lesson into nodes of their own (after
 // abhinav/goldmark-mermaid): an AST transformer collects the fenced blocks
 // of those languages during a walk, parses each (info-string attributes,
 // body), and after the walk replaces it with a ScenarioBlock or
@@ -38,6 +38,7 @@ var KindQuestionBlock = ast.NewNodeKind("QuestionBlock")
 type ScenarioBlock struct {
 	ast.BaseBlock
 	Scenario doc.Scenario
+	static   doc.Scenario     // variant 0, for the server's HTML
 	script   *scenario.Script // nil when the script did not parse
 }
 
@@ -60,8 +61,10 @@ func (n *ScenarioBlock) Dump(source []byte, level int) {
 type QuestionBlock struct {
 	ast.BaseBlock
 	Question   doc.Question
-	whenLines  [][]int // the file line of each choice's when: lines
-	queryLines []int   // the file line of each evidence query
+	static     doc.Question // variant 0, for the server's HTML
+	whenLines  [][]int      // the file line of each choice's when: lines
+	queryLines []int        // the file line of each evidence query
+	answerLine int          // the file line of answer:
 }
 
 // Kind implements ast.Node.
@@ -124,7 +127,7 @@ func (blockTransformer) Transform(root *ast.Document, reader text.Reader, pc par
 		}
 		if f, ok := n.(*ast.FencedCodeBlock); ok {
 			switch string(f.Language(source)) {
-			case "scenario", "question":
+			case "scenario", "question", "after", "exercise":
 				found = append(found, f)
 			}
 			return ast.WalkSkipChildren, nil
@@ -157,12 +160,40 @@ func (blockTransformer) Transform(root *ast.Document, reader text.Reader, pc par
 			s, e := parseScenarioBlock(attrs, body, line)
 			node, errs = &ScenarioBlock{Scenario: s.Scenario, script: s.script}, e
 		case "question":
-			q, e := parseQuestionBlock(attrs, body, line, renderInline)
-			node, errs = &QuestionBlock{Question: q.Question, whenLines: q.whenLines, queryLines: q.queryLines}, e
+			inline := func(src string) string { return renderInline(langOf(pc), src) }
+			q, e := parseQuestionBlock(attrs, body, line, inline)
+			node, errs = &QuestionBlock{Question: q.Question, whenLines: q.whenLines, queryLines: q.queryLines, answerLine: q.answerLine}, e
+		case "after":
+			a, e := parseAfterBlock(attrs, body, line, pc)
+			node, errs = a, e
+		case "exercise":
+			x, e := parseExerciseBlock(attrs, body, line, func(src string) string { return renderInline(langOf(pc), src) })
+			node, errs = &ExerciseBlock{Exercise: x.Exercise, parsed: x}, e
 		}
 		node.SetLines(f.Lines())
 		root.ReplaceChild(root, f, node)
 		addBlockErrors(pc, errs...)
+	}
+	fillStatic(root)
+}
+
+// fillStatic gives every block the values of variant 0, the one a page
+// without a learner shows (docs/lessons.md, "Variants"): the browser's
+// data keeps the {{NAME}}s, which it fills with the learner's own.
+func fillStatic(root *ast.Document) {
+	vals := map[string]map[string]string{} // by scenario id
+	questionScenario := map[string]string{}
+	for n := root.FirstChild(); n != nil; n = n.NextSibling() {
+		switch b := n.(type) {
+		case *ScenarioBlock:
+			vals[b.Scenario.ID] = doc.Draw(b.Scenario.Vary, 0)
+			b.static = b.Scenario.Filled(vals[b.Scenario.ID])
+		case *QuestionBlock:
+			questionScenario[b.Question.ID] = b.Question.Scenario
+			b.static = b.Question.Filled(vals[b.Question.Scenario])
+		case *AfterBlock:
+			b.staticHTML = doc.Fill(b.HTML, vals[questionScenario[b.Question]])
+		}
 	}
 }
 

@@ -5,6 +5,8 @@ import (
 	"github.com/yuin/goldmark/renderer"
 	"github.com/yuin/goldmark/renderer/html"
 	"github.com/yuin/goldmark/util"
+
+	"txnlab/lessons/doc"
 )
 
 // The static HTML of lesson blocks: what a reader sees before the wasm has
@@ -12,6 +14,8 @@ import (
 // value from the lesson is escaped; the question's rendered Markdown comes
 // from goldmark with raw HTML left out. The answer (the [x] marks, hints,
 // explanation, evidence) is not in it: the card reveals it after the run.
+// An after block is a <details> element, folded: readable without the
+// wasm by opening it. An exercise shows its prompt and starting script.
 //
 //	<figure class="lesson-scenario" data-scenario="ID"><figcaption>TITLE</figcaption><pre><code>SCRIPT</code></pre></figure>
 //	<div class="question" data-question="ID" data-state="unanswered">
@@ -34,13 +38,15 @@ func newBlocksHTMLRenderer() renderer.NodeRenderer {
 func (r *blocksHTMLRenderer) RegisterFuncs(reg renderer.NodeRendererFuncRegisterer) {
 	reg.Register(KindScenarioBlock, r.renderScenario)
 	reg.Register(KindQuestionBlock, r.renderQuestion)
+	reg.Register(KindAfterBlock, r.renderAfter)
+	reg.Register(KindExerciseBlock, r.renderExercise)
 }
 
 func (r *blocksHTMLRenderer) renderScenario(w util.BufWriter, _ []byte, node ast.Node, entering bool) (ast.WalkStatus, error) {
 	if !entering {
 		return ast.WalkContinue, nil
 	}
-	n := &node.(*ScenarioBlock).Scenario
+	n := &node.(*ScenarioBlock).static
 	_, _ = w.WriteString(`<figure class="lesson-scenario" data-scenario="`)
 	writeEscaped(w, n.ID)
 	_, _ = w.WriteString(`"><figcaption>`)
@@ -55,7 +61,7 @@ func (r *blocksHTMLRenderer) renderQuestion(w util.BufWriter, _ []byte, node ast
 	if !entering {
 		return ast.WalkContinue, nil
 	}
-	n := &node.(*QuestionBlock).Question
+	n := &node.(*QuestionBlock).static
 	input := "radio"
 	if n.Multiple {
 		input = "checkbox"
@@ -64,8 +70,19 @@ func (r *blocksHTMLRenderer) renderQuestion(w util.BufWriter, _ []byte, node ast
 	writeEscaped(w, n.ID)
 	_, _ = w.WriteString("\" data-state=\"unanswered\">\n<div class=\"question-prompt\">")
 	_, _ = w.WriteString(n.PromptHTML)
-	_, _ = w.WriteString("</div>\n<ul class=\"question-choices\">\n")
-	for _, c := range n.Choices {
+	_, _ = w.WriteString("</div>\n")
+	if n.Answer != "" {
+		_, _ = w.WriteString(`<p class="question-answer"><input type="text" name="`)
+		writeEscaped(w, n.ID)
+		_, _ = w.WriteString(`" data-answer disabled></p>` + "\n</div>\n")
+		return ast.WalkSkipChildren, nil
+	}
+	_, _ = w.WriteString("<ul class=\"question-choices\">\n")
+	// The choices in the order a page without a learner shows
+	// (doc.Order with seed 0): never the source's, whose [x] marks
+	// carry no meaning for the reader.
+	for _, i := range doc.Order(0, n.ID, len(n.Choices)) {
+		c := n.Choices[i]
 		_, _ = w.WriteString(`<li><label><input type="` + input + `" name="`)
 		writeEscaped(w, n.ID)
 		_, _ = w.WriteString(`" value="`)
@@ -75,6 +92,38 @@ func (r *blocksHTMLRenderer) renderQuestion(w util.BufWriter, _ []byte, node ast
 		_, _ = w.WriteString("</label></li>\n")
 	}
 	_, _ = w.WriteString("</ul>\n</div>\n")
+	return ast.WalkSkipChildren, nil
+}
+
+func (r *blocksHTMLRenderer) renderAfter(w util.BufWriter, _ []byte, node ast.Node, entering bool) (ast.WalkStatus, error) {
+	if !entering {
+		return ast.WalkContinue, nil
+	}
+	n := node.(*AfterBlock)
+	_, _ = w.WriteString(`<details class="after-answer" data-after="`)
+	writeEscaped(w, n.Question)
+	_, _ = w.WriteString(`"><summary>`)
+	writeEscaped(w, n.Summary)
+	_, _ = w.WriteString("</summary>\n<div class=\"after-body\">\n")
+	_, _ = w.WriteString(n.staticHTML)
+	_, _ = w.WriteString("</div>\n</details>\n")
+	return ast.WalkSkipChildren, nil
+}
+
+func (r *blocksHTMLRenderer) renderExercise(w util.BufWriter, _ []byte, node ast.Node, entering bool) (ast.WalkStatus, error) {
+	if !entering {
+		return ast.WalkContinue, nil
+	}
+	n := &node.(*ExerciseBlock).Exercise
+	_, _ = w.WriteString(`<div class="exercise" data-exercise="`)
+	writeEscaped(w, n.ID)
+	_, _ = w.WriteString(`" data-kind="`)
+	writeEscaped(w, n.Kind)
+	_, _ = w.WriteString("\" data-state=\"unsolved\">\n<div class=\"exercise-prompt\">")
+	_, _ = w.WriteString(n.PromptHTML)
+	_, _ = w.WriteString("</div>\n<pre><code>")
+	writeEscaped(w, n.Start)
+	_, _ = w.WriteString("</code></pre>\n</div>\n")
 	return ast.WalkSkipChildren, nil
 }
 

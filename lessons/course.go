@@ -40,6 +40,11 @@ type page struct {
 	// scenarios and questions are the blocks with what the checks need.
 	scenarios []parsedScenario
 	questions []parsedQuestion
+	afters    []*AfterBlock
+	exercises []parsedExercise
+	// prose is the text of the lesson outside its blocks, a top-level
+	// node at a time, for the checks that read what a learner reads.
+	prose []proseNode
 	// steps are the step links of the text.
 	steps []stepLink
 }
@@ -57,7 +62,7 @@ func Load(fsys fs.FS) (*Course, error) {
 		return nil, err
 	}
 	slices.Sort(names)
-	md := NewMarkdown()
+	md := map[doc.Lang]goldmark.Markdown{doc.English: newMarkdown(doc.English), doc.Chinese: newMarkdown(doc.Chinese)}
 	c := &Course{pages: map[pageKey]*page{}}
 	var errs ErrorList
 	var pages []*page
@@ -76,7 +81,7 @@ func Load(fsys fs.FS) (*Course, error) {
 		if err != nil {
 			return nil, err
 		}
-		p, perrs := loadPage(md, name, lang, m[1], data)
+		p, perrs := loadPage(md[lang], name, lang, m[1], data)
 		errs = append(errs, perrs...)
 		c.pages[pageKey{lang, m[1]}] = p
 		pages = append(pages, p)
@@ -122,6 +127,7 @@ func loadPage(md goldmark.Markdown, file string, lang doc.Lang, slug string, dat
 		source = []byte(strings.Repeat("\n", fm.end) + body)
 	}
 	pc := parser.NewContext()
+	pc.Set(langKey, lang)
 	root := md.Parser().Parse(text.NewReader(source), parser.WithContext(pc))
 	errs = append(errs, BlockErrors(pc)...)
 	p.steps = stepLinks(root, source)
@@ -150,11 +156,22 @@ func loadPage(md goldmark.Markdown, file string, lang doc.Lang, slug string, dat
 			flush()
 			p.lesson.Segments = append(p.lesson.Segments, doc.Segment{Question: b.Question.ID})
 			p.lesson.Questions = append(p.lesson.Questions, b.Question)
-			p.questions = append(p.questions, parsedQuestion{b.Question, b.whenLines, b.queryLines})
+			p.questions = append(p.questions, parsedQuestion{b.Question, b.whenLines, b.queryLines, b.answerLine})
+		case *AfterBlock:
+			flush()
+			p.lesson.Segments = append(p.lesson.Segments, doc.Segment{After: b.Question, HTML: b.HTML})
+			p.afters = append(p.afters, b)
+		case *ExerciseBlock:
+			flush()
+			p.lesson.Segments = append(p.lesson.Segments, doc.Segment{Exercise: b.Exercise.ID})
+			p.lesson.Exercises = append(p.lesson.Exercises, b.Exercise)
+			p.exercises = append(p.exercises, b.parsed)
 		default:
+			start := run.Len()
 			if err := md.Renderer().Render(&run, source, n); err != nil {
 				errs = append(errs, &Error{Line: 1, Msg: "rendering: " + err.Error()})
 			}
+			p.prose = append(p.prose, proseNode{text: run.String()[start:], line: nodeLine(n, source)})
 		}
 	}
 	flush()
@@ -162,11 +179,31 @@ func loadPage(md goldmark.Markdown, file string, lang doc.Lang, slug string, dat
 	for _, q := range p.lesson.Questions {
 		p.lesson.Meta.Questions = append(p.lesson.Meta.Questions, q.ID)
 	}
+	for _, x := range p.lesson.Exercises {
+		p.lesson.Meta.Exercises = append(p.lesson.Meta.Exercises, x.ID)
+	}
 	errs = append(errs, checkLesson(p)...)
 	for _, e := range errs {
 		e.File = file
 	}
 	return p, errs
+}
+
+// proseNode is one top-level node of a lesson's text, rendered.
+type proseNode struct {
+	text string // HTML
+	line int
+}
+
+// nodeLine is the file line a block node starts at (its first line of
+// text, or of a child's), or 1.
+func nodeLine(n ast.Node, source []byte) int {
+	for ; n != nil; n = n.FirstChild() {
+		if n.Type() == ast.TypeBlock && n.Lines().Len() > 0 {
+			return 1 + bytes.Count(source[:n.Lines().At(0).Start], []byte("\n"))
+		}
+	}
+	return 1
 }
 
 // firstInvalidUTF8 is the offset of the first byte of data that is not

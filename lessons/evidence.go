@@ -4,8 +4,6 @@ import (
 	"strings"
 	"unicode/utf8"
 
-	"github.com/yuin/goldmark/util"
-
 	"txnlab/lessons/doc"
 )
 
@@ -22,9 +20,9 @@ type evidenceLine struct {
 
 // parseEvidence splits the sentence's lines into parts, with the file line
 // of each query part (checked against the scenario's script by
-// checkLesson), and joins the lines as a rendered paragraph would: with a space,
-// or with nothing between two East Asian wide characters (Chinese text
-// wraps without spaces).
+// checkLesson), and joins the lines as a rendered paragraph would: with a
+// space, or with nothing where either side is an East Asian wide
+// character (Chinese text wraps without spaces, also next to Latin).
 func parseEvidence(lines []evidenceLine) ([]doc.EvidencePart, []int, []*Error) {
 	var parts []doc.EvidencePart
 	var queryLines []int
@@ -47,7 +45,7 @@ func parseEvidence(lines []evidenceLine) ([]doc.EvidencePart, []int, []*Error) {
 		}
 		if i > 0 && prevLast != 0 {
 			first, _ := utf8.DecodeRuneInString(text)
-			if !(util.IsEastAsianWideRune(prevLast) && util.IsEastAsianWideRune(first)) {
+			if !isWide(prevLast) && !isWide(first) {
 				addText(" ")
 			}
 		}
@@ -72,7 +70,7 @@ func parseEvidence(lines []evidenceLine) ([]doc.EvidencePart, []int, []*Error) {
 					continue
 				}
 				code := strings.TrimSpace(text[n : n+end])
-				if q, ok := strings.CutPrefix(code, "{"); ok && strings.HasSuffix(q, "}") {
+				if q, ok := strings.CutPrefix(code, "{"); ok && strings.HasSuffix(q, "}") && !isVariantName(code) {
 					// `{query}`: a slot written as code, as values are shown anyway.
 					parts = append(parts, doc.EvidencePart{Query: strings.Join(strings.Fields(strings.TrimSuffix(q, "}")), " ")})
 					queryLines = append(queryLines, l.line)
@@ -81,7 +79,16 @@ func parseEvidence(lines []evidenceLine) ([]doc.EvidencePart, []int, []*Error) {
 				}
 				text = text[n+end+n:]
 			case '{':
-				end := strings.IndexByte(text, '}')
+				if strings.HasPrefix(text, "{{") {
+					// A variant's {{NAME}} (docs/lessons.md, "Variants"):
+					// text the page fills in, not a slot.
+					if end := strings.Index(text, "}}"); end > 0 {
+						addText(text[:end+2])
+						text = text[end+2:]
+						continue
+					}
+				}
+				end := slotEnd(text)
 				if end < 0 {
 					errs = append(errs, &Error{Line: l.line, Msg: "evidence: a { slot is not closed on its line"})
 					addText(text)
@@ -104,6 +111,31 @@ func parseEvidence(lines []evidenceLine) ([]doc.EvidencePart, []int, []*Error) {
 		}
 	}
 	return parts, queryLines, errs
+}
+
+// isVariantName reports whether code is a variant's {{NAME}} alone,
+// which the page fills in, rather than a {query} slot.
+func isVariantName(code string) bool {
+	return strings.HasPrefix(code, "{{") && strings.HasSuffix(code, "}}") && strings.Count(code, "{{") == 1
+}
+
+// slotEnd is the index of the } that closes the slot text opens, passing
+// over the {{NAME}}s of a variant inside it, or -1.
+func slotEnd(text string) int {
+	for j := 1; j < len(text); j++ {
+		if strings.HasPrefix(text[j:], "{{") {
+			k := strings.Index(text[j:], "}}")
+			if k < 0 {
+				return -1
+			}
+			j += k + 1
+			continue
+		}
+		if text[j] == '}' {
+			return j
+		}
+	}
+	return -1
 }
 
 // hasQuery reports whether the sentence has a slot.

@@ -130,8 +130,8 @@ func TestLoadCourse(t *testing.T) {
 	}
 	zhl, _ := c.Lesson(doc.Chinese, "02-one-transaction")
 	wantEv := []doc.EvidencePart{
-		{Text: "调用返回了 "}, {Query: "producer p result"}, {Text: "；事务处于 "},
-		{Query: "txn tx state"}, {Text: " 状态， "}, {Code: "commit"}, {Text: " 已完成。"},
+		{Text: "调用返回了 "}, {Query: "producer p result"}, {Text: "；事务处于"},
+		{Query: "txn tx state"}, {Text: " 状态，"}, {Code: "commit"}, {Text: " 已完成。"},
 	}
 	if got := zhl.Questions[0].Evidence; !reflect.DeepEqual(got, wantEv) {
 		t.Errorf("zh evidence = %#v\nwant %#v", got, wantEv)
@@ -220,9 +220,89 @@ func TestLoadErrors(t *testing.T) {
 		{"unknown block attribute", func(t *testing.T, fsys fstest.MapFS) {
 			replace(t, fsys, en, `title="A commit"`, `titel="A commit"`)
 		}, []string{
-			en + `:11: unknown scenario attribute "titel"; did you mean "title"? (known: id, title, facts, actions)`,
+			en + `:11: unknown scenario attribute "titel"; did you mean "title"? (known: id, title, facts, actions, vary)`,
 			en + ":11: scenario block needs a title= attribute",
 		}},
+		{"an after block before its question, and one for no question", func(t *testing.T, fsys fstest.MapFS) {
+			replace(t, fsys, en, "```question id=q-commit", "```after question=q-commit\nWhy.\n```\n\n```after question=q-comit\nWhy.\n```\n\n```question id=q-commit")
+		}, []string{
+			en + ":23: after question=q-commit: the after block comes before its question (it holds the answer: ask first)",
+			en + ":27: after question=q-comit: no such question in this lesson",
+		}},
+		{"a live block inside an after block", func(t *testing.T, fsys fstest.MapFS) {
+			replace(t, fsys, en, "After.", "````after question=q-commit\nWhy:\n```scenario id=x title=x\ncluster brokers=1\n```\n````")
+		}, []string{en + ":38: a scenario block cannot be inside an after block"}},
+		{"vary", func(t *testing.T, fsys fstest.MapFS) {
+			replace(t, fsys, en, `facts="txn tx state; partition orders/0 lso"`, `vary="id=tx|ty; Bad=1|2; one=x; id=a|b; n=a b|c" facts="txn tx state; partition orders/0 lso"`)
+		}, []string{
+			en + `:11: scenario vary: "Bad=1|2" is not NAME=V1|V2`,
+			en + ":11: scenario vary: one needs at least two values",
+			en + ":11: scenario vary: id is given twice",
+			en + `:11: scenario vary: n: the value "a b" must be a word`,
+			en + ":11: scenario vary: n needs at least two values",
+		}},
+		{"a name no vary= gives", func(t *testing.T, fsys fstest.MapFS) {
+			replace(t, fsys, en, "transactional.id=tx", "transactional.id={{id}}")
+			replace(t, fsys, en, "What does `commit` return?", "What does `commit` of {{who}} return?")
+		}, []string{
+			en + ":11: scenario commit: {{id}} is not one of its vary= names",
+			en + ":23: question q-commit: {{who}} is not one of scenario commit's vary= names",
+		}},
+		{"a variant that does not parse", func(t *testing.T, fsys fstest.MapFS) {
+			replace(t, fsys, en, `facts="txn tx state; partition orders/0 lso"`, `vary="n=1|x" facts="txn tx state; partition orders/0 lso"`)
+			replace(t, fsys, en, "cluster brokers=1", "cluster brokers={{n}}")
+		}, []string{en + ":11: scenario commit: variant n=x: "}},
+		{"a varied question checked in variant 0", func(t *testing.T, fsys fstest.MapFS) {
+			replace(t, fsys, en, `facts="txn tx state; partition orders/0 lso"`, `vary="who=p|q" facts="txn tx state; partition orders/0 lso"`)
+			replace(t, fsys, en, "  when: expect p ok", "  when: expect {{who}} ok")
+		}, []string{}},
+		{"a variant's value in the server's page", func(t *testing.T, fsys fstest.MapFS) {
+			both(t, fsys, `facts="txn tx state; partition orders/0 lso"`, `vary="id=tx|ty" facts="txn tx state; partition orders/0 lso"`)
+			both(t, fsys, "transactional.id=tx", "transactional.id={{id}}")
+			replace(t, fsys, en, "What does `commit` return?", "What does `commit` of `{{id}}` return?")
+			c, err := Load(fsys)
+			if err != nil {
+				t.Fatal(err)
+			}
+			h := c.HTML(doc.English, "02-one-transaction")
+			if strings.Contains(h, "{{") || !strings.Contains(h, "transactional.id=tx") || !strings.Contains(h, "<code>tx</code>") {
+				t.Errorf("the page does not show variant 0:\n%s", h)
+			}
+			l, _ := c.Lesson(doc.English, "02-one-transaction")
+			if !strings.Contains(l.Scenarios[0].Script, "{{id}}") {
+				t.Error("the browser's data lost the {{id}} it fills in")
+			}
+		}, nil},
+		{"{{ in the lesson's text", func(t *testing.T, fsys fstest.MapFS) {
+			replace(t, fsys, en, "Text with <b>raw</b> HTML.", "Text with {{id}}.")
+		}, []string{en + ":9: {{…}} is for a varied scenario's blocks"}},
+		{"a number question", func(t *testing.T, fsys fstest.MapFS) {
+			replace(t, fsys, en, "- [x] It returns.\n  when: expect p ok\n- [ ] It throws.\n  when: expect p error PRODUCER_FENCED\n", "answer: producer x pid\nanswer: clock\n")
+		}, []string{
+			en + ":26: answer: query {producer x pid}: ",
+			en + ":27: question: a second answer:",
+		}},
+		{"an answer and choices", func(t *testing.T, fsys fstest.MapFS) {
+			replace(t, fsys, en, "hint: Nothing fails here.", "answer: clock\nhint: Nothing fails here.")
+		}, []string{en + ":31: question: answer: is for a question answered by typing a value; this one has choices"}},
+		{"exercises", func(t *testing.T, fsys fstest.MapFS) {
+			replace(t, fsys, zh, "之后。", "```exercise id=x-one kind=attack break=epoch-fencing\n做。\nstart:\n  cluster brokers=1\nexplain: e\nsolution:\n  cluster brokers=1\nwrong:\n  cluster brokers=1\n```\n\n```exercise id=x-one kind=goal\n做。\nstart:\n  cluster brokers=1\ngoal: expect invariants\nexplain: e\nsolution:\n  cluster brokers=1\nwrong:\n  cluster brokers=1\n```")
+			replace(t, fsys, en, "After.", "```exercise id=x-one kind=attack break=epoch-fencng catches=atomcity\nDo it.\nstart:\n  cluster brokers=1\ngoal: expect p ok\nexplain: e\nsolution:\n  cluster brokers=1\n  crsh broker-0\n```\n\n```exercise id=x-one kind=goal\nstart:\n  cluster brokers=1\nexplain: e\nsolution:\ncluster brokers=1\nwrong:\n  cluster brokers=1\n```")
+		}, []string{
+			en + `:36: exercise break="epoch-fencng" is not a mechanism`,
+			en + `:36: exercise catches: "atomcity" is not an invariant`,
+			en + ":36: exercise has no wrong: script",
+			en + `:40: goal: unknown client "p"`,
+			en + `:44: exercise x-one solution: unknown statement "crsh"`,
+			en + ":47: exercise has no prompt",
+			en + ":47: a goal exercise needs at least one goal: line",
+			en + ":47: duplicate exercise id \"x-one\" (first at " + en + ":36)",
+			en + ":52: exercise: the lines of solution: are indented",
+			zh + ":50: duplicate exercise id \"x-one\"",
+		}},
+		{"exercises out of step between the twins", func(t *testing.T, fsys fstest.MapFS) {
+			replace(t, fsys, en, "After.", "```exercise id=x-one kind=goal\nDo it.\nstart:\n  cluster brokers=1\ngoal: expect invariants\nexplain: e\nsolution:\n  cluster brokers=1\nwrong:\n  cluster brokers=1\n```")
+		}, []string{en + `:36: exercise "x-one" has no counterpart in the Chinese twin`}},
 		{"unknown question attribute", func(t *testing.T, fsys fstest.MapFS) {
 			replace(t, fsys, en, "stop=8", "stop=8 multple=true")
 		}, []string{en + `:23: unknown question attribute "multple"; did you mean "multiple"? (known: id, scenario, stop, multiple)`}},

@@ -27,6 +27,8 @@ type parsedQuestion struct {
 	whenLines [][]int
 	// queryLines[i] is the file line of the evidence's i-th query.
 	queryLines []int
+	// answerLine is the file line of answer:, when there is one.
+	answerLine int
 }
 
 // questionPart is one keyed part of the body being read.
@@ -38,6 +40,7 @@ const (
 	partHint
 	partExplain
 	partEvidence
+	partAnswer
 )
 
 // rawChoice is a choice as written, before its text is rendered.
@@ -142,6 +145,20 @@ func parseQuestionBlock(info string, body []string, line int, inline func(string
 			explain = append(explain, rest)
 			continue
 		}
+		if rest, ok := keyLine(t, "answer"); ok {
+			if q.Answer != "" {
+				at(l, "question: a second answer:")
+				continue
+			}
+			if len(choices) > 0 {
+				at(l, "question: answer: is for a question answered by typing a value; this one has choices")
+			}
+			part, q.Answer, q.answerLine = partAnswer, strings.Join(strings.Fields(rest), " "), l
+			if q.Answer == "" {
+				at(l, "question: an empty answer: (a query whose value at the stop point is the right answer)")
+			}
+			continue
+		}
 		if rest, ok := keyLine(t, "evidence"); ok {
 			if evidenceLineNo != 0 {
 				at(l, "question: a second evidence: (the first is at line "+strconv.Itoa(evidenceLineNo)+")")
@@ -151,6 +168,10 @@ func parseQuestionBlock(info string, body []string, line int, inline func(string
 			continue
 		}
 		switch part {
+		case partAnswer:
+			if t != "" {
+				at(l, "question: answer: is one line, a query")
+			}
 		case partPrompt:
 			prompt = append(prompt, t)
 		case partChoice:
@@ -192,8 +213,8 @@ func parseQuestionBlock(info string, body []string, line int, inline func(string
 		})
 		q.whenLines = append(q.whenLines, c.whenLines)
 	}
-	if len(choices) < 2 {
-		at(line, "question needs at least two choices (- [ ] or - [x] lines)")
+	if q.Answer == "" && len(choices) < 2 {
+		at(line, "question needs at least two choices (- [ ] or - [x] lines), or an answer: line")
 	}
 	if !q.Multiple && len(choices) >= 2 && right != 1 {
 		at(line, "question has "+strconv.Itoa(right)+" choices marked [x]: a single-choice question needs exactly one (or say multiple=true)")

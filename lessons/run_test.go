@@ -4,6 +4,7 @@ import (
 	"html"
 	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -27,33 +28,39 @@ func embedded(t *testing.T) *Course {
 	return c
 }
 
-// Every scenario block runs to its end with every expect holding: a
-// lesson cannot claim what the simulation does not do.
+// Every scenario block runs to its end with every expect holding, in
+// every variant a learner may draw: a lesson cannot claim what the
+// simulation does not do.
 func TestEveryScenarioHolds(t *testing.T) {
 	c := embedded(t)
 	for _, lang := range doc.Langs {
 		for _, m := range c.Catalogue(lang) {
 			l, _ := c.Lesson(lang, m.Slug)
 			for _, sc := range l.Scenarios {
-				name := l.Slug + "/" + string(lang) + "/" + sc.ID
-				script, err := scenario.Parse(name, sc.Script)
-				if err != nil {
-					t.Errorf("%s: %v", name, err)
-					continue
-				}
-				s := scenario.NewSession(name, script)
-				s.Run()
-				if s.Err != nil {
-					t.Errorf("%s: %v", name, s.Err)
-				}
-				for _, r := range s.Results {
-					if !r.OK {
-						t.Errorf("%s (lesson line %d): %s", name, sc.Line+r.Pos.Line, r)
+				for v := 0; v < doc.Variants(sc.Vary); v++ {
+					name := l.Slug + "/" + string(lang) + "/" + sc.ID
+					if len(sc.Vary) > 0 {
+						name += " variant " + variantText(sc.Vary, v)
 					}
-				}
-				for _, f := range sc.Facts {
-					if _, err := s.Query(f); err != nil {
-						t.Errorf("%s: fact %q: %v", name, f, err)
+					script, err := scenario.Parse(name, sc.Filled(doc.Draw(sc.Vary, v)).Script)
+					if err != nil {
+						t.Errorf("%s: %v", name, err)
+						continue
+					}
+					s := scenario.NewSession(name, script)
+					s.Run()
+					if s.Err != nil {
+						t.Errorf("%s: %v", name, s.Err)
+					}
+					for _, r := range s.Results {
+						if !r.OK {
+							t.Errorf("%s (lesson line %d): %s", name, sc.Line+r.Pos.Line, r)
+						}
+					}
+					for _, f := range sc.Facts {
+						if _, err := s.Query(doc.Fill(f, doc.Draw(sc.Vary, v))); err != nil {
+							t.Errorf("%s: fact %q: %v", name, f, err)
+						}
 					}
 				}
 			}
@@ -63,7 +70,10 @@ func TestEveryScenarioHolds(t *testing.T) {
 
 // Every question's choices that hold in its run are exactly those the
 // lesson marks right, and its evidence fills in: the page's answer is
-// what the simulation did.
+// what the simulation did. A varied question is decided in every
+// variant: in variant 0, the one the server shows, as marked; in the
+// others, a single-choice question has exactly one choice that holds and
+// a number question a value.
 func TestEveryQuestionAgreesWithItsRun(t *testing.T) {
 	c := embedded(t)
 	n := 0
@@ -71,40 +81,68 @@ func TestEveryQuestionAgreesWithItsRun(t *testing.T) {
 		for _, m := range c.Catalogue(lang) {
 			l, _ := c.Lesson(lang, m.Slug)
 			for i := range l.Questions {
-				q := &l.Questions[i]
-				sc, _ := l.ScenarioByID(q.Scenario)
-				out, err := answer.Decide(q, sc.Script)
-				if err != nil {
-					t.Errorf("%s %s: %v", l.Slug, q.ID, err)
-					continue
-				}
-				n++
-				var right []string
-				for ci, ch := range q.Choices {
-					if out.Holds[ci] != ch.Right {
-						t.Errorf("%s %s (%s, line %d): choice %s is marked right=%v, but in the run it holds=%v",
-							l.Slug, q.ID, lang, q.Line, ch.Key, ch.Right, out.Holds[ci])
+				sc, _ := l.ScenarioByID(l.Questions[i].Scenario)
+				for v := 0; v < doc.Variants(sc.Vary); v++ {
+					vals := doc.Draw(sc.Vary, v)
+					q := l.Questions[i].Filled(vals)
+					where := l.Slug + " " + q.ID + " (" + string(lang) + ", line " + strconv.Itoa(q.Line) + ")"
+					if len(sc.Vary) > 0 {
+						where += " variant " + variantText(sc.Vary, v)
 					}
-					if ch.Right {
-						right = append(right, ch.Key)
+					out, err := answer.Decide(&q, sc.Filled(vals).Script)
+					if err != nil {
+						t.Errorf("%s: %v", where, err)
+						continue
 					}
-				}
-				if !out.Right(q, right) {
-					t.Errorf("%s %s: the marked answer %v is not graded right", l.Slug, q.ID, right)
-				}
-				for _, p := range out.Evidence {
-					if strings.HasPrefix(p.Code, "{") {
-						t.Errorf("%s %s: evidence shows a query's text %q instead of its value", l.Slug, q.ID, p.Code)
-					}
-					if p.Query != "" {
-						t.Errorf("%s %s: evidence slot {%s} left unfilled", l.Slug, q.ID, p.Query)
-					}
+					n++
+					checkDecided(t, where, &q, out, v == 0)
 				}
 			}
 		}
 	}
 	if n == 0 {
 		t.Fatal("no question was checked")
+	}
+}
+
+// checkDecided checks one question's run: marked says whether its [x]
+// marks must agree with the run (variant 0).
+func checkDecided(t *testing.T, where string, q *doc.Question, out *answer.Outcome, marked bool) {
+	t.Helper()
+	var right, holds []string
+	for ci, ch := range q.Choices {
+		if marked && out.Holds[ci] != ch.Right {
+			t.Errorf("%s: choice %s is marked right=%v, but in the run it holds=%v", where, ch.Key, ch.Right, out.Holds[ci])
+		}
+		if ch.Right {
+			right = append(right, ch.Key)
+		}
+		if out.Holds[ci] {
+			holds = append(holds, ch.Key)
+		}
+	}
+	switch {
+	case q.Answer != "":
+		if out.Value == "" || out.Value == "—" {
+			t.Errorf("%s: the answer {%s} has no value in the run (%q)", where, q.Answer, out.Value)
+		}
+		if !out.RightValue(out.Value) {
+			t.Errorf("%s: the run's own value %q is not graded right", where, out.Value)
+		}
+	case marked && !out.Right(q, right):
+		t.Errorf("%s: the marked answer %v is not graded right", where, right)
+	case !q.Multiple && len(holds) != 1:
+		t.Errorf("%s: %d choices hold (%v); a single-choice question needs exactly one in every variant", where, len(holds), holds)
+	case q.Multiple && len(holds) == 0:
+		t.Errorf("%s: no choice holds", where)
+	}
+	for _, p := range out.Evidence {
+		if strings.HasPrefix(p.Code, "{") {
+			t.Errorf("%s: evidence shows a query's text %q instead of its value", where, p.Code)
+		}
+		if p.Query != "" {
+			t.Errorf("%s: evidence slot {%s} left unfilled", where, p.Query)
+		}
 	}
 }
 
@@ -169,6 +207,10 @@ func TestChineseHasNoEnglishSentences(t *testing.T) {
 				texts = append(texts, p.Text)
 			}
 		}
+		for _, x := range l.Exercises {
+			texts = append(texts, x.PromptHTML, x.ExplainHTML)
+			texts = append(texts, x.HintsHTML...)
+		}
 		for _, s := range texts {
 			plain := html.UnescapeString(htmlTag.ReplaceAllString(codeOrPre.ReplaceAllString(s, " "), " "))
 			for _, w := range englishWords.FindAllString(plain, -1) {
@@ -229,13 +271,14 @@ func TestAPIKeyErratumShowsKafkasKeys(t *testing.T) {
 	}
 }
 
-// The course is the curriculum: the primer (lesson 00) and lessons 01 to
-// 08 in both languages, each with at least two playgrounds and three
-// questions.
+// The course is the curriculum: the primer (lesson 00), lessons 01 to 08
+// in both languages, then the chapter's companion (09), each with at
+// least two playgrounds and three questions.
 func TestTheCourseIsComplete(t *testing.T) {
 	c := embedded(t)
 	want := []string{"00-scenario-language", "01-why-transactions", "02-one-transaction", "03-transaction-protocols", "04-two-phase-commit",
-		"05-transaction-log", "06-reading-transactions", "07-failures-and-limits", "08-transaction-version-2"}
+		"05-transaction-log", "06-reading-transactions", "07-failures-and-limits", "08-transaction-version-2",
+		"09-chapter-companion"}
 	for _, lang := range doc.Langs {
 		var got []string
 		for _, m := range c.Catalogue(lang) {
@@ -391,6 +434,57 @@ func TestBothLanguagesShareEveryHeadingsAnchor(t *testing.T) {
 		}
 		if !slices.Equal(en, zh) {
 			t.Errorf("%s: the headings' anchors differ\n  en: %v\n  zh: %v", m.Slug, en, zh)
+		}
+	}
+}
+
+// A Chinese paragraph wrapped in the source reads as one run of text: no
+// line break, which the browser would show as a space, stays next to a
+// Chinese character, before a Kafka identifier or after one.
+func TestChineseLinesJoinWithoutStraySpaces(t *testing.T) {
+	c := embedded(t)
+	stray := regexp.MustCompile(`[\p{Han}，。：；、（）]\n[^\n<]|[^\n>]\n[\p{Han}，。：；、（）]`)
+	for _, m := range c.Catalogue(doc.Chinese) {
+		h := c.HTML(doc.Chinese, m.Slug)
+		if found := stray.FindAllString(h, -1); len(found) > 0 {
+			t.Errorf("%s: %d line breaks next to Chinese text render as spaces, e.g. %q", m.Slug, len(found), found[0])
+		}
+	}
+	var b strings.Builder
+	if err := NewMarkdown().Convert([]byte("One sentence.\nTwo."), &b); err != nil || !strings.Contains(b.String(), "sentence.\nTwo") {
+		t.Errorf("English lines lost their space: %q", b.String())
+	}
+}
+
+// The server's page of a lesson shows variant 0 of every varied block,
+// its values filled in: no reader meets a {{NAME}}.
+func TestTheServersPageShowsVariantZero(t *testing.T) {
+	c := embedded(t)
+	for _, lang := range doc.Langs {
+		for _, m := range c.Catalogue(lang) {
+			if h := c.HTML(lang, m.Slug); strings.Contains(h, "{{") {
+				i := strings.Index(h, "{{")
+				t.Errorf("%s (%s): the page shows %q", m.Slug, lang, h[max(0, i-40):min(len(h), i+40)])
+			}
+		}
+	}
+}
+
+// An English line that starts with a code span keeps its space: "sends
+// and `WriteTxnMarkers`" never reads "and<code>WriteTxnMarkers</code>"
+// (goldmark's simple East Asian rule dropped it, on every English page).
+func TestEnglishLinesKeepTheirSpaces(t *testing.T) {
+	var b strings.Builder
+	if err := NewMarkdown().Convert([]byte("sends and\n`WriteTxnMarkers` requests,\nthen *more*\ntext"), &b); err != nil {
+		t.Fatal(err)
+	}
+	if got := b.String(); !strings.Contains(got, "and\n<code>") || !strings.Contains(got, "requests,\nthen") || !strings.Contains(got, "</em>\ntext") {
+		t.Errorf("a line break lost its space: %q", got)
+	}
+	c := embedded(t)
+	for _, m := range c.Catalogue(doc.English) {
+		if h := c.HTML(doc.English, m.Slug); regexp.MustCompile(`[a-z,.]<code>`).MatchString(h) {
+			t.Errorf("%s: %q", m.Slug, regexp.MustCompile(`.{0,30}[a-z,.]<code>.{0,20}`).FindString(h))
 		}
 	}
 }

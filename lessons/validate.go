@@ -35,12 +35,12 @@ func checkLesson(p *page) []*Error {
 		if s.script == nil {
 			continue
 		}
-		for _, f := range s.Facts {
+		for _, f := range s.Filled(doc.Draw(s.Vary, 0)).Facts {
 			if msg := checkQuery(s, f); msg != "" {
 				at(s.Line, "scenario facts: query "+strconv.Quote(f)+": "+msg)
 			}
 		}
-		for _, a := range s.Actions {
+		for _, a := range s.Filled(doc.Draw(s.Vary, 0)).Actions {
 			if msg := checkAction(s, a); msg != "" {
 				at(s.Line, "scenario actions: "+strconv.Quote(a)+": "+msg)
 			}
@@ -72,8 +72,21 @@ func checkLesson(p *page) []*Error {
 		if s.script == nil {
 			continue // its errors are reported; checking against it would only repeat them
 		}
+		for _, name := range doc.Names(questionText(&q.Question)) {
+			if !hasVar(s.Vary, name) {
+				at(q.Line, "question "+q.ID+": {{"+name+"}} is not one of scenario "+s.ID+"'s vary= names")
+			}
+		}
+		// The checks read variant 0, the one the server shows; the tests
+		// run every variant.
+		filled := q.Question.Filled(doc.Draw(s.Vary, 0))
+		if filled.Answer != "" {
+			if msg := checkQuery(s, filled.Answer); msg != "" {
+				at(q.answerLine, "answer: query {"+filled.Answer+"}: "+msg)
+			}
+		}
 		n := 0
-		for _, part := range q.Evidence {
+		for _, part := range filled.Evidence {
 			if part.Query == "" {
 				continue
 			}
@@ -87,7 +100,7 @@ func checkLesson(p *page) []*Error {
 				at(q.Line, "question "+q.ID+": "+msg)
 			}
 		}
-		for ci, c := range q.Choices {
+		for ci, c := range filled.Choices {
 			for wi, w := range c.When {
 				if msg := checkWhen(s, w); msg != "" {
 					at(q.whenLines[ci][wi], "when: "+msg)
@@ -95,7 +108,56 @@ func checkLesson(p *page) []*Error {
 			}
 		}
 	}
+	asked := map[string]bool{}
+	segQuestion := map[string]bool{}
+	for _, q := range p.questions {
+		segQuestion[q.ID] = true
+	}
+	for _, seg := range p.lesson.Segments {
+		if seg.Question != "" {
+			asked[seg.Question] = true
+		}
+		if seg.After == "" {
+			continue
+		}
+		a := afterByQuestion(p.afters, seg.After)
+		switch {
+		case !segQuestion[seg.After]:
+			at(a.Line, "after question="+seg.After+": no such question in this lesson")
+		case !asked[seg.After]:
+			at(a.Line, "after question="+seg.After+": the after block comes before its question (it holds the answer: ask first)")
+		}
+	}
+	for _, prose := range p.prose {
+		if strings.Contains(prose.text, "{{") {
+			at(prose.line, "{{…}} is for a varied scenario's blocks; the lesson's text is the same for every learner")
+		}
+	}
 	return errs
+}
+
+// questionText is every text of a question that may say {{NAME}}.
+func questionText(q *doc.Question) string {
+	parts := []string{q.PromptHTML, q.Answer, q.ExplainHTML}
+	parts = append(parts, q.HintsHTML...)
+	for _, c := range q.Choices {
+		parts = append(parts, c.HTML)
+		parts = append(parts, c.When...)
+	}
+	for _, e := range q.Evidence {
+		parts = append(parts, e.Text, e.Code, e.Query)
+	}
+	return strings.Join(parts, "\n")
+}
+
+// afterByQuestion finds the first after block of a question (for its line).
+func afterByQuestion(afters []*AfterBlock, q string) *AfterBlock {
+	for _, a := range afters {
+		if a.Question == q {
+			return a
+		}
+	}
+	return &AfterBlock{}
 }
 
 // checkStop says what is wrong with stop=N for scenario s, or "".
@@ -197,6 +259,17 @@ func checkCourse(pages []*page) []*Error {
 			seen = map[string]loc{}
 			questionIDs[p.lesson.Lang] = seen
 		}
+		for _, x := range p.exercises {
+			if x.ID == "" {
+				continue
+			}
+			if prev, dup := seen[x.ID]; dup {
+				errs = append(errs, &Error{File: p.file, Line: x.Line,
+					Msg: "duplicate exercise id " + strconv.Quote(x.ID) + " (first at " + prev.file + ":" + strconv.Itoa(prev.line) + ")"})
+				continue
+			}
+			seen[x.ID] = loc{p.file, x.Line}
+		}
 		for _, q := range p.questions {
 			if q.ID == "" {
 				continue
@@ -226,6 +299,7 @@ func checkCourse(pages []*page) []*Error {
 		}
 		errs = append(errs, compareIDs("scenario", t.en, t.zh, blockIDs(t.en.lesson.Scenarios), blockIDs(t.zh.lesson.Scenarios))...)
 		errs = append(errs, compareIDs("question", t.en, t.zh, questionBlockIDs(t.en.lesson.Questions), questionBlockIDs(t.zh.lesson.Questions))...)
+		errs = append(errs, compareIDs("exercise", t.en, t.zh, exerciseBlockIDs(t.en.lesson.Exercises), exerciseBlockIDs(t.zh.lesson.Exercises))...)
 	}
 	return errs
 }
@@ -240,6 +314,14 @@ func blockIDs(ss []doc.Scenario) []blockID {
 	ids := make([]blockID, len(ss))
 	for i, s := range ss {
 		ids[i] = blockID{s.ID, s.Line}
+	}
+	return ids
+}
+
+func exerciseBlockIDs(xs []doc.Exercise) []blockID {
+	ids := make([]blockID, len(xs))
+	for i, x := range xs {
+		ids[i] = blockID{x.ID, x.Line}
 	}
 	return ids
 }

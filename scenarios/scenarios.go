@@ -81,7 +81,8 @@ func parse(slug, src string) Scenario {
 type PackEntry struct {
 	Slug string
 	// FixedIn is a kafka= preset of core/scenario's settings: "3.6"
-	// (the leader's verification, KIP-890 part 1) or "4.0" (transaction
+	// (the leader's verification, KIP-890 part 1), "3.8" (no coordinator
+	// reload under the same leader, KAFKA-15468) or "4.0" (transaction
 	// version 2, part 2).
 	FixedIn string
 }
@@ -95,4 +96,5 @@ var JepsenPack = []PackEntry{
 	{"jepsen-delayed-endtxn", "4.0"},
 	{"jepsen-aborted-read", "4.0"},
 	{"hanging-transaction", "3.6"},
+	{"hanging-after-reload", "3.8"},
 }

@@ -52,6 +52,18 @@ type Config struct {
 	// clients read it at beginTransaction, as the Java client reads the
 	// finalized features from ApiVersions.
 	TransactionVersion int16
+	// KeepLeaderEpochOnISRShrink is a release's behaviour, not a Kafka
+	// setting: KRaft bumps the leader epoch on every ISR shrink with the
+	// same leader until metadata.version 3.6-IV0 (KAFKA-15021); set for
+	// 3.6 and later (config leader.epoch.bump.on.isr.shrink=false).
+	KeepLeaderEpochOnISRShrink bool
+	// KeepCoordinatorOnPartitionChange is a release's behaviour too: until
+	// 3.8 a broker reloads the coordinator partitions it leads on every
+	// change of such a partition, an ISR change with the same leader
+	// included (BrokerMetadataPublisher's updateCoordinator); 3.8
+	// reloads only when a leader is elected (KAFKA-15468). Set for 3.8
+	// and later (config coordinator.reload.on.partition.change=false).
+	KeepCoordinatorOnPartitionChange bool
 	// ProducerIdExpirationMs is producer.id.expiration.ms, and
 	// ProducerIdExpirationCheckIntervalMs how often it is applied
 	// (expiration.go).
@@ -224,6 +236,10 @@ type leadership struct {
 	log       *partition.Log
 	epoch     int32
 	followers []*followerState // one per other replica, in replica order
+	// isr is the ISR this broker last acted on: a change of it with the
+	// same leader epoch reloads the coordinators of an internal
+	// partition until 3.8 (OnMetadataChange).
+	isr []int32
 }
 
 // follower returns the leader's view of replica id, or nil.
@@ -317,10 +333,13 @@ func (b *Broker) Receive(w *sim.World, env *sim.Envelope) {
 		b.handleFindCoordinator(w, env, m)
 	case *protocol.WriteTxnMarkersRequest:
 		b.handleWriteTxnMarkers(w, env, m)
+	case *protocol.DescribeProducersRequest:
+		b.handleDescribeProducers(w, env, m)
 	case *protocol.WriteTxnMarkersResponse:
 		b.Txn.HandleMarkersResponse(w, env, m)
 	case *protocol.InitProducerIdRequest, *protocol.AddPartitionsToTxnRequest,
-		*protocol.AddOffsetsToTxnRequest, *protocol.EndTxnRequest:
+		*protocol.AddOffsetsToTxnRequest, *protocol.EndTxnRequest,
+		*protocol.DescribeTransactionsRequest, *protocol.ListTransactionsRequest:
 		b.Txn.Handle(w, env)
 	case *protocol.AddPartitionsToTxnResponse:
 		b.handleVerificationResponse(w, env, m)
@@ -600,18 +619,46 @@ func (b *Broker) OnMetadataChange(w *sim.World) {
 			*l = leadership{p: p, log: b.Disk.Log(tp), epoch: p.LeaderEpoch,
 				followers: b.followerPtrs.Make(len(p.Replicas))}
 			for _, r := range p.Replicas {
-				if r != b.ID {
-					// Its position is unknown until its next fetch says:
-					// a fetch parked before the election must not be
-					// answered as if it came from epoch 0 at offset 0.
-					f := b.followerViews.New()
-					*f = followerState{id: r, lastCaughtUp: w.Now(), lastFetchedEpoch: -1}
-					l.followers = append(l.followers, f)
+				if r == b.ID {
+					continue
 				}
+				f := b.followerViews.New()
+				if prev := followerOf(old, r); prev != nil {
+					// Re-elected with a new leader epoch (an ISR shrink
+					// bumps it in 3.5): Kafka's Partition.makeLeader keeps
+					// what it knew of each follower when the leader stays
+					// (Replica.resetReplicaState, isNewLeader=false), so
+					// the high watermark can move at once "since ISR could
+					// be down to 1"; an in-sync follower counts as caught
+					// up now, another as never.
+					*f = *prev
+					f.lastCaughtUp = 0
+					if p.InISR(r) {
+						f.lastCaughtUp = w.Now()
+					}
+				} else {
+					// A new leader: its position is unknown until its
+					// next fetch says; a fetch parked before the election
+					// must not be answered as if it came from epoch 0 at
+					// offset 0.
+					*f = followerState{id: r, lastCaughtUp: w.Now(), lastFetchedEpoch: -1}
+				}
+				l.followers = append(l.followers, f)
 			}
+			l.isr = slices.Clone(p.ISR)
 			b.led.Set(tp, l)
 			b.ledChanged()
 			b.becomeLeader(w, p)
+		case isLeader && !slices.Equal(old.isr, p.ISR):
+			// The same leader epoch, another ISR (3.6+ no longer bumps
+			// the epoch on a shrink; no release bumps it on an
+			// expansion). Until 3.8 the broker still hands every change
+			// of a partition it leads to its coordinators, which reload
+			// (BrokerMetadataPublisher updateCoordinator; KAFKA-15468).
+			old.isr = slices.Clone(p.ISR)
+			if !b.Cfg.KeepCoordinatorOnPartitionChange {
+				b.reloadCoordinators(w, p)
+			}
 		case !isLeader && old != nil:
 			for _, f := range old.followers {
 				b.addNews(f.id, tp) // tells it NOT_LEADER_OR_FOLLOWER
@@ -623,6 +670,14 @@ func (b *Broker) OnMetadataChange(w *sim.World) {
 	}
 	b.wakeParked(w)
 	b.ensureFetchers(w)
+}
+
+// followerOf is what an earlier leadership knew of replica r, or nil.
+func followerOf(l *leadership, r int32) *followerState {
+	if l == nil {
+		return nil
+	}
+	return l.follower(r)
 }
 
 func sortedIDs(m map[int32]*sim.Envelope) []int32 {
@@ -639,6 +694,17 @@ func (b *Broker) becomeLeader(w *sim.World, p *PartitionState) {
 		Note: sim.NewNote(sim.NoteLeaderEpoch, itoa(int64(p.LeaderEpoch))), Internal: isInternalTopic(p.TP.Topic) && !b.coordinates(p.TP)})
 	b.maybeAdvanceHW(w, p.TP)
 	b.scheduleISRCheck(w) // its followers may be behind the new leader
+	switch p.TP.Topic {
+	case protocol.TransactionStateTopic:
+		b.Txn.OnElection(w, p.TP.Partition, p.LeaderEpoch)
+	case protocol.ConsumerOffsetsTopic:
+		b.Group.OnElection(w, p.TP.Partition, p.LeaderEpoch)
+	}
+}
+
+// reloadCoordinators has the coordinator of an internal partition load it
+// again, as an election does, at the same coordinator epoch.
+func (b *Broker) reloadCoordinators(w *sim.World, p *PartitionState) {
 	switch p.TP.Topic {
 	case protocol.TransactionStateTopic:
 		b.Txn.OnElection(w, p.TP.Partition, p.LeaderEpoch)
@@ -708,7 +774,9 @@ func (b *Broker) checkISR(w *sim.World) {
 			p.ISR = kept
 			// KRaft 3.5 bumps the leader epoch on every ISR shrink
 			// (PartitionChangeBuilder, until KAFKA-15021 in 3.6).
-			p.LeaderEpoch++
+			if !b.Cfg.KeepLeaderEpochOnISRShrink {
+				p.LeaderEpoch++
+			}
 			b.Meta.Version++
 			b.OnMetadataChange(w)
 			b.maybeAdvanceHW(w, tp)

@@ -358,6 +358,12 @@ func (b *Broker) noteCaughtUp(w *sim.World, l *leadership, f *followerState) boo
 	slices.Sort(p.ISR)
 	w.Record(sim.Event{Kind: sim.KindNote, Node: b.Node, Subject: p.TP.String(),
 		Note: sim.NewNote(sim.NoteISRExpands, "broker-"+itoa(int64(replica))), Internal: isInternalTopic(p.TP.Topic)})
+	// The expansion is a partition change like any other: until 3.8 the
+	// broker's coordinators reload the partition (OnMetadataChange).
+	l.isr = slices.Clone(p.ISR)
+	if !b.Cfg.KeepCoordinatorOnPartitionChange {
+		b.reloadCoordinators(w, p)
+	}
 	return true
 }
 

@@ -22,10 +22,19 @@ type Violation struct {
 	Invariant string
 	Message   string
 	Events    []int `json:",omitempty"`
+	// Anomaly names a known defect of Kafka itself that the violation
+	// has the shape of (safety.Anomalies): Kafka's behaviour, not
+	// txnlab's bug.
+	Anomaly string `json:",omitempty"`
 }
 
 // String renders the violation for the CLI.
-func (v Violation) String() string { return v.Invariant + ": " + v.Message }
+func (v Violation) String() string {
+	if v.Anomaly != "" {
+		return v.Invariant + " (Kafka's own anomaly " + v.Anomaly + "): " + v.Message
+	}
+	return v.Invariant + ": " + v.Message
+}
 
 // Producer is one producer's client-side history.
 type Producer struct {
@@ -151,6 +160,16 @@ func (c *checker) report(inv *safety.Invariant, evidence func() []int, format st
 	}
 	c.seen[inv.Name+msg] = true
 	c.out = append(c.out, Violation{Invariant: inv.Name, Message: msg, Events: evidence()})
+}
+
+// reportAnomaly records a violation that has the shape of a known Kafka
+// anomaly.
+func (c *checker) reportAnomaly(a *safety.Anomaly, evidence func() []int, format string, args ...any) {
+	n := len(c.out)
+	c.report(a.Violates, evidence, format, args...)
+	if len(c.out) > n {
+		c.out[n].Anomaly = a.Name
+	}
 }
 
 // sendOf finds the send a logged record came from.
@@ -343,6 +362,8 @@ func (c *checker) atomicity() {
 			c.report(safety.Atomicity, record(ref, o.abort[0], o.abort[0]), "%s committed for its producer but its records at %v were aborted", txnName(ref), places(o.abort))
 		case t.Outcome == "aborted" && len(o.commit) > 0:
 			c.report(safety.Atomicity, record(ref, o.commit[0], o.commit[0]), "%s aborted for its producer but its records at %v were committed", txnName(ref), places(o.commit))
+		case len(o.open) > 0 && t.Outcome != "open" && c.coordinatorForgot(ref, t):
+			c.reportAnomaly(safety.UnreplicatedTxnState, record(ref, o.open[0]), "%s was decided, but its coordinator has no record of it (Empty at its producer id and epoch): the __transaction_state records that registered its partitions were lost in a failover, and no marker will ever reach its records at %v", txnName(ref), places(o.open))
 		case len(o.open) > 0 && (c.in.Final || c.coordinatorDone(ref, t)) && t.Outcome != "open":
 			c.report(safety.Atomicity, record(ref, o.open[0]), "%s was decided and its coordinator finished it, but its records at %v never got a marker", txnName(ref), places(o.open))
 		}
@@ -356,6 +377,17 @@ func places(ls []logged) []string {
 		out[i] = fmt.Sprintf("%s@%d", l.tp, l.offset)
 	}
 	return out
+}
+
+// coordinatorForgot reports whether the coordinator has never heard of a
+// transaction that wrote records: it holds the producer id at the same
+// epoch in Empty, the state InitProducerId leaves before any transaction
+// (a transaction ends in Complete*, never Empty). The records that
+// registered its partitions were lost (safety.UnreplicatedTxnState).
+func (c *checker) coordinatorForgot(ref sendRef, t *client.TxnRecord) bool {
+	cs, ok := c.in.Coordinators[ref.p.TransactionalId]
+	return ok && cs.Known && !cs.Pending && cs.State == protocol.Empty &&
+		cs.ProducerId == t.ProducerId && cs.ProducerEpoch == t.ProducerEpoch
 }
 
 // coordinatorDone reports whether the coordinator has finished with the

@@ -60,8 +60,10 @@ func (c *Cluster) fence(id int32) {
 			// KRaft 3.5 bumps the leader epoch on every ISR shrink, even
 			// with the same leader (PartitionChangeBuilder, until
 			// KAFKA-15021 in 3.6), and a coordinator reloads its partition
-			// on every epoch change (until KAFKA-15468 in 3.8).
-			p.LeaderEpoch++
+			// on every change of it (until KAFKA-15468 in 3.8).
+			if !c.BrokerCfg.KeepLeaderEpochOnISRShrink {
+				p.LeaderEpoch++
+			}
 			c.Meta.Version++
 		}
 	}

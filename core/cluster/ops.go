@@ -97,6 +97,10 @@ func (c *Cluster) Configure(key string, value int64) error {
 		cfg.TransactionPartitionVerificationEnable = value != 0
 	case "transaction.version":
 		cfg.TransactionVersion = int16(value)
+	case "leader.epoch.bump.on.isr.shrink":
+		cfg.KeepLeaderEpochOnISRShrink = value == 0
+	case "coordinator.reload.on.partition.change":
+		cfg.KeepCoordinatorOnPartitionChange = value == 0
 	case "min.insync.replicas":
 		c.SetMinInsyncReplicas(int(value))
 	case "transaction.state.log.min.isr":

@@ -47,6 +47,13 @@ type Report struct {
 	Panics     int
 	FirstPanic *Run
 	Steps      int64
+	// KafkaAnomalies counts runs whose every violation is a known anomaly
+	// of Kafka itself (safety.Anomalies), not counted in Failed: the
+	// simulation doing what the release does. ByAnomaly counts them by
+	// name and FirstAnomaly is the first.
+	KafkaAnomalies int
+	ByAnomaly      map[string]int
+	FirstAnomaly   *Run
 }
 
 // Invariants lists the violated invariants in the checker's order.
@@ -64,7 +71,9 @@ func (r *Report) Invariants() []string {
 }
 
 // NewReport starts an empty report.
-func NewReport() *Report { return &Report{ByInvariant: map[string]int{}, FirstIndex: -1} }
+func NewReport() *Report {
+	return &Report{ByInvariant: map[string]int{}, ByAnomaly: map[string]int{}, FirstIndex: -1}
+}
 
 // Add counts run i; it reports whether the run failed (a violation).
 // Runs must be added in index order for First to be the first.
@@ -85,6 +94,12 @@ func (rep *Report) Add(i int, r *Run) bool {
 		}
 	case r.Exhausted:
 		rep.Exhausted++
+	case len(r.Violations) > 0 && onlyAnomalies(r.Violations):
+		rep.KafkaAnomalies++
+		rep.ByAnomaly[r.Violations[0].Anomaly]++
+		if rep.FirstAnomaly == nil {
+			rep.FirstAnomaly = r
+		}
 	case len(r.Violations) > 0:
 		rep.Failed++
 		seen := map[string]bool{}
@@ -100,6 +115,16 @@ func (rep *Report) Add(i int, r *Run) bool {
 		return true
 	}
 	return false
+}
+
+// onlyAnomalies reports whether every violation is a known Kafka anomaly.
+func onlyAnomalies(vs []check.Violation) bool {
+	for _, v := range vs {
+		if v.Anomaly == "" {
+			return false
+		}
+	}
+	return true
 }
 
 // RunOptions are the options of run i of a batch.
@@ -168,6 +193,13 @@ func targetViolation(r *Run, mechanism *safety.Mechanism) *check.Violation {
 // The shrunk script keeps the kind of violation (its Shape) found in the
 // run for that invariant, the mechanism's preferred kind when there is one.
 func Minimize(r *Run, mechanism *safety.Mechanism, inv string, maxTries int) *Shrunk {
+	return MinimizeTick(r, mechanism, inv, maxTries, nil)
+}
+
+// MinimizeTick is Minimize with a tick (ShrinkOptions.Tick) called before
+// each candidate: a browser shrinks in slices with it, and stops early
+// when it answers false.
+func MinimizeTick(r *Run, mechanism *safety.Mechanism, inv string, maxTries int, tick func(tries int) bool) *Shrunk {
 	shape := ""
 	if v := targetViolation(r, mechanism); v != nil && v.Invariant == inv {
 		shape = Shape(v.Message)
@@ -176,9 +208,9 @@ func Minimize(r *Run, mechanism *safety.Mechanism, inv string, maxTries int) *Sh
 	}
 	pinned := pinnedLines(r, mechanism)
 	if o := Exec(r.Script(), 0, false); o.Err == nil && has(o.Violations, inv, shape) {
-		return Shrink(r.Lines, ShrinkOptions{Invariant: inv, Shape: shape, MaxTries: maxTries, Pinned: pinned})
+		return Shrink(r.Lines, ShrinkOptions{Invariant: inv, Shape: shape, MaxTries: maxTries, Pinned: pinned, Tick: tick})
 	}
-	sh := Shrink(r.Lines[:r.Body], ShrinkOptions{Invariant: inv, Shape: shape, Final: true, MaxTries: maxTries, Pinned: pinned})
+	sh := Shrink(r.Lines[:r.Body], ShrinkOptions{Invariant: inv, Shape: shape, Final: true, MaxTries: maxTries, Pinned: pinned, Tick: tick})
 	sh.Final = true
 	return sh
 }

@@ -192,3 +192,36 @@ func InvariantNames() []string {
 	}
 	return out
 }
+
+// Anomaly is a way Kafka itself breaks an invariant with every mechanism
+// on: a known defect of a release, which a later release closed. The
+// checker names it when a violation has its shape, and the explorer
+// counts it apart from txnlab's own bugs.
+type Anomaly struct {
+	// Name is the anomaly's name in the checker's reports.
+	Name string
+	// Violates is the invariant the anomaly breaks.
+	Violates *Invariant
+	// Releases says which Kafka releases show it, and ClosedBy what
+	// closed it.
+	Releases, ClosedBy string
+	// Explains says, in English, how it comes about.
+	Explains string
+}
+
+// String returns the report's name.
+func (a *Anomaly) String() string { return a.Name }
+
+// The known anomalies (docs/kafka-fidelity.md §19).
+var (
+	// UnreplicatedTxnState: a coordinator that reloads its partition up
+	// to the log end answers from records the other replicas never got;
+	// after a failover its successor has never heard of the transaction.
+	UnreplicatedTxnState = &Anomaly{Name: "unreplicated-txn-state", Violates: Atomicity,
+		Releases: "3.5 to 3.7", ClosedBy: "3.8: a coordinator no longer reloads when its partition's ISR changes under the same leader (KAFKA-15468)",
+		Explains: "The coordinator's append to __transaction_state times out unreplicated; an ISR change makes it reload its partition up to the log end, " +
+			"so it answers from that record; then it fails over to a replica that never had it, and nothing ever writes the transaction's markers: a hanging transaction."}
+)
+
+// Anomalies lists the known anomalies.
+var Anomalies = []*Anomaly{UnreplicatedTxnState}

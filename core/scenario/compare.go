@@ -25,13 +25,21 @@ type Settings struct {
 	Break  []Mechanism
 }
 
-// KafkaPresets are the shorthands kafka=VERSION: the protocol each Kafka
-// release runs by default (3.5 classic; 3.6 adds the leader's
-// verification, KIP-890 part 1; 4.0 adds transaction version 2).
+// KafkaPresets are the shorthands kafka=VERSION: what each Kafka release
+// does by default. 3.5 is the classic protocol; 3.6 adds the leader's
+// verification (KIP-890 part 1) and no longer bumps the leader epoch on
+// an ISR shrink (KAFKA-15021); 3.8 no longer reloads a coordinator whose
+// partition changed without a new leader (KAFKA-15468); 4.0 adds
+// transaction version 2.
 var KafkaPresets = map[string][]Setting{
-	"3.5": {{"transaction.partition.verification.enable", 0}, {"transaction.version", 0}},
-	"3.6": {{"transaction.partition.verification.enable", 1}, {"transaction.version", 0}},
-	"4.0": {{"transaction.partition.verification.enable", 1}, {"transaction.version", 2}},
+	"3.5": {{"transaction.partition.verification.enable", 0}, {"transaction.version", 0},
+		{"leader.epoch.bump.on.isr.shrink", 1}, {"coordinator.reload.on.partition.change", 1}},
+	"3.6": {{"transaction.partition.verification.enable", 1}, {"transaction.version", 0},
+		{"leader.epoch.bump.on.isr.shrink", 0}, {"coordinator.reload.on.partition.change", 1}},
+	"3.8": {{"transaction.partition.verification.enable", 1}, {"transaction.version", 0},
+		{"leader.epoch.bump.on.isr.shrink", 0}, {"coordinator.reload.on.partition.change", 0}},
+	"4.0": {{"transaction.partition.verification.enable", 1}, {"transaction.version", 2},
+		{"leader.epoch.bump.on.isr.shrink", 0}, {"coordinator.reload.on.partition.change", 0}},
 }
 
 // ParseSettings reads settings written as KEY=VALUE words separated by
@@ -60,7 +68,7 @@ func ParseSettings(text string) (Settings, error) {
 		case "kafka":
 			p, ok := KafkaPresets[v]
 			if !ok {
-				return st, fmt.Errorf("kafka=%s: one of 3.5, 3.6, 4.0", v)
+				return st, fmt.Errorf("kafka=%s: one of 3.5, 3.6, 3.8, 4.0", v)
 			}
 			st.Config = setAll(st.Config, p)
 		default:

@@ -12,14 +12,14 @@ func TestParseSettings(t *testing.T) {
 	}{
 		{"", "(script as written)", ""},
 		{"transaction.version=2", "transaction.version=2", ""},
-		{"kafka=4.0", "transaction.partition.verification.enable=true transaction.version=2", ""},
-		{"kafka=3.6,seed=7", "transaction.partition.verification.enable=true transaction.version=0 seed=7", ""},
-		{"kafka=4.0 transaction.version=0", "transaction.partition.verification.enable=true transaction.version=0", ""}, // the later word wins
+		{"kafka=4.0", "transaction.partition.verification.enable=true transaction.version=2 leader.epoch.bump.on.isr.shrink=false coordinator.reload.on.partition.change=false", ""},
+		{"kafka=3.6,seed=7", "transaction.partition.verification.enable=true transaction.version=0 leader.epoch.bump.on.isr.shrink=false coordinator.reload.on.partition.change=true seed=7", ""},
+		{"kafka=4.0 transaction.version=0", "transaction.partition.verification.enable=true transaction.version=0 leader.epoch.bump.on.isr.shrink=false coordinator.reload.on.partition.change=false", ""}, // the later word wins
 		{"break=epoch-bump break=lso-bound request.timeout.ms=5s", "request.timeout.ms=5s break=epoch-bump break=lso-bound", ""},
 		{"transaction.version=3", "", "transaction.version must be between 0 and 2"},
 		{"transaction.partition.verification.enable=yes", "", "must be true or false"},
 		{"transaction.versoin=2", "", `unknown option "transaction.versoin"`},
-		{"kafka=3.9", "", "kafka=3.9: one of 3.5, 3.6, 4.0"},
+		{"kafka=3.9", "", "kafka=3.9: one of 3.5, 3.6, 3.8, 4.0"},
 		{"break=nothing", "", "break=nothing: unknown mechanism"},
 		{"seed=0", "", "a positive integer"},
 		{"verbose", "", "settings are KEY=VALUE"},
@@ -51,7 +51,7 @@ func TestSettingsApply(t *testing.T) {
 		for _, x := range out.Statements {
 			got = append(got, x.String())
 		}
-		want := []string{"config transaction.partition.verification.enable=true transaction.version=2", "break epoch-bump", "topic t"}
+		want := []string{"config transaction.partition.verification.enable=true transaction.version=2 leader.epoch.bump.on.isr.shrink=false coordinator.reload.on.partition.change=false", "break epoch-bump", "topic t"}
 		if strings.HasPrefix(src, "cluster") {
 			want = append([]string{"cluster brokers=1"}, want...)
 		}

@@ -373,7 +373,7 @@ func TestBadLines(t *testing.T) {
 		{"cluster brokers=3", `10:1: the cluster was already created on line 1: a script has one cluster statement`},
 		{"config", `10:8: config needs at least one KEY=VALUE, e.g. config transaction.max.timeout.ms=15m`},
 		{"config transaction.max.timeout=15m", `10:8: unknown option "transaction.max.timeout" for config; did you mean "transaction.max.timeout.ms"?`},
-		{"config foo=1", `10:8: unknown option "foo" for config; options: transaction.max.timeout.ms, transactional.id.expiration.ms, transaction.abort.timed.out.transaction.cleanup.interval.ms, transaction.remove.expired.transaction.cleanup.interval.ms, broker.session.timeout.ms, request.timeout.ms, producer.id.expiration.ms, producer.id.expiration.check.interval.ms, min.insync.replicas, transaction.state.log.min.isr, transaction.partition.verification.enable, transaction.version, group.initial.rebalance.delay.ms, group.min.session.timeout.ms, group.max.session.timeout.ms`},
+		{"config foo=1", `10:8: unknown option "foo" for config; options: transaction.max.timeout.ms, transactional.id.expiration.ms, transaction.abort.timed.out.transaction.cleanup.interval.ms, transaction.remove.expired.transaction.cleanup.interval.ms, broker.session.timeout.ms, request.timeout.ms, producer.id.expiration.ms, producer.id.expiration.check.interval.ms, min.insync.replicas, transaction.state.log.min.isr, transaction.partition.verification.enable, transaction.version, leader.epoch.bump.on.isr.shrink, coordinator.reload.on.partition.change, group.initial.rebalance.delay.ms, group.min.session.timeout.ms, group.max.session.timeout.ms`},
 		{"config request.timeout.ms=0", `10:8: request.timeout.ms must be at least 1ms, got 0`},
 		{"config min.insync.replicas=10", `10:8: min.insync.replicas must be between 1 and 9, got 10`},
 		{"config min.insync.replicas=2s", `10:8: min.insync.replicas must be a positive integer, got "2s"`},
@@ -427,7 +427,7 @@ func TestBadLines(t *testing.T) {
 		{"heal now", `10:6: unexpected "now": heal takes no arguments`},
 		{"drop Produse", `10:6: unknown API "Produse"; did you mean "Produce"?`},
 		{"drop produce", `10:6: unknown API "produce"; did you mean "Produce"?`},
-		{"drop Metadata", `10:6: unknown API "Metadata" (APIs: Produce, Fetch, OffsetCommit, OffsetFetch, FindCoordinator, JoinGroup, Heartbeat, SyncGroup, InitProducerId, AddPartitionsToTxn, AddOffsetsToTxn, EndTxn, WriteTxnMarkers, TxnOffsetCommit)`},
+		{"drop Metadata", `10:6: unknown API "Metadata" (APIs: Produce, Fetch, OffsetCommit, OffsetFetch, FindCoordinator, JoinGroup, Heartbeat, SyncGroup, InitProducerId, AddPartitionsToTxn, AddOffsetsToTxn, EndTxn, WriteTxnMarkers, TxnOffsetCommit, DescribeProducers, DescribeTransactions, ListTransactions)`},
 		{"drop EndTxn.request", `10:12: unknown suffix ".request": write EndTxn for requests or EndTxn.response for responses`},
 		{"drop EndTxn count=0", `10:13: count must be between 1 and 2147483647, got 0`},
 		{"drop EndTxn from=p9", `10:18: unknown client "p9": declare it with producer or consumer first; did you mean "p1"?`},
@@ -451,8 +451,8 @@ func TestBadLines(t *testing.T) {
 		{"restore", `10:9: restore needs a mechanism: epoch-fencing, coordinator-epoch, add-partitions, lso-bound, aborted-filter, add-offsets, sequence-check, partition-verification, epoch-bump`},
 
 		// expectations
-		{"expect", `10:8: expect needs a subject: a client name, or one of txn, partition, log, offsets, trace, coordinator, group, invariants, violation`},
-		{"expect tnx x", `10:8: unknown expectation "tnx"; did you mean "txn"?: expected a client name or one of txn, partition, log, offsets, trace, coordinator, group, invariants, violation`},
+		{"expect", `10:8: expect needs a subject: a client name, or one of txn, partition, log, offsets, trace, coordinator, group, invariants, violation, admin`},
+		{"expect tnx x", `10:8: unknown expectation "tnx"; did you mean "txn"?: expected a client name or one of txn, partition, log, offsets, trace, coordinator, group, invariants, violation, admin`},
 		{"expect p9 ok", `10:8: unknown client "p9": declare it with producer or consumer first; did you mean "p1"?`},
 		{"expect p1 okay", `10:11: expected ok, error, pending, state, records, position or aborted after expect p1, got "okay"`},
 		{"expect p1 ok now", `10:14: unexpected "now": expect p1 ok takes no arguments`},
@@ -494,7 +494,7 @@ func TestBadLines(t *testing.T) {
 		// message fields, partition and consumer facts
 		{"expect trace EndTxn Committed=maybe", `10:21: Committed must be true or false, got "maybe"`},
 		{"expect trace WriteTxnMarkers TransactionResult=commit", `10:48: TransactionResult must be ABORT or COMMIT, got "commit"; did you mean "COMMIT"?`},
-		{"expect trace EndTxn seq=0", `10:21: unknown option "seq" for expect trace EndTxn; options: from, to, error, count, TransactionalId, ProducerId, ProducerEpoch, Committed`},
+		{"expect trace EndTxn seq=0", `10:21: unknown option "seq" for expect trace EndTxn; options: from, to, error, count, Version, TransactionalId, ProducerId, ProducerEpoch, Committed`},
 		{"expect trace Produce.response BaseSequence=0", `10:31: unknown option "BaseSequence" for expect trace Produce.response; options: from, to, error, count, Partitions, ErrorCode, BaseOffset`},
 		{"expect trace Produce.response ErrorCode=NOPE", `10:41: unknown Kafka error "NOPE"; did you mean "NONE"?`},
 		{"expect partition orders/0 leader=broker-7", `10:34: broker-7 does not exist: the cluster has broker-0 to broker-2`},

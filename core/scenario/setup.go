@@ -164,6 +164,13 @@ var ConfigKeys = []ConfigKey{
 	// the defaults here are Kafka 3.5's protocol.
 	{"transaction.partition.verification.enable", false, 0, 0, 1},
 	{"transaction.version", false, 0, 0, 2},
+	// A release's behaviours rather than Kafka settings (kafka=3.6 and
+	// later switch them off; docs/kafka-fidelity.md §19): the leader
+	// epoch bumped on an ISR shrink (until KAFKA-15021, 3.6) and the
+	// coordinators reloaded on every change of their partition (until
+	// KAFKA-15468, 3.8).
+	{"leader.epoch.bump.on.isr.shrink", false, 1, 0, 1},
+	{"coordinator.reload.on.partition.change", false, 1, 0, 1},
 	// The group coordinator's (group.go).
 	{"group.initial.rebalance.delay.ms", true, 3_000, 0, math.MaxInt32},
 	{"group.min.session.timeout.ms", true, 6_000, 1, math.MaxInt32},
@@ -171,7 +178,8 @@ var ConfigKeys = []ConfigKey{
 }
 
 // BoolConfigKeys are the config keys written true/false (held as 1/0).
-var BoolConfigKeys = map[string]bool{"transaction.partition.verification.enable": true}
+var BoolConfigKeys = map[string]bool{"transaction.partition.verification.enable": true,
+	"leader.epoch.bump.on.isr.shrink": true, "coordinator.reload.on.partition.change": true}
 
 // ConfigKeyByName finds a broker setting.
 func ConfigKeyByName(name string) (ConfigKey, bool) {

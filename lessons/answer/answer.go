@@ -9,6 +9,8 @@ package answer
 import (
 	"fmt"
 	"slices"
+	"strconv"
+	"strings"
 
 	"txnlab/core/scenario"
 	"txnlab/lessons/doc"
@@ -63,6 +65,9 @@ type Outcome struct {
 	Evidence []doc.EvidencePart
 	// Clock is the virtual time at the stop point.
 	Clock string
+	// Value is the value of the question's Answer query at the stop
+	// point, for a question answered by typing it ("" otherwise).
+	Value string
 }
 
 // Right reports whether picked (choice keys) is exactly the set of choices
@@ -77,6 +82,22 @@ func (o *Outcome) Right(q *doc.Question, picked []string) bool {
 		}
 	}
 	return true
+}
+
+// RightValue reports whether typed is the question's Answer: the same
+// number (3, 3.0 and " 3 " are one), or the same text once spaces are
+// trimmed and folded.
+func (o *Outcome) RightValue(typed string) bool {
+	a, b := strings.Join(strings.Fields(typed), " "), strings.Join(strings.Fields(o.Value), " ")
+	if a == "" {
+		return false
+	}
+	if x, err := strconv.ParseFloat(a, 64); err == nil {
+		if y, err := strconv.ParseFloat(b, 64); err == nil {
+			return x == y
+		}
+	}
+	return strings.EqualFold(a, b)
 }
 
 // Outcome evaluates the choices and the evidence at the stop point. Call
@@ -110,6 +131,13 @@ func (r *Run) Outcome() (*Outcome, error) {
 		out.Evidence = append(out.Evidence, doc.EvidencePart{Code: v})
 	}
 	out.Clock, _ = s.Query("clock")
+	if r.q.Answer != "" {
+		v, err := s.Query(r.q.Answer)
+		if err != nil {
+			return nil, fmt.Errorf("answer {%s}: %w", r.q.Answer, err)
+		}
+		out.Value = v
+	}
 	return out, nil
 }
 

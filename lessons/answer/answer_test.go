@@ -90,3 +90,16 @@ func TestBadPredicateIsAnError(t *testing.T) {
 		t.Fatal("a script that does not parse started")
 	}
 }
+
+func TestRightValue(t *testing.T) {
+	o := &Outcome{Value: "3"}
+	for typed, want := range map[string]bool{"3": true, " 3 ": true, "3.0": true, "4": false, "": false, "three": false} {
+		if got := o.RightValue(typed); got != want {
+			t.Errorf("RightValue(%q) with value 3 = %v, want %v", typed, got, want)
+		}
+	}
+	o = &Outcome{Value: "PrepareCommit"}
+	if !o.RightValue(" preparecommit") || o.RightValue("PrepareAbort") {
+		t.Error("text answers compare trimmed, case folded")
+	}
+}

@@ -100,10 +100,13 @@ func Names(s string) []string {
 	}
 }
 
-// Filled returns the scenario with vals put into its script.
+// Filled returns the scenario with vals put into its script, title,
+// facts and actions.
 func (s Scenario) Filled(vals map[string]string) Scenario {
 	s.Script = Fill(s.Script, vals)
 	s.Title = Fill(s.Title, vals)
+	s.Facts = fillAll(s.Facts, vals)
+	s.Actions = fillAll(s.Actions, vals)
 	return s
 }
 
@@ -153,14 +156,10 @@ func Order(seed uint32, id string, n int) []int {
 		i   int
 		key uint64
 	}
+	base := hash(seed, id)
 	ks := make([]keyed, n)
 	for i := range ks {
-		h := fnv.New64a()
-		var b [5]byte
-		b[0], b[1], b[2], b[3], b[4] = byte(seed), byte(seed>>8), byte(seed>>16), byte(seed>>24), byte(i)
-		h.Write(b[:])
-		h.Write([]byte(id))
-		ks[i] = keyed{i, h.Sum64()}
+		ks[i] = keyed{i, mix(base + uint64(i)*0x9e3779b97f4a7c15)}
 	}
 	sort.Slice(ks, func(a, b int) bool { return ks[a].key < ks[b].key })
 	out := make([]int, n)
@@ -170,12 +169,25 @@ func Order(seed uint32, id string, n int) []int {
 	return out
 }
 
+// hash is FNV-1a over a seed and a name.
+func hash(seed uint32, name string) uint64 {
+	h := fnv.New64a()
+	h.Write([]byte{byte(seed), byte(seed >> 8), byte(seed >> 16), byte(seed >> 24)})
+	h.Write([]byte(name))
+	return h.Sum64()
+}
+
+// mix is SplitMix64's finaliser: nearby inputs give unrelated outputs,
+// which FNV alone does not for inputs that differ in one byte.
+func mix(z uint64) uint64 {
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9
+	z = (z ^ (z >> 27)) * 0x94d049bb133111eb
+	return z ^ (z >> 31)
+}
+
 // VariantOf is the variant a learner whose seed is seed draws for a
 // scenario, the tries'th time they ask for another: a pure function, so
 // a reload shows the same one.
 func VariantOf(seed uint32, scenario string, tries int) int {
-	h := fnv.New32a()
-	h.Write([]byte{byte(seed), byte(seed >> 8), byte(seed >> 16), byte(seed >> 24)})
-	h.Write([]byte(scenario))
-	return int(h.Sum32()>>1) + tries
+	return int(mix(hash(seed, scenario))>>34) + tries
 }
