@@ -458,7 +458,7 @@ func (c *checker) duplicatesAndDurability() {
 			// The send's identity survives re-sequencing: copies under
 			// every epoch and producer id it went out with count.
 			all := copies[k]
-			if len(s.Earlier) > 0 {
+			if len(s.Earlier) > 0 && c.refusedAsOutOfOrder(s, copies) {
 				all = slices.Clone(all)
 				for _, e := range s.Earlier {
 					all = append(all, copies[recordKey{s.TP, e.ProducerId, e.ProducerEpoch, e.Sequence}]...)
@@ -508,6 +508,42 @@ func (c *checker) duplicatesAndDurability() {
 			}
 		}
 	}
+}
+
+// refusedAsOutOfOrder reports whether a leader answered
+// OUT_OF_ORDER_SEQUENCE_NUMBER to a Produce carrying one of the send's
+// earlier identities while its log held a copy under that identity: the
+// broker then refused a retry of a record it had, and the epoch bump that
+// followed wrote it again. That is a bug. A copy under an earlier
+// identity that no broker refused is Kafka 3.5's own behaviour: an
+// idempotent producer that bumps its epoch after another batch's gap
+// (TransactionManager.handleFailedBatch, KIP-360) re-sequences every
+// batch still in flight on that partition, one whose answer was lost
+// included, and writes it again (docs/kafka-fidelity.md).
+func (c *checker) refusedAsOutOfOrder(s client.SentRecord, copies map[recordKey][]logged) bool {
+	x := c.evidence()
+	for _, e := range s.Earlier {
+		if len(copies[recordKey{s.TP, e.ProducerId, e.ProducerEpoch, e.Sequence}]) == 0 {
+			continue
+		}
+		for _, ps := range x.produces[produceKey{s.TP, e.ProducerId, e.ProducerEpoch}] {
+			if ps.baseSeq < 0 || e.Sequence < ps.baseSeq || e.Sequence >= ps.baseSeq+ps.n {
+				continue
+			}
+			r := x.reply(ps.msgID)
+			if r < 0 {
+				continue
+			}
+			if m, ok := x.trace.At(r).Msg.(*protocol.ProduceResponse); ok {
+				for _, pr := range m.Responses {
+					if pr.TopicPartition == s.TP && pr.ErrorCode == protocol.OUT_OF_ORDER_SEQUENCE_NUMBER {
+						return true
+					}
+				}
+			}
+		}
+	}
+	return false
 }
 
 // identities names the identities a record had before it was
