@@ -458,7 +458,7 @@ func (c *checker) duplicatesAndDurability() {
 			// The send's identity survives re-sequencing: copies under
 			// every epoch and producer id it went out with count.
 			all := copies[k]
-			if len(s.Earlier) > 0 && c.refusedAsOutOfOrder(s, copies) {
+			if len(s.Earlier) > 0 {
 				all = slices.Clone(all)
 				for _, e := range s.Earlier {
 					all = append(all, copies[recordKey{s.TP, e.ProducerId, e.ProducerEpoch, e.Sequence}]...)
@@ -478,9 +478,12 @@ func (c *checker) duplicatesAndDurability() {
 					}
 					return events(ev...)
 				}
-				if len(all) > n {
+				switch {
+				case len(all) > n && n <= 1 && !c.refusedAsOutOfOrder(s, copies):
+					c.reportAnomaly(safety.ResequencedInFlight, ev, "%s's record %q (producer %d, sequence %d, re-sequenced from %s) is in %s %d times: its earlier copy's answer was lost, and the epoch bump after another batch's gap sent it again", p.Name, s.Value, s.ProducerId, s.Sequence, identities(s.Earlier), s.TP, len(all))
+				case len(all) > n:
 					c.report(safety.NoDuplicates, ev, "%s's record %q (producer %d, sequence %d, re-sequenced from %s) is in %s %d times", p.Name, s.Value, s.ProducerId, s.Sequence, identities(s.Earlier), s.TP, len(all))
-				} else {
+				default:
 					c.report(safety.NoDuplicates, ev, "%s's record %q (producer %d, sequence %d) is in %s %d times", p.Name, s.Value, s.ProducerId, s.Sequence, s.TP, n)
 				}
 			}
@@ -515,11 +518,11 @@ func (c *checker) duplicatesAndDurability() {
 // earlier identities while its log held a copy under that identity: the
 // broker then refused a retry of a record it had, and the epoch bump that
 // followed wrote it again. That is a bug. A copy under an earlier
-// identity that no broker refused is Kafka 3.5's own behaviour: an
-// idempotent producer that bumps its epoch after another batch's gap
-// (TransactionManager.handleFailedBatch, KIP-360) re-sequences every
-// batch still in flight on that partition, one whose answer was lost
-// included, and writes it again (docs/kafka-fidelity.md).
+// identity that no broker refused is Kafka's own anomaly
+// (safety.ResequencedInFlight): an idempotent producer that bumps its
+// epoch after another batch's gap (TransactionManager.handleFailedBatch,
+// KIP-360) re-sequences every batch still in flight on that partition,
+// one whose answer was lost included, and writes it again.
 func (c *checker) refusedAsOutOfOrder(s client.SentRecord, copies map[recordKey][]logged) bool {
 	x := c.evidence()
 	for _, e := range s.Earlier {
