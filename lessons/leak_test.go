@@ -33,7 +33,6 @@ var (
 var leakExceptions = map[string]string{
 	"q-begin-sends-nothing":  pending,
 	"q-commit-returns-early": pending,
-	"q-overtaken":            pending,
 	"q-tv2-aborted-read-35":  pending,
 	"q-tv2-add":              pending,
 	"q-tv2-bump":             pending,

@@ -201,7 +201,7 @@ func TestLoadErrors(t *testing.T) {
 		}, []string{"01-why.md:5: front matter: order given twice (first at line 4)"}},
 		{"bad order", func(t *testing.T, fsys fstest.MapFS) {
 			replace(t, fsys, "01-why.md", "order: 1", "order: one")
-		}, []string{`01-why.md:4: front matter: order "one" must be a whole number from 1 to 99`}},
+		}, []string{`01-why.md:4: front matter: order "one" must be a whole number from 0 to 99`}},
 		{"twins with different orders", func(t *testing.T, fsys fstest.MapFS) {
 			replace(t, fsys, zh, "order: 2", "order: 3")
 		}, []string{zh + ":4: order 3 differs from the English twin's order 2 (" + en + ":4)"}},

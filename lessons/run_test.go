@@ -271,12 +271,12 @@ func TestAPIKeyErratumShowsKafkasKeys(t *testing.T) {
 	}
 }
 
-// The course is the curriculum: lessons 01 to 08 in both languages, then
-// the chapter's companion (09), each with at least two playgrounds and
-// three questions.
+// The course is the curriculum: the primer (lesson 00), lessons 01 to 08
+// in both languages, then the chapter's companion (09), each with at
+// least two playgrounds and three questions.
 func TestTheCourseIsComplete(t *testing.T) {
 	c := embedded(t)
-	want := []string{"01-why-transactions", "02-one-transaction", "03-transaction-protocols", "04-two-phase-commit",
+	want := []string{"00-scenario-language", "01-why-transactions", "02-one-transaction", "03-transaction-protocols", "04-two-phase-commit",
 		"05-transaction-log", "06-reading-transactions", "07-failures-and-limits", "08-transaction-version-2",
 		"09-chapter-companion"}
 	for _, lang := range doc.Langs {

@@ -495,7 +495,7 @@ func TestBadLines(t *testing.T) {
 		// message fields, partition and consumer facts
 		{"expect trace EndTxn Committed=maybe", `10:21: Committed must be true or false, got "maybe"`},
 		{"expect trace WriteTxnMarkers TransactionResult=commit", `10:48: TransactionResult must be ABORT or COMMIT, got "commit"; did you mean "COMMIT"?`},
-		{"expect trace EndTxn seq=0", `10:21: unknown option "seq" for expect trace EndTxn; options: from, to, error, count, TransactionalId, ProducerId, ProducerEpoch, Committed`},
+		{"expect trace EndTxn seq=0", `10:21: unknown option "seq" for expect trace EndTxn; options: from, to, error, count, Version, TransactionalId, ProducerId, ProducerEpoch, Committed`},
 		{"expect trace Produce.response BaseSequence=0", `10:31: unknown option "BaseSequence" for expect trace Produce.response; options: from, to, error, count, Partitions, ErrorCode, BaseOffset`},
 		{"expect trace Produce.response ErrorCode=NOPE", `10:41: unknown Kafka error "NOPE"; did you mean "NONE"?`},
 		{"expect partition orders/0 leader=broker-7", `10:34: broker-7 does not exist: the cluster has broker-0 to broker-2`},
