@@ -181,8 +181,9 @@ explore-smoke: cli
 # internal/mutants/table.go is planted in a temporary copy of the tree,
 # one at a time, and the explorer (MUTANT_RUNS runs under each
 # transaction version) or go test ./core/... must catch it; a survivor
-# fails the target. About 3 minutes on 2 cores (14 mutants, the copy's
-# own unmutated checks first). The working tree is never written.
+# fails the target. 206 s on 2 shared cores on 2026-12-04 (14 mutants,
+# 14 killed; 95 s of it the copy's own unmutated checks, which must pass
+# first). The working tree is never written.
 MUTANT_RUNS ?= 2000
 .PHONY: mutants
 mutants:
