@@ -630,9 +630,10 @@ func (c *checker) offsetsAtomicity() {
 			if len(t.Offsets) == 0 {
 				continue
 			}
-			for _, o := range t.Offsets {
-				committed, pending := c.offsetState(t.Group, o.TopicPartition, t.ProducerId, o.CommittedOffset)
-				if c.sameOffsetElsewhere(p.Name, t, o) {
+			for i, o := range t.Offsets {
+				group := groupOf(&t, i)
+				committed, pending := c.offsetState(group, o.TopicPartition, t.ProducerId, o.CommittedOffset)
+				if c.sameOffsetElsewhere(p.Name, t, group, o) {
 					// Another transaction of the same producer id sent the
 					// same offset: the group's state cannot tell them
 					// apart (TV1 keeps pid and epoch across
@@ -643,7 +644,7 @@ func (c *checker) offsetsAtomicity() {
 				// that ended its transaction.
 				ev := func() []int {
 					x := c.evidence()
-					sent := x.offsets[offsetKey{t.Group, o.TopicPartition, o.CommittedOffset, t.ProducerId}]
+					sent := x.offsets[offsetKey{group, o.TopicPartition, o.CommittedOffset, t.ProducerId}]
 					if len(sent) == 0 {
 						return nil
 					}
@@ -651,9 +652,9 @@ func (c *checker) offsetsAtomicity() {
 				}
 				switch {
 				case t.Outcome == "aborted" && committed == o.CommittedOffset:
-					c.report(safety.OffsetsAtomicity, ev, "offset %d of %s for group %s from %s's aborted transaction #%d became visible", o.CommittedOffset, o.TopicPartition, t.Group, p.Name, t.Txn)
+					c.report(safety.OffsetsAtomicity, ev, "offset %d of %s for group %s from %s's aborted transaction #%d became visible", o.CommittedOffset, o.TopicPartition, group, p.Name, t.Txn)
 				case t.Outcome == "committed" && pending && (c.in.Final || c.coordinatorFinished(p.TransactionalId, t)):
-					c.report(safety.OffsetsAtomicity, ev, "%s's transaction #%d committed, but its offset %d of %s for group %s is still pending: no marker reached %s", p.Name, t.Txn, o.CommittedOffset, o.TopicPartition, t.Group, protocol.ConsumerOffsetsTopic)
+					c.report(safety.OffsetsAtomicity, ev, "%s's transaction #%d committed, but its offset %d of %s for group %s is still pending: no marker reached %s", p.Name, t.Txn, o.CommittedOffset, o.TopicPartition, group, protocol.ConsumerOffsetsTopic)
 				}
 			}
 		}
@@ -756,17 +757,26 @@ func (c *checker) txnOfOffset(k GroupPartition, pid, value int64) (*Producer, *c
 		p := &c.in.Producers[i]
 		for j := range p.Txns {
 			t := &p.Txns[j]
-			if t.ProducerId != pid || t.Group != k.Group {
+			if t.ProducerId != pid {
 				continue
 			}
-			for _, o := range t.Offsets {
-				if o.TopicPartition == k.Partition && o.CommittedOffset == value {
+			for i, o := range t.Offsets {
+				if groupOf(t, i) == k.Group && o.TopicPartition == k.Partition && o.CommittedOffset == value {
 					return p, t
 				}
 			}
 		}
 	}
 	return nil, nil
+}
+
+// groupOf is the group a transaction's i-th offset was sent for (a
+// transaction may send offsets for several).
+func groupOf(t *client.TxnRecord, i int) string {
+	if i < len(t.OffsetGroups) {
+		return t.OffsetGroups[i]
+	}
+	return t.Group
 }
 
 func (c *checker) coordinatorFinished(id string, t client.TxnRecord) bool {
@@ -777,14 +787,14 @@ func (c *checker) coordinatorFinished(id string, t client.TxnRecord) bool {
 // sameOffsetElsewhere reports whether a transaction other than t (of
 // producer name) with the same producer id sent the same offset for the
 // same group and partition.
-func (c *checker) sameOffsetElsewhere(name string, t client.TxnRecord, o protocol.OffsetEntry) bool {
+func (c *checker) sameOffsetElsewhere(name string, t client.TxnRecord, group string, o protocol.OffsetEntry) bool {
 	for _, p := range c.in.Producers {
 		for _, u := range p.Txns {
-			if (p.Name == name && u.Txn == t.Txn) || u.ProducerId != t.ProducerId || u.Group != t.Group {
+			if (p.Name == name && u.Txn == t.Txn) || u.ProducerId != t.ProducerId {
 				continue
 			}
-			for _, e := range u.Offsets {
-				if e.TopicPartition == o.TopicPartition && e.CommittedOffset == o.CommittedOffset {
+			for i, e := range u.Offsets {
+				if groupOf(&u, i) == group && e.TopicPartition == o.TopicPartition && e.CommittedOffset == o.CommittedOffset {
 					return true
 				}
 			}

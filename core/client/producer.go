@@ -79,7 +79,10 @@ type TxnRecord struct {
 	// was sent), or "unknown" (the commit was sent but failed).
 	Outcome string
 	Offsets []protocol.OffsetEntry
-	Group   string
+	// OffsetGroups[i] is the group Offsets[i] was sent for: a
+	// transaction may send offsets for several groups. Group is the last.
+	OffsetGroups []string
+	Group        string
 }
 
 type batch struct {
@@ -442,6 +445,9 @@ func (p *Producer) SendOffsetsToTransaction(w *sim.World, md GroupMetadata, offs
 	if t := p.txn(); t != nil {
 		t.Group = group
 		t.Offsets = append(t.Offsets, offsets...)
+		for range offsets {
+			t.OffsetGroups = append(t.OffsetGroups, group)
+		}
 	}
 	commitOffsets := func(w *sim.World) {
 		p.enqueue(w, &txnRequest{prio: 2, kind: coordGroup, group: group, build: func() protocol.Message {
