@@ -184,9 +184,18 @@ func (p *lessonPage) renderLesson() app.UI {
 			)
 		}),
 		app.Range(les.Segments).Slice(func(i int) app.UI { return p.renderSegment(les.Segments[i]) }),
-		calibrationLine(p.lang, prog, les.Meta.Questions),
+		calibrationLine(p.lang, prog, p.questionIDs()),
 		p.renderPrevNext(),
 	)
+}
+
+// questionIDs are the lesson's question ids.
+func (p *lessonPage) questionIDs() []string {
+	ids := []string{}
+	for _, q := range p.lesson.Questions {
+		ids = append(ids, q.ID)
+	}
+	return ids
 }
 
 // onShowAll keeps the reader's choice to see every answer: it opens the
@@ -201,7 +210,7 @@ func (p *lessonPage) onShowAll(ctx app.Context, e app.Event) {
 // nothing before a first check.
 func calibrationLine(l doc.Lang, prog *Progress, ids []string) app.UI {
 	line := prog.calibration(l, ids)
-	return app.If(line != "", func() app.UI { return app.P().Class("calibration").Attr("data-calibration", "").Text(line) })
+	return app.If(line != "", func() app.UI { return app.P().Class("calibration").Text(line) })
 }
 
 // scenarioOf is a question's scenario block and the learner's variant of
