@@ -166,6 +166,10 @@ func (p *playground) onLoadScenario(ctx app.Context, e app.Event) {
 	})
 }
 
+// edited reports whether the script is the learner's own: it differs
+// from the library scenario it started from (or there was none).
+func (p *playground) edited() bool { return p.script != "" && p.script != p.original }
+
 // onRevert goes back to the scenario as the library has it; the replaced
 // script can be brought back with Undo.
 func (p *playground) onRevert(ctx app.Context, e app.Event) {
@@ -418,7 +422,7 @@ func (p *playground) renderResults() app.UI {
 // shown: reading and listing the whole library is not needed for the
 // first step.
 func (p *playground) renderLibrarySelect() app.UI {
-	return &librarySelect{Lang: p.lang, Listed: p.libraryListed, Slug: p.slug, Title: p.slugTitle, onChange: p.onLoadScenario}
+	return &librarySelect{Lang: p.lang, Listed: p.libraryListed, Slug: p.slug, Title: p.slugTitle, Edited: p.edited(), onChange: p.onLoadScenario}
 }
 
 // maxOpenedFile bounds a script read from a file, as a share link is.

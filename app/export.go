@@ -33,7 +33,11 @@ func (p *playground) renderExport() app.UI {
 
 func (p *playground) exportName(ext string) string {
 	name := strings.ReplaceAll(p.slug, "/", "-")
-	if name == "" {
+	switch {
+	case p.edited():
+		// The learner's own script is not the library's scenario.
+		name = "your-script"
+	case name == "":
 		name = "playground"
 	}
 	return name + ext

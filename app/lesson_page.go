@@ -263,6 +263,11 @@ func (p *lessonPage) renderSegment(s doc.Segment) app.UI {
 			app.Summary().Body(app.Text(tr(p.lang, "after.summary")), app.Span().Class("after-label").Text(tr(p.lang, "after.label"))),
 			app.Raw(`<div class="after-body">`+doc.Fill(s.HTML, vals)+`</div>`),
 		)
+	case s.Exercise != "":
+		if x, ok := les.ExerciseByID(s.Exercise); ok {
+			return &exerciseCard{X: *x, Lang: p.lang}
+		}
+		return nil
 	}
 	// go-app's Raw needs one root element: the run of blocks is wrapped.
 	return app.Raw(`<div class="lesson-text">` + s.HTML + `</div>`)

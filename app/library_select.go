@@ -1,6 +1,10 @@
 package app
 
-import "github.com/maxence-charriere/go-app/v10/pkg/app"
+import (
+	"fmt"
+
+	"github.com/maxence-charriere/go-app/v10/pkg/app"
+)
 
 // librarySelect is the editor's list of library scenarios, grouped by
 // topic in teaching order (libraryTopics) as the scenarios page groups
@@ -15,14 +19,28 @@ type librarySelect struct {
 	Listed bool
 	// Slug is the scenario loaded ("" for none), Title its title.
 	Slug, Title string
-	onChange    app.EventHandler // kept from the first render: a method of the page
+	// Edited is set once the learner's script differs from it: the list
+	// then names the learner's script, not the scenario it came from.
+	Edited   bool
+	onChange app.EventHandler // kept from the first render: a method of the page
 }
 
 func (s *librarySelect) Render() app.UI {
 	l := s.Lang
-	opts := []app.UI{app.Option().Value("").Selected(s.Slug == "").Text(tr(l, "Load a scenario…"))}
+	first := tr(l, "Load a scenario…")
+	if s.Edited {
+		first = tr(l, "pg.your-script")
+		if s.Title != "" {
+			first = fmt.Sprintf(tr(l, "pg.your-script-from"), s.Title)
+		}
+	}
+	selected := s.Slug
+	if s.Edited {
+		selected = ""
+	}
+	opts := []app.UI{app.Option().Value("").Selected(selected == "").Text(first)}
 	switch {
-	case !s.Listed && s.Slug != "":
+	case !s.Listed && selected != "":
 		opts = append(opts, app.Option().Value(s.Slug).Selected(true).Text(s.Title))
 	case s.Listed:
 		bySlug := map[string]Scenario{}
@@ -33,7 +51,7 @@ func (s *librarySelect) Render() app.UI {
 			var group []app.UI
 			for _, slug := range topic.Slugs {
 				if sc, ok := bySlug[slug]; ok {
-					group = append(group, app.Option().Value(slug).Selected(slug == s.Slug).Text(scenarioTitle(l, sc)))
+					group = append(group, app.Option().Value(slug).Selected(slug == selected).Text(scenarioTitle(l, sc)))
 				}
 			}
 			// app.Elem, not app.OptGroup: each go-app element type

@@ -41,6 +41,8 @@ var libraryZh = map[string][2]string{
 		"没有人会写它的标记，分区的 LSO 就卡在那里：无论谁写这个分区，读已提交的消费者都不再前进。批次在线路上被延迟；客户端在 delivery.timeout.ms（120 秒）后放弃它，中止事务（写入 ABORT 标记）并提升 epoch。随后旧请求带着旧 epoch 到达，分区还没见过更新的 epoch。KIP-890（3.6+）让 Leader 先向协调器核实，事务版本 2 每写一次标记就提升 epoch，迟到的批次因此被拒绝。"},
 	"hanging-after-reload": {"什么都没关掉的悬挂事务（Kafka 3.5 到 3.7）：协调器依据一条从未到达追随者的记录作答",
 		"这是探索器找到的。broker-1 收不到 Fetch 应答，协调器向 __transaction_state 追加的 Ongoing [orders/1] 复制不出去，追加超时。随后 broker-2 被隔离：ISR 收缩，协调器把分区一直载入到日志末端，连那条未复制的记录也载入了（Kafka 有意载入到日志末端）。生产者重试 AddPartitionsToTxn，发现 orders/1 已经在事务里，得到 NONE，于是写入并提交。接着协调器崩溃；仍在同步副本集中的 broker-1 接管，却没有那条记录，再也没有谁为这个事务写标记：orders/1 一直悬着。Kafka 3.8 起，分区在同一个 Leader 下变化时协调器不再重新载入（KAFKA-15468）；用 kafka=3.8 运行，就不会悬挂。"},
+	"find-and-abort-hanging": {"运维人员找到悬挂事务并中止它：kafka-transactions.sh find-hanging，然后 abort",
+		"Kafka 3.5 的悬挂事务（迟到的 Produce 开启了一个没有协调器知道的事务）让 orders/0 的每个读已提交消费者停滞。运维工具（KIP-664）从两边看它：对分区的 DescribeProducers 显示有个生产者的事务一直开着，比最大事务超时（15 分钟）还久；ListTransactions 和 DescribeTransactions 显示它的协调器没有把 orders/0 算进任何事务。abort 写下协调器永远不会写的 ABORT 标记（由管理客户端用该生产者的 epoch 向分区 Leader 发送 WriteTxnMarkers），LSO 随之前进。"},
 	"zombie-fencing-init": {"隔离僵尸实例：停顿的生产者在继任者接手后回来",
 		"p1 开启事务后停顿（一次长时间的 GC 暂停）。p2 用同一个 transactional.id 启动：InitProducerId 发现事务处于 Ongoing，提升 epoch 隔离 p1，中止 p1 的事务，并应答 CONCURRENT_TRANSACTIONS；p2 重试，epoch 再提升一次。p1 醒来提交时，协调器应答 PRODUCER_FENCED。"},
 	"zombie-fenced-by-group": {"由消费者组隔离僵尸实例（KIP-447）：两个实例，两个事务 ID",

@@ -43,6 +43,8 @@ var playgroundMessages = map[string][2]string{
 	"Open a scenario file":    {"Open a scenario file", "打开场景文件"},
 	"Load a library scenario": {"Load a library scenario", "载入场景库中的场景"},
 	"Load a scenario…":        {"Load a scenario…", "载入一个场景……"},
+	"pg.your-script":          {"Your script", "你的脚本"},
+	"pg.your-script-from":     {"Your script (from “%s”)", "你的脚本（改自“%s”）"},
 	"Running your edits…":     {"Running your edits…", "正在运行你的修改……"},
 	"Expectations appear here as the script checks them.": {"Expectations appear here as the script checks them.", "脚本检查预期时，结果会显示在这里。"},
 	"%d expectation(s) checked, %d failed":                {"%d expectation(s) checked, %d failed", "已检查 %d 条预期，%d 条未通过"},

@@ -42,6 +42,8 @@ type Progress struct {
 	Review    []string                     `json:"review,omitempty"`
 	Lessons   map[string]*LessonProgress   `json:"lessons,omitempty"`
 	Questions map[string]*QuestionProgress `json:"questions,omitempty"`
+	// Exercises are the learner's work on exercises, by id (exercise.go).
+	Exercises map[string]*ExerciseProgress `json:"exercises,omitempty"`
 }
 
 // LessonProgress is what the learner did with one lesson.
@@ -161,6 +163,7 @@ func (p *Progress) normalise() {
 			delete(p.Lessons, slug)
 		}
 	}
+	p.normaliseExercises()
 }
 
 // save writes the progress back.
@@ -211,6 +214,7 @@ func (p *Progress) merge(in *Progress) {
 		}
 		p.Questions[id] = q
 	}
+	p.mergeExercises(in)
 }
 
 // solved reports whether the question was ever answered right.

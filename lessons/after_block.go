@@ -34,6 +34,7 @@ type AfterBlock struct {
 	// HTML is the rendered body; Summary the folded block's label, in the
 	// page's language.
 	HTML, Summary string
+	staticHTML    string // variant 0's values filled in, for the server's HTML
 	// Line is the fence's line in the lesson file.
 	Line int
 }

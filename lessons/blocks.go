@@ -38,6 +38,7 @@ var KindQuestionBlock = ast.NewNodeKind("QuestionBlock")
 type ScenarioBlock struct {
 	ast.BaseBlock
 	Scenario doc.Scenario
+	static   doc.Scenario     // variant 0, for the server's HTML
 	script   *scenario.Script // nil when the script did not parse
 }
 
@@ -60,9 +61,10 @@ func (n *ScenarioBlock) Dump(source []byte, level int) {
 type QuestionBlock struct {
 	ast.BaseBlock
 	Question   doc.Question
-	whenLines  [][]int // the file line of each choice's when: lines
-	queryLines []int   // the file line of each evidence query
-	answerLine int     // the file line of answer:
+	static     doc.Question // variant 0, for the server's HTML
+	whenLines  [][]int      // the file line of each choice's when: lines
+	queryLines []int        // the file line of each evidence query
+	answerLine int          // the file line of answer:
 }
 
 // Kind implements ast.Node.
@@ -171,6 +173,27 @@ func (blockTransformer) Transform(root *ast.Document, reader text.Reader, pc par
 		node.SetLines(f.Lines())
 		root.ReplaceChild(root, f, node)
 		addBlockErrors(pc, errs...)
+	}
+	fillStatic(root)
+}
+
+// fillStatic gives every block the values of variant 0, the one a page
+// without a learner shows (docs/lessons.md, "Variants"): the browser's
+// data keeps the {{NAME}}s, which it fills with the learner's own.
+func fillStatic(root *ast.Document) {
+	vals := map[string]map[string]string{} // by scenario id
+	questionScenario := map[string]string{}
+	for n := root.FirstChild(); n != nil; n = n.NextSibling() {
+		switch b := n.(type) {
+		case *ScenarioBlock:
+			vals[b.Scenario.ID] = doc.Draw(b.Scenario.Vary, 0)
+			b.static = b.Scenario.Filled(vals[b.Scenario.ID])
+		case *QuestionBlock:
+			questionScenario[b.Question.ID] = b.Question.Scenario
+			b.static = b.Question.Filled(vals[b.Question.Scenario])
+		case *AfterBlock:
+			b.staticHTML = doc.Fill(b.HTML, vals[questionScenario[b.Question]])
+		}
 	}
 }
 

@@ -46,7 +46,7 @@ func (r *blocksHTMLRenderer) renderScenario(w util.BufWriter, _ []byte, node ast
 	if !entering {
 		return ast.WalkContinue, nil
 	}
-	n := &node.(*ScenarioBlock).Scenario
+	n := &node.(*ScenarioBlock).static
 	_, _ = w.WriteString(`<figure class="lesson-scenario" data-scenario="`)
 	writeEscaped(w, n.ID)
 	_, _ = w.WriteString(`"><figcaption>`)
@@ -61,7 +61,7 @@ func (r *blocksHTMLRenderer) renderQuestion(w util.BufWriter, _ []byte, node ast
 	if !entering {
 		return ast.WalkContinue, nil
 	}
-	n := &node.(*QuestionBlock).Question
+	n := &node.(*QuestionBlock).static
 	input := "radio"
 	if n.Multiple {
 		input = "checkbox"
@@ -105,7 +105,7 @@ func (r *blocksHTMLRenderer) renderAfter(w util.BufWriter, _ []byte, node ast.No
 	_, _ = w.WriteString(`"><summary>`)
 	writeEscaped(w, n.Summary)
 	_, _ = w.WriteString("</summary>\n<div class=\"after-body\">\n")
-	_, _ = w.WriteString(n.HTML)
+	_, _ = w.WriteString(n.staticHTML)
 	_, _ = w.WriteString("</div>\n</details>\n")
 	return ast.WalkSkipChildren, nil
 }

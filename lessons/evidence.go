@@ -4,8 +4,6 @@ import (
 	"strings"
 	"unicode/utf8"
 
-	"github.com/yuin/goldmark/util"
-
 	"txnlab/lessons/doc"
 )
 
@@ -47,7 +45,7 @@ func parseEvidence(lines []evidenceLine) ([]doc.EvidencePart, []int, []*Error) {
 		}
 		if i > 0 && prevLast != 0 {
 			first, _ := utf8.DecodeRuneInString(text)
-			if !util.IsEastAsianWideRune(prevLast) && !util.IsEastAsianWideRune(first) {
+			if !isWide(prevLast) && !isWide(first) {
 				addText(" ")
 			}
 		}
@@ -72,7 +70,7 @@ func parseEvidence(lines []evidenceLine) ([]doc.EvidencePart, []int, []*Error) {
 					continue
 				}
 				code := strings.TrimSpace(text[n : n+end])
-				if q, ok := strings.CutPrefix(code, "{"); ok && strings.HasSuffix(q, "}") {
+				if q, ok := strings.CutPrefix(code, "{"); ok && strings.HasSuffix(q, "}") && !isVariantName(code) {
 					// `{query}`: a slot written as code, as values are shown anyway.
 					parts = append(parts, doc.EvidencePart{Query: strings.Join(strings.Fields(strings.TrimSuffix(q, "}")), " ")})
 					queryLines = append(queryLines, l.line)
@@ -113,6 +111,12 @@ func parseEvidence(lines []evidenceLine) ([]doc.EvidencePart, []int, []*Error) {
 		}
 	}
 	return parts, queryLines, errs
+}
+
+// isVariantName reports whether code is a variant's {{NAME}} alone,
+// which the page fills in, rather than a {query} slot.
+func isVariantName(code string) bool {
+	return strings.HasPrefix(code, "{{") && strings.HasSuffix(code, "}}") && strings.Count(code, "{{") == 1
 }
 
 // slotEnd is the index of the } that closes the slot text opens, passing

@@ -81,8 +81,8 @@ func parseFrontMatter(lines []string) (frontMatter, []*Error) {
 			fm.meta.Summary = value
 		case "order":
 			n, err := strconv.Atoi(value)
-			if err != nil || n < 1 || n > 99 {
-				at(l, "front matter: order "+strconv.Quote(value)+" must be a whole number from 1 to 99")
+			if err != nil || n < 0 || n > 99 {
+				at(l, "front matter: order "+strconv.Quote(value)+" must be a whole number from 0 to 99")
 				continue
 			}
 			fm.meta.Order, fm.orderLine = n, l

@@ -31,17 +31,8 @@ var (
 // purpose, with the reason. A stale entry (no leak any more) fails the
 // test, so the list only shrinks with the leaks.
 var leakExceptions = map[string]string{
-	"q-2pc-early-answer":     pending,
-	"q-2pc-no-marker":        pending,
-	"q-2pc-unconfirmed":      pending,
 	"q-begin-sends-nothing":  pending,
 	"q-commit-returns-early": pending,
-	"q-concurrent":           pending,
-	"q-coordinator-epoch":    pending,
-	"q-init-completed":       pending,
-	"q-overtaken":            pending,
-	"q-read-open":            pending,
-	"q-retried-commit":       pending,
 	"q-tv2-aborted-read-35":  pending,
 	"q-tv2-add":              pending,
 	"q-tv2-bump":             pending,

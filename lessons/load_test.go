@@ -131,7 +131,7 @@ func TestLoadCourse(t *testing.T) {
 	zhl, _ := c.Lesson(doc.Chinese, "02-one-transaction")
 	wantEv := []doc.EvidencePart{
 		{Text: "调用返回了 "}, {Query: "producer p result"}, {Text: "；事务处于"},
-		{Query: "txn tx state"}, {Text: " 状态， "}, {Code: "commit"}, {Text: " 已完成。"},
+		{Query: "txn tx state"}, {Text: " 状态，"}, {Code: "commit"}, {Text: " 已完成。"},
 	}
 	if got := zhl.Questions[0].Evidence; !reflect.DeepEqual(got, wantEv) {
 		t.Errorf("zh evidence = %#v\nwant %#v", got, wantEv)
@@ -201,7 +201,7 @@ func TestLoadErrors(t *testing.T) {
 		}, []string{"01-why.md:5: front matter: order given twice (first at line 4)"}},
 		{"bad order", func(t *testing.T, fsys fstest.MapFS) {
 			replace(t, fsys, "01-why.md", "order: 1", "order: one")
-		}, []string{`01-why.md:4: front matter: order "one" must be a whole number from 1 to 99`}},
+		}, []string{`01-why.md:4: front matter: order "one" must be a whole number from 0 to 99`}},
 		{"twins with different orders", func(t *testing.T, fsys fstest.MapFS) {
 			replace(t, fsys, zh, "order: 2", "order: 3")
 		}, []string{zh + ":4: order 3 differs from the English twin's order 2 (" + en + ":4)"}},
@@ -256,6 +256,23 @@ func TestLoadErrors(t *testing.T) {
 			replace(t, fsys, en, `facts="txn tx state; partition orders/0 lso"`, `vary="who=p|q" facts="txn tx state; partition orders/0 lso"`)
 			replace(t, fsys, en, "  when: expect p ok", "  when: expect {{who}} ok")
 		}, []string{}},
+		{"a variant's value in the server's page", func(t *testing.T, fsys fstest.MapFS) {
+			both(t, fsys, `facts="txn tx state; partition orders/0 lso"`, `vary="id=tx|ty" facts="txn tx state; partition orders/0 lso"`)
+			both(t, fsys, "transactional.id=tx", "transactional.id={{id}}")
+			replace(t, fsys, en, "What does `commit` return?", "What does `commit` of `{{id}}` return?")
+			c, err := Load(fsys)
+			if err != nil {
+				t.Fatal(err)
+			}
+			h := c.HTML(doc.English, "02-one-transaction")
+			if strings.Contains(h, "{{") || !strings.Contains(h, "transactional.id=tx") || !strings.Contains(h, "<code>tx</code>") {
+				t.Errorf("the page does not show variant 0:\n%s", h)
+			}
+			l, _ := c.Lesson(doc.English, "02-one-transaction")
+			if !strings.Contains(l.Scenarios[0].Script, "{{id}}") {
+				t.Error("the browser's data lost the {{id}} it fills in")
+			}
+		}, nil},
 		{"{{ in the lesson's text", func(t *testing.T, fsys fstest.MapFS) {
 			replace(t, fsys, en, "Text with <b>raw</b> HTML.", "Text with {{id}}.")
 		}, []string{en + ":9: {{…}} is for a varied scenario's blocks"}},

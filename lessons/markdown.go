@@ -2,12 +2,14 @@ package lessons
 
 import (
 	"bytes"
+	"unicode/utf8"
 
 	"github.com/yuin/goldmark"
 	"github.com/yuin/goldmark/ast"
 	"github.com/yuin/goldmark/extension"
 	"github.com/yuin/goldmark/parser"
 	"github.com/yuin/goldmark/text"
+	"github.com/yuin/goldmark/util"
 
 	"txnlab/lessons/doc"
 )
@@ -18,38 +20,78 @@ import (
 //
 //   - Raw HTML is never passed through: goldmark's default, kept (no
 //     html.WithUnsafe anywhere; a test checks).
-//   - CJK: in English, a soft line break between two East Asian wide
-//     characters is dropped (EastAsianLineBreaksSimple) and every other
-//     stays a space. In Chinese, a break with a wide character on either
-//     side is dropped too (EastAsianLineBreaksCSS3Draft), so a line that
-//     ends in Chinese before a Kafka identifier, or starts in Chinese
-//     after one, shows no stray space: the course's Chinese writes the
-//     spaces it wants on the line. The CSS3 draft style also drops the
-//     break after a full stop, which English cannot afford. "\ " is an
-//     escaped space that renders as nothing, for emphasis next to CJK
-//     text.
+//   - Line breaks: a soft line break between two East Asian wide
+//     characters is dropped, and in Chinese one with a wide character on
+//     either side (wideBreaks), so a Chinese
+//     paragraph wrapped in the source reads as one run of text and a line
+//     that ends in Chinese before a Kafka identifier, or starts in
+//     Chinese after one, shows no stray space: the course's Chinese
+//     writes the spaces it wants on the line. Every other break stays a
+//     space, in both languages. (goldmark's own EastAsianLineBreaks
+//     options were tried: the simple one also dropped the break before a
+//     line starting with a code span, in English too, and the CSS3 draft
+//     one the break after any punctuation.) "\ " is an escaped space that
+//     renders as nothing, for emphasis next to CJK text.
 //   - GFM tables, for the protocol summary tables.
 //   - Headings get ids, so lessons link to sections; {#id} after a heading
 //     sets one by hand (goldmark's ids drop CJK characters, so a Chinese
 //     heading needs one to share its anchor with the English page).
 func markdownOptions(lang doc.Lang) []goldmark.Option {
-	breaks := extension.EastAsianLineBreaksSimple
-	if lang == doc.Chinese {
-		breaks = extension.EastAsianLineBreaksCSS3Draft
-	}
+	popts := []parser.Option{parser.WithAutoHeadingID(), parser.WithHeadingAttribute(),
+		parser.WithASTTransformers(util.Prioritized(wideBreaks{either: lang == doc.Chinese}, 1000))}
 	return []goldmark.Option{
 		goldmark.WithExtensions(
 			extension.Table,
-			extension.NewCJK(
-				extension.WithEastAsianLineBreaks(breaks),
-				extension.WithEscapedSpace(),
-			),
+			extension.NewCJK(extension.WithEscapedSpace()),
 		),
-		goldmark.WithParserOptions(
-			parser.WithAutoHeadingID(),
-			parser.WithHeadingAttribute(),
-		),
+		goldmark.WithParserOptions(popts...),
 	}
+}
+
+// wideBreaks drops the soft line breaks that have an East Asian wide
+// character on both sides, or with either on either side (Chinese
+// pages; see markdownOptions).
+type wideBreaks struct{ either bool }
+
+// Transform implements parser.ASTTransformer.
+func (wb wideBreaks) Transform(root *ast.Document, reader text.Reader, _ parser.Context) {
+	src := reader.Source()
+	_ = ast.Walk(root, func(n ast.Node, entering bool) (ast.WalkStatus, error) {
+		t, ok := n.(*ast.Text)
+		if !entering || !ok || !t.SoftLineBreak() {
+			return ast.WalkContinue, nil
+		}
+		last, _ := utf8.DecodeLastRune(t.Segment.Value(src))
+		before, after := isWide(last), isWide(firstRuneAfter(n, src))
+		if before && after || wb.either && (before || after) {
+			t.SetSoftLineBreak(false)
+		}
+		return ast.WalkContinue, nil
+	})
+}
+
+// isWide reports an East Asian wide character: goldmark's (Han, kana,
+// Hangul) plus the CJK punctuation and full-width forms Chinese text
+// writes (，。：；（）and the like), which goldmark's test leaves out.
+func isWide(r rune) bool {
+	return util.IsEastAsianWideRune(r) || r >= 0x3000 && r <= 0x303F || r >= 0xFF00 && r <= 0xFF60 || r >= 0xFFE0 && r <= 0xFFE6
+}
+
+// firstRuneAfter is the first character of the text that follows n in
+// its paragraph (inside a code span or emphasis too), or 0.
+func firstRuneAfter(n ast.Node, src []byte) rune {
+	for next := n.NextSibling(); next != nil; next = next.NextSibling() {
+		for d := next; d != nil; d = d.FirstChild() {
+			if t, ok := d.(*ast.Text); ok {
+				r, _ := utf8.DecodeRune(t.Segment.Value(src))
+				return r
+			}
+			if d.FirstChild() == nil {
+				break
+			}
+		}
+	}
+	return 0
 }
 
 // NewMarkdown returns the goldmark instance lessons are rendered with: the

@@ -207,6 +207,10 @@ func TestChineseHasNoEnglishSentences(t *testing.T) {
 				texts = append(texts, p.Text)
 			}
 		}
+		for _, x := range l.Exercises {
+			texts = append(texts, x.PromptHTML, x.ExplainHTML)
+			texts = append(texts, x.HintsHTML...)
+		}
 		for _, s := range texts {
 			plain := html.UnescapeString(htmlTag.ReplaceAllString(codeOrPre.ReplaceAllString(s, " "), " "))
 			for _, w := range englishWords.FindAllString(plain, -1) {
@@ -267,12 +271,14 @@ func TestAPIKeyErratumShowsKafkasKeys(t *testing.T) {
 	}
 }
 
-// The course is the curriculum: lessons 01 to 08 in both languages, each
-// with at least two playgrounds and three questions.
+// The course is the curriculum: the primer (lesson 00), lessons 01 to 08
+// in both languages, then the chapter's companion (09), each with at
+// least two playgrounds and three questions.
 func TestTheCourseIsComplete(t *testing.T) {
 	c := embedded(t)
-	want := []string{"01-why-transactions", "02-one-transaction", "03-transaction-protocols", "04-two-phase-commit",
-		"05-transaction-log", "06-reading-transactions", "07-failures-and-limits", "08-transaction-version-2"}
+	want := []string{"00-scenario-language", "01-why-transactions", "02-one-transaction", "03-transaction-protocols", "04-two-phase-commit",
+		"05-transaction-log", "06-reading-transactions", "07-failures-and-limits", "08-transaction-version-2",
+		"09-chapter-companion"}
 	for _, lang := range doc.Langs {
 		var got []string
 		for _, m := range c.Catalogue(lang) {
@@ -447,5 +453,38 @@ func TestChineseLinesJoinWithoutStraySpaces(t *testing.T) {
 	var b strings.Builder
 	if err := NewMarkdown().Convert([]byte("One sentence.\nTwo."), &b); err != nil || !strings.Contains(b.String(), "sentence.\nTwo") {
 		t.Errorf("English lines lost their space: %q", b.String())
+	}
+}
+
+// The server's page of a lesson shows variant 0 of every varied block,
+// its values filled in: no reader meets a {{NAME}}.
+func TestTheServersPageShowsVariantZero(t *testing.T) {
+	c := embedded(t)
+	for _, lang := range doc.Langs {
+		for _, m := range c.Catalogue(lang) {
+			if h := c.HTML(lang, m.Slug); strings.Contains(h, "{{") {
+				i := strings.Index(h, "{{")
+				t.Errorf("%s (%s): the page shows %q", m.Slug, lang, h[max(0, i-40):min(len(h), i+40)])
+			}
+		}
+	}
+}
+
+// An English line that starts with a code span keeps its space: "sends
+// and `WriteTxnMarkers`" never reads "and<code>WriteTxnMarkers</code>"
+// (goldmark's simple East Asian rule dropped it, on every English page).
+func TestEnglishLinesKeepTheirSpaces(t *testing.T) {
+	var b strings.Builder
+	if err := NewMarkdown().Convert([]byte("sends and\n`WriteTxnMarkers` requests,\nthen *more*\ntext"), &b); err != nil {
+		t.Fatal(err)
+	}
+	if got := b.String(); !strings.Contains(got, "and\n<code>") || !strings.Contains(got, "requests,\nthen") || !strings.Contains(got, "</em>\ntext") {
+		t.Errorf("a line break lost its space: %q", got)
+	}
+	c := embedded(t)
+	for _, m := range c.Catalogue(doc.English) {
+		if h := c.HTML(doc.English, m.Slug); regexp.MustCompile(`[a-z,.]<code>`).MatchString(h) {
+			t.Errorf("%s: %q", m.Slug, regexp.MustCompile(`.{0,30}[a-z,.]<code>.{0,20}`).FindString(h))
+		}
 	}
 }

@@ -90,7 +90,7 @@ func parseScenarioBlock(info string, body []string, line int) (parsedScenario, [
 			at(line, "scenario vary: "+m)
 		}
 	}
-	for _, name := range doc.Names(s.Script + s.Title) {
+	for _, name := range doc.Names(s.Script + s.Title + strings.Join(s.Facts, ";") + strings.Join(s.Actions, ";")) {
 		if !hasVar(s.Vary, name) {
 			at(line, "scenario "+s.ID+": {{"+name+"}} is not one of its vary= names")
 		}

@@ -35,12 +35,12 @@ func checkLesson(p *page) []*Error {
 		if s.script == nil {
 			continue
 		}
-		for _, f := range s.Facts {
+		for _, f := range s.Filled(doc.Draw(s.Vary, 0)).Facts {
 			if msg := checkQuery(s, f); msg != "" {
 				at(s.Line, "scenario facts: query "+strconv.Quote(f)+": "+msg)
 			}
 		}
-		for _, a := range s.Actions {
+		for _, a := range s.Filled(doc.Draw(s.Vary, 0)).Actions {
 			if msg := checkAction(s, a); msg != "" {
 				at(s.Line, "scenario actions: "+strconv.Quote(a)+": "+msg)
 			}

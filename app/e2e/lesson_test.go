@@ -67,7 +67,7 @@ func TestChineseLessonQuestionWrongThenRightSurvivesReload(t *testing.T) {
 	}
 	b.shot("1-wrong")
 
-	pick(b, id, "b")
+	pick(b, id, "c")
 	waitQuestionState(b, id, "predicted")
 	b.click(question(id) + ` [data-action="check"]`)
 	waitQuestionState(b, id, "correct")
@@ -89,7 +89,7 @@ func TestChineseLessonQuestionWrongThenRightSurvivesReload(t *testing.T) {
 
 	b.open("/zh/lessons/03-transaction-protocols")
 	waitQuestionState(b, id, "correct")
-	if !eval[bool](b, `document.getElementById("`+id+`-b").checked`) {
+	if !eval[bool](b, `document.getElementById("`+id+`-c").checked`) {
 		t.Error("the chosen answer was not kept across the reload")
 	}
 	b.waitFor("the evidence again", `!!document.querySelector(`+jsString(question(id)+` [data-evidence]`)+`)`)

@@ -54,6 +54,11 @@ type Config struct {
 	// ShutdownTimeout is how long a shutdown waits for requests in flight
 	// before cutting them. Default 10s.
 	ShutdownTimeout time.Duration
+	// MaxConns is the most connections open at once; one more is
+	// answered 503 and closed (bounds.go). Default 1024: each costs a
+	// goroutine and ~10 KB of buffers, and the site needs a handful per
+	// visitor.
+	MaxConns int
 
 	// Log receives the server's warnings and errors. Default os.Stderr.
 	Log io.Writer
@@ -80,6 +85,9 @@ func (c Config) withDefaults() Config {
 	if c.MaxBodyBytes == 0 {
 		c.MaxBodyBytes = 1 << 20
 	}
+	if c.MaxConns == 0 {
+		c.MaxConns = 1024
+	}
 	if c.Log == nil {
 		c.Log = os.Stderr
 	}
@@ -95,6 +103,7 @@ type Server struct {
 	version string
 	pages   *app.Handler
 	lessons *lessonData
+	cache   pageCache // each page rendered and gzipped once (bounds.go)
 }
 
 // New reads the web directory and prepares the handler. It fails when
@@ -214,7 +223,10 @@ func (webResolver) Resolve(loc string) string {
 // ServeHTTP routes a request. The checks run before any routing so no
 // handler ever sees an oversized body, an unexpected method or a path
 // that tries to climb out.
-func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+func (s *Server) ServeHTTP(rw http.ResponseWriter, r *http.Request) {
+	tidy := &tidyWriter{ResponseWriter: rw, head: r.Method == http.MethodHead}
+	defer tidy.finish()
+	var w http.ResponseWriter = tidy
 	setSecurityHeaders(w.Header())
 	if !s.limitBody(w, r) {
 		return
@@ -226,6 +238,9 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 	if reason := badPath(r.URL.Path); reason != "" {
 		http.Error(w, "400 bad path: "+reason, http.StatusBadRequest)
+		return
+	}
+	if s.serveCachedPage(w, r) {
 		return
 	}
 	switch p := r.URL.Path; {
@@ -389,7 +404,7 @@ func (s *Server) Serve(ctx context.Context, ln net.Listener) error {
 		ErrorLog:          s.log,
 	}
 	errc := make(chan error, 1)
-	go func() { errc <- srv.Serve(ln) }()
+	go func() { errc <- srv.Serve(newCapListener(ln, s.cfg.MaxConns)) }()
 	select {
 	case err := <-errc:
 		return err

@@ -28,6 +28,8 @@ type Link struct {
 	// said anything, asked when the page first asked since.
 	started      bool
 	heard, asked time.Time
+	// explorations are the explorations in the worker, by id (explore.go).
+	explorations map[int]*Exploration
 }
 
 // NewLink returns the page's side of a worker that receives with send.
@@ -66,6 +68,10 @@ func (l *Link) Fail(err error) {
 			r.notify()
 		}
 	}
+	for id, x := range l.explorations {
+		delete(l.explorations, id)
+		x.fallBack()
+	}
 }
 
 // Started reports whether the worker said it runs: a failure after
@@ -79,7 +85,7 @@ func (l *Link) waiting() bool {
 			return true
 		}
 	}
-	return false
+	return len(l.explorations) > 0
 }
 
 // Stalled reports whether the worker has said nothing for longer than
@@ -113,6 +119,11 @@ func (l *Link) Receive(msg []byte) {
 		return
 	case "fail":
 		l.Fail(errors.New(m.ErrMsg))
+		return
+	case "explore":
+		if x, ok := l.explorations[m.Eng]; ok {
+			x.receive(m)
+		}
 		return
 	}
 	r, ok := l.engines[m.Eng]

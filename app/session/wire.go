@@ -87,6 +87,9 @@ var messageTypes = func() map[[2]int]reflect.Type {
 		&protocol.OffsetFetchRequest{}, &protocol.OffsetFetchResponse{},
 		&protocol.ProduceRequest{}, &protocol.ProduceResponse{},
 		&protocol.FetchRequest{}, &protocol.FetchResponse{},
+		&protocol.DescribeProducersRequest{}, &protocol.DescribeProducersResponse{},
+		&protocol.DescribeTransactionsRequest{}, &protocol.DescribeTransactionsResponse{},
+		&protocol.ListTransactionsRequest{}, &protocol.ListTransactionsResponse{},
 	}
 	m := map[[2]int]reflect.Type{}
 	for _, msg := range all {

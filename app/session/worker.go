@@ -8,6 +8,8 @@ import (
 	"txnlab/core/check"
 	"txnlab/core/scenario"
 	"txnlab/core/sim"
+	"txnlab/lessons/doc"
+	"txnlab/lessons/exercise"
 )
 
 // The engine in a Web Worker (issue 13): the page keeps only what it
@@ -21,11 +23,14 @@ import (
 //	               {op: "state", eng, gen, pos, snap, viol, q}  the state at pos
 //	               {op: "at", eng, gen, pos}          moved where the state is held
 //	               {op: "drop", eng}                 forget an engine
+//	               {op: "explore", eng, x, seed}     explore for an exercise (explore.go)
+//	               {op: "explore-stop", eng}         stop that exploration
 //	worker → page  {op: "ready"}                     the worker runs
 //	               {op: "busy"}                      still at work (every second)
 //	               {op: "run", eng, id, gen, hist, err | msg}
 //	               {op: "state", eng, gen, pos, snap, viol, ok, ans}
 //	               {op: "idle", eng, more: false}    background work done
+//	               {op: "explore", eng, xs}          how the exploration stands
 //
 // After a step (a move of one position) the worker sends, unasked
 // ("pre"), the state of the step after it in the same direction: the
@@ -49,6 +54,10 @@ type request struct {
 	Snap    bool     `json:"snap,omitempty"`
 	Viol    bool     `json:"viol,omitempty"`
 	Queries []string `json:"q,omitempty"`
+	// X is the exercise to explore for, Seed the first run's seed
+	// (op explore).
+	X    *doc.Exercise `json:"x,omitempty"`
+	Seed uint64        `json:"seed,omitempty"`
 }
 
 // reply is one message from the worker.
@@ -75,6 +84,8 @@ type reply struct {
 	ViolOK  bool                  `json:"ok,omitempty"`
 	Answers map[string]wireAnswer `json:"ans,omitempty"`
 	More    bool                  `json:"more,omitempty"`
+	// XS is how an exploration stands (op explore).
+	XS *exercise.ExploreState `json:"xs,omitempty"`
 }
 
 // wireHistory is a loaded script's history and the position to show.
@@ -112,6 +123,8 @@ type Server struct {
 	// used lists the engines, the one last asked something last: the
 	// background work goes to it first.
 	used []int
+	// explorers are the explorations in progress, by the page's id.
+	explorers map[int]*exploring
 }
 
 // served is one playground's engine in the worker.
@@ -139,7 +152,7 @@ const prefetchHeld = 48
 
 // NewServer returns a worker's side that sends its replies with reply.
 func NewServer(reply func([]byte)) *Server {
-	return &Server{reply: reply, engines: map[int]*served{}}
+	return &Server{reply: reply, engines: map[int]*served{}, explorers: map[int]*exploring{}}
 }
 
 // Ready tells the page the worker runs.
@@ -229,6 +242,8 @@ func (s *Server) Work(budget time.Duration) bool {
 			}
 		case "drop":
 			delete(s.engines, r.Eng)
+		case "explore", "explore-stop":
+			s.exploreRequest(r)
 		}
 	}
 	more := false
@@ -244,6 +259,9 @@ func (s *Server) Work(budget time.Duration) bool {
 		}
 	}
 	if more {
+		return true
+	}
+	if s.explore(budget - time.Since(start)) {
 		return true
 	}
 	if len(s.queue) == 0 && s.prefetch() {

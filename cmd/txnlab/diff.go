@@ -68,14 +68,14 @@ func diffCmd(args []string, stdout, stderr io.Writer) int {
 		}
 		settings[i] = st
 	}
-	src, err := os.ReadFile(files[0])
+	src, err := readScript(files[0])
 	if err != nil {
 		fmt.Fprintf(stderr, "txnlab diff: %v\n", err)
 		return 2
 	}
 	var runs [2]*scenario.RecordedRun
 	for i := range runs {
-		r, err := scenario.RunRecorded(files[0], string(src), settings[i])
+		r, err := scenario.RunRecorded(files[0], src, settings[i])
 		if err != nil {
 			fmt.Fprintf(stderr, "%v\n", err)
 			return 2

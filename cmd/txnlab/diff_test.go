@@ -29,8 +29,8 @@ func TestDiffJepsenDelayedEndTxn(t *testing.T) {
 	s := scenario.NewSession(file, script)
 	s.Run()
 	for _, want := range []string{
-		"a: transaction.partition.verification.enable=false transaction.version=0\n",
-		"b: transaction.partition.verification.enable=true transaction.version=2\n",
+		"a: transaction.partition.verification.enable=false transaction.version=0 leader.epoch.bump.on.isr.shrink=true coordinator.reload.on.partition.change=true\n",
+		"b: transaction.partition.verification.enable=true transaction.version=2 leader.epoch.bump.on.isr.shrink=false coordinator.reload.on.partition.change=false\n",
 		"\nline 29: app commit &\n  a: EndTxn v3 app→broker-0; b: EndTxn v5 app→broker-0\n",
 		"EndTxn.response v5 broker-0→app PRODUCER_FENCED",
 		"  + ", "  - ",

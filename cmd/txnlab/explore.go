@@ -1,6 +1,7 @@
 package main
 
 import (
+	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -67,15 +68,20 @@ func exploreCmd(args []string, stdout, stderr io.Writer) int {
 	checkMode := fs.Bool("check", false, "judge the given scenario files with the final checks")
 	noBias := fs.Bool("no-bias", false, "with --break, keep the generator's usual mix (no lean towards the mechanism)")
 	jobs := fs.Int("jobs", 1, "runs in parallel (results are taken in seed order, so the outcome does not depend on it)")
-	if err := fs.Parse(args); err != nil {
+	// Flags may follow file names (`--check FILE --seed N` took --seed
+	// and N for two more files).
+	files, err := parseInterspersed(fs, args)
+	if err != nil {
 		return 2
 	}
+	set := map[string]bool{}
+	fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
 	if *listMechs || *listInvs {
 		names := safety.MechanismNames()
 		if *listInvs {
 			names = safety.InvariantNames()
 		}
-		if fs.NArg() > 0 || (*listMechs && *listInvs) {
+		if len(files) > 0 || len(set) > 1 {
 			fmt.Fprintf(stderr, "txnlab explore: --list-mechanisms and --list-invariants take nothing else\n\n%s", exploreUsage)
 			return 2
 		}
@@ -85,14 +91,29 @@ func exploreCmd(args []string, stdout, stderr io.Writer) int {
 		return 0
 	}
 	if *checkMode {
-		return exploreCheck(fs.Args(), stdout, stderr)
+		// The files are judged as written: a flag for generated runs
+		// would be silently ignored.
+		for name := range set {
+			if name != "check" {
+				fmt.Fprintf(stderr, "txnlab explore --check: --%s is for generated runs; a file is judged as written (its seed is the cluster statement's seed=)\n", name)
+				return 2
+			}
+		}
+		return exploreCheck(files, stdout, stderr)
 	}
-	if fs.NArg() > 0 {
-		fmt.Fprintf(stderr, "txnlab explore: unexpected argument %q\n\n%s", fs.Arg(0), exploreUsage)
+	if len(files) > 0 {
+		fmt.Fprintf(stderr, "txnlab explore: unexpected argument %q\n\n%s", files[0], exploreUsage)
 		return 2
 	}
 	if *runs < 1 {
 		fmt.Fprintln(stderr, "txnlab explore: --runs must be at least 1")
+		return 2
+	}
+	if last := *seed + uint64(*runs-1); last < *seed {
+		// Run i uses seed S+i: past 2^64-1 it would wrap to 0 and
+		// repeat seeds silently.
+		fmt.Fprintf(stderr, "txnlab explore: --seed %d --runs %d passes the largest seed, %d; at most %d run(s) from that seed\n",
+			*seed, *runs, uint64(math.MaxUint64), uint64(math.MaxUint64)-*seed+1)
 		return 2
 	}
 	if *actions < 0 || *tries < 1 || *jobs < 1 {
@@ -228,15 +249,15 @@ func exploreCheck(files []string, stdout, stderr io.Writer) int {
 	}
 	worst := 0
 	for _, f := range files {
-		src, err := os.ReadFile(f)
+		src, err := readScript(f)
 		if err != nil {
 			fmt.Fprintf(stderr, "txnlab explore --check: %v\n", err)
 			return 2
 		}
-		o := explore.ExecFinal(string(src), 0)
+		o := explore.ExecFinal(src, 0)
 		switch {
 		case o.Err != nil:
-			fmt.Fprintf(stderr, "%v\n", o.Err)
+			fmt.Fprintf(stderr, "%v\n", named(o.Err, f))
 			worst = 2
 		case o.Exhausted:
 			fmt.Fprintf(stdout, "%s: stopped after %d events (the explorer's budget), not judged\n", f, o.Steps)
@@ -370,4 +391,26 @@ func (g *exploreGC) check() {
 		debug.SetMemoryLimit(math.MaxInt64)
 		g.on = false
 	}
+}
+
+// named puts the file's name on a script error, which the explorer
+// parses as "explore".
+func named(err error, file string) error {
+	var list scenario.ErrorList
+	var one *scenario.Error
+	switch {
+	case errors.As(err, &list):
+		out := make(scenario.ErrorList, len(list))
+		for i, e := range list {
+			c := *e
+			c.File = file
+			out[i] = &c
+		}
+		return out
+	case errors.As(err, &one):
+		c := *one
+		c.File = file
+		return &c
+	}
+	return err
 }

@@ -152,3 +152,28 @@ func TestTheExplorersCollectorBacksOffABigHeap(t *testing.T) {
 		t.Fatalf("after the explorer: GOGC %d, want the collector as it was (%d)", got, percent)
 	}
 }
+
+// Flags after the files are flags (`--check FILE --seed N` read --seed
+// and N as files), and a flag --check would ignore is refused; a seed
+// range that would wrap past 2^64-1 is refused rather than repeating
+// seeds from 0.
+func TestExploreFlagsParsed(t *testing.T) {
+	const file = "../../scenarios/abort.scenario"
+	for _, c := range []struct {
+		args []string
+		code int
+		want string
+	}{
+		{[]string{"--check", file}, 0, "every invariant holds"},
+		{[]string{"--check", file, "--seed", "5"}, 2, "--seed is for generated runs"},
+		{[]string{"--seed", "18446744073709551615", "--runs", "2"}, 2, "at most 1 run(s) from that seed"},
+		{[]string{"--seed", "18446744073709551614", "--runs", "2", "--out", t.TempDir()}, 0, "seeds 18446744073709551614..18446744073709551615"},
+		{[]string{"--list-invariants", "--runs", "2"}, 2, "take nothing else"},
+	} {
+		var stdout, stderr bytes.Buffer
+		code := exploreCmd(c.args, &stdout, &stderr)
+		if code != c.code || !strings.Contains(stdout.String()+stderr.String(), c.want) {
+			t.Errorf("explore %v: exit %d, %s%s; want %d and %q", c.args, code, stdout.String(), stderr.String(), c.code, c.want)
+		}
+	}
+}

@@ -14,6 +14,7 @@ usage:
   txnlab serve [--addr 127.0.0.1:8080] [--static DIR]
   txnlab explore [--runs N] [--seed S] [--break MECHANISM] [--config KEY=VALUE...] [--out DIR]
   txnlab diff FILE --a SETTINGS --b SETTINGS [--seed N] [--break MECHANISM]
+  txnlab metrics FILE [--seed N] | txnlab metrics --list
 
 exit status of run: 0 when every expectation holds, 1 when one fails,
 2 on a script error.

@@ -5,7 +5,6 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"os"
 	"strings"
 
 	"txnlab/core/scenario"
@@ -85,12 +84,12 @@ func Execute(file, src string, seed uint64) Outcome {
 }
 
 func runFile(file, format string, seed uint64, all bool, stdout, stderr io.Writer) int {
-	src, err := os.ReadFile(file)
+	src, err := readScript(file)
 	if err != nil {
 		fmt.Fprintf(stderr, "txnlab run: %v\n", err)
 		return 2
 	}
-	out := Execute(file, string(src), seed)
+	out := Execute(file, src, seed)
 	switch format {
 	case "json":
 		writeJSON(stdout, out)

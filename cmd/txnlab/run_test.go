@@ -37,3 +37,27 @@ func TestRunMermaidIsThePagesExport(t *testing.T) {
 		t.Fatalf("not a sequence diagram with messages:\n%s", want)
 	}
 }
+
+// txnlab metrics writes the run's metrics as CSV rows that change over
+// time, and --list names every metric with its MBean.
+func TestMetricsCommand(t *testing.T) {
+	var out, errOut strings.Builder
+	if code := metricsCmd([]string{"../../scenarios/find-and-abort-hanging.scenario"}, &out, &errOut); code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut.String())
+	}
+	csv := out.String()
+	for _, want := range []string{"time_ms,metric,subject,value,mbean\n",
+		",LastStableOffsetLag,orders/0,3,\"kafka.cluster:type=Partition,name=LastStableOffsetLag,topic=orders,partition=0\"\n",
+		",PartitionsWithLateTransactionsCount,broker-0,1,"} {
+		if !strings.Contains(csv, want) {
+			t.Errorf("metrics CSV lacks %q", want)
+		}
+	}
+	out.Reset()
+	if code := metricsCmd([]string{"--list"}, &out, &errOut); code != 0 || !strings.Contains(out.String(), "record-retry-total,producer,batches,") {
+		t.Errorf("--list: exit %d\n%s", code, out.String())
+	}
+	if code := metricsCmd([]string{"no-such-file.scenario"}, &out, &errOut); code != 2 {
+		t.Errorf("a missing file: exit %d, want 2", code)
+	}
+}

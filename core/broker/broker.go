@@ -333,10 +333,13 @@ func (b *Broker) Receive(w *sim.World, env *sim.Envelope) {
 		b.handleFindCoordinator(w, env, m)
 	case *protocol.WriteTxnMarkersRequest:
 		b.handleWriteTxnMarkers(w, env, m)
+	case *protocol.DescribeProducersRequest:
+		b.handleDescribeProducers(w, env, m)
 	case *protocol.WriteTxnMarkersResponse:
 		b.Txn.HandleMarkersResponse(w, env, m)
 	case *protocol.InitProducerIdRequest, *protocol.AddPartitionsToTxnRequest,
-		*protocol.AddOffsetsToTxnRequest, *protocol.EndTxnRequest:
+		*protocol.AddOffsetsToTxnRequest, *protocol.EndTxnRequest,
+		*protocol.DescribeTransactionsRequest, *protocol.ListTransactionsRequest:
 		b.Txn.Handle(w, env)
 	case *protocol.AddPartitionsToTxnResponse:
 		b.handleVerificationResponse(w, env, m)

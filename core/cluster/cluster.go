@@ -55,6 +55,7 @@ type Cluster struct {
 	Consumers map[string]*client.Consumer
 	// ClientOrder lists client names in declaration order.
 	ClientOrder []string
+	admin       *client.Admin // made by the first admin call (admin.go)
 	incarnation []int
 	fenced      []bool
 }
@@ -174,7 +175,7 @@ func (c *Cluster) checkClientName(name string) error {
 	if len(c.ClientOrder) >= MaxClients {
 		return fmt.Errorf("at most %d clients", MaxClients)
 	}
-	if broker.IsBrokerName(name) || name == c.World.Name(ControllerNode) || name == "" {
+	if broker.IsBrokerName(name) || name == c.World.Name(ControllerNode) || name == AdminName || name == "" {
 		return fmt.Errorf("%q is a reserved node name", name)
 	}
 	return nil

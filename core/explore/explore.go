@@ -193,6 +193,13 @@ func targetViolation(r *Run, mechanism *safety.Mechanism) *check.Violation {
 // The shrunk script keeps the kind of violation (its Shape) found in the
 // run for that invariant, the mechanism's preferred kind when there is one.
 func Minimize(r *Run, mechanism *safety.Mechanism, inv string, maxTries int) *Shrunk {
+	return MinimizeTick(r, mechanism, inv, maxTries, nil)
+}
+
+// MinimizeTick is Minimize with a tick (ShrinkOptions.Tick) called before
+// each candidate: a browser shrinks in slices with it, and stops early
+// when it answers false.
+func MinimizeTick(r *Run, mechanism *safety.Mechanism, inv string, maxTries int, tick func(tries int) bool) *Shrunk {
 	shape := ""
 	if v := targetViolation(r, mechanism); v != nil && v.Invariant == inv {
 		shape = Shape(v.Message)
@@ -201,9 +208,9 @@ func Minimize(r *Run, mechanism *safety.Mechanism, inv string, maxTries int) *Sh
 	}
 	pinned := pinnedLines(r, mechanism)
 	if o := Exec(r.Script(), 0, false); o.Err == nil && has(o.Violations, inv, shape) {
-		return Shrink(r.Lines, ShrinkOptions{Invariant: inv, Shape: shape, MaxTries: maxTries, Pinned: pinned})
+		return Shrink(r.Lines, ShrinkOptions{Invariant: inv, Shape: shape, MaxTries: maxTries, Pinned: pinned, Tick: tick})
 	}
-	sh := Shrink(r.Lines[:r.Body], ShrinkOptions{Invariant: inv, Shape: shape, Final: true, MaxTries: maxTries, Pinned: pinned})
+	sh := Shrink(r.Lines[:r.Body], ShrinkOptions{Invariant: inv, Shape: shape, Final: true, MaxTries: maxTries, Pinned: pinned, Tick: tick})
 	sh.Final = true
 	return sh
 }

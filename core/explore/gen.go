@@ -119,6 +119,12 @@ type gen struct {
 	nextCons  int
 }
 
+// linesReserved is what the generator keeps free of the script's
+// MaxLines for one more action (a motif writes at most ~20 lines) and the
+// liveness phase (a heal, a restart per broker, a resume and a wait per
+// client, two polls per consumer: under 150 lines with 32 clients).
+const linesReserved = 300
+
 // Generate draws a scenario from opts.Seed, running it as it is built,
 // ends it with a liveness phase (heal, restart, resume, run, poll) and
 // judges the history.
@@ -140,7 +146,9 @@ func Generate(opts Options) (run *Run) {
 		}
 	}()
 	g.setup()
-	for i := 0; i < opts.Actions && g.ok(); i++ {
+	// Past MaxLines-linesReserved, the actions stop: the last one and the
+	// liveness phase must still fit under the language's line limit.
+	for i := 0; i < opts.Actions && g.ok() && len(g.lines) < scenario.MaxLines-linesReserved; i++ {
 		before := g.steps
 		g.action()
 		if g.steps-before > interveneAfter {

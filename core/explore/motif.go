@@ -2,6 +2,7 @@ package explore
 
 import (
 	"txnlab/core/client"
+	"txnlab/core/cluster"
 	"txnlab/core/safety"
 	"txnlab/core/sim"
 )
@@ -126,6 +127,9 @@ func (g *gen) motifTxn(offsets, commit bool) {
 // same transactional.id takes over, and the stalled one wakes and goes on
 // writing and committing with its old epoch.
 func (g *gen) motifZombie() {
+	if len(g.c().ClientOrder) >= cluster.MaxClients-2 {
+		return // no room for the successor: a 33rd client is an error
+	}
 	p := g.inTxn()
 	if p == nil {
 		return

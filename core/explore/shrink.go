@@ -65,6 +65,12 @@ type ShrinkOptions struct {
 	// KIP-890 mechanism, whose anomaly the classic protocol shows too, so
 	// that the shrunk script still says what was broken.
 	Pinned []string
+	// Tick, when set, is called before each candidate is run, with the
+	// candidates run so far; when it returns false the shrink ends there
+	// with the shortest script found so far. A host that must not block
+	// (a browser running the explorer in slices) hands control back in
+	// it, and a Stop button answers false.
+	Tick func(tries int) bool
 }
 
 // Shrunk is a shrinking's result.
@@ -145,6 +151,11 @@ func (s *shrinker) fails(lines []string) bool {
 		return v
 	}
 	if s.tries >= s.opts.MaxTries {
+		return false
+	}
+	if s.opts.Tick != nil && !s.opts.Tick(s.tries) {
+		// Stopped: every loop of the shrink ends at MaxTries.
+		s.opts.MaxTries = s.tries
 		return false
 	}
 	s.tries++

@@ -31,6 +31,10 @@ const (
 	EndTxn             APIKey = 26
 	WriteTxnMarkers    APIKey = 27
 	TxnOffsetCommit    APIKey = 28
+	// The operator's APIs (KIP-664), protocol/admin.go.
+	DescribeProducers    APIKey = 61
+	DescribeTransactions APIKey = 65
+	ListTransactions     APIKey = 66
 
 	// NoAPI is no API at all: what a trace event that carries no message
 	// records. Key 0 is Produce, so the zero key cannot mean "none".
@@ -97,7 +101,8 @@ func orClassic(v, classic int16) int16 {
 
 // APIs lists every API the simulation speaks, in key order.
 var APIs = []APIKey{Produce, Fetch, OffsetCommit, OffsetFetch, FindCoordinator,
-	JoinGroup, Heartbeat, SyncGroup, InitProducerId, AddPartitionsToTxn, AddOffsetsToTxn, EndTxn, WriteTxnMarkers, TxnOffsetCommit}
+	JoinGroup, Heartbeat, SyncGroup, InitProducerId, AddPartitionsToTxn, AddOffsetsToTxn, EndTxn, WriteTxnMarkers, TxnOffsetCommit,
+	DescribeProducers, DescribeTransactions, ListTransactions}
 
 var apiNames = map[APIKey]string{
 	Produce: "Produce", Fetch: "Fetch", OffsetCommit: "OffsetCommit", OffsetFetch: "OffsetFetch",
@@ -105,6 +110,7 @@ var apiNames = map[APIKey]string{
 	InitProducerId:     "InitProducerId",
 	AddPartitionsToTxn: "AddPartitionsToTxn", AddOffsetsToTxn: "AddOffsetsToTxn",
 	EndTxn: "EndTxn", WriteTxnMarkers: "WriteTxnMarkers", TxnOffsetCommit: "TxnOffsetCommit",
+	DescribeProducers: "DescribeProducers", DescribeTransactions: "DescribeTransactions", ListTransactions: "ListTransactions",
 }
 
 // apiNameTable is apiNames indexed by key: every message sent and

@@ -40,6 +40,7 @@ const (
 	FENCED_INSTANCE_ID                    ErrorCode = 82
 	UNSTABLE_OFFSET_COMMIT                ErrorCode = 88
 	PRODUCER_FENCED                       ErrorCode = 90
+	TRANSACTIONAL_ID_NOT_FOUND            ErrorCode = 105
 	TRANSACTION_ABORTABLE                 ErrorCode = 120
 )
 
@@ -86,6 +87,7 @@ var Errors = []ErrorInfo{
 	{FENCED_INSTANCE_ID, "FENCED_INSTANCE_ID", false, "a newer member with the same group.instance.id exists"},
 	{UNSTABLE_OFFSET_COMMIT, "UNSTABLE_OFFSET_COMMIT", true, "a transactional offset commit for this partition is pending"},
 	{PRODUCER_FENCED, "PRODUCER_FENCED", false, "a newer producer with the same transactional id exists"},
+	{TRANSACTIONAL_ID_NOT_FOUND, "TRANSACTIONAL_ID_NOT_FOUND", false, "the coordinator has no metadata for the transactional id"},
 	{TRANSACTION_ABORTABLE, "TRANSACTION_ABORTABLE", false, "the transaction must be aborted"},
 }
 

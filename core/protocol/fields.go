@@ -71,6 +71,12 @@ var (
 	fLSO      = FieldSpec{Name: "LastStableOffset", Kind: FieldInt}
 	fFetchOff = FieldSpec{Name: "FetchOffset", Kind: FieldInt}
 	fAborted  = FieldSpec{Name: "AbortedProducerId", Kind: FieldInt}
+	// fVersion is the request's API version (VersionOf), on the messages
+	// whose version the simulation varies: it tells a broker's
+	// verification (AddPartitionsToTxn v4+) from a client's add (v3), a
+	// transaction version 2 EndTxn (v5) from a classic one.
+	fVersion = FieldSpec{Name: "Version", Kind: FieldInt}
+	fGenID   = FieldSpec{Name: "GenerationId", Kind: FieldInt}
 )
 
 // fieldSpecs lists each message type's fields in schema order.
@@ -79,24 +85,32 @@ var fieldSpecs = map[msgType][]FieldSpec{
 	{FindCoordinator, true}:     {fErr, {Name: "Key", Kind: FieldString}, {Name: "NodeId", Kind: FieldInt}},
 	{InitProducerId, false}:     {fTxnID, fTimeout, fPid, fEpoch},
 	{InitProducerId, true}:      {fErr, fPid, fEpoch},
-	{AddPartitionsToTxn, false}: {fTxnID, fPid, fEpoch, fParts},
+	{AddPartitionsToTxn, false}: {fVersion, fTxnID, fPid, fEpoch, {Name: "VerifyOnly", Kind: FieldBool}, fParts},
 	{AddPartitionsToTxn, true}:  {fParts, fErr},
 	{AddOffsetsToTxn, false}:    {fTxnID, fPid, fEpoch, fGroup},
 	{AddOffsetsToTxn, true}:     {fErr},
-	{EndTxn, false}:             {fTxnID, fPid, fEpoch, {Name: "Committed", Kind: FieldBool}},
-	{EndTxn, true}:              {fErr},
-	{WriteTxnMarkers, false}:    {fPid, fEpoch, fResult, fParts, fCoordEp},
-	{WriteTxnMarkers, true}:     {fPid, fParts, fErr},
-	{TxnOffsetCommit, false}:    {fTxnID, fGroup, fPid, fEpoch, {Name: "GenerationId", Kind: FieldInt}, {Name: "MemberId", Kind: FieldString}, fParts, fOffset},
-	{TxnOffsetCommit, true}:     {fParts, fErr},
-	{OffsetCommit, false}:       {fGroup, {Name: "GenerationId", Kind: FieldInt}, {Name: "MemberId", Kind: FieldString}, fParts, fOffset},
-	{OffsetCommit, true}:        {fParts, fErr},
-	{OffsetFetch, false}:        {fGroup, fParts, {Name: "RequireStable", Kind: FieldBool}},
-	{OffsetFetch, true}:         {fErr, fParts, fOffset},
-	{Produce, false}:            {fTxnID, {Name: "Acks", Kind: FieldInt}, {Name: "TimeoutMs", Kind: FieldInt}, fParts, fPid, fEpoch, fBaseSeq, fIsTxn, fRecords},
-	{Produce, true}:             {fParts, fErr, fBaseOff},
-	{Fetch, false}:              {{Name: "ReplicaId", Kind: FieldInt}, {Name: "IsolationLevel", Kind: FieldEnum, Enum: isolationLevels}, fParts, fFetchOff},
-	{Fetch, true}:               {fParts, fErr, fHW, fLSO, fAborted, fRecords},
+	{EndTxn, false}:             {fVersion, fTxnID, fPid, fEpoch, {Name: "Committed", Kind: FieldBool}},
+	// ProducerId and ProducerEpoch are in the response from v5 (the
+	// epoch transaction version 2 bumped); an older one has neither.
+	{EndTxn, true}:                {fVersion, fErr, fPid, fEpoch},
+	{WriteTxnMarkers, false}:      {fPid, fEpoch, fResult, fParts, fCoordEp},
+	{WriteTxnMarkers, true}:       {fPid, fParts, fErr},
+	{TxnOffsetCommit, false}:      {fVersion, fTxnID, fGroup, fPid, fEpoch, fGenID, {Name: "MemberId", Kind: FieldString}, fParts, fOffset},
+	{TxnOffsetCommit, true}:       {fParts, fErr},
+	{OffsetCommit, false}:         {fGroup, fGenID, {Name: "MemberId", Kind: FieldString}, fParts, fOffset},
+	{OffsetCommit, true}:          {fParts, fErr},
+	{OffsetFetch, false}:          {fGroup, fParts, {Name: "RequireStable", Kind: FieldBool}},
+	{OffsetFetch, true}:           {fErr, fParts, fOffset},
+	{Produce, false}:              {fVersion, fTxnID, {Name: "Acks", Kind: FieldInt}, {Name: "TimeoutMs", Kind: FieldInt}, fParts, fPid, fEpoch, fBaseSeq, fIsTxn, fRecords},
+	{Produce, true}:               {fParts, fErr, fBaseOff},
+	{Fetch, false}:                {{Name: "ReplicaId", Kind: FieldInt}, {Name: "IsolationLevel", Kind: FieldEnum, Enum: isolationLevels}, fParts, fFetchOff},
+	{Fetch, true}:                 {fParts, fErr, fHW, fLSO, fAborted, fRecords},
+	{DescribeProducers, false}:    {fParts},
+	{DescribeProducers, true}:     {fParts, fErr, fPid, fEpoch, fCoordEp, {Name: "CurrentTxnStartOffset", Kind: FieldInt}},
+	{DescribeTransactions, false}: {fTxnID},
+	{DescribeTransactions, true}:  {fErr, fTxnID, {Name: "TransactionState", Kind: FieldString}, fPid, fEpoch, fParts},
+	{ListTransactions, false}:     {},
+	{ListTransactions, true}:      {fErr, fTxnID, fPid, {Name: "TransactionState", Kind: FieldString}},
 }
 
 // Fields lists the fields of an API's requests (response false) or

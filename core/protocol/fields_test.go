@@ -16,7 +16,7 @@ func sampleMessages() []Message {
 		&AddOffsetsToTxnRequest{TransactionalId: "t", ProducerId: 7, ProducerEpoch: 3, GroupId: "g"},
 		&AddOffsetsToTxnResponse{},
 		&EndTxnRequest{TransactionalId: "t", ProducerId: 7, ProducerEpoch: 3, Committed: true},
-		&EndTxnResponse{ErrorCode: INVALID_TXN_STATE},
+		&EndTxnResponse{Version: EndTxnTV2Version, ErrorCode: INVALID_TXN_STATE, ProducerId: 7, ProducerEpoch: 4},
 		&WriteTxnMarkersRequest{Markers: []WritableTxnMarker{{ProducerId: 7, ProducerEpoch: 3, TransactionResult: true, Partitions: []TopicPartition{tp0}, CoordinatorEpoch: 2},
 			{ProducerId: 8, ProducerEpoch: 0, Partitions: []TopicPartition{tp1}}}},
 		&WriteTxnMarkersResponse{Markers: []WritableTxnMarkerResult{{ProducerId: 7, Partitions: []PartitionError{{tp0, NONE}, {tp1, NOT_ENOUGH_REPLICAS}}}}},
@@ -108,4 +108,34 @@ func hasField(fs []Field, name, value string) bool {
 		}
 	}
 	return false
+}
+
+// The fields a script matches to tell messages apart: the version a
+// message was sent with (a classic client's holds 0 and was sent as v3),
+// VerifyOnly, and the producer fields an EndTxn response carries only
+// from v5.
+func TestVersionAndEndTxnResponseFields(t *testing.T) {
+	add := &AddPartitionsToTxnRequest{TransactionalId: "t"}
+	verify := &AddPartitionsToTxnRequest{Version: AddPartitionsToTxnBrokerVersion, VerifyOnly: true}
+	classic := &EndTxnResponse{ProducerId: NoProducerId, ProducerEpoch: NoProducerEpoch}
+	tv2 := &EndTxnResponse{Version: EndTxnTV2Version, ProducerId: 7, ProducerEpoch: 1}
+	for _, c := range []struct {
+		m    Message
+		want map[string]FieldValue
+		ok   bool
+	}{
+		{add, map[string]FieldValue{"Version": {Int: 3}, "VerifyOnly": {Int: 0}}, true},
+		{add, map[string]FieldValue{"Version": {Int: 0}}, false},
+		{verify, map[string]FieldValue{"Version": {Int: 4}, "VerifyOnly": {Int: 1}}, true},
+		{verify, map[string]FieldValue{"Version": {Int: 3}}, false},
+		{classic, map[string]FieldValue{"Version": {Int: 3}}, true},
+		{classic, map[string]FieldValue{"ProducerEpoch": {Int: -1}}, false},
+		{tv2, map[string]FieldValue{"ProducerId": {Int: 7}, "ProducerEpoch": {Int: 1}}, true},
+		{&ProduceRequest{}, map[string]FieldValue{"Version": {Int: int64(ProduceClassicVersion)}}, true},
+		{&TxnOffsetCommitRequest{GenerationId: NoGenerationId}, map[string]FieldValue{"Version": {Int: 3}, "GenerationId": {Int: -1}}, true},
+	} {
+		if got := FieldEquals(c.m, c.want); got != c.ok {
+			t.Errorf("%T%+v matches %v: %v, want %v", c.m, c.m, c.want, got, c.ok)
+		}
+	}
 }

@@ -77,7 +77,9 @@ func TestEveryMessageListsEveryTopField(t *testing.T) {
 		&EndTxnRequest{}, &EndTxnResponse{}, &WriteTxnMarkersRequest{}, &WriteTxnMarkersResponse{}, &TxnOffsetCommitRequest{},
 		&TxnOffsetCommitResponse{}, &OffsetCommitRequest{}, &OffsetCommitResponse{}, &OffsetFetchRequest{}, &OffsetFetchResponse{},
 		&ProduceRequest{}, &ProduceResponse{}, &FetchRequest{}, &FetchResponse{},
-		&JoinGroupRequest{}, &JoinGroupResponse{}, &SyncGroupRequest{}, &SyncGroupResponse{}, &HeartbeatRequest{}, &HeartbeatResponse{}}
+		&JoinGroupRequest{}, &JoinGroupResponse{}, &SyncGroupRequest{}, &SyncGroupResponse{}, &HeartbeatRequest{}, &HeartbeatResponse{},
+		&DescribeProducersRequest{}, &DescribeProducersResponse{}, &DescribeTransactionsRequest{}, &DescribeTransactionsResponse{},
+		&ListTransactionsRequest{}, &ListTransactionsResponse{}}
 	if len(all) != 2*len(APIs) {
 		t.Fatalf("%d messages listed for %d APIs", len(all), len(APIs))
 	}

@@ -60,6 +60,14 @@ func (w *walker) intAs(name, as string, v int64) {
 	w.matched(as, FieldValue{Int: v})
 }
 
+// version is a message's Version field: listed as the message holds it
+// (0 for the classic client's), matched as the version it was sent with
+// (VersionOf), so Version=3 finds a classic client's AddPartitionsToTxn.
+func (w *walker) version(m Message, raw int16) {
+	w.line("Version", itoa(int64(raw)))
+	w.matched("Version", FieldValue{Int: int64(VersionOf(m))})
+}
+
 // str is a string field.
 func (w *walker) str(name, v string) {
 	w.line(name, strconv.Quote(v))
@@ -199,7 +207,7 @@ func (m *InitProducerIdResponse) walk(w *walker) {
 }
 
 func (m *AddPartitionsToTxnRequest) walk(w *walker) {
-	w.int("Version", int64(m.Version))
+	w.version(m, m.Version)
 	w.str("TransactionalId", m.TransactionalId)
 	w.int("ProducerId", m.ProducerId)
 	w.int("ProducerEpoch", int64(m.ProducerEpoch))
@@ -219,18 +227,25 @@ func (m *AddOffsetsToTxnRequest) walk(w *walker) {
 func (m *AddOffsetsToTxnResponse) walk(w *walker) { w.code("ErrorCode", m.ErrorCode) }
 
 func (m *EndTxnRequest) walk(w *walker) {
-	w.int("Version", int64(m.Version))
+	w.version(m, m.Version)
 	w.str("TransactionalId", m.TransactionalId)
 	w.int("ProducerId", m.ProducerId)
 	w.int("ProducerEpoch", int64(m.ProducerEpoch))
 	w.flag("Committed", m.Committed)
 }
 
+// walk matches ProducerId and ProducerEpoch only from v5, where Kafka's
+// response has them; the panel lists them always (diagram hides them).
 func (m *EndTxnResponse) walk(w *walker) {
-	w.int("Version", int64(m.Version))
+	w.version(m, m.Version)
 	w.code("ErrorCode", m.ErrorCode)
-	w.int("ProducerId", m.ProducerId)
-	w.int("ProducerEpoch", int64(m.ProducerEpoch))
+	if VersionOf(m) >= EndTxnTV2Version {
+		w.int("ProducerId", m.ProducerId)
+		w.int("ProducerEpoch", int64(m.ProducerEpoch))
+		return
+	}
+	w.line("ProducerId", itoa(m.ProducerId))
+	w.line("ProducerEpoch", itoa(int64(m.ProducerEpoch)))
 }
 
 // walk: each marker is a part; its result is matched by name
@@ -276,7 +291,7 @@ func (m *WriteTxnMarkersResponse) walk(w *walker) {
 }
 
 func (m *TxnOffsetCommitRequest) walk(w *walker) {
-	w.int("Version", int64(m.Version))
+	w.version(m, m.Version)
 	w.str("TransactionalId", m.TransactionalId)
 	w.str("GroupId", m.GroupId)
 	w.int("ProducerId", m.ProducerId)
@@ -324,7 +339,7 @@ func (m *OffsetFetchResponse) walk(w *walker) {
 // walk gives the batch header's fields (ProducerId, …, IsTransactional)
 // and its record count as fields of the batch's partition.
 func (m *ProduceRequest) walk(w *walker) {
-	w.int("Version", int64(m.Version))
+	w.version(m, m.Version)
 	w.nullable("TransactionalId", m.TransactionalId)
 	w.int("Acks", int64(m.Acks))
 	w.int("TimeoutMs", int64(m.TimeoutMs))

@@ -42,6 +42,7 @@ var expectSubjects = []expectSubject{
 	{"group", parseExpectGroup},
 	{"invariants", parseExpectInvariants},
 	{"violation", parseExpectViolation},
+	{"admin", parseExpectAdmin},
 }
 
 func expectSubjectNames() []string {

@@ -47,6 +47,18 @@ type Session struct {
 	// it the run stops with an error naming the line (0:
 	// cluster.MaxStepsPerStatement).
 	MaxStepsPerStatement int
+	// MaxPending bounds the events waiting in the queue (messages in
+	// flight and timers): a client that resends faster than time passes
+	// fills it without the history growing as fast (0: no bound).
+	MaxPending int
+	// MaxWork bounds the events the whole run may dispatch, traced or
+	// not, so that a long script of long waits cannot hold the host for
+	// minutes (0: no bound).
+	MaxWork int64
+	// MaxClock bounds the virtual time a run may reach (0: no bound).
+	MaxClock sim.Time
+	// work counts the events dispatched so far (MaxWork).
+	work int64
 
 	pc     int
 	active *wait
@@ -107,13 +119,11 @@ func (a *wait) deliveredLike(env *sim.Envelope) int {
 	return n
 }
 
-// DefaultMaxEvents is the history bound of a session (about 230 MB of
-// events natively).
-const DefaultMaxEvents = 1_000_000
-
-// NewSession prepares a script for running.
+// NewSession prepares a script for running, with the host's run-time
+// bounds (limits.go): the browser's are lower than the CLI's.
 func NewSession(file string, s *Script) *Session {
-	return &Session{Script: s, File: file, MaxEvents: DefaultMaxEvents}
+	return &Session{Script: s, File: file, MaxEvents: DefaultMaxEvents,
+		MaxPending: DefaultMaxPending, MaxWork: DefaultMaxWork, MaxClock: MaxClock}
 }
 
 // Done reports whether every statement has run (or an error stopped it).
@@ -215,6 +225,9 @@ func (s *Session) stepActive() {
 		return
 	}
 	next, ok := w.Peek()
+	if s.passesClock(a, next, ok) {
+		return
+	}
 	if !ok || next.At > a.limit {
 		if a.isAdvance {
 			w.AdvanceTo(a.advanceTo, 0)
@@ -233,8 +246,19 @@ func (s *Session) stepActive() {
 	}
 	w.Step()
 	a.steps++
+	s.work++
 	if s.MaxEvents > 0 && w.Trace.Len() > s.MaxEvents {
 		s.Err = s.errorf(a.stmt, "the history passed %d events here; run for less time or fix what keeps retrying", s.MaxEvents)
+		s.active = nil
+		return
+	}
+	if s.MaxPending > 0 && w.QueueLen() > s.MaxPending {
+		s.Err = s.errorf(a.stmt, "more than %d events wait to run at %s (messages in flight and timers): something resends faster than time passes; a zero timeout or backoff?", s.MaxPending, w.Now().Human())
+		s.active = nil
+		return
+	}
+	if s.MaxWork > 0 && s.work > s.MaxWork {
+		s.Err = s.errorf(a.stmt, "the run passed %d events in all (the bound on a script's work) at %s; advance or run for less time", s.MaxWork, w.Now().Human())
 		s.active = nil
 		return
 	}

@@ -26,6 +26,7 @@ const (
 	NodeCoordinator               // coordinator(TXN_ID)
 	NodeGroupCoordinator          // group-coordinator(GROUP)
 	NodeLeader                    // leader(TOPIC/PART)
+	NodeAdmin                     // admin: the operator's client (admin.go)
 )
 
 // NodeRef names a node. Coordinator, group-coordinator and leader
@@ -53,6 +54,8 @@ func (n NodeRef) String() string {
 		return "group-coordinator(" + quote(n.Name) + ")"
 	case NodeLeader:
 		return "leader(" + n.TP.String() + ")"
+	case NodeAdmin:
+		return "admin"
 	}
 	return "any"
 }
@@ -111,6 +114,9 @@ func (lp *lineParser) nodeRef(raw string, col int) NodeRef {
 			what = "the group"
 		}
 		return NodeRef{Kind: f.kind, Name: lp.nonEmpty(what, inner, icol)}
+	}
+	if raw == "admin" {
+		return NodeRef{Kind: NodeAdmin}
 	}
 	if validClientName(raw) {
 		c := lp.clientName(raw, col)
@@ -181,6 +187,8 @@ func (s *Session) resolve(st Stmt, ref NodeRef) (sim.NodeID, *Error) {
 			return sim.NoNode, s.errorf(st, "no broker leads __consumer_offsets/%d (the partition of group %q) now", p, ref.Name)
 		}
 		return cluster.BrokerNode(l), nil
+	case NodeAdmin:
+		return c.Admin().Node, nil
 	case NodeLeader:
 		if err := s.checkTP(st, ref.TP); err != nil {
 			return sim.NoNode, err

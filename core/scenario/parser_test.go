@@ -427,7 +427,7 @@ func TestBadLines(t *testing.T) {
 		{"heal now", `10:6: unexpected "now": heal takes no arguments`},
 		{"drop Produse", `10:6: unknown API "Produse"; did you mean "Produce"?`},
 		{"drop produce", `10:6: unknown API "produce"; did you mean "Produce"?`},
-		{"drop Metadata", `10:6: unknown API "Metadata" (APIs: Produce, Fetch, OffsetCommit, OffsetFetch, FindCoordinator, JoinGroup, Heartbeat, SyncGroup, InitProducerId, AddPartitionsToTxn, AddOffsetsToTxn, EndTxn, WriteTxnMarkers, TxnOffsetCommit)`},
+		{"drop Metadata", `10:6: unknown API "Metadata" (APIs: Produce, Fetch, OffsetCommit, OffsetFetch, FindCoordinator, JoinGroup, Heartbeat, SyncGroup, InitProducerId, AddPartitionsToTxn, AddOffsetsToTxn, EndTxn, WriteTxnMarkers, TxnOffsetCommit, DescribeProducers, DescribeTransactions, ListTransactions)`},
 		{"drop EndTxn.request", `10:12: unknown suffix ".request": write EndTxn for requests or EndTxn.response for responses`},
 		{"drop EndTxn count=0", `10:13: count must be between 1 and 2147483647, got 0`},
 		{"drop EndTxn from=p9", `10:18: unknown client "p9": declare it with producer or consumer first; did you mean "p1"?`},
@@ -451,8 +451,8 @@ func TestBadLines(t *testing.T) {
 		{"restore", `10:9: restore needs a mechanism: epoch-fencing, coordinator-epoch, add-partitions, lso-bound, aborted-filter, add-offsets, sequence-check, partition-verification, epoch-bump`},
 
 		// expectations
-		{"expect", `10:8: expect needs a subject: a client name, or one of txn, partition, log, offsets, trace, coordinator, group, invariants, violation`},
-		{"expect tnx x", `10:8: unknown expectation "tnx"; did you mean "txn"?: expected a client name or one of txn, partition, log, offsets, trace, coordinator, group, invariants, violation`},
+		{"expect", `10:8: expect needs a subject: a client name, or one of txn, partition, log, offsets, trace, coordinator, group, invariants, violation, admin`},
+		{"expect tnx x", `10:8: unknown expectation "tnx"; did you mean "txn"?: expected a client name or one of txn, partition, log, offsets, trace, coordinator, group, invariants, violation, admin`},
 		{"expect p9 ok", `10:8: unknown client "p9": declare it with producer or consumer first; did you mean "p1"?`},
 		{"expect p1 okay", `10:11: expected ok, error, pending, state, records, position or aborted after expect p1, got "okay"`},
 		{"expect p1 ok now", `10:14: unexpected "now": expect p1 ok takes no arguments`},
@@ -494,7 +494,7 @@ func TestBadLines(t *testing.T) {
 		// message fields, partition and consumer facts
 		{"expect trace EndTxn Committed=maybe", `10:21: Committed must be true or false, got "maybe"`},
 		{"expect trace WriteTxnMarkers TransactionResult=commit", `10:48: TransactionResult must be ABORT or COMMIT, got "commit"; did you mean "COMMIT"?`},
-		{"expect trace EndTxn seq=0", `10:21: unknown option "seq" for expect trace EndTxn; options: from, to, error, count, TransactionalId, ProducerId, ProducerEpoch, Committed`},
+		{"expect trace EndTxn seq=0", `10:21: unknown option "seq" for expect trace EndTxn; options: from, to, error, count, Version, TransactionalId, ProducerId, ProducerEpoch, Committed`},
 		{"expect trace Produce.response BaseSequence=0", `10:31: unknown option "BaseSequence" for expect trace Produce.response; options: from, to, error, count, Partitions, ErrorCode, BaseOffset`},
 		{"expect trace Produce.response ErrorCode=NOPE", `10:41: unknown Kafka error "NOPE"; did you mean "NONE"?`},
 		{"expect partition orders/0 leader=broker-7", `10:34: broker-7 does not exist: the cluster has broker-0 to broker-2`},

@@ -35,10 +35,11 @@ var queryFields = map[string][]string{
 	"partition":   {"hw", "lso", "log-end", "leader", "leader-epoch", "isr"},
 	"coordinator": {"broker", "partition", "epoch"},
 	"group":       {"state", "generation", "members", "leader"},
+	"admin":       {"found", "result"},
 }
 
 // queryKinds lists every kind, for "did you mean".
-var queryKinds = []string{"clock", "producer", "consumer", "txn", "partition", "coordinator", "group", "count", "apikey", "violations"}
+var queryKinds = []string{"clock", "producer", "consumer", "txn", "partition", "coordinator", "group", "count", "apikey", "violations", "admin"}
 
 // noValue is what a query answers for an empty list or a missing value:
 // a mark rather than a word, so no language is imposed on the sentence.
@@ -117,6 +118,7 @@ func (lp *lineParser) query(src string) *Query {
 	case "partition":
 		t := lp.next("partition needs TOPIC/PARTITION, e.g. orders/0")
 		q.tp = lp.topicPartition(t.raw, t.col)
+	case "admin":
 	default:
 		lp.failf(kw.col, "unknown query %q: expected one of %s%s", kw.raw, strings.Join(queryKinds, ", "), didYouMean(kw.raw, queryKinds))
 	}
@@ -193,6 +195,8 @@ func (s *Session) Eval(q *Query) string {
 		return orMark(strings.Join(vals, " "))
 	case "txn":
 		return s.txnValue(q)
+	case "admin":
+		return s.adminValue(q)
 	case "partition":
 		return s.partitionValue(q)
 	case "group":

@@ -230,8 +230,14 @@ func fieldRange(name string) (int64, int64) {
 		return -1, math.MaxInt32
 	case "Acks":
 		return -1, 1
-	case "TransactionTimeoutMs", "TimeoutMs", "CoordinatorEpoch", "GenerationId":
+	case "TransactionTimeoutMs", "TimeoutMs", "CoordinatorEpoch":
 		return 0, math.MaxInt32
+	case "GenerationId":
+		// -1 is Kafka's "no generation": what a consumer outside a group
+		// (assign) commits with.
+		return -1, math.MaxInt32
+	case "Version":
+		return 0, math.MaxInt16
 	case "BaseOffset", "HighWatermark", "LastStableOffset", "CommittedOffset":
 		return -1, math.MaxInt64
 	}

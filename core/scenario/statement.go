@@ -130,6 +130,7 @@ func init() {
 		{"expect", parseExpect},
 		{"request", parseRequest},
 		{"txn", parseTxnSeed},
+		{"admin", parseAdmin},
 	}
 	for _, v := range verbs {
 		statementVerbs = append(statementVerbs, v.name)

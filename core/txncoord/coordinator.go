@@ -81,6 +81,9 @@ type Coordinator struct {
 
 	started       sim.Time
 	scanScheduled bool
+	// LoadTimeMaxMs is the longest a partition took to load, for the
+	// operator's metrics (partition-load-time-max).
+	LoadTimeMaxMs sim.Time
 }
 
 // maybeScheduleTimeoutScan arms the timeout scan on its usual 10 s cadence
@@ -164,6 +167,10 @@ func (c *Coordinator) Handle(w *sim.World, env *sim.Envelope) {
 		c.handleAddOffsetsToTxn(w, env, m)
 	case *protocol.EndTxnRequest:
 		c.handleEndTxn(w, env, m)
+	case *protocol.DescribeTransactionsRequest:
+		c.handleDescribeTransactions(w, env, m)
+	case *protocol.ListTransactionsRequest:
+		c.handleListTransactions(w, env, m)
 	}
 }
 
@@ -191,6 +198,7 @@ func (c *Coordinator) Partition(id string) int32 { return c.host.TxnPartitionFor
 type loadJob struct {
 	partition int32
 	epoch     int32
+	started   sim.Time
 }
 
 // OnElection starts loading a __transaction_state partition this broker
@@ -198,7 +206,7 @@ type loadJob struct {
 func (c *Coordinator) OnElection(w *sim.World, p int32, leaderEpoch int32) {
 	c.dropPartition(p)
 	c.loading[p] = leaderEpoch
-	w.AfterFor(c.host.BrokerNode(), c, c.cfg.LoadTimeMs, timerLoad, loadJob{p, leaderEpoch}, false)
+	w.AfterFor(c.host.BrokerNode(), c, c.cfg.LoadTimeMs, timerLoad, loadJob{p, leaderEpoch, w.Now()}, false)
 }
 
 // OnResignation forgets a partition this broker no longer leads.
@@ -231,6 +239,9 @@ func (c *Coordinator) finishLoad(w *sim.World, job loadJob) {
 		return
 	}
 	delete(c.loading, job.partition)
+	// transaction-coordinator-metrics partition-load-time-max (over the
+	// whole run, where Kafka keeps the last 30 s).
+	c.LoadTimeMaxMs = max(c.LoadTimeMaxMs, w.Now()-job.started)
 	entry := &cacheEntry{coordinatorEpoch: job.epoch, txns: map[string]*TransactionMetadata{}}
 	log := c.host.ReplicaLog(txnTP(job.partition))
 	for _, b := range log.Batches {
@@ -290,7 +301,15 @@ func (c *Coordinator) appendTransactionToLog(w *sim.World, id string, coordinato
 	c.host.AppendInternal(w, txnTP(p), batch, sim.Time(target.TxnTimeoutMs), func(w *sim.World, _ int64, err protocol.ErrorCode) {
 		err = mapAppendError(err)
 		if err == protocol.NONE {
-			if e := c.cache[p]; e == nil || e.coordinatorEpoch != coordinatorEpoch {
+			// The cache may have changed while the record was being
+			// written: another coordinator epoch (TransactionStateManager
+			// answers NOT_COORDINATOR), or a reload at the same epoch
+			// after an ISR change (3.5 to 3.7), which put new metadata in
+			// the cache: Kafka's completeTransitionTo then finds no
+			// pending state on it and throws, so the transition is not
+			// completed; the reload, which read this record, carries on
+			// from it. txnlab answers NOT_COORDINATOR there too.
+			if e := c.cache[p]; e == nil || e.coordinatorEpoch != coordinatorEpoch || e.txns[id] != md {
 				err = protocol.NOT_COORDINATOR
 			}
 		}

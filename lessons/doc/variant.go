@@ -100,10 +100,13 @@ func Names(s string) []string {
 	}
 }
 
-// Filled returns the scenario with vals put into its script.
+// Filled returns the scenario with vals put into its script, title,
+// facts and actions.
 func (s Scenario) Filled(vals map[string]string) Scenario {
 	s.Script = Fill(s.Script, vals)
 	s.Title = Fill(s.Title, vals)
+	s.Facts = fillAll(s.Facts, vals)
+	s.Actions = fillAll(s.Actions, vals)
 	return s
 }
 

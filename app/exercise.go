@@ -1,0 +1,522 @@
+package app
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/maxence-charriere/go-app/v10/pkg/app"
+
+	"txnlab/app/session"
+	"txnlab/lessons/doc"
+	"txnlab/lessons/exercise"
+)
+
+// The exercise card (docs/lessons.md, "Exercises"): the learner edits a
+// script until it reaches the exercise's goal, judged by running it
+// (lessons/exercise) in slices between frames; on an attack exercise the
+// explorer can try instead. It replaces the server's HTML of the block
+// (prompt and starting script) when the wasm mounts; pre-rendered, it is
+// that same prompt with the starting script in the editor.
+
+// The states of an exercise card (its data-state attribute).
+const (
+	xUnsolved = "unsolved"
+	xSolved   = "solved"
+	xFailed   = "failed"
+)
+
+// primerSlug is the lesson on the scenario language every exercise
+// links to.
+const primerSlug = "00-scenario-language"
+
+// languageReference is where the scenario language is documented in
+// full, named (not linked: the site does not serve docs/) by every card.
+const languageReference = "docs/scenario-language.md"
+
+// ExerciseProgress is the learner's work on one exercise, kept in the
+// progress by the exercise's id.
+type ExerciseProgress struct {
+	// State is unsolved, solved (once solved it stays so) or failed (the
+	// last check did not pass).
+	State string `json:"state"`
+	// Script is the learner's script as last edited ("" is the start).
+	Script string `json:"script,omitempty"`
+	// Tries counts checks; Revealed that the solution was shown.
+	Tries    int  `json:"tries,omitempty"`
+	Revealed bool `json:"revealed,omitempty"`
+}
+
+// exercise is the progress of one exercise, created on first use.
+func (p *Progress) exercise(id string) *ExerciseProgress {
+	if p.Exercises == nil {
+		p.Exercises = map[string]*ExerciseProgress{}
+	}
+	x := p.Exercises[id]
+	if x == nil {
+		x = &ExerciseProgress{State: xUnsolved}
+		p.Exercises[id] = x
+	}
+	return x
+}
+
+// normaliseExercises drops what a progress file says of exercises that
+// this site cannot read.
+func (p *Progress) normaliseExercises() {
+	if p.Exercises == nil {
+		p.Exercises = map[string]*ExerciseProgress{}
+	}
+	for id, x := range p.Exercises {
+		switch {
+		case x == nil:
+			delete(p.Exercises, id)
+		case x.State != xSolved && x.State != xFailed:
+			x.State = xUnsolved
+		}
+	}
+}
+
+// mergeExercises takes in an imported file's exercises: an exercise
+// solved here stays solved.
+func (p *Progress) mergeExercises(in *Progress) {
+	for id, x := range in.Exercises {
+		if mine := p.Exercises[id]; mine != nil && mine.State == xSolved && x.State != xSolved {
+			continue
+		}
+		p.exercise(id)
+		p.Exercises[id] = x
+	}
+}
+
+// exerciseCard is one exercise of a lesson.
+type exerciseCard struct {
+	app.Compo
+
+	X    doc.Exercise
+	Lang doc.Lang
+
+	prog    *ExerciseProgress
+	text    string // the editor's text
+	check   *exercise.Check
+	result  *exercise.Result
+	err     string
+	hints   int // hints shown
+	explore *session.Exploration
+	xs      exercise.ExploreState
+	// seed is the first seed of the next exploration: after one that
+	// ended (found or none), the next tries other schedules.
+	seed uint64
+}
+
+func (c *exerciseCard) OnMount(ctx app.Context) {
+	c.prog = loadProgress().exercise(c.X.ID)
+	c.text = c.prog.Script
+	if c.text == "" {
+		c.text = c.X.Start
+	}
+	c.setTextarea(ctx, c.text)
+}
+
+func (c *exerciseCard) OnDismount() {
+	if c.explore != nil {
+		c.explore.Stop()
+	}
+}
+
+func (c *exerciseCard) state() *ExerciseProgress {
+	if c.prog == nil {
+		return &ExerciseProgress{State: xUnsolved}
+	}
+	return c.prog
+}
+
+func (c *exerciseCard) editorText() string {
+	if c.text == "" && c.prog == nil {
+		return c.X.Start
+	}
+	return c.text
+}
+
+func (c *exerciseCard) textareaID() string { return "x-script-" + domID(c.X.ID) }
+
+// setTextarea gives the editor a text from outside (Reset, a solution, the
+// explorer's script): the textarea's value is the browser's, not the
+// render's.
+func (c *exerciseCard) setTextarea(ctx app.Context, text string) {
+	if !app.IsClient {
+		return
+	}
+	ctx.Defer(func(ctx app.Context) {
+		if ta := app.Window().GetElementByID(c.textareaID()); ta.Truthy() && ta.Get("value").String() != text {
+			ta.Set("value", text)
+		}
+	})
+}
+
+// setText replaces the learner's script and keeps it.
+func (c *exerciseCard) setText(ctx app.Context, text string) {
+	c.text = text
+	st := c.state()
+	st.Script = text
+	if text == c.X.Start {
+		st.Script = ""
+	}
+	loadProgress().save()
+	c.setTextarea(ctx, text)
+}
+
+func (c *exerciseCard) onInput(ctx app.Context, e app.Event) {
+	c.setText(ctx, ctx.JSSrc().Get("value").String())
+}
+
+func (c *exerciseCard) onReset(ctx app.Context, e app.Event) {
+	c.result, c.err = nil, ""
+	c.setText(ctx, c.X.Start)
+}
+
+func (c *exerciseCard) onHint(ctx app.Context, e app.Event) { c.hints++ }
+
+func (c *exerciseCard) onReveal(ctx app.Context, e app.Event) {
+	c.state().Revealed = true
+	loadProgress().save()
+}
+
+func (c *exerciseCard) onUseSolution(ctx app.Context, e app.Event) {
+	c.setText(ctx, c.X.Solution)
+}
+
+// onCheck judges the script in slices between frames.
+func (c *exerciseCard) onCheck(ctx app.Context, e app.Event) {
+	if c.check != nil {
+		return
+	}
+	chk, err := exercise.Start(&c.X, c.text)
+	if err != nil {
+		c.err = err.Error()
+		return
+	}
+	c.check, c.err = chk, ""
+	var slice func(ctx app.Context)
+	slice = func(ctx app.Context) {
+		deadline := time.Now().Add(workSlice)
+		for !chk.Work(500) {
+			if time.Now().After(deadline) {
+				ctx.After(time.Millisecond, slice)
+				return
+			}
+		}
+		c.check = nil
+		c.result = chk.Result()
+		st := c.state()
+		st.Tries++
+		switch {
+		case c.result.Passed:
+			st.State = xSolved
+		case st.State != xSolved:
+			st.State = xFailed
+		}
+		loadProgress().save()
+	}
+	slice(ctx)
+}
+
+// onExplore starts the explorer: in the engine's worker when there is
+// one, else on the page.
+func (c *exerciseCard) onExplore(ctx app.Context, e app.Event) {
+	if c.explore != nil && !c.xs.Done() {
+		return
+	}
+	switch {
+	case c.seed == 0:
+		c.seed = 1
+	case c.xs.Phase == exercise.PhaseFound || c.xs.Phase == exercise.PhaseNone:
+		c.seed += uint64(max(c.xs.Runs, 1))
+	}
+	c.xs = exercise.ExploreState{Phase: exercise.PhaseSearch, MaxRuns: exercise.DefaultMaxRuns, MaxTries: exercise.DefaultMaxTries}
+	c.explore = startExploration(c.X, c.seed, func(st exercise.ExploreState) {
+		ctx.Dispatch(func(ctx app.Context) { c.xs = st })
+	})
+}
+
+func (c *exerciseCard) onStopExplore(ctx app.Context, e app.Event) {
+	if c.explore != nil {
+		c.explore.Stop()
+	}
+}
+
+func (c *exerciseCard) onUseExplored(ctx app.Context, e app.Event) {
+	if c.xs.Script != "" {
+		c.setText(ctx, c.xs.Script)
+	}
+}
+
+func (c *exerciseCard) Render() app.UI {
+	l, x, st := c.Lang, c.X, c.state()
+	heading := "x.heading.goal"
+	if x.Kind == doc.ExerciseAttack {
+		heading = "x.heading.attack"
+	}
+	done := st.State == xSolved || st.Revealed
+	return app.Section().Class("exercise").ID(x.ID).DataSet("exercise", x.ID).DataSet("kind", x.Kind).
+		DataSet("state", st.State).Aria("labelledby", x.ID+"-heading").Body(
+		app.H3().ID(x.ID+"-heading").Class("exercise-heading").Text(tr(l, heading)),
+		app.Raw(`<div class="exercise-prompt">`+x.PromptHTML+`</div>`),
+		c.renderRules(),
+		app.Label().For(c.textareaID()).Class("exercise-label").Text(tr(l, "x.script")),
+		app.Textarea().ID(c.textareaID()).Class("exercise-script").DataSet("field", "script").
+			Spellcheck(false).Attr("autocomplete", "off").Attr("autocapitalize", "off").Attr("wrap", "off").
+			Attr("rows", min(max(strings.Count(c.editorText(), "\n")+2, 5), 20)).
+			Text(c.editorText()).Body(app.Text(c.editorText())).
+			Disabled(c.check != nil).OnInput(c.onInput),
+		app.Div().Class("exercise-actions").Body(
+			app.Button().Class("button primary").DataSet("action", "check").Disabled(c.check != nil).
+				Text(tr(l, "x.check")).OnClick(c.onCheck),
+			app.Button().Class("button").DataSet("action", "reset").Disabled(c.check != nil).
+				Text(tr(l, "x.reset")).OnClick(c.onReset),
+			app.If(st.State == xFailed && c.hints < len(x.HintsHTML), func() app.UI {
+				return app.Button().Class("button").DataSet("action", "hint").Text(tr(l, "x.hint")).OnClick(c.onHint)
+			}),
+			app.If(st.Tries >= revealAfter && !done, func() app.UI {
+				return app.Button().Class("button").DataSet("action", "reveal").Text(tr(l, "x.reveal")).OnClick(c.onReveal)
+			}),
+			app.A().Class("button").DataSet("action", "open").Href(playgroundPath(string(l))+"#s="+encodeScript(c.editorText())).
+				Text(tr(l, "x.open")),
+		),
+		app.Div().Class("exercise-status").Aria("live", "polite").Body(c.renderStatus()),
+		app.If(c.result != nil, func() app.UI { return c.renderResult() }),
+		app.Range(x.HintsHTML[:min(c.hints, len(x.HintsHTML))]).Slice(func(i int) app.UI {
+			return app.Raw(`<p class="hint"><strong>` + tr(l, "x.hint") + `:</strong> ` + x.HintsHTML[i] + `</p>`)
+		}),
+		app.If(x.Kind == doc.ExerciseAttack, func() app.UI { return c.renderExplorer() }),
+		app.If(st.Revealed, func() app.UI {
+			return app.Div().Class("exercise-solution").Body(
+				app.H4().Text(tr(l, "x.solution")),
+				app.Pre().DataSet("solution", x.ID).Body(app.Code().Text(x.Solution)),
+				app.Button().Class("button").DataSet("action", "use-solution").Text(tr(l, "x.use.solution")).OnClick(c.onUseSolution),
+			)
+		}),
+		app.If(done, func() app.UI {
+			return app.Div().Class("explanation").Body(
+				app.H4().Text(tr(l, "x.explain")),
+				app.Raw(`<div class="explanation-text">`+x.ExplainHTML+`</div>`),
+			)
+		}),
+		app.P().Class("exercise-links").Body(
+			app.A().DataSet("link", "primer").Href(inLang(l, PathLessons+"/"+primerSlug)).Text(tr(l, "x.primer")),
+			app.Text(" · "+tr(l, "x.reference")+" "),
+			app.Code().DataSet("link", "reference").Text(languageReference),
+		),
+	)
+}
+
+// The card's display-only parts (its rules and a check's result) are
+// written as HTML text: built with go-app's elements they cost the wasm
+// some 40 kB of code, for parts that hold no control.
+
+var htmlEscaper = strings.NewReplacer("&", "&amp;", "<", "&lt;", ">", "&gt;", `"`, "&#34;", "'", "&#39;")
+
+// esc escapes text for HTML.
+func esc(s string) string { return htmlEscaper.Replace(s) }
+
+// codeHTML is s as a code element.
+func codeHTML(s string) string { return "<code>" + esc(s) + "</code>" }
+
+// renderRules says exactly what the check checks.
+func (c *exerciseCard) renderRules() app.UI {
+	l, x := c.Lang, c.X
+	var b strings.Builder
+	p := func(parts ...string) {
+		b.WriteString("<p>")
+		for _, s := range parts {
+			b.WriteString(s)
+		}
+		b.WriteString("</p>")
+	}
+	b.WriteString(`<div class="exercise-rules">`)
+	if x.Kind == doc.ExerciseAttack {
+		p(esc(tr(l, "x.attack.broken")+" "), codeHTML("break "+x.Break))
+		var catches []string
+		for _, inv := range exercise.Catches(&x) {
+			catches = append(catches, codeHTML(inv))
+		}
+		p(esc(tr(l, "x.attack.catch")+" "), strings.Join(catches, " "+esc(tr(l, "x.attack.or"))+" "))
+		p(esc(tr(l, "x.attack.on")))
+		if x.Config != "" {
+			p(esc(tr(l, "x.attack.config")+" "), codeHTML(x.Config))
+		}
+	}
+	if len(x.Goal) > 0 {
+		p(esc(tr(l, "x.goal")))
+		b.WriteString(`<ul class="exercise-goal">`)
+		for _, g := range x.Goal {
+			b.WriteString("<li>" + codeHTML(g) + "</li>")
+		}
+		b.WriteString("</ul>")
+	}
+	if x.Kind == doc.ExerciseGoal {
+		p(esc(tr(l, "x.own")))
+	}
+	if x.MaxAdded > 0 {
+		p(esc(fmt.Sprintf(tr(l, "x.limit.added"), x.MaxAdded)))
+	}
+	if len(x.Allow) > 0 {
+		p(esc(tr(l, "x.limit.allow")+" "), codeHTML(strings.Join(x.Allow, " ")))
+	}
+	if x.Kind == doc.ExerciseAttack || len(x.Allow) == 0 {
+		p(esc(tr(l, "x.limit.nobreak")))
+	}
+	b.WriteString("</div>")
+	return app.Raw(b.String())
+}
+
+func (c *exerciseCard) renderStatus() app.UI {
+	l, st := c.Lang, c.state()
+	switch {
+	case c.err != "":
+		return app.P().Class("error").Text(c.err)
+	case c.check != nil:
+		run, runs, line := c.check.Progress()
+		return app.P().Text(fmt.Sprintf(tr(l, "x.running"), run+1, runs, line))
+	case c.result != nil && c.result.Passed:
+		return app.P().Class("right").Text(tr(l, "x.solved"))
+	case c.result != nil:
+		return app.P().Class("wrong").Text(tr(l, "x.failed") + " " + fmt.Sprintf(tr(l, "x.tries"), st.Tries))
+	case st.Revealed && st.State != xSolved:
+		return app.P().Text(tr(l, "x.revealed"))
+	}
+	return nil
+}
+
+// renderResult lists what the run showed: each goal line held or not,
+// each limit broken, what the checker reported in each run.
+func (c *exerciseCard) renderResult() app.UI {
+	l, r := c.Lang, c.result
+	var b strings.Builder
+	li := func(ok bool, attr, value string, parts ...string) {
+		cls, mark := "held", "✓ "
+		if !ok {
+			cls, mark = "missed", "✗ "
+		}
+		b.WriteString(`<li class="` + cls + `" data-` + attr + `="` + esc(value) + `">` + mark)
+		for _, s := range parts {
+			b.WriteString(s)
+		}
+		b.WriteString("</li>")
+	}
+	fmt.Fprintf(&b, `<div class="exercise-result" data-passed="%t"><h4>%s</h4><ul>`, r.Passed, esc(tr(l, "x.result")))
+	if e := r.Err; e != nil {
+		text := scriptErrorHTML(l, e)
+		if e.Broken {
+			text += " " + esc(tr(l, "x.err.broken"))
+		}
+		li(false, "error", strconv.Itoa(e.Line), text)
+	}
+	for _, lim := range r.Limits {
+		switch lim.Kind {
+		case exercise.LimitAdded:
+			li(false, "limit", lim.Kind, esc(fmt.Sprintf(tr(l, "x.limit.too.many"), lim.Added, lim.Max)))
+		case exercise.LimitVerb:
+			li(false, "limit", lim.Kind, esc(fmt.Sprintf(tr(l, "x.limit.verb"), lim.Line)+" "), codeHTML(lim.Verb))
+		default:
+			li(false, "limit", lim.Kind, esc(fmt.Sprintf(tr(l, "x.limit.break"), lim.Line)+" "), codeHTML(lim.Verb))
+		}
+	}
+	for i, g := range r.Goals {
+		own := ""
+		if g.Own {
+			own = esc(fmt.Sprintf(tr(l, "x.own.line"), g.Line) + " ")
+		}
+		switch {
+		case g.Err != "":
+			li(false, "goal", strconv.Itoa(i), own, codeHTML(g.Text), " "+esc(tr(l, "x.unknown"))+" ", codeHTML(g.Err))
+		case g.Held:
+			li(true, "goal", strconv.Itoa(i), own, codeHTML(g.Text), " "+esc(tr(l, "x.held")))
+		default:
+			li(false, "goal", strconv.Itoa(i), own, codeHTML(g.Text), " "+esc(tr(l, "x.missed"))+" ", codeHTML(g.Actual))
+		}
+	}
+	for _, run := range r.Runs {
+		key, which, ok := "x.run.on", "on", len(run.Violated) == 0
+		if run.Broken {
+			key, which, ok = "x.run.broken", "broken", run.Caught
+		}
+		what := esc(tr(l, "x.run.nothing"))
+		if len(run.Violated) > 0 {
+			what = codeHTML(strings.Join(run.Violated, ", "))
+			if run.Broken {
+				verdict := "x.run.notcaught"
+				if run.Caught {
+					verdict = "x.run.caught"
+				}
+				what += " " + esc(tr(l, verdict))
+			}
+		}
+		li(ok, "run", which, esc(tr(l, key)+" "), what)
+	}
+	b.WriteString("</ul></div>")
+	return app.Raw(b.String())
+}
+
+// scriptErrorHTML is a script error's line for the result: the core's
+// English as it is, or on a Chinese page what kind of error it is in
+// Chinese with the identifiers it names (as scriptErrorText says it).
+func scriptErrorHTML(l doc.Lang, e *exercise.ScriptError) string {
+	if l != doc.Chinese {
+		return esc(fmt.Sprintf(tr(l, "x.err"), e.Line, e.Col, e.Msg))
+	}
+	lead := tr(l, "err.parse")
+	if e.Runtime {
+		lead = tr(l, "err.runtime")
+	}
+	out := esc(fmt.Sprintf(tr(l, "x.err"), e.Line, e.Col, lead))
+	if ids := errorIdentifiers(e.Msg); len(ids) > 0 {
+		var names []string
+		for _, id := range ids {
+			names = append(names, codeHTML(id))
+		}
+		out += esc(tr(l, "err.names.lead")) + strings.Join(names, "、") + "。"
+	}
+	if s, ok := didYouMean(e.Msg); ok {
+		out += esc(tr(l, "err.didyoumean.lead")) + codeHTML(s) + "？"
+	}
+	return out
+}
+
+// renderExplorer is "Let the explorer try": its button, its progress
+// with a Stop button, and the shrunk script it found.
+func (c *exerciseCard) renderExplorer() app.UI {
+	l, xs := c.Lang, c.xs
+	running := c.explore != nil && !xs.Done()
+	var progress app.UI
+	switch {
+	case running && xs.Phase == exercise.PhaseShrink:
+		progress = app.Div().Body(
+			app.Progress().Aria("label", tr(l, "x.explore.progress")).Max(xs.MaxTries).Value(xs.Tries),
+			app.P().Text(fmt.Sprintf(tr(l, "x.explore.shrink"), xs.Runs, xs.Tries)))
+	case running:
+		progress = app.Div().Body(
+			app.Progress().Aria("label", tr(l, "x.explore.progress")).Max(xs.MaxRuns).Value(xs.Runs),
+			app.P().Text(fmt.Sprintf(tr(l, "x.explore.search"), xs.Runs, xs.MaxRuns)))
+	case c.explore != nil && xs.Phase == exercise.PhaseFound:
+		progress = app.Div().Class("explored").Body(
+			app.P().Text(fmt.Sprintf(tr(l, "x.explore.found"), xs.Original)),
+			app.Pre().DataSet("explored", c.X.ID).Body(app.Code().Text(xs.Script)),
+			app.Button().Class("button primary").DataSet("action", "use-explored").Text(tr(l, "x.explore.use")).OnClick(c.onUseExplored),
+		)
+	case c.explore != nil && xs.Phase == exercise.PhaseNone:
+		progress = app.P().Text(fmt.Sprintf(tr(l, "x.explore.none"), xs.Runs))
+	case c.explore != nil && xs.Phase == exercise.PhaseStop:
+		progress = app.P().Text(fmt.Sprintf(tr(l, "x.explore.stopped"), xs.Runs))
+	}
+	return app.Div().Class("exercise-explorer").DataSet("explorer", xs.Phase).Body(
+		app.P().Class("hint-line").Text(tr(l, "x.explore.lead")),
+		app.Div().Class("exercise-actions").Body(
+			app.Button().Class("button").DataSet("action", "explore").Disabled(running).Text(tr(l, "x.explore")).OnClick(c.onExplore),
+			app.If(running, func() app.UI {
+				return app.Button().Class("button").DataSet("action", "stop-explore").Text(tr(l, "x.explore.stop")).OnClick(c.onStopExplore)
+			}),
+		),
+		app.Div().Aria("live", "polite").Body(progress),
+	)
+}

@@ -1,0 +1,19 @@
+//go:build js && wasm
+
+package app
+
+import (
+	"txnlab/app/session"
+	"txnlab/lessons/doc"
+	"txnlab/lessons/exercise"
+)
+
+// startExploration runs an attack exercise's explorer in the page's
+// engine worker, or on the page when there is none (no Worker, or
+// ?engine=page); a worker that fails carries it over to the page.
+func startExploration(x doc.Exercise, seed uint64, notify func(exercise.ExploreState)) *session.Exploration {
+	if l := pageLink(); l != nil {
+		return l.Explore(x, seed, notify)
+	}
+	return session.ExploreOnPage(x, seed, notify)
+}
