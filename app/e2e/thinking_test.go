@@ -2,6 +2,7 @@ package e2e
 
 import (
 	"context"
+	"encoding/json"
 	"net"
 	"os"
 	"path/filepath"
@@ -14,6 +15,7 @@ import (
 	"txnlab/app"
 	"txnlab/app/server"
 	"txnlab/lessons"
+	"txnlab/lessons/answer"
 	"txnlab/lessons/doc"
 )
 
@@ -116,6 +118,11 @@ func TestThinkFirstOnALesson(t *testing.T) {
 	if txt := b.text(`details[data-after="q-ending"] .after-body`); !strings.Contains(txt, end) {
 		t.Errorf("the after block %q is not filled with the variant", txt)
 	}
+
+	// The check ran the playground above, which grows as its diagram
+	// arrives: pick once it is drawn, or the click lands where the
+	// label was.
+	b.waitFor("the playground's run", `document.querySelector('[data-scenario="ending"]')?.dataset.state === "ready"`)
 
 	// A wrong check afterwards: reported, and the question stays right.
 	pick(b, "q-ending", wrong)
@@ -235,4 +242,35 @@ func TestReviewInBothLanguages(t *testing.T) {
 	b.waitFor("a new round, asked again", `document.querySelector('[data-question="q-ending"]')?.dataset.state === "unanswered"`)
 	b.openURL(site + "/lessons/review")
 	b.waitFor("the English round", `document.querySelectorAll("[data-review]").length === 2 && document.querySelector("h1").textContent === "Review"`)
+}
+
+// learnersAnswer is the right answer to q in the variant the learner in
+// b sees (their seed and "Try another"s, from the progress): the choice
+// keys that hold, or the value to type. The lesson's [x] marks are right
+// for variant 0 only.
+func learnersAnswer(b *browser, l *doc.Lesson, q *doc.Question) (keys []string, value string) {
+	b.t.Helper()
+	var prog struct {
+		Seed     uint32
+		Variants map[string]int
+	}
+	if err := json.Unmarshal([]byte(eval[string](b, `localStorage.getItem("txnlab.progress") ?? "{}"`)), &prog); err != nil {
+		b.t.Fatal(err)
+	}
+	sc, _ := l.ScenarioByID(q.Scenario)
+	var vals map[string]string
+	if len(sc.Vary) > 0 {
+		vals = doc.Draw(sc.Vary, doc.VariantOf(prog.Seed, sc.ID, prog.Variants[sc.ID]))
+	}
+	fq := q.Filled(vals)
+	out, err := answer.Decide(&fq, sc.Filled(vals).Script)
+	if err != nil {
+		b.t.Fatal(err)
+	}
+	for i, c := range q.Choices {
+		if out.Holds[i] {
+			keys = append(keys, c.Key)
+		}
+	}
+	return keys, out.Value
 }
