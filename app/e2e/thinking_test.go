@@ -10,6 +10,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/chromedp/cdproto/emulation"
 	"github.com/chromedp/chromedp"
 
 	"txnlab/app"
@@ -273,4 +274,28 @@ func learnersAnswer(b *browser, l *doc.Lesson, q *doc.Question) (keys []string, 
 		}
 	}
 	return keys, out.Value
+}
+
+// TestFocusRingAndPhoneTargets: the scenario editor shows where typing
+// goes, and on a phone the confidence radios are targets of 24 px at
+// least.
+func TestFocusRingAndPhoneTargets(t *testing.T) {
+	site := thinkingSite(t)
+	b := newBrowser(t)
+	// A headless page has no focus of its own: without this, nothing
+	// matches :focus.
+	if _, err := chromedp.Call(b.ctx, emulation.SetFocusEmulationEnabled, emulation.SetFocusEmulationEnabledParams{Enabled: true}); err != nil {
+		t.Fatal(err)
+	}
+	b.openURL(site + "/playground")
+	eval[bool](b, `document.querySelector(".code textarea").focus() ?? true`)
+	if ring := eval[string](b, `getComputedStyle(document.querySelector(".code")).outlineStyle`); ring != "solid" {
+		t.Errorf("the focused editor's outline is %q", ring)
+	}
+	b.do(chromedp.EmulateViewport(390, 844))
+	b.openURL(site + "/lessons/01-think")
+	size := eval[[]float64](b, `(r => [r.width, r.height])(document.querySelector('[data-question="q-ending"] .confidence input').getBoundingClientRect())`)
+	if size[0] < 24 || size[1] < 24 {
+		t.Errorf("a confidence radio on a phone is %v px", size)
+	}
 }
