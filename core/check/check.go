@@ -9,6 +9,8 @@ import (
 	"fmt"
 	"slices"
 	"sort"
+	"strconv"
+	"strings"
 
 	"txnlab/core/client"
 	"txnlab/core/partition"
@@ -72,6 +74,19 @@ type Offset struct {
 	ProducerId int64
 }
 
+// GroupPartition is a group's committed position on one partition.
+type GroupPartition struct {
+	Group     string
+	Partition protocol.TopicPartition
+}
+
+// OffsetsLog is one __consumer_offsets partition: its leader's log, and
+// the committed offsets its coordinator answers for the groups it holds.
+type OffsetsLog struct {
+	Log       *partition.Log
+	Committed map[GroupPartition]int64
+}
+
 // Input is everything the checker reads.
 type Input struct {
 	Producers []Producer
@@ -81,7 +96,10 @@ type Input struct {
 	Logs         map[protocol.TopicPartition]*partition.Log
 	Coordinators map[string]CoordinatorState
 	Offsets      []Offset
-	Trace        *sim.Trace
+	// OffsetsLogs are the __consumer_offsets partitions whose coordinator
+	// is up and has loaded them, each with what it answers.
+	OffsetsLogs []OffsetsLog
+	Trace       *sim.Trace
 	// Final asks for the liveness checks too: the run has been healed and
 	// run to quiescence, so every decided transaction must be complete.
 	Final bool
@@ -95,6 +113,7 @@ func Check(in *Input) []Violation {
 	c.duplicatesAndDurability()
 	c.fencing()
 	c.offsetsAtomicity()
+	c.offsetsLost()
 	c.markerConsistency()
 	c.traceInvariants()
 	sort.SliceStable(c.out, func(i, j int) bool { return rank(c.out[i].Invariant) < rank(c.out[j].Invariant) })
@@ -146,6 +165,12 @@ func newChecker(in *Input) *checker {
 			}
 			k := recordKey{s.TP, s.ProducerId, s.ProducerEpoch, s.Sequence}
 			c.sends[k] = append(c.sends[k], sendRef{p, s})
+			// A copy written under an identity the record had before
+			// it was re-sequenced is still this send's.
+			for _, e := range s.Earlier {
+				k := recordKey{s.TP, e.ProducerId, e.ProducerEpoch, e.Sequence}
+				c.sends[k] = append(c.sends[k], sendRef{p, s})
+			}
 		}
 	}
 	return c
@@ -430,18 +455,37 @@ func (c *checker) duplicatesAndDurability() {
 			}
 			k := recordKey{s.TP, s.ProducerId, s.ProducerEpoch, s.Sequence}
 			n := len(copies[k])
-			if p.Idempotent && n > 1 {
-				// Every Produce that carried it (the retries) and the
-				// append of each copy.
+			// The send's identity survives re-sequencing: copies under
+			// every epoch and producer id it went out with count.
+			all := copies[k]
+			if len(s.Earlier) > 0 {
+				all = slices.Clone(all)
+				for _, e := range s.Earlier {
+					all = append(all, copies[recordKey{s.TP, e.ProducerId, e.ProducerEpoch, e.Sequence}]...)
+				}
+			}
+			if p.Idempotent && len(all) > 1 {
+				// Every Produce that carried it (the retries, under each
+				// identity) and the append of each copy.
 				ev := func() []int {
 					x := c.evidence()
 					ev := x.producedAll(s.TP, s.ProducerId, s.ProducerEpoch, s.Sequence)
-					for _, l := range copies[k] {
+					for _, e := range s.Earlier {
+						ev = append(ev, x.producedAll(s.TP, e.ProducerId, e.ProducerEpoch, e.Sequence)...)
+					}
+					for _, l := range all {
 						ev = append(ev, x.appended(l.tp, l.batch.BaseOffset))
 					}
 					return events(ev...)
 				}
-				c.report(safety.NoDuplicates, ev, "%s's record %q (producer %d, sequence %d) is in %s %d times", p.Name, s.Value, s.ProducerId, s.Sequence, s.TP, n)
+				switch {
+				case len(all) > n && n <= 1 && !c.refusedAsOutOfOrder(s, copies):
+					c.reportAnomaly(safety.ResequencedInFlight, ev, "%s's record %q (producer %d, sequence %d, re-sequenced from %s) is in %s %d times: its earlier copy's answer was lost, and the epoch bump after another batch's gap sent it again", p.Name, s.Value, s.ProducerId, s.Sequence, identities(s.Earlier), s.TP, len(all))
+				case len(all) > n:
+					c.report(safety.NoDuplicates, ev, "%s's record %q (producer %d, sequence %d, re-sequenced from %s) is in %s %d times", p.Name, s.Value, s.ProducerId, s.Sequence, identities(s.Earlier), s.TP, len(all))
+				default:
+					c.report(safety.NoDuplicates, ev, "%s's record %q (producer %d, sequence %d) is in %s %d times", p.Name, s.Value, s.ProducerId, s.Sequence, s.TP, n)
+				}
 			}
 			if !s.Acked || p.Acks != -1 || c.in.Logs[s.TP] == nil {
 				continue
@@ -467,6 +511,52 @@ func (c *checker) duplicatesAndDurability() {
 			}
 		}
 	}
+}
+
+// refusedAsOutOfOrder reports whether a leader answered
+// OUT_OF_ORDER_SEQUENCE_NUMBER to a Produce carrying one of the send's
+// earlier identities while its log held a copy under that identity: the
+// broker then refused a retry of a record it had, and the epoch bump that
+// followed wrote it again. That is a bug. A copy under an earlier
+// identity that no broker refused is Kafka's own anomaly
+// (safety.ResequencedInFlight): an idempotent producer that bumps its
+// epoch after another batch's gap (TransactionManager.handleFailedBatch,
+// KIP-360) re-sequences every batch still in flight on that partition,
+// one whose answer was lost included, and writes it again.
+func (c *checker) refusedAsOutOfOrder(s client.SentRecord, copies map[recordKey][]logged) bool {
+	x := c.evidence()
+	for _, e := range s.Earlier {
+		if len(copies[recordKey{s.TP, e.ProducerId, e.ProducerEpoch, e.Sequence}]) == 0 {
+			continue
+		}
+		for _, ps := range x.produces[produceKey{s.TP, e.ProducerId, e.ProducerEpoch}] {
+			if ps.baseSeq < 0 || e.Sequence < ps.baseSeq || e.Sequence >= ps.baseSeq+ps.n {
+				continue
+			}
+			r := x.reply(ps.msgID)
+			if r < 0 {
+				continue
+			}
+			if m, ok := x.trace.At(r).Msg.(*protocol.ProduceResponse); ok {
+				for _, pr := range m.Responses {
+					if pr.TopicPartition == s.TP && pr.ErrorCode == protocol.OUT_OF_ORDER_SEQUENCE_NUMBER {
+						return true
+					}
+				}
+			}
+		}
+	}
+	return false
+}
+
+// identities names the identities a record had before it was
+// re-sequenced: "producer 0 epoch 0 sequence 1".
+func identities(es []client.SentAs) string {
+	out := make([]string, len(es))
+	for i, e := range es {
+		out[i] = fmt.Sprintf("producer %d epoch %d sequence %d", e.ProducerId, e.ProducerEpoch, e.Sequence)
+	}
+	return strings.Join(out, ", ")
 }
 
 // fencing: nothing written with an older epoch of a producer id after a
@@ -568,6 +658,115 @@ func (c *checker) offsetsAtomicity() {
 			}
 		}
 	}
+}
+
+// offsetsLost: an offset a committed transaction sent is the group's
+// committed value, unless a later commit of that group and partition
+// superseded it. Both are judged from the __consumer_offsets log, replayed
+// here as a coordinator loads it (a plain commit replaces the value, a
+// transaction's offsets replace it at its COMMIT marker when they were
+// written later, as GroupMetadata.completePendingTxnOffsetCommit does),
+// and compared with what the coordinator answers: a coordinator that
+// forgets an offset its log holds cannot hide it. Only a key whose
+// latest value in the log is a committed transaction's is judged: a plain
+// commit still being replicated is in the log before the coordinator
+// applies it.
+func (c *checker) offsetsLost() {
+	type entry struct {
+		value, position int64
+		pid             int64
+		txn             bool
+	}
+	for _, ol := range c.in.OffsetsLogs {
+		latest := map[GroupPartition]entry{}
+		pending := map[int64]map[GroupPartition]entry{}
+		for i := range ol.Log.Batches {
+			b := &ol.Log.Batches[i]
+			if b.IsControl {
+				if b.ControlType == protocol.ControlCommit {
+					for k, e := range pending[b.ProducerId] {
+						if cur, ok := latest[k]; !ok || cur.position < e.position {
+							latest[k] = e
+						}
+					}
+				}
+				delete(pending, b.ProducerId)
+				continue
+			}
+			for j, r := range b.Records {
+				if r.Offset == nil {
+					continue
+				}
+				k := GroupPartition{r.Offset.Group, r.Offset.Partition}
+				e := entry{r.Offset.CommittedOffset, b.BaseOffset + int64(j), b.ProducerId, b.IsTransactional}
+				if !b.IsTransactional {
+					latest[k] = e
+					continue
+				}
+				if pending[b.ProducerId] == nil {
+					pending[b.ProducerId] = map[GroupPartition]entry{}
+				}
+				pending[b.ProducerId][k] = e
+			}
+		}
+		keys := make([]GroupPartition, 0, len(latest))
+		for k, e := range latest {
+			if e.txn {
+				keys = append(keys, k)
+			}
+		}
+		slices.SortFunc(keys, func(a, b GroupPartition) int {
+			if a.Group != b.Group {
+				return strings.Compare(a.Group, b.Group)
+			}
+			return a.Partition.Compare(b.Partition)
+		})
+		for _, k := range keys {
+			e := latest[k]
+			got, ok := ol.Committed[k]
+			if ok && got == e.value {
+				continue
+			}
+			p, t := c.txnOfOffset(k, e.pid, e.value)
+			if t == nil {
+				continue // not a transaction the clients ran
+			}
+			answer := "none"
+			if ok {
+				answer = strconv.FormatInt(got, 10)
+			}
+			ev := func() []int {
+				x := c.evidence()
+				sent := x.offsets[offsetKey{k.Group, k.Partition, e.value, e.pid}]
+				if len(sent) == 0 {
+					return nil
+				}
+				return events(sent[0], x.endTxnAfter(p.Name, x.trace.At(sent[0]).At))
+			}
+			c.report(safety.OffsetsAtomicity, ev, "%s's transaction #%d committed offset %d of %s for group %s (%s@%d, closed by a COMMIT marker, superseded by nothing later), but the group's coordinator answers %s: the committed offset is lost",
+				p.Name, t.Txn, e.value, k.Partition, k.Group, protocol.ConsumerOffsetsTopic, e.position, answer)
+		}
+	}
+}
+
+// txnOfOffset finds the transaction of producer id pid that sent value
+// for a group and partition.
+func (c *checker) txnOfOffset(k GroupPartition, pid, value int64) (*Producer, *client.TxnRecord) {
+	for i := range c.in.Producers {
+		p := &c.in.Producers[i]
+		for j := range p.Txns {
+			t := &p.Txns[j]
+			if t.ProducerId != pid || t.Group != k.Group {
+				continue
+			}
+			for _, o := range t.Offsets {
+				if o.TopicPartition == k.Partition && o.CommittedOffset == value {
+					return p, t
+				}
+			}
+		}
+	}
+	return nil, nil
 }
 
 func (c *checker) coordinatorFinished(id string, t client.TxnRecord) bool {

@@ -161,3 +161,94 @@ func TestTransitionsReadTheTypedFlag(t *testing.T) {
 		t.Errorf("transitions violations %q, want the one marked Illegal", got)
 	}
 }
+
+// offsetRecord is a __consumer_offsets batch holding one offset of group
+// g for orders/0 (transactional when pid >= 0).
+func offsetRecord(pid int64, value int64) protocol.RecordBatch {
+	return protocol.RecordBatch{ProducerId: pid, BaseSequence: -1, IsTransactional: pid >= 0,
+		Records: []protocol.Record{{Key: "g/orders/0", Offset: &protocol.OffsetCommitValue{Group: "g", Partition: orders0, CommittedOffset: value}}}}
+}
+
+// TestLostCommittedOffsets: a committed transaction's offset that its
+// __consumer_offsets log holds, closed by COMMIT and superseded by
+// nothing later, must be what the group's coordinator answers (issue 25,
+// §2.1: a coordinator that forgot pending offsets on load passed).
+func TestLostCommittedOffsets(t *testing.T) {
+	gp := GroupPartition{Group: "g", Partition: orders0}
+	producer := Producer{Name: "p", TransactionalId: "tx", Idempotent: true, Acks: -1,
+		Txns: []client.TxnRecord{{Txn: 1, ProducerId: 0, Outcome: "committed", CommitSent: true, Group: "g",
+			Offsets: []protocol.OffsetEntry{{TopicPartition: orders0, CommittedOffset: 5}}}}}
+	for _, c := range []struct {
+		name      string
+		log       *partition.Log
+		committed map[GroupPartition]int64
+		want      bool
+	}{
+		{"the coordinator answers nothing", logOf(offsetRecord(0, 5), marker(0, 0, protocol.ControlCommit)), nil, true},
+		{"the coordinator answers an older value", logOf(offsetRecord(-1, 3), offsetRecord(0, 5), marker(0, 0, protocol.ControlCommit)), map[GroupPartition]int64{gp: 3}, true},
+		{"the coordinator answers it", logOf(offsetRecord(0, 5), marker(0, 0, protocol.ControlCommit)), map[GroupPartition]int64{gp: 5}, false},
+		{"a later plain commit superseded it", logOf(offsetRecord(0, 5), marker(0, 0, protocol.ControlCommit), offsetRecord(-1, 7)), map[GroupPartition]int64{gp: 7}, false},
+		{"a plain commit written after it, before its marker, supersedes it", logOf(offsetRecord(0, 5), offsetRecord(-1, 7), marker(0, 0, protocol.ControlCommit)), map[GroupPartition]int64{gp: 7}, false},
+		{"still pending: no marker yet", logOf(offsetRecord(0, 5)), nil, false},
+		{"aborted", logOf(offsetRecord(0, 5), marker(0, 0, protocol.ControlAbort)), nil, false},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			in := &Input{Producers: []Producer{producer}, OffsetsLogs: []OffsetsLog{{Log: c.log, Committed: c.committed}}}
+			got := violations(in, safety.OffsetsAtomicity.Name)
+			if lost := len(got) > 0 && strings.Contains(strings.Join(got, "\n"), "is lost"); lost != c.want || len(got) > 1 {
+				t.Errorf("violations %q, want a lost offset: %v", got, c.want)
+			}
+		})
+	}
+}
+
+// TestDuplicatesAcrossAnEpochBump: an idempotent producer that bumped its
+// epoch after OUT_OF_ORDER_SEQUENCE_NUMBER re-sends its batches from
+// sequence 0 (issue 25, §2.2). When the leader refused a retry of a
+// record it held (answered OUT_OF_ORDER to v1 although v1 was in its
+// log), the log v1 v2 v1 v2 holds each send twice: a bug. When no broker
+// refused a copy it held (their answers were lost), the client
+// re-sequenced them without knowing they were written: Kafka's own
+// anomaly, reported under its name (safety.ResequencedInFlight).
+func TestDuplicatesAcrossAnEpochBump(t *testing.T) {
+	resent := func(seq int32, value string) client.SentRecord {
+		s := sent(0, 1, seq, value, true, int64(2+seq), 0)
+		s.Earlier = []client.SentAs{{ProducerId: 0, ProducerEpoch: 0, Sequence: seq}}
+		return s
+	}
+	input := func(refused bool) *Input {
+		w := sim.NewWorld(1)
+		p, b := w.Node("p"), w.Node("broker-0")
+		retry := &protocol.ProduceRequest{Partitions: []protocol.ProducePartitionData{{TopicPartition: orders0, Records: data(0, 0, 0, false, "v1")}}}
+		w.Record(sim.Event{Kind: sim.KindSend, Node: p, Peer: b, MsgID: 7, Msg: retry})
+		if refused {
+			w.Record(sim.Event{Kind: sim.KindSend, Node: b, Peer: p, MsgID: 8, ReplyTo: 7, Msg: &protocol.ProduceResponse{
+				Responses: []protocol.ProducePartitionResponse{{TopicPartition: orders0, ErrorCode: protocol.OUT_OF_ORDER_SEQUENCE_NUMBER, BaseOffset: -1}}}})
+		}
+		return &Input{
+			Producers: []Producer{{Name: "p", Idempotent: true, Acks: -1, Sends: []client.SentRecord{resent(0, "v1"), resent(1, "v2")}}},
+			Logs: map[protocol.TopicPartition]*partition.Log{orders0: logOf(data(0, 0, 0, false, "v1"), data(0, 0, 1, false, "v2"),
+				data(0, 1, 0, false, "v1"), data(0, 1, 1, false, "v2"))},
+			Trace: &w.Trace,
+		}
+	}
+	// Refused: v1's copies are a bug; v2, re-sequenced as a bystander of
+	// v1's gap with its answer lost, is the anomaly.
+	vs := Check(input(true))
+	if len(vs) != 2 || vs[0].Anomaly != "" || !strings.Contains(vs[0].Message, `"v1"`) || !strings.Contains(vs[0].Message, "2 times") ||
+		!strings.Contains(vs[0].Message, "re-sequenced from producer 0 epoch 0 sequence 0") || vs[1].Anomaly != safety.ResequencedInFlight.Name {
+		t.Errorf("no-duplicates violations %v, want v1's two copies as a bug and v2's as the anomaly", vs)
+	}
+	vs = Check(input(false))
+	if len(vs) != 2 || vs[0].Anomaly != safety.ResequencedInFlight.Name || vs[1].Anomaly != safety.ResequencedInFlight.Name {
+		t.Errorf("with no refusal, violations %v, want v1's and v2's copies named %s", vs, safety.ResequencedInFlight)
+	}
+	// Without the earlier identity the checker cannot see the copies.
+	in := input(true)
+	for i := range in.Producers[0].Sends {
+		in.Producers[0].Sends[i].Earlier = nil
+	}
+	if got := violations(in, safety.NoDuplicates.Name); len(got) != 0 {
+		t.Errorf("without re-sequencing, violations %q", got)
+	}
+}

@@ -50,6 +50,19 @@ type SentRecord struct {
 	// Error is how the send failed: a broker's code or a client
 	// exception (TimeoutException for an expired batch).
 	Error Result
+	// Earlier lists the producer ids, epochs and sequences the record was
+	// sent under before the idempotent producer re-sequenced it (an epoch
+	// bump or a new producer id): a copy written under one of them is
+	// still this send's, and the checker counts it.
+	Earlier []SentAs `json:",omitempty"`
+}
+
+// SentAs is one identity a record went out under: its producer id,
+// epoch and sequence.
+type SentAs struct {
+	ProducerId    int64
+	ProducerEpoch int16
+	Sequence      int32
 }
 
 // TxnRecord is one transaction as the producer lived it.
@@ -83,6 +96,9 @@ type batch struct {
 	offset   int64
 	call     *sendCall
 	version  int16 // the Produce version, fixed at the first send
+	// earlier holds the identities (of its first record) the batch was
+	// sent under before it was re-sequenced.
+	earlier []SentAs
 	// reset marks a batch on the wire when the idempotent producer bumped
 	// its epoch for its partition (sequenceHasBeenReset): if it comes
 	// back with an error, it is sent again with a new sequence.
@@ -1063,7 +1079,8 @@ func (p *Producer) handleProduceResponse(w *sim.World, env *sim.Envelope, m *pro
 		case r.ErrorCode.Retriable(),
 			r.ErrorCode == protocol.OUT_OF_ORDER_SEQUENCE_NUMBER && p.Cfg.EnableIdempotence && p.retryOutOfOrder(b):
 			if b.reset {
-				b.seq, b.reset = -1, false // sent again from the new epoch's sequence
+				b.resequence()
+				b.reset = false // sent again from the new epoch's sequence
 			}
 			w.After(p.node, p.Cfg.RetryBackoffMs, "resend", b)
 			b.inflight = -1
@@ -1084,6 +1101,16 @@ func (p *Producer) handleProduceResponse(w *sim.World, env *sim.Envelope, m *pro
 	p.maybeEndTxn(w)
 }
 
+// resequence forgets the batch's sequence so that it is given a new one
+// (with the producer's new epoch or id) when next sent, remembering the
+// one it had: copies written under it are still the same records.
+func (b *batch) resequence() {
+	if b.seq >= 0 {
+		b.earlier = append(b.earlier, SentAs{b.pid, b.epoch, b.seq})
+	}
+	b.seq = -1
+}
+
 func (p *Producer) completeBatch(w *sim.World, b *batch, err Result, offset int64) {
 	if b.done {
 		return
@@ -1102,6 +1129,9 @@ func (p *Producer) completeBatch(w *sim.World, b *batch, err Result, offset int6
 		}
 		if offset >= 0 {
 			s.Offset = offset + int64(i)
+		}
+		for _, e := range b.earlier {
+			s.Earlier = append(s.Earlier, SentAs{e.ProducerId, e.ProducerEpoch, e.Sequence + int32(i)})
 		}
 		p.Sends = append(p.Sends, s)
 	}
@@ -1316,7 +1346,7 @@ func (p *Producer) bumpIdempotentEpoch(w *sim.World) {
 	for _, b := range p.batches {
 		if !b.done && p.rewrite[b.tp] {
 			if b.inflight <= 0 {
-				b.seq = -1 // reassigned, with the new epoch, when next sent
+				b.resequence() // reassigned, with the new epoch, when next sent
 			} else {
 				b.reset = true // on the wire: reassigned if it fails
 			}

@@ -4,6 +4,7 @@ import (
 	"txnlab/core/check"
 	"txnlab/core/partition"
 	"txnlab/core/protocol"
+	"txnlab/core/sim"
 )
 
 // CheckInput gathers what the invariant checker reads: the clients'
@@ -22,6 +23,10 @@ func (c *Cluster) CheckInput(final bool) *check.Input {
 		}
 	}
 	for _, p := range c.Meta.SortedPartitions() {
+		if p.TP.Topic == protocol.ConsumerOffsetsTopic {
+			c.offsetsLog(in, p.TP, p.Leader)
+			continue
+		}
 		if !isUserTopic(p.TP.Topic) {
 			continue
 		}
@@ -51,6 +56,25 @@ func (c *Cluster) CheckInput(final bool) *check.Input {
 		}
 	}
 	return in
+}
+
+// offsetsLog adds a __consumer_offsets partition to what the checker
+// reads when its leader is up and has loaded it: the leader's log and the
+// offsets the coordinator answers for the groups the partition holds.
+// The checker replays the log itself and compares, so a coordinator that
+// loses an offset its log holds cannot hide it.
+func (c *Cluster) offsetsLog(in *check.Input, tp protocol.TopicPartition, leader int32) {
+	b := c.Broker(leader)
+	if b == nil || c.World.StatusOf(b.Node) == sim.Crashed || !b.Group.Serves(tp.Partition) || c.Disks[leader].Logs[tp] == nil {
+		return
+	}
+	ol := check.OffsetsLog{Log: c.Disks[leader].Logs[tp], Committed: map[check.GroupPartition]int64{}}
+	for _, o := range b.Group.Snapshot() {
+		if !o.Pending && c.Meta.GroupPartitionFor(o.Group) == tp.Partition {
+			ol.Committed[check.GroupPartition{Group: o.Group, Partition: o.Partition}] = o.Offset
+		}
+	}
+	in.OffsetsLogs = append(in.OffsetsLogs, ol)
 }
 
 // Check runs the invariant checker over the history so far.

@@ -469,6 +469,17 @@ func (g *gen) upBrokers() []int {
 	return out
 }
 
+// pausedBrokers lists the brokers stalled by a pause.
+func (g *gen) pausedBrokers() []int {
+	var out []int
+	for i := 0; i < g.brokers; i++ {
+		if g.w().StatusOf(broker.NodeID(int32(i))) == sim.Paused {
+			out = append(out, i)
+		}
+	}
+	return out
+}
+
 func (g *gen) crashedBrokers() []int {
 	var out []int
 	for i := 0; i < g.brokers; i++ {
@@ -775,6 +786,10 @@ func (g *gen) crashCoordinatorOf(id string) bool {
 }
 
 func (g *gen) pauseOrResume() {
+	if g.chance(30) {
+		g.pauseOrResumeBroker()
+		return
+	}
 	var paused, up []string
 	for _, name := range g.c().ClientOrder {
 		switch g.status(name) {
@@ -802,6 +817,35 @@ func (g *gen) pauseOrResume() {
 			return
 		}
 		g.emit("pause %s", up[g.pick(len(up))])
+	}
+}
+
+// pauseOrResumeBroker stalls a broker in a role, a transaction
+// coordinator or a partition's leader, as a long GC pause does: it keeps
+// its state and, resumed, acts on it. That is the zombie the coordinator
+// epoch and the leader epoch exist for: the controller fences it after
+// broker.session.timeout.ms, a successor takes over, and the resumed
+// broker's late markers and answers must be refused. One broker at a
+// time, and only while every other is up, so that the cluster keeps its
+// min.insync.replicas.
+func (g *gen) pauseOrResumeBroker() {
+	if paused := g.pausedBrokers(); len(paused) > 0 {
+		g.emit("resume broker-%d", paused[g.pick(len(paused))])
+		return
+	}
+	if len(g.upBrokers()) < g.brokers || g.brokers < 2 {
+		return
+	}
+	if g.chance(50) && len(g.txnIDs) > 0 {
+		id := g.txnIDs[g.pick(len(g.txnIDs))]
+		if leader, _ := g.c().CoordinatorOf(id); leader >= 0 {
+			g.emit("pause coordinator(%s)", id)
+		}
+		return
+	}
+	tp := g.randomTP()
+	if _, ok := g.leaderOf(tp); ok {
+		g.emit("pause leader(%s)", tp)
 	}
 }
 
@@ -853,6 +897,9 @@ func (g *gen) intervene() {
 	for _, b := range g.crashedBrokers() {
 		g.emit("restart broker-%d", b)
 	}
+	for _, b := range g.pausedBrokers() {
+		g.emit("resume broker-%d", b)
+	}
 }
 
 // ---- the liveness phase ----------------------------------------------------
@@ -867,6 +914,9 @@ func (g *gen) liveness() {
 	g.emit("heal")
 	for _, b := range g.crashedBrokers() {
 		g.emit("restart broker-%d", b)
+	}
+	for _, b := range g.pausedBrokers() {
+		g.emit("resume broker-%d", b)
 	}
 	for _, name := range g.c().ClientOrder {
 		if g.status(name) == sim.Paused {

@@ -229,6 +229,14 @@ func (c *Coordinator) commit(w *sim.World, group string, offsets []protocol.Offs
 	})
 }
 
+// Serves reports whether this coordinator has loaded __consumer_offsets
+// partition p and answers for its groups: the invariant checker compares
+// its answers with the partition's log only then.
+func (c *Coordinator) Serves(p int32) bool {
+	_, loading := c.loading[p]
+	return c.parts[p] != nil && !loading
+}
+
 // OffsetView is one offset as the inspector shows it.
 type OffsetView struct {
 	Group     string

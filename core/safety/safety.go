@@ -223,5 +223,14 @@ var (
 			"so it answers from that record; then it fails over to a replica that never had it, and nothing ever writes the transaction's markers: a hanging transaction."}
 )
 
+// ResequencedInFlight: the Java idempotent producer that bumps its
+// epoch after another batch's sequence gap re-sequences every batch
+// still in flight on the partition, one that was written but whose
+// answer was lost included, and writes it again.
+var ResequencedInFlight = &Anomaly{Name: "resequenced-in-flight", Violates: NoDuplicates,
+	Releases: "3.5 and later (the Java client's idempotent producer)", ClosedBy: "not closed in a release txnlab models: KAFKA-14034's proposed fix (PR #13796), waiting for preceding in-flight batches before resetting sequences, was not merged",
+	Explains: "One batch's request is lost while the next batch of the partition is written and its answer lost; the retry of the first gets OUT_OF_ORDER_SEQUENCE_NUMBER, " +
+		"the producer bumps its epoch (KIP-360) and sends both again from sequence 0 under the new epoch; the leader cannot tell the second from its earlier copy, so it is in the log twice."}
+
 // Anomalies lists the known anomalies.
-var Anomalies = []*Anomaly{UnreplicatedTxnState}
+var Anomalies = []*Anomaly{UnreplicatedTxnState, ResequencedInFlight}

@@ -41,6 +41,7 @@ var expectSubjects = []expectSubject{
 	{"coordinator", parseExpectCoordinator},
 	{"group", parseExpectGroup},
 	{"invariants", parseExpectInvariants},
+	{"liveness", parseExpectLiveness},
 	{"violation", parseExpectViolation},
 	{"admin", parseExpectAdmin},
 }

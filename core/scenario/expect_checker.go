@@ -1,14 +1,16 @@
 package scenario
 
-// expect invariants and expect violation: what the checker (core/check)
-// finds in the history so far. Their types, parsing, canonical text and
+// expect invariants, expect violation and expect liveness: what the
+// checker (core/check) finds in the history so far. Their types, parsing, canonical text and
 // evaluation live here.
 
 import (
+	"strconv"
 	"strings"
 
 	"txnlab/core/check"
 	"txnlab/core/safety"
+	"txnlab/core/sim"
 )
 
 // Invariant names a property the checker verifies over the history: an
@@ -47,6 +49,55 @@ func (s *ExpectViolationStmt) String() string {
 		return "expect violation"
 	}
 	return "expect violation " + s.Invariant.String()
+}
+
+// ExpectLivenessStmt checks every invariant with the liveness checks on,
+// as the explorer does after its liveness phase: on a healed cluster with
+// nothing left to do, every decided transaction must be complete (all its
+// markers written, its offsets materialised). It changes nothing: the
+// script heals, restarts, runs and advances past the coordinator's
+// timeouts itself, and the expectation fails, saying what is missing,
+// when the cluster is not healed or still has work outstanding.
+type ExpectLivenessStmt struct{ Base }
+
+// String renders the statement canonically.
+func (s *ExpectLivenessStmt) String() string { return "expect liveness" }
+
+func parseExpectLiveness(lp *lineParser) Stmt {
+	lp.done("expect liveness takes no arguments")
+	return &ExpectLivenessStmt{}
+}
+
+func (st *ExpectLivenessStmt) apply(s *Session) *Error { return s.expect(st) }
+
+func (st *ExpectLivenessStmt) evaluate(s *Session) (string, string, bool, *Error) {
+	const want = "a healed, quiet cluster where every invariant holds and every decided transaction completed"
+	if why := s.unhealed(); why != "" {
+		return want, "not healed: " + why, false, nil
+	}
+	if !s.Cluster.World.Idle() {
+		return want, "work still outstanding (run first)", false, nil
+	}
+	vs := s.Cluster.Check(true)
+	return want, describeViolations(vs), len(vs) == 0, nil
+}
+
+// unhealed says what keeps the cluster from being healed ("" when it
+// is): a crashed or paused broker, a cut, a drop or delay rule.
+func (s *Session) unhealed() string {
+	var why []string
+	w := s.Cluster.World
+	for i, b := range s.Cluster.Brokers {
+		if b == nil {
+			why = append(why, "broker-"+strconv.Itoa(i)+" is crashed")
+		} else if w.StatusOf(b.Node) != sim.Up {
+			why = append(why, w.Name(b.Node)+" is paused")
+		}
+	}
+	if w.Net.Lossy() || len(w.Net.Delays) > 0 {
+		why = append(why, "the network has a cut, drop or delay rule (heal)")
+	}
+	return strings.Join(why, "; ")
 }
 
 func parseExpectInvariants(lp *lineParser) Stmt {

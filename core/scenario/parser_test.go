@@ -270,6 +270,7 @@ func TestGoodLines(t *testing.T) {
 			want: &ExpectCoordinatorStmt{TransactionalID: "order-txn-1", Partition: 49, Broker: 2, Epoch: 1,
 				Given: OptionSet{"partition", "broker", "epoch"}}},
 		{line: "expect invariants", want: &ExpectInvariantsStmt{}},
+		{line: "expect liveness", want: &ExpectLivenessStmt{}},
 		{line: "expect violation", want: &ExpectViolationStmt{}},
 		{line: "expect violation read-committed", want: &ExpectViolationStmt{Invariant: safety.ReadCommitted}},
 		{line: "expect violation lso"},
@@ -451,8 +452,8 @@ func TestBadLines(t *testing.T) {
 		{"restore", `10:9: restore needs a mechanism: epoch-fencing, coordinator-epoch, add-partitions, lso-bound, aborted-filter, add-offsets, sequence-check, partition-verification, epoch-bump`},
 
 		// expectations
-		{"expect", `10:8: expect needs a subject: a client name, or one of txn, partition, log, offsets, trace, coordinator, group, invariants, violation, admin`},
-		{"expect tnx x", `10:8: unknown expectation "tnx"; did you mean "txn"?: expected a client name or one of txn, partition, log, offsets, trace, coordinator, group, invariants, violation, admin`},
+		{"expect", `10:8: expect needs a subject: a client name, or one of txn, partition, log, offsets, trace, coordinator, group, invariants, liveness, violation, admin`},
+		{"expect tnx x", `10:8: unknown expectation "tnx"; did you mean "txn"?: expected a client name or one of txn, partition, log, offsets, trace, coordinator, group, invariants, liveness, violation, admin`},
 		{"expect p9 ok", `10:8: unknown client "p9": declare it with producer or consumer first; did you mean "p1"?`},
 		{"expect p1 okay", `10:11: expected ok, error, pending, state, records, position or aborted after expect p1, got "okay"`},
 		{"expect p1 ok now", `10:14: unexpected "now": expect p1 ok takes no arguments`},
@@ -529,6 +530,7 @@ func TestBadLines(t *testing.T) {
 		{"expect coordinator x broker=p1", `10:22: broker= needs a broker, broker-0 to broker-2, got "p1"`},
 		{"expect coordinator x broker=broker-3", `10:29: broker-3 does not exist: the cluster has broker-0 to broker-2`},
 		{"expect invariants now", `10:19: unexpected "now": expect invariants takes no arguments`},
+		{"expect liveness now", `10:17: unexpected "now": expect liveness takes no arguments`},
 		{"expect violation atomic", `10:18: unknown invariant "atomic" (invariants: read-committed, atomicity, no-duplicates, durability, fencing, offsets-atomicity, marker-consistency, transitions, lso)`},
 		{"expect violation lso fencing", `10:22: unexpected "fencing": expect violation takes at most one invariant`},
 

@@ -117,6 +117,7 @@ expect coordinator order-txn-1 partition=3 broker=broker-1 epoch=0
 expect group g2 state=Stable generation=2 members=c1,c3 leader=c3
 expect group g2 members=none
 expect invariants
+expect liveness
 expect violation
 expect violation read-committed
 expect violation atomicity
@@ -245,7 +246,7 @@ func TestEveryStatementType(t *testing.T) {
 		"*scenario.ExpectTxnStmt", "*scenario.ExpectRecordsStmt", "*scenario.ExpectPartitionStmt",
 		"*scenario.ExpectLogStmt", "*scenario.ExpectOffsetsStmt", "*scenario.ExpectTraceStmt",
 		"*scenario.ExpectCoordinatorStmt", "*scenario.ExpectInvariantsStmt", "*scenario.ExpectViolationStmt",
-		"outcome ok", "outcome error", "outcome pending",
+		"*scenario.ExpectLivenessStmt", "outcome ok", "outcome error", "outcome pending",
 		"node broker-3", "node coordinator", "node leader"}
 	for _, op := range producerOpNames[1:] {
 		want = append(want, "op "+op)
