@@ -693,6 +693,12 @@ func (s *scenarioPlayground) renderTransport() app.UI {
 			}),
 			app.Output().Class("digest").DataSet("digest", d).Text(fmt.Sprintf(tr(l, "digest %s"), d)),
 		),
+		// What the step just taken did, for a screen reader, as the full
+		// playground says it (narrate.go); silent until the script ran.
+		app.Div().Class("visually-hidden").Role("status").Aria("live", "polite").Aria("atomic", "true").
+			DataSet("narration", true).Body(app.If(s.started && !s.busy, func() app.UI {
+			return app.Text(narration(l, s.engine, s.filter))
+		})),
 	)
 }
 

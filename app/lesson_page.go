@@ -1,6 +1,7 @@
 package app
 
 import (
+	"slices"
 	"strconv"
 	"strings"
 
@@ -39,6 +40,32 @@ type lessonPageData struct {
 	Lesson    *doc.Lesson
 	Catalogue doc.Catalogue
 }
+
+// OnMount listens for a card's "Try another", and opens every after
+// block for print.
+func (p *lessonPage) OnMount(ctx app.Context) {
+	ctx.Handle(anotherAction, func(ctx app.Context, a app.Action) {
+		if id, ok := a.Value.(string); ok && p.lesson != nil {
+			prog := loadProgress()
+			prog.another(p.lesson, id)
+			prog.save()
+		}
+	})
+	if app.IsClient && !printListened {
+		printListened = true
+		app.Window().Call("addEventListener", "beforeprint", app.FuncOf(func(app.Value, []app.Value) any {
+			all := app.Window().Get("document").Call("querySelectorAll", "details.after-answer")
+			for i := 0; i < all.Length(); i++ {
+				all.Index(i).Set("open", true)
+			}
+			return nil
+		}))
+	}
+}
+
+// printListened is set once the beforeprint listener is in: a printed
+// lesson is a reader's copy, with every answer in it.
+var printListened bool
 
 func (p *lessonPage) OnNav(ctx app.Context) {
 	path := ctx.Page().URL().Path
@@ -145,13 +172,63 @@ func (p *lessonPage) renderAbsent() app.UI {
 }
 
 func (p *lessonPage) renderLesson() app.UI {
-	les := p.lesson
+	les, prog := p.lesson, loadProgress()
+	afters := slices.ContainsFunc(les.Segments, func(s doc.Segment) bool { return s.After != "" })
 	return app.Div().Class("lesson-body").Body(
 		app.H1().Text(les.Title),
 		app.P().Class("lead").Text(les.Summary),
+		app.If(afters, func() app.UI {
+			return app.Label().Class("show-all").Body(
+				app.Input().Type("checkbox").Attr("data-action", "show-all").Checked(prog.ShowAll).OnChange(p.onShowAll),
+				app.Text(" "+tr(p.lang, "after.showall")),
+			)
+		}),
 		app.Range(les.Segments).Slice(func(i int) app.UI { return p.renderSegment(les.Segments[i]) }),
+		calibrationLine(p.lang, prog, p.questionIDs()),
 		p.renderPrevNext(),
 	)
+}
+
+// questionIDs are the lesson's question ids.
+func (p *lessonPage) questionIDs() []string {
+	ids := []string{}
+	for _, q := range p.lesson.Questions {
+		ids = append(ids, q.ID)
+	}
+	return ids
+}
+
+// onShowAll keeps the reader's choice to see every answer: it opens the
+// after blocks and reveals nothing else.
+func (p *lessonPage) onShowAll(ctx app.Context, e app.Event) {
+	prog := loadProgress()
+	prog.ShowAll = ctx.JSSrc().Get("checked").Bool()
+	prog.save()
+}
+
+// calibrationLine is the learner's calibration over ids (nil: all), or
+// nothing before a first check.
+func calibrationLine(l doc.Lang, prog *Progress, ids []string) app.UI {
+	line := prog.calibration(l, ids)
+	return app.If(line != "", func() app.UI { return app.P().Class("calibration").Text(line) })
+}
+
+// scenarioOf is a question's scenario block and the learner's variant of
+// it.
+func scenarioOf(les *doc.Lesson, q *doc.Question) (sc *doc.Scenario, vals map[string]string, n int) {
+	sc, _ = les.ScenarioByID(q.Scenario)
+	vals, n = loadProgress().draw(sc)
+	return sc, vals, n
+}
+
+// newCard is a question's card in the learner's variant; lesson is set
+// when it is shown away from its lesson.
+func newCard(lang doc.Lang, les *doc.Lesson, q *doc.Question, lesson string) *questionCard {
+	c := &questionCard{Q: *q, Lang: lang, Lesson: lesson}
+	if sc, vals, n := scenarioOf(les, q); sc != nil {
+		c.Q, c.Script, c.ScenarioTitle, c.Variant, c.Varies = q.Filled(vals), doc.Fill(sc.Script, vals), doc.Fill(sc.Title, vals), n, len(sc.Vary) > 0
+	}
+	return c
 }
 
 func (p *lessonPage) renderSegment(s doc.Segment) app.UI {
@@ -162,18 +239,30 @@ func (p *lessonPage) renderSegment(s doc.Segment) app.UI {
 		if !ok {
 			return nil
 		}
-		return &scenarioPlayground{ID: sc.ID, Title: sc.Title, Script: sc.Script, Facts: sc.Facts, Actions: sc.Actions, Lang: string(p.lang),
+		vals, _ := loadProgress().draw(sc)
+		return &scenarioPlayground{ID: sc.ID, Title: doc.Fill(sc.Title, vals), Script: doc.Fill(sc.Script, vals), Facts: sc.Facts, Actions: sc.Actions, Lang: string(p.lang),
 			Guarded: p.guarded(sc.ID)}
 	case s.Question != "":
 		q, ok := les.QuestionByID(s.Question)
 		if !ok {
 			return nil
 		}
-		script, title := "", ""
-		if sc, ok := les.ScenarioByID(q.Scenario); ok {
-			script, title = sc.Script, sc.Title
+		return newCard(p.lang, les, q, "")
+	case s.After != "":
+		// Folded until the question is answered (or the reader asked to
+		// see all); the learner may always open it by hand, and go-app
+		// sets open only when this value changes, so a hand-opened one
+		// stays open.
+		var vals map[string]string
+		prog := loadProgress()
+		if q, ok := les.QuestionByID(s.After); ok {
+			_, vals, _ = scenarioOf(les, q)
 		}
-		return &questionCard{Q: *q, Script: script, ScenarioTitle: title, Lang: p.lang}
+		return app.Details().Class("after-answer").Attr("data-after", s.After).
+			Open(prog.ShowAll || prog.Questions[s.After].done()).Body(
+			app.Summary().Body(app.Text(tr(p.lang, "after.summary")), app.Span().Class("after-label").Text(tr(p.lang, "after.label"))),
+			app.Raw(`<div class="after-body">`+doc.Fill(s.HTML, vals)+`</div>`),
+		)
 	case s.Exercise != "":
 		if x, ok := les.ExerciseByID(s.Exercise); ok {
 			return &exerciseCard{X: *x, Lang: p.lang}

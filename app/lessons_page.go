@@ -72,6 +72,8 @@ func (p *lessonsPage) Render() app.UI {
 			app.Ol().Class("course").Body(app.Range(p.catalogue).Slice(func(i int) app.UI {
 				return p.renderEntry(p.catalogue[i])
 			})),
+			app.P().Class("review-link").Body(app.A().Href(inLang(l, PathReview)).Text(tr(l, "review.link"))),
+			calibrationLine(l, loadProgress(), nil),
 			p.renderProgressTools(),
 		),
 	)
@@ -101,6 +103,9 @@ func (p *lessonsPage) renderEntry(m doc.Meta) app.UI {
 	)
 }
 
+// questionTallyRight is questionTally's first count.
+func (p *lessonsPage) questionTallyRight(m doc.Meta) int { r, _ := p.questionTally(m); return r }
+
 // questionTally counts a lesson's questions answered correctly, and all
 // its questions.
 func (p *lessonsPage) questionTally(m doc.Meta) (right, total int) {
@@ -109,7 +114,7 @@ func (p *lessonsPage) questionTally(m doc.Meta) (right, total int) {
 	}
 	ids := m.Questions
 	for _, id := range ids {
-		if q := p.progress.Questions[id]; q != nil && q.State == qCorrect {
+		if q := p.progress.Questions[id]; q != nil && q.solved() {
 			right++
 		}
 	}

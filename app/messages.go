@@ -88,6 +88,23 @@ var messages = map[string][2]string{
 	"q.modify":         {"Now change one line of the playground's script — a fault, a timeout, a broken mechanism — and run it again: does the answer still hold?", "现在改动演练场脚本中的一行——加一个故障、改一个超时、关掉一个机制——再运行一次：结论还成立吗？"},
 	"q.failed":         {"The scenario could not be run: %s", "场景无法运行：%s"},
 	"q.multiple":       {"Pick every answer that applies.", "选出所有符合的答案。"},
+	"q.type":           {"Type your answer first: predict, then run.", "先填写答案：先预测，再运行。"},
+	"q.answer":         {"Your answer", "你的答案"},
+	"q.value":          {"The run's value:", "运行得出的值："},
+	"q.another":        {"Try another", "换一个"},
+	"q.lesson":         {"From the lesson:", "出自课程："},
+	"after.summary":    {"After you answer: ", "回答之后："},
+	"after.label":      {"what happens, and why", "发生了什么，为什么"},
+	"after.showall":    {"Show all answers", "显示全部答案"},
+	"cal.first":        {"When you were %s you were right %d of %d times", "%s时，%[3]d 次中答对 %[2]d 次"},
+	"cal.more":         {"%s %d of %d", "%s时，%[3]d 次中答对 %[2]d 次"},
+	"cal.high":         {"sure", "很有把握"},
+	"cal.mid":          {"fairly sure", "比较有把握"},
+	"cal.low":          {"unsure", "没把握"},
+	"review.title":     {"Review", "复习"},
+	"review.lead":      {"Questions from every lesson, more often those you got wrong, were unsure of or have not answered yet, in a new variant where one varies.", "从每一课里抽出的思考题：答错过的、没把握的、还没回答的，抽到的机会更大；能变换数值的题目会换一组新的数值。"},
+	"review.again":     {"Another round", "再来一轮"},
+	"review.link":      {"Review questions from every lesson", "复习各课的思考题"},
 
 	// The playground's parts (the embedded one, the transport, the
 	// diagram), keyed by their English text.

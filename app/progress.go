@@ -2,8 +2,13 @@ package app
 
 import (
 	"encoding/json"
+	"fmt"
+	"slices"
+	"strings"
 
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
+
+	"txnlab/lessons/doc"
 )
 
 // The learner's progress lives in the browser's localStorage under one
@@ -21,7 +26,20 @@ const progressVersion = 1
 
 // Progress is everything the site remembers of a learner.
 type Progress struct {
-	Version   int                          `json:"version"`
+	Version int `json:"version"`
+	// Seed is the learner's own, drawn once in the browser and never 0
+	// there: it orders each question's choices (doc.Order) and draws the
+	// learner's variant of a scenario (doc.VariantOf), so a reload, an
+	// export and an import show the same. 0 is a page without a learner.
+	Seed uint32 `json:"seed,omitempty"`
+	// ShowAll is a reader's preference: every after block open.
+	ShowAll bool `json:"showAll,omitempty"`
+	// Variants counts, by scenario id, the learner's "Try another": the
+	// variant shown is doc.VariantOf(Seed, id, Variants[id]).
+	Variants map[string]int `json:"variants,omitempty"`
+	// Review is the current review round's question ids, kept until the
+	// learner asks for another round, so a reload finds the same round.
+	Review    []string                     `json:"review,omitempty"`
 	Lessons   map[string]*LessonProgress   `json:"lessons,omitempty"`
 	Questions map[string]*QuestionProgress `json:"questions,omitempty"`
 	// Exercises are the learner's work on exercises, by id (exercise.go).
@@ -51,6 +69,21 @@ type QuestionProgress struct {
 	// Tries counts checked answers; Revealed that the answer was shown.
 	Tries    int  `json:"tries,omitempty"`
 	Revealed bool `json:"revealed,omitempty"`
+	// Typed is the value typed for a question answered by a number.
+	Typed string `json:"typed,omitempty"`
+	// Solved is set by a right check and never cleared: a later wrong
+	// check, another variant or a review round asks again, but the
+	// question stays done for the learner's progress.
+	Solved bool `json:"solved,omitempty"`
+	// First is the question's first check, for the calibration line.
+	First *FirstCheck `json:"first,omitempty"`
+}
+
+// FirstCheck is how sure a learner said they were at a question's first
+// check, and whether that check was right.
+type FirstCheck struct {
+	Confidence string `json:"confidence,omitempty"`
+	Right      bool   `json:"right"`
 }
 
 // memoryProgress stands in when localStorage is refused (a private
@@ -74,7 +107,26 @@ func loadProgress() *Progress {
 	}
 	p.normalise()
 	memoryProgress = p
+	if app.IsClient && p.Seed == 0 {
+		p.Seed = drawSeed()
+		p.save()
+	}
 	return p
+}
+
+// drawSeed draws a learner's seed from the browser's cryptographic
+// generator: two learners must not share one, and a seed from the clock
+// would give the same to two learners starting at the same moment.
+func drawSeed() uint32 {
+	crypto := app.Window().Get("crypto")
+	for crypto.Truthy() {
+		a := app.Window().Get("Uint32Array").New(1)
+		crypto.Call("getRandomValues", a)
+		if s := uint32(a.Index(0).Int()); s != 0 {
+			return s
+		}
+	}
+	return 1
 }
 
 // parseProgress reads a progress file, refusing what is not one.
@@ -94,6 +146,9 @@ func (p *Progress) normalise() {
 	}
 	if p.Questions == nil {
 		p.Questions = map[string]*QuestionProgress{}
+	}
+	if p.Variants == nil {
+		p.Variants = map[string]int{}
 	}
 	for id, q := range p.Questions {
 		switch {
@@ -139,17 +194,111 @@ func (p *Progress) question(id string) *QuestionProgress {
 // merge takes in an imported file: what it says of a question or a
 // lesson replaces what this browser had, except that a question answered
 // correctly here stays so.
+//
+// The imported seed and variants replace this browser's: the answers in
+// the file were given to that seed's choice orders and variants.
 func (p *Progress) merge(in *Progress) {
+	if in.Seed != 0 {
+		p.Seed = in.Seed
+		for id, n := range in.Variants {
+			p.Variants[id] = n
+		}
+	}
+	p.ShowAll = p.ShowAll || in.ShowAll
 	for slug, l := range in.Lessons {
 		p.Lessons[slug] = l
 	}
 	for id, q := range in.Questions {
-		if mine := p.Questions[id]; mine != nil && mine.State == qCorrect && q.State != qCorrect {
+		if mine := p.Questions[id]; mine != nil && mine.solved() && !q.solved() {
 			continue
 		}
 		p.Questions[id] = q
 	}
 	p.mergeExercises(in)
+}
+
+// solved reports whether the question was ever answered right.
+func (q *QuestionProgress) solved() bool { return q.Solved || q.State == qCorrect }
+
+// done reports whether the question's answer may be shown: answered
+// right in the variant shown now, or revealed.
+func (q *QuestionProgress) done() bool { return q != nil && (q.State == qCorrect || q.Revealed) }
+
+// draw is the learner's variant of a scenario: its values, and how many
+// times the learner asked for another (0 for a scenario that does not
+// vary). A page without a learner (seed 0: the server's, print) shows
+// variant 0, every first value.
+func (p *Progress) draw(sc *doc.Scenario) (map[string]string, int) {
+	if sc == nil || len(sc.Vary) == 0 {
+		return nil, 0
+	}
+	if p.Seed == 0 {
+		return doc.Draw(sc.Vary, 0), 0
+	}
+	n := p.Variants[sc.ID]
+	return doc.Draw(sc.Vary, doc.VariantOf(p.Seed, sc.ID, n)), n
+}
+
+// ask puts a question back to unanswered, to be asked again (another
+// variant, a review round); Solved and First stay.
+func (q *QuestionProgress) ask() {
+	*q = QuestionProgress{State: qUnanswered, Solved: q.solved(), First: q.First}
+}
+
+// another draws the next variant of the scenario that question id is on:
+// every question of the lesson on that scenario is asked again.
+func (p *Progress) another(les *doc.Lesson, id string) {
+	q, ok := les.QuestionByID(id)
+	if !ok {
+		return
+	}
+	p.Variants[q.Scenario]++
+	for _, o := range les.Questions {
+		if o.Scenario == q.Scenario {
+			p.question(o.ID).ask()
+		}
+	}
+}
+
+// confidences are the levels of the confidence radios, surest first.
+var confidences = [3]string{"high", "mid", "low"}
+
+// calibration is the calibration line over the questions ids (every
+// question of the progress when ids is nil): for each confidence level,
+// how often the learner's first check at it was right; "" before any
+// first check with a confidence.
+func (p *Progress) calibration(lang doc.Lang, ids []string) string {
+	var right, total [3]int
+	for id, q := range p.Questions {
+		if q.First == nil || ids != nil && !slices.Contains(ids, id) {
+			continue
+		}
+		for i, c := range confidences {
+			if q.First.Confidence == c {
+				total[i]++
+				if q.First.Right {
+					right[i]++
+				}
+			}
+		}
+	}
+	var parts []string
+	for i, c := range confidences {
+		if total[i] > 0 {
+			f := "cal.more"
+			if parts == nil {
+				f = "cal.first"
+			}
+			parts = append(parts, fmt.Sprintf(tr(lang, f), tr(lang, "cal."+c), right[i], total[i]))
+		}
+	}
+	if parts == nil {
+		return ""
+	}
+	if lang == doc.Chinese {
+		return strings.Join(parts, "；") + "。"
+	}
+	return strings.Join(parts, "; ") + "."
 }
 
 // localStorage is window.localStorage, or undefined where reading it

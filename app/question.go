@@ -3,6 +3,8 @@ package app
 import (
 	"fmt"
 	"slices"
+	"strconv"
+	"strings"
 	"time"
 
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
@@ -26,21 +28,43 @@ type questionCard struct {
 
 	// Q is the question; Script and ScenarioTitle are its scenario
 	// block's.
+	// The question and its scenario are the learner's variant, filled
+	// in (doc.Question.Filled).
 	Q             doc.Question
 	Script        string
 	ScenarioTitle string
 	Lang          doc.Lang
+	// Variant is how many times the learner asked for another variant
+	// of the scenario; Varies that there are others to ask for.
+	Variant int
+	Varies  bool
+	// Lesson is the lesson's path when the card is shown away from it
+	// (the review): its link to the run then leads there.
+	Lesson string
 
 	prog    *QuestionProgress
+	shown   string // the question and variant the state below is of
 	running bool
 	outcome *answer.Outcome
 	err     string
-	hints   int // hints shown
+	hints   int  // hints shown
+	last    int8 // the last check here: 0 none, 1 right, -1 wrong
 }
 
-func (c *questionCard) OnMount(ctx app.Context) {
+func (c *questionCard) OnMount(ctx app.Context) { c.sync(ctx) }
+
+// OnUpdate starts again when the page gives another question or
+// another variant of it.
+func (c *questionCard) OnUpdate(ctx app.Context) { c.sync(ctx) }
+
+func (c *questionCard) sync(ctx app.Context) {
+	key := c.Q.ID + "#" + strconv.Itoa(c.Variant)
+	if key == c.shown {
+		return
+	}
+	c.shown, c.outcome, c.err, c.hints, c.last, c.running = key, nil, "", 0, 0, false
 	c.prog = loadProgress().question(c.Q.ID)
-	if c.prog.State == qCorrect || c.prog.Revealed {
+	if c.prog.done() {
 		// Come back to a question answered earlier: show its evidence
 		// again (the run is quick; the learner need not redo it).
 		c.decide(ctx, false)
@@ -49,6 +73,11 @@ func (c *questionCard) OnMount(ctx app.Context) {
 
 func (c *questionCard) state() *QuestionProgress {
 	if c.prog == nil {
+		// Not mounted yet (a first render): read, never create, so the
+		// server's progress, shared by every request, is not written.
+		if q := loadProgress().Questions[c.Q.ID]; q != nil {
+			return q
+		}
 		return &QuestionProgress{State: qUnanswered}
 	}
 	return c.prog
@@ -72,16 +101,36 @@ func (c *questionCard) onPick(key string) app.EventHandler {
 		} else if checked {
 			st.Picked = []string{key}
 		}
-		if st.State != qCorrect {
-			st.State = qPredicted
-			if len(st.Picked) == 0 {
-				st.State = qUnanswered
-			}
-		}
-		c.err = ""
-		c.save()
+		c.predicted(len(st.Picked) > 0)
 	}
 }
+
+// predicted records that the learner has (or no longer has) an answer
+// ready; a right answer stays right.
+func (c *questionCard) predicted(has bool) {
+	if st := c.state(); st.State != qCorrect {
+		st.State = qUnanswered
+		if has {
+			st.State = qPredicted
+		}
+	}
+	c.err = ""
+	c.save()
+}
+
+func (c *questionCard) onType(ctx app.Context, e app.Event) {
+	st := c.state()
+	st.Typed = ctx.JSSrc().Get("value").String()
+	c.predicted(strings.TrimSpace(st.Typed) != "")
+}
+
+func (c *questionCard) onAnother(ctx app.Context, e app.Event) {
+	ctx.NewActionWithValue(anotherAction, c.Q.ID)
+}
+
+// anotherAction asks the page for the next variant of the scenario of
+// the question whose id is its value.
+const anotherAction = "question.another"
 
 func (c *questionCard) onConfidence(level string) app.EventHandler {
 	return func(ctx app.Context, e app.Event) {
@@ -92,7 +141,11 @@ func (c *questionCard) onConfidence(level string) app.EventHandler {
 
 func (c *questionCard) onCheck(ctx app.Context, e app.Event) {
 	st := c.state()
-	if len(st.Picked) == 0 {
+	if c.Q.Answer != "" && strings.TrimSpace(st.Typed) == "" {
+		c.err = tr(c.Lang, "q.type")
+		return
+	}
+	if c.Q.Answer == "" && len(st.Picked) == 0 {
 		c.err = tr(c.Lang, "q.pick")
 		return
 	}
@@ -100,7 +153,7 @@ func (c *questionCard) onCheck(ctx app.Context, e app.Event) {
 }
 
 func (c *questionCard) onReveal(ctx app.Context, e app.Event) {
-	c.state().Revealed = true
+	c.state().Revealed, c.last = true, 0
 	c.save()
 	if c.outcome == nil {
 		c.decide(ctx, false)
@@ -140,52 +193,67 @@ func (c *questionCard) decide(ctx app.Context, grade bool) {
 		}
 		c.outcome = out
 		if grade {
-			st := c.state()
-			st.Tries++
-			if out.Right(&c.Q, st.Picked) {
-				st.State = qCorrect
-			} else {
-				st.State = qWrong
-			}
-			c.save()
+			c.grade(out)
 		}
 		ctx.NewActionWithValue(ShowAction, ShowRequest{ID: c.Q.Scenario, Script: c.Script, Stop: c.Q.Stop})
 	}
 	slice(ctx)
 }
 
+// grade records a check: the first one for the calibration line, and a
+// right answer for good (a later wrong check says so, but the question
+// stays answered).
+func (c *questionCard) grade(out *answer.Outcome) {
+	st := c.state()
+	right := out.Right(&c.Q, st.Picked)
+	if c.Q.Answer != "" {
+		right = out.RightValue(st.Typed)
+	}
+	st.Tries++
+	if st.First == nil {
+		st.First = &FirstCheck{Confidence: st.Confidence, Right: right}
+	}
+	c.last = -1
+	switch {
+	case right:
+		st.State, st.Solved, c.last = qCorrect, true, 1
+	case st.State != qCorrect:
+		st.State = qWrong
+	}
+	c.save()
+}
+
+// numericQueries are the last words of the queries whose value is a
+// number (docs/lessons.md, "Evidence"): a phone then offers digits.
+var numericQueries = []string{"pid", "epoch", "hw", "lso", "log-end", "leader", "leader-epoch", "generation", "position", "partition", "broker"}
+
+func numericAnswer(query string) bool {
+	f := strings.Fields(query)
+	return len(f) > 0 && (f[0] == "count" || f[0] == "apikey" || slices.Contains(numericQueries, f[len(f)-1]))
+}
+
 func (c *questionCard) Render() app.UI {
 	l, q, st := c.Lang, c.Q, c.state()
-	input := "radio"
-	if q.Multiple {
-		input = "checkbox"
-	}
-	done := st.State == qCorrect || st.Revealed
+	done := st.done()
+	order := doc.Order(loadProgress().Seed, q.ID, len(q.Choices))
 	return app.Section().Class("question").ID(q.ID).Attr("data-question", q.ID).Attr("data-state", st.State).
 		Aria("labelledby", q.ID+"-prompt").Body(
 		app.H3().Class("question-heading").Text(tr(l, "q.heading")),
 		app.Raw(`<div class="question-prompt" id="`+q.ID+`-prompt">`+q.PromptHTML+`</div>`),
-		app.FieldSet().Class("choices").Body(
-			app.Legend().Text(tr(l, "q.predict")),
-			app.If(q.Multiple, func() app.UI { return app.P().Class("hint-line").Text(tr(l, "q.multiple")) }),
-			app.Range(q.Choices).Slice(func(i int) app.UI {
-				ch := q.Choices[i]
-				id := q.ID + "-" + ch.Key
-				cls := "choice"
-				if c.outcome != nil && done && c.outcome.Holds[i] {
-					cls += " happened"
-				}
-				return app.Div().Class(cls).Body(
-					app.Input().Type(input).ID(id).Name(q.ID).Value(ch.Key).Attr("data-choice", ch.Key).
-						Checked(slices.Contains(st.Picked, ch.Key)).Disabled(c.running).
-						OnChange(c.onPick(ch.Key), app.EventScope(ch.Key)),
-					app.Label().For(id).Body(app.Raw(`<span class="choice-text">`+ch.HTML+`</span>`)),
-					app.If(c.outcome != nil && done && c.outcome.Holds[i], func() app.UI {
-						return app.Span().Class("happened-mark").Text(" ✓ " + tr(l, "q.happened"))
-					}),
-				)
-			}),
-		),
+		app.If(q.Answer != "", func() app.UI {
+			mode := "text"
+			if numericAnswer(q.Answer) {
+				mode = "decimal"
+			}
+			return app.P().Class("question-answer").Body(
+				app.Label().For(q.ID+"-answer").Text(tr(l, "q.answer")+" "),
+				app.Input().Type("text").ID(q.ID+"-answer").Attr("data-answer", q.ID).Attr("inputmode", mode).
+					Attr("autocomplete", "off").Value(st.Typed).Disabled(c.running).OnInput(c.onType),
+				app.If(done && c.outcome != nil, func() app.UI {
+					return app.Span().Class("happened-mark").Body(app.Text(" "+tr(l, "q.value")+" "), app.Code().Text(c.outcome.Value))
+				}),
+			)
+		}).Else(func() app.UI { return c.renderChoices(order, done) }),
 		app.FieldSet().Class("confidence").Body(
 			app.Legend().Text(tr(l, "q.sure")),
 			c.confidenceChoice("high", "q.sure.high"),
@@ -200,6 +268,9 @@ func (c *questionCard) Render() app.UI {
 			}),
 			app.If(st.Tries >= revealAfter && !done, func() app.UI {
 				return app.Button().Class("button").Attr("data-action", "reveal").Text(tr(l, "q.reveal")).OnClick(c.onReveal)
+			}),
+			app.If(c.Varies && done, func() app.UI {
+				return app.Button().Class("button").Attr("data-action", "another").Text(tr(l, "q.another")).OnClick(c.onAnother)
 			}),
 		),
 		app.Div().Class("question-status").Aria("live", "polite").Body(c.renderStatus()),
@@ -216,6 +287,39 @@ func (c *questionCard) Render() app.UI {
 				app.H4().Text(tr(l, "q.explain")),
 				app.Raw(`<div class="explanation-text">`+q.ExplainHTML+`</div>`),
 				app.P().Class("modify").Text(tr(l, "q.modify")),
+			)
+		}),
+	)
+}
+
+// renderChoices draws the choices in the learner's own order (order is
+// doc.Order's permutation of their indexes).
+func (c *questionCard) renderChoices(order []int, done bool) app.UI {
+	l, q, st := c.Lang, c.Q, c.state()
+	input := "radio"
+	if q.Multiple {
+		input = "checkbox"
+	}
+	return app.FieldSet().Class("choices").Body(
+		app.Legend().Text(tr(l, "q.predict")),
+		app.If(q.Multiple, func() app.UI { return app.P().Class("hint-line").Text(tr(l, "q.multiple")) }),
+		app.Range(order).Slice(func(j int) app.UI {
+			i := order[j]
+			ch := q.Choices[i]
+			id := q.ID + "-" + ch.Key
+			happened := c.outcome != nil && done && c.outcome.Holds[i]
+			cls := "choice"
+			if happened {
+				cls += " happened"
+			}
+			return app.Div().Class(cls).Body(
+				app.Input().Type(input).ID(id).Name(q.ID).Value(ch.Key).Attr("data-choice", ch.Key).
+					Checked(slices.Contains(st.Picked, ch.Key)).Disabled(c.running).
+					OnChange(c.onPick(ch.Key), app.EventScope(ch.Key)),
+				app.Label().For(id).Body(app.Raw(`<span class="choice-text">`+ch.HTML+`</span>`)),
+				app.If(happened, func() app.UI {
+					return app.Span().Class("happened-mark").Text(" ✓ " + tr(l, "q.happened"))
+				}),
 			)
 		}),
 	)
@@ -239,14 +343,14 @@ func (c *questionCard) renderStatus() app.UI {
 		return app.P().Text(tr(l, "q.running"))
 	case c.outcome == nil:
 		return nil
+	case c.last < 0 || st.State == qWrong && !st.Revealed:
+		return app.Div().Body(
+			app.P().Class("wrong").Text(tr(l, "q.wrong")+" "+fmt.Sprintf(tr(l, "q.tries"), st.Tries)),
+			c.renderShown())
 	case st.State == qCorrect:
 		return app.Div().Body(app.P().Class("right").Text(tr(l, "q.right")), c.renderShown())
 	case st.Revealed:
 		return app.P().Text(tr(l, "q.revealed"))
-	case st.State == qWrong:
-		return app.Div().Body(
-			app.P().Class("wrong").Text(tr(l, "q.wrong")+" "+fmt.Sprintf(tr(l, "q.tries"), st.Tries)),
-			c.renderShown())
 	}
 	return nil
 }
@@ -256,7 +360,7 @@ func (c *questionCard) renderStatus() app.UI {
 func (c *questionCard) renderShown() app.UI {
 	return app.P().Class("shown-in").Body(
 		app.Text(tr(c.Lang, "q.shown")+" "),
-		app.A().Href("#"+playgroundAnchor(c.Q.Scenario)).Text(c.ScenarioTitle),
+		app.A().Href(c.Lesson+"#"+playgroundAnchor(c.Q.Scenario)).Text(c.ScenarioTitle),
 	)
 }
 

@@ -33,6 +33,7 @@ var registerOnce = sync.OnceFunc(func() {
 	app.Route("/zh/", func() app.Composer { return newHomePage() })
 	for _, prefix := range []string{"", "/zh"} {
 		app.Route(prefix+PathLessons, func() app.Composer { return newLessonsPage() })
+		app.Route(prefix+PathReview, func() app.Composer { return newReviewPage() })
 		app.RouteMatching(pathPrefix(prefix+PathLessons+"/"), func() app.Composer { return newLessonPage() })
 	}
 	for _, prefix := range []string{"", "/zh"} {
@@ -62,7 +63,7 @@ func (p pathPrefix) MatchString(path string) bool {
 // Paths lists every route but the lessons, for the static export and the
 // offline cache; the server adds each lesson's page and data.
 func Paths() []string {
-	return []string{PathHome, "/zh/", PathLessons, "/zh" + PathLessons, PathPlayground, "/zh" + PathPlayground, PathScenarios, "/zh" + PathScenarios, PathCompare, "/zh" + PathCompare}
+	return []string{PathHome, "/zh/", PathLessons, "/zh" + PathLessons, PathReview, "/zh" + PathReview, PathPlayground, "/zh" + PathPlayground, PathScenarios, "/zh" + PathScenarios, PathCompare, "/zh" + PathCompare}
 }
 
 // LibraryLinks are the playground's address for every library scenario

@@ -242,3 +242,21 @@ func TestTextIsGzipped(t *testing.T) {
 		t.Errorf("the wasm lost its own coding: %q", rec.Header().Get("Content-Encoding"))
 	}
 }
+
+// The review lives under the lessons' prefix but is no lesson: it is a
+// page in both languages, cached for offline use like the lessons.
+func TestTheReviewIsAPage(t *testing.T) {
+	s := newLessonServer(t)
+	worker := get(t, s, "/app-worker.js").Body.String()
+	for _, p := range []string{"/lessons/review", "/zh/lessons/review"} {
+		if rec := get(t, s, p); rec.Code != http.StatusOK || !strings.Contains(rec.Body.String(), "<h1") {
+			t.Errorf("GET %s: %d", p, rec.Code)
+		}
+		if !strings.Contains(worker, `"`+p+`"`) {
+			t.Errorf("the service worker does not cache %s", p)
+		}
+	}
+	if body := get(t, s, "/zh/lessons/review").Body.String(); !strings.Contains(body, "复习") {
+		t.Error("the Chinese review is not in Chinese")
+	}
+}

@@ -283,10 +283,10 @@ func (s *Server) ServeHTTP(rw http.ResponseWriter, r *http.Request) {
 // isPage reports whether p is one of the site's pages (a lesson among
 // them), answered 200.
 func (s *Server) isPage(p string) bool {
-	if isLessonPage(p) {
-		return s.lessons.knownPage(p)
+	if txnapp.Routed(p) {
+		return true // the review among them, under the lessons' prefix
 	}
-	return txnapp.Routed(p)
+	return isLessonPage(p) && s.lessons.knownPage(p)
 }
 
 // limitBody answers 413 to a body over the limit, declared or streamed, and

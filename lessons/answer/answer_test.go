@@ -103,3 +103,23 @@ func TestRightValue(t *testing.T) {
 		t.Error("text answers compare trimmed, case folded")
 	}
 }
+
+// A question answered by typing a value gets that value from its run,
+// at its stop point: at line 9 the markers are lost and the LSO is held
+// at the open transaction's first offset; at the end they are written.
+func TestOutcomeValueIsTheAnswerQuerysAtTheStop(t *testing.T) {
+	for stop, want := range map[int]string{9: "0", 0: "2"} {
+		q := &doc.Question{ID: "q-lso", Scenario: "markers", Stop: stop, Answer: "partition orders/0 lso"}
+		out, err := Decide(q, script)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if out.Value != want || !out.RightValue(" "+want+".0 ") {
+			t.Errorf("stop %d: value %q, want %s", stop, out.Value, want)
+		}
+	}
+	q := &doc.Question{ID: "q-bad", Scenario: "markers", Answer: "partition nowhere/0 lso"}
+	if _, err := Decide(q, script); err == nil {
+		t.Error("an answer query about no partition passed")
+	}
+}
