@@ -755,6 +755,13 @@ func (b *Broker) checkISR(w *sim.World) {
 			continue
 		}
 		p := l.p
+		if p.Leader != b.ID || p.LeaderEpoch != l.epoch {
+			// A leader that has not heard it was replaced (a broker
+			// resumed from a pause, a zombie): the controller rejects
+			// its AlterPartition, whose leader epoch is stale
+			// (FENCED_LEADER_EPOCH in Kafka's ReplicationControlManager).
+			continue
+		}
 		var kept []int32
 		for _, r := range p.ISR {
 			f := l.follower(r)
