@@ -30,11 +30,7 @@ func (c *Cluster) CheckInput(final bool) *check.Input {
 		if !isUserTopic(p.TP.Topic) {
 			continue
 		}
-		holder := p.Leader
-		if holder < 0 {
-			holder = p.Replicas[0]
-		}
-		if log := c.Disks[holder].Logs[p.TP]; log != nil {
+		if log := c.Disks[logHolder(p)].Logs[p.TP]; log != nil {
 			in.Logs[p.TP] = log
 		}
 	}

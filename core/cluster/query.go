@@ -113,12 +113,20 @@ func (c *Cluster) PartitionFacts(tp protocol.TopicPartition) (PartitionFacts, bo
 }
 
 // logHolder is the broker whose replica a partition's facts are read
-// from: the leader's, or the first replica's while it has no leader.
+// from: the leader's; while it has no leader, the in-sync replica it
+// will come back with (no unclean election: the last member of the ISR
+// stays in it), or the first replica if the ISR names none. Reading the
+// first replica of an offline partition read a stale one (a broker paused
+// and fenced long before), whose log lacked acknowledged records the
+// in-sync replicas kept: the checker then saw them lost.
 func logHolder(p *broker.PartitionState) int32 {
-	if p.Leader < 0 {
-		return p.Replicas[0]
+	switch {
+	case p.Leader >= 0:
+		return p.Leader
+	case len(p.ISR) > 0:
+		return p.ISR[0]
 	}
-	return p.Leader
+	return p.Replicas[0]
 }
 
 // Log lists a partition's records and markers at the leader's replica (the
