@@ -3,7 +3,6 @@ package e2e
 import (
 	"context"
 	"fmt"
-	"net"
 	"os"
 	"path/filepath"
 	"strings"
@@ -13,8 +12,6 @@ import (
 
 	"github.com/chromedp/chromedp"
 
-	txnapp "txnlab/app"
-	"txnlab/app/server"
 	"txnlab/core/safety"
 	"txnlab/lessons"
 	"txnlab/lessons/doc"
@@ -140,28 +137,7 @@ func exerciseCourse(t *testing.T) string {
 	if err != nil {
 		t.Fatal(err)
 	}
-	srv, err := server.New(server.Config{WebDir: filepath.Join(repoRoot, "web"), Lessons: course})
-	if err != nil {
-		t.Fatal(err)
-	}
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	ctx, cancel := context.WithCancel(context.Background())
-	done := make(chan error, 1)
-	go func() { done <- srv.Serve(ctx, ln) }()
-	t.Cleanup(func() {
-		cancel()
-		if err := <-done; err != nil {
-			t.Errorf("server: %v", err)
-		}
-		srv.Close()
-		if c, err := lessons.Embedded(); err == nil {
-			txnapp.UseLessons(c)
-		}
-	})
-	return "http://" + ln.Addr().String()
+	return serveCourse(t, course)
 }
 
 // TestExerciseGoalFailedThenSolved: a wrong attempt marks the goal line

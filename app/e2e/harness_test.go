@@ -17,6 +17,7 @@ import (
 	"github.com/chromedp/cdproto/page"
 	"github.com/chromedp/chromedp"
 
+	txnapp "txnlab/app"
 	"txnlab/app/server"
 	"txnlab/lessons"
 )
@@ -310,6 +311,35 @@ func (b *browser) openURL(url string) {
 		chromedp.WaitNotPresent(chromedp.ID("app-wasm-loader")),
 	)
 	b.t.Logf("%s: app running after %v", strings.TrimPrefix(url, baseURL), time.Since(start).Round(time.Millisecond))
+}
+
+// serveCourse serves a course of the test's own and returns its address.
+// The pre-rendering reads one course for the process, so the cleanup
+// gives it the shipped course back for the other tests.
+func serveCourse(t *testing.T, course *lessons.Course) string {
+	t.Helper()
+	srv, err := server.New(server.Config{WebDir: filepath.Join(repoRoot, "web"), Lessons: course})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() { done <- srv.Serve(ctx, ln) }()
+	t.Cleanup(func() {
+		cancel()
+		if err := <-done; err != nil {
+			t.Errorf("server: %v", err)
+		}
+		srv.Close()
+		if c, err := lessons.Embedded(); err == nil {
+			txnapp.UseLessons(c)
+		}
+	})
+	return "http://" + ln.Addr().String()
 }
 
 // startServer runs a server of the test's own, for a test that stops it.

@@ -1,11 +1,8 @@
 package e2e
 
 import (
-	"context"
 	"encoding/json"
-	"net"
 	"os"
-	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
@@ -13,8 +10,6 @@ import (
 	"github.com/chromedp/cdproto/emulation"
 	"github.com/chromedp/chromedp"
 
-	"txnlab/app"
-	"txnlab/app/server"
 	"txnlab/lessons"
 	"txnlab/lessons/answer"
 	"txnlab/lessons/doc"
@@ -34,26 +29,7 @@ func thinkingSite(t *testing.T) string {
 	if err != nil {
 		t.Fatal(err)
 	}
-	srv, err := server.New(server.Config{WebDir: filepath.Join(repoRoot, "web"), Lessons: course})
-	if err != nil {
-		t.Fatal(err)
-	}
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	ctx, cancel := context.WithCancel(context.Background())
-	done := make(chan error, 1)
-	go func() { done <- srv.Serve(ctx, ln) }()
-	t.Cleanup(func() {
-		cancel()
-		<-done
-		srv.Close()
-		if real, err := lessons.Embedded(); err == nil {
-			app.UseLessons(real)
-		}
-	})
-	return "http://" + ln.Addr().String()
+	return serveCourse(t, course)
 }
 
 func thinkingLesson(t *testing.T) *doc.Lesson {
