@@ -354,6 +354,11 @@ func (b *Broker) noteCaughtUp(w *sim.World, l *leadership, f *followerState) boo
 	if p.InISR(replica) || !b.Meta.Alive[replica] {
 		return false
 	}
+	if p.Leader != b.ID || p.LeaderEpoch != l.epoch {
+		// A replaced leader that has not heard (a zombie): the
+		// controller rejects its AlterPartition (stale leader epoch).
+		return false
+	}
 	p.ISR = append(p.ISR, replica)
 	slices.Sort(p.ISR)
 	w.Record(sim.Event{Kind: sim.KindNote, Node: b.Node, Subject: p.TP.String(),
