@@ -302,10 +302,12 @@ func TestExplorerOnThePage(t *testing.T) {
 		if engine := eval[string](b, `document.documentElement.dataset.engine ?? ""`); engine != "page" {
 			t.Errorf("engine %q, want page", engine)
 		}
-		// One unit (a schedule, a shrink candidate) cannot be cut: the
-		// longest, coordinator-epoch's 23,000-event schedule, takes about
-		// a quarter of a second in the browser.
-		if gap > 1000 {
+		// One unit (a schedule, a shrink candidate, the final grading)
+		// cannot be cut: coordinator-epoch's longest went 750 ms without
+		// a frame on a quiet machine and 1,183 ms under a loaded make
+		// test (2026-12-04). The bound catches a page that freezes for
+		// the whole search (seconds), not a slow machine.
+		if gap > 2000 {
 			t.Errorf("%s: the page went %.0f ms without a frame", m.Name, gap)
 		}
 		t.Logf("explorer on the page: %-18s found and shrunk in %5d ms, longest frame gap %.0f ms", m.Name, took.Milliseconds(), gap)
