@@ -322,24 +322,13 @@ func serveCourse(t *testing.T, course *lessons.Course) string {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	ctx, cancel := context.WithCancel(context.Background())
-	done := make(chan error, 1)
-	go func() { done <- srv.Serve(ctx, ln) }()
+	url, _ := serve(t, srv)
 	t.Cleanup(func() {
-		cancel()
-		if err := <-done; err != nil {
-			t.Errorf("server: %v", err)
-		}
-		srv.Close()
 		if c, err := lessons.Embedded(); err == nil {
 			txnapp.UseLessons(c)
 		}
 	})
-	return "http://" + ln.Addr().String()
+	return url
 }
 
 // startServer runs a server of the test's own, for a test that stops it.
@@ -349,6 +338,14 @@ func startServer(t *testing.T) (srv *server.Server, url string, stop func()) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	url, stop = serve(t, srv)
+	return srv, url, stop
+}
+
+// serve runs srv on a free local port until stop, which the test's
+// cleanup calls too; it reports the server's own error.
+func serve(t *testing.T, srv *server.Server) (url string, stop func()) {
+	t.Helper()
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
@@ -367,7 +364,7 @@ func startServer(t *testing.T) (srv *server.Server, url string, stop func()) {
 		})
 	}
 	t.Cleanup(stop)
-	return srv, "http://" + ln.Addr().String(), stop
+	return "http://" + ln.Addr().String(), stop
 }
 
 func (b *browser) click(sel string) {
