@@ -259,27 +259,23 @@ func checkCourse(pages []*page) []*Error {
 			seen = map[string]loc{}
 			questionIDs[p.lesson.Lang] = seen
 		}
+		// Exercises and questions share one id space: progress is kept by id.
+		claim := func(kind, id string, line int) {
+			if id == "" {
+				return
+			}
+			if prev, dup := seen[id]; dup {
+				errs = append(errs, &Error{File: p.file, Line: line,
+					Msg: "duplicate " + kind + " id " + strconv.Quote(id) + " (first at " + prev.file + ":" + strconv.Itoa(prev.line) + ")"})
+				return
+			}
+			seen[id] = loc{p.file, line}
+		}
 		for _, x := range p.exercises {
-			if x.ID == "" {
-				continue
-			}
-			if prev, dup := seen[x.ID]; dup {
-				errs = append(errs, &Error{File: p.file, Line: x.Line,
-					Msg: "duplicate exercise id " + strconv.Quote(x.ID) + " (first at " + prev.file + ":" + strconv.Itoa(prev.line) + ")"})
-				continue
-			}
-			seen[x.ID] = loc{p.file, x.Line}
+			claim("exercise", x.ID, x.Line)
 		}
 		for _, q := range p.questions {
-			if q.ID == "" {
-				continue
-			}
-			if prev, dup := seen[q.ID]; dup {
-				errs = append(errs, &Error{File: p.file, Line: q.Line,
-					Msg: "duplicate question id " + strconv.Quote(q.ID) + " (first at " + prev.file + ":" + strconv.Itoa(prev.line) + ")"})
-				continue
-			}
-			seen[q.ID] = loc{p.file, q.Line}
+			claim("question", q.ID, q.Line)
 		}
 	}
 	for _, slug := range slugs {
