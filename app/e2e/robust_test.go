@@ -261,3 +261,30 @@ func TestOpenAndDropAScenarioFile(t *testing.T) {
 		t.Error("the dropped script did not run")
 	}
 }
+
+// TestAMalformedAddressIsRefusedInTheReadersLanguage: /zh/lessons/%%
+// typed into the address bar got Go's bare English "400 Bad Request"; a
+// Chinese reader now reads why in Chinese, an English one in English.
+func TestAMalformedAddressIsRefusedInTheReadersLanguage(t *testing.T) {
+	b := newBrowser(t)
+	for _, tc := range []struct{ path, want, not string }{
+		{"/zh/lessons/%%", "400 错误的请求", "Bad Request"},
+		{"/lessons/%%", "the address is not one a browser can send", "请求"},
+	} {
+		b.open(tc.path)
+		b.waitFor("the refusal", `document.body && document.body.innerText.length > 0`)
+		got := eval[string](b, `document.body.innerText`)
+		if !strings.Contains(got, tc.want) || strings.Contains(got, tc.not) {
+			t.Errorf("%s reads %q, want %q", tc.path, got, tc.want)
+		}
+	}
+	// The refusal and the missing favicon are what the browser logs for
+	// such a page; anything else is a fault. A page of the app loaded
+	// afterwards lets the favicon's answer arrive first.
+	b.open("/playground")
+	for _, m := range b.takeConsoleErrors() {
+		if !strings.Contains(m.Text, "status of 400") && !strings.Contains(m.URL, "favicon") {
+			t.Errorf("console: %s", m.Text)
+		}
+	}
+}

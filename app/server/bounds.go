@@ -108,11 +108,31 @@ func (r *limitedConn) Read(p []byte) (int, error) {
 }
 
 // cappedConn gives its place back when closed (once: http.Server may
-// close a connection more than once).
+// close a connection more than once), and answers in the reader's
+// language what net/http refuses by itself (translateGoRefusal).
 type cappedConn struct {
 	net.Conn
-	l    *capListener
-	once sync.Once
+	l      *capListener
+	once   sync.Once
+	target string // the address of the last request line read
+}
+
+func (c *cappedConn) Read(p []byte) (int, error) {
+	n, err := c.Conn.Read(p)
+	if t := requestTarget(p[:n]); t != "" {
+		c.target = t
+	}
+	return n, err
+}
+
+func (c *cappedConn) Write(p []byte) (int, error) {
+	if own := translateGoRefusal(p, c.target); own != nil {
+		if _, err := c.Conn.Write(own); err != nil {
+			return 0, err
+		}
+		return len(p), nil
+	}
+	return c.Conn.Write(p)
 }
 
 func (c *cappedConn) Close() error {

@@ -233,11 +233,11 @@ func (s *Server) ServeHTTP(rw http.ResponseWriter, r *http.Request) {
 	}
 	if r.Method != http.MethodGet && r.Method != http.MethodHead {
 		w.Header().Set("Allow", "GET, HEAD")
-		http.Error(w, "405 method not allowed: this server only serves the site", http.StatusMethodNotAllowed)
+		refuse(w, r, http.StatusMethodNotAllowed, refuseMethod)
 		return
 	}
 	if reason := badPath(r.URL.Path); reason != "" {
-		http.Error(w, "400 bad path: "+reason, http.StatusBadRequest)
+		refuseBadPath(w, r, reason)
 		return
 	}
 	if s.serveCachedPage(w, r) {
@@ -294,7 +294,7 @@ func (s *Server) isPage(p string) bool {
 func (s *Server) limitBody(w http.ResponseWriter, r *http.Request) bool {
 	tooBig := func() bool {
 		w.Header().Set("Connection", "close")
-		http.Error(w, fmt.Sprintf("413 request body over %d bytes", s.cfg.MaxBodyBytes), http.StatusRequestEntityTooLarge)
+		refuse(w, r, http.StatusRequestEntityTooLarge, refuseBodyFmt, s.cfg.MaxBodyBytes)
 		return false
 	}
 	if r.ContentLength > s.cfg.MaxBodyBytes {
