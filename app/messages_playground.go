@@ -14,6 +14,7 @@ var playgroundMessages = map[string][2]string{
 	"pg.engine.fallback": {"The simulation could not start in the background, so it runs on this page instead: nothing is lost, but long histories may move less smoothly.", "模拟无法在后台启动，因此改在本页运行：不会丢失任何内容，但较长的历史记录移动起来可能不够流畅。"},
 	"pg.engine.stopped":  {"The simulation running in the background stopped, so it carries on on this page: nothing is lost, but long histories may move less smoothly.", "在后台运行的模拟已停止，因此改在本页继续运行：不会丢失任何内容，但较长的历史记录移动起来可能不够流畅。"},
 	"pg.badlink":         {"This link's script could not be read: the link is damaged or cut short. Copy the whole link again, or ask for the .scenario file. Here is the scenario the page names instead.", "无法读取这个链接里的脚本：链接已损坏或被截断。请重新复制完整的链接，或者索要 .scenario 文件。这里先显示页面地址指定的场景。"},
+	"notice.dismiss":     {"Dismiss this notice", "关闭这条提示"},
 	"pg.restored":        {"Your edited script from last time is back. Revert gives you the library's script again.", "你上次编辑的脚本已恢复。点击“还原”可以回到场景库里的脚本。"},
 
 	// Actions and the transport.

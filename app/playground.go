@@ -704,9 +704,18 @@ func (p *playground) Render() app.UI {
 		// matches children by position, and a notice inserted before the
 		// editor would mount it anew, with the text it was last given
 		// rather than what the learner typed since.
+		// The box floats over the page's foot (app.css, .notices): a notice
+		// appears once the app runs, after the server's page has been
+		// laid out, and pushing the playground down then would move what
+		// the learner was about to click.
 		app.Div().Class("notices").Body(
 			app.If(p.notice != "", func() app.UI {
-				return app.P().Class("notice").Role("status").Text(p.notice)
+				return app.P().Class("notice").Role("status").Body(
+					app.Span().Text(p.notice),
+					app.Button().Type("button").Class("notice-close").Aria("label", tr(l, "notice.dismiss")).
+						Title(tr(l, "notice.dismiss")).Text("×").
+						OnClick(func(ctx app.Context, e app.Event) { p.notice = "" }),
+				)
 			}),
 			renderEngineFault(l, p.engine),
 		),

@@ -288,3 +288,30 @@ func TestAMalformedAddressIsRefusedInTheReadersLanguage(t *testing.T) {
 		}
 	}
 }
+
+// TestANoticeNeverPushesThePlaygroundDown: a notice the app shows once it
+// runs (here, a damaged share link's) used to be inserted above the
+// playground after the server's page had been laid out, moving the
+// buttons under the learner's pointer. It now floats over the page's
+// foot, the playground stays where the page first drew it, and the
+// learner can dismiss it.
+func TestANoticeNeverPushesThePlaygroundDown(t *testing.T) {
+	b := newBrowser(t)
+	top := `Math.round(document.querySelector(".playground").getBoundingClientRect().top)`
+	b.open("/playground")
+	waitIdle(b)
+	plain := eval[int](b, top)
+	for _, tc := range []struct{ path, dismiss string }{
+		{"/playground#s=%%%", "Dismiss this notice"},
+		{"/zh/playground#s=%%%", "关闭这条提示"},
+	} {
+		b.open(tc.path)
+		waitIdle(b)
+		b.waitFor("the notice", `!!document.querySelector(".notices .notice")`)
+		if got := eval[int](b, top); got != plain {
+			t.Errorf("%s: the playground starts at %d px with the notice, %d px without", tc.path, got, plain)
+		}
+		b.click(`.notices .notice button[aria-label="` + tc.dismiss + `"]`)
+		b.waitFor("the notice to go", `!document.querySelector(".notices .notice")`)
+	}
+}
