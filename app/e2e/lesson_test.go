@@ -436,3 +436,25 @@ func TestALinkToNoLessonSaysSoInItsLanguage(t *testing.T) {
 		}
 	}
 }
+
+// TestALessonDiagramAtItsStartShowsItsWholeHint: a lesson playground's
+// diagram sized itself to its rows, so at step 0 it was a strip of about
+// 60 px that cut its hint ("nothing has happened yet") in half. The box
+// keeps room for the hint.
+func TestALessonDiagramAtItsStartShowsItsWholeHint(t *testing.T) {
+	b := newBrowser(t)
+	b.open("/lessons/03-transaction-protocols")
+	pg := `[data-scenario="end-txn"]`
+	b.do(chromedp.ScrollIntoView(chromedp.CSS(pg)))
+	b.waitFor("the playground to run", `document.querySelector(`+jsString(pg)+`)?.dataset.state === "ready"`)
+	b.click(pg + ` button[data-action="reset"]:not([disabled])`)
+	b.waitFor("the hint", `!!document.querySelector(`+jsString(pg+` .diagram-empty`)+`)`)
+	cut := eval[float64](b, `(() => {
+		const box = document.querySelector(`+jsString(pg+` .diagram-scroll`)+`).getBoundingClientRect();
+		const hint = document.querySelector(`+jsString(pg+` .diagram-empty`)+`).getBoundingClientRect();
+		return hint.bottom - box.bottom;
+	})()`)
+	if cut > 0 {
+		t.Errorf("the hint runs %.0f px past the bottom of the diagram's box", cut)
+	}
+}
