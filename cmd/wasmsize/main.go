@@ -36,6 +36,7 @@ import (
 func main() {
 	depsFile := flag.String("deps", "", "`file` of import paths, one a line, to name packages by")
 	top := flag.Int("top", 40, "print the `n` largest packages")
+	funcs := flag.String("funcs", "", "print the largest functions of `package` instead (the top n)")
 	flag.Parse()
 	if flag.NArg() != 1 {
 		fmt.Fprintln(os.Stderr, "usage: wasmsize [-deps FILE] [-top N] app.wasm")
@@ -64,7 +65,37 @@ func main() {
 		fmt.Fprintln(os.Stderr, "wasmsize: no name section: build without -ldflags=-s")
 		os.Exit(1)
 	}
+	if *funcs != "" {
+		reportFuncs(os.Stdout, m, newNamer(deps), *funcs, *top)
+		return
+	}
 	report(os.Stdout, m, newNamer(deps), *top)
+}
+
+// reportFuncs prints the n largest functions of one package: where to
+// look once report has named the package that grew.
+func reportFuncs(out io.Writer, m *module, n *namer, pkg string, top int) {
+	type fn struct {
+		name string
+		size int
+	}
+	var fns []fn
+	total := 0
+	for k, body := range m.bodies {
+		name := m.names[m.imported+k]
+		if n.pkg(name) == pkg {
+			fns = append(fns, fn{name, len(body)})
+			total += len(body)
+		}
+	}
+	sort.Slice(fns, func(i, j int) bool { return fns[i].size > fns[j].size })
+	fmt.Fprintf(out, "%s: %d bytes in %d functions\n", pkg, total, len(fns))
+	for i, f := range fns {
+		if i == top {
+			break
+		}
+		fmt.Fprintf(out, "%10d  %s\n", f.size, f.name)
+	}
 }
 
 // module is what wasmsize reads of a wasm binary.
