@@ -1,0 +1,116 @@
+package scenario
+
+import (
+	"fmt"
+	"go/ast"
+	"go/parser"
+	gotoken "go/token"
+	"os"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strings"
+	"testing"
+)
+
+// stmtTypes lists every type of this package that is a statement: the
+// types with an apply(*Session) *Error method, read from the source, so
+// a statement added anywhere is found without anyone adding it to a list.
+func stmtTypes(t *testing.T) []string {
+	t.Helper()
+	fset := gotoken.NewFileSet()
+	files, err := filepath.Glob("*.go")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []string
+	for _, name := range files {
+		if strings.HasSuffix(name, "_test.go") {
+			continue
+		}
+		f, err := parser.ParseFile(fset, name, nil, parser.SkipObjectResolution)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, d := range f.Decls {
+			fn, ok := d.(*ast.FuncDecl)
+			if !ok || fn.Recv == nil || fn.Name.Name != "apply" || len(fn.Recv.List) != 1 {
+				continue
+			}
+			star, ok := fn.Recv.List[0].Type.(*ast.StarExpr)
+			if !ok {
+				continue
+			}
+			if id, ok := star.X.(*ast.Ident); ok && strings.HasSuffix(id.Name, "Stmt") {
+				out = append(out, "*scenario."+id.Name)
+			}
+		}
+	}
+	slices.Sort(out)
+	if len(out) < 30 {
+		t.Fatalf("found only %d statement types: the apply method's shape changed and this test must follow", len(out))
+	}
+	return out
+}
+
+// TestEveryStatementTypeIsExercised: everyStatement, which the round
+// trip, line-by-line and interpretation tests run, holds one of every
+// statement type the package defines (issue 26: a hand-kept list missed
+// 5 of 38).
+func TestEveryStatementTypeIsExercised(t *testing.T) {
+	s, err := Parse("", everyStatement)
+	if err != nil {
+		t.Fatal(err)
+	}
+	seen := map[string]bool{}
+	for _, st := range s.Statements {
+		seen[fmt.Sprintf("%T", st)] = true
+	}
+	for _, typ := range stmtTypes(t) {
+		if !seen[typ] {
+			t.Errorf("everyStatement (roundtrip_test.go) has no %s: add a line of it", typ)
+		}
+	}
+}
+
+// TestEveryVerbIsDocumented: each verb of the parser's table is shown in
+// docs/scenario-language.md as a statement (a code span starting with it)
+// and is a word of its grammar, so a statement cannot ship without its
+// documentation.
+func TestEveryVerbIsDocumented(t *testing.T) {
+	b, err := os.ReadFile("../../docs/scenario-language.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	doc := string(b)
+	grammar := doc[strings.Index(doc, "## Grammar"):]
+	for _, v := range statementVerbs {
+		shown := regexp.MustCompile("`" + regexp.QuoteMeta(v) + "( [^`]*)?`")
+		if !shown.MatchString(doc[:len(doc)-len(grammar)]) {
+			t.Errorf("docs/scenario-language.md never shows a `%s …` statement", v)
+		}
+		if !strings.Contains(grammar, `"`+v+`"`) {
+			t.Errorf("docs/scenario-language.md's grammar does not name %q", v)
+		}
+	}
+	// The grammar's enumerations follow the tables they list.
+	production := func(name string) string {
+		i := strings.Index(grammar, "\n"+name)
+		if i < 0 {
+			t.Fatalf("the grammar has no %s production", name)
+		}
+		p := grammar[i:]
+		return p[:strings.Index(p, ";")]
+	}
+	mechs, invs := production("mechanism"), production("invariant")
+	for _, m := range Mechanisms {
+		if !strings.Contains(mechs, `"`+m.String()+`"`) {
+			t.Errorf("the grammar's mechanism production lacks %q", m)
+		}
+	}
+	for _, i := range Invariants {
+		if !strings.Contains(invs, `"`+i.String()+`"`) {
+			t.Errorf("the grammar's invariant production lacks %q", i)
+		}
+	}
+}
