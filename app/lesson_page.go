@@ -217,7 +217,7 @@ func calibrationLine(l doc.Lang, prog *Progress, ids []string) app.UI {
 // it.
 func scenarioOf(les *doc.Lesson, q *doc.Question) (sc *doc.Scenario, vals map[string]string, n int) {
 	sc, _ = les.ScenarioByID(q.Scenario)
-	vals, n = loadProgress().draw(sc)
+	vals, n = loadProgress().draw(les, sc)
 	return sc, vals, n
 }
 
@@ -239,7 +239,7 @@ func (p *lessonPage) renderSegment(s doc.Segment) app.UI {
 		if !ok {
 			return nil
 		}
-		vals, _ := loadProgress().draw(sc)
+		vals, _ := loadProgress().draw(les, sc)
 		return &scenarioPlayground{ID: sc.ID, Title: doc.Fill(sc.Title, vals), Script: doc.Fill(sc.Script, vals), Facts: sc.Facts, Actions: sc.Actions, Lang: string(p.lang),
 			Guarded: p.guarded(sc.ID)}
 	case s.Question != "":

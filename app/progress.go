@@ -34,8 +34,12 @@ type Progress struct {
 	Seed uint32 `json:"seed,omitempty"`
 	// ShowAll is a reader's preference: every after block open.
 	ShowAll bool `json:"showAll,omitempty"`
-	// Variants counts, by scenario id, the learner's "Try another": the
-	// variant shown is doc.VariantOf(Seed, id, Variants[id]).
+	// Variants counts, by lesson and scenario id (variantKey), the
+	// learner's "Try another": the variant shown is doc.VariantOf(Seed,
+	// id, Variants[key]). Scenario ids are unique within a lesson only
+	// (lessons 02 and 05 both vary an "expiration"); a key without the
+	// lesson, as sites before 2026-12-04 wrote, still counts for a
+	// lesson that has none of its own yet.
 	Variants map[string]int `json:"variants,omitempty"`
 	// Review is the current review round's question ids, kept until the
 	// learner asks for another round, so a reload finds the same round.
@@ -228,15 +232,27 @@ func (q *QuestionProgress) done() bool { return q != nil && (q.State == qCorrect
 // times the learner asked for another (0 for a scenario that does not
 // vary). A page without a learner (seed 0: the server's, print) shows
 // variant 0, every first value.
-func (p *Progress) draw(sc *doc.Scenario) (map[string]string, int) {
+func (p *Progress) draw(les *doc.Lesson, sc *doc.Scenario) (map[string]string, int) {
 	if sc == nil || len(sc.Vary) == 0 {
 		return nil, 0
 	}
 	if p.Seed == 0 {
 		return doc.Draw(sc.Vary, 0), 0
 	}
-	n := p.Variants[sc.ID]
+	n := p.tries(les, sc.ID)
 	return doc.Draw(sc.Vary, doc.VariantOf(p.Seed, sc.ID, n)), n
+}
+
+// variantKey is where Variants counts a lesson's scenario.
+func variantKey(les *doc.Lesson, id string) string { return les.Slug + "/" + id }
+
+// tries is how many times the learner asked for another variant of a
+// lesson's scenario.
+func (p *Progress) tries(les *doc.Lesson, id string) int {
+	if n, ok := p.Variants[variantKey(les, id)]; ok {
+		return n
+	}
+	return p.Variants[id] // written before the key named the lesson
 }
 
 // ask puts a question back to unanswered, to be asked again (another
@@ -252,7 +268,7 @@ func (p *Progress) another(les *doc.Lesson, id string) {
 	if !ok {
 		return
 	}
-	p.Variants[q.Scenario]++
+	p.Variants[variantKey(les, q.Scenario)] = p.tries(les, q.Scenario) + 1
 	for _, o := range les.Questions {
 		if o.Scenario == q.Scenario {
 			p.question(o.ID).ask()

@@ -155,7 +155,7 @@ func TestLessonPageVariantsAndAfterBlocks(t *testing.T) {
 	p := learner(t, 99)
 	les := thinkingLesson()
 	page := &lessonPage{lesson: les, lang: doc.English}
-	vals, _ := p.draw(&les.Scenarios[0])
+	vals, _ := p.draw(les, &les.Scenarios[0])
 	html := app.HTMLString(page.renderLesson())
 	n := vals["n"]
 	for _, want := range []string{"partitions=" + n, "Which? " + n, "It was " + n, `data-after="q-pick"`, `data-action="show-all"`} {
@@ -176,10 +176,10 @@ func TestLessonPageVariantsAndAfterBlocks(t *testing.T) {
 		t.Error("answered: the after block is not open, or no Try another")
 	}
 	p.another(les, "q-pick")
-	if st := p.Questions["q-pick"]; st.State != qUnanswered || !st.Solved || p.Variants["s"] != 1 {
+	if st := p.Questions["q-pick"]; st.State != qUnanswered || !st.Solved || p.Variants[variantKey(les, "s")] != 1 {
 		t.Errorf("after Try another: %+v, variants %v", st, p.Variants)
 	}
-	next, _ := p.draw(&les.Scenarios[0])
+	next, _ := p.draw(les, &les.Scenarios[0])
 	if next["n"] == n {
 		t.Errorf("Try another drew the same value %s", n)
 	}
@@ -187,8 +187,32 @@ func TestLessonPageVariantsAndAfterBlocks(t *testing.T) {
 		t.Errorf("the catalogue counts %d right, want the earlier right answer", got)
 	}
 	// Without a learner (the server, print) it is variant 0.
-	if vals, _ := (&Progress{}).draw(&les.Scenarios[0]); vals["n"] != "1" {
+	if vals, _ := (&Progress{}).draw(les, &les.Scenarios[0]); vals["n"] != "1" {
 		t.Errorf("seed 0 draws %v", vals)
+	}
+}
+
+// Two lessons may vary scenarios of the same id (02 and 05 both have an
+// "expiration"): trying another in one leaves the other's variant alone,
+// and a count kept under the id alone, as older sites wrote it, still
+// counts until the lesson has its own.
+func TestVariantsAreCountedPerLesson(t *testing.T) {
+	p := learner(t, 7)
+	a, b := thinkingLesson(), thinkingLesson()
+	b.Slug = a.Slug + "-twin"
+	before, _ := p.draw(b, &b.Scenarios[0])
+	p.another(a, "q-pick")
+	if after, _ := p.draw(b, &b.Scenarios[0]); after["n"] != before["n"] {
+		t.Errorf("Try another in %s changed %s's variant from %s to %s", a.Slug, b.Slug, before["n"], after["n"])
+	}
+	old := learner(t, 7)
+	old.Variants["s"] = 1
+	if got, want := old.tries(a, "s"), 1; got != want {
+		t.Errorf("an old count: %d tries, want %d", got, want)
+	}
+	old.another(a, "q-pick")
+	if got := old.Variants[variantKey(a, "s")]; got != 2 {
+		t.Errorf("another after an old count: %d, want 2", got)
 	}
 }
 
@@ -245,7 +269,7 @@ func TestReviewDrawsTheWeakOnes(t *testing.T) {
 	if hits < 6 {
 		t.Errorf("the wrong question was drawn in %d rounds of 10", hits)
 	}
-	if p.Variants["s"] == 0 {
+	if p.tries(les, "s") == 0 {
 		t.Error("the answered varied question was not asked in a new variant")
 	}
 }
