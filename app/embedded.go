@@ -74,7 +74,8 @@ type scenarioPlayground struct {
 	// diagramState holds the engine and the diagram's view (stage.go).
 	diagramState
 
-	loaded string // the Script input the state below was made for
+	loaded   string // the Script input the state below was made for
+	loadedID string // and the ID input
 
 	// workErr is the last run's outcome (an action that could not be
 	// written in); actionMsg what the last action button said.
@@ -134,7 +135,7 @@ func (s *scenarioPlayground) setup() {
 	s.histGen = gen + 1
 	s.lang = s.Lang
 	s.viewH = embeddedViewH
-	s.loaded = s.Script
+	s.loaded, s.loadedID = s.Script, s.ID
 	s.editorText, s.script, s.scriptErr = s.Script, s.Script, nil
 	s.undoStack, s.started, s.busy = undoStack{max: 20}, false, false
 	// The learner's edit of this block, kept from an earlier visit, comes
@@ -212,9 +213,14 @@ func (s *scenarioPlayground) OnUpdate(ctx app.Context) {
 		return
 	}
 	s.unobserve()
+	if app.IsClient && s.ID == s.loadedID {
+		// The same block in another variant ("Try another"): an edit of
+		// the old variant's script would hide the new one's values.
+		removeItem(s.editKey())
+	}
 	s.setup()
 	if app.IsClient {
-		ctx.Defer(func(ctx app.Context) { s.setTextarea(s.Script) })
+		ctx.Defer(func(ctx app.Context) { s.setTextarea(s.script) })
 		s.observe(ctx)
 	}
 }

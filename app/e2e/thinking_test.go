@@ -275,3 +275,41 @@ func TestFocusRingAndPhoneTargets(t *testing.T) {
 		t.Errorf("a confidence radio on a phone is %v px", size)
 	}
 }
+
+// TestTryAnotherReplacesAnEditedScript: a learner who had edited a
+// varied playground and pressed "Try another" kept their edit of the old
+// variant, so the new variant's values never showed while its question
+// asked about them. The new variant's script replaces the edit.
+func TestTryAnotherReplacesAnEditedScript(t *testing.T) {
+	site := thinkingSite(t)
+	b := newBrowser(t)
+	b.openURL(site + "/lessons/01-think")
+	pg := `[data-scenario="ending"]`
+	area := pg + ` textarea`
+	b.do(chromedp.ScrollIntoView(chromedp.CSS(pg)))
+	end := shownEnd(b)
+	edited := eval[string](b, `document.querySelector(`+jsString(area)+`).value`) + "# my own note\n"
+	eval[bool](b, `(() => { const t = document.querySelector(`+jsString(area)+`); t.value = `+jsString(edited)+`; t.dispatchEvent(new Event("input", {bubbles: true})); return true })()`)
+	b.waitFor("the edit kept", `Object.keys(localStorage).some(k => k.startsWith("txnlab.lesson-edit.") && localStorage.getItem(k).includes("# my own note"))`)
+
+	right := "a"
+	if end == "abort" {
+		right = "b"
+	}
+	pick(b, "q-ending", right)
+	b.click(question("q-ending") + ` [data-action="check"]`)
+	waitQuestionState(b, "q-ending", "correct")
+	b.click(question("q-ending") + ` [data-action="another"]`)
+	waitQuestionState(b, "q-ending", "unanswered")
+	next := shownEnd(b)
+	if next == end {
+		t.Fatalf("Try another showed %s again", end)
+	}
+	b.waitFor("the new variant's script", `!document.querySelector(`+jsString(area)+`).value.includes("# my own note")`)
+	if got := eval[string](b, `document.querySelector(`+jsString(area)+`).value`); !strings.Contains(got, "p "+next) {
+		t.Errorf("after Try another the playground holds %q, want the variant %s", got, next)
+	}
+	if kept := eval[bool](b, `Object.keys(localStorage).some(k => k.startsWith("txnlab.lesson-edit.") && localStorage.getItem(k).includes("# my own note"))`); kept {
+		t.Error("the old variant's edit is still kept and would come back on a reload")
+	}
+}
