@@ -102,6 +102,7 @@ var messages = map[string][2]string{
 	"cal.mid":          {"fairly sure", "比较有把握"},
 	"cal.low":          {"unsure", "没把握"},
 	"review.title":     {"Review", "复习"},
+	"review.pending":   {"Drawing your round from your progress in this browser…", "正在根据你在这个浏览器里的学习进度抽题……"},
 	"review.lead":      {"Questions from every lesson, more often those you got wrong, were unsure of or have not answered yet, in a new variant where one varies.", "从每一课里抽出的思考题：答错过的、没把握的、还没回答的，抽到的机会更大；能变换数值的题目会换一组新的数值。"},
 	"review.again":     {"Another round", "再来一轮"},
 	"review.link":      {"Review questions from every lesson", "复习各课的思考题"},

@@ -166,6 +166,12 @@ func (p *reviewPage) Render() app.UI {
 			app.H1().Text(tr(l, "review.title")),
 			app.P().Class("lead").Text(tr(l, "review.lead")),
 			app.If(p.failed, func() app.UI { return app.P().Class("notice").Role("alert").Text(tr(l, "lesson.offline")) }),
+			// The round is drawn from the progress in this browser, which
+			// the server never sees: until the app has drawn it, say so
+			// rather than show an empty page.
+			app.If(ids == nil && !p.failed, func() app.UI {
+				return app.P().Class("review-pending muted").Aria("busy", true).Text(tr(l, "review.pending"))
+			}),
 			app.Range(ids).Slice(func(i int) app.UI {
 				les, q := p.find(ids[i])
 				path := lessonPath(l, les.Slug)

@@ -206,6 +206,9 @@ func TestReviewInBothLanguages(t *testing.T) {
 	b := newBrowser(t)
 	b.openURL(site + "/zh/lessons/review")
 	b.waitFor("the round", `document.querySelectorAll("[data-review]").length === 2`)
+	if eval[bool](b, `!!document.querySelector(".review-pending")`) {
+		t.Error("the round is drawn and the page still says it is being drawn")
+	}
 	if h := b.text("h1"); h != "复习" {
 		t.Errorf("the Chinese review is titled %q", h)
 	}

@@ -260,3 +260,20 @@ func TestTheReviewIsAPage(t *testing.T) {
 		t.Error("the Chinese review is not in Chinese")
 	}
 }
+
+// TestTheReviewSaysItsRoundComes: the review's round is drawn from the
+// progress in the learner's browser, which the server never sees; the
+// server's page said nothing where the round would be. It now says the
+// round is being drawn, in the page's language.
+func TestTheReviewSaysItsRoundComes(t *testing.T) {
+	s := newLessonServer(t)
+	for path, want := range map[string]string{
+		"/lessons/review":    "Drawing your round from your progress in this browser",
+		"/zh/lessons/review": "正在根据你在这个浏览器里的学习进度抽题",
+	} {
+		rec := get(t, s, path)
+		if rec.Code != http.StatusOK || !strings.Contains(rec.Body.String(), want) {
+			t.Errorf("%s: %d, without %q", path, rec.Code, want)
+		}
+	}
+}
