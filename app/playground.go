@@ -129,6 +129,10 @@ type playground struct {
 	frameQueue []func()
 	onLayout   app.Func
 
+	// live is the live session the playground follows in Live mode
+	// (live.go), nil otherwise.
+	live *liveFeed
+
 	// firstSrc is the script of the run the page began before it mounted
 	// (StartFirstRun), which the engine holds or is running: opening with
 	// it takes that run rather than asking for it again.
@@ -175,6 +179,12 @@ func (p *playground) OnNav(ctx app.Context) {
 	p.lang = string(langOf(ctx.Page().URL().Path))
 	setPageIn(ctx, doc.Lang(p.lang), tr(p.lang, "Playground"), tr(p.lang, "pg.description"))
 	p.stop()
+	if isLive(ctx.Page().URL()) {
+		p.notice, p.actionMsg = "", ""
+		p.openLive(ctx)
+		return
+	}
+	p.closeLive()
 	o := openAt(p.lang, ctx.Page().URL())
 	p.notice, p.actionMsg = o.notice, ""
 	sc, src, pos := o.sc, o.src, o.startPos()
@@ -296,6 +306,7 @@ func (p *playground) OnMount(ctx app.Context) {
 func (p *playground) OnDismount() {
 	p.keepNow()
 	p.stop()
+	p.closeLive()
 	p.releaseIdle()
 	if p.onLeave != nil {
 		app.Window().Call("removeEventListener", "pagehide", p.onLeave)
@@ -427,6 +438,9 @@ func asScriptError(err error) *ScriptError {
 // the action would be written into it.
 func (p *playground) act(ctx app.Context, stmt string) {
 	p.stop()
+	if p.liveAct(ctx, stmt) {
+		return
+	}
 	if p.scriptErr != nil {
 		p.say(true, fmt.Sprintf(tr(p.lang, "pg.act.error"), p.scriptErr.Line, stmt))
 		return
@@ -720,6 +734,7 @@ func (p *playground) Render() app.UI {
 			renderEngineFault(l, p.engine),
 		),
 		p.renderCompareLink(),
+		p.renderLive(),
 		app.Div().Class("playground").Body(
 			p.renderEditor(),
 			p.renderStageSection(),

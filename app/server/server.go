@@ -66,6 +66,10 @@ type Config struct {
 	// Lessons is the course the lesson pages show. Default none: the
 	// catalogue is then empty.
 	Lessons txnapp.Lessons
+
+	// Live is the session the playground's Live mode follows (live.go):
+	// the Kafka listener's, under txnlab serve --kafka. Default none.
+	Live Live
 }
 
 func (c Config) withDefaults() Config {
@@ -104,6 +108,7 @@ type Server struct {
 	pages   *app.Handler
 	lessons *lessonData
 	cache   pageCache // each page rendered and gzipped once (bounds.go)
+	live    *liveServer
 }
 
 // New reads the web directory and prepares the handler. It fails when
@@ -111,7 +116,7 @@ type Server struct {
 // the browser with a far less helpful message.
 func New(cfg Config) (*Server, error) {
 	cfg = cfg.withDefaults()
-	s := &Server{cfg: cfg, log: log.New(cfg.Log, "txnlab: ", 0)}
+	s := &Server{cfg: cfg, log: log.New(cfg.Log, "txnlab: ", 0), live: &liveServer{live: cfg.Live}}
 	root, err := os.OpenRoot(cfg.WebDir)
 	if err != nil {
 		return nil, fmt.Errorf("web directory: %w", err)
@@ -228,6 +233,11 @@ func (s *Server) ServeHTTP(rw http.ResponseWriter, r *http.Request) {
 	defer tidy.finish()
 	var w http.ResponseWriter = tidy
 	setSecurityHeaders(w.Header())
+	// Live mode reads its own bodies (one statement, bounded there):
+	// limitBody drains a body to measure it.
+	if s.live.serve(w, r) {
+		return
+	}
 	if !s.limitBody(w, r) {
 		return
 	}
