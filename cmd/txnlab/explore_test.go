@@ -111,7 +111,7 @@ func TestExploreLists(t *testing.T) {
 			t.Errorf("%s printed %q, want %q", c.flag, got, c.want)
 		}
 	}
-	if len(safety.MechanismNames()) != 9 || !strings.Contains(strings.Join(safety.MechanismNames(), " "), "aborted-filter") {
+	if len(safety.MechanismNames()) != len(safety.Mechanisms) || !strings.Contains(strings.Join(safety.MechanismNames(), " "), "aborted-filter") {
 		t.Errorf("mechanisms %v", safety.MechanismNames())
 	}
 	var stdout, stderr bytes.Buffer

@@ -915,8 +915,11 @@ func TestEnums(t *testing.T) {
 			t.Errorf("state %v", s)
 		}
 	}
-	if len(Mechanisms) != 9 || len(Invariants) != 9 || len(ClientStates) != 8 {
-		t.Error("enumeration sizes changed")
+	// The Java client's states are Kafka's, fixed; the mechanisms and
+	// invariants grow with core/safety's table, which its own tests and
+	// TestEveryMechanismMatters hold to account.
+	if len(ClientStates) != 8 {
+		t.Error("the client states changed")
 	}
 	if InvAny.String() != "any" {
 		t.Error("fallback names")
