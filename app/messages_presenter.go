@@ -15,6 +15,7 @@ var presenterMessages = map[string][2]string{
 	"pres.slide":       {"%d of %d", "第 %d 项，共 %d 项"},
 	"pres.prev":        {"Previous", "上一项"},
 	"pres.next":        {"Next", "下一项"},
+	"pres.noblocks":    {"This lesson has no playground, question or exercise to present.", "这一课没有可以演示的演练场、思考题或练习。"},
 	"keys.present":     {"Enter or leave the presenter view", "进入或退出演示视图"},
 	"keys.pager":       {"In the presenter view: step forward or back (a clicker's keys; space steps too)", "在演示视图中：前进或后退一步（翻页笔的按键；空格键也前进一步）"},
 	"keys.blank":       {"In the presenter view: blank the screen, or show it again", "在演示视图中：黑屏，或恢复显示"},

@@ -164,6 +164,17 @@ func TestPresenterViewInChinese(t *testing.T) {
 	if bad := eval[[]string](b, englishOnPage); len(bad) > 0 {
 		t.Errorf("English on the Chinese presenter view: %q", bad)
 	}
+
+	// A Chinese lesson presented.
+	b.open("/zh/lessons/03-transaction-protocols")
+	b.click(`.lesson-body [data-action="present"]`)
+	b.waitFor("the presentation", `!!document.querySelector(".lesson-presenter")`)
+	if bar := b.text(".lesson-presenter .pres-bar"); !containsAll(bar, "演示视图", "上一项", "下一项", "共") {
+		t.Errorf("the lesson presenter's controls are not Chinese: %q", bar)
+	}
+	if bad := eval[[]string](b, englishOnPage); len(bad) > 0 {
+		t.Errorf("English on the Chinese lesson presenter: %q", bad)
+	}
 }
 
 // TestTheDiagramFitsBesideTheScriptAt1280 (issue 26): at 1280×800 the
@@ -203,4 +214,59 @@ func hasHan(s string) bool {
 		}
 	}
 	return false
+}
+
+// TestLessonPresenter: a lesson presented one block at a time. P opens
+// it at the first block; Next and Previous move between blocks; on a
+// playground, PageDown steps (the first press runs a playground that
+// waits for its question) and at the end moves to the next block; Esc
+// gives the lesson back.
+func TestLessonPresenter(t *testing.T) {
+	b := newBrowser(t)
+	setViewport(b, 1280, 800, false)
+	b.open("/lessons/03-transaction-protocols")
+	b.waitFor("the lesson", `!!document.querySelector(".lesson-body [data-action=present]")`)
+	eval[bool](b, `(document.activeElement.blur(), true)`)
+	b.do(chromedp.KeyEvent("p"))
+	b.waitFor("the presentation", `!!document.querySelector(".lesson-presenter")`)
+	slide := `+document.querySelector(".pres-slide").dataset.slide`
+	if n := eval[int](b, slide); n != 0 {
+		t.Fatalf("the presentation opened at block %d", n)
+	}
+	if n := eval[int](b, `document.querySelectorAll(".lesson-presenter .embedded-playground, .lesson-presenter .question-card, .lesson-presenter .exercise-card").length`); n != 1 {
+		t.Errorf("%d blocks shown at once, want 1", n)
+	}
+	b.click(`[data-action="pres-next"]`)
+	b.waitFor("block 2", slide+` === 1`)
+	b.click(`[data-action="pres-prev"]`)
+	b.waitFor("block 1", slide+` === 0`)
+
+	// The first playground: step it with the clicker's keys.
+	for i := 0; i < 20 && !eval[bool](b, `!!document.querySelector(".lesson-presenter .embedded-playground")`); i++ {
+		b.click(`[data-action="pres-next"]`)
+		b.waitFor("the next block", fmt.Sprintf(`%s === %d`, slide, i+1))
+	}
+	at := eval[int](b, slide)
+	scrub := `+(document.querySelector(".lesson-presenter .scrub") || {}).value`
+	eval[bool](b, `(document.activeElement.blur(), true)`)
+	if eval[string](b, `document.querySelector(".lesson-presenter .embedded-playground").dataset.state`) != "ready" {
+		b.do(chromedp.KeyEvent(kb.PageDown)) // runs a playground that waits
+	}
+	b.waitFor("the playground's run", `document.querySelector(".lesson-presenter .embedded-playground").dataset.state === "ready"`)
+	p0 := eval[int](b, scrub)
+	b.do(chromedp.KeyEvent(kb.PageDown))
+	b.waitFor("a step", fmt.Sprintf(`%s === %d`, scrub, p0+1))
+	if said := eval[string](b, `(document.querySelector(".lesson-presenter .pres-said") || {}).textContent || ""`); !strings.HasPrefix(said, "Step ") {
+		t.Errorf("the presented playground's caption says %q", said)
+	}
+	b.do(chromedp.KeyEvent(kb.PageUp))
+	b.waitFor("a step back", fmt.Sprintf(`%s === %d`, scrub, p0))
+	b.do(chromedp.KeyEvent(kb.End))
+	b.waitFor("the end", scrub+` === +document.querySelector(".lesson-presenter .scrub").max`)
+	b.do(chromedp.KeyEvent(kb.PageDown))
+	b.waitFor("the next block after the playground's end", fmt.Sprintf(`%s === %d`, slide, at+1))
+	b.shot("lesson")
+
+	b.do(chromedp.KeyEvent(kb.Escape))
+	b.waitFor("the lesson again", `!document.querySelector(".lesson-presenter") && document.querySelectorAll(".lesson-body .embedded-playground").length > 1`)
 }
