@@ -197,12 +197,12 @@ func (p *lessonPage) renderPresenter() app.UI {
 	if len(slides) > 0 {
 		body = p.renderSegment(les.Segments[slides[p.slide]])
 	}
-	return app.Div().Class("lesson-presenter").DataSet("size", presenterSizes[p.size]).Body(
+	return app.Div().Class("lesson-presenter").Body(
 		presenterBar(l, &p.presenter, extra,
 			func(ctx app.Context, d int) { p.resize(d) },
 			func(ctx app.Context) { p.blank = !p.blank },
 			func(ctx app.Context) { p.stopPresenting() }),
-		app.Div().Class("pres-slide-body").Lang(doc.Lang(l).HTMLLang()).Body(body),
+		app.Div().Class("pres-slide-body").DataSet("size", presenterSizes[p.size]).Lang(doc.Lang(l).HTMLLang()).Body(body),
 		app.If(p.blank, func() app.UI { return presenterBlank(l, func(app.Context) { p.blank = false }) }),
 	)
 }

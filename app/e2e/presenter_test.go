@@ -259,6 +259,19 @@ func TestLessonPresenter(t *testing.T) {
 	if said := eval[string](b, `(document.querySelector(".lesson-presenter .pres-said") || {}).textContent || ""`); !strings.HasPrefix(said, "Step ") {
 		t.Errorf("the presented playground's caption says %q", said)
 	}
+	// The diagram takes the width and the height the block leaves (its
+	// facts, here six lines, stay under it), and the caption is on screen.
+	type box struct{ DiagramH, DiagramW, CaptionBottom, WinH, WinW int }
+	g := eval[box](b, `(() => { const r = document.querySelector(".lesson-presenter .diagram-scroll").getBoundingClientRect();
+		const c = document.querySelector(".lesson-presenter .pres-caption").getBoundingClientRect();
+		return {DiagramH: Math.round(r.height), DiagramW: Math.round(r.width), CaptionBottom: Math.round(c.bottom), WinH: innerHeight, WinW: innerWidth}; })()`)
+	if g.DiagramH < g.WinH*2/5 || g.DiagramW < g.WinW*9/10 {
+		t.Errorf("the presented playground's diagram is %d×%d px in a %d×%d window: not full-width and tall", g.DiagramW, g.DiagramH, g.WinW, g.WinH)
+	}
+	if g.CaptionBottom > g.WinH {
+		t.Errorf("the caption ends at %d px, below the %d px window", g.CaptionBottom, g.WinH)
+	}
+	b.shot("playground")
 	b.do(chromedp.KeyEvent(kb.PageUp))
 	b.waitFor("a step back", fmt.Sprintf(`%s === %d`, scrub, p0))
 	b.do(chromedp.KeyEvent(kb.End))
