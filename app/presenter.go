@@ -158,8 +158,9 @@ func (p *playground) togglePresenting(ctx app.Context) {
 }
 
 // remeasure measures the diagram's box after the next layout and
-// scrolls its newest row into view.
-func (p *playground) remeasure(ctx app.Context) {
+// scrolls its newest row into view (through the page's own context,
+// from the frame's callback).
+func (p *playground) remeasure(app.Context) {
 	if !app.IsClient {
 		return
 	}
@@ -208,8 +209,7 @@ func (p *playground) presenterClass() string {
 	return "playground"
 }
 
-// renderPresenter is what the stage adds while presented: the bar above
-// it, the caption under it and the blank screen over it.
+// renderPresenterBar is the bar the stage has above it while presented.
 func (p *playground) renderPresenterBar() app.UI {
 	if !p.presenting {
 		return app.Text("")
@@ -220,6 +220,9 @@ func (p *playground) renderPresenterBar() app.UI {
 		func(ctx app.Context) { p.togglePresenting(ctx) })
 }
 
+// renderPresenterCaption is what the stage has under it while
+// presented: the caption, and the blank screen over everything when B
+// blanked it.
 func (p *playground) renderPresenterCaption() app.UI {
 	if !p.presenting {
 		return app.Text("")
