@@ -655,11 +655,15 @@ func shortcut(ev app.Value, presenting bool) (string, bool) {
 			}
 		}
 	}
+	key := ev.Get("key").String()
 	switch tag {
 	case "TEXTAREA", "INPUT", "SELECT":
-		return "", false
+		// A clicker's keys still drive a presentation from a choice or
+		// the scrubber just clicked: nothing is typed there.
+		if !presenting || !clickerKey(key) || tag != "INPUT" || !choiceInput(target.Get("type").String()) {
+			return "", false
+		}
 	}
-	key := ev.Get("key").String()
 	switch key {
 	case " ", "ArrowLeft", "ArrowRight", "Home", "End", "?", "？":
 	default:
@@ -672,6 +676,13 @@ func shortcut(ev app.Value, presenting bool) (string, bool) {
 	}
 	return key, true
 }
+
+// clickerKey tells the keys a presentation takes even from a focused
+// choice: what a remote clicker sends, and Escape.
+func clickerKey(key string) bool { return key == "PageDown" || key == "PageUp" || key == "Escape" }
+
+// choiceInput tells the input types nothing is typed into.
+func choiceInput(typ string) bool { return typ == "radio" || typ == "checkbox" || typ == "range" }
 
 func (p *playground) onKey(ctx app.Context, key string) {
 	if p.helpOpen {

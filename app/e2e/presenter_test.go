@@ -279,6 +279,12 @@ func TestLessonPresenter(t *testing.T) {
 	b.do(chromedp.KeyEvent(kb.PageDown))
 	b.waitFor("the next block after the playground's end", fmt.Sprintf(`%s === %d`, slide, at+1))
 	b.shot("lesson")
+	// From a choice just clicked, the clicker still moves on.
+	if eval[bool](b, `!!document.querySelector(".lesson-presenter input[type=radio]")`) {
+		b.click(`.lesson-presenter input[type=radio]`)
+		b.do(chromedp.KeyEvent(kb.PageDown))
+		b.waitFor("the block after the question", fmt.Sprintf(`%s === %d`, slide, at+2))
+	}
 
 	b.do(chromedp.KeyEvent(kb.Escape))
 	b.waitFor("the lesson again", `!document.querySelector(".lesson-presenter") && document.querySelectorAll(".lesson-body .embedded-playground").length > 1`)
