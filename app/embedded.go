@@ -70,6 +70,9 @@ type scenarioPlayground struct {
 	// away, so it neither runs when scrolled to nor shows its script until
 	// the question's check runs it, or the learner asks.
 	Guarded bool
+	// Presenting is set while the lesson is presented (lesson_presenter.go):
+	// the playground shows its step as a caption.
+	Presenting bool
 
 	// diagramState holds the engine and the diagram's view (stage.go).
 	diagramState
@@ -186,6 +189,7 @@ func domID(id string) string {
 func (s *scenarioPlayground) OnMount(ctx app.Context) {
 	s.ctx = ctx
 	ctx.Handle(ShowAction, s.onShow)
+	ctx.Handle(presentStepAction, s.onPresentStep)
 	if !app.IsClient {
 		return
 	}
@@ -607,6 +611,7 @@ func (s *scenarioPlayground) Render() app.UI {
 					s.renderTransport(),
 					s.renderActions(),
 					s.renderStage(),
+					s.renderPresenterCaption(),
 					s.renderFacts(),
 				),
 			),

@@ -21,6 +21,10 @@ type lessonPage struct {
 	loading   bool
 	failed    bool // the data could not be had (offline, never cached)
 	missing   bool // no such lesson
+
+	presenter          // the presentation (lesson_presenter.go)
+	slide     int      // the block presented, in slides()
+	keydown   app.Func // the presenter's keys
 }
 
 func newLessonPage() *lessonPage {
@@ -44,6 +48,12 @@ type lessonPageData struct {
 // OnMount listens for a card's "Try another", and opens every after
 // block for print.
 func (p *lessonPage) OnMount(ctx app.Context) {
+	ctx.Handle(presentEdgeAction, func(ctx app.Context, a app.Action) {
+		if d, ok := a.Value.(int); ok && p.presenting {
+			p.moveSlide(d)
+		}
+	})
+	p.listenPresenterKeys(ctx)
 	ctx.Handle(anotherAction, func(ctx app.Context, a app.Action) {
 		if id, ok := a.Value.(string); ok && p.lesson != nil {
 			prog := loadProgress()
@@ -73,6 +83,7 @@ func (p *lessonPage) OnNav(ctx app.Context) {
 	slug := lessonSlugOf(path)
 	if p.path != path || p.lesson == nil {
 		p.path, p.lesson, p.catalogue, p.failed, p.missing = path, nil, nil, false, false
+		p.slide = 0
 		switch {
 		case serverLessons != nil:
 			if l, ok := serverLessons.Lesson(p.lang, slug); ok {
@@ -173,10 +184,14 @@ func (p *lessonPage) renderAbsent() app.UI {
 
 func (p *lessonPage) renderLesson() app.UI {
 	les, prog := p.lesson, loadProgress()
+	if p.presenting {
+		return p.renderPresenter()
+	}
 	afters := slices.ContainsFunc(les.Segments, func(s doc.Segment) bool { return s.After != "" })
 	return app.Div().Class("lesson-body").Body(
 		app.H1().Text(les.Title),
 		app.P().Class("lead").Text(les.Summary),
+		app.Div().Class("lesson-tools").Body(p.presentButton()),
 		app.If(afters, func() app.UI {
 			return app.Label().Class("show-all").Body(
 				app.Input().Type("checkbox").Attr("data-action", "show-all").Checked(prog.ShowAll).OnChange(p.onShowAll),
@@ -241,7 +256,7 @@ func (p *lessonPage) renderSegment(s doc.Segment) app.UI {
 		}
 		vals, _ := loadProgress().draw(les, sc)
 		return &scenarioPlayground{ID: sc.ID, Title: doc.Fill(sc.Title, vals), Script: doc.Fill(sc.Script, vals), Facts: sc.Facts, Actions: sc.Actions, Lang: string(p.lang),
-			Guarded: p.guarded(sc.ID)}
+			Guarded: p.guarded(sc.ID), Presenting: p.presenting}
 	case s.Question != "":
 		q, ok := les.QuestionByID(s.Question)
 		if !ok {

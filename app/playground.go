@@ -99,6 +99,7 @@ type playground struct {
 
 	reducedMotion bool
 	helpOpen      bool // the keyboard shortcuts' help (shortcuts.go)
+	presenter          // the presenter view (presenter.go)
 	keydown       app.Func
 	// source is the address the playground was opened at: what it keeps
 	// across reloads belongs to it (keep.go). onLeave keeps the script
@@ -627,9 +628,9 @@ func nextMessage(e Engine, name string) int {
 func (p *playground) listenKeys(ctx app.Context) {
 	p.keydown = app.FuncOf(func(this app.Value, args []app.Value) any {
 		ev := args[0]
-		key, ok := shortcut(ev)
-		if !ok {
-			return nil
+		key, ok := shortcut(ev, p.presenting)
+		if !ok || (key == "Escape" && p.helpOpen) {
+			return nil // Escape closes the help first: the dialog's own
 		}
 		// Synchronously, or the page scrolls before Go gets to run.
 		ev.Call("preventDefault")
@@ -648,7 +649,7 @@ func (p *playground) listenKeys(ctx app.Context) {
 // shortcut tells whether a key event is one of the transport's shortcuts:
 // not typed into a form control, not a space meant for a focused button,
 // not with a modifier.
-func shortcut(ev app.Value) (string, bool) {
+func shortcut(ev app.Value, presenting bool) (string, bool) {
 	if ev.Get("ctrlKey").Bool() || ev.Get("metaKey").Bool() || ev.Get("altKey").Bool() || ev.Get("defaultPrevented").Bool() {
 		return "", false
 	}
@@ -668,15 +669,21 @@ func shortcut(ev app.Value) (string, bool) {
 			}
 		}
 	}
+	key := ev.Get("key").String()
 	switch tag {
 	case "TEXTAREA", "INPUT", "SELECT":
-		return "", false
+		// A clicker's keys still drive a presentation from a choice or
+		// the scrubber just clicked: nothing is typed there.
+		if !presenting || !clickerKey(key) || tag != "INPUT" || !choiceInput(target.Get("type").String()) {
+			return "", false
+		}
 	}
-	key := ev.Get("key").String()
 	switch key {
 	case " ", "ArrowLeft", "ArrowRight", "Home", "End", "?", "？":
 	default:
-		return "", false
+		if !presenterKey(key, presenting) {
+			return "", false
+		}
 	}
 	if key == " " && (tag == "BUTTON" || tag == "A" || tag == "SUMMARY" || role == "button" || role == "tab" || role == "switch") {
 		return "", false
@@ -684,10 +691,21 @@ func shortcut(ev app.Value) (string, bool) {
 	return key, true
 }
 
+// clickerKey tells the keys a presentation takes even from a focused
+// choice: what a remote clicker sends, and Escape.
+func clickerKey(key string) bool { return key == "PageDown" || key == "PageUp" || key == "Escape" }
+
+// choiceInput tells the input types nothing is typed into.
+func choiceInput(typ string) bool { return typ == "radio" || typ == "checkbox" || typ == "range" }
+
 func (p *playground) onKey(ctx app.Context, key string) {
 	if p.helpOpen {
 		return // the help dialog is modal: its keys are its own
 	}
+	if p.onPresenterKey(ctx, key) {
+		return
+	}
+	p.blank = false
 	switch key {
 	case "?", "？": // a Chinese input method may give the full-width one
 		p.openHelp(ctx)
@@ -735,7 +753,7 @@ func (p *playground) Render() app.UI {
 		),
 		p.renderCompareLink(),
 		p.renderLive(),
-		app.Div().Class("playground").Body(
+		app.Div().Class(p.presenterClass()).Body(
 			p.renderEditor(),
 			p.renderStageSection(),
 			p.renderCluster(),
@@ -751,9 +769,15 @@ func (p *playground) Render() app.UI {
 // renderStageSection is the transport and the diagram, with the message
 // panel.
 func (p *playground) renderStageSection() app.UI {
-	return app.Section().Class(stageClass(p.stale())).Aria("label", tr(p.lang, "Simulation")).Body(
+	sec := app.Section().Class(stageClass(p.stale())).Aria("label", tr(p.lang, "Simulation"))
+	if p.presenting {
+		sec = sec.DataSet("size", presenterSizes[p.size])
+	}
+	return sec.Body(
+		p.renderPresenterBar(),
 		p.renderTransport(),
 		p.renderStage(),
+		p.renderPresenterCaption(),
 	)
 }
 

@@ -19,6 +19,10 @@ var shortcutKeys = []struct{ keys, what string }{
 	{"← →", "keys.tabs"},
 	{"?", "keys.help"},
 	{"Esc", "keys.close"},
+	{"P", "keys.present"},
+	{"PageDown / PageUp", "keys.pager"},
+	{"B", "keys.blank"},
+	{"Esc", "keys.unpresent"},
 }
 
 // openHelp shows the help dialog and puts the focus on its close button.

@@ -265,6 +265,7 @@ func (p *playground) renderStage() app.UI {
 					app.Span().Class("key lost").Text("✕ "+tr(l, "lost")),
 				),
 				p.renderExport(),
+				p.presentButton(),
 			),
 			p.renderDiagram(p.playing && !p.reducedMotion, tr(l, "Nothing has happened yet: press Step or Play.")),
 		),

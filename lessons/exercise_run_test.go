@@ -11,57 +11,21 @@ import (
 )
 
 // exerciseProblems judges every exercise of every lesson of c, in both
-// languages, as the page would: the reference solution must pass and
-// every wrong attempt must fail. It returns what does not hold, and how
-// many exercises it judged.
+// languages, as the page would (checkExercises, which Course.Check
+// runs): the reference solution must pass and every wrong attempt must
+// fail. It returns what does not hold, and how many exercises it judged.
 func exerciseProblems(c *Course) (problems []string, n int) {
 	for _, lang := range doc.Langs {
 		for _, m := range c.Catalogue(lang) {
 			l, _ := c.Lesson(lang, m.Slug)
-			for i := range l.Exercises {
-				ex := &l.Exercises[i]
-				n++
-				name := l.Slug + "/" + string(lang) + "/" + ex.ID + " (lesson line " + strconv.Itoa(ex.Line) + ")"
-				res, err := exercise.Grade(ex, ex.Solution)
-				switch {
-				case err != nil:
-					problems = append(problems, name+": "+err.Error())
-					continue
-				case !res.Passed:
-					problems = append(problems, name+": the solution does not pass: "+verdict(res))
-				}
-				if len(ex.Wrong) == 0 {
-					problems = append(problems, name+": no wrong attempt")
-				}
-				for j, w := range ex.Wrong {
-					if res, err := exercise.Grade(ex, w); err == nil && res.Passed {
-						problems = append(problems, name+": wrong attempt "+strconv.Itoa(j+1)+" passes")
-					}
-				}
+			errs, k := checkExercises(c.pages[pageKey{lang, m.Slug}].file, l)
+			for _, e := range errs {
+				problems = append(problems, e.Error())
 			}
+			n += k
 		}
 	}
 	return problems, n
-}
-
-// verdict says in a line why a script did not pass.
-func verdict(r *exercise.Result) string {
-	var parts []string
-	if r.Err != nil {
-		parts = append(parts, "error "+r.Err.Error())
-	}
-	for _, l := range r.Limits {
-		parts = append(parts, "limit "+l.Kind+" "+l.Verb)
-	}
-	for _, g := range r.Goals {
-		if !g.Held {
-			parts = append(parts, "not held: "+g.Text+" (actual "+g.Actual+g.Err+")")
-		}
-	}
-	for _, run := range r.Runs {
-		parts = append(parts, "broken="+strconv.FormatBool(run.Broken)+" violated "+strings.Join(run.Violated, ","))
-	}
-	return strings.Join(parts, "; ")
 }
 
 // TestEveryExerciseIsJudgedAsItSays: in the shipped course, in both

@@ -4,14 +4,12 @@ import (
 	"html"
 	"regexp"
 	"slices"
-	"strconv"
 	"strings"
 	"testing"
 
 	"txnlab/app/session"
 	"txnlab/core/scenario"
 	"txnlab/i18n"
-	"txnlab/lessons/answer"
 	"txnlab/lessons/doc"
 )
 
@@ -30,119 +28,43 @@ func embedded(t *testing.T) *Course {
 
 // Every scenario block runs to its end with every expect holding, in
 // every variant a learner may draw: a lesson cannot claim what the
-// simulation does not do.
+// simulation does not do (checkScenarios, which Course.Check runs).
 func TestEveryScenarioHolds(t *testing.T) {
 	c := embedded(t)
+	n := 0
 	for _, lang := range doc.Langs {
 		for _, m := range c.Catalogue(lang) {
 			l, _ := c.Lesson(lang, m.Slug)
-			for _, sc := range l.Scenarios {
-				for v := 0; v < doc.Variants(sc.Vary); v++ {
-					name := l.Slug + "/" + string(lang) + "/" + sc.ID
-					if len(sc.Vary) > 0 {
-						name += " variant " + variantText(sc.Vary, v)
-					}
-					script, err := scenario.Parse(name, sc.Filled(doc.Draw(sc.Vary, v)).Script)
-					if err != nil {
-						t.Errorf("%s: %v", name, err)
-						continue
-					}
-					s := scenario.NewSession(name, script)
-					s.Run()
-					if s.Err != nil {
-						t.Errorf("%s: %v", name, s.Err)
-					}
-					for _, r := range s.Results {
-						if !r.OK {
-							t.Errorf("%s (lesson line %d): %s", name, sc.Line+r.Pos.Line, r)
-						}
-					}
-					for _, f := range sc.Facts {
-						if _, err := s.Query(doc.Fill(f, doc.Draw(sc.Vary, v))); err != nil {
-							t.Errorf("%s: fact %q: %v", name, f, err)
-						}
-					}
-				}
+			errs, k := checkScenarios(c.pages[pageKey{lang, m.Slug}].file, l)
+			for _, e := range errs {
+				t.Error(e)
 			}
+			n += k
 		}
+	}
+	if n == 0 {
+		t.Fatal("no scenario was run")
 	}
 }
 
 // Every question's choices that hold in its run are exactly those the
 // lesson marks right, and its evidence fills in: the page's answer is
-// what the simulation did. A varied question is decided in every
-// variant: in variant 0, the one the server shows, as marked; in the
-// others, a single-choice question has exactly one choice that holds and
-// a number question a value.
+// what the simulation did (checkQuestions, which Course.Check runs).
 func TestEveryQuestionAgreesWithItsRun(t *testing.T) {
 	c := embedded(t)
 	n := 0
 	for _, lang := range doc.Langs {
 		for _, m := range c.Catalogue(lang) {
 			l, _ := c.Lesson(lang, m.Slug)
-			for i := range l.Questions {
-				sc, _ := l.ScenarioByID(l.Questions[i].Scenario)
-				for v := 0; v < doc.Variants(sc.Vary); v++ {
-					vals := doc.Draw(sc.Vary, v)
-					q := l.Questions[i].Filled(vals)
-					where := l.Slug + " " + q.ID + " (" + string(lang) + ", line " + strconv.Itoa(q.Line) + ")"
-					if len(sc.Vary) > 0 {
-						where += " variant " + variantText(sc.Vary, v)
-					}
-					out, err := answer.Decide(&q, sc.Filled(vals).Script)
-					if err != nil {
-						t.Errorf("%s: %v", where, err)
-						continue
-					}
-					n++
-					checkDecided(t, where, &q, out, v == 0)
-				}
+			errs, k := checkQuestions(c.pages[pageKey{lang, m.Slug}].file, l)
+			for _, e := range errs {
+				t.Error(e)
 			}
+			n += k
 		}
 	}
 	if n == 0 {
 		t.Fatal("no question was checked")
-	}
-}
-
-// checkDecided checks one question's run: marked says whether its [x]
-// marks must agree with the run (variant 0).
-func checkDecided(t *testing.T, where string, q *doc.Question, out *answer.Outcome, marked bool) {
-	t.Helper()
-	var right, holds []string
-	for ci, ch := range q.Choices {
-		if marked && out.Holds[ci] != ch.Right {
-			t.Errorf("%s: choice %s is marked right=%v, but in the run it holds=%v", where, ch.Key, ch.Right, out.Holds[ci])
-		}
-		if ch.Right {
-			right = append(right, ch.Key)
-		}
-		if out.Holds[ci] {
-			holds = append(holds, ch.Key)
-		}
-	}
-	switch {
-	case q.Answer != "":
-		if out.Value == "" || out.Value == "—" {
-			t.Errorf("%s: the answer {%s} has no value in the run (%q)", where, q.Answer, out.Value)
-		}
-		if !out.RightValue(out.Value) {
-			t.Errorf("%s: the run's own value %q is not graded right", where, out.Value)
-		}
-	case marked && !out.Right(q, right):
-		t.Errorf("%s: the marked answer %v is not graded right", where, right)
-	case !q.Multiple && len(holds) != 1:
-		t.Errorf("%s: %d choices hold (%v); a single-choice question needs exactly one in every variant", where, len(holds), holds)
-	case q.Multiple && len(holds) == 0:
-		t.Errorf("%s: no choice holds", where)
-	}
-	for _, p := range out.Evidence {
-		if strings.HasPrefix(p.Code, "{") {
-			t.Errorf("%s: evidence shows a query's text %q instead of its value", where, p.Code)
-		}
-		if p.Query != "" {
-			t.Errorf("%s: evidence slot {%s} left unfilled", where, p.Query)
-		}
 	}
 }
 

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/chromedp/chromedp"
+	"github.com/chromedp/chromedp/kb"
 
 	"txnlab/scenarios"
 )
@@ -129,4 +130,11 @@ func TestTheStaticExportWorksOnAPlainFileServer(t *testing.T) {
 	if scriptText(b) != sc.Script {
 		t.Errorf("offline, ?scenario=abort opened another script")
 	}
+	// The presenter view needs nothing from the network (issue 29).
+	eval[bool](b, `(document.activeElement.blur(), true)`)
+	at := eval[int](b, scrubPos)
+	b.do(chromedp.KeyEvent("p"))
+	b.waitFor("the presenter view, offline", `!!document.querySelector(".playground.presenting")`)
+	b.do(chromedp.KeyEvent(kb.PageDown))
+	waitScrub(b, at+1)
 }

@@ -11,13 +11,15 @@ const usage = `txnlab — learn Kafka transactions by running them
 
 usage:
   txnlab run FILE... [--format text|json|mermaid] [--seed N] [--all]
-  txnlab serve [--addr 127.0.0.1:8080] [--static DIR]
+  txnlab serve [--addr 127.0.0.1:8080] [--static DIR] [--lessons DIR [--lessons-only]]
+  txnlab course check DIR
   txnlab explore [--runs N] [--seed S] [--break MECHANISM] [--config KEY=VALUE...] [--out DIR]
   txnlab diff FILE --a SETTINGS --b SETTINGS [--seed N] [--break MECHANISM]
   txnlab metrics FILE [--seed N] | txnlab metrics --list
 
 exit status of run: 0 when every expectation holds, 1 when one fails,
-2 on a script error.
+2 on a script error. course check: 0 when every lesson of DIR holds, 1
+on any problem (each printed as DIR/FILE:LINE).
 `
 
 func main() {

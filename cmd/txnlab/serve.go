@@ -49,8 +49,10 @@ func serveCmd(args []string) error {
 	addr := fs.String("addr", "127.0.0.1:8080", "`address` to listen on (port 0 picks a free one)")
 	web := fs.String("web", "web", "`directory` holding app.wasm and the static assets")
 	static := fs.String("static", "", "write the site as static files into `DIR` and exit, instead of serving")
+	lessonsDir := fs.String("lessons", "", "also serve the lesson files of `DIR` (docs/lessons.md), checked at start-up")
+	lessonsOnly := fs.Bool("lessons-only", false, "serve the lessons of --lessons DIR instead of the built-in course")
 	fs.Usage = func() {
-		fmt.Fprintln(fs.Output(), "usage: txnlab serve [--addr 127.0.0.1:8080] [--web DIR] [--static DIR]")
+		fmt.Fprintln(fs.Output(), "usage: txnlab serve [--addr 127.0.0.1:8080] [--web DIR] [--static DIR] [--lessons DIR [--lessons-only]]")
 		fs.PrintDefaults()
 	}
 	if err := fs.Parse(args); err != nil {
@@ -64,9 +66,13 @@ func serveCmd(args []string) error {
 		return errUsage
 	}
 
-	course, err := lessons.Embedded()
+	if *lessonsOnly && *lessonsDir == "" {
+		fmt.Fprintln(fs.Output(), "txnlab serve: --lessons-only needs --lessons DIR")
+		return errUsage
+	}
+	course, err := serveCourse(*lessonsDir, *lessonsOnly)
 	if err != nil {
-		return fmt.Errorf("the lessons: %w", err)
+		return err
 	}
 	srv, err := server.New(server.Config{WebDir: *web, Lessons: course})
 	if err != nil {
@@ -128,4 +134,23 @@ func mb(n int) string {
 		return "no"
 	}
 	return fmt.Sprintf("%.2f MB", float64(n)/1e6)
+}
+
+// serveCourse is the course serve serves: the built-in one, with dir's
+// lessons beside it or (only) instead of it. A lesson that does not load
+// stops the start with every error at its file and line: a half-served
+// course would fail the learners, not the instructor.
+func serveCourse(dir string, only bool) (*lessons.Course, error) {
+	if dir == "" {
+		course, err := lessons.Embedded()
+		if err != nil {
+			return nil, fmt.Errorf("the lessons: %w", err)
+		}
+		return course, nil
+	}
+	course, err := loadCourseDir(dir, !only)
+	if err != nil {
+		return nil, fmt.Errorf("the lessons of %s do not load:\n%w", dir, err)
+	}
+	return course, nil
 }

@@ -10,6 +10,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"strconv"
 	"strings"
 	"syscall"
 	"testing"
@@ -111,5 +112,95 @@ func TestServeUsageMistakesExitTwo(t *testing.T) {
 	}
 	if err := txnlab("serve", "--web", t.TempDir()).Run(); err == nil {
 		t.Errorf("serve without app.wasm succeeded")
+	}
+}
+
+// startServe runs `txnlab serve` with args on a free port and returns
+// its address; the test's cleanup stops it.
+func startServe(t *testing.T, args ...string) string {
+	t.Helper()
+	cmd := txnlab(append([]string{"serve", "--addr", "127.0.0.1:0", "--web", webDir(t)}, args...)...)
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var stderr strings.Builder
+	cmd.Stderr = &stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { cmd.Process.Kill(); cmd.Wait() })
+	lines := bufio.NewScanner(stdout)
+	if !lines.Scan() {
+		cmd.Wait()
+		t.Fatalf("serve printed nothing; stderr: %s", stderr.String())
+	}
+	url := regexp.MustCompile(`http://127\.0\.0\.1:\d+/`).FindString(lines.Text())
+	if url == "" {
+		t.Fatalf("no URL in %q", lines.Text())
+	}
+	return url
+}
+
+// get answers a page's status and body.
+func get(t *testing.T, url string) (int, string) {
+	t.Helper()
+	res, err := (&http.Client{Timeout: 10 * time.Second}).Get(url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer res.Body.Close()
+	body, _ := io.ReadAll(res.Body)
+	return res.StatusCode, string(body)
+}
+
+// TestServeAnInstructorsLessons: `serve --lessons DIR` lists the
+// folder's lessons in the catalogue beside the built-in course, in both
+// languages; --lessons-only serves them instead of it.
+func TestServeAnInstructorsLessons(t *testing.T) {
+	dir := exampleDir(t, func(s string) string { return s })
+	url := startServe(t, "--lessons", dir)
+	for path, want := range map[string]string{
+		"lessons":                          "A first commit",
+		"zh/lessons":                       "第一次提交",
+		"lessons/01-first-commit":          "One commit",
+		"zh/lessons/01-first-commit":       "一次提交",
+		"lessons/03-transaction-protocols": "",
+	} {
+		code, body := get(t, url+path)
+		if code != http.StatusOK || !strings.Contains(body, want) {
+			t.Errorf("/%s: %d, want 200 with %q", path, code, want)
+		}
+	}
+	only := startServe(t, "--lessons", dir, "--lessons-only")
+	if code, _ := get(t, only+"lessons/03-transaction-protocols"); code != http.StatusNotFound {
+		t.Errorf("--lessons-only still serves the built-in lesson 03: %d", code)
+	}
+	if code, body := get(t, only+"lessons/01-first-commit"); code != http.StatusOK || !strings.Contains(body, "One commit") {
+		t.Errorf("--lessons-only: the folder's lesson answers %d", code)
+	}
+}
+
+// TestServeRefusesABrokenLesson: a lesson that does not load stops the
+// start (exit status 1), naming the file and line; nothing is served.
+func TestServeRefusesABrokenLesson(t *testing.T) {
+	dir := exampleDir(t, func(s string) string { return strings.Replace(s, "p commit\nrun", "p comit\nrun", 1) })
+	for _, extra := range [][]string{nil, {"--lessons-only"}} {
+		cmd := txnlab(append([]string{"serve", "--addr", "127.0.0.1:0", "--web", webDir(t), "--lessons", dir}, extra...)...)
+		out, err := cmd.CombinedOutput()
+		if cmd.ProcessState == nil || cmd.ProcessState.ExitCode() != 1 {
+			t.Fatalf("serve with a broken lesson: %v\n%s", err, out)
+		}
+		data, _ := os.ReadFile(filepath.Join(dir, "01-first-commit.md"))
+		line := 0
+		for i, l := range strings.Split(string(data), "\n") {
+			if l == "p comit" {
+				line = i + 1
+			}
+		}
+		where := filepath.Join(dir, "01-first-commit.md") + ":" + strconv.Itoa(line) + ":"
+		if !strings.Contains(string(out), where) || strings.Contains(string(out), "serving http") || strings.Contains(string(out), "panic") {
+			t.Errorf("serve %v: want an error at %s and no server\n%s", extra, where, out)
+		}
 	}
 }
