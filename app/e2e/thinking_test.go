@@ -302,6 +302,10 @@ func TestTryAnotherReplacesAnEditedScript(t *testing.T) {
 	pick(b, "q-ending", right)
 	b.click(question("q-ending") + ` [data-action="check"]`)
 	waitQuestionState(b, "q-ending", "correct")
+	// The check runs the playground above, which grows as its diagram
+	// arrives: click once it is drawn, or the click lands where the
+	// button was.
+	b.waitFor("the playground's run", `document.querySelector(`+jsString(pg)+`)?.dataset.state === "ready"`)
 	b.click(question("q-ending") + ` [data-action="another"]`)
 	waitQuestionState(b, "q-ending", "unanswered")
 	next := shownEnd(b)
