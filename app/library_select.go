@@ -44,7 +44,7 @@ func (s *librarySelect) Render() app.UI {
 		opts = append(opts, app.Option().Value(s.Slug).Selected(true).Text(s.Title))
 	case s.Listed:
 		bySlug := map[string]Scenario{}
-		for _, sc := range Library() {
+		for _, sc := range libraryIn(l) {
 			bySlug[sc.Slug] = sc
 		}
 		for t, topic := range libraryTopics {

@@ -81,9 +81,10 @@ var libraryZh = map[string][2]string{
 		"协调器结束事务时不提升生产者 epoch。一次提交的 EndTxn 被耽搁到 request.timeout.ms 之后，重试完成了提交，生产者用同一个 epoch 开始下一个事务，迟到的 EndTxn 把它也提交了：读已提交的消费者在应用发出提交之前就读到了它。检查器报告 read-committed 被违反。"},
 }
 
-// scenarioTitle is a library scenario's title in lang.
+// scenarioTitle is a library scenario's title in lang: a Chinese twin's
+// own, else libraryZh's.
 func scenarioTitle[L ~string](lang L, sc Scenario) string {
-	if doc.Lang(lang) == doc.Chinese {
+	if doc.Lang(lang) == doc.Chinese && sc.Lang == "" {
 		if zh, ok := libraryZh[sc.Slug]; ok {
 			return zh[0]
 		}
@@ -93,7 +94,7 @@ func scenarioTitle[L ~string](lang L, sc Scenario) string {
 
 // scenarioPurpose is a library scenario's purpose in lang, as paragraphs.
 func scenarioPurpose[L ~string](lang L, sc Scenario) []string {
-	if doc.Lang(lang) == doc.Chinese {
+	if doc.Lang(lang) == doc.Chinese && sc.Lang == "" {
 		if zh, ok := libraryZh[sc.Slug]; ok {
 			return []string{zh[1]}
 		}
@@ -121,11 +122,12 @@ func topicTitle[L ~string](lang L, i int) string {
 }
 
 // renderSummary is, on a Chinese page, the library scenario's title and
-// summary next to its script, whose narrative comments are English. An
-// English page reads the narrative in the script itself.
+// summary next to its script when the script has no Chinese twin, so its
+// narrative comments are English. An English page, or a twin, reads the
+// narrative in the script itself.
 func (p *playground) renderSummary() app.UI {
 	zh, ok := libraryZh[p.slug]
-	if doc.Lang(p.lang) != doc.Chinese || !ok {
+	if doc.Lang(p.lang) != doc.Chinese || !ok || p.twin {
 		return nil
 	}
 	return app.Details().Class("scenario-summary").Open(true).DataSet("summary", p.slug).Body(

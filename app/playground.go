@@ -69,6 +69,7 @@ type playground struct {
 	slugTitle     string
 	libraryListed bool
 	original      string // its text, for Revert
+	twin          bool   // original is slug's Chinese twin
 	undoStack            // earlier scripts replaced by an action, a revert or a load
 
 	notice    string // about the page (an unknown scenario)
@@ -204,6 +205,7 @@ func (p *playground) OnNav(ctx app.Context) {
 // back to.
 func (p *playground) setScenario(sc Scenario) {
 	p.slug, p.slugTitle, p.original = sc.Slug, scenarioTitle(p.lang, sc), sc.Script
+	p.twin = sc.Lang != ""
 }
 
 // opening is what the playground opens at an address: the scenario, the
@@ -239,10 +241,10 @@ func openAt(lang string, u *url.URL) opening {
 	if slug == "" {
 		slug = defaultSlug
 	}
-	sc, ok := scenarioBySlug(slug)
+	sc, ok := scenarioBySlugIn(lang, slug)
 	if !ok {
 		o.notice = fmt.Sprintf(tr(lang, "pg.noscenario"), slug)
-		sc, _ = scenarioBySlug(defaultSlug)
+		sc, _ = scenarioBySlugIn(lang, defaultSlug)
 	}
 	o.pos = -1
 	if app.IsClient {
@@ -261,7 +263,9 @@ func openAt(lang string, u *url.URL) opening {
 	// script and the position.
 	if app.IsClient {
 		if script, at, ok := kept(sourceOf(app.Window().URL())); ok {
-			if script != sc.Script {
+			// What was kept in the other language but not edited is
+			// this page's twin: only the learner's own script stays.
+			if script != sc.Script && (sc.Slug == "" || !isLibraryScript(sc.Slug, script)) {
 				o.src = script
 				o.notice = tr(lang, "pg.restored")
 			}

@@ -63,7 +63,7 @@ func (s *scenariosPage) Render() app.UI {
 			topic := libraryTopics[t]
 			var list []Scenario
 			for _, slug := range topic.Slugs {
-				if sc, ok := scenarioBySlug(slug); ok {
+				if sc, ok := scenarioBySlugIn(l, slug); ok {
 					list = append(list, sc)
 				}
 			}
@@ -106,7 +106,7 @@ func (s *scenariosPage) renderList(topic string, list []Scenario) app.UI {
 func paragraphs(s string) []string {
 	var out []string
 	for _, p := range strings.Split(s, "\n\n") {
-		if p = strings.Join(strings.Fields(p), " "); p != "" {
+		if p = unwrap(p); p != "" {
 			out = append(out, p)
 		}
 	}
