@@ -25,6 +25,24 @@ func twins(t *testing.T) (pairs [][2]scenarios.Scenario) {
 	return pairs
 }
 
+// A Chinese page shows every library script with Chinese comments: none
+// falls back to the English one.
+func TestEveryScriptHasAChineseTwin(t *testing.T) {
+	zh := scenarios.AllIn(scenarios.Chinese)
+	en := scenarios.All()
+	if len(zh) != len(en) {
+		t.Fatalf("%d scripts in Chinese, %d in English", len(zh), len(en))
+	}
+	for i, sc := range zh {
+		if sc.Slug != en[i].Slug {
+			t.Errorf("script %d is %s in Chinese, %s in English", i, sc.Slug, en[i].Slug)
+		}
+		if sc.Lang != scenarios.Chinese {
+			t.Errorf("%s has no Chinese twin (scenarios/zh/%s.scenario)", sc.Slug, sc.Slug)
+		}
+	}
+}
+
 // A twin is the same scenario: the same statement on every line (so an
 // error names the same line in both languages) and the same canonical
 // script, hence the same run and the same digest in a share link.
