@@ -51,7 +51,7 @@ func (s *librarySelect) Render() app.UI {
 			var group []app.UI
 			for _, slug := range topic.Slugs {
 				if sc, ok := bySlug[slug]; ok {
-					group = append(group, app.Option().Value(slug).Selected(slug == selected).Text(scenarioTitle(l, sc)))
+					group = append(group, app.Option().Value(slug).Selected(slug == selected).Text(sc.Title))
 				}
 			}
 			// app.Elem, not app.OptGroup: each go-app element type

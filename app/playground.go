@@ -69,7 +69,6 @@ type playground struct {
 	slugTitle     string
 	libraryListed bool
 	original      string // its text, for Revert
-	twin          bool   // original is slug's Chinese twin
 	undoStack            // earlier scripts replaced by an action, a revert or a load
 
 	notice    string // about the page (an unknown scenario)
@@ -204,8 +203,7 @@ func (p *playground) OnNav(ctx app.Context) {
 // setScenario makes sc the scenario the editor names and Revert goes
 // back to.
 func (p *playground) setScenario(sc Scenario) {
-	p.slug, p.slugTitle, p.original = sc.Slug, scenarioTitle(p.lang, sc), sc.Script
-	p.twin = sc.Lang != ""
+	p.slug, p.slugTitle, p.original = sc.Slug, sc.Title, sc.Script
 }
 
 // opening is what the playground opens at an address: the scenario, the

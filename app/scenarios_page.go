@@ -84,7 +84,7 @@ func (s *scenariosPage) renderList(topic string, list []Scenario) app.UI {
 			if strings.HasPrefix(sc.Slug, "broken/") {
 				class += " broken"
 			}
-			title, purpose := scenarioTitle(l, sc), scenarioPurpose(l, sc)
+			title, purpose := sc.Title, paragraphs(sc.Purpose)
 			return app.Li().Class(class).DataSet("slug", sc.Slug).Body(
 				app.H3().Body(app.A().Href(playgroundLinkIn(l, sc.Slug)).Text(title)),
 				app.If(strings.HasPrefix(sc.Slug, "broken/"), func() app.UI {
