@@ -57,7 +57,8 @@ func AllIn(lang string) []Scenario {
 			if dir != "." {
 				name = dir + "/" + name
 			}
-			out = append(out, read(lang, name))
+			data, _ := files.ReadFile(name + ".scenario")
+			out = append(out, read(lang, name, data))
 		}
 	}
 	return out
@@ -75,14 +76,17 @@ func GetIn(lang, slug string) (Scenario, bool) {
 	if sub && dir != "broken" || strings.Contains(name, "/") || !fs.ValidPath(slug) {
 		return Scenario{}, false
 	}
-	if _, err := fs.Stat(files, slug+".scenario"); err != nil {
+	data, err := files.ReadFile(slug + ".scenario")
+	if err != nil {
 		return Scenario{}, false
 	}
-	return read(lang, slug), true
+	return read(lang, slug, data), true
 }
 
-// read reads slug, an existing script, in lang.
-func read(lang, slug string) Scenario {
+// read is slug, whose English script is original, in lang. (Existence is
+// read from the file itself: fs.Stat would link FileInfo's methods into
+// the wasm.)
+func read(lang, slug string, original []byte) Scenario {
 	if lang == Chinese {
 		if data, err := files.ReadFile(twinPath(slug)); err == nil {
 			s := parse(slug, string(data))
@@ -90,8 +94,7 @@ func read(lang, slug string) Scenario {
 			return s
 		}
 	}
-	data, _ := files.ReadFile(slug + ".scenario")
-	return parse(slug, string(data))
+	return parse(slug, string(original))
 }
 
 // twinPath is where slug's Chinese twin is embedded.
@@ -108,7 +111,7 @@ func parse(slug, src string) Scenario {
 	}
 	s.Narrative = strings.TrimSpace(strings.Join(narrative, "\n"))
 	if len(narrative) > 0 {
-		s.Title = strings.TrimSuffix(narrative[0], ".")
+		s.Title = strings.TrimSuffix(strings.TrimSuffix(narrative[0], "."), "。")
 	}
 	return s
 }
