@@ -90,11 +90,11 @@ type comparison struct {
 
 func newComparePage() *comparePage {
 	c := &comparePage{settings: [2]string{defaultSettingsA, defaultSettingsB}}
-	if sc, ok := scenarioBySlug(defaultCompare); ok {
-		c.editorText, c.script = sc.Script, sc.Script
-	}
 	if app.IsClient {
 		c.lang = langOf(app.Window().URL().Path)
+	}
+	if sc, ok := scenarioBySlugIn(c.lang, defaultCompare); ok {
+		c.editorText, c.script = sc.Script, sc.Script
 	}
 	return c
 }
@@ -123,7 +123,7 @@ func (c *comparePage) OnDismount() { c.busyGen++ }
 func (c *comparePage) open(ctx app.Context, slug, fragment string, run bool) {
 	c.notice = ""
 	if slug != "" {
-		if sc, ok := scenarioBySlug(slug); ok {
+		if sc, ok := scenarioBySlugIn(c.lang, slug); ok {
 			c.setEditor(ctx, sc.Script)
 		} else {
 			c.notice = fmt.Sprintf(tr(c.lang, "pg.noscenario"), slug)

@@ -300,7 +300,6 @@ func (p *playground) renderEditor() app.UI {
 				),
 			),
 		),
-		p.renderSummary(),
 		app.Div().Class("code").OnDragOver(p.onDragOver).OnDrop(p.onDrop).Body(
 			app.Div().ID("script-backdrop").Class("backdrop").Aria("hidden", "true").Body(backdrop...),
 			area,

@@ -44,14 +44,14 @@ func (s *librarySelect) Render() app.UI {
 		opts = append(opts, app.Option().Value(s.Slug).Selected(true).Text(s.Title))
 	case s.Listed:
 		bySlug := map[string]Scenario{}
-		for _, sc := range Library() {
+		for _, sc := range libraryIn(l) {
 			bySlug[sc.Slug] = sc
 		}
 		for t, topic := range libraryTopics {
 			var group []app.UI
 			for _, slug := range topic.Slugs {
 				if sc, ok := bySlug[slug]; ok {
-					group = append(group, app.Option().Value(slug).Selected(slug == selected).Text(scenarioTitle(l, sc)))
+					group = append(group, app.Option().Value(slug).Selected(slug == selected).Text(sc.Title))
 				}
 			}
 			// app.Elem, not app.OptGroup: each go-app element type

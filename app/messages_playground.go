@@ -306,8 +306,6 @@ var playgroundMessages = map[string][2]string{
 	"keys.help":        {"Show this help", "显示这份说明"},
 	"keys.close":       {"Close this help", "关闭这份说明"},
 
-	"scenario.summary": {"About this scenario: ", "场景说明："},
-
 	// The scenarios page.
 	"scenarios.title":       {"Scenarios", "场景库"},
 	"scenarios.description": {"Example scenarios of Kafka transactions to run in the playground.", "可以在演练场里运行的 Kafka 事务示例场景。"},

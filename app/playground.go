@@ -214,7 +214,7 @@ func (p *playground) OnNav(ctx app.Context) {
 // setScenario makes sc the scenario the editor names and Revert goes
 // back to.
 func (p *playground) setScenario(sc Scenario) {
-	p.slug, p.slugTitle, p.original = sc.Slug, scenarioTitle(p.lang, sc), sc.Script
+	p.slug, p.slugTitle, p.original = sc.Slug, sc.Title, sc.Script
 }
 
 // opening is what the playground opens at an address: the scenario, the
@@ -250,10 +250,10 @@ func openAt(lang string, u *url.URL) opening {
 	if slug == "" {
 		slug = defaultSlug
 	}
-	sc, ok := scenarioBySlug(slug)
+	sc, ok := scenarioBySlugIn(lang, slug)
 	if !ok {
 		o.notice = fmt.Sprintf(tr(lang, "pg.noscenario"), slug)
-		sc, _ = scenarioBySlug(defaultSlug)
+		sc, _ = scenarioBySlugIn(lang, defaultSlug)
 	}
 	o.pos = -1
 	if app.IsClient {
@@ -272,7 +272,9 @@ func openAt(lang string, u *url.URL) opening {
 	// script and the position.
 	if app.IsClient {
 		if script, at, ok := kept(sourceOf(app.Window().URL())); ok {
-			if script != sc.Script {
+			// What was kept in the other language but not edited is
+			// this page's twin: only the learner's own script stays.
+			if script != sc.Script && (sc.Slug == "" || !isLibraryScript(sc.Slug, script)) {
 				o.src = script
 				o.notice = tr(lang, "pg.restored")
 			}

@@ -63,7 +63,7 @@ func (s *scenariosPage) Render() app.UI {
 			topic := libraryTopics[t]
 			var list []Scenario
 			for _, slug := range topic.Slugs {
-				if sc, ok := scenarioBySlug(slug); ok {
+				if sc, ok := scenarioBySlugIn(l, slug); ok {
 					list = append(list, sc)
 				}
 			}
@@ -84,7 +84,7 @@ func (s *scenariosPage) renderList(topic string, list []Scenario) app.UI {
 			if strings.HasPrefix(sc.Slug, "broken/") {
 				class += " broken"
 			}
-			title, purpose := scenarioTitle(l, sc), scenarioPurpose(l, sc)
+			title, purpose := sc.Title, paragraphs(sc.Purpose)
 			return app.Li().Class(class).DataSet("slug", sc.Slug).Body(
 				app.H3().Body(app.A().Href(playgroundLinkIn(l, sc.Slug)).Text(title)),
 				app.If(strings.HasPrefix(sc.Slug, "broken/"), func() app.UI {
@@ -106,7 +106,7 @@ func (s *scenariosPage) renderList(topic string, list []Scenario) app.UI {
 func paragraphs(s string) []string {
 	var out []string
 	for _, p := range strings.Split(s, "\n\n") {
-		if p = strings.Join(strings.Fields(p), " "); p != "" {
+		if p = unwrap(p); p != "" {
 			out = append(out, p)
 		}
 	}

@@ -10,6 +10,7 @@ import (
 
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 
+	"txnlab/i18n/english"
 	"txnlab/lessons/doc"
 )
 
@@ -120,30 +121,30 @@ func TestChinesePlaygroundHasNoEnglishSentence(t *testing.T) {
 	}
 }
 
-// Every library scenario has a Chinese title and summary, and every one
-// of those is a scenario of the library.
+// Every library scenario has a Chinese title and summary on a Chinese
+// page, from its Chinese twin's header (scenarios/zh), each title its own.
 func TestEveryScenarioIsInChinese(t *testing.T) {
-	lib := map[string]bool{}
-	for _, sc := range Library() {
-		lib[sc.Slug] = true
-		zh, ok := libraryZh[sc.Slug]
-		if !ok {
-			t.Errorf("%s has no Chinese title and summary", sc.Slug)
-			continue
+	en, zh := Library(), libraryIn(doc.Chinese)
+	if len(zh) != len(en) {
+		t.Fatalf("%d scenarios in Chinese, %d in English", len(zh), len(en))
+	}
+	seen := map[string]string{}
+	for i, sc := range zh {
+		if sc.Slug != en[i].Slug || sc.Lang == "" {
+			t.Errorf("%s: no Chinese twin (%s in English)", sc.Slug, en[i].Slug)
 		}
-		for _, s := range zh {
+		for _, s := range []string{sc.Title, sc.Purpose} {
 			if !hasHan(s) {
 				t.Errorf("%s: %q is not Chinese", sc.Slug, s)
 			}
-			for _, w := range englishSentence.FindAllString(s, -1) {
+			for _, w := range english.Sentences(s) {
 				t.Errorf("%s: English in the Chinese summary: %q", sc.Slug, w)
 			}
 		}
-	}
-	for slug := range libraryZh {
-		if !lib[slug] {
-			t.Errorf("libraryZh has %s, which the library does not", slug)
+		if other, dup := seen[sc.Title]; dup {
+			t.Errorf("%s and %s share the Chinese title %q", other, sc.Slug, sc.Title)
 		}
+		seen[sc.Title] = sc.Slug
 	}
 	if len(libraryTopicsZh) != len(libraryTopics) {
 		t.Errorf("%d Chinese topic titles for %d topics", len(libraryTopicsZh), len(libraryTopics))

@@ -1,5 +1,11 @@
 // Package scenarios embeds the scenario library, so the CLI's tests, the
 // playground and the explorer all read the same scripts.
+//
+// Each script has a Chinese twin under zh/ (zh/SLUG.scenario,
+// zh/broken/SLUG.scenario): the same statements on the same lines, byte
+// for byte, with every comment in Chinese. A Chinese page shows the twin;
+// both parse to the same Script.String(), so they run the same and a
+// share link's digest does not depend on the page's language.
 package scenarios
 
 import (
@@ -8,8 +14,12 @@ import (
 	"strings"
 )
 
-//go:embed *.scenario broken/*.scenario
+//go:embed *.scenario broken/*.scenario zh
 var files embed.FS
+
+// Chinese is the language code of the twins (lessons/doc.Chinese's value;
+// this package does not import the lessons).
+const Chinese = "zh"
 
 // Scenario is one library script.
 type Scenario struct {
@@ -21,11 +31,19 @@ type Scenario struct {
 	Title     string
 	Narrative string
 	Script    string
+	// Lang is the language of Title, Narrative and the comments: "zh" for
+	// a Chinese twin, "" for the English original.
+	Lang string
 }
 
 // All returns every script, the chapter's scenarios first, then the
 // broken-mechanism examples, each group by name.
-func All() []Scenario {
+func All() []Scenario { return AllIn("") }
+
+// AllIn is All in lang: for "zh" each script's Chinese twin, the English
+// original only for a script without one (TestEveryScriptHasAChineseTwin
+// fails on it); for any other lang, All.
+func AllIn(lang string) []Scenario {
 	var out []Scenario
 	for _, dir := range []string{".", "broken"} {
 		// embed.FS lists a directory sorted by name; fs.Glob would link
@@ -40,7 +58,7 @@ func All() []Scenario {
 				name = dir + "/" + name
 			}
 			data, _ := files.ReadFile(name + ".scenario")
-			out = append(out, parse(name, string(data)))
+			out = append(out, read(lang, name, data))
 		}
 	}
 	return out
@@ -48,7 +66,12 @@ func All() []Scenario {
 
 // Get finds a script by slug, reading that script alone: the playground
 // opens one at start-up, before it needs the list.
-func Get(slug string) (Scenario, bool) {
+func Get(slug string) (Scenario, bool) { return GetIn("", slug) }
+
+// GetIn is Get in lang: for "zh" the script's Chinese twin, or the
+// English original if it has none; for any other lang, Get. The slug is
+// the English one: a twin is the same scenario.
+func GetIn(lang, slug string) (Scenario, bool) {
 	dir, name, sub := strings.Cut(slug, "/")
 	if sub && dir != "broken" || strings.Contains(name, "/") || !fs.ValidPath(slug) {
 		return Scenario{}, false
@@ -57,8 +80,25 @@ func Get(slug string) (Scenario, bool) {
 	if err != nil {
 		return Scenario{}, false
 	}
-	return parse(slug, string(data)), true
+	return read(lang, slug, data), true
 }
+
+// read is slug, whose English script is original, in lang. (Existence is
+// read from the file itself: fs.Stat would link FileInfo's methods into
+// the wasm.)
+func read(lang, slug string, original []byte) Scenario {
+	if lang == Chinese {
+		if data, err := files.ReadFile(twinPath(slug)); err == nil {
+			s := parse(slug, string(data))
+			s.Lang = Chinese
+			return s
+		}
+	}
+	return parse(slug, string(original))
+}
+
+// twinPath is where slug's Chinese twin is embedded.
+func twinPath(slug string) string { return Chinese + "/" + slug + ".scenario" }
 
 func parse(slug, src string) Scenario {
 	s := Scenario{Slug: slug, Script: src}
@@ -71,7 +111,7 @@ func parse(slug, src string) Scenario {
 	}
 	s.Narrative = strings.TrimSpace(strings.Join(narrative, "\n"))
 	if len(narrative) > 0 {
-		s.Title = strings.TrimSuffix(narrative[0], ".")
+		s.Title = strings.TrimSuffix(strings.TrimSuffix(narrative[0], "."), "。")
 	}
 	return s
 }

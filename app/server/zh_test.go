@@ -10,7 +10,8 @@ import (
 
 // The playground and the scenarios page exist in Chinese at /zh/…, with
 // <html lang="zh-CN"> in the server's HTML, the language control leading
-// to the English twin with the scenario kept, and the Chinese library.
+// to the English twin with the scenario kept, and the Chinese library,
+// whose scripts are the Chinese twins with Chinese comments.
 func TestChinesePlaygroundAndScenariosAreServerRendered(t *testing.T) {
 	s := newLessonServer(t)
 	for _, tc := range []struct {
@@ -19,7 +20,7 @@ func TestChinesePlaygroundAndScenariosAreServerRendered(t *testing.T) {
 	}{
 		{"/zh/playground?scenario=abort", `lang="zh-CN"`, []string{
 			`aria-label="语言"`, `href="/playground?scenario=abort"`, `href="/zh/scenarios"`,
-			"场景脚本", "前进一步", "中止一个事务", `data-summary="abort"`, "场景说明：", `aria-labelledby="transport-step"`, `<optgroup`, `id="narration"`, `aria-live="polite"`}},
+			"场景脚本", "前进一步", "中止一个事务", "# Broker 不删除已中止的记录", `aria-labelledby="transport-step"`, `<optgroup`, `id="narration"`, `aria-live="polite"`}},
 		{"/playground?scenario=abort", `lang="en"`, []string{
 			`aria-label="Language"`, `href="/zh/playground?scenario=abort"`, "Aborting a transaction"}},
 		{"/zh/scenarios", `lang="zh-CN"`, []string{

@@ -149,6 +149,31 @@ func writeLines(t *testing.T, file string, lines []string) {
 	t.Logf("rewrote %s (%d lines)", file, len(lines))
 }
 
+// TestTwinDigests runs every Chinese twin of the library
+// (scenarios/zh/**) and compares its digest with its English original's:
+// a share link made on a Chinese page names the same run.
+func TestTwinDigests(t *testing.T) {
+	twins, err := filepath.Glob(filepath.Join(repoRoot, "scenarios", "zh", "*.scenario"))
+	broken, err2 := filepath.Glob(filepath.Join(repoRoot, "scenarios", "zh", "broken", "*.scenario"))
+	if err != nil || err2 != nil || len(twins) == 0 {
+		t.Fatalf("listing the twins: %v, %v, %d found", err, err2, len(twins))
+	}
+	for _, path := range append(twins, broken...) {
+		rel, _ := filepath.Rel(repoRoot, path)
+		rel = filepath.ToSlash(rel)
+		en := "scenarios/" + strings.TrimPrefix(rel, "scenarios/zh/")
+		a, errA := runScenario(t, en)
+		b, errB := runScenario(t, rel)
+		if errA != nil || errB != nil {
+			t.Errorf("%s: %v, %v", rel, errA, errB)
+			continue
+		}
+		if da, db := digestOf(a), digestOf(b); da != db {
+			t.Errorf("%s: digest %s, its English original %s", rel, db, da)
+		}
+	}
+}
+
 // TestDigests recomputes the digest of every scenario and compares it
 // with testdata/digests.txt, written natively by -rewrite. It runs in the
 // native and in the WebAssembly test builds
