@@ -240,7 +240,13 @@ func Document(mechanism *safety.Mechanism, inv string, sh *Shrunk, foundBy strin
 		b.WriteString("# " + l + "\n")
 	}
 	if sh.Violation != "" {
-		for i, l := range wrap("The checker: "+sh.Violation, 78) {
+		// A full stop of its own: the library's page joins the header's
+		// lines into one paragraph, and "Found by" follows.
+		said := sh.Violation
+		if !strings.HasSuffix(said, ".") {
+			said += "."
+		}
+		for i, l := range wrap("The checker: "+said, 78) {
 			if i > 0 {
 				l = "  " + l
 			}
