@@ -56,6 +56,9 @@ type FindCoordinatorResponse struct {
 
 // InitProducerIdRequest (key 22) obtains a producer id and epoch.
 type InitProducerIdRequest struct {
+	// Version is the request's API version; 0 stands for the classic
+	// client's (InitProducerIdClassicVersion).
+	Version int16
 	// TransactionalId is "" for an idempotent-only producer (Kafka's null).
 	TransactionalId      string
 	TransactionTimeoutMs int32
@@ -95,6 +98,9 @@ type AddPartitionsToTxnResponse struct {
 // AddOffsetsToTxnRequest (key 25) adds the group's __consumer_offsets
 // partition to the transaction.
 type AddOffsetsToTxnRequest struct {
+	// Version is the request's API version; 0 stands for the classic
+	// client's (AddOffsetsToTxnClassicVersion).
+	Version         int16
 	TransactionalId string
 	ProducerId      int64
 	ProducerEpoch   int16

@@ -83,7 +83,7 @@ func (f *fields) String() string { return f.b.String() }
 // stay as they were before versions were recorded.
 func (f *fields) version(v, classic int16) {
 	if v != 0 && v != classic {
-		f.i("Version", int64(v))
+		f.i("Version", int64(orClassic(v, classic)))
 	}
 }
 
@@ -117,6 +117,7 @@ func (m *FindCoordinatorResponse) summarize(f *fields) {
 func (m *InitProducerIdRequest) Summary() string { return summary(m) }
 
 func (m *InitProducerIdRequest) summarize(f *fields) {
+	f.version(m.Version, InitProducerIdClassicVersion)
 	if m.TransactionalId == "" {
 		f.add("TransactionalId", "null")
 	} else {
@@ -161,6 +162,7 @@ func (m *AddPartitionsToTxnResponse) summarize(f *fields) {
 func (m *AddOffsetsToTxnRequest) Summary() string { return summary(m) }
 
 func (m *AddOffsetsToTxnRequest) summarize(f *fields) {
+	f.version(m.Version, AddOffsetsToTxnClassicVersion)
 	f.s("TransactionalId", m.TransactionalId)
 	f.i("ProducerId", m.ProducerId)
 	f.i("ProducerEpoch", int64(m.ProducerEpoch))

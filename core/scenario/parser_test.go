@@ -482,7 +482,7 @@ func TestBadLines(t *testing.T) {
 		{"request EndTxn from=p1 Comitted=true", `10:24: unknown option "Comitted" for request EndTxn; did you mean "Committed"?`},
 		{"request EndTxn from=p1 Committed=yes", `10:24: Committed must be true or false, got "yes"`},
 		{"request EndTxn from=p1 Committed=true ProducerEpoch=32768", `10:53: ProducerEpoch must be between -1 and 32767, got 32768`},
-		{"request EndTxn from=p1 Committed=true orders/0", `10:39: unexpected "orders/0": request EndTxn takes only FIELD=VALUE options (from, to, TransactionalId, ProducerId, ProducerEpoch, Committed)`},
+		{"request EndTxn from=p1 Committed=true orders/0", `10:39: unexpected "orders/0": request EndTxn takes only FIELD=VALUE options (from, to, Version, TransactionalId, ProducerId, ProducerEpoch, Committed)`},
 		{"request Produce from=p1 orders/0 k=v", `10:38: request Produce needs BaseSequence=…: the batch's first sequence number (-1 for none)`},
 		{"request Produce from=p1 BaseSequence=0 orders/0", `10:49: request Produce needs at least one record KEY=VALUE after orders/0`},
 		{"request Produce from=p1 BaseSequence=0 Acks=2 orders/0 k=v", `10:45: Acks must be between -1 and 1, got 2`},

@@ -21,10 +21,10 @@ import (
 // requestFields lists, per API a script may send, the request fields it
 // may set, in schema order: Kafka's names (protocol.Fields).
 var requestFields = map[protocol.APIKey][]string{
-	protocol.InitProducerId:     {"TransactionalId", "TransactionTimeoutMs", "ProducerId", "ProducerEpoch"},
-	protocol.AddPartitionsToTxn: {"TransactionalId", "ProducerId", "ProducerEpoch", "Partitions"},
-	protocol.AddOffsetsToTxn:    {"TransactionalId", "ProducerId", "ProducerEpoch", "GroupId"},
-	protocol.EndTxn:             {"TransactionalId", "ProducerId", "ProducerEpoch", "Committed"},
+	protocol.InitProducerId:     {"Version", "TransactionalId", "TransactionTimeoutMs", "ProducerId", "ProducerEpoch"},
+	protocol.AddPartitionsToTxn: {"Version", "TransactionalId", "ProducerId", "ProducerEpoch", "Partitions"},
+	protocol.AddOffsetsToTxn:    {"Version", "TransactionalId", "ProducerId", "ProducerEpoch", "GroupId"},
+	protocol.EndTxn:             {"Version", "TransactionalId", "ProducerId", "ProducerEpoch", "Committed"},
 	protocol.Produce:            {"TransactionalId", "Acks", "ProducerId", "ProducerEpoch", "BaseSequence", "IsTransactional"},
 }
 
@@ -269,23 +269,29 @@ func (st *RequestStmt) apply(s *Session) *Error {
 	if f, ok := st.Field("TransactionalId"); ok {
 		txnID = f.Str
 	}
+	// Version=N sends that API version (the classic client's when not
+	// written): an old client's answers differ (protocol.ErrorForVersion).
+	version := int16(0)
+	if f, ok := st.Field("Version"); ok {
+		version = protocol.VersionField(int16(f.Int))
+	}
 	pid := intField("ProducerId", p.ProducerId)
 	epoch := int16(intField("ProducerEpoch", int64(p.ProducerEpoch)))
 	var msg protocol.Message
 	switch st.API {
 	case protocol.InitProducerId:
-		msg = &protocol.InitProducerIdRequest{TransactionalId: txnID,
+		msg = &protocol.InitProducerIdRequest{Version: version, TransactionalId: txnID,
 			TransactionTimeoutMs: int32(intField("TransactionTimeoutMs", int64(p.Cfg.TransactionTimeoutMs))),
 			ProducerId:           pid, ProducerEpoch: epoch}
 	case protocol.AddPartitionsToTxn:
 		f, _ := st.Field("Partitions")
-		msg = &protocol.AddPartitionsToTxnRequest{TransactionalId: txnID, ProducerId: pid, ProducerEpoch: epoch,
+		msg = &protocol.AddPartitionsToTxnRequest{Version: version, TransactionalId: txnID, ProducerId: pid, ProducerEpoch: epoch,
 			Partitions: append([]protocol.TopicPartition(nil), f.TPs...)}
 	case protocol.AddOffsetsToTxn:
 		f, _ := st.Field("GroupId")
-		msg = &protocol.AddOffsetsToTxnRequest{TransactionalId: txnID, ProducerId: pid, ProducerEpoch: epoch, GroupId: f.Str}
+		msg = &protocol.AddOffsetsToTxnRequest{Version: version, TransactionalId: txnID, ProducerId: pid, ProducerEpoch: epoch, GroupId: f.Str}
 	case protocol.EndTxn:
-		msg = &protocol.EndTxnRequest{TransactionalId: txnID, ProducerId: pid, ProducerEpoch: epoch,
+		msg = &protocol.EndTxnRequest{Version: version, TransactionalId: txnID, ProducerId: pid, ProducerEpoch: epoch,
 			Committed: intField("Committed", 0) == 1}
 	case protocol.Produce:
 		if err := s.checkTP(st, st.TP); err != nil {
