@@ -26,7 +26,18 @@ type ConsumerConfig struct {
 	HeartbeatIntervalMs sim.Time
 	MaxPollIntervalMs   sim.Time
 	GroupInstanceId     string
+	// Assignors is partition.assignment.strategy: the assignment
+	// protocols the member offers in JoinGroup, preferred first ("range"
+	// or "roundrobin"); nil offers "range" alone.
+	Assignors []string
 }
+
+// Assignor names the simulated consumer implements (RangeAssignor,
+// RoundRobinAssignor).
+const (
+	RangeAssignor      = "range"
+	RoundRobinAssignor = "roundrobin"
+)
 
 // DefaultConsumerConfig is the Java client's defaults (Kafka 3.5's
 // ConsumerConfig).

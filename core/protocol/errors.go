@@ -20,6 +20,7 @@ const (
 	NOT_ENOUGH_REPLICAS                   ErrorCode = 19
 	NOT_ENOUGH_REPLICAS_AFTER_APPEND      ErrorCode = 20
 	ILLEGAL_GENERATION                    ErrorCode = 22
+	INCONSISTENT_GROUP_PROTOCOL           ErrorCode = 23
 	UNKNOWN_MEMBER_ID                     ErrorCode = 25
 	INVALID_SESSION_TIMEOUT               ErrorCode = 26
 	REBALANCE_IN_PROGRESS                 ErrorCode = 27
@@ -67,6 +68,7 @@ var Errors = []ErrorInfo{
 	{NOT_ENOUGH_REPLICAS, "NOT_ENOUGH_REPLICAS", true, "fewer in-sync replicas than required"},
 	{NOT_ENOUGH_REPLICAS_AFTER_APPEND, "NOT_ENOUGH_REPLICAS_AFTER_APPEND", true, "written, but fewer in-sync replicas than required"},
 	{ILLEGAL_GENERATION, "ILLEGAL_GENERATION", false, "the group generation is not current"},
+	{INCONSISTENT_GROUP_PROTOCOL, "INCONSISTENT_GROUP_PROTOCOL", false, "the member's protocols share none with the group's members"},
 	{UNKNOWN_MEMBER_ID, "UNKNOWN_MEMBER_ID", false, "the member id is not known to the group"},
 	{INVALID_SESSION_TIMEOUT, "INVALID_SESSION_TIMEOUT", false, "the session timeout is outside the broker's group.min/max.session.timeout.ms"},
 	{REBALANCE_IN_PROGRESS, "REBALANCE_IN_PROGRESS", false, "the group is rebalancing: the member must rejoin"},

@@ -154,6 +154,11 @@ func (m *JoinGroupResponse) Summary() string { return summary(m) }
 func (m *JoinGroupResponse) summarize(f *fields) {
 	f.e("ErrorCode", m.ErrorCode)
 	f.i("GenerationId", int64(m.GenerationId))
+	// The protocol shows when it is not the Java consumer's default, so
+	// the lines of a range-only group read as they always did.
+	if m.ProtocolName != "" && m.ProtocolName != "range" {
+		f.s("ProtocolName", m.ProtocolName)
+	}
 	f.s("Leader", m.Leader)
 	f.s("MemberId", m.MemberId)
 	if len(m.Members) > 0 {

@@ -6,6 +6,7 @@ package scenario
 
 import (
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -543,7 +544,24 @@ var consumerOptions = optTable[ConsumerStmt]{
 	durOpt("heartbeat.interval.ms", 0, int32Max, func(st *ConsumerStmt) *sim.Time { return &st.Group.HeartbeatInterval }),
 	durOpt("max.poll.interval.ms", 0, int32Max, func(st *ConsumerStmt) *sim.Time { return &st.Group.MaxPollInterval }),
 	textOpt("group.instance.id", func(st *ConsumerStmt) *string { return &st.Group.GroupInstanceID }),
+	{key: "partition.assignment.strategy",
+		read: func(lp *lineParser, st *ConsumerStmt, o option) {
+			for i, name := range strings.Split(o.raw, ",") {
+				if !slices.Contains(assignorNames, name) {
+					lp.failf(o.vcol, "partition.assignment.strategy lists assignors (%s), preferred first; got %q%s",
+						strings.Join(assignorNames, ", "), name, didYouMean(name, assignorNames))
+				}
+				if slices.Contains(st.Group.Assignors[:i], name) {
+					lp.failf(o.vcol, "partition.assignment.strategy lists %s twice", name)
+				}
+				st.Group.Assignors = append(st.Group.Assignors, name)
+			}
+		},
+		write: func(st *ConsumerStmt) string { return strings.Join(st.Group.Assignors, ",") }},
 }
+
+// assignorNames are the assignors partition.assignment.strategy may list.
+var assignorNames = []string{cluster.RangeAssignor, cluster.RoundRobinAssignor}
 
 // String renders the statement canonically.
 func (s *ConsumerStmt) String() string {
