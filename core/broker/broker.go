@@ -348,7 +348,7 @@ func (b *Broker) Receive(w *sim.World, env *sim.Envelope) {
 			b.Group.Handle(w, env)
 		}
 	case *protocol.OffsetCommitRequest, *protocol.OffsetFetchRequest,
-		*protocol.JoinGroupRequest, *protocol.SyncGroupRequest, *protocol.HeartbeatRequest:
+		*protocol.JoinGroupRequest, *protocol.SyncGroupRequest, *protocol.HeartbeatRequest, *protocol.LeaveGroupRequest:
 		b.Group.Handle(w, env)
 	}
 }

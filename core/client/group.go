@@ -101,6 +101,29 @@ func (c *Consumer) Subscribe(w *sim.World, topics []string) *Call {
 	return call
 }
 
+// Unsubscribe is unsubscribe(): the consumer gives up its partitions and
+// leaves its group at once. A dynamic member in a generation sends
+// LeaveGroup and does not wait for the answer (AbstractCoordinator
+// maybeLeaveGroup, reason "the consumer unsubscribed from all topics");
+// a static member sends nothing, its session expiring as when it
+// stops; either forgets its generation and member id.
+func (c *Consumer) Unsubscribe(w *sim.World) *Call {
+	call := c.start(w, CallUnsubscribe, "")
+	if c.Subscription != nil && c.Cfg.GroupInstanceId == "" && c.groupCoordinator != sim.NoNode &&
+		c.Member != Unjoined && c.memberId != protocol.NoMemberId {
+		w.Send(c.node, c.groupCoordinator, &protocol.LeaveGroupRequest{GroupId: c.Cfg.GroupId,
+			Members: []protocol.LeaveGroupMember{{MemberId: c.memberId, Reason: "the consumer unsubscribed from all topics"}}}, 0)
+	}
+	c.resetGeneration(true)
+	for _, tp := range c.Assigned {
+		delete(c.Positions, tp)
+	}
+	c.Assigned, c.Subscription, c.metadata = nil, nil, GroupMetadata{}
+	c.needOffsets, c.rejoinNeeded = false, false
+	c.finish(w, call, OK, "")
+	return call
+}
+
 // needsJoin reports whether the next poll must (re)join the group.
 func (c *Consumer) needsJoin() bool {
 	return c.Subscription != nil && (c.Member != StableMember || c.rejoinNeeded)

@@ -173,6 +173,8 @@ func (c *Coordinator) Handle(w *sim.World, env *sim.Envelope) {
 		c.handleSyncGroup(w, env, m)
 	case *protocol.HeartbeatRequest:
 		c.handleHeartbeat(w, env, m)
+	case *protocol.LeaveGroupRequest:
+		c.handleLeaveGroup(w, env, m)
 	}
 }
 

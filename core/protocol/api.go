@@ -24,6 +24,7 @@ const (
 	FindCoordinator    APIKey = 10
 	JoinGroup          APIKey = 11
 	Heartbeat          APIKey = 12
+	LeaveGroup         APIKey = 13
 	SyncGroup          APIKey = 14
 	InitProducerId     APIKey = 22
 	AddPartitionsToTxn APIKey = 24
@@ -124,12 +125,12 @@ func VersionField(v int16) int16 {
 
 // APIs lists every API the simulation speaks, in key order.
 var APIs = []APIKey{Produce, Fetch, OffsetCommit, OffsetFetch, FindCoordinator,
-	JoinGroup, Heartbeat, SyncGroup, InitProducerId, AddPartitionsToTxn, AddOffsetsToTxn, EndTxn, WriteTxnMarkers, TxnOffsetCommit,
+	JoinGroup, Heartbeat, LeaveGroup, SyncGroup, InitProducerId, AddPartitionsToTxn, AddOffsetsToTxn, EndTxn, WriteTxnMarkers, TxnOffsetCommit,
 	DescribeProducers, DescribeTransactions, ListTransactions}
 
 var apiNames = map[APIKey]string{
 	Produce: "Produce", Fetch: "Fetch", OffsetCommit: "OffsetCommit", OffsetFetch: "OffsetFetch",
-	FindCoordinator: "FindCoordinator", JoinGroup: "JoinGroup", Heartbeat: "Heartbeat", SyncGroup: "SyncGroup",
+	FindCoordinator: "FindCoordinator", JoinGroup: "JoinGroup", Heartbeat: "Heartbeat", LeaveGroup: "LeaveGroup", SyncGroup: "SyncGroup",
 	InitProducerId:     "InitProducerId",
 	AddPartitionsToTxn: "AddPartitionsToTxn", AddOffsetsToTxn: "AddOffsetsToTxn",
 	EndTxn: "EndTxn", WriteTxnMarkers: "WriteTxnMarkers", TxnOffsetCommit: "TxnOffsetCommit",

@@ -55,6 +55,7 @@ consumer c2 isolation.level=read_uncommitted
 consumer c3 group.id=g2 session.timeout.ms=10s heartbeat.interval.ms=1s max.poll.interval.ms=1m group.instance.id=i3
 c1 assign orders/0 orders/1
 c3 subscribe orders payments
+c3 unsubscribe
 c2 assign payments/0
 p1 init
 p1 begin &
