@@ -331,6 +331,10 @@ func (b *Broker) Receive(w *sim.World, env *sim.Envelope) {
 		b.handleFetchResponse(w, env, m)
 	case *protocol.FindCoordinatorRequest:
 		b.handleFindCoordinator(w, env, m)
+	case *protocol.MetadataRequest:
+		b.handleMetadata(w, env, m)
+	case *protocol.ListOffsetsRequest:
+		b.handleListOffsets(w, env, m)
 	case *protocol.WriteTxnMarkersRequest:
 		b.handleWriteTxnMarkers(w, env, m)
 	case *protocol.DescribeProducersRequest:

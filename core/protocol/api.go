@@ -19,6 +19,8 @@ type APIKey int16
 const (
 	Produce            APIKey = 0
 	Fetch              APIKey = 1
+	ListOffsets        APIKey = 2
+	Metadata           APIKey = 3
 	OffsetCommit       APIKey = 8
 	OffsetFetch        APIKey = 9
 	FindCoordinator    APIKey = 10
@@ -124,12 +126,12 @@ func VersionField(v int16) int16 {
 }
 
 // APIs lists every API the simulation speaks, in key order.
-var APIs = []APIKey{Produce, Fetch, OffsetCommit, OffsetFetch, FindCoordinator,
+var APIs = []APIKey{Produce, Fetch, ListOffsets, Metadata, OffsetCommit, OffsetFetch, FindCoordinator,
 	JoinGroup, Heartbeat, LeaveGroup, SyncGroup, InitProducerId, AddPartitionsToTxn, AddOffsetsToTxn, EndTxn, WriteTxnMarkers, TxnOffsetCommit,
 	DescribeProducers, DescribeTransactions, ListTransactions}
 
 var apiNames = map[APIKey]string{
-	Produce: "Produce", Fetch: "Fetch", OffsetCommit: "OffsetCommit", OffsetFetch: "OffsetFetch",
+	Produce: "Produce", Fetch: "Fetch", ListOffsets: "ListOffsets", Metadata: "Metadata", OffsetCommit: "OffsetCommit", OffsetFetch: "OffsetFetch",
 	FindCoordinator: "FindCoordinator", JoinGroup: "JoinGroup", Heartbeat: "Heartbeat", LeaveGroup: "LeaveGroup", SyncGroup: "SyncGroup",
 	InitProducerId:     "InitProducerId",
 	AddPartitionsToTxn: "AddPartitionsToTxn", AddOffsetsToTxn: "AddOffsetsToTxn",
