@@ -185,6 +185,9 @@ type Broker struct {
 	byFollowerOK bool
 	// parked holds follower fetches waiting for news, by follower id.
 	parked map[int32]*sim.Envelope
+	// delayed holds consumer fetches waiting for fetch.min.bytes, in
+	// arrival order (1_fetch.go).
+	delayed []*delayedFetch
 	// news is, per follower, the partitions with news for it: data past
 	// its fetch offset, a new high watermark, a lost leadership. Only
 	// those go into a fetch response (an incremental fetch session). A
@@ -390,6 +393,8 @@ func (b *Broker) Timer(w *sim.World, t *sim.Timer) {
 		b.removeExpiredProducers(w, t.Data.(int))
 	case timerVerifyTimeout:
 		b.verificationLost(w, t.Data.(int64))
+	case timerDelayedFetch:
+		b.delayedFetchExpired(w, t.Data.(int64))
 	case "fetch-timeout":
 		ft := t.Data.(fetchTimeout)
 		if b.fetching.of(ft.leader) == ft.msgID {

@@ -103,7 +103,7 @@ var fieldSpecs = map[msgType][]FieldSpec{
 	{OffsetFetch, true}:           {fErr, fParts, fOffset},
 	{Produce, false}:              {fVersion, fTxnID, {Name: "Acks", Kind: FieldInt}, {Name: "TimeoutMs", Kind: FieldInt}, fParts, fPid, fEpoch, fBaseSeq, fIsTxn, fRecords},
 	{Produce, true}:               {fParts, fErr, fBaseOff},
-	{Fetch, false}:                {{Name: "ReplicaId", Kind: FieldInt}, {Name: "IsolationLevel", Kind: FieldEnum, Enum: isolationLevels}, fParts, fFetchOff},
+	{Fetch, false}:                {{Name: "ReplicaId", Kind: FieldInt}, {Name: "MaxWaitMs", Kind: FieldInt}, {Name: "MinBytes", Kind: FieldInt}, {Name: "IsolationLevel", Kind: FieldEnum, Enum: isolationLevels}, fParts, fFetchOff},
 	{Fetch, true}:                 {fParts, fErr, fHW, fLSO, fAborted, fRecords},
 	{DescribeProducers, false}:    {fParts},
 	{DescribeProducers, true}:     {fParts, fErr, fPid, fEpoch, fCoordEp, {Name: "CurrentTxnStartOffset", Kind: FieldInt}},

@@ -332,6 +332,12 @@ func (m *FetchRequest) Summary() string { return summary(m) }
 
 func (m *FetchRequest) summarize(f *fields) {
 	f.i("ReplicaId", int64(m.ReplicaId))
+	// Shown only for a fetch that may wait, so the lines of the fetches
+	// that never did (every script before DelayedFetch) read as before.
+	if m.MaxWaitMs > 0 {
+		f.i("MaxWaitMs", int64(m.MaxWaitMs))
+		f.i("MinBytes", int64(m.MinBytes))
+	}
 	if m.IsolationLevel == ReadCommitted {
 		f.add("IsolationLevel", "READ_COMMITTED")
 	} else {

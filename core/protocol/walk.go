@@ -375,6 +375,8 @@ func (m *ProduceResponse) walk(w *walker) {
 
 func (m *FetchRequest) walk(w *walker) {
 	w.int("ReplicaId", int64(m.ReplicaId))
+	w.int("MaxWaitMs", int64(m.MaxWaitMs))
+	w.int("MinBytes", int64(m.MinBytes))
 	w.enum("IsolationLevel", isolationLevels[m.IsolationLevel&1], int64(m.IsolationLevel))
 	w.int("SessionEpoch", int64(m.SessionEpoch))
 	w.list("Partitions", len(m.Partitions), func(i int) {

@@ -361,7 +361,7 @@ func TestBadLines(t *testing.T) {
 		{"producer p3 transaction.timeout.ms=soon", `10:13: transaction.timeout.ms must be a duration like 250ms, 5s, 2m, 3h or 7d, got "soon"`},
 		{"producer p3 delivery.timeout.ms=10s", `10:13: delivery.timeout.ms must be at least request.timeout.ms (30s), as in Kafka`},
 		{"consumer c3 isolation.level=read_comitted", `10:13: isolation.level must be read_committed or read_uncommitted, got "read_comitted"; did you mean "read_committed"?`},
-		{"consumer c3 group.id", `10:13: expected an option KEY=VALUE (isolation.level, group.id, session.timeout.ms, heartbeat.interval.ms, max.poll.interval.ms, group.instance.id, partition.assignment.strategy), got "group.id"`},
+		{"consumer c3 group.id", `10:13: expected an option KEY=VALUE (isolation.level, group.id, session.timeout.ms, heartbeat.interval.ms, max.poll.interval.ms, group.instance.id, partition.assignment.strategy, fetch.max.wait.ms, fetch.min.bytes), got "group.id"`},
 		{"topic orders", `10:7: topic "orders" is already declared on line 2`},
 		{"topic", `10:7: topic needs a name, e.g. topic orders partitions=2`},
 		{"topic or/ders", `10:7: topic name "or/ders" may only hold letters, digits, '.', '_' and '-' (at most 249)`},

@@ -51,7 +51,7 @@ producer p1 transactional.id=order-txn-1 transaction.timeout.ms=60s enable.idemp
 producer p2 transactional.id="order txn #2"
 producer ip acks=1
 consumer c1 isolation.level=read_committed group.id=g1
-consumer c2 isolation.level=read_uncommitted
+consumer c2 isolation.level=read_uncommitted partition.assignment.strategy=roundrobin,range fetch.max.wait.ms=500ms fetch.min.bytes=10
 consumer c3 group.id=g2 session.timeout.ms=10s heartbeat.interval.ms=1s max.poll.interval.ms=1m group.instance.id=i3
 c1 assign orders/0 orders/1
 c3 subscribe orders payments
