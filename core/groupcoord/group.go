@@ -23,7 +23,7 @@ package groupcoord
 // Simplified: the group's metadata record (GroupMetadataManager.storeGroup)
 // is not written to __consumer_offsets, so a coordinator failover forgets
 // the membership and its members rejoin; no pending-sync expiration
-// (DelayedSync), no LeaveGroup, no group.max.size.
+// (DelayedSync), no group.max.size.
 
 import (
 	"slices"
