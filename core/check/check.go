@@ -580,7 +580,13 @@ func (c *checker) duplicatesAndDurability() {
 // (safety.ResequencedInFlight): an idempotent producer that bumps its
 // epoch after another batch's gap (TransactionManager.handleFailedBatch,
 // KIP-360) re-sequences every batch still in flight on that partition,
-// one whose answer was lost included, and writes it again.
+// one whose answer was lost included, and writes it again. So is a
+// refusal once the leader had appended NumBatchesToRetain later batches
+// of that producer id and epoch: Kafka's leader remembers only the last
+// five (ProducerStateEntry.NUM_BATCHES_TO_RETAIN), so an older retry is
+// out of order to it (ProducerAppendInfo.checkSequence), record or not;
+// the Java client sends a partition's new batches to a new leader while
+// older ones still wait for the old leader's answer.
 func (c *checker) refusedAsOutOfOrder(s client.SentRecord, copies map[recordKey][]logged) bool {
 	x := c.evidence()
 	for _, e := range s.Earlier {
@@ -597,7 +603,8 @@ func (c *checker) refusedAsOutOfOrder(s client.SentRecord, copies map[recordKey]
 			}
 			if m, ok := x.trace.At(r).Msg.(*protocol.ProduceResponse); ok {
 				for _, pr := range m.Responses {
-					if pr.TopicPartition == s.TP && pr.ErrorCode == protocol.OUT_OF_ORDER_SEQUENCE_NUMBER {
+					if pr.TopicPartition == s.TP && pr.ErrorCode == protocol.OUT_OF_ORDER_SEQUENCE_NUMBER &&
+						c.laterBatches(s.TP, e, int64(x.trace.At(r).At)) < partition.NumBatchesToRetain {
 						return true
 					}
 				}
@@ -605,6 +612,23 @@ func (c *checker) refusedAsOutOfOrder(s client.SentRecord, copies map[recordKey]
 		}
 	}
 	return false
+}
+
+// laterBatches counts the batches of tp's log written under e's producer
+// id and epoch with a higher sequence, appended at or before time at.
+func (c *checker) laterBatches(tp protocol.TopicPartition, e client.SentAs, at int64) int {
+	log := c.in.Logs[tp]
+	if log == nil {
+		return 0
+	}
+	n := 0
+	for i := range log.Batches {
+		b := &log.Batches[i]
+		if !b.IsControl && b.ProducerId == e.ProducerId && b.ProducerEpoch == e.ProducerEpoch && b.BaseSequence > e.Sequence && b.Timestamp <= at {
+			n++
+		}
+	}
+	return n
 }
 
 // identities names the identities a record had before it was
