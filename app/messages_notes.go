@@ -79,6 +79,8 @@ var noteMessages = map[sim.NoteCode]string{
 	sim.NoteSeedNoMetadata:    "事务 {0}：协调器在 30s 内没有写入元数据",
 	sim.NoteRunOutstanding:    "run 在 {0} 后停止，仍有未完成的工作",
 	sim.NoteRunUntilNone:      "run until {0}：{1} 内没有这样的消息",
+
+	sim.NoteRebalanceMemberLeft: "消费者组 {0} 准备重平衡（generation {1}）：成员 {2} 已离开（LeaveGroup）",
 }
 
 // noteIn writes a core note in language l: the catalogue's Chinese on a

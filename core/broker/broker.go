@@ -185,6 +185,9 @@ type Broker struct {
 	byFollowerOK bool
 	// parked holds follower fetches waiting for news, by follower id.
 	parked map[int32]*sim.Envelope
+	// delayed holds consumer fetches waiting for fetch.min.bytes, in
+	// arrival order (1_fetch.go).
+	delayed []*delayedFetch
 	// news is, per follower, the partitions with news for it: data past
 	// its fetch offset, a new high watermark, a lost leadership. Only
 	// those go into a fetch response (an incremental fetch session). A
@@ -331,6 +334,10 @@ func (b *Broker) Receive(w *sim.World, env *sim.Envelope) {
 		b.handleFetchResponse(w, env, m)
 	case *protocol.FindCoordinatorRequest:
 		b.handleFindCoordinator(w, env, m)
+	case *protocol.MetadataRequest:
+		b.handleMetadata(w, env, m)
+	case *protocol.ListOffsetsRequest:
+		b.handleListOffsets(w, env, m)
 	case *protocol.WriteTxnMarkersRequest:
 		b.handleWriteTxnMarkers(w, env, m)
 	case *protocol.DescribeProducersRequest:
@@ -348,7 +355,7 @@ func (b *Broker) Receive(w *sim.World, env *sim.Envelope) {
 			b.Group.Handle(w, env)
 		}
 	case *protocol.OffsetCommitRequest, *protocol.OffsetFetchRequest,
-		*protocol.JoinGroupRequest, *protocol.SyncGroupRequest, *protocol.HeartbeatRequest:
+		*protocol.JoinGroupRequest, *protocol.SyncGroupRequest, *protocol.HeartbeatRequest, *protocol.LeaveGroupRequest:
 		b.Group.Handle(w, env)
 	}
 }
@@ -386,6 +393,8 @@ func (b *Broker) Timer(w *sim.World, t *sim.Timer) {
 		b.removeExpiredProducers(w, t.Data.(int))
 	case timerVerifyTimeout:
 		b.verificationLost(w, t.Data.(int64))
+	case timerDelayedFetch:
+		b.delayedFetchExpired(w, t.Data.(int64))
 	case "fetch-timeout":
 		ft := t.Data.(fetchTimeout)
 		if b.fetching.of(ft.leader) == ft.msgID {

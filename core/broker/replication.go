@@ -441,8 +441,10 @@ func (b *Broker) answerReplicaFetch(w *sim.World, env *sim.Envelope, follower in
 	w.SendInternal(b.Node, env.From, resp, env.ID)
 }
 
-// wakeParked answers the parked fetches of followers that now have news.
+// wakeParked answers the parked fetches of followers that now have news,
+// and the waiting consumer fetches that can now complete.
 func (b *Broker) wakeParked(w *sim.World) {
+	b.tryCompleteDelayedFetches(w)
 	if len(b.parked) == 0 {
 		return
 	}

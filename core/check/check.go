@@ -63,6 +63,12 @@ type CoordinatorState struct {
 	ProducerId    int64
 	ProducerEpoch int16
 	Pending       bool
+	// LastUpdate is the metadata's TxnLastUpdateTimestamp: for a
+	// Complete* state, when that transaction completed.
+	LastUpdate int64
+	// Log is the coordinator's replica of the id's __transaction_state
+	// partition: what it loaded its metadata from.
+	Log *partition.Log
 }
 
 // Offset is a committed or pending group offset.
@@ -387,8 +393,8 @@ func (c *checker) atomicity() {
 			c.report(safety.Atomicity, record(ref, o.abort[0], o.abort[0]), "%s committed for its producer but its records at %v were aborted", txnName(ref), places(o.abort))
 		case t.Outcome == "aborted" && len(o.commit) > 0:
 			c.report(safety.Atomicity, record(ref, o.commit[0], o.commit[0]), "%s aborted for its producer but its records at %v were committed", txnName(ref), places(o.commit))
-		case len(o.open) > 0 && t.Outcome != "open" && c.coordinatorForgot(ref, t):
-			c.reportAnomaly(safety.UnreplicatedTxnState, record(ref, o.open[0]), "%s was decided, but its coordinator has no record of it (Empty at its producer id and epoch): the __transaction_state records that registered its partitions were lost in a failover, and no marker will ever reach its records at %v", txnName(ref), places(o.open))
+		case len(o.open) > 0 && t.Outcome != "open" && c.coordinatorForgot(ref, t, o.open):
+			c.reportAnomaly(safety.UnreplicatedTxnState, record(ref, o.open[0]), "%s was decided, but its coordinator has no record of it (at its producer id and epoch it holds Empty, or an earlier transaction completed before these records were written): the __transaction_state records that registered its partitions were lost in a failover, and no marker will ever reach its records at %v", txnName(ref), places(o.open))
 		case len(o.open) > 0 && (c.in.Final || c.coordinatorDone(ref, t)) && t.Outcome != "open":
 			c.report(safety.Atomicity, record(ref, o.open[0]), "%s was decided and its coordinator finished it, but its records at %v never got a marker", txnName(ref), places(o.open))
 		}
@@ -405,14 +411,66 @@ func places(ls []logged) []string {
 }
 
 // coordinatorForgot reports whether the coordinator has never heard of a
-// transaction that wrote records: it holds the producer id at the same
-// epoch in Empty, the state InitProducerId leaves before any transaction
-// (a transaction ends in Complete*, never Empty). The records that
-// registered its partitions were lost (safety.UnreplicatedTxnState).
-func (c *checker) coordinatorForgot(ref sendRef, t *client.TxnRecord) bool {
+// transaction that wrote records: at the same producer id and epoch it
+// holds Empty, the state InitProducerId leaves before any transaction
+// (a transaction ends in Complete*, never Empty), or the Complete* state
+// of an earlier transaction, one that completed before the first of
+// these records was appended (a transaction completes only after its
+// records are written; with transaction version 1 the epoch stays the
+// same from one transaction to the next, so the successor of a
+// coordinator that lost the records registering this one is left with
+// the previous one). The records that registered its partitions were
+// lost (safety.UnreplicatedTxnState). Or it holds a later epoch of the
+// producer id, bumped by an InitProducerId that found no transaction to
+// fence, and its log never registered these partitions at this epoch.
+func (c *checker) coordinatorForgot(ref sendRef, t *client.TxnRecord, open []logged) bool {
 	cs, ok := c.in.Coordinators[ref.p.TransactionalId]
-	return ok && cs.Known && !cs.Pending && cs.State == protocol.Empty &&
-		cs.ProducerId == t.ProducerId && cs.ProducerEpoch == t.ProducerEpoch
+	if !ok || !cs.Known || cs.Pending || cs.ProducerId != t.ProducerId || cs.ProducerEpoch < t.ProducerEpoch {
+		return false
+	}
+	if cs.ProducerEpoch > t.ProducerEpoch {
+		// A later InitProducerId bumped the epoch: had the coordinator
+		// known the transaction, it would have fenced and aborted it,
+		// writing markers. It knew it only if its log registered one of
+		// these partitions at the transaction's epoch.
+		return cs.Log != nil && !registered(cs.Log, ref.p.TransactionalId, t.ProducerId, t.ProducerEpoch, open)
+	}
+	switch cs.State {
+	case protocol.Empty:
+		return true
+	case protocol.CompleteCommit, protocol.CompleteAbort:
+		first := open[0].batch.Timestamp
+		for _, l := range open[1:] {
+			first = min(first, l.batch.Timestamp)
+		}
+		return cs.LastUpdate < first
+	}
+	return false
+}
+
+// registered reports whether a __transaction_state log holds a record
+// of transactional id at producer id pid and epoch with one of the open
+// records' partitions in an open or deciding transaction.
+func registered(log *partition.Log, id string, pid int64, epoch int16, open []logged) bool {
+	for i := range log.Batches {
+		for _, r := range log.Batches[i].Records {
+			v := r.TxnLog
+			if v == nil || r.Key != id || v.ProducerId != pid || v.ProducerEpoch != epoch {
+				continue
+			}
+			switch v.TransactionStatus {
+			case protocol.Ongoing, protocol.PrepareCommit, protocol.PrepareAbort:
+			default:
+				continue
+			}
+			for _, l := range open {
+				if slices.Contains(v.TransactionPartitions, l.tp) {
+					return true
+				}
+			}
+		}
+	}
+	return false
 }
 
 // coordinatorDone reports whether the coordinator has finished with the
@@ -522,7 +580,13 @@ func (c *checker) duplicatesAndDurability() {
 // (safety.ResequencedInFlight): an idempotent producer that bumps its
 // epoch after another batch's gap (TransactionManager.handleFailedBatch,
 // KIP-360) re-sequences every batch still in flight on that partition,
-// one whose answer was lost included, and writes it again.
+// one whose answer was lost included, and writes it again. So is a
+// refusal once the leader had appended NumBatchesToRetain later batches
+// of that producer id and epoch: Kafka's leader remembers only the last
+// five (ProducerStateEntry.NUM_BATCHES_TO_RETAIN), so an older retry is
+// out of order to it (ProducerAppendInfo.checkSequence), record or not;
+// the Java client sends a partition's new batches to a new leader while
+// older ones still wait for the old leader's answer.
 func (c *checker) refusedAsOutOfOrder(s client.SentRecord, copies map[recordKey][]logged) bool {
 	x := c.evidence()
 	for _, e := range s.Earlier {
@@ -539,7 +603,8 @@ func (c *checker) refusedAsOutOfOrder(s client.SentRecord, copies map[recordKey]
 			}
 			if m, ok := x.trace.At(r).Msg.(*protocol.ProduceResponse); ok {
 				for _, pr := range m.Responses {
-					if pr.TopicPartition == s.TP && pr.ErrorCode == protocol.OUT_OF_ORDER_SEQUENCE_NUMBER {
+					if pr.TopicPartition == s.TP && pr.ErrorCode == protocol.OUT_OF_ORDER_SEQUENCE_NUMBER &&
+						c.laterBatches(s.TP, e, int64(x.trace.At(r).At)) < partition.NumBatchesToRetain {
 						return true
 					}
 				}
@@ -547,6 +612,23 @@ func (c *checker) refusedAsOutOfOrder(s client.SentRecord, copies map[recordKey]
 		}
 	}
 	return false
+}
+
+// laterBatches counts the batches of tp's log written under e's producer
+// id and epoch with a higher sequence, appended at or before time at.
+func (c *checker) laterBatches(tp protocol.TopicPartition, e client.SentAs, at int64) int {
+	log := c.in.Logs[tp]
+	if log == nil {
+		return 0
+	}
+	n := 0
+	for i := range log.Batches {
+		b := &log.Batches[i]
+		if !b.IsControl && b.ProducerId == e.ProducerId && b.ProducerEpoch == e.ProducerEpoch && b.BaseSequence > e.Sequence && b.Timestamp <= at {
+			n++
+		}
+	}
+	return n
 }
 
 // identities names the identities a record had before it was

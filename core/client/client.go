@@ -47,6 +47,7 @@ const (
 	CallSeek        CallKind = "seek"
 	CallCommitSync  CallKind = "commit-offsets"
 	CallSubscribe   CallKind = "subscribe"
+	CallUnsubscribe CallKind = "unsubscribe"
 )
 
 // Call is one client call: it starts, and later returns with a Result:

@@ -26,13 +26,32 @@ type ConsumerConfig struct {
 	HeartbeatIntervalMs sim.Time
 	MaxPollIntervalMs   sim.Time
 	GroupInstanceId     string
+	// Assignors is partition.assignment.strategy: the assignment
+	// protocols the member offers in JoinGroup, preferred first ("range"
+	// or "roundrobin"); nil offers "range" alone.
+	Assignors []string
+	// FetchMaxWaitMs and FetchMinBytes are fetch.max.wait.ms and
+	// fetch.min.bytes, sent in every Fetch (MaxWaitMs, MinBytes). The
+	// Java client's defaults are 500 ms and 1 byte; the simulated
+	// consumer waits 0 ms unless told otherwise, so that a poll of an
+	// idle partition answers at once as it always did in txnlab.
+	FetchMaxWaitMs sim.Time
+	FetchMinBytes  int32
 }
+
+// Assignor names the simulated consumer implements (RangeAssignor,
+// RoundRobinAssignor).
+const (
+	RangeAssignor      = "range"
+	RoundRobinAssignor = "roundrobin"
+)
 
 // DefaultConsumerConfig is the Java client's defaults (Kafka 3.5's
 // ConsumerConfig).
 func DefaultConsumerConfig() ConsumerConfig {
 	return ConsumerConfig{IsolationLevel: protocol.ReadUncommitted, RequestTimeoutMs: 30 * sim.Second, RetryBackoffMs: 100,
-		SessionTimeoutMs: 45 * sim.Second, HeartbeatIntervalMs: 3 * sim.Second, MaxPollIntervalMs: 5 * sim.Minute}
+		SessionTimeoutMs: 45 * sim.Second, HeartbeatIntervalMs: 3 * sim.Second, MaxPollIntervalMs: 5 * sim.Minute,
+		FetchMinBytes: 1}
 }
 
 // ReceivedRecord is one record a poll returned to the application.
@@ -233,7 +252,8 @@ func (c *Consumer) fetch(w *sim.World) {
 				parts = append(parts, c.fetchOf[i])
 			}
 		}
-		id := w.Send(c.node, l, &protocol.FetchRequest{ReplicaId: protocol.ConsumerReplicaId, IsolationLevel: c.Cfg.IsolationLevel, Partitions: parts}, 0)
+		id := w.Send(c.node, l, &protocol.FetchRequest{ReplicaId: protocol.ConsumerReplicaId, IsolationLevel: c.Cfg.IsolationLevel, Partitions: parts,
+			MaxWaitMs: int32(c.Cfg.FetchMaxWaitMs), MinBytes: c.Cfg.FetchMinBytes}, 0)
 		c.waiting[id] = true
 		w.AfterBackground(c.node, c.Cfg.RequestTimeoutMs, "fetch-timeout", id)
 	}

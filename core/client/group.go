@@ -101,6 +101,29 @@ func (c *Consumer) Subscribe(w *sim.World, topics []string) *Call {
 	return call
 }
 
+// Unsubscribe is unsubscribe(): the consumer gives up its partitions and
+// leaves its group at once. A dynamic member in a generation sends
+// LeaveGroup and does not wait for the answer (AbstractCoordinator
+// maybeLeaveGroup, reason "the consumer unsubscribed from all topics");
+// a static member sends nothing, its session expiring as when it
+// stops; either forgets its generation and member id.
+func (c *Consumer) Unsubscribe(w *sim.World) *Call {
+	call := c.start(w, CallUnsubscribe, "")
+	if c.Subscription != nil && c.Cfg.GroupInstanceId == "" && c.groupCoordinator != sim.NoNode &&
+		c.Member != Unjoined && c.memberId != protocol.NoMemberId {
+		w.Send(c.node, c.groupCoordinator, &protocol.LeaveGroupRequest{GroupId: c.Cfg.GroupId,
+			Members: []protocol.LeaveGroupMember{{MemberId: c.memberId, Reason: "the consumer unsubscribed from all topics"}}}, 0)
+	}
+	c.resetGeneration(true)
+	for _, tp := range c.Assigned {
+		delete(c.Positions, tp)
+	}
+	c.Assigned, c.Subscription, c.metadata = nil, nil, GroupMetadata{}
+	c.needOffsets, c.rejoinNeeded = false, false
+	c.finish(w, call, OK, "")
+	return call
+}
+
 // needsJoin reports whether the next poll must (re)join the group.
 func (c *Consumer) needsJoin() bool {
 	return c.Subscription != nil && (c.Member != StableMember || c.rejoinNeeded)
@@ -127,7 +150,7 @@ func (c *Consumer) membershipRequest(kind string) protocol.Message {
 	case "join":
 		return &protocol.JoinGroupRequest{GroupId: c.Cfg.GroupId, SessionTimeoutMs: int32(c.Cfg.SessionTimeoutMs),
 			RebalanceTimeoutMs: int32(c.Cfg.MaxPollIntervalMs), MemberId: c.memberId, GroupInstanceId: c.Cfg.GroupInstanceId,
-			ProtocolType: protocol.ConsumerProtocolType, Protocols: []protocol.JoinGroupProtocol{{Name: "range", Topics: c.Subscription}}}
+			ProtocolType: protocol.ConsumerProtocolType, Protocols: c.joinProtocols()}
 	case "sync":
 		return c.syncRequest
 	}
@@ -152,7 +175,11 @@ func (c *Consumer) onJoinResponse(w *sim.World, m *protocol.JoinGroupResponse) {
 		req := &protocol.SyncGroupRequest{GroupId: c.Cfg.GroupId, GenerationId: m.GenerationId, MemberId: m.MemberId,
 			GroupInstanceId: c.Cfg.GroupInstanceId, ProtocolType: m.ProtocolType, ProtocolName: m.ProtocolName}
 		if m.Leader == m.MemberId {
-			req.Assignments = c.rangeAssign(m.Members)
+			if m.ProtocolName == RoundRobinAssignor {
+				req.Assignments = c.roundRobinAssign(m.Members)
+			} else {
+				req.Assignments = c.rangeAssign(m.Members)
+			}
 		}
 		c.syncRequest = req
 		c.sendGroupRequest(w, "sync")
@@ -209,6 +236,63 @@ func (c *Consumer) onSyncResponse(w *sim.World, m *protocol.SyncGroupResponse) {
 		c.resetGeneration(m.ErrorCode == protocol.FENCED_INSTANCE_ID)
 		c.finish(w, c.call, Broker(m.ErrorCode), "")
 	}
+}
+
+// joinProtocols is the JoinGroup's protocol list: one per assignor, in
+// preference order, each with the subscription
+// (ConsumerCoordinator.metadata).
+func (c *Consumer) joinProtocols() []protocol.JoinGroupProtocol {
+	names := c.Cfg.Assignors
+	if len(names) == 0 {
+		names = []string{RangeAssignor}
+	}
+	ps := make([]protocol.JoinGroupProtocol, len(names))
+	for i, n := range names {
+		ps[i] = protocol.JoinGroupProtocol{Name: n, Topics: c.Subscription}
+	}
+	return ps
+}
+
+// roundRobinAssign is RoundRobinAssignor: every subscribed partition, in
+// topic then partition order, goes to the next member (sorted by
+// group.instance.id when both have one, else by member id, in a circle)
+// that subscribes to its topic.
+func (c *Consumer) roundRobinAssign(members []protocol.JoinGroupMember) []protocol.SyncGroupAssignment {
+	sorted := slices.Clone(members)
+	slices.SortFunc(sorted, func(a, b protocol.JoinGroupMember) int {
+		if a.GroupInstanceId != "" && b.GroupInstanceId != "" {
+			return strings.Compare(a.GroupInstanceId, b.GroupInstanceId)
+		}
+		return strings.Compare(a.MemberId, b.MemberId)
+	})
+	var topics []string
+	for _, m := range members {
+		for _, t := range m.Topics {
+			if !slices.Contains(topics, t) {
+				topics = append(topics, t)
+			}
+		}
+	}
+	slices.Sort(topics)
+	byMember := map[string][]protocol.TopicPartition{}
+	next := 0
+	for _, t := range topics {
+		for p := int32(0); p < c.meta.PartitionCount(t); p++ {
+			for range sorted {
+				m := sorted[next%len(sorted)]
+				next++
+				if slices.Contains(m.Topics, t) {
+					byMember[m.MemberId] = append(byMember[m.MemberId], protocol.TopicPartition{Topic: t, Partition: p})
+					break
+				}
+			}
+		}
+	}
+	out := make([]protocol.SyncGroupAssignment, 0, len(members))
+	for _, m := range members {
+		out = append(out, protocol.SyncGroupAssignment{MemberId: m.MemberId, Assignment: byMember[m.MemberId]})
+	}
+	return out
 }
 
 // rangeAssign is RangeAssignor: per topic, its partitions in order split

@@ -35,12 +35,13 @@ func (c *Cluster) CheckInput(final bool) *check.Input {
 		}
 	}
 	for _, id := range c.TransactionalIds() {
-		leader, _ := c.CoordinatorOf(id)
+		leader, p := c.CoordinatorOf(id)
 		if b := c.Broker(leader); b != nil {
 			md, _, ok := b.Txn.Lookup(id)
 			st, _ := protocol.TransactionStateByName(md.State)
 			in.Coordinators[id] = check.CoordinatorState{Known: ok, State: st, ProducerId: md.ProducerId,
-				ProducerEpoch: md.ProducerEpoch, Pending: md.PendingState != ""}
+				ProducerEpoch: md.ProducerEpoch, Pending: md.PendingState != "", LastUpdate: md.TxnLastUpdateTimestamp,
+				Log: b.Disk.Logs[protocol.TopicPartition{Topic: protocol.TransactionStateTopic, Partition: p}]}
 		}
 	}
 	for _, b := range c.Brokers {

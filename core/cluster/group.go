@@ -20,6 +20,12 @@ func (c *Cluster) Subscribe(name string, topics []string) (*Call, error) {
 	return c.consumerCall(name, func(k *client.Consumer) *Call { return k.Subscribe(c.World, topics) })
 }
 
+// Unsubscribe calls unsubscribe() on consumer name: a member of a
+// group leaves it with LeaveGroup.
+func (c *Cluster) Unsubscribe(name string) (*Call, error) {
+	return c.consumerCall(name, func(k *client.Consumer) *Call { return k.Unsubscribe(c.World) })
+}
+
 // SendOffsetsWithGroupMetadata calls sendOffsetsToTransaction(offsets,
 // consumer.groupMetadata()) on producer name: the TxnOffsetCommit
 // carries the consumer's generation, member id and instance id as of its

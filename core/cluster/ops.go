@@ -37,6 +37,12 @@ type CallResult = client.Result
 // DefaultProducerConfig is the Java producer's defaults.
 func DefaultProducerConfig() ProducerConfig { return client.DefaultProducerConfig() }
 
+// The assignors a consumer may offer (ConsumerConfig.Assignors).
+const (
+	RangeAssignor      = client.RangeAssignor
+	RoundRobinAssignor = client.RoundRobinAssignor
+)
+
 // DefaultConsumerConfig is the Java consumer's defaults.
 func DefaultConsumerConfig() ConsumerConfig { return client.DefaultConsumerConfig() }
 

@@ -1,6 +1,8 @@
 package explore
 
 import (
+	"os"
+	"path/filepath"
 	"testing"
 
 	"txnlab/core/check"
@@ -22,5 +24,47 @@ func TestReportCountsKafkasAnomaliesApart(t *testing.T) {
 	bug := check.Violation{Invariant: safety.Atomicity.Name}
 	if !rep.Add(1, &Run{Seed: 2, Violations: []check.Violation{anomaly, bug}}) || rep.Failed != 1 {
 		t.Error("a run with a violation besides the anomaly was not a failure")
+	}
+}
+
+// TestKafkaAnomalyShapes: runs the explorer found with nothing broken
+// (testdata/anomaly) report only the named anomaly of Kafka 3.5 they
+// show. The hanging transaction of a coordinator that reloaded
+// unreplicated records and then failed over is one whatever its
+// successor holds at the producer id: Empty at the epoch, the previous
+// transaction completed at the epoch, or a later epoch a new producer's
+// InitProducerId took. A re-sequenced retry the leader refused because
+// it had left its five-batch window is the other.
+func TestKafkaAnomalyShapes(t *testing.T) {
+	want := map[string]*safety.Anomaly{
+		"reload-then-earlier-complete.scenario": safety.UnreplicatedTxnState,
+		"reload-then-new-producer.scenario":     safety.UnreplicatedTxnState,
+		"resequenced-past-the-window.scenario":  safety.ResequencedInFlight,
+	}
+	files, _ := filepath.Glob(filepath.Join("testdata", "anomaly", "*.scenario"))
+	if len(files) != len(want) {
+		t.Fatalf("%d anomaly scenarios, want %d", len(files), len(want))
+	}
+	for _, f := range files {
+		anomaly := want[filepath.Base(f)]
+		if anomaly == nil {
+			t.Fatalf("%s: which anomaly does it show?", f)
+		}
+		src, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		o := ExecFinal(string(src), 0)
+		if o.Err != nil {
+			t.Fatalf("%s: %v", f, o.Err)
+		}
+		if len(o.Violations) == 0 {
+			t.Errorf("%s: no violation", f)
+		}
+		for _, v := range o.Violations {
+			if v.Anomaly != anomaly.Name {
+				t.Errorf("%s: %v, want only %s", f, v, anomaly)
+			}
+		}
 	}
 }

@@ -52,6 +52,12 @@ func (c *Coordinator) handleJoinGroup(w *sim.World, env *sim.Envelope, m *protoc
 	if len(m.Protocols) > 0 {
 		topics = m.Protocols[0].Topics
 	}
+	if !g.supportsProtocols(m.ProtocolType, m.Protocols) {
+		// doNewMemberJoinGroup and doCurrentMemberJoinGroup check it
+		// before anything else about the member.
+		fail(protocol.INCONSISTENT_GROUP_PROTOCOL, m.MemberId)
+		return
+	}
 	if unknown {
 		c.nextMember++
 		id := w.Name(env.From) + "-" + strconv.Itoa(int(op.epoch)) + "." + strconv.Itoa(c.nextMember)
@@ -107,7 +113,8 @@ func (c *Coordinator) handleJoinGroup(w *sim.World, env *sim.Envelope, m *protoc
 
 func (c *Coordinator) addMemberAndRebalance(w *sim.World, p int32, g *group, id string, env *sim.Envelope, m *protocol.JoinGroupRequest, topics []string) {
 	mem := &member{id: id, instanceId: m.GroupInstanceId, node: env.From, client: w.Name(env.From), sessionTimeout: sim.Time(m.SessionTimeoutMs),
-		rebalanceTimeout: sim.Time(m.RebalanceTimeoutMs), topics: slices.Clone(topics), join: env, isNew: true}
+		rebalanceTimeout: sim.Time(m.RebalanceTimeoutMs), topics: slices.Clone(topics), join: env, isNew: true,
+		protocols: protocolNames(m.Protocols), protocolType: m.ProtocolType}
 	if g.state == PreparingRebalance && g.generation == 0 {
 		g.newMemberAdded = true
 	}
@@ -118,6 +125,7 @@ func (c *Coordinator) addMemberAndRebalance(w *sim.World, p int32, g *group, id 
 
 func (c *Coordinator) updateMemberAndRebalance(w *sim.World, p int32, g *group, mem *member, env *sim.Envelope, m *protocol.JoinGroupRequest, topics []string, reason rebalanceReason) {
 	mem.topics = slices.Clone(topics)
+	mem.protocols = protocolNames(m.Protocols)
 	mem.sessionTimeout, mem.rebalanceTimeout = sim.Time(m.SessionTimeoutMs), sim.Time(m.RebalanceTimeoutMs)
 	if mem.join != nil && mem.join != env {
 		// a JoinGroup resent while the first waits: the newer one is answered
@@ -155,7 +163,7 @@ func (c *Coordinator) replaceStaticMember(w *sim.World, p int32, g *group, old *
 
 func (c *Coordinator) answerCurrentGeneration(w *sim.World, g *group, mem *member, env *sim.Envelope, withMembers bool) {
 	resp := &protocol.JoinGroupResponse{GenerationId: g.generation, ProtocolType: protocol.ConsumerProtocolType,
-		ProtocolName: RangeProtocol, Leader: g.leader, MemberId: mem.id}
+		ProtocolName: g.protocolName, Leader: g.leader, MemberId: mem.id}
 	if withMembers {
 		for _, id := range g.order {
 			x := g.members[id]

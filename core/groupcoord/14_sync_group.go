@@ -24,10 +24,11 @@ import (
 )
 
 func (c *Coordinator) handleSyncGroup(w *sim.World, env *sim.Envelope, m *protocol.SyncGroupRequest) {
+	var g *group
 	answer := func(err protocol.ErrorCode, a []protocol.TopicPartition) {
 		resp := &protocol.SyncGroupResponse{ErrorCode: err, Assignment: a}
 		if err == protocol.NONE {
-			resp.ProtocolType, resp.ProtocolName = protocol.ConsumerProtocolType, RangeProtocol
+			resp.ProtocolType, resp.ProtocolName = g.protocolType, g.protocolName
 		}
 		w.Send(c.host.BrokerNode(), env.From, resp, env.ID)
 	}
@@ -41,7 +42,7 @@ func (c *Coordinator) handleSyncGroup(w *sim.World, env *sim.Envelope, m *protoc
 		answer(err, nil)
 		return
 	}
-	g := op.groups[m.GroupId]
+	g = op.groups[m.GroupId]
 	if g == nil {
 		answer(protocol.UNKNOWN_MEMBER_ID, nil)
 		return
@@ -52,6 +53,12 @@ func (c *Coordinator) handleSyncGroup(w *sim.World, env *sim.Envelope, m *protoc
 	}
 	if m.GenerationId != g.generation {
 		answer(protocol.ILLEGAL_GENERATION, nil)
+		return
+	}
+	// validateSyncGroup: a ProtocolType or ProtocolName (v5) that is
+	// not the group's.
+	if (m.ProtocolType != "" && m.ProtocolType != g.protocolType) || (m.ProtocolName != "" && m.ProtocolName != g.protocolName) {
+		answer(protocol.INCONSISTENT_GROUP_PROTOCOL, nil)
 		return
 	}
 	mem := g.members[m.MemberId]
@@ -80,8 +87,8 @@ func (c *Coordinator) handleSyncGroup(w *sim.World, env *sim.Envelope, m *protoc
 			if x.sync != nil {
 				e := x.sync
 				x.sync = nil
-				w.Send(c.host.BrokerNode(), e.From, &protocol.SyncGroupResponse{ProtocolType: protocol.ConsumerProtocolType,
-					ProtocolName: RangeProtocol, Assignment: slices.Clone(x.assignment)}, e.ID)
+				w.Send(c.host.BrokerNode(), e.From, &protocol.SyncGroupResponse{ProtocolType: g.protocolType,
+					ProtocolName: g.protocolName, Assignment: slices.Clone(x.assignment)}, e.ID)
 			}
 		}
 	case Stable:

@@ -3,7 +3,7 @@
 // OffsetCommit, OffsetFetch with require_stable, and TxnOffsetCommit
 // whose offsets stay pending until the transaction's marker reaches the
 // offsets partition (materialised on COMMIT, dropped on ABORT); and the
-// classic membership protocol (JoinGroup, SyncGroup, Heartbeat, group.go)
+// classic membership protocol (JoinGroup, SyncGroup, Heartbeat, LeaveGroup, group.go)
 // whose generations fence a zombie's commits (KIP-447).
 //
 // Simplified: offsets never expire; the membership is not persisted.
@@ -173,6 +173,8 @@ func (c *Coordinator) Handle(w *sim.World, env *sim.Envelope) {
 		c.handleSyncGroup(w, env, m)
 	case *protocol.HeartbeatRequest:
 		c.handleHeartbeat(w, env, m)
+	case *protocol.LeaveGroupRequest:
+		c.handleLeaveGroup(w, env, m)
 	}
 }
 

@@ -23,7 +23,7 @@ package groupcoord
 // Simplified: the group's metadata record (GroupMetadataManager.storeGroup)
 // is not written to __consumer_offsets, so a coordinator failover forgets
 // the membership and its members rejoin; no pending-sync expiration
-// (DelayedSync), no LeaveGroup, no group.max.size.
+// (DelayedSync), no group.max.size.
 
 import (
 	"slices"
@@ -84,11 +84,13 @@ type member struct {
 	sessionTimeout   sim.Time
 	rebalanceTimeout sim.Time
 	topics           []string
+	protocols        []string // the assignment protocols it supports, preferred first
 	assignment       []protocol.TopicPartition
 	join             *sim.Envelope // a JoinGroup awaiting its answer
 	sync             *sim.Envelope // a SyncGroup awaiting the leader's assignment
 	deadline         sim.Time      // the session expires at this time
 	isNew            bool
+	protocolType     string
 }
 
 type group struct {
@@ -100,6 +102,9 @@ type group struct {
 	order      []string          // member ids in the order they joined: the leader succession
 	pending    map[string]bool   // member ids handed out by MEMBER_ID_REQUIRED, not yet joined
 	static     map[string]string // group.instance.id → member id
+	// protocolType is the members' ProtocolType ("" while Empty);
+	// protocolName the protocol selectProtocol chose for the generation.
+	protocolType, protocolName string
 	// The join phase's delayed operation: joinSeq tells a current timer
 	// from a stale one; initial marks InitialDelayedJoin.
 	joinSeq        int
@@ -113,6 +118,9 @@ func newGroup(id string) *group {
 }
 
 func (g *group) add(m *member) {
+	if len(g.members) == 0 {
+		g.protocolType = m.protocolType
+	}
 	g.members[m.id] = m
 	g.order = append(g.order, m.id)
 	if m.instanceId != "" {
@@ -342,10 +350,12 @@ func (c *Coordinator) onCompleteJoin(w *sim.World, p int32, g *group) {
 	}
 	g.generation++
 	if len(g.members) == 0 {
+		g.protocolName = ""
 		g.state = Empty
 		w.Note(c.host.BrokerNode(), g.id, sim.NoteGroupEmpty, g.id, strconv.Itoa(int(g.generation)))
 		return
 	}
+	g.protocolName = g.selectProtocol()
 	g.state = CompletingRebalance
 	var all []protocol.JoinGroupMember
 	for _, id := range g.order {
@@ -358,7 +368,7 @@ func (c *Coordinator) onCompleteJoin(w *sim.World, p int32, g *group) {
 			continue // a static member that did not rejoin stays, unanswered
 		}
 		resp := &protocol.JoinGroupResponse{GenerationId: g.generation, ProtocolType: protocol.ConsumerProtocolType,
-			ProtocolName: RangeProtocol, Leader: g.leader, MemberId: m.id}
+			ProtocolName: g.protocolName, Leader: g.leader, MemberId: m.id}
 		if id == g.leader {
 			resp.Members = all
 		}
@@ -373,6 +383,72 @@ func (c *Coordinator) onCompleteJoin(w *sim.World, p int32, g *group) {
 // RangeProtocol is the assignor a 3.5 Java consumer uses by default
 // (partition.assignment.strategy lists RangeAssignor first).
 const RangeProtocol = "range"
+
+// supportsProtocols is GroupMetadata.supportsProtocols: an Empty group
+// takes any member that names a protocol type and at least one protocol;
+// otherwise the type must be the group's and one of the member's
+// protocols must be supported by every current member.
+func (g *group) supportsProtocols(protocolType string, protocols []protocol.JoinGroupProtocol) bool {
+	if g.state == Empty {
+		return protocolType != "" && len(protocols) > 0
+	}
+	if protocolType != g.protocolType {
+		return false
+	}
+	for _, p := range protocols {
+		if g.supportedByAll(p.Name) {
+			return true
+		}
+	}
+	return false
+}
+
+// supportedByAll: every member lists the protocol.
+func (g *group) supportedByAll(name string) bool {
+	for _, m := range g.members {
+		if !slices.Contains(m.protocols, name) {
+			return false
+		}
+	}
+	return true
+}
+
+// selectProtocol is GroupMetadata.selectProtocol: among the protocols
+// every member supports, each member votes for the first of its own
+// list, and the protocol with the most votes wins. Kafka breaks a tie by
+// the iteration order of a hash map; txnlab gives it to the protocol
+// whose first voter joined first (the leader's, when it voted for one).
+func (g *group) selectProtocol() string {
+	votes := map[string]int{}
+	var order []string // protocols in the order their first vote came
+	for _, id := range g.order {
+		for _, p := range g.members[id].protocols {
+			if g.supportedByAll(p) {
+				if votes[p] == 0 {
+					order = append(order, p)
+				}
+				votes[p]++
+				break
+			}
+		}
+	}
+	best := ""
+	for _, p := range order {
+		if best == "" || votes[p] > votes[best] {
+			best = p
+		}
+	}
+	return best
+}
+
+// protocolNames lists a JoinGroup's protocol names in its order.
+func protocolNames(ps []protocol.JoinGroupProtocol) []string {
+	names := make([]string, len(ps))
+	for i, p := range ps {
+		names[i] = p.Name
+	}
+	return names
+}
 
 // propagateAssignmentError answers every awaiting SyncGroup with err and
 // clears the assignments (resetAndPropagateAssignmentError).
@@ -457,6 +533,9 @@ type GroupView struct {
 	// LeaderClient the leader's.
 	Clients      []string `json:",omitempty"`
 	LeaderClient string   `json:",omitempty"`
+	// Protocol is the assignment protocol the generation runs
+	// (JoinGroup's ProtocolName), "" while Empty.
+	Protocol string `json:",omitempty"`
 	// Assignments maps a member id to its partitions (Stable groups).
 	Assignments map[string][]protocol.TopicPartition `json:",omitempty"`
 }
@@ -471,7 +550,8 @@ func (c *Coordinator) Group(id string) (GroupView, bool) {
 	if g == nil {
 		return GroupView{Group: id, State: Empty.String(), Generation: 0}, true
 	}
-	v := GroupView{Group: id, State: g.state.String(), Generation: g.generation, Leader: g.leader, Members: slices.Clone(g.order)}
+	v := GroupView{Group: id, State: g.state.String(), Generation: g.generation, Leader: g.leader, Members: slices.Clone(g.order),
+		Protocol: g.protocolName}
 	for _, mid := range g.order {
 		v.Clients = append(v.Clients, g.members[mid].client)
 		if mid == g.leader {

@@ -19,11 +19,14 @@ type APIKey int16
 const (
 	Produce            APIKey = 0
 	Fetch              APIKey = 1
+	ListOffsets        APIKey = 2
+	Metadata           APIKey = 3
 	OffsetCommit       APIKey = 8
 	OffsetFetch        APIKey = 9
 	FindCoordinator    APIKey = 10
 	JoinGroup          APIKey = 11
 	Heartbeat          APIKey = 12
+	LeaveGroup         APIKey = 13
 	SyncGroup          APIKey = 14
 	InitProducerId     APIKey = 22
 	AddPartitionsToTxn APIKey = 24
@@ -47,6 +50,8 @@ const (
 // Summary; VersionOf gives the version of any message.
 const (
 	ProduceClassicVersion            int16 = 9
+	InitProducerIdClassicVersion     int16 = 4
+	AddOffsetsToTxnClassicVersion    int16 = 3
 	AddPartitionsToTxnClassicVersion int16 = 3
 	EndTxnClassicVersion             int16 = 3
 	TxnOffsetCommitClassicVersion    int16 = 3
@@ -82,6 +87,10 @@ func VersionOf(m Message) int16 {
 		return orClassic(m.Version, ProduceClassicVersion)
 	case *AddPartitionsToTxnRequest:
 		return orClassic(m.Version, AddPartitionsToTxnClassicVersion)
+	case *InitProducerIdRequest:
+		return orClassic(m.Version, InitProducerIdClassicVersion)
+	case *AddOffsetsToTxnRequest:
+		return orClassic(m.Version, AddOffsetsToTxnClassicVersion)
 	case *EndTxnRequest:
 		return orClassic(m.Version, EndTxnClassicVersion)
 	case *EndTxnResponse:
@@ -93,20 +102,37 @@ func VersionOf(m Message) int16 {
 }
 
 func orClassic(v, classic int16) int16 {
-	if v == 0 {
+	switch v {
+	case 0:
 		return classic
+	case Version0:
+		return 0
+	}
+	return v
+}
+
+// Version0 is what a message's Version field holds for version 0 of its
+// API, since the zero value stands for the classic client's version.
+const Version0 int16 = -1
+
+// VersionField is the Version field value of a request sent with API
+// version v: what a wire listener stores for the version a client used
+// (librdkafka sends AddPartitionsToTxn v0), so VersionOf returns v.
+func VersionField(v int16) int16 {
+	if v == 0 {
+		return Version0
 	}
 	return v
 }
 
 // APIs lists every API the simulation speaks, in key order.
-var APIs = []APIKey{Produce, Fetch, OffsetCommit, OffsetFetch, FindCoordinator,
-	JoinGroup, Heartbeat, SyncGroup, InitProducerId, AddPartitionsToTxn, AddOffsetsToTxn, EndTxn, WriteTxnMarkers, TxnOffsetCommit,
+var APIs = []APIKey{Produce, Fetch, ListOffsets, Metadata, OffsetCommit, OffsetFetch, FindCoordinator,
+	JoinGroup, Heartbeat, LeaveGroup, SyncGroup, InitProducerId, AddPartitionsToTxn, AddOffsetsToTxn, EndTxn, WriteTxnMarkers, TxnOffsetCommit,
 	DescribeProducers, DescribeTransactions, ListTransactions}
 
 var apiNames = map[APIKey]string{
-	Produce: "Produce", Fetch: "Fetch", OffsetCommit: "OffsetCommit", OffsetFetch: "OffsetFetch",
-	FindCoordinator: "FindCoordinator", JoinGroup: "JoinGroup", Heartbeat: "Heartbeat", SyncGroup: "SyncGroup",
+	Produce: "Produce", Fetch: "Fetch", ListOffsets: "ListOffsets", Metadata: "Metadata", OffsetCommit: "OffsetCommit", OffsetFetch: "OffsetFetch",
+	FindCoordinator: "FindCoordinator", JoinGroup: "JoinGroup", Heartbeat: "Heartbeat", LeaveGroup: "LeaveGroup", SyncGroup: "SyncGroup",
 	InitProducerId:     "InitProducerId",
 	AddPartitionsToTxn: "AddPartitionsToTxn", AddOffsetsToTxn: "AddOffsetsToTxn",
 	EndTxn: "EndTxn", WriteTxnMarkers: "WriteTxnMarkers", TxnOffsetCommit: "TxnOffsetCommit",
@@ -210,4 +236,45 @@ func tpList(tps []TopicPartition) string {
 		parts[i] = tp.String()
 	}
 	return "[" + strings.Join(parts, ",") + "]"
+}
+
+// The first request versions whose clients understand PRODUCER_FENCED
+// (KIP-588, Kafka 2.7); older ones are answered INVALID_PRODUCER_EPOCH
+// instead, which they handle the same way. Kafka 3.5's KafkaApis maps
+// the error in handleInitProducerIdRequest (version < 4),
+// handleEndTxnRequest, handleAddPartitionToTxnRequest and
+// handleAddOffsetsToTxnRequest (version < 2). TxnOffsetCommit has no
+// mapping: its fenced answer is the log's INVALID_PRODUCER_EPOCH.
+const (
+	InitProducerIdFencedVersion     int16 = 4
+	EndTxnFencedVersion             int16 = 2
+	AddPartitionsToTxnFencedVersion int16 = 2
+	AddOffsetsToTxnFencedVersion    int16 = 2
+)
+
+// ErrorForVersion is the error a response to req carries for err:
+// PRODUCER_FENCED becomes INVALID_PRODUCER_EPOCH for a request version
+// older than the API's FencedVersion, as KafkaApis answers old clients.
+// Every other error, and every other API, passes unchanged.
+func ErrorForVersion(req Message, err ErrorCode) ErrorCode {
+	if err != PRODUCER_FENCED {
+		return err
+	}
+	var first int16
+	switch req.(type) {
+	case *InitProducerIdRequest:
+		first = InitProducerIdFencedVersion
+	case *EndTxnRequest:
+		first = EndTxnFencedVersion
+	case *AddPartitionsToTxnRequest:
+		first = AddPartitionsToTxnFencedVersion
+	case *AddOffsetsToTxnRequest:
+		first = AddOffsetsToTxnFencedVersion
+	default:
+		return err
+	}
+	if VersionOf(req) < first {
+		return INVALID_PRODUCER_EPOCH
+	}
+	return err
 }

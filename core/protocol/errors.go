@@ -12,6 +12,7 @@ const (
 	UNKNOWN_SERVER_ERROR                  ErrorCode = -1
 	NONE                                  ErrorCode = 0
 	UNKNOWN_TOPIC_OR_PARTITION            ErrorCode = 3
+	LEADER_NOT_AVAILABLE                  ErrorCode = 5
 	NOT_LEADER_OR_FOLLOWER                ErrorCode = 6
 	REQUEST_TIMED_OUT                     ErrorCode = 7
 	COORDINATOR_LOAD_IN_PROGRESS          ErrorCode = 14
@@ -20,6 +21,7 @@ const (
 	NOT_ENOUGH_REPLICAS                   ErrorCode = 19
 	NOT_ENOUGH_REPLICAS_AFTER_APPEND      ErrorCode = 20
 	ILLEGAL_GENERATION                    ErrorCode = 22
+	INCONSISTENT_GROUP_PROTOCOL           ErrorCode = 23
 	UNKNOWN_MEMBER_ID                     ErrorCode = 25
 	INVALID_SESSION_TIMEOUT               ErrorCode = 26
 	REBALANCE_IN_PROGRESS                 ErrorCode = 27
@@ -38,6 +40,8 @@ const (
 	UNKNOWN_PRODUCER_ID                   ErrorCode = 59
 	MEMBER_ID_REQUIRED                    ErrorCode = 79
 	FENCED_INSTANCE_ID                    ErrorCode = 82
+	FENCED_LEADER_EPOCH                   ErrorCode = 74
+	UNKNOWN_LEADER_EPOCH                  ErrorCode = 75
 	UNSTABLE_OFFSET_COMMIT                ErrorCode = 88
 	PRODUCER_FENCED                       ErrorCode = 90
 	TRANSACTIONAL_ID_NOT_FOUND            ErrorCode = 105
@@ -59,6 +63,7 @@ var Errors = []ErrorInfo{
 	{UNKNOWN_SERVER_ERROR, "UNKNOWN_SERVER_ERROR", false, "the server hit an unexpected error"},
 	{NONE, "NONE", false, "success"},
 	{UNKNOWN_TOPIC_OR_PARTITION, "UNKNOWN_TOPIC_OR_PARTITION", true, "this server does not host the topic-partition"},
+	{LEADER_NOT_AVAILABLE, "LEADER_NOT_AVAILABLE", true, "the partition has no leader now (an election is under way)"},
 	{NOT_LEADER_OR_FOLLOWER, "NOT_LEADER_OR_FOLLOWER", true, "this server is not the leader of the partition"},
 	{REQUEST_TIMED_OUT, "REQUEST_TIMED_OUT", true, "the request timed out"},
 	{COORDINATOR_LOAD_IN_PROGRESS, "COORDINATOR_LOAD_IN_PROGRESS", true, "the coordinator is loading its partition"},
@@ -67,6 +72,7 @@ var Errors = []ErrorInfo{
 	{NOT_ENOUGH_REPLICAS, "NOT_ENOUGH_REPLICAS", true, "fewer in-sync replicas than required"},
 	{NOT_ENOUGH_REPLICAS_AFTER_APPEND, "NOT_ENOUGH_REPLICAS_AFTER_APPEND", true, "written, but fewer in-sync replicas than required"},
 	{ILLEGAL_GENERATION, "ILLEGAL_GENERATION", false, "the group generation is not current"},
+	{INCONSISTENT_GROUP_PROTOCOL, "INCONSISTENT_GROUP_PROTOCOL", false, "the member's protocols share none with the group's members"},
 	{UNKNOWN_MEMBER_ID, "UNKNOWN_MEMBER_ID", false, "the member id is not known to the group"},
 	{INVALID_SESSION_TIMEOUT, "INVALID_SESSION_TIMEOUT", false, "the session timeout is outside the broker's group.min/max.session.timeout.ms"},
 	{REBALANCE_IN_PROGRESS, "REBALANCE_IN_PROGRESS", false, "the group is rebalancing: the member must rejoin"},
@@ -85,6 +91,8 @@ var Errors = []ErrorInfo{
 	{UNKNOWN_PRODUCER_ID, "UNKNOWN_PRODUCER_ID", false, "the broker has no state for this producer id"},
 	{MEMBER_ID_REQUIRED, "MEMBER_ID_REQUIRED", false, "the group gave the member an id: join again with it"},
 	{FENCED_INSTANCE_ID, "FENCED_INSTANCE_ID", false, "a newer member with the same group.instance.id exists"},
+	{FENCED_LEADER_EPOCH, "FENCED_LEADER_EPOCH", true, "the leader epoch in the request is older than the broker's"},
+	{UNKNOWN_LEADER_EPOCH, "UNKNOWN_LEADER_EPOCH", true, "the leader epoch in the request is newer than the broker's"},
 	{UNSTABLE_OFFSET_COMMIT, "UNSTABLE_OFFSET_COMMIT", true, "a transactional offset commit for this partition is pending"},
 	{PRODUCER_FENCED, "PRODUCER_FENCED", false, "a newer producer with the same transactional id exists"},
 	{TRANSACTIONAL_ID_NOT_FOUND, "TRANSACTIONAL_ID_NOT_FOUND", false, "the coordinator has no metadata for the transactional id"},

@@ -83,11 +83,11 @@ var (
 var fieldSpecs = map[msgType][]FieldSpec{
 	{FindCoordinator, false}:    {{Name: "Key", Kind: FieldString}, {Name: "KeyType", Kind: FieldEnum, Enum: keyTypes}},
 	{FindCoordinator, true}:     {fErr, {Name: "Key", Kind: FieldString}, {Name: "NodeId", Kind: FieldInt}},
-	{InitProducerId, false}:     {fTxnID, fTimeout, fPid, fEpoch},
+	{InitProducerId, false}:     {fVersion, fTxnID, fTimeout, fPid, fEpoch},
 	{InitProducerId, true}:      {fErr, fPid, fEpoch},
 	{AddPartitionsToTxn, false}: {fVersion, fTxnID, fPid, fEpoch, {Name: "VerifyOnly", Kind: FieldBool}, fParts},
 	{AddPartitionsToTxn, true}:  {fParts, fErr},
-	{AddOffsetsToTxn, false}:    {fTxnID, fPid, fEpoch, fGroup},
+	{AddOffsetsToTxn, false}:    {fVersion, fTxnID, fPid, fEpoch, fGroup},
 	{AddOffsetsToTxn, true}:     {fErr},
 	{EndTxn, false}:             {fVersion, fTxnID, fPid, fEpoch, {Name: "Committed", Kind: FieldBool}},
 	// ProducerId and ProducerEpoch are in the response from v5 (the
@@ -103,7 +103,7 @@ var fieldSpecs = map[msgType][]FieldSpec{
 	{OffsetFetch, true}:           {fErr, fParts, fOffset},
 	{Produce, false}:              {fVersion, fTxnID, {Name: "Acks", Kind: FieldInt}, {Name: "TimeoutMs", Kind: FieldInt}, fParts, fPid, fEpoch, fBaseSeq, fIsTxn, fRecords},
 	{Produce, true}:               {fParts, fErr, fBaseOff},
-	{Fetch, false}:                {{Name: "ReplicaId", Kind: FieldInt}, {Name: "IsolationLevel", Kind: FieldEnum, Enum: isolationLevels}, fParts, fFetchOff},
+	{Fetch, false}:                {{Name: "ReplicaId", Kind: FieldInt}, {Name: "MaxWaitMs", Kind: FieldInt}, {Name: "MinBytes", Kind: FieldInt}, {Name: "IsolationLevel", Kind: FieldEnum, Enum: isolationLevels}, fParts, fFetchOff},
 	{Fetch, true}:                 {fParts, fErr, fHW, fLSO, fAborted, fRecords},
 	{DescribeProducers, false}:    {fParts},
 	{DescribeProducers, true}:     {fParts, fErr, fPid, fEpoch, fCoordEp, {Name: "CurrentTxnStartOffset", Kind: FieldInt}},

@@ -154,6 +154,11 @@ func (m *JoinGroupResponse) Summary() string { return summary(m) }
 func (m *JoinGroupResponse) summarize(f *fields) {
 	f.e("ErrorCode", m.ErrorCode)
 	f.i("GenerationId", int64(m.GenerationId))
+	// The protocol shows when it is not the Java consumer's default, so
+	// the lines of a range-only group read as they always did.
+	if m.ProtocolName != "" && m.ProtocolName != "range" {
+		f.s("ProtocolName", m.ProtocolName)
+	}
 	f.s("Leader", m.Leader)
 	f.s("MemberId", m.MemberId)
 	if len(m.Members) > 0 {
@@ -224,11 +229,13 @@ var (
 
 func init() {
 	fieldSpecs[msgType{JoinGroup, false}] = []FieldSpec{fGroup, {Name: "SessionTimeoutMs", Kind: FieldInt}, {Name: "RebalanceTimeoutMs", Kind: FieldInt}, fMember, fInstance}
-	fieldSpecs[msgType{JoinGroup, true}] = []FieldSpec{fErr, fGen, {Name: "Leader", Kind: FieldString}, fMember}
+	fieldSpecs[msgType{JoinGroup, true}] = []FieldSpec{fErr, fGen, {Name: "ProtocolName", Kind: FieldString}, {Name: "Leader", Kind: FieldString}, fMember}
 	fieldSpecs[msgType{SyncGroup, false}] = []FieldSpec{fGroup, fGen, fMember, fInstance}
 	fieldSpecs[msgType{SyncGroup, true}] = []FieldSpec{fErr, fParts}
 	fieldSpecs[msgType{Heartbeat, false}] = []FieldSpec{fGroup, fGen, fMember, fInstance}
 	fieldSpecs[msgType{Heartbeat, true}] = []FieldSpec{fErr}
+	fieldSpecs[msgType{LeaveGroup, false}] = []FieldSpec{fGroup, fMember, fInstance}
+	fieldSpecs[msgType{LeaveGroup, true}] = []FieldSpec{fErr, fMember}
 }
 
 // optional is a nullable string field outside the null-reading
@@ -265,7 +272,7 @@ func (m *JoinGroupResponse) walk(w *walker) {
 	w.code("ErrorCode", m.ErrorCode)
 	w.int("GenerationId", int64(m.GenerationId))
 	w.line("ProtocolType", strconv.Quote(m.ProtocolType))
-	w.line("ProtocolName", strconv.Quote(m.ProtocolName))
+	w.str("ProtocolName", m.ProtocolName)
 	w.str("Leader", m.Leader)
 	w.str("MemberId", m.MemberId)
 	w.list("Members", len(m.Members), func(i int) {
@@ -310,3 +317,113 @@ func (m *HeartbeatRequest) walk(w *walker) {
 }
 
 func (m *HeartbeatResponse) walk(w *walker) { w.code("ErrorCode", m.ErrorCode) }
+
+// LeaveGroupMember is one member leaving (LeaveGroup v3+'s Members[]).
+type LeaveGroupMember struct {
+	MemberId        string
+	GroupInstanceId string // "" is null
+	Reason          string // v5+: why it leaves, for the broker's log
+}
+
+// LeaveGroupRequest (key 13) removes members from a group at once, so
+// the next rebalance need not wait for their sessions to expire: what a
+// consumer sends when it closes or unsubscribes. Version 5 is a 3.5 Java
+// consumer's; versions 0-2 name one member at the top level, which a
+// wire listener passes as a one-member Members list.
+type LeaveGroupRequest struct {
+	GroupId string
+	Members []LeaveGroupMember
+}
+
+// LeaveGroupMemberResponse is one member's outcome (v3+).
+type LeaveGroupMemberResponse struct {
+	MemberId        string
+	GroupInstanceId string
+	ErrorCode       ErrorCode
+}
+
+// LeaveGroupResponse carries a top-level error (the coordinator's) and,
+// when that is NONE, one error per member. Versions 0-2 have only the
+// top-level error: a wire listener answers them with the member's.
+type LeaveGroupResponse struct {
+	ErrorCode ErrorCode
+	Members   []LeaveGroupMemberResponse
+}
+
+func (*LeaveGroupRequest) APIKey() APIKey    { return LeaveGroup }
+func (*LeaveGroupResponse) APIKey() APIKey   { return LeaveGroup }
+func (*LeaveGroupRequest) IsResponse() bool  { return false }
+func (*LeaveGroupResponse) IsResponse() bool { return true }
+
+// TopError of a LeaveGroup response: the top-level error, else the
+// first member's.
+func (m *LeaveGroupResponse) TopError() ErrorCode {
+	if m.ErrorCode != NONE {
+		return m.ErrorCode
+	}
+	for _, r := range m.Members {
+		if r.ErrorCode != NONE {
+			return r.ErrorCode
+		}
+	}
+	return NONE
+}
+
+// Summary of LeaveGroup.
+func (m *LeaveGroupRequest) Summary() string { return summary(m) }
+
+func (m *LeaveGroupRequest) summarize(f *fields) {
+	f.s("GroupId", m.GroupId)
+	parts := make([]string, len(m.Members))
+	for i, mm := range m.Members {
+		parts[i] = quoteIfNeeded(mm.MemberId)
+		if mm.GroupInstanceId != "" {
+			parts[i] += "(" + quoteIfNeeded(mm.GroupInstanceId) + ")"
+		}
+	}
+	f.add("Members", "["+strings.Join(parts, ",")+"]")
+}
+
+// Summary of LeaveGroup.
+func (m *LeaveGroupResponse) Summary() string { return summary(m) }
+
+func (m *LeaveGroupResponse) summarize(f *fields) {
+	f.e("ErrorCode", m.ErrorCode)
+	if len(m.Members) > 0 {
+		parts := make([]string, len(m.Members))
+		for i, mm := range m.Members {
+			parts[i] = quoteIfNeeded(mm.MemberId) + ":" + mm.ErrorCode.String()
+		}
+		f.add("Members", "["+strings.Join(parts, ",")+"]")
+	}
+}
+
+// walk gives each member as a part of its own.
+func (m *LeaveGroupRequest) walk(w *walker) {
+	w.str("GroupId", m.GroupId)
+	w.list("Members", len(m.Members), func(i int) {
+		mm := &m.Members[i]
+		w.inPart(i, func() {
+			w.group(index(i), func() {
+				w.str("MemberId", mm.MemberId)
+				w.optional("GroupInstanceId", mm.GroupInstanceId)
+				w.line("Reason", strconv.Quote(mm.Reason))
+			})
+		})
+	})
+}
+
+// walk gives each member's outcome as a part of its own.
+func (m *LeaveGroupResponse) walk(w *walker) {
+	w.code("ErrorCode", m.ErrorCode)
+	w.list("Members", len(m.Members), func(i int) {
+		mm := &m.Members[i]
+		w.inPart(i, func() {
+			w.group(index(i), func() {
+				w.str("MemberId", mm.MemberId)
+				w.optional("GroupInstanceId", mm.GroupInstanceId)
+				w.code("ErrorCode", mm.ErrorCode)
+			})
+		})
+	})
+}

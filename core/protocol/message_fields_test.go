@@ -78,6 +78,7 @@ func TestEveryMessageListsEveryTopField(t *testing.T) {
 		&TxnOffsetCommitResponse{}, &OffsetCommitRequest{}, &OffsetCommitResponse{}, &OffsetFetchRequest{}, &OffsetFetchResponse{},
 		&ProduceRequest{}, &ProduceResponse{}, &FetchRequest{}, &FetchResponse{},
 		&JoinGroupRequest{}, &JoinGroupResponse{}, &SyncGroupRequest{}, &SyncGroupResponse{}, &HeartbeatRequest{}, &HeartbeatResponse{},
+		&LeaveGroupRequest{}, &LeaveGroupResponse{}, &MetadataRequest{}, &MetadataResponse{}, &ListOffsetsRequest{}, &ListOffsetsResponse{},
 		&DescribeProducersRequest{}, &DescribeProducersResponse{}, &DescribeTransactionsRequest{}, &DescribeTransactionsResponse{},
 		&ListTransactionsRequest{}, &ListTransactionsResponse{}}
 	if len(all) != 2*len(APIs) {

@@ -56,6 +56,9 @@ type FindCoordinatorResponse struct {
 
 // InitProducerIdRequest (key 22) obtains a producer id and epoch.
 type InitProducerIdRequest struct {
+	// Version is the request's API version; 0 stands for the classic
+	// client's (InitProducerIdClassicVersion).
+	Version int16
 	// TransactionalId is "" for an idempotent-only producer (Kafka's null).
 	TransactionalId      string
 	TransactionTimeoutMs int32
@@ -95,6 +98,9 @@ type AddPartitionsToTxnResponse struct {
 // AddOffsetsToTxnRequest (key 25) adds the group's __consumer_offsets
 // partition to the transaction.
 type AddOffsetsToTxnRequest struct {
+	// Version is the request's API version; 0 stands for the classic
+	// client's (AddOffsetsToTxnClassicVersion).
+	Version         int16
 	TransactionalId string
 	ProducerId      int64
 	ProducerEpoch   int16
@@ -264,7 +270,14 @@ type FetchPartition struct {
 // FetchRequest (key 1) reads from partition leaders: from consumers
 // (ReplicaId -1) and from follower replicas (ReplicaId = their broker id).
 type FetchRequest struct {
-	ReplicaId      int32
+	ReplicaId int32
+	// MaxWaitMs and MinBytes are fetch.max.wait.ms and fetch.min.bytes:
+	// a consumer's fetch with fewer than MinBytes to return waits at the
+	// leader (DelayedFetch) until that much is there or MaxWaitMs has
+	// passed. MaxWaitMs 0 answers at once, as the simulated consumer
+	// asks unless told otherwise (broker/1_fetch.go).
+	MaxWaitMs      int32
+	MinBytes       int32
 	IsolationLevel int8
 	// SessionEpoch is the incremental fetch session's epoch (KIP-227): 0
 	// opens a full session listing every partition; later requests list

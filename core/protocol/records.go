@@ -240,3 +240,41 @@ type OffsetCommitValue struct {
 	Partition       TopicPartition
 	CommittedOffset int64
 }
+
+// recordBatchOverhead is DefaultRecordBatch.RECORD_BATCH_OVERHEAD: the
+// bytes of a v2 batch's header.
+const recordBatchOverhead = 61
+
+// SizeInBytes is the batch's size as Kafka would store it (record batch
+// v2: DefaultRecordBatch.sizeInBytes, DefaultRecord.sizeInBytes), with
+// no compression and no headers: what fetch.min.bytes counts. A control
+// record's key is 4 bytes and its value 6 (EndTransactionMarker); an
+// internal record counts its key and a value of its rendered text.
+func (b *RecordBatch) SizeInBytes() int {
+	n := recordBatchOverhead
+	for i := range b.Records {
+		r := &b.Records[i]
+		key, value := len(r.Key), len(r.Value)
+		switch {
+		case b.IsControl:
+			key, value = 4, 6
+		case r.Tombstone:
+			value = -1
+		}
+		// attributes, timestamp delta (0), offset delta, key, value, no headers
+		body := 1 + 1 + varintSize(int64(i)) + varintSize(int64(key)) + max(key, 0) + varintSize(int64(value)) + max(value, 0) + 1
+		n += varintSize(int64(body)) + body
+	}
+	return n
+}
+
+// varintSize is ByteUtils.sizeOfVarint: the zig-zag varint's length.
+func varintSize(v int64) int {
+	u := uint64((v << 1) ^ (v >> 63))
+	n := 1
+	for u >= 0x80 {
+		u >>= 7
+		n++
+	}
+	return n
+}

@@ -83,7 +83,7 @@ func (f *fields) String() string { return f.b.String() }
 // stay as they were before versions were recorded.
 func (f *fields) version(v, classic int16) {
 	if v != 0 && v != classic {
-		f.i("Version", int64(v))
+		f.i("Version", int64(orClassic(v, classic)))
 	}
 }
 
@@ -117,6 +117,7 @@ func (m *FindCoordinatorResponse) summarize(f *fields) {
 func (m *InitProducerIdRequest) Summary() string { return summary(m) }
 
 func (m *InitProducerIdRequest) summarize(f *fields) {
+	f.version(m.Version, InitProducerIdClassicVersion)
 	if m.TransactionalId == "" {
 		f.add("TransactionalId", "null")
 	} else {
@@ -161,6 +162,7 @@ func (m *AddPartitionsToTxnResponse) summarize(f *fields) {
 func (m *AddOffsetsToTxnRequest) Summary() string { return summary(m) }
 
 func (m *AddOffsetsToTxnRequest) summarize(f *fields) {
+	f.version(m.Version, AddOffsetsToTxnClassicVersion)
 	f.s("TransactionalId", m.TransactionalId)
 	f.i("ProducerId", m.ProducerId)
 	f.i("ProducerEpoch", int64(m.ProducerEpoch))
@@ -330,6 +332,12 @@ func (m *FetchRequest) Summary() string { return summary(m) }
 
 func (m *FetchRequest) summarize(f *fields) {
 	f.i("ReplicaId", int64(m.ReplicaId))
+	// Shown only for a fetch that may wait, so the lines of the fetches
+	// that never did (every script before DelayedFetch) read as before.
+	if m.MaxWaitMs > 0 {
+		f.i("MaxWaitMs", int64(m.MaxWaitMs))
+		f.i("MinBytes", int64(m.MinBytes))
+	}
 	if m.IsolationLevel == ReadCommitted {
 		f.add("IsolationLevel", "READ_COMMITTED")
 	} else {

@@ -64,6 +64,9 @@ func (w *walker) intAs(name, as string, v int64) {
 // (0 for the classic client's), matched as the version it was sent with
 // (VersionOf), so Version=3 finds a classic client's AddPartitionsToTxn.
 func (w *walker) version(m Message, raw int16) {
+	if raw == Version0 {
+		raw = 0
+	}
 	w.line("Version", itoa(int64(raw)))
 	w.matched("Version", FieldValue{Int: int64(VersionOf(m))})
 }
@@ -194,6 +197,7 @@ func (m *FindCoordinatorResponse) walk(w *walker) {
 }
 
 func (m *InitProducerIdRequest) walk(w *walker) {
+	w.version(m, m.Version)
 	w.nullable("TransactionalId", m.TransactionalId)
 	w.int("TransactionTimeoutMs", int64(m.TransactionTimeoutMs))
 	w.int("ProducerId", m.ProducerId)
@@ -218,6 +222,7 @@ func (m *AddPartitionsToTxnRequest) walk(w *walker) {
 func (m *AddPartitionsToTxnResponse) walk(w *walker) { w.partitionErrors("Results", m.Results) }
 
 func (m *AddOffsetsToTxnRequest) walk(w *walker) {
+	w.version(m, m.Version)
 	w.str("TransactionalId", m.TransactionalId)
 	w.int("ProducerId", m.ProducerId)
 	w.int("ProducerEpoch", int64(m.ProducerEpoch))
@@ -370,6 +375,8 @@ func (m *ProduceResponse) walk(w *walker) {
 
 func (m *FetchRequest) walk(w *walker) {
 	w.int("ReplicaId", int64(m.ReplicaId))
+	w.int("MaxWaitMs", int64(m.MaxWaitMs))
+	w.int("MinBytes", int64(m.MinBytes))
 	w.enum("IsolationLevel", isolationLevels[m.IsolationLevel&1], int64(m.IsolationLevel))
 	w.int("SessionEpoch", int64(m.SessionEpoch))
 	w.list("Partitions", len(m.Partitions), func(i int) {

@@ -44,14 +44,15 @@ type ConsumerOp uint8
 
 // The consumer actions.
 const (
-	ConsumerAssign    ConsumerOp = iota + 1 // assign()
-	ConsumerPoll                            // poll(): one fetch round
-	ConsumerSeek                            // seek()
-	ConsumerCommit                          // commitSync() of the current positions
-	ConsumerSubscribe                       // subscribe(): partitions from the group (group.go)
+	ConsumerAssign      ConsumerOp = iota + 1 // assign()
+	ConsumerPoll                              // poll(): one fetch round
+	ConsumerSeek                              // seek()
+	ConsumerCommit                            // commitSync() of the current positions
+	ConsumerSubscribe                         // subscribe(): partitions from the group (group.go)
+	ConsumerUnsubscribe                       // unsubscribe(): leave the group (LeaveGroup)
 )
 
-var consumerOpNames = []string{"", "assign", "poll", "seek", "commit", "subscribe"}
+var consumerOpNames = []string{"", "assign", "poll", "seek", "commit", "subscribe", "unsubscribe"}
 
 // String returns the action's script keyword.
 func (o ConsumerOp) String() string { return enumString(o, consumerOpNames, "ConsumerOp") }
@@ -393,6 +394,8 @@ func (st *ConsumerActionStmt) apply(s *Session) *Error {
 		call, err = c.CommitSync(st.Client)
 	case ConsumerSubscribe:
 		call, err = c.Subscribe(st.Client, st.Topics)
+	case ConsumerUnsubscribe:
+		call, err = c.Unsubscribe(st.Client)
 	}
 	return s.awaitCall(st, st.Client, st.Op.String(), st.Background, call, err)
 }

@@ -5,7 +5,7 @@ package scenario
 // max.poll.interval.ms and group.instance.id; the action `C subscribe
 // TOPIC ...`; `P send-offsets consumer=C TP=OFF ...`, which sends C's
 // groupMetadata(); and `expect group G [state=S] [generation=N]
-// [members=C1,C2|none] [leader=C]`. Their parsing, canonical text and
+// [members=C1,C2|none] [leader=C] [protocol=NAME|none]`. Their parsing, canonical text and
 // evaluation live here; setup.go, actions.go and expect.go only call in.
 
 import (
@@ -24,6 +24,9 @@ type GroupOptions struct {
 	HeartbeatInterval sim.Time // heartbeat.interval.ms, default 3s
 	MaxPollInterval   sim.Time // max.poll.interval.ms, default 5m
 	GroupInstanceID   string   // group.instance.id, "" for a dynamic member
+	// Assignors is partition.assignment.strategy, preferred first (nil:
+	// range alone).
+	Assignors []string
 }
 
 // checkGroupOptions refuses heartbeat.interval.ms at or above
@@ -64,6 +67,7 @@ func (st *ConsumerStmt) applyGroupOptions(cfg *cluster.ConsumerConfig) {
 		cfg.MaxPollIntervalMs = st.Group.MaxPollInterval
 	}
 	cfg.GroupInstanceId = st.Group.GroupInstanceID
+	cfg.Assignors = slices.Clone(st.Group.Assignors)
 }
 
 // subscribe parses `C subscribe TOPIC ...`.
@@ -130,10 +134,11 @@ type ExpectGroupStmt struct {
 	Generation int32    // generation=
 	Members    []string // members=: consumer names, sorted; nil is none
 	Leader     string   // leader=: a consumer name
+	Protocol   string   // protocol=: the assignment protocol chosen, or none
 	Given      OptionSet
 }
 
-var expectGroupOptions = []string{"state", "generation", "members", "leader"}
+var expectGroupOptions = []string{"state", "generation", "members", "leader", "protocol"}
 
 // String renders the statement canonically.
 func (s *ExpectGroupStmt) String() string {
@@ -149,6 +154,9 @@ func (s *ExpectGroupStmt) String() string {
 	}
 	if s.Given.Has("leader") {
 		b.opt("leader", s.Leader)
+	}
+	if s.Given.Has("protocol") {
+		b.opt("protocol", s.Protocol)
 	}
 	return b.String()
 }
@@ -201,6 +209,9 @@ func parseExpectGroup(lp *lineParser) Stmt {
 	if o, ok := opts.get("leader"); ok {
 		st.Leader = consumer(o.raw, o.vcol)
 	}
+	if o, ok := opts.get("protocol"); ok {
+		st.Protocol = lp.nonEmpty(o.key, o.raw, o.vcol)
+	}
 	st.Given = opts.given()
 	return st
 }
@@ -233,6 +244,9 @@ func (st *ExpectGroupStmt) evaluate(s *Session) (string, string, bool, *Error) {
 	}
 	if st.Given.Has("leader") {
 		field("leader", st.Leader, orNone(v.LeaderClient))
+	}
+	if st.Given.Has("protocol") {
+		field("protocol", st.Protocol, orNone(v.Protocol))
 	}
 	return strings.Join(exp, " "), strings.Join(act, " "), good, nil
 }

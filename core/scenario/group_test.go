@@ -34,7 +34,7 @@ func TestGroupStatementsParse(t *testing.T) {
 		{"c1 subscribe __consumer_offsets", `10:14: cannot subscribe to the internal topic __consumer_offsets`},
 		{"p1 send-offsets consumer=p2 orders/0=1", `10:17: p2 is a producer: consumer= names the consumer whose groupMetadata() is sent`},
 		{"p1 send-offsets consumer=c2 orders/0=1", `10:17: c2 has no group.id: it has no group metadata to send`},
-		{"expect group g1", `10:17: expect group needs at least one of state, generation, members, leader`},
+		{"expect group g1", `10:17: expect group needs at least one of state, generation, members, leader, protocol`},
 		{"expect group g1 state=stable", `10:23: unknown group state "stable"; did you mean "Stable"? (states: Empty, PreparingRebalance, CompletingRebalance, Stable)`},
 		{"expect group g1 members=c1,p1", `10:28: p1 is a producer: a group's members are consumers`},
 		{"expect group g1 members=c1,c1", `10:28: c1 is given twice`},

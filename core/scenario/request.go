@@ -11,6 +11,7 @@ package scenario
 import (
 	"fmt"
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -21,15 +22,19 @@ import (
 // requestFields lists, per API a script may send, the request fields it
 // may set, in schema order: Kafka's names (protocol.Fields).
 var requestFields = map[protocol.APIKey][]string{
-	protocol.InitProducerId:     {"TransactionalId", "TransactionTimeoutMs", "ProducerId", "ProducerEpoch"},
-	protocol.AddPartitionsToTxn: {"TransactionalId", "ProducerId", "ProducerEpoch", "Partitions"},
-	protocol.AddOffsetsToTxn:    {"TransactionalId", "ProducerId", "ProducerEpoch", "GroupId"},
-	protocol.EndTxn:             {"TransactionalId", "ProducerId", "ProducerEpoch", "Committed"},
+	protocol.InitProducerId:     {"Version", "TransactionalId", "TransactionTimeoutMs", "ProducerId", "ProducerEpoch"},
+	protocol.AddPartitionsToTxn: {"Version", "TransactionalId", "ProducerId", "ProducerEpoch", "Partitions"},
+	protocol.AddOffsetsToTxn:    {"Version", "TransactionalId", "ProducerId", "ProducerEpoch", "GroupId"},
+	protocol.EndTxn:             {"Version", "TransactionalId", "ProducerId", "ProducerEpoch", "Committed"},
 	protocol.Produce:            {"TransactionalId", "Acks", "ProducerId", "ProducerEpoch", "BaseSequence", "IsTransactional"},
+	// The read-only APIs a real client sends (issue 27): Topics is a
+	// comma-separated list (not written: every topic).
+	protocol.Metadata:    {"Topics"},
+	protocol.ListOffsets: {"IsolationLevel", "Partitions", "CurrentLeaderEpoch", "Timestamp"},
 }
 
 // requestAPIs is requestFields' keys in key order, for messages.
-var requestAPIs = []protocol.APIKey{protocol.Produce, protocol.InitProducerId,
+var requestAPIs = []protocol.APIKey{protocol.Produce, protocol.ListOffsets, protocol.Metadata, protocol.InitProducerId,
 	protocol.AddPartitionsToTxn, protocol.AddOffsetsToTxn, protocol.EndTxn}
 
 // requiredFields must be written: what the client's state cannot supply.
@@ -38,6 +43,7 @@ var requiredFields = map[protocol.APIKey][]string{
 	protocol.AddOffsetsToTxn:    {"GroupId"},
 	protocol.EndTxn:             {"Committed"},
 	protocol.Produce:            {"BaseSequence"},
+	protocol.ListOffsets:        {"Partitions"},
 }
 
 // FieldSetting is one FIELD=VALUE of a request statement.
@@ -110,6 +116,8 @@ func fieldSettingText(spec protocol.FieldSpec, f FieldSetting) string {
 		return strconv.FormatBool(f.Int == 1)
 	case protocol.FieldPartition:
 		return tpList(f.TPs)
+	case protocol.FieldEnum:
+		return spec.Enum[f.Int]
 	}
 	return strconv.FormatInt(f.Int, 10)
 }
@@ -164,7 +172,11 @@ func parseRequest(lp *lineParser, kw token) Stmt {
 	}
 	for _, name := range requiredFields[m.API] {
 		if _, ok := st.Field(name); !ok {
-			lp.failf(lp.endCol(), "request %s needs %s=…: %s", m.API, name, requiredWhy[name])
+			why := requiredWhy[name]
+			if m.API == protocol.ListOffsets {
+				why = "the partitions to ask about, e.g. Partitions=orders/0,orders/1"
+			}
+			lp.failf(lp.endCol(), "request %s needs %s=…: %s", m.API, name, why)
 		}
 	}
 	if m.API != protocol.Produce {
@@ -208,6 +220,12 @@ func (lp *lineParser) fieldSetting(api protocol.APIKey, o option) FieldSetting {
 		if len(f.TPs) == 0 {
 			lp.failf(o.col, "%s needs at least one TOPIC/PARTITION", o.key)
 		}
+	case protocol.FieldEnum:
+		i := slices.Index(spec.Enum, o.raw)
+		if i < 0 {
+			lp.failf(o.vcol, "%s must be %s, got %q%s", o.key, strings.Join(spec.Enum, " or "), o.raw, didYouMean(o.raw, spec.Enum))
+		}
+		f.Int = int64(i)
 	default:
 		lo, hi := fieldRange(o.key)
 		f.Int = lp.integer(o.key, o.raw, o.vcol, lo, hi)
@@ -230,6 +248,12 @@ func fieldRange(name string) (int64, int64) {
 		return -1, math.MaxInt32
 	case "Acks":
 		return -1, 1
+	case "Timestamp":
+		return protocol.MaxTimestamp, math.MaxInt64
+	case "CurrentLeaderEpoch", "LeaderId", "LeaderEpoch", "ControllerId":
+		return -1, math.MaxInt32
+	case "Offset":
+		return -1, math.MaxInt64
 	case "TransactionTimeoutMs", "TimeoutMs", "CoordinatorEpoch":
 		return 0, math.MaxInt32
 	case "GenerationId":
@@ -269,24 +293,47 @@ func (st *RequestStmt) apply(s *Session) *Error {
 	if f, ok := st.Field("TransactionalId"); ok {
 		txnID = f.Str
 	}
+	// Version=N sends that API version (the classic client's when not
+	// written): an old client's answers differ (protocol.ErrorForVersion).
+	version := int16(0)
+	if f, ok := st.Field("Version"); ok {
+		version = protocol.VersionField(int16(f.Int))
+	}
 	pid := intField("ProducerId", p.ProducerId)
 	epoch := int16(intField("ProducerEpoch", int64(p.ProducerEpoch)))
 	var msg protocol.Message
 	switch st.API {
 	case protocol.InitProducerId:
-		msg = &protocol.InitProducerIdRequest{TransactionalId: txnID,
+		msg = &protocol.InitProducerIdRequest{Version: version, TransactionalId: txnID,
 			TransactionTimeoutMs: int32(intField("TransactionTimeoutMs", int64(p.Cfg.TransactionTimeoutMs))),
 			ProducerId:           pid, ProducerEpoch: epoch}
 	case protocol.AddPartitionsToTxn:
 		f, _ := st.Field("Partitions")
-		msg = &protocol.AddPartitionsToTxnRequest{TransactionalId: txnID, ProducerId: pid, ProducerEpoch: epoch,
+		msg = &protocol.AddPartitionsToTxnRequest{Version: version, TransactionalId: txnID, ProducerId: pid, ProducerEpoch: epoch,
 			Partitions: append([]protocol.TopicPartition(nil), f.TPs...)}
 	case protocol.AddOffsetsToTxn:
 		f, _ := st.Field("GroupId")
-		msg = &protocol.AddOffsetsToTxnRequest{TransactionalId: txnID, ProducerId: pid, ProducerEpoch: epoch, GroupId: f.Str}
+		msg = &protocol.AddOffsetsToTxnRequest{Version: version, TransactionalId: txnID, ProducerId: pid, ProducerEpoch: epoch, GroupId: f.Str}
 	case protocol.EndTxn:
-		msg = &protocol.EndTxnRequest{TransactionalId: txnID, ProducerId: pid, ProducerEpoch: epoch,
+		msg = &protocol.EndTxnRequest{Version: version, TransactionalId: txnID, ProducerId: pid, ProducerEpoch: epoch,
 			Committed: intField("Committed", 0) == 1}
+	case protocol.Metadata:
+		req := &protocol.MetadataRequest{}
+		if f, ok := st.Field("Topics"); ok {
+			req.Topics = strings.Split(f.Str, ",")
+		}
+		msg = req
+	case protocol.ListOffsets:
+		f, _ := st.Field("Partitions")
+		req := &protocol.ListOffsetsRequest{ReplicaId: protocol.ConsumerReplicaId, IsolationLevel: int8(intField("IsolationLevel", 0))}
+		for _, tp := range f.TPs {
+			if err := s.checkTP(st, tp); err != nil {
+				return err
+			}
+			req.Partitions = append(req.Partitions, protocol.ListOffsetsPartition{TopicPartition: tp,
+				CurrentLeaderEpoch: int32(intField("CurrentLeaderEpoch", -1)), Timestamp: intField("Timestamp", protocol.LatestTimestamp)})
+		}
+		msg = req
 	case protocol.Produce:
 		if err := s.checkTP(st, st.TP); err != nil {
 			return err
@@ -333,6 +380,14 @@ func (s *Session) requestDestination(st *RequestStmt, txnID string) (sim.NodeID,
 	switch {
 	case st.API == protocol.Produce:
 		return s.resolve(st, NodeRef{Kind: NodeLeader, TP: st.TP})
+	case st.API == protocol.ListOffsets:
+		f, _ := st.Field("Partitions")
+		return s.resolve(st, NodeRef{Kind: NodeLeader, TP: f.TPs[0]})
+	case st.API == protocol.Metadata:
+		if b, ok := s.Cluster.FirstLiveBroker(); ok {
+			return b, nil
+		}
+		return sim.NoNode, s.errorf(st, "no broker is alive to answer Metadata")
 	case txnID != "":
 		return s.resolve(st, NodeRef{Kind: NodeCoordinator, Name: txnID})
 	case st.API == protocol.InitProducerId:

@@ -52,10 +52,11 @@ producer p2 transactional.id="order txn #2"
 producer ip acks=1
 txn seeded-txn pid=42 epoch=32766
 consumer c1 isolation.level=read_committed group.id=g1
-consumer c2 isolation.level=read_uncommitted
+consumer c2 isolation.level=read_uncommitted partition.assignment.strategy=roundrobin,range fetch.max.wait.ms=500ms fetch.min.bytes=10
 consumer c3 group.id=g2 session.timeout.ms=10s heartbeat.interval.ms=1s max.poll.interval.ms=1m group.instance.id=i3
 c1 assign orders/0 orders/1
 c3 subscribe orders payments
+c3 unsubscribe
 c2 assign payments/0
 p1 init
 p1 begin &

@@ -6,6 +6,7 @@ package scenario
 
 import (
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -520,7 +521,12 @@ type ConsumerStmt struct {
 	IsolationLevel IsolationLevel // isolation.level, default read_uncommitted
 	GroupID        string         // group.id, "" for none
 	Group          GroupOptions   // membership options (group.go)
-	Given          OptionSet
+	// FetchMaxWait and FetchMinBytes are fetch.max.wait.ms and
+	// fetch.min.bytes: how long a fetch may wait at the leader for how
+	// many bytes (DelayedFetch).
+	FetchMaxWait  sim.Time
+	FetchMinBytes int32
+	Given         OptionSet
 }
 
 var consumerOptions = optTable[ConsumerStmt]{
@@ -543,7 +549,26 @@ var consumerOptions = optTable[ConsumerStmt]{
 	durOpt("heartbeat.interval.ms", 0, int32Max, func(st *ConsumerStmt) *sim.Time { return &st.Group.HeartbeatInterval }),
 	durOpt("max.poll.interval.ms", 0, int32Max, func(st *ConsumerStmt) *sim.Time { return &st.Group.MaxPollInterval }),
 	textOpt("group.instance.id", func(st *ConsumerStmt) *string { return &st.Group.GroupInstanceID }),
+	{key: "partition.assignment.strategy",
+		read: func(lp *lineParser, st *ConsumerStmt, o option) {
+			for i, name := range strings.Split(o.raw, ",") {
+				if !slices.Contains(assignorNames, name) {
+					lp.failf(o.vcol, "partition.assignment.strategy lists assignors (%s), preferred first; got %q%s",
+						strings.Join(assignorNames, ", "), name, didYouMean(name, assignorNames))
+				}
+				if slices.Contains(st.Group.Assignors[:i], name) {
+					lp.failf(o.vcol, "partition.assignment.strategy lists %s twice", name)
+				}
+				st.Group.Assignors = append(st.Group.Assignors, name)
+			}
+		},
+		write: func(st *ConsumerStmt) string { return strings.Join(st.Group.Assignors, ",") }},
+	durOpt("fetch.max.wait.ms", 0, int32Max, func(st *ConsumerStmt) *sim.Time { return &st.FetchMaxWait }),
+	intOpt("fetch.min.bytes", int32(1), 0, math.MaxInt32, func(st *ConsumerStmt) *int32 { return &st.FetchMinBytes }),
 }
+
+// assignorNames are the assignors partition.assignment.strategy may list.
+var assignorNames = []string{cluster.RangeAssignor, cluster.RoundRobinAssignor}
 
 // String renders the statement canonically.
 func (s *ConsumerStmt) String() string {
@@ -569,6 +594,12 @@ func (st *ConsumerStmt) apply(s *Session) *Error {
 	cfg.IsolationLevel = int8(st.IsolationLevel)
 	cfg.GroupId = st.GroupID
 	st.applyGroupOptions(&cfg)
+	if st.Given.Has("fetch.max.wait.ms") {
+		cfg.FetchMaxWaitMs = st.FetchMaxWait
+	}
+	if st.Given.Has("fetch.min.bytes") {
+		cfg.FetchMinBytes = st.FetchMinBytes
+	}
 	if err := s.Cluster.AddConsumer(st.Name, cfg); err != nil {
 		return s.errorf(st, "%v", err)
 	}

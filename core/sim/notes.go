@@ -86,6 +86,10 @@ const (
 	NoteRunOutstanding
 	NoteRunUntilNone
 
+	// Added for real clients (issue 27), kept last so the codes above
+	// keep their numbers.
+	NoteRebalanceMemberLeft
+
 	noteCount
 )
 
@@ -156,6 +160,8 @@ var NoteTemplates = [noteCount]string{
 	NoteSeedNoMetadata:    "txn {0}: the coordinator did not write the metadata within 30s",
 	NoteRunOutstanding:    "run stopped after {0} with work still outstanding",
 	NoteRunUntilNone:      "run until {0}: no such message within {1}",
+
+	NoteRebalanceMemberLeft: "group {0} preparing to rebalance (generation {1}): member {2} left (LeaveGroup)",
 }
 
 // NoteCodes lists every note code, for the catalogues' completeness tests.

@@ -14,6 +14,13 @@ package txncoord
 // request.timeout.ms is sent again (Kafka notices a disconnection). When
 // no partition is left, CompleteCommit/CompleteAbort is written.
 //
+// At most one request is in flight to each destination: the send
+// thread's NetworkClient allows one per connection
+// (maxInFlightRequestsPerConnection = 1), and a request for a busy
+// destination waits, unsent, until the one in flight is answered or
+// times out. So a marker request a reload queued again cannot overtake
+// the first and arrive after a later transaction began.
+//
 // Simplified: retries wait retry.backoff.ms (100 ms) instead of the send
 // thread's next poll.
 
@@ -133,6 +140,9 @@ func (c *Coordinator) sendQueuedMarkers(w *sim.World) {
 		}
 	}
 	for _, dest := range sortedNodes(ch.queue) {
+		if ch.busy(dest) {
+			continue // sent once the request in flight is done
+		}
 		var entries []markerEntry
 		for _, e := range ch.queue[dest] {
 			if ch.live(c, e.pc) {
@@ -156,6 +166,16 @@ func (c *Coordinator) sendQueuedMarkers(w *sim.World) {
 	if len(ch.unknown) > 0 {
 		ch.schedule(w, c, c.cfg.RetryBackoffMs)
 	}
+}
+
+// busy reports whether a request to dest is in flight.
+func (ch *markerChannel) busy(dest sim.NodeID) bool {
+	for _, in := range ch.inflight {
+		if in.dest == dest {
+			return true
+		}
+	}
+	return false
 }
 
 // Disconnected re-queues a request whose destination refused the
@@ -193,6 +213,9 @@ func (c *Coordinator) HandleMarkersResponse(w *sim.World, env *sim.Envelope, m *
 		return
 	}
 	delete(ch.inflight, env.ReplyTo)
+	if len(ch.queue[in.dest]) > 0 {
+		ch.schedule(w, c, 0) // the requests that waited for this one
+	}
 	var retry bool
 	for i, e := range in.entries {
 		if i >= len(m.Markers) || !ch.live(c, e.pc) {

@@ -174,7 +174,22 @@ func (c *Coordinator) Handle(w *sim.World, env *sim.Envelope) {
 	}
 }
 
+// reply answers a request; a client too old to know PRODUCER_FENCED
+// reads INVALID_PRODUCER_EPOCH instead (KafkaApis' per-version mapping,
+// protocol.ErrorForVersion).
 func (c *Coordinator) reply(w *sim.World, env *sim.Envelope, m protocol.Message) {
+	switch r := m.(type) {
+	case *protocol.InitProducerIdResponse:
+		r.ErrorCode = protocol.ErrorForVersion(env.Msg, r.ErrorCode)
+	case *protocol.EndTxnResponse:
+		r.ErrorCode = protocol.ErrorForVersion(env.Msg, r.ErrorCode)
+	case *protocol.AddOffsetsToTxnResponse:
+		r.ErrorCode = protocol.ErrorForVersion(env.Msg, r.ErrorCode)
+	case *protocol.AddPartitionsToTxnResponse:
+		for i := range r.Results {
+			r.Results[i].ErrorCode = protocol.ErrorForVersion(env.Msg, r.Results[i].ErrorCode)
+		}
+	}
 	w.Send(c.host.BrokerNode(), env.From, m, env.ID)
 }
 
