@@ -41,6 +41,8 @@ type metricGroup struct {
 	charts []metricChart
 }
 
+const svgNS = "http://www.w3.org/2000/svg"
+
 // metricChart is one metric of one subject over the run.
 type metricChart struct {
 	subject string
@@ -164,6 +166,7 @@ func renderChart(l string, m *metrics.Metric, c metricChart, now, end sim.Time) 
 		}
 		val = pt.Value.Value
 	}
+	x := chartX(now, end)
 	mbean := metrics.MBeanOf(m, c.subject)
 	caption := mbean
 	if caption == "" {
@@ -176,7 +179,11 @@ func renderChart(l string, m *metrics.Metric, c metricChart, now, end sim.Time) 
 		),
 		app.Div().Class("metric-plot").Body(
 			app.Raw(c.svg),
-			app.Div().Class("metric-step").Aria("hidden", "true").Style("left", strconv.Itoa(chartX(now, end))+"px"),
+			// The step line: attributes, not a style (the page's CSP
+			// refuses inline styles).
+			app.Elem("svg").XMLNS(svgNS).Class("metric-step").Attr("width", chartW).Attr("height", chartH).Aria("hidden", "true").Body(
+				app.Elem("line").XMLNS(svgNS).Attr("x1", x).Attr("x2", x).Attr("y1", chartY0).Attr("y2", chartY1),
+			),
 		),
 	)
 }
@@ -251,7 +258,7 @@ func drawChart(l string, m *metrics.Metric, subject string, pts []metrics.Point,
 	}
 	itoa := strconv.Itoa
 	var b strings.Builder
-	b.WriteString(`<svg class="metric-svg" xmlns="http://www.w3.org/2000/svg" width="` + itoa(chartW) + `" height="` + itoa(chartH) + `" viewBox="0 0 ` + itoa(chartW) + " " + itoa(chartH) + `">`)
+	b.WriteString(`<svg class="metric-svg" xmlns="` + svgNS + `" width="` + itoa(chartW) + `" height="` + itoa(chartH) + `" viewBox="0 0 ` + itoa(chartW) + " " + itoa(chartH) + `">`)
 	// Axes and their ends' labels.
 	b.WriteString(`<path class="metric-axis" d="M` + itoa(chartX0) + " " + itoa(chartY0) + "V" + itoa(chartY1) + "H" + itoa(chartX1) + `"/>`)
 	label := func(x, y int, anchor, text string) {
