@@ -28,35 +28,39 @@ import (
 type metricsPanel struct {
 	open    bool
 	polling bool // a poll of the page's own engine is queued
-	// drawn are the charts of history gen in lang.
+	// The charts of history gen in lang: their static parts are markup
+	// written once (drawMetrics), a few go-app elements each would cost
+	// the wasm more than the strings do.
 	gen    int
 	lang   string
 	groups []metricGroup
-	zero   []string
+	zero   string
 }
 
-// metricGroup is one metric's charts, one per subject.
+// metricGroup is one metric's charts, one per subject, under a head.
 type metricGroup struct {
-	m      *metrics.Metric
+	head   string
 	charts []metricChart
+}
+
+// metricChart is one metric of one subject over the run: its chart, and
+// its values to read at the step.
+type metricChart struct {
+	m      *metrics.Metric
+	points []metrics.Point
+	svg    string
+	lo, hi int64
 }
 
 const svgNS = "http://www.w3.org/2000/svg"
 
-// metricChart is one metric of one subject over the run.
-type metricChart struct {
-	subject string
-	points  []metrics.Point
-	svg     string
-	lo, hi  int64
-}
-
-// Chart geometry, in CSS pixels: the plot spans x0..x1 and y0..y1.
+// Chart geometry, in CSS pixels: the caption above, the plot spans
+// x0..x1 and y0..y1, the time axis's labels below.
 const (
-	chartW, chartH = 248, 76
+	chartW, chartH = 248, 92
 	chartX0        = 40
 	chartX1        = chartW - 8
-	chartY0        = 8
+	chartY0        = 24
 	chartY1        = chartH - 16
 	// chartFocusable bounds the points a chart makes focusable: past it
 	// the keyboard would cross hundreds of stops (hover still shows
@@ -99,7 +103,7 @@ func (v *metricsView) Render() app.UI {
 		body = v.renderBody()
 	}
 	return app.Section().Class("metrics").Aria("labelledby", "metrics-heading").Body(
-		app.Details().Class("metrics-details").Open(v.Open).On("toggle", v.onToggle).Body(
+		app.Details().Open(v.Open).On("toggle", v.onToggle).Body(
 			app.Summary().Body(app.H2().ID("metrics-heading").Text(tr(l, "mx.title"))),
 			app.P().Class("muted").Text(tr(l, "mx.lead")),
 			body,
@@ -122,10 +126,10 @@ func (v *metricsView) renderBody() app.UI {
 	p, l := v.p, v.Lang
 	m, ready := p.engine.Metrics()
 	if !ready {
-		return app.P().Class("metrics-wait").Aria("busy", "true").Text(tr(l, "mx.computing"))
+		return app.P().Aria("busy", "true").Text(tr(l, "mx.computing"))
 	}
 	if len(m.Points) == 0 {
-		return app.P().Class("muted").Text(tr(l, "mx.none"))
+		return app.P().Text(tr(l, "mx.none"))
 	}
 	mx := &p.mx
 	if mx.gen != p.histGen || mx.lang != l || mx.groups == nil {
@@ -133,64 +137,52 @@ func (v *metricsView) renderBody() app.UI {
 		mx.groups, mx.zero = drawMetrics(l, m)
 	}
 	now := p.engine.Now()
-	groups := make([]app.UI, 0, len(mx.groups)+2)
-	groups = append(groups, app.Button().Type("button").Class("tool metrics-csv").Title(tr(l, "mx.csv.title")).
-		Text(tr(l, "mx.csv")).OnClick(func(ctx app.Context, e app.Event) {
-		if m, ok := p.engine.Metrics(); ok {
-			download(ctx, p.exportName("-metrics.csv"), "text/csv", metrics.CSV(m.Points))
-		}
-	}))
+	x := strconv.Itoa(chartX(now, m.End))
+	// The step line and the value at the step, over each chart: markup
+	// of their own, so that a move replaces them and leaves the chart
+	// (and a point the learner focused) as it was drawn.
+	step := `<svg class="metric-step" xmlns="` + svgNS + `" width="` + strconv.Itoa(chartW) + `" height="` + strconv.Itoa(chartH) +
+		`"><line x1="` + x + `" x2="` + x + `" y1="` + strconv.Itoa(chartY0) + `" y2="` + strconv.Itoa(chartY1) +
+		`"/><text class="metric-now" x="` + strconv.Itoa(chartX1) + `" y="12">= `
+	out := make([]app.UI, 0, len(mx.groups)+2)
+	out = append(out, app.Button().Type("button").Class("tool metrics-csv").Title(tr(l, "mx.csv.title")).
+		Text(tr(l, "mx.csv")).OnClick(v.onCSV))
 	for _, g := range mx.groups {
 		charts := make([]app.UI, len(g.charts))
 		for i, c := range g.charts {
-			charts[i] = renderChart(l, g.m, c, now, m.End)
+			charts[i] = app.Div().Class("metric-chart").Body(app.Raw(c.svg), app.Raw(step+formatMetric(c.m, valueAt(c.points, now))+`</text></svg>`))
 		}
-		groups = append(groups, app.Div().Class("metric-group").DataSet("metric", g.m.Name).Body(
-			app.H3().Body(app.Code().Title(g.m.MBean).Text(g.m.Name), app.Span().Class("muted metric-unit").Text(" ("+g.m.Unit+")")),
-			app.P().Class("metric-means").Text(metricMeans(l, g.m)),
-			app.Div().Class("metric-charts").Body(charts...),
-		))
+		out = append(out, app.Div().Class("metric-group").Body(app.Raw(g.head), app.Div().Class("metric-charts").Body(charts...)))
 	}
-	if len(mx.zero) > 0 {
-		groups = append(groups, app.P().Class("muted metric-zero").Text(tr(l, "mx.zero")+" "+strings.Join(mx.zero, "; ")))
+	if mx.zero != "" {
+		out = append(out, app.Raw(mx.zero))
 	}
-	return app.Div().Class("metric-groups").Body(groups...)
+	return app.Div().Body(out...)
 }
 
-// renderChart is one chart with the step line at now and the value there.
-func renderChart(l string, m *metrics.Metric, c metricChart, now, end sim.Time) app.UI {
-	val := c.points[0].Value.Value
-	for _, pt := range c.points {
-		if pt.At > now {
+// onCSV downloads the rows txnlab metrics prints for the script.
+func (v *metricsView) onCSV(ctx app.Context, e app.Event) {
+	if m, ok := v.p.engine.Metrics(); ok {
+		download(ctx, v.p.exportName("-metrics.csv"), "text/csv", metrics.CSV(m.Points))
+	}
+}
+
+// valueAt is a series' value at time t: its last change at or before t
+// (its first value before that).
+func valueAt(pts []metrics.Point, t sim.Time) int64 {
+	v := pts[0].Value.Value
+	for _, pt := range pts {
+		if pt.At > t {
 			break
 		}
-		val = pt.Value.Value
+		v = pt.Value.Value
 	}
-	x := chartX(now, end)
-	mbean := metrics.MBeanOf(m, c.subject)
-	caption := mbean
-	if caption == "" {
-		caption = tr(l, "mx.nombean")
-	}
-	return app.Figure().Class("metric-chart").DataSet("metric", m.Name).DataSet("subject", c.subject).Body(
-		app.FigCaption().Title(caption).Body(
-			app.Span().Class("metric-subject").Text(c.subject),
-			app.Span().Class("metric-now").Title(tr(l, "mx.now")).Text(" = "+formatMetric(m, val)),
-		),
-		app.Div().Class("metric-plot").Body(
-			app.Raw(c.svg),
-			// The step line: attributes, not a style (the page's CSP
-			// refuses inline styles).
-			app.Elem("svg").XMLNS(svgNS).Class("metric-step").Attr("width", chartW).Attr("height", chartH).Aria("hidden", "true").Body(
-				app.Elem("line").XMLNS(svgNS).Attr("x1", x).Attr("x2", x).Attr("y1", chartY0).Attr("y2", chartY1),
-			),
-		),
-	)
+	return v
 }
 
 // drawMetrics groups a series into charts, in core/metrics' order, and
 // lists apart the metrics that stay 0 all run.
-func drawMetrics(l string, m session.Metrics) (groups []metricGroup, zero []string) {
+func drawMetrics(l string, m session.Metrics) (groups []metricGroup, zero string) {
 	type key struct {
 		m       *metrics.Metric
 		subject string
@@ -204,26 +196,32 @@ func drawMetrics(l string, m session.Metrics) (groups []metricGroup, zero []stri
 		}
 		bySeries[k] = append(bySeries[k], pt)
 	}
+	var zeros []string
 	for _, mm := range metrics.All {
-		g := metricGroup{m: mm}
-		var zeros []string
+		var g metricGroup
+		var flat []string
 		for _, k := range subjects {
 			if k.m != mm {
 				continue
 			}
 			pts := bySeries[k]
 			if allZero(pts) {
-				zeros = append(zeros, k.subject)
+				flat = append(flat, k.subject)
 				continue
 			}
 			g.charts = append(g.charts, drawChart(l, mm, k.subject, pts, m.End))
 		}
 		if len(g.charts) > 0 {
+			g.head = `<div class="metric-head" data-metric="` + mm.Name + `"><h3><code title="` + escape.HTML(mm.MBean) + `">` + mm.Name +
+				`</code> <span class="muted">(` + mm.Unit + `)</span></h3><p class="metric-means">` + escape.HTML(metricMeans(l, mm)) + `</p></div>`
 			groups = append(groups, g)
 		}
-		if len(zeros) > 0 {
-			zero = append(zero, mm.Name+" ("+strings.Join(zeros, ", ")+")")
+		if len(flat) > 0 {
+			zeros = append(zeros, mm.Name+" ("+strings.Join(flat, ", ")+")")
 		}
+	}
+	if len(zeros) > 0 {
+		zero = `<p class="muted metric-zero">` + escape.HTML(tr(l, "mx.zero")+" "+strings.Join(zeros, "; ")) + `</p>`
 	}
 	return groups, zero
 }
@@ -247,9 +245,10 @@ func chartX(t, end sim.Time) int {
 }
 
 // drawChart draws one series as a step line (a value holds until it
-// changes), its points hoverable and, when few, focusable.
+// changes) under its subject, the MBean in the subject's tooltip, its
+// points hoverable and, when few, focusable.
 func drawChart(l string, m *metrics.Metric, subject string, pts []metrics.Point, end sim.Time) metricChart {
-	c := metricChart{subject: subject, points: pts, lo: 0, hi: 1}
+	c := metricChart{m: m, points: pts, lo: 0, hi: 1}
 	for _, pt := range pts {
 		c.lo, c.hi = min(c.lo, pt.Value.Value), max(c.hi, pt.Value.Value)
 	}
@@ -257,17 +256,22 @@ func drawChart(l string, m *metrics.Metric, subject string, pts []metrics.Point,
 		return chartY1 - int(float64(v-c.lo)*float64(chartY1-chartY0)/float64(c.hi-c.lo))
 	}
 	itoa := strconv.Itoa
-	var b strings.Builder
-	b.WriteString(`<svg class="metric-svg" xmlns="` + svgNS + `" width="` + itoa(chartW) + `" height="` + itoa(chartH) + `" viewBox="0 0 ` + itoa(chartW) + " " + itoa(chartH) + `">`)
-	// Axes and their ends' labels.
-	b.WriteString(`<path class="metric-axis" d="M` + itoa(chartX0) + " " + itoa(chartY0) + "V" + itoa(chartY1) + "H" + itoa(chartX1) + `"/>`)
-	label := func(x, y int, anchor, text string) {
-		b.WriteString(`<text class="metric-label" x="` + itoa(x) + `" y="` + itoa(y) + `" text-anchor="` + anchor + `">` + escape.HTML(text) + `</text>`)
+	mbean := metrics.MBeanOf(m, subject)
+	if mbean == "" {
+		mbean = tr(l, "mx.nombean")
 	}
-	label(chartX0-4, chartY0+8, "end", formatMetric(m, c.hi))
-	label(chartX0-4, chartY1, "end", formatMetric(m, c.lo))
-	label(chartX0, chartH-3, "start", "0")
-	label(chartX1, chartH-3, "end", formatDuration(int64(end)))
+	var b strings.Builder
+	text := func(class string, x, y int, anchor, s string) {
+		b.WriteString(`<text class="` + class + `" x="` + itoa(x) + `" y="` + itoa(y) + `" text-anchor="` + anchor + `">` + escape.HTML(s) + `</text>`)
+	}
+	b.WriteString(`<svg class="metric-svg" xmlns="` + svgNS + `" width="` + itoa(chartW) + `" height="` + itoa(chartH) +
+		`" data-metric="` + m.Name + `" data-subject="` + escape.HTML(subject) + `"><g class="metric-caption"><title>` + escape.HTML(mbean) + `</title>`)
+	text("metric-subject", 0, 12, "start", subject)
+	b.WriteString(`</g><path class="metric-axis" d="M` + itoa(chartX0) + " " + itoa(chartY0) + "V" + itoa(chartY1) + "H" + itoa(chartX1) + `"/>`)
+	text("metric-label", chartX0-4, chartY0+8, "end", formatMetric(m, c.hi))
+	text("metric-label", chartX0-4, chartY1, "end", formatMetric(m, c.lo))
+	text("metric-label", chartX0, chartH-3, "start", "0")
+	text("metric-label", chartX1, chartH-3, "end", formatDuration(int64(end)))
 	// The series as steps.
 	b.WriteString(`<path class="metric-line" d="`)
 	prev := 0
@@ -283,21 +287,19 @@ func drawChart(l string, m *metrics.Metric, subject string, pts []metrics.Point,
 	b.WriteString("H" + itoa(chartX1) + `"/>`)
 	for _, pt := range pts {
 		x, yv := chartX(pt.At, end), y(pt.Value.Value)
-		text := formatMetric(m, pt.Value.Value)
-		at := formatDuration(int64(pt.At))
-		desc := fmt.Sprintf(tr(l, "mx.point"), subject, text, at)
+		v, at := formatMetric(m, pt.Value.Value), formatDuration(int64(pt.At))
+		desc := escape.HTML(fmt.Sprintf(tr(l, "mx.point"), subject, v, at))
 		b.WriteString(`<g class="metric-pt"`)
 		if len(pts) <= chartFocusable {
 			b.WriteString(` tabindex="0"`)
 		}
-		b.WriteString(` aria-label="` + escape.HTML(desc) + `"><title>` + escape.HTML(desc) + `</title>`)
-		b.WriteString(`<circle cx="` + itoa(x) + `" cy="` + itoa(yv) + `" r="3"/>`)
+		b.WriteString(` aria-label="` + desc + `"><title>` + desc + `</title><circle cx="` + itoa(x) + `" cy="` + itoa(yv) + `" r="3"/>`)
 		anchor, tx := "start", x+5
 		if x > (chartX0+chartX1)/2 {
 			anchor, tx = "end", x-5
 		}
-		ty := max(chartY0+10, yv-5)
-		b.WriteString(`<text class="metric-tip" x="` + itoa(tx) + `" y="` + itoa(ty) + `" text-anchor="` + anchor + `">` + escape.HTML(text+" @ "+at) + `</text></g>`)
+		text("metric-tip", tx, max(chartY0+10, yv-5), anchor, v+" @ "+at)
+		b.WriteString(`</g>`)
 	}
 	b.WriteString(`</svg>`)
 	c.svg = b.String()
@@ -338,8 +340,10 @@ func formatDuration(ms int64) string {
 // English, the Chinese is the app's (metricMeansZh).
 func metricMeans(l string, m *metrics.Metric) string {
 	if doc.Lang(l) == doc.Chinese {
-		if zh, ok := metricMeansZh[m.Name]; ok {
-			return zh
+		for i, mm := range metrics.All {
+			if mm == m && i < len(metricMeansZh) {
+				return metricMeansZh[i]
+			}
 		}
 	}
 	return m.Means

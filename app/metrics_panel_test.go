@@ -21,7 +21,7 @@ func TestEveryMetricMeansSomethingInChinese(t *testing.T) {
 			t.Errorf("%s in English: %q", m.Name, got)
 		}
 	}
-	if len(metricMeansZh) != len(metrics.All) {
+	if len(metricMeansZh) != len(metrics.All) || metricMeans(string(doc.Chinese), metrics.RecordRetries) != metricMeansZh[len(metricMeansZh)-1] {
 		t.Errorf("%d Chinese meanings for %d metrics", len(metricMeansZh), len(metrics.All))
 	}
 }
@@ -43,7 +43,7 @@ func TestMetricChartsOfTheHangingTransaction(t *testing.T) {
 		groups, zero := drawMetrics(string(lang), m)
 		var lag *metricChart
 		for _, g := range groups {
-			if g.m == metrics.LastStableOffsetLag {
+			if g.charts[0].m == metrics.LastStableOffsetLag {
 				lag = &g.charts[0]
 			}
 		}
@@ -60,7 +60,7 @@ func TestMetricChartsOfTheHangingTransaction(t *testing.T) {
 		if !strings.Contains(lag.svg, point) {
 			t.Errorf("%s: points not labelled in the page's language:\n%s", lang, lag.svg)
 		}
-		if len(zero) == 0 {
+		if zero == "" {
 			t.Errorf("%s: no metric listed as always 0", lang)
 		}
 	}

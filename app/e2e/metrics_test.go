@@ -15,16 +15,16 @@ import (
 func openMetrics(b *browser) {
 	b.t.Helper()
 	b.click(".metrics summary")
-	b.waitFor("the charts", `!!document.querySelector('.metric-chart[data-metric="LastStableOffsetLag"] .metric-svg')`)
+	b.waitFor("the charts", `!!document.querySelector('.metric-svg[data-metric="LastStableOffsetLag"]')`)
 }
 
 // lagChart selects the LastStableOffsetLag chart of orders/0.
-const lagChart = `.metric-chart[data-metric="LastStableOffsetLag"][data-subject="orders/0"]`
+const lagChart = `.metric-svg[data-metric="LastStableOffsetLag"][data-subject="orders/0"]`
 
 // stepLineX is where the step line of the lag chart stands, in pixels.
 func stepLineX(b *browser) int {
 	b.t.Helper()
-	return eval[int](b, `parseInt(document.querySelector(`+jsString(lagChart+" .metric-step line")+`).getAttribute("x1"))`)
+	return eval[int](b, `parseInt(document.querySelector(`+jsString(lagChart+" + .metric-step line")+`).getAttribute("x1"))`)
 }
 
 // The hanging transaction in the Metrics panel: LastStableOffsetLag of
@@ -50,13 +50,13 @@ func TestMetricsPanelChartsTheHangingTransaction(t *testing.T) {
 	if len(lag) < 2 || lag[0] != 0 || slicesMax(lag) <= 0 {
 		t.Fatalf("LastStableOffsetLag of orders/0 does not climb: %v", lag)
 	}
-	if got := eval[string](b, `document.querySelector(`+jsString(lagChart+" figcaption")+`).title`); !strings.Contains(got, "kafka.cluster:type=Partition,name=LastStableOffsetLag,topic=orders,partition=0") {
+	if got := eval[string](b, `document.querySelector(`+jsString(lagChart+" .metric-caption title")+`).textContent`); !strings.Contains(got, "kafka.cluster:type=Partition,name=LastStableOffsetLag,topic=orders,partition=0") {
 		t.Errorf("the chart's MBean reads %q", got)
 	}
 
 	_, n := position(b)
 	x0 := stepLineX(b)
-	if now := b.text(lagChart + " .metric-now"); now != "= 0" {
+	if now := b.text(lagChart + " + .metric-step .metric-now"); now != "= 0" {
 		t.Errorf("at step 0 the lag reads %q", now)
 	}
 	for i := 1; i <= n && stepLineX(b) == x0; i++ {
@@ -71,7 +71,7 @@ func TestMetricsPanelChartsTheHangingTransaction(t *testing.T) {
 	if end := stepLineX(b); end < 200 {
 		t.Errorf("at the end the step line stands at %d px", end)
 	}
-	if now := b.text(lagChart + " .metric-now"); now == "= 0" {
+	if now := b.text(lagChart + " + .metric-step .metric-now"); now == "= 0" {
 		t.Error("at the end of the hanging transaction the lag reads 0")
 	}
 
@@ -119,13 +119,27 @@ func TestMetricsPanelInChinese(t *testing.T) {
 	if got := b.text(".metrics-csv"); got != "下载 CSV" {
 		t.Errorf("the CSV button reads %q", got)
 	}
-	if got := b.text(`.metric-group[data-metric="LastStableOffsetLag"] .metric-means`); !strings.Contains(got, "高水位减去最后稳定偏移量") {
+	if got := b.text(`.metric-head[data-metric="LastStableOffsetLag"] .metric-means`); !strings.Contains(got, "高水位减去最后稳定偏移量") {
 		t.Errorf("LastStableOffsetLag means %q", got)
 	}
-	if got := b.text(`.metric-group[data-metric="LastStableOffsetLag"] h3 code`); got != "LastStableOffsetLag" {
+	if got := b.text(`.metric-head[data-metric="LastStableOffsetLag"] h3 code`); got != "LastStableOffsetLag" {
 		t.Errorf("the metric is named %q", got)
 	}
 	b.click(button("Run to end"))
 	noEnglish(t, b, "with the Metrics panel open")
 	b.shot("zh-metrics-panel")
+}
+
+// With the engine on the page (?engine=page, as after a worker that
+// failed), the panel's series comes from the page's own engine, a slice
+// per frame, and charts the same climb.
+func TestMetricsPanelWithTheEngineOnThePage(t *testing.T) {
+	b := newBrowser(t)
+	b.open("/playground?scenario=hanging-transaction&engine=page")
+	waitIdle(b)
+	b.waitFor("the engine on the page", `document.documentElement.dataset.engine === "page"`)
+	openMetrics(b)
+	if got := b.text(lagChart + " .metric-label"); got != "3" {
+		t.Errorf("the lag chart's top reads %q, want 3", got)
+	}
 }
