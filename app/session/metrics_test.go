@@ -1,6 +1,7 @@
 package session
 
 import (
+	"encoding/json"
 	"errors"
 	"testing"
 
@@ -122,4 +123,30 @@ func TestMetricsFollowTheHistory(t *testing.T) {
 	if got := localMetrics(t, r); metrics.CSV(got.Points) != metrics.CSV(happy.Points) {
 		t.Error("the page's engine gives another series after the fault")
 	}
+}
+
+// FuzzDecodeMetrics: a series from the worker, however damaged, decodes
+// to points that each name a metric, or to an error; never a panic.
+func FuzzDecodeMetrics(f *testing.F) {
+	for _, s := range []string{`{"s":["orders/0"],"p":[[0,2,0,3]],"e":5}`, `{"p":[[0,99,0,1]]}`, `{"s":[],"p":[[1,0,-1,0]]}`, `{}`} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, b []byte) {
+		var w wireMetrics
+		if json.Unmarshal(b, &w) != nil {
+			return
+		}
+		m, err := decodeMetrics(&w)
+		if err != nil {
+			return
+		}
+		for _, p := range m.Points {
+			if p.Metric == nil {
+				t.Fatalf("%q: a point without a metric", b)
+			}
+		}
+		if got, err := decodeMetrics(encodeMetrics(m)); err != nil || metrics.CSV(got.Points) != metrics.CSV(m.Points) || got.End != m.End {
+			t.Fatalf("%q: does not cross the wire again (%v)", b, err)
+		}
+	})
 }
