@@ -5,6 +5,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/chromedp/chromedp"
+	"github.com/chromedp/chromedp/kb"
+
 	"txnlab/app/session"
 	"txnlab/core/metrics"
 	"txnlab/scenarios"
@@ -65,6 +68,23 @@ func TestMetricsPanelChartsTheHangingTransaction(t *testing.T) {
 	}
 	if stepLineX(b) <= x0 {
 		t.Fatalf("the step line stayed at %d px while stepping", x0)
+	}
+	// A point focused by the keyboard shows its value and time, and keeps
+	// the focus while the keyboard steps on: a move redraws the step
+	// line, not the chart.
+	at, _ := position(b)
+	x1 := stepLineX(b)
+	eval[bool](b, `(document.querySelector(`+jsString(lagChart+" .metric-pt:last-of-type")+`).focus(), true)`)
+	if vis := eval[string](b, `getComputedStyle(document.activeElement.querySelector(".metric-tip")).visibility`); vis != "visible" {
+		t.Errorf("a focused point's value is %s", vis)
+	}
+	for at < n && stepLineX(b) == x1 {
+		b.do(chromedp.KeyEvent(kb.ArrowRight))
+		at++
+		waitPosition(b, at)
+	}
+	if !eval[bool](b, `document.activeElement?.classList.contains("metric-pt") === true`) {
+		t.Error("stepping took the focus off the chart's point")
 	}
 	b.click(button("Run to end"))
 	waitPosition(b, n)
