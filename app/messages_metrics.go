@@ -14,6 +14,14 @@ var metricsMessages = map[string][2]string{
 	"mx.nombean":   {"Kafka publishes no MBean for this one: an admin reads it through an API", "Kafka 没有为它发布 MBean：管理员通过 API 读取它"},
 	"mx.point":     {"%s: %s at %s", "%[1]s：%[3]s 时为 %[2]s"},
 	"mx.zero":      {"Always 0 in this run:", "在这次运行中始终为 0："},
+	// The units of core/metrics (Metric.Unit).
+	"mx.unit.offset":       {"offset", "偏移量"},
+	"mx.unit.offsets":      {"offsets", "偏移量个数"},
+	"mx.unit.partitions":   {"partitions", "分区数"},
+	"mx.unit.transactions": {"transactions", "事务数"},
+	"mx.unit.batches":      {"batches", "批次数"},
+	"mx.unit.ms":           {"ms", "毫秒"},
+	"mx.unit.ns":           {"ns", "纳秒"},
 }
 
 // metricMeansZh says in Chinese what each metric of core/metrics counts

@@ -213,7 +213,7 @@ func drawMetrics(l string, m session.Metrics) (groups []metricGroup, zero string
 		}
 		if len(g.charts) > 0 {
 			g.head = `<div class="metric-head" data-metric="` + mm.Name + `"><h3><code title="` + escape.HTML(mm.MBean) + `">` + mm.Name +
-				`</code> <span class="muted">(` + mm.Unit + `)</span></h3><p class="metric-means">` + escape.HTML(metricMeans(l, mm)) + `</p></div>`
+				`</code> <span class="muted">(` + tr(l, "mx.unit."+mm.Unit) + `)</span></h3><p class="metric-means">` + escape.HTML(metricMeans(l, mm)) + `</p></div>`
 			groups = append(groups, g)
 		}
 		if len(flat) > 0 {

@@ -17,6 +17,9 @@ func TestEveryMetricMeansSomethingInChinese(t *testing.T) {
 		if zh == m.Means || zh == "" {
 			t.Errorf("%s has no Chinese meaning", m.Name)
 		}
+		if unit := "mx.unit." + m.Unit; tr(doc.English, unit) != m.Unit || tr(doc.Chinese, unit) == unit {
+			t.Errorf("%s: unit %q has no translation", m.Name, m.Unit)
+		}
 		if got := metricMeans(string(doc.English), m); got != m.Means {
 			t.Errorf("%s in English: %q", m.Name, got)
 		}
