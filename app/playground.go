@@ -138,6 +138,8 @@ type playground struct {
 	// (StartFirstRun), which the engine holds or is running: opening with
 	// it takes that run rather than asking for it again.
 	firstSrc string
+
+	mx metricsPanel // the Metrics panel (metrics_panel.go)
 }
 
 func newPlayground() *playground {
@@ -761,6 +763,7 @@ func (p *playground) Render() app.UI {
 			p.renderCluster(),
 			p.renderInspector(),
 			p.renderTrace(),
+			p.renderMetrics(),
 		),
 		p.renderNarration(),
 		p.renderShortcuts(),

@@ -169,6 +169,8 @@ type sessionEngine struct {
 	// loads counts the histories loaded: the worker names a history by
 	// it (worker.go).
 	loads int
+	// met samples the operator's metrics (metrics.go).
+	met *metricsJob
 }
 
 // loadRun is a script being run to the end, possibly over several slices.

@@ -149,6 +149,13 @@ type Engine interface {
 	// Snapshot it may replay part of the history.
 	Query(q string) (string, error)
 
+	// Metrics is the loaded history's series of the operator's metrics
+	// (core/metrics), sampled after every event as `txnlab metrics`
+	// samples them. It is computed when first asked for, in slices:
+	// until it is complete, ready is false and the page asks again (the
+	// engine in the worker notifies the page when it comes).
+	Metrics() (m Metrics, ready bool)
+
 	// Act writes stmt into the script at the moment Pos() stands for (a
 	// statement boundary, or inside a waiting statement split around the
 	// message about to be delivered), reloads the script and moves to the

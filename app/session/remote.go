@@ -81,7 +81,7 @@ func (l *Link) Started() bool { return l.started }
 // waiting reports whether an engine waits for a reply of the worker.
 func (l *Link) waiting() bool {
 	for _, r := range l.engines {
-		if r.local == nil && (r.running || r.sentOK) {
+		if r.local == nil && (r.running || r.sentOK || r.metricsWaiting()) {
 			return true
 		}
 	}
@@ -194,6 +194,8 @@ type Remote struct {
 	local Engine
 	// localErr is an error to report at the local run's end.
 	localErr error
+	// met is the series of the operator's metrics (metrics.go).
+	met remoteMetrics
 }
 
 // remoteState is what the page received of one position.
@@ -289,6 +291,8 @@ func (r *Remote) receive(m reply) bool {
 		}
 		r.idleFor = r.gen
 		return m.Pos == r.pos
+	case "metrics":
+		return r.receiveMetrics(m)
 	case "idle":
 		if m.Gen == r.gen {
 			r.idleFor = -1

@@ -31,6 +31,7 @@ import (
 //	               {op: "state", eng, gen, pos, snap, viol, ok, ans}
 //	               {op: "idle", eng, more: false}    background work done
 //	               {op: "explore", eng, xs}          how the exploration stands
+//	               {op: "metrics", …}                a series (metrics.go)
 //
 // After a step (a move of one position) the worker sends, unasked
 // ("pre"), the state of the step after it in the same direction: the
@@ -86,6 +87,8 @@ type reply struct {
 	More    bool                  `json:"more,omitempty"`
 	// XS is how an exploration stands (op explore).
 	XS *exercise.ExploreState `json:"xs,omitempty"`
+	// Met is a history's metrics (op metrics).
+	Met *wireMetrics `json:"met,omitempty"`
 }
 
 // wireHistory is a loaded script's history and the position to show.
@@ -143,6 +146,9 @@ type served struct {
 	has   map[int]bool
 	ahead int
 	last  int
+	// metGen is the history whose metrics the page asked for, 0 when
+	// none (metrics.go).
+	metGen int
 }
 
 // prefetchHeld bounds served.has: past it the worker forgets what the
@@ -244,6 +250,8 @@ func (s *Server) Work(budget time.Duration) bool {
 			delete(s.engines, r.Eng)
 		case "explore", "explore-stop":
 			s.exploreRequest(r)
+		case "metrics":
+			s.askMetrics(r)
 		}
 	}
 	more := false
@@ -259,6 +267,9 @@ func (s *Server) Work(budget time.Duration) bool {
 		}
 	}
 	if more {
+		return true
+	}
+	if s.workMetrics(budget - time.Since(start)) {
 		return true
 	}
 	if s.explore(budget - time.Since(start)) {

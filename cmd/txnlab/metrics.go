@@ -9,7 +9,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"strconv"
 
 	"txnlab/core/metrics"
 	"txnlab/core/scenario"
@@ -76,12 +75,8 @@ func metricsCmd(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, s.Err)
 		return 2
 	}
-	w := csv.NewWriter(stdout)
-	w.Write([]string{"time_ms", "metric", "subject", "value", "mbean"})
-	for _, p := range series.Points {
-		w.Write([]string{strconv.FormatInt(int64(p.At), 10), p.Metric.Name, p.Subject, strconv.FormatInt(p.Value.Value, 10),
-			metrics.MBeanOf(p.Metric, p.Subject)})
-	}
-	w.Flush()
+	// The playground's Metrics panel downloads the same rows
+	// (metrics.CSV).
+	io.WriteString(stdout, metrics.CSV(series.Points))
 	return 0
 }

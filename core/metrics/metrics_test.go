@@ -1,6 +1,10 @@
 package metrics
 
 import (
+	"encoding/csv"
+	"slices"
+	"strconv"
+	"strings"
 	"testing"
 
 	"txnlab/core/scenario"
@@ -68,4 +72,39 @@ func maxOf(vs []int64) int64 {
 		m = max(m, v)
 	}
 	return m
+}
+
+// CSV quotes as encoding/csv does, so a spreadsheet or csv.Reader reads
+// back each field as it was: the MBeans hold commas, a subject could hold
+// a quote.
+func TestCSVReadsBack(t *testing.T) {
+	points := []Point{
+		{At: 1200, Value: Value{LastStableOffsetLag, "orders/0", 3}},
+		{At: 0, Value: Value{RecordRetries, `app "x", y`, -1}},
+		{At: 5, Value: Value{HighWatermark, " lead", 0}},
+		{At: 6, Value: Value{OngoingTransactions, `\.`, 2}},
+	}
+	var b strings.Builder
+	w := csv.NewWriter(&b)
+	w.Write([]string{"time_ms", "metric", "subject", "value", "mbean"})
+	for _, p := range points {
+		w.Write([]string{strconv.FormatInt(int64(p.At), 10), p.Metric.Name, p.Subject, strconv.FormatInt(p.Value.Value, 10), MBeanOf(p.Metric, p.Subject)})
+	}
+	w.Flush()
+	if got := CSV(points); got != b.String() {
+		t.Errorf("CSV:\n%s\nencoding/csv:\n%s", got, b.String())
+	}
+	rows, err := csv.NewReader(strings.NewReader(CSV(points))).ReadAll()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(rows) != len(points)+1 || strings.Join(rows[0], ",")+"\n" != CSVHeader {
+		t.Fatalf("rows: %q", rows)
+	}
+	for i, p := range points {
+		want := []string{strconv.FormatInt(int64(p.At), 10), p.Metric.Name, p.Subject, strconv.FormatInt(p.Value.Value, 10), MBeanOf(p.Metric, p.Subject)}
+		if !slices.Equal(rows[i+1], want) {
+			t.Errorf("row %d: %q, want %q", i+1, rows[i+1], want)
+		}
+	}
 }

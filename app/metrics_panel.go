@@ -1,0 +1,350 @@
+package app
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/maxence-charriere/go-app/v10/pkg/app"
+
+	"txnlab/app/session"
+	"txnlab/core/metrics"
+	"txnlab/core/sim"
+	"txnlab/internal/escape"
+	"txnlab/lessons/doc"
+)
+
+// The Metrics panel (issue 28): the numbers an on-call engineer watches
+// (core/metrics), charted over the run's virtual time, one small SVG
+// chart per metric and subject, with a vertical line at the step shown.
+// Charts are drawn by hand (a charting library would outweigh them in
+// the wasm), once per history and language; a move only moves the step
+// line and the values read at it. The series comes from the engine (in
+// the worker, asked for when the panel opens), never from a run on the
+// page's thread for the chart's sake.
+
+// metricsPanel is the panel's state, kept by the playground.
+type metricsPanel struct {
+	open    bool
+	polling bool // a poll of the page's own engine is queued
+	// The charts of history gen in lang: their static parts are markup
+	// written once (drawMetrics), a few go-app elements each would cost
+	// the wasm more than the strings do.
+	gen    int
+	lang   string
+	groups []metricGroup
+	zero   string
+}
+
+// metricGroup is one metric's charts, one per subject, under a head.
+type metricGroup struct {
+	head   string
+	charts []metricChart
+}
+
+// metricChart is one metric of one subject over the run: its chart, and
+// its values to read at the step.
+type metricChart struct {
+	m      *metrics.Metric
+	points []metrics.Point
+	svg    string
+	lo, hi int64
+}
+
+const svgNS = "http://www.w3.org/2000/svg"
+
+// Chart geometry, in CSS pixels: the caption above, the plot spans
+// x0..x1 and y0..y1, the time axis's labels below.
+const (
+	chartW, chartH = 248, 92
+	chartX0        = 40
+	chartX1        = chartW - 8
+	chartY0        = 24
+	chartY1        = chartH - 16
+	// chartFocusable bounds the points a chart makes focusable: past it
+	// the keyboard would cross hundreds of stops (hover still shows
+	// every one).
+	chartFocusable = 40
+)
+
+// renderMetrics is the panel, closed until the learner opens it.
+func (p *playground) renderMetrics() app.UI {
+	ready := false
+	if p.mx.open {
+		_, ready = p.engine.Metrics()
+		if !ready && !stateLater(p.engine) && p.hasCtx && !p.mx.polling {
+			// The page's own engine replays in slices: come back for
+			// the next one after a frame.
+			p.mx.polling = true
+			p.ctx.After(time.Millisecond, func(app.Context) { p.mx.polling = false })
+		}
+	}
+	return &metricsView{Gen: p.histGen, Lang: p.lang, Open: p.mx.open, Ready: ready, Pos: p.engine.Pos(), p: p}
+}
+
+// metricsView is the panel: a component, so go-app redraws it only when
+// the history, the position, the language or the series' readiness
+// change.
+type metricsView struct {
+	app.Compo
+	Gen   int
+	Lang  string
+	Open  bool
+	Ready bool
+	Pos   int
+	p     *playground
+}
+
+func (v *metricsView) Render() app.UI {
+	l := v.Lang
+	var body app.UI
+	if v.Open {
+		body = v.renderBody()
+	}
+	return app.Section().Class("metrics").Aria("labelledby", "metrics-heading").Body(
+		app.Details().Open(v.Open).On("toggle", v.onToggle).Body(
+			app.Summary().Body(app.H2().ID("metrics-heading").Text(tr(l, "mx.title"))),
+			app.P().Class("muted").Text(tr(l, "mx.lead")),
+			body,
+		),
+	)
+}
+
+func (v *metricsView) onToggle(ctx app.Context, e app.Event) {
+	open := ctx.JSSrc().Get("open").Bool()
+	if open == v.p.mx.open {
+		return
+	}
+	v.p.mx.open, v.Open = open, open
+	if v.p.hasCtx {
+		v.p.ctx.Dispatch(func(app.Context) {}) // the playground asks the engine
+	}
+}
+
+func (v *metricsView) renderBody() app.UI {
+	p, l := v.p, v.Lang
+	m, ready := p.engine.Metrics()
+	if !ready {
+		return app.P().Aria("busy", "true").Text(tr(l, "mx.computing"))
+	}
+	if len(m.Points) == 0 {
+		return app.P().Text(tr(l, "mx.none"))
+	}
+	mx := &p.mx
+	if mx.gen != p.histGen || mx.lang != l || mx.groups == nil {
+		mx.gen, mx.lang = p.histGen, l
+		mx.groups, mx.zero = drawMetrics(l, m)
+	}
+	now := p.engine.Now()
+	x := strconv.Itoa(chartX(now, m.End))
+	// The step line and the value at the step, over each chart: markup
+	// of their own, so that a move replaces them and leaves the chart
+	// (and a point the learner focused) as it was drawn.
+	step := `<svg class="metric-step" xmlns="` + svgNS + `" width="` + strconv.Itoa(chartW) + `" height="` + strconv.Itoa(chartH) +
+		`"><line x1="` + x + `" x2="` + x + `" y1="` + strconv.Itoa(chartY0) + `" y2="` + strconv.Itoa(chartY1) +
+		`"/><text class="metric-now" x="` + strconv.Itoa(chartX1) + `" y="12">= `
+	out := make([]app.UI, 0, len(mx.groups)+2)
+	out = append(out, app.Button().Type("button").Class("tool metrics-csv").Title(tr(l, "mx.csv.title")).
+		Text(tr(l, "mx.csv")).OnClick(v.onCSV))
+	for _, g := range mx.groups {
+		charts := make([]app.UI, len(g.charts))
+		for i, c := range g.charts {
+			charts[i] = app.Div().Class("metric-chart").Body(app.Raw(c.svg), app.Raw(step+formatMetric(c.m, valueAt(c.points, now))+`</text></svg>`))
+		}
+		out = append(out, app.Div().Class("metric-group").Body(app.Raw(g.head), app.Div().Class("metric-charts").Body(charts...)))
+	}
+	if mx.zero != "" {
+		out = append(out, app.Raw(mx.zero))
+	}
+	return app.Div().Body(out...)
+}
+
+// onCSV downloads the rows txnlab metrics prints for the script.
+func (v *metricsView) onCSV(ctx app.Context, e app.Event) {
+	if m, ok := v.p.engine.Metrics(); ok {
+		download(ctx, v.p.exportName("-metrics.csv"), "text/csv", metrics.CSV(m.Points))
+	}
+}
+
+// valueAt is a series' value at time t: its last change at or before t
+// (its first value before that).
+func valueAt(pts []metrics.Point, t sim.Time) int64 {
+	v := pts[0].Value.Value
+	for _, pt := range pts {
+		if pt.At > t {
+			break
+		}
+		v = pt.Value.Value
+	}
+	return v
+}
+
+// drawMetrics groups a series into charts, in core/metrics' order, and
+// lists apart the metrics that stay 0 all run.
+func drawMetrics(l string, m session.Metrics) (groups []metricGroup, zero string) {
+	type key struct {
+		m       *metrics.Metric
+		subject string
+	}
+	bySeries := map[key][]metrics.Point{}
+	var subjects []key
+	for _, pt := range m.Points {
+		k := key{pt.Metric, pt.Subject}
+		if _, ok := bySeries[k]; !ok {
+			subjects = append(subjects, k)
+		}
+		bySeries[k] = append(bySeries[k], pt)
+	}
+	var zeros []string
+	for _, mm := range metrics.All {
+		var g metricGroup
+		var flat []string
+		for _, k := range subjects {
+			if k.m != mm {
+				continue
+			}
+			pts := bySeries[k]
+			if allZero(pts) {
+				flat = append(flat, k.subject)
+				continue
+			}
+			g.charts = append(g.charts, drawChart(l, mm, k.subject, pts, m.End))
+		}
+		if len(g.charts) > 0 {
+			g.head = `<div class="metric-head" data-metric="` + mm.Name + `"><h3><code title="` + escape.HTML(mm.MBean) + `">` + mm.Name +
+				`</code> <span class="muted">(` + tr(l, "mx.unit."+mm.Unit) + `)</span></h3><p class="metric-means">` + escape.HTML(metricMeans(l, mm)) + `</p></div>`
+			groups = append(groups, g)
+		}
+		if len(flat) > 0 {
+			zeros = append(zeros, mm.Name+" ("+strings.Join(flat, ", ")+")")
+		}
+	}
+	if len(zeros) > 0 {
+		zero = `<p class="muted metric-zero">` + escape.HTML(tr(l, "mx.zero")+" "+strings.Join(zeros, "; ")) + `</p>`
+	}
+	return groups, zero
+}
+
+func allZero(pts []metrics.Point) bool {
+	for _, pt := range pts {
+		if pt.Value.Value != 0 {
+			return false
+		}
+	}
+	return true
+}
+
+// chartX is where time t falls on a chart of a run that ends at end.
+func chartX(t, end sim.Time) int {
+	if end <= 0 {
+		return chartX0
+	}
+	t = max(0, min(t, end))
+	return chartX0 + int(int64(t)*int64(chartX1-chartX0)/int64(end))
+}
+
+// drawChart draws one series as a step line (a value holds until it
+// changes) under its subject, the MBean in the subject's tooltip, its
+// points hoverable and, when few, focusable.
+func drawChart(l string, m *metrics.Metric, subject string, pts []metrics.Point, end sim.Time) metricChart {
+	c := metricChart{m: m, points: pts, lo: 0, hi: 1}
+	for _, pt := range pts {
+		c.lo, c.hi = min(c.lo, pt.Value.Value), max(c.hi, pt.Value.Value)
+	}
+	y := func(v int64) int {
+		return chartY1 - int(float64(v-c.lo)*float64(chartY1-chartY0)/float64(c.hi-c.lo))
+	}
+	itoa := strconv.Itoa
+	mbean := metrics.MBeanOf(m, subject)
+	if mbean == "" {
+		mbean = tr(l, "mx.nombean")
+	}
+	var b strings.Builder
+	text := func(class string, x, y int, anchor, s string) {
+		b.WriteString(`<text class="` + class + `" x="` + itoa(x) + `" y="` + itoa(y) + `" text-anchor="` + anchor + `">` + escape.HTML(s) + `</text>`)
+	}
+	b.WriteString(`<svg class="metric-svg" xmlns="` + svgNS + `" width="` + itoa(chartW) + `" height="` + itoa(chartH) +
+		`" data-metric="` + m.Name + `" data-subject="` + escape.HTML(subject) + `"><g class="metric-caption"><title>` + escape.HTML(mbean) + `</title>`)
+	text("metric-subject", 0, 12, "start", subject)
+	b.WriteString(`</g><path class="metric-axis" d="M` + itoa(chartX0) + " " + itoa(chartY0) + "V" + itoa(chartY1) + "H" + itoa(chartX1) + `"/>`)
+	text("metric-label", chartX0-4, chartY0+8, "end", formatMetric(m, c.hi))
+	text("metric-label", chartX0-4, chartY1, "end", formatMetric(m, c.lo))
+	text("metric-label", chartX0, chartH-3, "start", "0")
+	text("metric-label", chartX1, chartH-3, "end", formatDuration(int64(end)))
+	// The series as steps.
+	b.WriteString(`<path class="metric-line" d="`)
+	prev := 0
+	for i, pt := range pts {
+		x, yv := chartX(pt.At, end), y(pt.Value.Value)
+		if i == 0 {
+			b.WriteString("M" + itoa(x) + " " + itoa(yv))
+		} else {
+			b.WriteString("V" + itoa(prev) + "H" + itoa(x) + "V" + itoa(yv))
+		}
+		prev = yv
+	}
+	b.WriteString("H" + itoa(chartX1) + `"/>`)
+	for _, pt := range pts {
+		x, yv := chartX(pt.At, end), y(pt.Value.Value)
+		v, at := formatMetric(m, pt.Value.Value), formatDuration(int64(pt.At))
+		desc := escape.HTML(fmt.Sprintf(tr(l, "mx.point"), subject, v, at))
+		b.WriteString(`<g class="metric-pt"`)
+		if len(pts) <= chartFocusable {
+			b.WriteString(` tabindex="0"`)
+		}
+		b.WriteString(` aria-label="` + desc + `"><title>` + desc + `</title><circle cx="` + itoa(x) + `" cy="` + itoa(yv) + `" r="3"/>`)
+		anchor, tx := "start", x+5
+		if x > (chartX0+chartX1)/2 {
+			anchor, tx = "end", x-5
+		}
+		text("metric-tip", tx, max(chartY0+10, yv-5), anchor, v+" @ "+at)
+		b.WriteString(`</g>`)
+	}
+	b.WriteString(`</svg>`)
+	c.svg = b.String()
+	return c
+}
+
+// formatMetric writes a value in its unit: a time in ns or ms as a
+// duration, anything else as the integer it is.
+func formatMetric(m *metrics.Metric, v int64) string {
+	switch m.Unit {
+	case "ns":
+		return formatDuration(v / 1_000_000)
+	case "ms":
+		return formatDuration(v)
+	}
+	return strconv.FormatInt(v, 10)
+}
+
+// formatDuration writes ms milliseconds in the largest unit that keeps
+// it short: 250ms, 12.5s, 20m, 1.5h.
+func formatDuration(ms int64) string {
+	f := func(v float64, unit string) string {
+		s := strconv.FormatFloat(v, 'f', 1, 64)
+		return strings.TrimSuffix(s, ".0") + unit
+	}
+	switch {
+	case ms < 1000 && ms > -1000:
+		return strconv.FormatInt(ms, 10) + "ms"
+	case ms < 60_000:
+		return f(float64(ms)/1000, "s")
+	case ms < 3_600_000:
+		return f(float64(ms)/60_000, "m")
+	}
+	return f(float64(ms)/3_600_000, "h")
+}
+
+// metricMeans is what a metric counts, in lang: core/metrics says it in
+// English, the Chinese is the app's (metricMeansZh).
+func metricMeans(l string, m *metrics.Metric) string {
+	if doc.Lang(l) == doc.Chinese {
+		for i, mm := range metrics.All {
+			if mm == m && i < len(metricMeansZh) {
+				return metricMeansZh[i]
+			}
+		}
+	}
+	return m.Means
+}
