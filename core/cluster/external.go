@@ -28,7 +28,9 @@ type External struct {
 	// Disconnected receives each request whose broker was down: the
 	// connection it went on was refused.
 	Disconnected func(env *sim.Envelope)
-	conns        map[int]*sim.Conn
+	// LastSent is the id of the last request SendExternal sent from it.
+	LastSent int64
+	conns    map[int]*sim.Conn
 }
 
 // Receive hands a delivered message to Deliver.
@@ -85,5 +87,9 @@ func (c *Cluster) SendExternal(from string, to sim.NodeID, conn int, msg protoco
 		sc = &sim.Conn{}
 		e.conns[conn] = sc
 	}
-	return c.World.SendOn(sc, e.Node, to, msg, 0), nil
+	if c.World.StatusOf(e.Node) != sim.Up {
+		return 0, fmt.Errorf("%s is %s", from, c.World.StatusOf(e.Node))
+	}
+	e.LastSent = c.World.SendOn(sc, e.Node, to, msg, 0)
+	return e.LastSent, nil
 }
