@@ -11,7 +11,12 @@ require (
 	github.com/yuin/goldmark v1.8.7
 )
 
-require github.com/go-json-experiment/json v0.0.0-20260213210345-44df1a37e875 // indirect
+require (
+	github.com/go-json-experiment/json v0.0.0-20260213210345-44df1a37e875 // indirect
+	github.com/klauspost/compress v1.20.3 // indirect
+	github.com/pierrec/lz4/v4 v4.1.33 // indirect
+	github.com/twmb/franz-go v1.22.3 // indirect
+)
 
 // The go-app packages the playground uses (pkg/app, pkg/errors), copied from
 // v10.1.11 so web/app.wasm can leave its server half out; see

@@ -144,6 +144,7 @@ func parseRequest(b []byte, v versions) *request {
 	lo, hi, ok := v.rangeOf(r.key)
 	if !ok || r.version < lo || r.version > hi {
 		if r.key == 18 { // ApiVersions: answered with the versions served
+			req.SetVersion(r.version)
 			r.req = req
 			return r
 		}

@@ -7,6 +7,7 @@ import (
 	"encoding/binary"
 	"io"
 	"net"
+	"os"
 	"strings"
 	"testing"
 	"time"
@@ -37,7 +38,11 @@ func startSession(t *testing.T, src string) *session {
 		sess.Step()
 	}
 	var log strings.Builder
-	l, err := New(Config{Host: "127.0.0.1", Log: &log}, sess, src)
+	cfg := Config{Host: "127.0.0.1", Log: &log}
+	if testing.Verbose() {
+		cfg.Log = os.Stderr
+	}
+	l, err := New(cfg, sess, src)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -75,6 +75,7 @@ type Listener struct {
 	in      chan *request
 	console chan consoleLine
 	recReq  chan chan string
+	funcs   chan func()
 	wake    chan struct{}
 	stopped chan struct{}
 	ctx     context.Context
@@ -148,7 +149,7 @@ func New(cfg Config, sess *scenario.Session, src string) (*Listener, error) {
 	c := sess.Cluster
 	tv := c.BrokerCfg.TransactionVersion
 	l := &Listener{cfg: cfg, sess: sess, c: c, vers: servedVersions(tv >= 2), tv: tv,
-		in: make(chan *request, 256), console: make(chan consoleLine), recReq: make(chan chan string), wake: make(chan struct{}, 1),
+		in: make(chan *request, 256), console: make(chan consoleLine), recReq: make(chan chan string), funcs: make(chan func()), wake: make(chan struct{}, 1),
 		stopped: make(chan struct{}), conns: map[*conn]bool{}, clients: map[string]*clientState{},
 		calls: map[int64]*call{}, groups: groupBytes{}}
 	l.ports = make([]net.Listener, len(c.Brokers))
@@ -232,6 +233,8 @@ func (l *Listener) Run(ctx context.Context) error {
 		case cl := <-l.console:
 			l.advance()
 			cl.reply <- l.applyConsole(cl.text)
+		case f := <-l.funcs:
+			f()
 		case reply := <-l.recReq:
 			reply <- l.recorded.String()
 		case <-l.wake:
@@ -249,6 +252,15 @@ func (l *Listener) Statement(text string) error {
 		return <-reply
 	case <-l.stopped:
 		return errors.New("the listener has stopped")
+	}
+}
+
+// run runs f on the driver, which owns the cluster (tests read it so).
+func (l *Listener) run(f func()) {
+	select {
+	case l.funcs <- f:
+	case <-l.stopped:
+		f()
 	}
 }
 

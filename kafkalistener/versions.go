@@ -111,9 +111,12 @@ func (v versions) apiVersions(req *kmsg.ApiVersionsRequest, tv int16) *kmsg.ApiV
 	lo, hi, _ := v.rangeOf(18)
 	if req.Version < lo || req.Version > hi {
 		// Kafka answers an ApiVersions it cannot parse at v0, with
-		// the error, so the client learns what to send.
+		// the error and its own ApiVersions range, so the client
+		// retries at a version it serves (KIP-511).
 		resp.Version = 0
 		resp.ErrorCode = errUnsupportedVersion
+		resp.ApiKeys = []kmsg.ApiVersionsResponseApiKey{{ApiKey: 18, MinVersion: lo, MaxVersion: hi}}
+		return resp
 	}
 	for _, key := range []int16{0, 1, 2, 3, 8, 9, 10, 11, 12, 14, 18, 22, 24, 25, 26, 28} {
 		r := v[key]
