@@ -243,3 +243,5 @@ func appendRecord(dst []byte, offsetDelta int64, key, val []byte, nullValue bool
 	dst = binary.AppendVarint(dst, int64(len(body)))
 	return append(dst, body...)
 }
+
+func crc32c(b []byte) uint32 { return crc32.Checksum(b, castagnoli) }

@@ -29,6 +29,12 @@ type session struct {
 
 func startSession(t *testing.T, src string) *session {
 	t.Helper()
+	return startSessionWith(t, src, func(*Config) {})
+}
+
+// startSessionWith is startSession with a configuration of its own.
+func startSessionWith(t *testing.T, src string, set func(*Config)) *session {
+	t.Helper()
 	script, err := scenario.Parse("setup", src)
 	if err != nil {
 		t.Fatal(err)
@@ -42,6 +48,7 @@ func startSession(t *testing.T, src string) *session {
 	if testing.Verbose() {
 		cfg.Log = os.Stderr
 	}
+	set(&cfg)
 	l, err := New(cfg, sess, src)
 	if err != nil {
 		t.Fatal(err)

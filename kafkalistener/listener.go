@@ -255,6 +255,13 @@ func (l *Listener) Statement(text string) error {
 	}
 }
 
+// Digest is the live trace's digest, once Run has returned: what the
+// recording's replay gives.
+func (l *Listener) Digest() string {
+	<-l.stopped
+	return l.c.World.Trace.Digest()
+}
+
 // run runs f on the driver, which owns the cluster (tests read it so).
 func (l *Listener) run(f func()) {
 	select {

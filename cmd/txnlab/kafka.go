@@ -71,7 +71,7 @@ func kafkaCmd(args []string) error {
 	go func() { done <- l.Run(ctx) }()
 	go console(os.Stdin, l)
 	err = <-done
-	fmt.Printf("txnlab: stopped; replay the session with: txnlab run %s\n", *save)
+	fmt.Printf("txnlab: stopped at digest %s; replay the session with: txnlab run %s\n", l.Digest(), *save)
 	return err
 }
 
