@@ -347,7 +347,7 @@ func quote(s string) string {
 	b.WriteByte('"')
 	for i := 0; i < len(s); {
 		r, size := utf8.DecodeRuneInString(s[i:])
-		if (r == utf8.RuneError && size == 1) || !unicode.IsPrint(r) && r != ' ' {
+		if (r == utf8.RuneError && size == 1) || r < 0x20 || r >= 0x7f && r < 0xa0 {
 			// Bytes that are not printable text (a real client's binary
 			// keys and values) are written \xNN, one escape a byte.
 			for _, c := range []byte(s[i : i+size]) {
