@@ -14,7 +14,6 @@ import (
 	"strconv"
 	"strings"
 
-	"txnlab/core/broker"
 	"txnlab/core/protocol"
 	"txnlab/core/sim"
 )
@@ -561,7 +560,8 @@ func (st *ExternalRequestStmt) apply(s *Session) *Error {
 	if st.To >= len(c.Brokers) {
 		return s.errorf(st, "broker-%d does not exist", st.To)
 	}
-	id, err := c.SendExternal(st.From, broker.NodeID(int32(st.To)), st.Conn, cloneRequest(st.Msg))
+	to, _ := c.Node("broker-" + strconv.Itoa(st.To))
+	id, err := c.SendExternal(st.From, to, st.Conn, cloneRequest(st.Msg))
 	if err != nil {
 		return s.errorf(st, "%v", err)
 	}
