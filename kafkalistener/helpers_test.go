@@ -21,19 +21,19 @@ import (
 // running until the test ends; stop returns its recording and the live
 // trace's digest.
 type session struct {
-	t      *testing.T
+	t      testing.TB
 	l      *Listener
 	cancel context.CancelFunc
 	done   chan error
 }
 
-func startSession(t *testing.T, src string) *session {
+func startSession(t testing.TB, src string) *session {
 	t.Helper()
 	return startSessionWith(t, src, func(*Config) {})
 }
 
 // startSessionWith is startSession with a configuration of its own.
-func startSessionWith(t *testing.T, src string, set func(*Config)) *session {
+func startSessionWith(t testing.TB, src string, set func(*Config)) *session {
 	t.Helper()
 	script, err := scenario.Parse("setup", src)
 	if err != nil {
@@ -95,14 +95,14 @@ func (s *session) stop() string {
 // kclient is a client written with kmsg alone: one connection per
 // broker, one request at a time.
 type kclient struct {
-	t     *testing.T
+	t     testing.TB
 	id    string
 	addrs []string
 	conns map[int32]net.Conn
 	corr  int32
 }
 
-func newClient(t *testing.T, s *session, id string) *kclient {
+func newClient(t testing.TB, s *session, id string) *kclient {
 	c := &kclient{t: t, id: id, addrs: s.l.Addrs(), conns: map[int32]net.Conn{}}
 	t.Cleanup(func() {
 		for _, nc := range c.conns {
