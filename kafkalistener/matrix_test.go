@@ -75,7 +75,10 @@ func TestConfluentPython(t *testing.T) {
 	if r.Zombie != "_FENCED" && r.Zombie != "PRODUCER_FENCED" && r.Zombie != "INVALID_PRODUCER_EPOCH" {
 		t.Errorf("the zombie's transaction: %s, want it fenced", r.Zombie)
 	}
-	s.stop()
+	rec := s.stop()
+	if testing.Verbose() {
+		t.Logf("recording:\n%s", rec)
+	}
 }
 
 // nodePath is where node finds kafkajs: NODE_PATH, then npm's global
