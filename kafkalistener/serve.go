@@ -309,7 +309,10 @@ func (l *Listener) metadata(r *request, req *kmsg.MetadataRequest) *kmsg.Metadat
 	resp.ClusterID = strPtr("txnlab")
 	resp.ControllerID = -1
 	for i := range l.c.Brokers {
-		if !l.c.Meta.Alive[i] || l.ports[i] == nil {
+		// The controller's view, as Kafka's metadata: a crashed broker
+		// is listed (and refuses connections) until the controller
+		// fences it after broker.session.timeout.ms.
+		if !l.c.Meta.Alive[i] {
 			continue
 		}
 		host, port := l.hostPort(int32(i))
