@@ -3,6 +3,8 @@ package scenario
 import (
 	"strings"
 	"testing"
+
+	"txnlab/core/sim"
 )
 
 // externalStatements holds an external client's requests, one of each
@@ -76,5 +78,31 @@ func TestExternalRequestErrors(t *testing.T) {
 		if err == nil || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("%s: got %v, want %q", tc.line, err, tc.want)
 		}
+	}
+}
+
+// TestExternalClientFaults: the fault statements apply to an external
+// client as to a declared one: isolated, its request is lost; a drop
+// rule from it drops its request.
+func TestExternalClientFaults(t *testing.T) {
+	src := "cluster\nclient ext\nisolate ext\nrequest FindCoordinator from=ext to=broker-0 conn=1 Key=t KeyType=1 &\nadvance 1s\nheal\n" +
+		"drop FindCoordinator from=ext\nrequest FindCoordinator from=ext to=broker-0 conn=1 Key=t KeyType=1 &\nadvance 1s\n"
+	s, err := Parse("faults", src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ss := NewSession("faults", s)
+	ss.Run()
+	if ss.Err != nil {
+		t.Fatal(ss.Err)
+	}
+	var reasons []string
+	for _, e := range ss.Cluster.World.Trace.All() {
+		if e.Kind == sim.KindDrop {
+			reasons = append(reasons, e.Text)
+		}
+	}
+	if len(reasons) != 2 || reasons[0] != "network cut" || reasons[1] != "dropped by rule" {
+		t.Fatalf("drops %q, want the cut's and the rule's", reasons)
 	}
 }
