@@ -111,3 +111,23 @@ func TestKgoGroupTransactSession(t *testing.T) {
 		}
 	}
 }
+
+// TestKgoAutoCreate: a topic a client names before it exists is created
+// as Kafka's auto.create.topics.enable does, by a recorded topic
+// statement, and an idempotent producer writes to it.
+func TestKgoAutoCreate(t *testing.T) {
+	if testing.Short() {
+		t.Skip("a real client's session takes seconds")
+	}
+	s := startSession(t, "cluster brokers=1\n")
+	cl := kgoClient(t, s, kgo.ClientID("auto"), kgo.AllowAutoTopicCreation())
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	if err := cl.ProduceSync(ctx, &kgo.Record{Topic: "fresh", Value: []byte("v")}).FirstErr(); err != nil {
+		t.Fatal(err)
+	}
+	cl.Close()
+	if rec := s.stop(); !strings.Contains(rec, "\ntopic fresh partitions=1\n") {
+		t.Fatalf("no topic statement in the recording:\n%s", rec)
+	}
+}
