@@ -96,7 +96,10 @@ func (c *conn) readLoop(maxBytes int, v versions, in chan<- *request) {
 		}
 		n := int32(binary.BigEndian.Uint32(size[:]))
 		if n < 8 || int(n) > maxBytes {
-			in <- &request{c: c, closeWhy: fmt.Sprintf("a request of %d bytes (the listener takes 8 to %d)", n, maxBytes)}
+			select {
+			case in <- &request{c: c, closeWhy: fmt.Sprintf("a request of %d bytes (the listener takes 8 to %d)", n, maxBytes)}:
+			case <-c.closed:
+			}
 			return
 		}
 		buf := make([]byte, n)

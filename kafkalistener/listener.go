@@ -483,6 +483,16 @@ func (l *Listener) shutdown() {
 	for c := range l.conns {
 		c.close()
 	}
+	// Connections accepted but not yet taken: closed too.
+	for {
+		select {
+		case r := <-l.in:
+			r.c.close()
+			continue
+		default:
+		}
+		break
+	}
 	if l.cancel != nil {
 		l.cancel()
 	}
