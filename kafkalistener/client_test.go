@@ -231,7 +231,7 @@ func TestKmsgClient(t *testing.T) {
 	if testing.Verbose() {
 		t.Logf("recording:\n%s", rec)
 	}
-	for _, want := range []string{"client zombie   # kmsg-test 1", "client successor", "request Produce from=zombie", "request EndTxn from=zombie"} {
+	for _, want := range []string{`client zombie software="kmsg-test 1"`, "client successor", "request Produce from=zombie", "request EndTxn from=zombie"} {
 		if !strings.Contains(rec, want) {
 			t.Errorf("the recording lacks %q:\n%s", want, rec)
 		}

@@ -100,7 +100,7 @@ func TestKgo(t *testing.T) {
 	zombie.Close()
 	successor.Close()
 	rec := s.stop()
-	if !strings.Contains(rec, "client zombie   # kgo ") {
+	if !strings.Contains(rec, `client zombie software="kgo`) {
 		t.Errorf("the recording does not name kgo on zombie's lifeline:\n%s", rec)
 	}
 }

@@ -80,6 +80,9 @@ func (l *Listener) serve(r *request) {
 	case *kmsg.ApiVersionsRequest:
 		if req.ClientSoftwareName != "" {
 			r.c.software = strings.Map(printable, req.ClientSoftwareName+" "+req.ClientSoftwareVersion)
+			if len(r.c.software) > 64 {
+				r.c.software = r.c.software[:64]
+			}
 		}
 		resp := l.vers.apiVersions(req, l.tv)
 		v := resp.Version
@@ -206,10 +209,8 @@ func (l *Listener) client(r *request) *clientState {
 		l.drop(r.c, "no node name is left for client.id "+strconv.Quote(r.clientID))
 		return nil
 	}
-	line := "client " + name
-	if r.c.software != "" {
-		line += "   # " + r.c.software
-	}
+	st := &scenario.ClientStmt{Name: name, Software: r.c.software}
+	line := st.String()
 	if err := l.apply(line); err != nil {
 		l.drop(r.c, "client "+name+": "+err.Error())
 		return nil

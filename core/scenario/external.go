@@ -26,15 +26,28 @@ const KindExternal ClientKind = 3
 type ClientStmt struct {
 	Base
 	Name string
+	// Software is the client library and its version, as the client
+	// named them (ApiVersions v3's ClientSoftwareName and Version);
+	// the trace notes it on the client's lifeline.
+	Software string
 }
 
 // String renders the statement.
-func (s *ClientStmt) String() string { return "client " + s.Name }
+func (s *ClientStmt) String() string {
+	b := words("client", s.Name)
+	if s.Software != "" {
+		b.opt("software", quote(s.Software))
+	}
+	return b.String()
+}
 
 func parseClientDecl(lp *lineParser, kw token) Stmt {
 	t := lp.declName("client")
 	st := &ClientStmt{Name: t.raw}
-	lp.done("client takes only a name")
+	opts := lp.options("client", []string{"software"})
+	if o, ok := opts.get("software"); ok {
+		st.Software, _ = lp.value(o.raw, o.vcol)
+	}
 	lp.pending = func() {
 		lp.d.clients = append(lp.d.clients, ClientDecl{Name: st.Name, Kind: KindExternal, Line: lp.line})
 	}
@@ -42,8 +55,12 @@ func parseClientDecl(lp *lineParser, kw token) Stmt {
 }
 
 func (st *ClientStmt) apply(s *Session) *Error {
-	if _, err := s.Cluster.AddExternal(st.Name); err != nil {
+	e, err := s.Cluster.AddExternal(st.Name)
+	if err != nil {
 		return s.errorf(st, "%v", err)
+	}
+	if st.Software != "" {
+		s.Cluster.World.Note(e.Node, "", sim.NoteStatement, st.String())
 	}
 	return nil
 }

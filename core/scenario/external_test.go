@@ -12,7 +12,7 @@ import (
 // written, binary keys escaped, several partitions in one Produce.
 const externalStatements = `cluster brokers=3
 topic orders partitions=2
-client kgo
+client kgo software="franz-go v1.22.3"
 request FindCoordinator from=kgo to=broker-0 conn=1 Key=t1 KeyType=1 &
 request InitProducerId from=kgo to=broker-0 conn=1 Version=4 TransactionalId=t1 TransactionTimeoutMs=60000 ProducerId=-1 ProducerEpoch=-1
 request AddPartitionsToTxn from=kgo to=broker-0 conn=1 Version=3 TransactionalId=t1 ProducerId=0 ProducerEpoch=0 Partitions=orders/0,orders/1
