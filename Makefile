@@ -105,7 +105,7 @@ vet:
 	GOOS=js GOARCH=wasm $(GO) vet $$(GOOS=js GOARCH=wasm $(GO) list -deps ./cmd/wasm ./cmd/engineworker | grep '^txnlab')
 
 test-core:
-	$(GO) test ./core/... ./cmd/... ./lessons/... ./i18n/...
+	$(GO) test ./core/... ./cmd/... ./lessons/... ./i18n/... ./kafkalistener/...
 
 # The core, and the question grading the browser runs, under Node.
 test-wasm:

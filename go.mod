@@ -7,12 +7,15 @@ require (
 	github.com/chromedp/cdproto v0.159.0
 	github.com/chromedp/chromedp v0.23.0
 	github.com/maxence-charriere/go-app/v10 v10.1.11
+	github.com/twmb/franz-go/pkg/kmsg v1.15.1
 	github.com/yuin/goldmark v1.8.7
 )
 
 require (
 	github.com/go-json-experiment/json v0.0.0-20260213210345-44df1a37e875 // indirect
-	github.com/twmb/franz-go/pkg/kmsg v1.15.1 // indirect
+	github.com/klauspost/compress v1.20.3 // indirect
+	github.com/pierrec/lz4/v4 v4.1.33 // indirect
+	github.com/twmb/franz-go v1.22.3 // indirect
 )
 
 // The go-app packages the playground uses (pkg/app, pkg/errors), copied from

@@ -11,8 +11,9 @@ const usage = `txnlab — learn Kafka transactions by running them
 
 usage:
   txnlab run FILE... [--format text|json|mermaid] [--seed N] [--all]
-  txnlab serve [--addr 127.0.0.1:8080] [--static DIR] [--lessons DIR [--lessons-only]]
+  txnlab serve [--addr 127.0.0.1:8080] [--static DIR] [--lessons DIR [--lessons-only]] [--kafka 127.0.0.1:9092]
   txnlab course check DIR
+  txnlab kafka [--listen 127.0.0.1:9092] [--save FILE] [SCRIPT]
   txnlab explore [--runs N] [--seed S] [--break MECHANISM] [--config KEY=VALUE...] [--out DIR]
   txnlab diff FILE --a SETTINGS --b SETTINGS [--seed N] [--break MECHANISM]
   txnlab metrics FILE [--seed N] | txnlab metrics --list

@@ -51,8 +51,11 @@ func serveCmd(args []string) error {
 	static := fs.String("static", "", "write the site as static files into `DIR` and exit, instead of serving")
 	lessonsDir := fs.String("lessons", "", "also serve the lesson files of `DIR` (docs/lessons.md), checked at start-up")
 	lessonsOnly := fs.Bool("lessons-only", false, "serve the lessons of --lessons DIR instead of the built-in course")
+	kafka := fs.String("kafka", "", "also serve Kafka's wire protocol from a simulated cluster, broker-0 at `ADDR` (e.g. 127.0.0.1:9092)")
+	kafkaScript := fs.String("kafka-script", "", "the scenario `FILE` that sets the --kafka cluster up (default: cluster brokers=3)")
+	kafkaSave := fs.String("kafka-save", "kafka-session.scenario", "`file` the --kafka session is recorded to")
 	fs.Usage = func() {
-		fmt.Fprintln(fs.Output(), "usage: txnlab serve [--addr 127.0.0.1:8080] [--web DIR] [--static DIR] [--lessons DIR [--lessons-only]]")
+		fmt.Fprintln(fs.Output(), "usage: txnlab serve [--addr 127.0.0.1:8080] [--web DIR] [--static DIR] [--lessons DIR [--lessons-only]] [--kafka 127.0.0.1:9092]")
 		fs.PrintDefaults()
 	}
 	if err := fs.Parse(args); err != nil {
@@ -97,6 +100,13 @@ func serveCmd(args []string) error {
 	defer stop()
 	fmt.Printf("txnlab: serving http://%s/ (version %s; wasm %s raw, %s brotli, %s gzip)\n",
 		ln.Addr(), srv.Version(), mb(sizes["identity"]), mb(sizes["br"]), mb(sizes["gzip"]))
+	if *kafka != "" {
+		stopKafka, err := serveKafka(ctx, *kafka, *kafkaScript, *kafkaSave)
+		if err != nil {
+			return err
+		}
+		defer stopKafka()
+	}
 	if err := srv.Serve(ctx, ln); err != nil {
 		return err
 	}

@@ -55,6 +55,9 @@ type Cluster struct {
 	Consumers map[string]*client.Consumer
 	// ClientOrder lists client names in declaration order.
 	ClientOrder []string
+	// Externals are the nodes programs outside the simulation speak
+	// through (external.go), by name; they are not in ClientOrder.
+	Externals   map[string]*External
 	admin       *client.Admin // made by the first admin call (admin.go)
 	incarnation []int
 	fenced      []bool
@@ -169,10 +172,10 @@ func (c *Cluster) AddConsumer(name string, cfg client.ConsumerConfig) error {
 }
 
 func (c *Cluster) checkClientName(name string) error {
-	if c.Producers[name] != nil || c.Consumers[name] != nil {
+	if c.Producers[name] != nil || c.Consumers[name] != nil || c.Externals[name] != nil {
 		return fmt.Errorf("client %q is already declared", name)
 	}
-	if len(c.ClientOrder) >= MaxClients {
+	if len(c.ClientOrder)+len(c.Externals) >= MaxClients {
 		return fmt.Errorf("at most %d clients", MaxClients)
 	}
 	if broker.IsBrokerName(name) || name == c.World.Name(ControllerNode) || name == AdminName || name == "" {

@@ -15,6 +15,7 @@ func FuzzParse(f *testing.F) {
 	f.Add(everyStatement)
 	f.Add("cluster\nproducer p transactional.id=\"a \\\"b\\\" #c\"\np init &\nwait p\n")
 	f.Add(newStatements)
+	f.Add(externalStatements)
 	f.Fuzz(func(t *testing.T, src string) {
 		s, err := Parse("fuzz", src)
 		if s == nil {

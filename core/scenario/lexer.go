@@ -84,6 +84,11 @@ func lexLine(src string, lineNo int) (lexedLine, *Error) {
 						col += 2
 						continue
 					}
+					if i+3 < len(src) && src[i+1] == 'x' && isHex(src[i+2]) && isHex(src[i+3]) {
+						i += 4
+						col += 4
+						continue
+					}
 					next := "end of line"
 					if i+1 < len(src) {
 						nr, _ := utf8.DecodeRuneInString(src[i+1:])
@@ -131,12 +136,30 @@ func unescape(s string) string {
 	}
 	var b strings.Builder
 	for i := 0; i < len(s); i++ {
+		if s[i] == '\\' && i+3 < len(s) && s[i+1] == 'x' && isHex(s[i+2]) && isHex(s[i+3]) {
+			b.WriteByte(unhex(s[i+2])<<4 | unhex(s[i+3]))
+			i += 3
+			continue
+		}
 		if s[i] == '\\' && i+1 < len(s) {
 			i++
 		}
 		b.WriteByte(s[i])
 	}
 	return b.String()
+}
+
+// isHex reports whether c is a hexadecimal digit (of a \xNN escape).
+func isHex(c byte) bool { return c >= '0' && c <= '9' || c >= 'a' && c <= 'f' || c >= 'A' && c <= 'F' }
+
+func unhex(c byte) byte {
+	switch {
+	case c >= 'a':
+		return c - 'a' + 10
+	case c >= 'A':
+		return c - 'A' + 10
+	}
+	return c - '0'
 }
 
 // quotedEnd returns the byte offset just after the quoted string that

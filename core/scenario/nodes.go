@@ -171,7 +171,7 @@ func (s *Session) resolve(st Stmt, ref NodeRef) (sim.NodeID, *Error) {
 		return cluster.BrokerNode(int32(ref.Index)), nil
 	case NodeClient:
 		id, ok := c.Node(ref.Name)
-		if _, isProducer := c.Producer(ref.Name); !ok || !isProducer && !c.IsConsumer(ref.Name) {
+		if _, isProducer := c.Producer(ref.Name); !ok || !isProducer && !c.IsConsumer(ref.Name) && c.Externals[ref.Name] == nil {
 			return sim.NoNode, s.errorf(st, "unknown client %q", ref.Name)
 		}
 		return id, nil

@@ -133,6 +133,9 @@ func parseRequest(lp *lineParser, kw token) Stmt {
 	if m.Response {
 		lp.failf(t.col, "request sends requests: write %s without .response", m.API)
 	}
+	if lp.fromExternal() {
+		return parseExternalRequest(lp, m.API, bg)
+	}
 	fields, ok := requestFields[m.API]
 	if !ok {
 		lp.failf(t.col, "request cannot send %s: it sends %s", m.API, strings.Join(names, ", "))

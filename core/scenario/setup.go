@@ -336,7 +336,7 @@ const (
 	KindConsumer
 )
 
-var clientKindNames = []string{"", "producer", "consumer"}
+var clientKindNames = []string{"", "producer", "consumer", "client"}
 
 // String returns "producer" or "consumer".
 func (k ClientKind) String() string { return enumString(k, clientKindNames, "ClientKind") }

@@ -131,6 +131,7 @@ func init() {
 		{"request", parseRequest},
 		{"txn", parseTxnSeed},
 		{"admin", parseAdmin},
+		{"client", parseClientDecl},
 	}
 	for _, v := range verbs {
 		statementVerbs = append(statementVerbs, v.name)
@@ -155,6 +156,9 @@ func (lp *lineParser) statement() Stmt {
 		if c, ok := lp.d.Client(kw.raw); ok {
 			if c.Kind == KindProducer {
 				return lp.producerAction(c)
+			}
+			if c.Kind == KindExternal {
+				lp.failf(kw.col, "%s is an external client: it acts only through request API from=%s …", c.Name, c.Name)
 			}
 			return lp.consumerAction(c)
 		}

@@ -12,6 +12,7 @@ import (
 	"strconv"
 	"strings"
 	"unicode"
+	"unicode/utf8"
 
 	"txnlab/core/protocol"
 	"txnlab/core/sim"
@@ -344,11 +345,24 @@ func quote(s string) string {
 	}
 	var b strings.Builder
 	b.WriteByte('"')
-	for _, r := range s {
+	for i := 0; i < len(s); {
+		r, size := utf8.DecodeRuneInString(s[i:])
+		if (r == utf8.RuneError && size == 1) || r < 0x20 || r >= 0x7f && r < 0xa0 {
+			// Bytes that are not printable text (a real client's binary
+			// keys and values) are written \xNN, one escape a byte.
+			for _, c := range []byte(s[i : i+size]) {
+				b.WriteString(`\x`)
+				b.WriteByte("0123456789abcdef"[c>>4])
+				b.WriteByte("0123456789abcdef"[c&15])
+			}
+			i += size
+			continue
+		}
 		if r == '"' || r == '\\' {
 			b.WriteByte('\\')
 		}
 		b.WriteRune(r)
+		i += size
 	}
 	b.WriteByte('"')
 	return b.String()

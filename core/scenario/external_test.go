@@ -1,0 +1,108 @@
+package scenario
+
+import (
+	"strings"
+	"testing"
+
+	"txnlab/core/sim"
+)
+
+// externalStatements holds an external client's requests, one of each
+// API it may send, as the Kafka listener records them: every field
+// written, binary keys escaped, several partitions in one Produce.
+const externalStatements = `cluster brokers=3
+topic orders partitions=2
+client kgo software="franz-go v1.22.3"
+request FindCoordinator from=kgo to=broker-0 conn=1 Key=t1 KeyType=1 &
+request InitProducerId from=kgo to=broker-0 conn=1 Version=4 TransactionalId=t1 TransactionTimeoutMs=60000 ProducerId=-1 ProducerEpoch=-1
+request AddPartitionsToTxn from=kgo to=broker-0 conn=1 Version=3 TransactionalId=t1 ProducerId=0 ProducerEpoch=0 Partitions=orders/0,orders/1
+request Produce from=kgo to=broker-0 conn=2 Version=9 TransactionalId=t1 Acks=-1 TimeoutMs=30000 ProducerId=0 ProducerEpoch=0 IsTransactional=true orders/0@0 a=1 "\x00\xff"="b c" orders/1@0 c=3
+request AddOffsetsToTxn from=kgo to=broker-0 conn=1 TransactionalId=t1 ProducerId=0 ProducerEpoch=0 GroupId=g
+request FindCoordinator from=kgo to=broker-0 conn=1 Key=g KeyType=0
+request JoinGroup from=kgo to=broker-1 conn=3 GroupId=g SessionTimeoutMs=45000 RebalanceTimeoutMs=60000 MemberId="" ProtocolType=consumer Protocols=cooperative-sticky:orders,range:orders+orders
+request SyncGroup from=kgo to=broker-1 conn=3 GroupId=g GenerationId=1 MemberId=kgo-1 ProtocolType=consumer ProtocolName=range Assignments=kgo-1:orders/0+orders/1,kgo-2: &
+request Heartbeat from=kgo to=broker-1 conn=3 GroupId=g GenerationId=1 MemberId=kgo-1 &
+request TxnOffsetCommit from=kgo to=broker-1 conn=4 Version=3 TransactionalId=t1 GroupId=g ProducerId=0 ProducerEpoch=0 GenerationId=-1 MemberId="" Offsets=orders/0:5,orders/1:0
+request OffsetCommit from=kgo to=broker-1 conn=4 GroupId=h GenerationId=-1 MemberId="" Offsets=orders/0:1 &
+request OffsetFetch from=kgo to=broker-1 conn=4 GroupId=g Partitions=none RequireStable=true &
+request EndTxn from=kgo to=broker-0 conn=1 Version=3 TransactionalId=t1 ProducerId=0 ProducerEpoch=0 Committed=true
+request Fetch from=kgo to=broker-0 conn=5 IsolationLevel=1 SessionEpoch=0 Partitions=orders/0:0
+`
+
+// TestExternalRequestsRoundTrip: each external request renders to the
+// text it was parsed from, and the script runs to the same digest twice,
+// which is what replaying a recorded session relies on.
+func TestExternalRequestsRoundTrip(t *testing.T) {
+	s, err := Parse("ext", externalStatements)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(strings.TrimSpace(externalStatements), "\n")
+	for i, st := range s.Statements {
+		if st.String() != lines[i] {
+			t.Errorf("line %d renders\n%s\nwritten\n%s", i+1, st.String(), lines[i])
+		}
+	}
+	checkRoundTrip(t, s)
+	digest := func() string {
+		s, _ := Parse("ext", externalStatements)
+		ss := NewSession("ext", s)
+		ss.Run()
+		if ss.Err != nil {
+			t.Fatal(ss.Err)
+		}
+		return ss.Cluster.World.Trace.Digest()
+	}
+	if a, b := digest(), digest(); a != b {
+		t.Fatalf("two runs: %s and %s", a, b)
+	}
+}
+
+// TestExternalRequestErrors: what a hand-written external request gets
+// wrong is named with its column.
+func TestExternalRequestErrors(t *testing.T) {
+	head := "cluster\ntopic orders partitions=2\nclient ext\n"
+	for _, tc := range []struct{ line, want string }{
+		{"request EndTxn from=ext conn=1 Committed=true", "needs to=broker-N"},
+		{"request EndTxn from=ext to=broker-0 Committed=true", "needs conn=N"},
+		{"request EndTxn from=ext to=coordinator(t) conn=1", "goes to a broker"},
+		{"request WriteTxnMarkers from=ext to=broker-0 conn=1", "cannot send WriteTxnMarkers"},
+		{"request Produce from=ext to=broker-0 conn=1 orders/0", "has no records"},
+		{"request Produce from=ext to=broker-0 conn=1 orders/0 k=v a/0", "unknown topic"},
+		{`request Produce from=ext to=broker-0 conn=1 orders/0 "\x4"=b`, "unknown escape"},
+		{"request JoinGroup from=ext to=broker-0 conn=1 Protocols=range", "NAME:TOPIC"},
+		{"ext init", "external client"},
+		{"client ext", "already declared"},
+	} {
+		_, err := Parse("t", head+tc.line+"\n")
+		if err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%s: got %v, want %q", tc.line, err, tc.want)
+		}
+	}
+}
+
+// TestExternalClientFaults: the fault statements apply to an external
+// client as to a declared one: isolated, its request is lost; a drop
+// rule from it drops its request.
+func TestExternalClientFaults(t *testing.T) {
+	src := "cluster\nclient ext\nisolate ext\nrequest FindCoordinator from=ext to=broker-0 conn=1 Key=t KeyType=1 &\nadvance 1s\nheal\n" +
+		"drop FindCoordinator from=ext\nrequest FindCoordinator from=ext to=broker-0 conn=1 Key=t KeyType=1 &\nadvance 1s\n"
+	s, err := Parse("faults", src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ss := NewSession("faults", s)
+	ss.Run()
+	if ss.Err != nil {
+		t.Fatal(ss.Err)
+	}
+	var reasons []string
+	for _, e := range ss.Cluster.World.Trace.All() {
+		if e.Kind == sim.KindDrop {
+			reasons = append(reasons, e.Text)
+		}
+	}
+	if len(reasons) != 2 || reasons[0] != "network cut" || reasons[1] != "dropped by rule" {
+		t.Fatalf("drops %q, want the cut's and the rule's", reasons)
+	}
+}
