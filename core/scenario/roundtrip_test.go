@@ -51,6 +51,7 @@ producer p1 transactional.id=order-txn-1 transaction.timeout.ms=60s enable.idemp
 producer p2 transactional.id="order txn #2"
 producer ip acks=1
 txn seeded-txn pid=42 epoch=32766
+client kgo software="franz-go 1.22.3"
 consumer c1 isolation.level=read_committed group.id=g1
 consumer c2 isolation.level=read_uncommitted partition.assignment.strategy=roundrobin,range fetch.max.wait.ms=500ms fetch.min.bytes=10
 consumer c3 group.id=g2 session.timeout.ms=10s heartbeat.interval.ms=1s max.poll.interval.ms=1m group.instance.id=i3
@@ -67,6 +68,7 @@ p1 send-offsets consumer=c3 orders/2=4
 p1 commit
 p1 abort
 request EndTxn from=p1 Committed=false
+request InitProducerId from=kgo to=broker-0 conn=1 Version=4 TransactionalId=t1 TransactionTimeoutMs=60000 ProducerId=-1 ProducerEpoch=-1
 request Produce from=p1 to=broker-0 IsTransactional=false BaseSequence=1 orders/0 k=plain &
 p1 close
 ip send payments/0 k=v
