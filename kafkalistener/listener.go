@@ -95,11 +95,13 @@ type Listener struct {
 	v0       sim.Time
 	epochMs  int64
 	recorded strings.Builder
-	lines    int
-	notes    int
-	lastAt   sim.Time // virtual time the recording has reached
-	full     bool     // the recording reached the script's bounds
-	broken   error
+	// followers read the recording as it is written (follow.go).
+	followers map[chan string]bool
+	lines     int
+	notes     int
+	lastAt    sim.Time // virtual time the recording has reached
+	full      bool     // the recording reached the script's bounds
+	broken    error
 }
 
 // clientState is one client.id's simulated node.
@@ -357,6 +359,7 @@ func (l *Listener) write(s string) {
 	if l.cfg.Record != nil {
 		io.WriteString(l.cfg.Record, s)
 	}
+	l.tellFollowers(s)
 }
 
 // recordLine appends one line to the recording, cut to the line bound.
@@ -496,6 +499,7 @@ func (l *Listener) shutdown() {
 	if l.cancel != nil {
 		l.cancel()
 	}
+	l.endFollowers()
 }
 
 func (l *Listener) closePorts() {

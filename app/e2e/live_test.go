@@ -1,12 +1,18 @@
 package e2e
 
 import (
+	"context"
 	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
+	"time"
+
+	"github.com/twmb/franz-go/pkg/kgo"
 
 	"txnlab/app/server"
+	"txnlab/core/scenario"
+	"txnlab/kafkalistener"
 	"txnlab/lessons"
 	"txnlab/scenarios"
 )
@@ -110,4 +116,133 @@ func TestLiveModeWithoutASessionSaysHowToStartOne(t *testing.T) {
 			t.Errorf("console: %s", m.Text)
 		}
 	}
+}
+
+// startListener runs a Kafka listener over src's cluster until the test
+// ends.
+func startListener(t *testing.T, src string) *kafkalistener.Listener {
+	t.Helper()
+	script, err := scenario.Parse("setup", src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sess := scenario.NewSession("setup", script)
+	for !sess.Done() {
+		sess.Step()
+	}
+	var log strings.Builder
+	l, err := kafkalistener.New(kafkalistener.Config{Host: "127.0.0.1", Log: &log}, sess, src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() { done <- l.Run(ctx) }()
+	t.Cleanup(func() {
+		cancel()
+		if err := <-done; err != nil {
+			t.Errorf("listener: %v", err)
+		}
+		if t.Failed() {
+			t.Logf("listener log:\n%s", log.String())
+		}
+	})
+	return l
+}
+
+// TestLiveModeFollowsARealClient is issue 27's walk: franz-go's kgo runs
+// a transaction against `txnlab serve --kafka`; the playground in Live
+// mode shows its requests as they happen; the learner crashes the
+// transaction coordinator from its card; the client carries on and
+// commits again; and the page's script is the listener's recording,
+// whose replay the listener's own tests hold to the live digest.
+func TestLiveModeFollowsARealClient(t *testing.T) {
+	if testing.Short() {
+		t.Skip("a real client's session takes seconds")
+	}
+	l := startListener(t, "cluster brokers=3\ntopic orders partitions=1 rf=3\n")
+	course, err := lessons.Embedded()
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv, err := server.New(server.Config{WebDir: filepath.Join(repoRoot, "web"), Lessons: course, Live: l})
+	if err != nil {
+		t.Fatal(err)
+	}
+	site, _ := serve(t, srv)
+	b := newBrowser(t)
+	b.openURL(site + "/playground?live=1")
+	b.waitFor("following", `document.querySelector(".live-status")?.dataset.live === "following"`)
+
+	cl, err := kgo.NewClient(kgo.SeedBrokers(l.Addrs()...), kgo.ClientID("shop"), kgo.TransactionalID("order-txn"),
+		kgo.DefaultProduceTopic("orders"), kgo.RecordPartitioner(kgo.ManualPartitioner()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer cl.Close()
+	ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
+	defer cancel()
+	commit := func(value string) {
+		t.Helper()
+		if err := cl.BeginTransaction(); err != nil {
+			t.Fatal(err)
+		}
+		if err := cl.ProduceSync(ctx, &kgo.Record{Value: []byte(value)}).FirstErr(); err != nil {
+			t.Fatalf("produce %s: %v", value, err)
+		}
+		if err := cl.EndTransaction(ctx, kgo.TryCommit); err != nil {
+			t.Fatalf("commit %s: %v", value, err)
+		}
+	}
+	commit("first")
+	script := func() string { return eval[string](b, `document.querySelector(`+jsString(selScript)+`).value`) }
+	b.waitFor("the client's commit in the script", `/request EndTxn from=shop .*Committed=true/.test(document.querySelector(`+jsString(selScript)+`).value)`)
+	for _, want := range []string{"client shop", "request InitProducerId from=shop", "request AddPartitionsToTxn from=shop", "request Produce from=shop"} {
+		if !strings.Contains(script(), want) {
+			t.Errorf("the live script lacks %q", want)
+		}
+	}
+	waitIdle(b)
+
+	// The coordinator's card: crash it. Which broker it is, the
+	// recording says (replayed natively, asked as a lesson's facts ask).
+	coord := replayQuery(t, l.Recording(), "coordinator order-txn broker")
+	if !strings.HasPrefix(coord, "broker-") {
+		t.Fatalf("the recording names no coordinator of order-txn (got %q)", coord)
+	}
+	b.click(card(coord) + ` button[data-stmt="crash ` + coord + `"]`)
+	b.waitFor("the crash in the script", `document.querySelector(`+jsString(selScript)+`).value.includes("crash `+coord+`\n")`)
+
+	commit("second")
+	b.waitFor("the commit after the crash", `(document.querySelector(`+jsString(selScript)+`).value.match(/request EndTxn from=shop .*Committed=true/g) || []).length >= 2`)
+	waitIdle(b)
+	if n := count(b, ".lane-head"); n < 4 {
+		t.Errorf("%d lifelines: want the brokers and the client", n)
+	}
+
+	// What the page replays is the listener's recording.
+	rec := l.Recording()
+	if got := script(); !strings.HasPrefix(rec, got) {
+		t.Errorf("the page's script is not the recording's start:\n%s", got)
+	}
+}
+
+// replayQuery runs a recorded script natively and answers a query at its
+// end.
+func replayQuery(t *testing.T, src, query string) string {
+	t.Helper()
+	script, err := scenario.Parse("recording", src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sess := scenario.NewSession("recording", script)
+	sess.Run()
+	if sess.Err != nil {
+		t.Fatalf("the recording: %v", sess.Err)
+	}
+	got, err := sess.Query(query)
+	if err != nil {
+		t.Fatalf("%s: %v", query, err)
+	}
+	return got
 }

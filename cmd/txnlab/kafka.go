@@ -126,18 +126,18 @@ func startKafka(listen, src, file, save string, log io.Writer) (*kafkalistener.L
 
 // serveKafka starts `txnlab serve --kafka`'s listener beside the
 // playground; the returned function waits for it to stop (ctx ends it).
-func serveKafka(ctx context.Context, listen, scriptFile, save string) (func(), error) {
+func serveKafka(ctx context.Context, listen, scriptFile, save string) (*kafkalistener.Listener, func(), error) {
 	src, file := defaultKafkaScript, "default cluster"
 	if scriptFile != "" {
 		var err error
 		if src, err = readScript(scriptFile); err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 		file = scriptFile
 	}
 	l, out, err := startKafka(listen, src, file, save, os.Stderr)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	fmt.Printf("txnlab: Kafka listener on %s, recording to %s\n", strings.Join(l.Addrs(), ", "), save)
 	done := make(chan struct{})
@@ -148,5 +148,5 @@ func serveKafka(ctx context.Context, listen, scriptFile, save string) (func(), e
 		}
 		out.Close()
 	}()
-	return func() { <-done }, nil
+	return l, func() { <-done }, nil
 }

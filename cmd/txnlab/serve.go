@@ -77,7 +77,21 @@ func serveCmd(args []string) error {
 	if err != nil {
 		return err
 	}
-	srv, err := server.New(server.Config{WebDir: *web, Lessons: course})
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	cfg := server.Config{WebDir: *web, Lessons: course}
+	if *kafka != "" && *static == "" {
+		// The listener starts first: the playground's Live mode follows
+		// its session (/playground?live=1).
+		l, wait, err := serveKafka(ctx, *kafka, *kafkaScript, *kafkaSave)
+		if err != nil {
+			return err
+		}
+		defer wait()
+		defer stop() // deferred last, run first: the listener ends, then wait returns
+		cfg.Live = l
+	}
+	srv, err := server.New(cfg)
 	if err != nil {
 		return err
 	}
@@ -96,16 +110,10 @@ func serveCmd(args []string) error {
 	if err != nil {
 		return err
 	}
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	defer stop()
 	fmt.Printf("txnlab: serving http://%s/ (version %s; wasm %s raw, %s brotli, %s gzip)\n",
 		ln.Addr(), srv.Version(), mb(sizes["identity"]), mb(sizes["br"]), mb(sizes["gzip"]))
 	if *kafka != "" {
-		stopKafka, err := serveKafka(ctx, *kafka, *kafkaScript, *kafkaSave)
-		if err != nil {
-			return err
-		}
-		defer stopKafka()
+		fmt.Printf("txnlab: watch the Kafka session live at http://%s/playground?live=1\n", ln.Addr())
 	}
 	if err := srv.Serve(ctx, ln); err != nil {
 		return err
