@@ -711,6 +711,7 @@ func (p *playground) Render() app.UI {
 			renderEngineFault(l, p.engine),
 		),
 		p.renderCompareLink(),
+		p.renderClass(),
 		app.Div().Class("playground").Body(
 			p.renderEditor(),
 			p.renderStageSection(),

@@ -22,11 +22,13 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 
 	txnapp "txnlab/app"
+	"txnlab/classroom"
 	"txnlab/lessons/doc"
 )
 
@@ -66,6 +68,10 @@ type Config struct {
 	// Lessons is the course the lesson pages show. Default none: the
 	// catalogue is then empty.
 	Lessons txnapp.Lessons
+
+	// Classes runs the live classes (class.go). Default nil: the class
+	// API answers 404 (a static export has none either).
+	Classes *classroom.Hub
 }
 
 func (c Config) withDefaults() Config {
@@ -104,6 +110,8 @@ type Server struct {
 	pages   *app.Handler
 	lessons *lessonData
 	cache   pageCache // each page rendered and gzipped once (bounds.go)
+	// stopping is closed when Serve shuts down: class streams end then.
+	stopping chan struct{}
 }
 
 // New reads the web directory and prepares the handler. It fails when
@@ -111,7 +119,7 @@ type Server struct {
 // the browser with a far less helpful message.
 func New(cfg Config) (*Server, error) {
 	cfg = cfg.withDefaults()
-	s := &Server{cfg: cfg, log: log.New(cfg.Log, "txnlab: ", 0)}
+	s := &Server{cfg: cfg, log: log.New(cfg.Log, "txnlab: ", 0), stopping: make(chan struct{})}
 	root, err := os.OpenRoot(cfg.WebDir)
 	if err != nil {
 		return nil, fmt.Errorf("web directory: %w", err)
@@ -228,6 +236,10 @@ func (s *Server) ServeHTTP(rw http.ResponseWriter, r *http.Request) {
 	defer tidy.finish()
 	var w http.ResponseWriter = tidy
 	setSecurityHeaders(w.Header())
+	if strings.HasPrefix(r.URL.Path, classPrefix) {
+		s.serveClass(w, r) // bounds its own bodies, takes POSTs
+		return
+	}
 	if !s.limitBody(w, r) {
 		return
 	}
@@ -403,6 +415,7 @@ func (s *Server) Serve(ctx context.Context, ln net.Listener) error {
 		MaxHeaderBytes:    64 << 10,
 		ErrorLog:          s.log,
 	}
+	srv.RegisterOnShutdown(sync.OnceFunc(func() { close(s.stopping) }))
 	errc := make(chan error, 1)
 	go func() { errc <- srv.Serve(newCapListener(ln, s.cfg.MaxConns)) }()
 	select {

@@ -13,6 +13,7 @@ import (
 	"syscall"
 
 	"txnlab/app/server"
+	"txnlab/classroom"
 	"txnlab/lessons"
 )
 
@@ -49,8 +50,10 @@ func serveCmd(args []string) error {
 	addr := fs.String("addr", "127.0.0.1:8080", "`address` to listen on (port 0 picks a free one)")
 	web := fs.String("web", "web", "`directory` holding app.wasm and the static assets")
 	static := fs.String("static", "", "write the site as static files into `DIR` and exit, instead of serving")
+	natsURL := fs.String("nats", "", "run classes on the NATS at `URL` (nats://host:4222, shared by several servers); default: a NATS embedded in this process")
+	noClasses := fs.Bool("no-classes", false, "serve no live classes (no NATS at all)")
 	fs.Usage = func() {
-		fmt.Fprintln(fs.Output(), "usage: txnlab serve [--addr 127.0.0.1:8080] [--web DIR] [--static DIR]")
+		fmt.Fprintln(fs.Output(), "usage: txnlab serve [--addr 127.0.0.1:8080] [--web DIR] [--static DIR] [--nats URL | --no-classes]")
 		fs.PrintDefaults()
 	}
 	if err := fs.Parse(args); err != nil {
@@ -68,7 +71,16 @@ func serveCmd(args []string) error {
 	if err != nil {
 		return fmt.Errorf("the lessons: %w", err)
 	}
-	srv, err := server.New(server.Config{WebDir: *web, Lessons: course})
+	cfg := server.Config{WebDir: *web, Lessons: course}
+	if *static == "" && !*noClasses {
+		hub, err := classroom.Open(classroom.Config{NATSURL: *natsURL, Log: func(f string, a ...any) { fmt.Fprintf(os.Stderr, "txnlab: "+f+"\n", a...) }})
+		if err != nil {
+			return fmt.Errorf("classes: %w (--no-classes serves without them)", err)
+		}
+		defer hub.Close()
+		cfg.Classes = hub
+	}
+	srv, err := server.New(cfg)
 	if err != nil {
 		return err
 	}
