@@ -32,9 +32,6 @@ type classSession struct {
 
 	es        app.Value // the EventSource
 	listeners []app.Func
-	ctx       app.Context // the page drawing the class, for redraws
-	redraw    func(app.Context)
-
 	following bool // a student's page follows the instructor's
 	state     classState
 	question  *classQuestion
@@ -90,6 +87,22 @@ type classTally struct {
 // theClass is the page's class session; nil when in none.
 var theClass *classSession
 
+// classHost is the class bar mounted now, whose context the class's
+// events and answers are dispatched to, and classRedraw what it does
+// with each (a student's page follows the instructor's).
+var (
+	classHost    app.Context
+	hasClassHost bool
+	classRedraw  = func(app.Context) {}
+)
+
+func classCtx(fallback app.Context) app.Context {
+	if hasClassHost {
+		return classHost
+	}
+	return fallback
+}
+
 // classJoinCode is the join code in an address's fragment (#class=CODE):
 // a fragment never reaches a server's log.
 func classJoinCode(fragment string) string {
@@ -121,6 +134,10 @@ func classPost(ctx app.Context, url string, headers map[string]any, body any, do
 }
 
 func classFetch(ctx app.Context, url string, opts map[string]any, done func(ctx app.Context, status int, text string)) {
+	// The answer is dispatched to the class bar mounted when it comes:
+	// the button that asked may be gone by then (go-app drops a dispatch
+	// to an element no longer mounted).
+	ctx = classCtx(ctx)
 	var onResponse, onText, onFail app.Func
 	status := 0
 	release := func() { onResponse.Release(); onText.Release(); onFail.Release() }
@@ -168,7 +185,7 @@ func startClass(ctx app.Context, lang doc.Lang, redraw func(app.Context)) {
 		c := &classSession{teacher: true, id: r.ID, code: r.Code, secret: r.Secret, view: r.View, lang: lang, natsUp: true}
 		c.sent.Step = -1
 		theClass = c
-		c.listen(ctx, r.View, redraw)
+		c.listen(r.View)
 		redraw(ctx)
 	})
 }
@@ -187,7 +204,7 @@ func joinClass(ctx app.Context, lang doc.Lang, code, name string, redraw func(ap
 		json.Unmarshal([]byte(text), &r)
 		c := &classSession{id: r.ID, student: r.Student, lang: lang, following: true, voted: -1, sure: 1}
 		theClass = c
-		c.listen(ctx, r.Student, redraw)
+		c.listen(r.Student)
 		redraw(ctx)
 	})
 }
@@ -195,15 +212,17 @@ func joinClass(ctx app.Context, lang doc.Lang, code, name string, redraw func(ap
 // listen opens the class's event stream. The browser's EventSource
 // reconnects by itself when the stream breaks, and the server starts each
 // stream with the class's current state.
-func (c *classSession) listen(ctx app.Context, token string, redraw func(app.Context)) {
-	c.ctx, c.redraw = ctx, redraw
+func (c *classSession) listen(token string) {
 	c.es = app.Window().Get("EventSource").New("/api/class/events?id=" + c.id + "&t=" + token)
 	on := func(name string, f func(data string)) {
 		fn := app.FuncOf(func(this app.Value, args []app.Value) any {
 			data := args[0].Get("data").String()
-			c.ctx.Dispatch(func(ctx app.Context) {
+			if !hasClassHost {
+				return nil // no page draws a class bar now
+			}
+			classHost.Dispatch(func(ctx app.Context) {
 				f(data)
-				c.redraw(ctx)
+				classRedraw(ctx)
 			})
 			return nil
 		})
@@ -287,7 +306,7 @@ func (c *classSession) ask(ctx app.Context, action, id, text string, choices []s
 		} else {
 			c.msg, c.msgErr = "", false
 		}
-		c.redraw(ctx)
+		classRedraw(ctx)
 	})
 }
 
@@ -307,7 +326,7 @@ func (c *classSession) predict(ctx app.Context) {
 		} else {
 			c.refusal(status, text)
 		}
-		c.redraw(ctx)
+		classRedraw(ctx)
 	})
 }
 
@@ -317,7 +336,7 @@ func (c *classSession) downloadResults(ctx app.Context) {
 	classFetch(ctx, classAPI("results.csv", c.lang, c.id), opts, func(ctx app.Context, status int, text string) {
 		if status != 200 {
 			c.refusal(status, text)
-			c.redraw(ctx)
+			classRedraw(ctx)
 			return
 		}
 		download(ctx, "class-results.csv", "text/csv", text)
@@ -332,7 +351,7 @@ func (c *classSession) endClass(ctx app.Context) {
 		}
 		c.close()
 		theClass = nil
-		c.redraw(ctx)
+		classRedraw(ctx)
 	})
 }
 
@@ -358,8 +377,8 @@ type classBar struct {
 }
 
 func (b *classBar) OnMount(ctx app.Context) {
+	classHost, hasClassHost, classRedraw = ctx, true, b.follow
 	if c := theClass; c != nil && c.id != "" {
-		c.ctx, c.redraw = ctx, b.follow
 		if c.teacher && b.Start != nil {
 			b.Start(ctx)
 		}
@@ -376,9 +395,6 @@ func (b *classBar) follow(ctx app.Context) {
 func (b *classBar) Render() app.UI {
 	return app.Div().Class("class-host").Body(
 		renderClassBar(b.Lang, b.follow, func(ctx app.Context) {
-			if c := theClass; c != nil {
-				c.ctx, c.redraw = ctx, b.follow
-			}
 			if b.Start != nil {
 				b.Start(ctx)
 			}

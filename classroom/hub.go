@@ -94,6 +94,7 @@ type Hub struct {
 	nc      *nats.Conn
 	kv      jetstream.KeyValue
 	limit   *limiter
+	joins   *limiter
 	up      atomic.Bool
 	mu      sync.Mutex
 	rooms   map[string]*room
@@ -104,7 +105,7 @@ type Hub struct {
 // classes' bucket.
 func Open(cfg Config) (*Hub, error) {
 	cfg = cfg.withDefaults()
-	h := &Hub{cfg: cfg, limit: newLimiter(cfg.Rate, cfg.Burst), rooms: map[string]*room{}, classes: map[string]time.Time{}}
+	h := &Hub{cfg: cfg, limit: newLimiter(cfg.Rate, cfg.Burst), joins: newLimiter(max(cfg.Rate, 20), max(cfg.Burst, cfg.MaxStudents)), rooms: map[string]*room{}, classes: map[string]time.Time{}}
 	opts := []nats.Option{
 		nats.Name("txnlab"),
 		nats.MaxReconnects(-1),
@@ -216,6 +217,11 @@ func (h *Hub) setUp(up bool, err error) {
 // Allow takes one of client's rate tokens: false means refuse the message
 // (429).
 func (h *Hub) Allow(client string) bool { return h.limit.allow(client, time.Now()) }
+
+// AllowJoin takes one of an address's tokens for creating and joining
+// classes: a class behind one NAT address joins at once, so an address
+// has a whole class's worth (MaxStudents) at once, then 20 a second.
+func (h *Hub) AllowJoin(addr string) bool { return h.joins.allow(addr, time.Now()) }
 
 // Keys of the bucket. Every key of a class is under c.<id>., so one class's
 // watcher sees nothing of another's.

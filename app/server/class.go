@@ -62,14 +62,18 @@ func (s *Server) serveClass(w http.ResponseWriter, r *http.Request) {
 	secret := r.Header.Get(secretHeader)
 	// Every client has its own rate: an address for creating and
 	// joining, the class's instructor, each student.
-	client := clientAddr(r)
+	var allowed bool
 	switch {
 	case secret != "":
-		client = "i:" + id
+		allowed = h.Allow("i:" + id)
 	case r.Header.Get(studentHeader) != "":
-		client = "s:" + r.Header.Get(studentHeader)
+		allowed = h.Allow("s:" + r.Header.Get(studentHeader))
+	case op == "events":
+		allowed = h.Allow("e:" + r.URL.Query().Get("t"))
+	default:
+		allowed = h.AllowJoin(clientAddr(r))
 	}
-	if !h.Allow(client) {
+	if !allowed {
 		w.Header().Set("Retry-After", "1")
 		fail(&classroom.Error{Status: 429, Key: "class.err.rate"})
 		return

@@ -218,3 +218,31 @@ func TestClassRefusalsSayWhyInTheUsersLanguage(t *testing.T) {
 		t.Fatalf("no classes: %d %s", rec.Code, rec.Body)
 	}
 }
+
+// A client over its rate is refused 429 with a reason, and the class is
+// unchanged by what was refused.
+func TestAClientOverItsRateIsRefused(t *testing.T) {
+	hub, err := classroom.Open(classroom.Config{Rate: 0.001, Burst: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer hub.Close()
+	s, err := New(Config{WebDir: newWebDir(t, fakeWasm(1000)), Classes: hub, Log: io.Discard})
+	if err != nil {
+		t.Fatal(err)
+	}
+	addr, _ := serve(t, s)
+	base := "http://" + addr
+	_, body := call(t, "POST", base+"/api/class/create", nil, "")
+	var c classroom.Created
+	json.Unmarshal([]byte(body), &c)
+	secret := map[string]string{"X-Class-Secret": c.Secret}
+	var got []int
+	for step := range 3 {
+		st, _ := call(t, "POST", base+"/api/class/state?id="+c.ID, secret, `{"script":"x","step":`+string(rune('1'+step))+`}`)
+		got = append(got, st)
+	}
+	if got[0] != 200 || got[1] != 200 || got[2] != 429 {
+		t.Fatalf("statuses %v, want 200 200 429", got)
+	}
+}

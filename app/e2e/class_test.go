@@ -1,0 +1,112 @@
+package e2e
+
+import (
+	"fmt"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+
+	"txnlab/app/server"
+	"txnlab/classroom"
+	"txnlab/lessons"
+)
+
+// classPos is the step a playground page shows ("" before it has one).
+const classPos = `(document.querySelector(".status .position")||{dataset:{}}).dataset.pos`
+
+// An instructor starts a class from the playground; two students join
+// by its link, one in English with a name and one in Chinese without;
+// their pages follow the instructor's steps; the instructor opens a
+// question, the students predict, and the instructor's page shows the
+// distribution, without names.
+func TestAClassFollowsAndPredicts(t *testing.T) {
+	teacher := newBrowser(t)
+	hub, err := classroom.Open(classroom.Config{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { hub.Close() })
+	course, err := lessons.Embedded()
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv, err := server.New(server.Config{WebDir: filepath.Join(repoRoot, "web"), Lessons: course, Classes: hub})
+	if err != nil {
+		t.Fatal(err)
+	}
+	base, _ := serve(t, srv)
+
+	teacher.openURL(base + "/playground")
+	teacher.waitFor("the first run", classPos+` !== undefined`)
+	teacher.click("#class summary")
+	teacher.click("#class-start")
+	teacher.waitFor("the join code", `!!document.querySelector("#class-code")`)
+	code := teacher.text("#class-code")
+	if len(code) != 11 {
+		t.Fatalf("join code %q", code)
+	}
+	if link := teacher.text("#class-link"); link != base+"/playground#class="+code[:5]+code[6:] {
+		t.Fatalf("join link %q", link)
+	}
+
+	students := []*browser{newBrowser(t), newBrowser(t)}
+	for i, s := range students {
+		prefix, name := "", "Ann"
+		if i == 1 {
+			prefix, name = "/zh", ""
+		}
+		s.openURL(base + prefix + "/playground#class=" + code)
+		s.waitFor("the join form", `!!document.querySelector("#class-join")`)
+		classValue(s, "#class-name", name)
+		s.click("#class-join")
+		s.waitFor("joined", `document.querySelector("#class")?.dataset.following === "true"`)
+	}
+	if got := students[1].text("#class"); !strings.Contains(got, "正在上课") {
+		t.Fatalf("the Chinese student's class bar reads %q", got)
+	}
+	teacher.waitFor("two students", `document.querySelector("#class-students")?.textContent.startsWith("2 ")`)
+	if got := teacher.text("#class-students"); got != "2 student(s) in: Ann" {
+		t.Fatalf("the instructor sees %q", got)
+	}
+
+	// The instructor steps three times; both students' pages follow.
+	for range 3 {
+		teacher.click(button("Step"))
+	}
+	teacher.waitFor("step 3", classPos+` === "3"`)
+	for _, s := range students {
+		s.waitFor("the student's page at step 3", classPos+` === "3"`)
+	}
+
+	// A question written on the spot.
+	teacher.click(".class-question details summary")
+	classValue(teacher, "#class-q-text", "Does the consumer see the aborted records?")
+	classValue(teacher, "#class-q-choices", "yes\nno\nonly read_uncommitted")
+	teacher.click("#class-open")
+	for i, s := range students {
+		s.waitFor("the question", `!!document.querySelector("#class-commit")`)
+		s.click(fmt.Sprintf("label[for=class-choice-%d]", 2-i%2)) // choice 2, then 1
+		s.click("label[for=class-sure-2]")
+		s.click("#class-commit")
+		s.waitFor("the acknowledgement", `!!document.querySelector("#class-msg")`)
+	}
+	teacher.waitFor("the tally", `document.querySelector("#class-tally")?.dataset.total === "2"`)
+	for choice, want := range []int{0, 1, 1} {
+		got := eval[string](teacher, `document.querySelector('#class-tally li[data-choice="`+strconv.Itoa(choice)+`"]').dataset.count`)
+		if got != strconv.Itoa(want) {
+			t.Errorf("choice %d: %s votes, want %d", choice, got, want)
+		}
+	}
+	if got := teacher.text("#class-tally"); strings.Contains(got, "Ann") {
+		t.Errorf("the tally names a student: %q", got)
+	}
+	teacher.shot("class-tally")
+	students[1].shot("class-student-zh")
+}
+
+// classValue sets a field's value as typing would.
+func classValue(b *browser, sel, text string) {
+	b.t.Helper()
+	eval[bool](b, `(() => { const f = document.querySelector(`+jsString(sel)+`); f.value = `+jsString(text)+`; f.dispatchEvent(new Event("input", {bubbles: true})); return true })()`)
+}
