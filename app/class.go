@@ -52,6 +52,7 @@ type classSession struct {
 	sure      int
 
 	tickGen int // the instructor's playground sending now (classTick)
+	retries int // streams reopened since the last that opened
 
 	msg    string // the last outcome or refusal, in the page's language
 	msgErr bool
@@ -261,7 +262,36 @@ func (c *classSession) listen(token string) {
 	})
 	on("nats", func(d string) { c.natsUp = strings.Contains(d, "true") })
 	on("ended", func(string) { c.ended = true; c.close() })
+	// An EventSource reconnects by itself when a stream breaks, but
+	// gives up for good on an answer that is not a stream (the server
+	// restarting, NATS away: 503). Try again, for a while.
+	var onError app.Func
+	onError = app.FuncOf(func(this app.Value, args []app.Value) any {
+		if c.es.Get("readyState").Int() != 2 || c.ended || c.retries >= classRetries {
+			return nil
+		}
+		c.retries++
+		es := c.es
+		var again app.Func
+		again = app.FuncOf(func(this app.Value, args []app.Value) any {
+			again.Release()
+			if theClass == c && c.es.Equal(es) && !c.ended {
+				c.close()
+				c.listen(token)
+			}
+			return nil
+		})
+		app.Window().Call("setTimeout", again, 2000)
+		return nil
+	})
+	c.listeners = append(c.listeners, onError)
+	c.es.Call("addEventListener", "error", onError)
+	on("open", func(string) { c.retries = 0 })
 }
+
+// classRetries bounds how often a page reopens a stream the server
+// refused (every 2 s: ten minutes).
+const classRetries = 300
 
 // close stops the event stream.
 func (c *classSession) close() {

@@ -267,6 +267,13 @@ type Joined struct {
 }
 
 func (h *Hub) ctx() (context.Context, context.CancelFunc) {
+	if !h.Up() {
+		// Refuse at once rather than after opTimeout: the client
+		// would buffer the request until NATS is back.
+		ctx, cancel := context.WithCancel(context.Background())
+		cancel()
+		return ctx, cancel
+	}
 	return context.WithTimeout(context.Background(), opTimeout)
 }
 

@@ -10,6 +10,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/nats-io/nats.go/jetstream"
 )
@@ -79,7 +80,7 @@ func (h *Hub) Follow(id, token string) (*Follower, error) {
 	r.mu.Unlock()
 	h.mu.Unlock()
 	if !ok {
-		w, err := h.kv.WatchFiltered(context.Background(), []string{"c." + id + ".>"})
+		w, err := r.watch()
 		if err != nil {
 			r.stop()
 			return nil, h.natsErr(err)
@@ -87,6 +88,32 @@ func (h *Hub) Follow(id, token string) (*Follower, error) {
 		go r.run(w)
 	}
 	return f, nil
+}
+
+func (r *room) watch() (jetstream.KeyWatcher, error) {
+	return r.h.kv.WatchFiltered(context.Background(), []string{"c." + r.id + ".>"})
+}
+
+// rewatch replaces the room's watcher after NATS came back: the old one's
+// consumer may be gone with the server, and would notice only after
+// missing its heartbeats. The new one delivers every key again, then the
+// followers are sent the class as it is.
+func (r *room) rewatch() {
+	for try := 0; ; try++ {
+		r.mu.Lock()
+		stopped := r.stopped
+		r.mu.Unlock()
+		if stopped || !r.h.Up() {
+			return
+		}
+		w, err := r.watch()
+		if err == nil {
+			r.run(w)
+			return
+		}
+		// JetStream may still be recovering its streams.
+		time.Sleep(min(time.Duration(try+1)*100*time.Millisecond, 2*time.Second))
+	}
 }
 
 // room is one class as this server sees it: the bucket's keys of the
@@ -113,10 +140,19 @@ func (r *room) run(w jetstream.KeyWatcher) {
 		w.Stop()
 		return
 	}
+	old := r.watcher
 	r.watcher = w
+	r.ready = false
 	r.mu.Unlock()
+	if old != nil {
+		old.Stop()
+	}
 	for e := range w.Updates() {
 		r.mu.Lock()
+		if r.watcher != w {
+			r.mu.Unlock()
+			return // replaced by rewatch
+		}
 		if e == nil {
 			r.ready = true
 			for f := range r.subs {
@@ -127,9 +163,14 @@ func (r *room) run(w jetstream.KeyWatcher) {
 		}
 		r.mu.Unlock()
 	}
-	// The watcher gave up: cut the followers, whose browsers reconnect
-	// to a new watcher.
-	r.stop()
+	// The watcher gave up (and was not replaced): cut the followers,
+	// whose browsers reconnect to a new watcher.
+	r.mu.Lock()
+	replaced := r.watcher != w
+	r.mu.Unlock()
+	if !replaced {
+		r.stop()
+	}
 }
 
 // apply takes one change of the class's keys; under r.mu.
@@ -294,8 +335,11 @@ func (r *room) drop(f *Follower) {
 
 func (r *room) natsChanged(up bool) {
 	r.mu.Lock()
-	defer r.mu.Unlock()
 	r.broadcast(natsEvent(up), true)
+	r.mu.Unlock()
+	if up {
+		go r.rewatch()
+	}
 }
 
 // leave removes f; the last follower to leave stops the room's watcher.
