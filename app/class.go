@@ -777,5 +777,5 @@ func (p *lessonPage) renderClassQuestions() app.UI {
 	if len(items) == 0 {
 		return nil
 	}
-	return app.Details().Class("class-bar").Body(app.Summary().Text(tr(l, "class.q.lesson")), app.Ul().Body(items...))
+	return app.Details().Class("class-bar").ID("class-lesson-questions").Body(app.Summary().Text(tr(l, "class.q.lesson")), app.Ul().Body(items...))
 }

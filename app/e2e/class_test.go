@@ -22,20 +22,7 @@ const classPos = `(document.querySelector(".status .position")||{dataset:{}}).da
 // distribution, without names.
 func TestAClassFollowsAndPredicts(t *testing.T) {
 	teacher := newBrowser(t)
-	hub, err := classroom.Open(classroom.Config{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { hub.Close() })
-	course, err := lessons.Embedded()
-	if err != nil {
-		t.Fatal(err)
-	}
-	srv, err := server.New(server.Config{WebDir: filepath.Join(repoRoot, "web"), Lessons: course, Classes: hub})
-	if err != nil {
-		t.Fatal(err)
-	}
-	base, _ := serve(t, srv)
+	base := serveClasses(t)
 
 	teacher.openURL(base + "/playground")
 	teacher.waitFor("the first run", classPos+` !== undefined`)
@@ -109,4 +96,82 @@ func TestAClassFollowsAndPredicts(t *testing.T) {
 func classValue(b *browser, sel, text string) {
 	b.t.Helper()
 	eval[bool](b, `(() => { const f = document.querySelector(`+jsString(sel)+`); f.value = `+jsString(text)+`; f.dispatchEvent(new Event("input", {bubbles: true})); return true })()`)
+}
+
+// serveClasses serves the site with classes on an embedded NATS.
+func serveClasses(t *testing.T) string {
+	t.Helper()
+	hub, err := classroom.Open(classroom.Config{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { hub.Close() })
+	course, err := lessons.Embedded()
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv, err := server.New(server.Config{WebDir: filepath.Join(repoRoot, "web"), Lessons: course, Classes: hub})
+	if err != nil {
+		t.Fatal(err)
+	}
+	base, _ := serve(t, srv)
+	return base
+}
+
+// joinStudents opens the join link in two browsers, one in English
+// with a name and one in Chinese without, and joins.
+func joinStudents(t *testing.T, base, code string) []*browser {
+	t.Helper()
+	students := []*browser{newBrowser(t), newBrowser(t)}
+	for i, s := range students {
+		prefix, name := "", "Ann"
+		if i == 1 {
+			prefix, name = "/zh", ""
+		}
+		s.openURL(base + prefix + "/playground#class=" + code)
+		s.waitFor("the join form", `!!document.querySelector("#class-join")`)
+		classValue(s, "#class-name", name)
+		s.click("#class-join")
+		s.waitFor("joined", `document.querySelector("#class")?.dataset.following === "true"`)
+	}
+	return students
+}
+
+// The instructor presents lesson 03: the students' pages go to it, the
+// instructor opens q-markers-fail to the class, both predict the stuck
+// PrepareCommit, and the instructor's page shows it.
+func TestAClassPredictsALessonQuestion(t *testing.T) {
+	teacher := newBrowser(t)
+	base := serveClasses(t)
+	const lesson = "/lessons/03-transaction-protocols"
+	teacher.openURL(base + lesson)
+	teacher.click("#class summary")
+	teacher.click("#class-start")
+	teacher.waitFor("the join code", `!!document.querySelector("#class-code")`)
+	code := teacher.text("#class-code")
+	students := joinStudents(t, base, code)
+	for i, s := range students {
+		want := lesson
+		if i == 1 {
+			want = "/zh" + lesson
+		}
+		s.waitFor("the student's page on the lesson", `location.pathname === `+jsString(want)+` && !!document.querySelector("#class[data-following=true]")`)
+	}
+	teacher.click("#class-lesson-questions summary")
+	teacher.click(`button[data-class-open="q-markers-fail"]`)
+	for _, s := range students {
+		s.waitFor("the question", `!!document.querySelector("#class-commit")`)
+		s.click("label[for=class-choice-2]")
+		s.click("#class-commit")
+		s.waitFor("the acknowledgement", `!!document.querySelector("#class-msg")`)
+	}
+	teacher.waitFor("the tally", `document.querySelector("#class-tally")?.dataset.total === "2"`)
+	if got := eval[string](teacher, `document.querySelector('#class-tally li[data-choice="2"]').dataset.count`); got != "2" {
+		t.Fatalf("the stuck PrepareCommit has %s votes, want 2", got)
+	}
+	if got := teacher.text("#class-tally"); !strings.Contains(got, "PrepareCommit") {
+		t.Fatalf("the tally reads %q", got)
+	}
+	teacher.shot("lesson-tally")
+	students[1].shot("lesson-student-zh")
 }
