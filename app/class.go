@@ -203,11 +203,38 @@ func joinClass(ctx app.Context, lang doc.Lang, code, name string, redraw func(ap
 		}
 		var r struct{ ID, Student string }
 		json.Unmarshal([]byte(text), &r)
-		c := &classSession{id: r.ID, student: r.Student, lang: lang, following: true, voted: -1, sure: 1}
-		theClass = c
-		c.listen(r.Student)
+		// Kept for this tab only: a phone reloading the page is back in
+		// the class as the same student.
+		app.Window().Get("sessionStorage").Call("setItem", "txnlab-class-"+code, r.ID+" "+r.Student)
+		resumeClass(lang, r.ID, r.Student)
 		redraw(ctx)
 	})
+}
+
+// resumeClass follows class id as the student whose token is student.
+func resumeClass(lang doc.Lang, id, student string) {
+	c := &classSession{id: id, student: student, lang: lang, following: true, voted: -1, sure: 1}
+	theClass = c
+	c.listen(student)
+}
+
+// resumeJoined takes this tab back into the class of the address's join
+// code, if it joined it before (a reload).
+func resumeJoined(lang doc.Lang) {
+	if theClass != nil || !app.IsClient {
+		return
+	}
+	code := classJoinCode(app.Window().URL().Fragment)
+	if code == "" {
+		return
+	}
+	kept := app.Window().Get("sessionStorage").Call("getItem", "txnlab-class-"+code)
+	if !kept.Truthy() {
+		return
+	}
+	if id, student, ok := strings.Cut(kept.String(), " "); ok {
+		resumeClass(lang, id, student)
+	}
 }
 
 // listen opens the class's event stream. The browser's EventSource
@@ -408,6 +435,7 @@ type classBar struct {
 
 func (b *classBar) OnMount(ctx app.Context) {
 	classHost, hasClassHost, classRedraw = ctx, true, b.follow
+	resumeJoined(b.Lang)
 	if c := theClass; c != nil && c.id != "" {
 		if c.teacher && b.Start != nil {
 			b.Start(ctx)

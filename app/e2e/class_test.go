@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/chromedp/chromedp"
+
 	"txnlab/app/server"
 	"txnlab/classroom"
 	"txnlab/lessons"
@@ -90,6 +92,17 @@ func TestAClassFollowsAndPredicts(t *testing.T) {
 	}
 	teacher.shot("class-tally")
 	students[1].shot("class-student-zh")
+
+	// A phone reloads: the tab is back in the class as the same student
+	// (still two in), at the instructor's step, with no form to fill.
+	students[0].do(chromedp.Reload(), chromedp.WaitNotPresent(chromedp.ID("app-wasm-loader")))
+	students[0].waitFor("back in the class", `document.querySelector("#class")?.dataset.following === "true"`)
+	teacher.click(button("Step"))
+	teacher.waitFor("step 4", classPos+` === "4"`)
+	students[0].waitFor("the reloaded page at step 4", classPos+` === "4"`)
+	if got := teacher.text("#class-students"); got != "2 student(s) in: Ann" {
+		t.Fatalf("after a reload the instructor sees %q", got)
+	}
 }
 
 // classValue sets a field's value as typing would.
