@@ -162,11 +162,16 @@ func classFetch(ctx app.Context, url string, opts map[string]any, done func(ctx 
 // (in the page's language), or that it could not be reached.
 func (c *classSession) refusal(status int, text string) {
 	c.msgErr = true
-	if status == 0 || strings.TrimSpace(text) == "" {
+	text = strings.TrimSpace(text)
+	switch {
+	case status == 0 || text == "":
 		c.msg = tr(c.lang, "class.unreachable")
-		return
+	case strings.HasPrefix(text, "<") || status == 405 && !strings.HasPrefix(text, "4"):
+		// A page, not a reason: a static host, which has no classes.
+		c.msg = tr(c.lang, "class.err.off")
+	default:
+		c.msg = text
 	}
-	c.msg = strings.TrimSpace(text)
 }
 
 // startClass creates a class with this page as its instructor.

@@ -4,6 +4,8 @@ package main
 
 import (
 	"bufio"
+	"errors"
+	"net"
 	"io"
 	"net/http"
 	"os"
@@ -112,4 +114,30 @@ func TestServeUsageMistakesExitTwo(t *testing.T) {
 	if err := txnlab("serve", "--web", t.TempDir()).Run(); err == nil {
 		t.Errorf("serve without app.wasm succeeded")
 	}
+}
+
+// A --nats that answers nothing stops serve with a reason and the way
+// out, rather than a server whose classes all fail.
+func TestServeSaysWhenItsNATSIsUnreachable(t *testing.T) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	addr := ln.Addr().String()
+	ln.Close() // a port nothing listens on
+	out, err := txnlab("serve", "--addr", "127.0.0.1:0", "--web", webDir(t), "--nats", "nats://"+addr).CombinedOutput()
+	if code := exitStatus(err); code != 1 || !strings.Contains(string(out), "classes: NATS at") || !strings.Contains(string(out), "--no-classes") {
+		t.Fatalf("exit %d:\n%s", code, out)
+	}
+}
+
+func exitStatus(err error) int {
+	var ee *exec.ExitError
+	if errors.As(err, &ee) {
+		return ee.ExitCode()
+	}
+	if err != nil {
+		return -1
+	}
+	return 0
 }
