@@ -166,7 +166,7 @@ func (c *classSession) refusal(status int, text string) {
 	switch {
 	case status == 0 || text == "":
 		c.msg = tr(c.lang, "class.unreachable")
-	case strings.HasPrefix(text, "<") || status == 405 && !strings.HasPrefix(text, "4"):
+	case strings.HasPrefix(text, "<") || status == 405:
 		// A page, not a reason: a static host, which has no classes.
 		c.msg = tr(c.lang, "class.err.off")
 	default:
