@@ -23,6 +23,9 @@ type tokens struct {
 	last time.Time
 }
 
+// maxClients bounds the clients a limiter remembers (~100 bytes each).
+const maxClients = 100_000
+
 func newLimiter(rate float64, burst int) *limiter {
 	return &limiter{rate: rate, burst: float64(burst), seen: map[string]*tokens{}}
 }
@@ -40,6 +43,11 @@ func (l *limiter) allow(client string, now time.Time) bool {
 		l.swept = now
 	}
 	t, ok := l.seen[client]
+	if !ok && len(l.seen) >= maxClients {
+		// A flood of new clients (made-up tokens): forget everyone
+		// rather than grow without bound; each starts again full.
+		clear(l.seen)
+	}
 	if !ok {
 		t = &tokens{n: l.burst, last: now}
 		l.seen[client] = t

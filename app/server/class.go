@@ -65,7 +65,9 @@ func (s *Server) serveClass(w http.ResponseWriter, r *http.Request) {
 	var allowed bool
 	switch {
 	case secret != "":
-		allowed = h.Allow("i:" + id)
+		// By the secret, not the class: a stranger sending wrong
+		// secrets must not spend the instructor's budget.
+		allowed = h.Allow("i:" + secret)
 	case r.Header.Get(studentHeader) != "":
 		allowed = h.Allow("s:" + r.Header.Get(studentHeader))
 	case op == "events":
@@ -160,9 +162,11 @@ func (s *Server) serveEvents(w http.ResponseWriter, r *http.Request, id string, 
 	}
 	defer f.Close()
 	rc := http.NewResponseController(w)
-	// The server's write timeout bounds a response; a stream is one
-	// response for the whole class.
+	// The server's timeouts bound a request and its response; a stream
+	// is one response for the whole class. (The read deadline matters
+	// too: when it passes, the server cancels the request's context.)
 	rc.SetWriteDeadline(time.Time{})
+	rc.SetReadDeadline(time.Time{})
 	w.Header().Set("Content-Type", "text/event-stream")
 	w.Header().Set("X-Accel-Buffering", "no")
 	w.WriteHeader(http.StatusOK)

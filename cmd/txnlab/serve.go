@@ -8,8 +8,10 @@ import (
 	"flag"
 	"fmt"
 	"net"
+	"net/url"
 	"os"
 	"os/signal"
+	"strings"
 	"syscall"
 
 	"txnlab/app/server"
@@ -103,6 +105,14 @@ func serveCmd(args []string) error {
 	defer stop()
 	fmt.Printf("txnlab: serving http://%s/ (version %s; wasm %s raw, %s brotli, %s gzip)\n",
 		ln.Addr(), srv.Version(), mb(sizes["identity"]), mb(sizes["br"]), mb(sizes["gzip"]))
+	switch {
+	case cfg.Classes == nil:
+		fmt.Println("txnlab: no live classes (--no-classes)")
+	case cfg.Classes.Embedded():
+		fmt.Println("txnlab: live classes on a NATS embedded in this process")
+	default:
+		fmt.Printf("txnlab: live classes on the NATS at %s\n", redactURL(*natsURL))
+	}
 	if err := srv.Serve(ctx, ln); err != nil {
 		return err
 	}
@@ -140,4 +150,18 @@ func mb(n int) string {
 		return "no"
 	}
 	return fmt.Sprintf("%.2f MB", float64(n)/1e6)
+}
+
+// redactURL drops the user and password of each comma-separated NATS URL,
+// so a startup line in a log holds no credential.
+func redactURL(urls string) string {
+	var out []string
+	for _, u := range strings.Split(urls, ",") {
+		if p, err := url.Parse(strings.TrimSpace(u)); err == nil && p.User != nil {
+			p.User = nil
+			u = p.String()
+		}
+		out = append(out, u)
+	}
+	return strings.Join(out, ",")
 }

@@ -5,8 +5,8 @@ package main
 import (
 	"bufio"
 	"errors"
-	"net"
 	"io"
+	"net"
 	"net/http"
 	"os"
 	"os/exec"
@@ -140,4 +140,16 @@ func exitStatus(err error) int {
 		return -1
 	}
 	return 0
+}
+
+func TestTheNATSURLIsLoggedWithoutCredentials(t *testing.T) {
+	for in, want := range map[string]string{
+		"nats://u:p@a:4222,nats://b:4222": "nats://a:4222,nats://b:4222",
+		"nats://a:4222":                   "nats://a:4222",
+		"tls://tok@a:4222":                "tls://a:4222",
+	} {
+		if got := redactURL(in); got != want {
+			t.Errorf("redactURL(%q) = %q, want %q", in, got, want)
+		}
+	}
 }
