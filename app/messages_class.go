@@ -66,6 +66,7 @@ var classMessages = map[string][2]string{
 	"class.err.round":      {"The round must be a positive number.", "轮次必须是正数。"},
 	"class.err.nats":       {"The class's message service is unreachable right now; nothing was changed. Try again in a moment.", "课堂的消息服务暂时无法连接；什么都没有改变。请稍后再试。"},
 	"class.err.classes":    {"This server already runs %d classes: try again later.", "这个服务器已经在运行 %d 堂课：请稍后再试。"},
+	"class.err.yours":      {"You already run %d classes on this server: end one first.", "你已经在这个服务器上开了 %d 堂课：请先结束一堂。"},
 	"class.err.noclass":    {"There is no such class.", "没有这堂课。"},
 	"class.err.expired":    {"This class has ended.", "这堂课已经结束。"},
 	"class.err.secret":     {"Only the class's instructor can do that.", "只有这堂课的讲师才能这样做。"},

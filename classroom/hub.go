@@ -46,6 +46,9 @@ type Config struct {
 	ClassTTL time.Duration
 	// MaxClasses is the most classes this server holds open. Default 200.
 	MaxClasses int
+	// MaxClassesPerOwner is the most open classes one address may have
+	// created here, so no one address takes every class. Default 20.
+	MaxClassesPerOwner int
 	// MaxStudents is the most students one class admits. Default 400.
 	MaxStudents int
 	// Rate and Burst bound each client's messages (an instructor, a
@@ -66,6 +69,9 @@ func (c Config) withDefaults() Config {
 	}
 	if c.MaxClasses == 0 {
 		c.MaxClasses = 200
+	}
+	if c.MaxClassesPerOwner == 0 {
+		c.MaxClassesPerOwner = 20
 	}
 	if c.MaxStudents == 0 {
 		c.MaxStudents = 400
@@ -98,14 +104,20 @@ type Hub struct {
 	up      atomic.Bool
 	mu      sync.Mutex
 	rooms   map[string]*room
-	classes map[string]time.Time // classes created here, by expiry
+	classes map[string]owned // classes created here
+}
+
+// owned is a class created here: who created it (an address), its end.
+type owned struct {
+	owner   string
+	expires time.Time
 }
 
 // Open starts the embedded NATS (or connects to cfg.NATSURL) and opens the
 // classes' bucket.
 func Open(cfg Config) (*Hub, error) {
 	cfg = cfg.withDefaults()
-	h := &Hub{cfg: cfg, limit: newLimiter(cfg.Rate, cfg.Burst), joins: newLimiter(max(cfg.Rate, 20), max(cfg.Burst, cfg.MaxStudents)), rooms: map[string]*room{}, classes: map[string]time.Time{}}
+	h := &Hub{cfg: cfg, limit: newLimiter(cfg.Rate, cfg.Burst), joins: newLimiter(max(cfg.Rate, 20), max(cfg.Burst, cfg.MaxStudents)), rooms: map[string]*room{}, classes: map[string]owned{}}
 	opts := []nats.Option{
 		nats.Name("txnlab"),
 		nats.MaxReconnects(-1),
@@ -298,19 +310,25 @@ func (h *Hub) putJSON(ctx context.Context, key string, v any) error {
 	return err
 }
 
-// Create opens a new class.
-func (h *Hub) Create() (Created, error) {
+// Create opens a new class for owner (the address asking).
+func (h *Hub) Create(owner string) (Created, error) {
 	now := time.Now()
 	h.mu.Lock()
-	for id, exp := range h.classes {
-		if now.After(exp) {
+	mine := 0
+	for id, o := range h.classes {
+		if now.After(o.expires) {
 			delete(h.classes, id)
+		} else if o.owner == owner {
+			mine++
 		}
 	}
 	full := len(h.classes) >= h.cfg.MaxClasses
 	h.mu.Unlock()
 	if full {
 		return Created{}, refuse(503, "class.err.classes", h.cfg.MaxClasses)
+	}
+	if mine >= h.cfg.MaxClassesPerOwner {
+		return Created{}, refuse(429, "class.err.yours", h.cfg.MaxClassesPerOwner)
 	}
 	ctx, cancel := h.ctx()
 	defer cancel()
@@ -332,7 +350,7 @@ func (h *Hub) Create() (Created, error) {
 		return Created{}, h.natsErr(err)
 	}
 	h.mu.Lock()
-	h.classes[c.ID] = time.Unix(c.Expires, 0)
+	h.classes[c.ID] = owned{owner, time.Unix(c.Expires, 0)}
 	h.mu.Unlock()
 	return c, nil
 }

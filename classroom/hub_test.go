@@ -68,7 +68,7 @@ func refusedWith(t *testing.T, err error, status int, key string) {
 
 func TestAClassFollowsItsInstructorAndTalliesPredictions(t *testing.T) {
 	h := openHub(t, Config{})
-	c, err := h.Create()
+	c, err := h.Create("test")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -169,7 +169,7 @@ func TestAClassFollowsItsInstructorAndTalliesPredictions(t *testing.T) {
 
 func TestALateJoinerGetsTheCurrentState(t *testing.T) {
 	h := openHub(t, Config{})
-	c, _ := h.Create()
+	c, _ := h.Create("test")
 	for step := range 3 {
 		if _, err := h.SetState(c.ID, c.Secret, StateIn{Script: "x", Step: step}); err != nil {
 			t.Fatal(err)
@@ -198,8 +198,8 @@ func TestALateJoinerGetsTheCurrentState(t *testing.T) {
 // join code or another class's secret are refused and change nothing.
 func TestOnlyTheSecretDrivesAndClassesAreApart(t *testing.T) {
 	h := openHub(t, Config{MaxStudents: 1})
-	a, _ := h.Create()
-	b, _ := h.Create()
+	a, _ := h.Create("test")
+	b, _ := h.Create("test")
 	ja, err := h.Join(JoinIn{Code: a.Code})
 	if err != nil {
 		t.Fatal(err)
@@ -253,12 +253,22 @@ func TestOnlyTheSecretDrivesAndClassesAreApart(t *testing.T) {
 
 func TestTheClassesBoundAndExpiry(t *testing.T) {
 	h := openHub(t, Config{MaxClasses: 1, ClassTTL: time.Second})
-	c, err := h.Create()
+	c, err := h.Create("test")
 	if err != nil {
 		t.Fatal(err)
 	}
-	_, err = h.Create()
+	_, err = h.Create("test")
 	refusedWith(t, err, 503, "class.err.classes")
+	// One address cannot take every class.
+	h2 := openHub(t, Config{MaxClassesPerOwner: 1})
+	if _, err := h2.Create("10.0.0.1"); err != nil {
+		t.Fatal(err)
+	}
+	_, err = h2.Create("10.0.0.1")
+	refusedWith(t, err, 429, "class.err.yours")
+	if _, err := h2.Create("10.0.0.2"); err != nil {
+		t.Fatalf("another address: %v", err)
+	}
 	// Past its end the class refuses everything (the bucket's TTL then
 	// forgets it).
 	for time.Now().Unix() < c.Expires {
@@ -268,7 +278,7 @@ func TestTheClassesBoundAndExpiry(t *testing.T) {
 	if err == nil {
 		t.Fatal("an expired class took a state")
 	}
-	if _, err := h.Create(); err != nil {
+	if _, err := h.Create("test"); err != nil {
 		t.Fatalf("an expired class still counts against the bound: %v", err)
 	}
 }
@@ -336,7 +346,7 @@ func TestTwoHubsShareANATSThatGoesAwayAndComesBack(t *testing.T) {
 	url := ns.ClientURL()
 	a := openHub(t, Config{NATSURL: url})
 	b := openHub(t, Config{NATSURL: url})
-	c, err := a.Create()
+	c, err := a.Create("test")
 	if err != nil {
 		t.Fatal(err)
 	}

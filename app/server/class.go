@@ -91,7 +91,7 @@ func (s *Server) serveClass(w http.ResponseWriter, r *http.Request) {
 	}
 	switch op {
 	case "create":
-		c, err := h.Create()
+		c, err := h.Create(clientAddr(r))
 		reply(c, err)
 	case "join":
 		var in classroom.JoinIn

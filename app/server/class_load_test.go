@@ -132,7 +132,7 @@ func TestClassLoad(t *testing.T) {
 
 	// Memory per class: 100 more classes, each with its instructor
 	// following (a watcher each on this server), on the embedded NATS.
-	hub, err := classroom.Open(classroom.Config{MaxClasses: 1000})
+	hub, err := classroom.Open(classroom.Config{MaxClasses: 1000, MaxClassesPerOwner: 1000})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -141,7 +141,7 @@ func TestClassLoad(t *testing.T) {
 	runtime.ReadMemStats(&before)
 	const classes = 100
 	for range classes {
-		c, err := hub.Create()
+		c, err := hub.Create("test")
 		if err != nil {
 			t.Fatal(err)
 		}
