@@ -103,6 +103,20 @@ func TestAClassFollowsAndPredicts(t *testing.T) {
 	if got := teacher.text("#class-students"); got != "2 student(s) in: Ann" {
 		t.Fatalf("after a reload the instructor sees %q", got)
 	}
+
+	// A student detaches to explore: the instructor's next step leaves
+	// that page where it is; following again takes it to the step.
+	students[1].waitFor("the Chinese page at step 4", classPos+` === "4"`)
+	students[1].click("#class-detach")
+	students[1].click(button("Step back"))
+	students[1].waitFor("the student's own step 3", classPos+` === "3"`)
+	teacher.click(button("Step"))
+	students[0].waitFor("the following page at step 5", classPos+` === "5"`)
+	if got := eval[string](students[1], classPos); got != "3" {
+		t.Fatalf("the detached page moved to step %s", got)
+	}
+	students[1].click("#class-rejoin")
+	students[1].waitFor("the page following again at step 5", classPos+` === "5"`)
 }
 
 // classValue sets a field's value as typing would.
