@@ -427,7 +427,9 @@ func (h *Hub) Join(in JoinIn) (Joined, error) {
 		if err == nil {
 			break
 		}
-		if ctx.Err() != nil {
+		// Another server took a seat meanwhile: read the count again.
+		// Anything else is NATS failing.
+		if ctx.Err() != nil || !errors.Is(err, jetstream.ErrKeyExists) && !errors.Is(err, jetstream.ErrKeyRevisionMismatch) {
 			return Joined{}, h.natsErr(err)
 		}
 	}

@@ -449,3 +449,36 @@ func FuzzDecode(f *testing.F) {
 		}
 	})
 }
+
+// Students joining at once through two hubs all get seats, and the
+// count of seats is exact: the compare-and-set retries a lost race.
+func TestConcurrentJoinsCountEverySeat(t *testing.T) {
+	url := startNATS(t, t.TempDir(), 0).ClientURL()
+	a := openHub(t, Config{NATSURL: url, MaxStudents: 40})
+	b := openHub(t, Config{NATSURL: url, MaxStudents: 40})
+	c, _ := a.Create("test")
+	errs := make(chan error, 50)
+	for i := range 50 {
+		h := a
+		if i%2 == 1 {
+			h = b
+		}
+		go func() { _, err := h.Join(JoinIn{Code: c.Code}); errs <- err }()
+	}
+	ok, full := 0, 0
+	for range 50 {
+		var e *Error
+		switch err := <-errs; {
+		case err == nil:
+			ok++
+		case errors.As(err, &e) && e.Key == "class.err.full":
+			full++
+		default:
+			t.Fatal(err)
+		}
+	}
+	// The count is shared: exactly 40 seats, whichever hub admitted.
+	if ok != 40 || full != 10 {
+		t.Fatalf("%d joined, %d refused", ok, full)
+	}
+}
