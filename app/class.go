@@ -2,6 +2,7 @@ package app
 
 import (
 	"encoding/json"
+	"fmt"
 	"strconv"
 	"strings"
 	"time"
@@ -724,8 +725,16 @@ func renderClassStudent(l doc.Lang, c *classSession, redraw func(app.Context)) a
 
 func renderClassQuestionStudent(l doc.Lang, c *classSession) app.UI {
 	q := c.question
-	if q == nil || !q.Open {
+	if q == nil {
 		return nil
+	}
+	if !q.Open {
+		// The vote is over: say what this student predicted, for the
+		// discussion and the run that settles it.
+		if c.voteRound != q.Round || c.voted < 0 || c.voted >= len(q.Choices) {
+			return nil
+		}
+		return app.P().Class("class-question").ID("class-closed").Text(fmt.Sprintf(tr(l, "class.closed.yours"), q.Choices[c.voted]))
 	}
 	choices := make([]app.UI, 0, len(q.Choices))
 	for i, text := range q.Choices {

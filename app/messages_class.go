@@ -41,6 +41,7 @@ var classMessages = map[string][2]string{
 	"class.detach":       {"Explore on my own", "自己探索"},
 	"class.rejoin":       {"Follow the instructor again", "重新跟随讲师"},
 	"class.commit":       {"Commit my prediction", "提交我的预测"},
+	"class.closed.yours": {"The vote is closed. You predicted: %s", "投票已结束。你的预测：%s"},
 	"class.voted":        {"Your prediction is in.", "你的预测已提交。"},
 
 	"class.err.off":        {"This server runs no classes (it was started without them, or this is a static copy).", "这个服务器没有开启课堂功能（启动时未启用，或者这是静态副本）。"},

@@ -199,6 +199,14 @@ func TestAClassPredictsALessonQuestion(t *testing.T) {
 	if got := teacher.text("#class-tally"); !strings.Contains(got, "PrepareCommit") {
 		t.Fatalf("the tally reads %q", got)
 	}
+	// The vote closes: each student's page says what they predicted.
+	teacher.click("#class-close")
+	for _, s := range students {
+		s.waitFor("the closed vote", `!!document.querySelector("#class-closed")`)
+	}
+	if got := students[0].text("#class-closed"); !strings.Contains(got, "You predicted:") || !strings.Contains(got, "PrepareCommit") {
+		t.Fatalf("the closed vote reads %q", got)
+	}
 	teacher.shot("lesson-tally")
 	students[1].shot("lesson-student-zh")
 }
