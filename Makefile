@@ -150,11 +150,18 @@ bench: wasm floor
 # (core/explore: never panics, same trace twice, no violation unless a
 # mechanism is broken).
 FUZZTIME ?= 5m
+# The live classes' load test (docs/class.md): 300 students' streams
+# over two servers sharing one NATS; its figures go to BENCHMARKS.md.
+.PHONY: class-load
+class-load:
+	TXNLAB_CLASS_LOAD=1 $(GO) test -count=1 -run '^TestClassLoad$$' -v ./app/server
+
 fuzz:
 	$(GO) test ./core/scenario -run '^$$' -fuzz '^FuzzParse$$' -fuzztime $(FUZZTIME)
 	$(GO) test ./core/scenario -run '^$$' -fuzz '^FuzzParseQuery$$' -fuzztime $(FUZZTIME)
 	$(GO) test ./core/scenario -run '^$$' -fuzz '^FuzzParseSettings$$' -fuzztime $(FUZZTIME)
 	$(GO) test ./lessons -run '^$$' -fuzz '^FuzzLoad$$' -fuzztime $(FUZZTIME)
+	$(GO) test ./classroom -run '^$$' -fuzz '^FuzzDecode$$' -fuzztime $(FUZZTIME)
 	$(GO) test ./core/scenario -run '^$$' -fuzz '^FuzzGroupStatements$$' -fuzztime $(FUZZTIME)
 	$(GO) test ./internal/deflate -run '^$$' -fuzz '^FuzzCompress$$' -fuzztime $(FUZZTIME)
 	$(GO) test ./internal/deflate -run '^$$' -fuzz '^FuzzDecompress$$' -fuzztime $(FUZZTIME)

@@ -160,6 +160,7 @@ func (p *lessonPage) Render() app.UI {
 	l := p.lang
 	return shellIn(l, p.path, true,
 		embedPageData(pageData{Path: p.path, Lesson: p.lesson, Catalogue: p.catalogue}),
+		p.renderClass(),
 		app.Article().Class("lesson").Lang(l.HTMLLang()).Body(
 			app.If(p.lesson == nil, func() app.UI { return p.renderAbsent() }).
 				Else(func() app.UI { return p.renderLesson() }),

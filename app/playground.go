@@ -757,6 +757,7 @@ func (p *playground) Render() app.UI {
 		),
 		p.renderCompareLink(),
 		p.renderLive(),
+		p.renderClass(),
 		app.Div().Class(p.presenterClass()).Body(
 			p.renderEditor(),
 			p.renderStageSection(),

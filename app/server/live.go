@@ -120,7 +120,10 @@ func (l *liveServer) events(w http.ResponseWriter, r *http.Request, lang string)
 	}
 	defer l.followers.Add(-1)
 	rc := http.NewResponseController(w)
-	// The stream outlives the server's write timeout, meant for files.
+	// The stream outlives the server's read and write timeouts, meant
+	// for files: past the read deadline net/http would cancel the
+	// request's context and end the stream.
+	rc.SetReadDeadline(time.Time{})
 	rc.SetWriteDeadline(time.Time{})
 	w.Header().Set("Content-Type", "text/event-stream")
 	w.Header().Set("X-Accel-Buffering", "no")

@@ -106,7 +106,7 @@ func readEvent(t *testing.T, r *bufio.Reader) (string, string) {
 // statement the session refuses is answered with its reason.
 func TestLiveModeStreamsTheSessionAndAppliesCards(t *testing.T) {
 	sess := newRecordedSession("cluster brokers=1\ntopic orders\n")
-	s, _ := newServer(t, Config{WebDir: newWebDir(t, fakeWasm(4096)), Live: sess, WriteTimeout: 200 * time.Millisecond})
+	s, _ := newServer(t, Config{WebDir: newWebDir(t, fakeWasm(4096)), Live: sess, WriteTimeout: 200 * time.Millisecond, ReadTimeout: 200 * time.Millisecond})
 	addr, _ := serve(t, s)
 	res, err := http.Get("http://" + addr + "/live/events")
 	if err != nil {
@@ -120,7 +120,7 @@ func TestLiveModeStreamsTheSessionAndAppliesCards(t *testing.T) {
 	if ev, data := readEvent(t, r); ev != "script" || data != "cluster brokers=1\ntopic orders\n" {
 		t.Fatalf("first event %s %q", ev, data)
 	}
-	// Past the server's write timeout, the stream goes on.
+	// Past the server's read and write timeouts, the stream goes on.
 	time.Sleep(300 * time.Millisecond)
 	sess.record("client franz\n")
 	if ev, data := readEvent(t, r); ev != "append" || data != "client franz\n" {

@@ -22,11 +22,13 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 
 	txnapp "txnlab/app"
+	"txnlab/classroom"
 	"txnlab/lessons/doc"
 )
 
@@ -70,6 +72,10 @@ type Config struct {
 	// Live is the session the playground's Live mode follows (live.go):
 	// the Kafka listener's, under txnlab serve --kafka. Default none.
 	Live Live
+
+	// Classes runs the live classes (class.go). Default nil: the class
+	// API answers 404 (a static export has none either).
+	Classes *classroom.Hub
 }
 
 func (c Config) withDefaults() Config {
@@ -109,6 +115,8 @@ type Server struct {
 	lessons *lessonData
 	cache   pageCache // each page rendered and gzipped once (bounds.go)
 	live    *liveServer
+	// stopping is closed when Serve shuts down: class streams end then.
+	stopping chan struct{}
 }
 
 // New reads the web directory and prepares the handler. It fails when
@@ -116,7 +124,7 @@ type Server struct {
 // the browser with a far less helpful message.
 func New(cfg Config) (*Server, error) {
 	cfg = cfg.withDefaults()
-	s := &Server{cfg: cfg, log: log.New(cfg.Log, "txnlab: ", 0), live: &liveServer{live: cfg.Live}}
+	s := &Server{cfg: cfg, log: log.New(cfg.Log, "txnlab: ", 0), live: &liveServer{live: cfg.Live}, stopping: make(chan struct{})}
 	root, err := os.OpenRoot(cfg.WebDir)
 	if err != nil {
 		return nil, fmt.Errorf("web directory: %w", err)
@@ -233,6 +241,10 @@ func (s *Server) ServeHTTP(rw http.ResponseWriter, r *http.Request) {
 	defer tidy.finish()
 	var w http.ResponseWriter = tidy
 	setSecurityHeaders(w.Header())
+	if strings.HasPrefix(r.URL.Path, classPrefix) {
+		s.serveClass(w, r) // bounds its own bodies, takes POSTs
+		return
+	}
 	// Live mode reads its own bodies (one statement, bounded there):
 	// limitBody drains a body to measure it.
 	if s.live.serve(w, r) {
@@ -413,6 +425,7 @@ func (s *Server) Serve(ctx context.Context, ln net.Listener) error {
 		MaxHeaderBytes:    64 << 10,
 		ErrorLog:          s.log,
 	}
+	srv.RegisterOnShutdown(sync.OnceFunc(func() { close(s.stopping) }))
 	errc := make(chan error, 1)
 	go func() { errc <- srv.Serve(newCapListener(ln, s.cfg.MaxConns)) }()
 	select {

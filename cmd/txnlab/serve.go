@@ -8,11 +8,14 @@ import (
 	"flag"
 	"fmt"
 	"net"
+	"net/url"
 	"os"
 	"os/signal"
+	"strings"
 	"syscall"
 
 	"txnlab/app/server"
+	"txnlab/classroom"
 	"txnlab/lessons"
 )
 
@@ -54,8 +57,10 @@ func serveCmd(args []string) error {
 	kafka := fs.String("kafka", "", "also serve Kafka's wire protocol from a simulated cluster, broker-0 at `ADDR` (e.g. 127.0.0.1:9092)")
 	kafkaScript := fs.String("kafka-script", "", "the scenario `FILE` that sets the --kafka cluster up (default: cluster brokers=3)")
 	kafkaSave := fs.String("kafka-save", "kafka-session.scenario", "`file` the --kafka session is recorded to")
+	natsURL := fs.String("nats", "", "run classes on the NATS at `URL` (nats://host:4222, shared by several servers); default: a NATS embedded in this process")
+	noClasses := fs.Bool("no-classes", false, "serve no live classes (no NATS at all)")
 	fs.Usage = func() {
-		fmt.Fprintln(fs.Output(), "usage: txnlab serve [--addr 127.0.0.1:8080] [--web DIR] [--static DIR] [--lessons DIR [--lessons-only]] [--kafka 127.0.0.1:9092]")
+		fmt.Fprintln(fs.Output(), "usage: txnlab serve [--addr 127.0.0.1:8080] [--web DIR] [--static DIR] [--lessons DIR [--lessons-only]] [--kafka 127.0.0.1:9092] [--nats URL | --no-classes]")
 		fs.PrintDefaults()
 	}
 	if err := fs.Parse(args); err != nil {
@@ -91,6 +96,14 @@ func serveCmd(args []string) error {
 		defer stop() // deferred last, run first: the listener ends, then wait returns
 		cfg.Live = l
 	}
+	if *static == "" && !*noClasses {
+		hub, err := classroom.Open(classroom.Config{NATSURL: *natsURL, Log: func(f string, a ...any) { fmt.Fprintf(os.Stderr, "txnlab: "+f+"\n", a...) }})
+		if err != nil {
+			return fmt.Errorf("classes: %w (--no-classes serves without them)", err)
+		}
+		defer hub.Close()
+		cfg.Classes = hub
+	}
 	srv, err := server.New(cfg)
 	if err != nil {
 		return err
@@ -114,6 +127,14 @@ func serveCmd(args []string) error {
 		ln.Addr(), srv.Version(), mb(sizes["identity"]), mb(sizes["br"]), mb(sizes["gzip"]))
 	if *kafka != "" {
 		fmt.Printf("txnlab: watch the Kafka session live at http://%s/playground?live=1\n", ln.Addr())
+	}
+	switch {
+	case cfg.Classes == nil:
+		fmt.Println("txnlab: no live classes (--no-classes)")
+	case cfg.Classes.Embedded():
+		fmt.Println("txnlab: live classes on a NATS embedded in this process")
+	default:
+		fmt.Printf("txnlab: live classes on the NATS at %s\n", redactURL(*natsURL))
 	}
 	if err := srv.Serve(ctx, ln); err != nil {
 		return err
@@ -171,4 +192,18 @@ func serveCourse(dir string, only bool) (*lessons.Course, error) {
 		return nil, fmt.Errorf("the lessons of %s do not load:\n%w", dir, err)
 	}
 	return course, nil
+}
+
+// redactURL drops the user and password of each comma-separated NATS URL,
+// so a startup line in a log holds no credential.
+func redactURL(urls string) string {
+	var out []string
+	for _, u := range strings.Split(urls, ",") {
+		if p, err := url.Parse(strings.TrimSpace(u)); err == nil && p.User != nil {
+			p.User = nil
+			u = p.String()
+		}
+		out = append(out, u)
+	}
+	return strings.Join(out, ",")
 }

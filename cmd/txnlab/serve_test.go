@@ -4,7 +4,9 @@ package main
 
 import (
 	"bufio"
+	"errors"
 	"io"
+	"net"
 	"net/http"
 	"os"
 	"os/exec"
@@ -201,6 +203,44 @@ func TestServeRefusesABrokenLesson(t *testing.T) {
 		where := filepath.Join(dir, "01-first-commit.md") + ":" + strconv.Itoa(line) + ":"
 		if !strings.Contains(string(out), where) || strings.Contains(string(out), "serving http") || strings.Contains(string(out), "panic") {
 			t.Errorf("serve %v: want an error at %s and no server\n%s", extra, where, out)
+		}
+	}
+}
+
+// A --nats that answers nothing stops serve with a reason and the way
+// out, rather than a server whose classes all fail.
+func TestServeSaysWhenItsNATSIsUnreachable(t *testing.T) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	addr := ln.Addr().String()
+	ln.Close() // a port nothing listens on
+	out, err := txnlab("serve", "--addr", "127.0.0.1:0", "--web", webDir(t), "--nats", "nats://"+addr).CombinedOutput()
+	if code := exitStatus(err); code != 1 || !strings.Contains(string(out), "classes: NATS at") || !strings.Contains(string(out), "--no-classes") {
+		t.Fatalf("exit %d:\n%s", code, out)
+	}
+}
+
+func exitStatus(err error) int {
+	var ee *exec.ExitError
+	if errors.As(err, &ee) {
+		return ee.ExitCode()
+	}
+	if err != nil {
+		return -1
+	}
+	return 0
+}
+
+func TestTheNATSURLIsLoggedWithoutCredentials(t *testing.T) {
+	for in, want := range map[string]string{
+		"nats://u:p@a:4222,nats://b:4222": "nats://a:4222,nats://b:4222",
+		"nats://a:4222":                   "nats://a:4222",
+		"tls://tok@a:4222":                "tls://a:4222",
+	} {
+		if got := redactURL(in); got != want {
+			t.Errorf("redactURL(%q) = %q, want %q", in, got, want)
 		}
 	}
 }
