@@ -25,6 +25,8 @@ var externals = map[string]string{
 	"go-app":   "github.com/maxence-charriere/go-app/",
 	"goldmark": "github.com/yuin/goldmark",
 	"chromedp": "github.com/chromedp/",
+	"nats":     "github.com/nats-io/",
+	"franz-go": "github.com/twmb/franz-go/",
 }
 
 // layer is one row of docs/architecture.md's package table.
