@@ -113,7 +113,7 @@ test-wasm:
 
 # The UI's components natively (go-app's test engine) and the server.
 test-app:
-	$(GO) test ./app/ ./app/session/ ./app/server/
+	$(GO) test ./app/ ./app/session/ ./app/server/ ./classroom/
 
 # -count=1: the tests read web/app.wasm, which go test's cache does not see.
 test-browser: wasm
@@ -162,6 +162,8 @@ fuzz:
 	$(GO) test ./core/scenario -run '^$$' -fuzz '^FuzzParseSettings$$' -fuzztime $(FUZZTIME)
 	$(GO) test ./lessons -run '^$$' -fuzz '^FuzzLoad$$' -fuzztime $(FUZZTIME)
 	$(GO) test ./classroom -run '^$$' -fuzz '^FuzzDecode$$' -fuzztime $(FUZZTIME)
+	$(GO) test ./kafkalistener -run '^$$' -fuzz '^FuzzDecodeBatch$$' -fuzztime $(FUZZTIME)
+	$(GO) test ./kafkalistener -run '^$$' -fuzz '^FuzzParseRequest$$' -fuzztime $(FUZZTIME)
 	$(GO) test ./core/scenario -run '^$$' -fuzz '^FuzzGroupStatements$$' -fuzztime $(FUZZTIME)
 	$(GO) test ./internal/deflate -run '^$$' -fuzz '^FuzzCompress$$' -fuzztime $(FUZZTIME)
 	$(GO) test ./internal/deflate -run '^$$' -fuzz '^FuzzDecompress$$' -fuzztime $(FUZZTIME)
