@@ -5,6 +5,8 @@ package kafkalistener
 // written after it. The followers belong to the driver goroutine, like
 // the recording they read, so a follower never misses or repeats a line.
 
+import "txnlab/core/scenario"
+
 // followBuffer is how many runs of lines a follower may fall behind
 // before it is let go (its channel closes: the page sees the stream end
 // and can reload the whole recording).
@@ -62,4 +64,22 @@ func (l *Listener) endFollowers() {
 		delete(l.followers, ch)
 		close(ch)
 	}
+}
+
+// FromScript runs a setup script (file names it in errors) and opens a
+// listener over the cluster it makes: what `txnlab kafka`, `serve
+// --kafka` and the tests start from.
+func FromScript(cfg Config, file, src string) (*Listener, error) {
+	script, err := scenario.Parse(file, src)
+	if err != nil {
+		return nil, err
+	}
+	sess := scenario.NewSession(file, script)
+	for !sess.Done() {
+		sess.Step()
+	}
+	if sess.Err != nil {
+		return nil, sess.Err
+	}
+	return New(cfg, sess, src)
 }

@@ -35,21 +35,13 @@ func startSession(t testing.TB, src string) *session {
 // startSessionWith is startSession with a configuration of its own.
 func startSessionWith(t testing.TB, src string, set func(*Config)) *session {
 	t.Helper()
-	script, err := scenario.Parse("setup", src)
-	if err != nil {
-		t.Fatal(err)
-	}
-	sess := scenario.NewSession("setup", script)
-	for !sess.Done() {
-		sess.Step()
-	}
 	var log strings.Builder
 	cfg := Config{Host: "127.0.0.1", Log: &log}
 	if testing.Verbose() {
 		cfg.Log = os.Stderr
 	}
 	set(&cfg)
-	l, err := New(cfg, sess, src)
+	l, err := FromScript(cfg, "setup", src)
 	if err != nil {
 		t.Fatal(err)
 	}

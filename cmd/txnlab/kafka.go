@@ -101,22 +101,14 @@ func startKafka(listen, src, file, save string, log io.Writer) (*kafkalistener.L
 	if err != nil || base < 0 || base > 65535-9 {
 		return nil, nil, fmt.Errorf("--listen %q: the port must be a number from 0 to %d", listen, 65535-9)
 	}
-	script, err := scenario.Parse(file, src)
-	if err != nil {
-		return nil, nil, err
-	}
-	sess := scenario.NewSession(file, script)
-	for !sess.Done() {
-		sess.Step()
-	}
-	if sess.Err != nil {
-		return nil, nil, sess.Err
+	if _, err := scenario.Parse(file, src); err != nil {
+		return nil, nil, err // before the recording's file is created
 	}
 	out, err := os.Create(save)
 	if err != nil {
 		return nil, nil, err
 	}
-	l, err := kafkalistener.New(kafkalistener.Config{Host: host, BasePort: base, Log: log, Record: out}, sess, src)
+	l, err := kafkalistener.FromScript(kafkalistener.Config{Host: host, BasePort: base, Log: log, Record: out}, file, src)
 	if err != nil {
 		out.Close()
 		return nil, nil, err
