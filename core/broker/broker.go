@@ -258,7 +258,8 @@ func (l *leadership) follower(id int32) *followerState {
 type followerState struct {
 	id               int32
 	listed           int64 // the last fetch (message id) that listed this partition
-	leo              int64 // its fetch offset
+	leo              int64 // its log end, as its last fetch that had not diverged said
+	fetchOffset      int64 // its last fetch's offset, diverged or not: what the answer reads from
 	lastFetchedEpoch int32
 	lastCaughtUp     sim.Time
 	sentHW           int64 // the high watermark last sent to it

@@ -281,11 +281,19 @@ func (b *Broker) handleReplicaFetch(w *sim.World, env *sim.Envelope, m *protocol
 		if m.SessionEpoch == 0 {
 			f.sentHW = -1 // a new session learns the high watermark afresh
 		}
-		f.leo, f.lastFetchedEpoch = fp.FetchOffset, fp.LastFetchedEpoch
+		f.fetchOffset, f.lastFetchedEpoch = fp.FetchOffset, fp.LastFetchedEpoch
 		if div, _, _ := diverged(l.log, fp.FetchOffset, fp.LastFetchedEpoch); div {
+			// A diverged follower's offset says nothing of what it holds
+			// of this leader's log: Kafka updates the follower's fetch
+			// state only when the read found no divergence
+			// (Partition.fetchRecords), so it counts for neither the high
+			// watermark nor the ISR. Counting it acknowledged an acks=all
+			// record that only the leader had (issue 25's explorer, seed
+			// 800233460 under Kafka 4.0's settings).
 			b.addNews(m.ReplicaId, tp) // the answer tells it to truncate
 			continue
 		}
+		f.leo = fp.FetchOffset
 		b.noteCaughtUp(w, l, f)
 		if fp.FetchOffset < l.log.LogEndOffset() || l.log.HighWatermark > f.sentHW {
 			b.addNews(m.ReplicaId, tp)
@@ -428,10 +436,10 @@ func (b *Broker) answerReplicaFetch(w *sim.World, env *sim.Envelope, follower in
 			continue
 		}
 		log := l.log
-		if div, e, end := diverged(log, f.leo, f.lastFetchedEpoch); div {
+		if div, e, end := diverged(log, f.fetchOffset, f.lastFetchedEpoch); div {
 			pd.Diverging, pd.DivergingEpoch, pd.DivergingEndOffset = true, e, end
 		} else {
-			pd.Records = log.Read(f.leo, log.LogEndOffset())
+			pd.Records = log.Read(f.fetchOffset, log.LogEndOffset())
 		}
 		pd.HighWatermark, pd.LastStableOffset = log.HighWatermark, log.LSO()
 		f.sentHW = log.HighWatermark
