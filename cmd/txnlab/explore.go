@@ -203,6 +203,17 @@ func exploreCmd(args []string, stdout, stderr io.Writer) int {
 	for _, inv := range rep.Invariants() {
 		fmt.Fprintf(stdout, "  %-18s %d\n", inv, rep.ByInvariant[inv])
 	}
+	if len(rep.FailedSeeds) > 1 {
+		seeds := make([]string, len(rep.FailedSeeds))
+		for i, s := range rep.FailedSeeds {
+			seeds[i] = strconv.FormatUint(s, 10)
+		}
+		more := ""
+		if rep.Failed > len(seeds) {
+			more = fmt.Sprintf(" (the first %d)", len(seeds))
+		}
+		fmt.Fprintf(stdout, "violating seeds%s, each replayed by txnlab explore --seed N --runs 1: %s\n", more, strings.Join(seeds, " "))
+	}
 	r := rep.First
 	fmt.Fprintf(stdout, "first at run %d (seed %d):\n", rep.FirstIndex+1, r.Seed)
 	for i, v := range r.Violations {

@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"fmt"
 	"math"
 	"os"
 	"path/filepath"
@@ -11,6 +12,7 @@ import (
 	"strings"
 	"testing"
 
+	"txnlab/core/explore"
 	"txnlab/core/safety"
 )
 
@@ -175,5 +177,33 @@ func TestExploreFlagsParsed(t *testing.T) {
 		if code != c.code || !strings.Contains(stdout.String()+stderr.String(), c.want) {
 			t.Errorf("explore %v: exit %d, %s%s; want %d and %q", c.args, code, stdout.String(), stderr.String(), c.code, c.want)
 		}
+	}
+}
+
+// TestExploreNamesEveryViolatingSeed: a --keep-going exploration that
+// fails in several runs names each one's seed, so every violation can be
+// replayed, not only the first (700,000 runs found five on 2026-12-04
+// and printed one).
+func TestExploreNamesEveryViolatingSeed(t *testing.T) {
+	var stdout, stderr bytes.Buffer
+	code := exploreCmd([]string{"--runs", "40", "--keep-going", "--break", "lso-bound", "--out", t.TempDir()}, &stdout, &stderr)
+	out := stdout.String()
+	if code != 1 {
+		t.Fatalf("exit %d: %s%s", code, out, stderr.String())
+	}
+	line := ""
+	for _, l := range strings.Split(out, "\n") {
+		if strings.HasPrefix(l, "violating seeds") {
+			line = l
+		}
+	}
+	seeds := strings.Fields(line[strings.LastIndex(line, ":")+1:])
+	if len(seeds) < 2 {
+		t.Fatalf("no list of violating seeds:\n%s", out)
+	}
+	failed := 0
+	fmt.Sscanf(out[strings.Index(out, "violations in "):], "violations in %d", &failed)
+	if want := min(failed, explore.MaxFailedSeeds); len(seeds) != want {
+		t.Errorf("%d seeds listed for %d violating runs", len(seeds), failed)
 	}
 }

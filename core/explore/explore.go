@@ -54,7 +54,14 @@ type Report struct {
 	KafkaAnomalies int
 	ByAnomaly      map[string]int
 	FirstAnomaly   *Run
+	// FailedSeeds are the seeds of the first MaxFailedSeeds violating
+	// runs, so a long --keep-going exploration names each one to replay,
+	// not the first only.
+	FailedSeeds []uint64
 }
+
+// MaxFailedSeeds bounds Report.FailedSeeds.
+const MaxFailedSeeds = 50
 
 // Invariants lists the violated invariants in the checker's order.
 func (r *Report) Invariants() []string {
@@ -111,6 +118,9 @@ func (rep *Report) Add(i int, r *Run) bool {
 		}
 		if rep.First == nil {
 			rep.First, rep.FirstIndex = r, i
+		}
+		if len(rep.FailedSeeds) < MaxFailedSeeds {
+			rep.FailedSeeds = append(rep.FailedSeeds, r.Seed)
 		}
 		return true
 	}
