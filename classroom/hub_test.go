@@ -8,7 +8,6 @@ import (
 	"errors"
 	"fmt"
 	"net"
-	"os/exec"
 	"strings"
 	"testing"
 	"time"
@@ -407,28 +406,6 @@ func TestTwoHubsShareANATSThatGoesAwayAndComesBack(t *testing.T) {
 		if s.Step == 4 {
 			break
 		}
-	}
-}
-
-// The wasm never links the class server or NATS: they would double its
-// download and have nothing to do in a browser.
-func TestTheWasmLinksNoNATS(t *testing.T) {
-	if testing.Short() {
-		t.Skip("go list of the wasm's dependencies")
-	}
-	cmd := exec.Command("go", "list", "-deps", "../cmd/wasm")
-	cmd.Env = append(cmd.Environ(), "GOOS=js", "GOARCH=wasm")
-	out, err := cmd.Output()
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, dep := range strings.Fields(string(out)) {
-		if dep == "txnlab/classroom" || strings.HasPrefix(dep, "github.com/nats-io/") {
-			t.Errorf("the wasm links %s", dep)
-		}
-	}
-	if !strings.Contains(string(out), "txnlab/app\n") {
-		t.Fatalf("go list printed no app: %.200s", out)
 	}
 }
 

@@ -32,9 +32,18 @@ func TestClientLinksNoServerWeight(t *testing.T) {
 	}
 	for _, p := range []string{"net/http", "crypto/tls", "crypto/x509",
 		"txnlab/app/server", "github.com/andybalholm/brotli", "github.com/yuin/goldmark",
-		"html", "compress/flate"} {
+		"html", "compress/flate", "txnlab/kafkalistener", "txnlab/classroom"} {
 		if deps[p] {
 			t.Errorf("web/app.wasm links %s", p)
+		}
+	}
+	// The Kafka listener's codec and compressors, and NATS, serve the
+	// native server only (issues 27 and 29).
+	for p := range deps {
+		for _, banned := range []string{"github.com/twmb/franz-go", "github.com/klauspost", "github.com/pierrec", "github.com/nats-io/"} {
+			if strings.HasPrefix(p, banned) {
+				t.Errorf("web/app.wasm links %s", p)
+			}
 		}
 	}
 }
