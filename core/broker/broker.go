@@ -197,6 +197,10 @@ type Broker struct {
 	news [][]protocol.TopicPartition
 	// fetching is the follower side: the outstanding fetch per leader.
 	fetching fetches
+	// latestFetch is the leader side: the newest fetch (its message id)
+	// seen from each follower, by replica id. An older one arriving
+	// later is from a session the follower already gave up on.
+	latestFetch fetches
 	// sessions is the follower side of the fetch sessions, per leader.
 	sessions        map[int32]*fetchSession
 	sessionOrder    []*fetchSession // by leader id, for a stable send order

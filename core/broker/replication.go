@@ -255,6 +255,22 @@ func (b *Broker) markLedDirty(l *leadership) {
 
 // handleReplicaFetch is the leader side of a follower's fetch.
 func (b *Broker) handleReplicaFetch(w *sim.World, env *sim.Envelope, m *protocol.FetchRequest) {
+	if env.ID < b.latestFetch.of(m.ReplicaId) {
+		// A fetch the follower sent before a newer one it already
+		// made (a delayed message, then a heal that restarted its
+		// sessions). Kafka sees no such reordering on one connection,
+		// and a request left on an abandoned connection changes
+		// nothing the follower's live session relies on: the leader
+		// recomputes each partition from that session's own offsets at
+		// its next fetch. Here a follower has one session per leader,
+		// so the stale fetch is answered empty and changes nothing;
+		// acting on it put the follower's offsets back and spent its
+		// news on an answer it ignores, and the follower then waited
+		// for ever (issue 25's explorer, seed 1100175977).
+		w.SendInternal(b.Node, env.From, &protocol.FetchResponse{}, env.ID)
+		return
+	}
+	b.latestFetch.set(m.ReplicaId, env.ID)
 	if m.SessionEpoch == 0 {
 		news := b.newsOf(m.ReplicaId)
 		*news = (*news)[:0]
