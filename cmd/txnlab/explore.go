@@ -235,7 +235,12 @@ func exploreCmd(args []string, stdout, stderr io.Writer) int {
 	if mech != nil {
 		name = mech.Name + ".scenario"
 	}
-	full, _ := writeOut(*out, strings.TrimSuffix(name, ".scenario")+".full.scenario", r.Script())
+	script := r.Script()
+	if sh.Final {
+		// The body: --check appends the liveness phase the run had.
+		script = explore.Join(r.Lines[:r.Body])
+	}
+	full, _ := writeOut(*out, strings.TrimSuffix(name, ".scenario")+".full.scenario", script)
 	path, err := writeOut(*out, name, doc)
 	if err != nil {
 		fmt.Fprintf(stderr, "txnlab explore: %v\n", err)

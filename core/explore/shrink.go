@@ -133,8 +133,12 @@ func Shrink(lines []string, opts ShrinkOptions) *Shrunk {
 	out := &Shrunk{Lines: s.best, Tries: s.tries, Final: opts.Final, SeedDependent: seedDependent}
 	var vs []check.Violation
 	if opts.Final {
-		r := Replay(s.best, opts.StepBudget)
-		out.Lines, vs = r.Lines, r.Violations
+		// The body alone: `txnlab explore --check` appends the liveness
+		// phase, as every candidate got it here. Writing the phase out
+		// too gave a file that ran it twice, and the second heal
+		// restarted what the first left stuck, so the file hid the very
+		// violation it was shrunk for.
+		vs = Replay(s.best, opts.StepBudget).Violations
 	} else {
 		vs = Exec(Join(s.best), opts.StepBudget, false).Violations
 	}
