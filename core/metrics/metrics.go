@@ -6,7 +6,6 @@
 package metrics
 
 import (
-	"slices"
 	"strconv"
 	"strings"
 
@@ -116,16 +115,9 @@ func read(c *cluster.Cluster, retries map[string]int64) []Value {
 		name := "broker-" + strconv.Itoa(i)
 		late, ongoing, load := int64(0), int64(0), int64(0)
 		if b != nil {
-			late = lateTransactions(c, b)
+			late = lateTransactions(c, b, tps)
 			load = int64(b.Txn.LoadTimeMaxMs)
-			for _, s := range b.Txn.Snapshot() {
-				for _, t := range s.Transactions {
-					switch t.State {
-					case protocol.Ongoing.String(), protocol.PrepareCommit.String(), protocol.PrepareAbort.String():
-						ongoing++
-					}
-				}
-			}
+			ongoing = b.Txn.OpenTransactions()
 		}
 		add(PartitionsWithLateTransactions, name, late)
 		add(PartitionLoadTimeMax, name, load)
@@ -169,13 +161,14 @@ func callTimeNs(p *client.Producer, kind client.CallKind, now sim.Time) int64 {
 	return int64(total) * 1_000_000
 }
 
-// lateTransactions counts the partitions b leads whose oldest open
-// transaction is late (ProducerStateManager.hasLateTransaction).
-func lateTransactions(c *cluster.Cluster, b *broker.Broker) int64 {
+// lateTransactions counts the partitions b leads, of the user partitions
+// tps, whose oldest open transaction is late
+// (ProducerStateManager.hasLateTransaction).
+func lateTransactions(c *cluster.Cluster, b *broker.Broker, tps []protocol.TopicPartition) int64 {
 	maxTimeout := c.BrokerCfg.Txn.TransactionMaxTimeoutMs
 	now := int64(c.World.Now())
 	var n int64
-	for _, tp := range userPartitions(c) {
+	for _, tp := range tps {
 		if c.LeaderOf(tp) != b.ID {
 			continue
 		}
@@ -242,14 +235,15 @@ func (r *retries) scan(c *cluster.Cluster) {
 	}
 }
 
+// userPartitions lists the partitions of user topics in order, from the
+// metadata's cached sorted list: it is read at every step.
 func userPartitions(c *cluster.Cluster) []protocol.TopicPartition {
 	var out []protocol.TopicPartition
-	for tp := range c.Meta.Partitions {
-		if !strings.HasPrefix(tp.Topic, "__") {
-			out = append(out, tp)
+	for _, p := range c.Meta.SortedPartitions() {
+		if !strings.HasPrefix(p.TP.Topic, "__") {
+			out = append(out, p.TP)
 		}
 	}
-	slices.SortFunc(out, protocol.TopicPartition.Compare)
 	return out
 }
 
