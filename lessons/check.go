@@ -45,7 +45,7 @@ func (c *Course) Check() (ErrorList, Checked) {
 			errs, n.Exercises = append(errs, e...), n.Exercises+k
 		}
 	}
-	if errs.err() == nil {
+	if sorted(errs) == nil {
 		return nil, n
 	}
 	return errs, n

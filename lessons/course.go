@@ -87,7 +87,7 @@ func Load(fsys fs.FS) (*Course, error) {
 		pages = append(pages, p)
 	}
 	errs = append(errs, checkCourse(pages)...)
-	if err := errs.err(); err != nil {
+	if err := sorted(errs); err != nil {
 		return nil, err
 	}
 	for k := range c.pages {

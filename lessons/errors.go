@@ -4,9 +4,9 @@ import (
 	"cmp"
 	"slices"
 	"strconv"
-	"strings"
 
 	"txnlab/core/scenario"
+	"txnlab/internal/errlist"
 )
 
 // Error is one thing wrong with a lesson file, at a line of that file, so
@@ -25,38 +25,17 @@ func (e *Error) Error() string {
 // ErrorList is every error found in a course, sorted by file, then line.
 // Load reports them all at once: fixing a lesson takes one round, not one
 // per mistake.
-type ErrorList []*Error
+type ErrorList = errlist.List[*Error]
 
-// Error renders one error per line.
-func (l ErrorList) Error() string {
-	parts := make([]string, len(l))
-	for i, e := range l {
-		parts[i] = e.Error()
-	}
-	return strings.Join(parts, "\n")
-}
-
-// Unwrap lets errors.As find the individual *Error values.
-func (l ErrorList) Unwrap() []error {
-	errs := make([]error, len(l))
-	for i, e := range l {
-		errs[i] = e
-	}
-	return errs
-}
-
-// err returns the list sorted, as an error, or nil when it is empty.
-func (l ErrorList) err() error {
-	if len(l) == 0 {
-		return nil
-	}
+// sorted returns the list sorted, as an error, or nil when it is empty.
+func sorted(l ErrorList) error {
 	slices.SortStableFunc(l, func(a, b *Error) int {
 		if c := cmp.Compare(a.File, b.File); c != 0 {
 			return c
 		}
 		return cmp.Compare(a.Line, b.Line)
 	})
-	return l
+	return l.Err()
 }
 
 // didYouMean is the scenario language's suggestion for a misspelt word

@@ -12,6 +12,7 @@ import (
 	"unicode/utf8"
 
 	"txnlab/core/sim"
+	"txnlab/internal/errlist"
 )
 
 // Limits that keep a host (a browser tab, the CLI, a test) safe from a
@@ -53,37 +54,11 @@ func (e *Error) Error() string {
 
 // ErrorList is every error found in a script, sorted by position. Parse
 // reports at most one error per line: the first one on it.
-type ErrorList []*Error
-
-// Error renders one error per line.
-func (l ErrorList) Error() string {
-	parts := make([]string, len(l))
-	for i, e := range l {
-		parts[i] = e.Error()
-	}
-	return strings.Join(parts, "\n")
-}
-
-// Unwrap lets errors.As find the individual *Error values.
-func (l ErrorList) Unwrap() []error {
-	errs := make([]error, len(l))
-	for i, e := range l {
-		errs[i] = e
-	}
-	return errs
-}
-
-// Err returns the list as an error, or nil when it is empty.
-func (l ErrorList) Err() error {
-	if len(l) == 0 {
-		return nil
-	}
-	return l
-}
+type ErrorList = errlist.List[*Error]
 
 // sortErrors orders the list by line, then column (insertion sort: the
 // list is nearly sorted already, and stable).
-func (l ErrorList) sortErrors() {
+func sortErrors(l ErrorList) {
 	for i := 1; i < len(l); i++ {
 		for j := i; j > 0 && posLess(l[j].Pos, l[j-1].Pos); j-- {
 			l[j], l[j-1] = l[j-1], l[j]
@@ -128,7 +103,7 @@ func Parse(file, src string) (*Script, error) {
 			s.Statements = append(s.Statements, st)
 		}
 	}
-	errs.sortErrors()
+	sortErrors(errs)
 	return s, errs.Err()
 }
 

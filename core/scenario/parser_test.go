@@ -884,7 +884,7 @@ func TestErrorFormatting(t *testing.T) {
 		t.Error("empty list is not nil")
 	}
 	unsorted := ErrorList{{Pos: Pos{2, 5}}, {Pos: Pos{1, 9}}, {Pos: Pos{2, 1}}}
-	unsorted.sortErrors()
+	sortErrors(unsorted)
 	if unsorted[0].Pos != (Pos{1, 9}) || unsorted[1].Pos != (Pos{2, 1}) || unsorted[2].Pos != (Pos{2, 5}) {
 		t.Errorf("sorted: %v %v %v", unsorted[0].Pos, unsorted[1].Pos, unsorted[2].Pos)
 	}
