@@ -18,6 +18,7 @@ package broker
 
 import (
 	"txnlab/core/protocol"
+	"txnlab/core/safety"
 	"txnlab/core/sim"
 )
 
@@ -59,7 +60,13 @@ func (b *Broker) handleWriteTxnMarkers(w *sim.World, env *sim.Envelope, m *proto
 				continue
 			}
 			log := b.Disk.Log(tp)
-			res := log.AppendMarker(mk.ProducerId, mk.ProducerEpoch, ct, mk.CoordinatorEpoch, p.LeaderEpoch, int64(w.Now()), checks(w))
+			chk := checks(w)
+			// The cluster's finalized transaction.version stands for
+			// WriteTxnMarkers v2's per-marker TransactionVersion: every
+			// txnlab client follows the finalized version. Breaking
+			// epoch-bump takes the check with the bump it relies on.
+			chk.StrictMarkerEpoch = b.Cfg.TransactionVersion >= 2 && !w.Broken(safety.EpochBump)
+			res := log.AppendMarker(mk.ProducerId, mk.ProducerEpoch, ct, mk.CoordinatorEpoch, p.LeaderEpoch, int64(w.Now()), chk)
 			if res.Err != protocol.NONE {
 				r.ErrorCode = res.Err
 				continue

@@ -203,6 +203,40 @@ func (c *checker) reportAnomaly(a *safety.Anomaly, evidence func() []int, format
 	}
 }
 
+// reportAnomalyAs is reportAnomaly for a consequence of the anomaly that
+// another invariant sees (a forgotten transaction's records read, a late
+// marker's records both committed and aborted).
+func (c *checker) reportAnomalyAs(a *safety.Anomaly, inv *safety.Invariant, evidence func() []int, format string, args ...any) {
+	n := len(c.out)
+	c.report(inv, evidence, format, args...)
+	if len(c.out) > n {
+		c.out[n].Anomaly = a.Name
+	}
+}
+
+// lateMarker reports whether the marker that closed l was asked for
+// before l was even produced: the WriteTxnMarkers request (the last one
+// for its producer id, partition, result and coordinator epoch before
+// the marker's append) was sent before the first Produce that carried
+// l. A marker for l's own transaction is always asked for after it,
+// since a transaction is decided after its records are sent; this one
+// belonged to an earlier transaction of the same producer id and epoch
+// (transaction version 1 keeps the epoch), a request that timed out, was
+// sent again, and arrived after the next transaction had begun
+// (safety.LateMarker).
+func (c *checker) lateMarker(l logged) bool {
+	if l.marker == "" || c.in.Trace == nil {
+		return false
+	}
+	x := c.evidence()
+	m := x.marker(l)
+	if len(m) == 0 || m[0] < 0 {
+		return false
+	}
+	s, ok := x.produced(l.tp, l.batch.ProducerId, l.batch.ProducerEpoch, l.seq)
+	return ok && m[0] < s.event
+}
+
 // sendOf finds the send a logged record came from.
 func (c *checker) sendOf(tp protocol.TopicPartition, pid int64, epoch int16, seq int32) (sendRef, bool) {
 	refs := c.sends[recordKey{tp, pid, epoch, seq}]
@@ -267,6 +301,10 @@ func (c *checker) readCommitted() {
 					return events(produce, c.evidence().fetched(cons.Name, tp, r.Offset), end)
 				}
 				switch {
+				case l != nil && c.lateMarker(*l):
+					c.reportAnomalyAs(safety.LateMarker, safety.ReadCommitted, ev, "%s received %q at %s@%d from %s, closed by a %s marker asked for before the record was produced: a WriteTxnMarkers request of an earlier transaction at the same producer epoch, sent again after a timeout, arrived late", cons.Name, r.Value, tp, r.Offset, txnName(ref), l.marker)
+				case l != nil && l.marker == "COMMIT" && l.markerProducerEpoch > r.ProducerEpoch && t.Outcome != "committed" && c.coordinatorForgot(ref, t, []logged{*l}):
+					c.reportAnomalyAs(safety.UnreplicatedTxnState, safety.ReadCommitted, ev, "%s received %q at %s@%d from %s, which its coordinator has no record of: the COMMIT of a later transaction at epoch %d, begun after a failover lost the __transaction_state records that registered this one, closed its records too", cons.Name, r.Value, tp, r.Offset, txnName(ref), l.markerProducerEpoch)
 				case t.Outcome == "aborted" || abortMarker:
 					c.report(safety.ReadCommitted, ev, "%s received %q at %s@%d from %s, which aborted", cons.Name, r.Value, tp, r.Offset, txnName(ref))
 				case !t.CommitSent || t.CommitSentAt > r.At:
@@ -297,6 +335,10 @@ type logged struct {
 	// of the control batch that closed it.
 	markerOffset int64
 	markerEpoch  int32
+	// markerProducerEpoch is the producer epoch the control batch
+	// carries: a later epoch's marker closing an earlier epoch's records
+	// means the coordinator bumped the epoch without knowing of them.
+	markerProducerEpoch int16
 }
 
 // loggedRecords lists every data record of every user log, in partition
@@ -321,6 +363,7 @@ func (c *checker) buildLogged() []logged {
 					out[idx].marker = b.ControlType.String()
 					out[idx].markerOffset = b.BaseOffset
 					out[idx].markerEpoch = b.CoordinatorEpoch
+					out[idx].markerProducerEpoch = b.ProducerEpoch
 				}
 				delete(open, b.ProducerId)
 				continue
@@ -387,6 +430,8 @@ func (c *checker) atomicity() {
 	for _, t := range order {
 		o, ref := byTxn[t], refs[t]
 		switch {
+		case len(o.commit) > 0 && len(o.abort) > 0 && (c.lateMarker(o.commit[0]) || c.lateMarker(o.abort[0])):
+			c.reportAnomalyAs(safety.LateMarker, safety.Atomicity, record(ref, o.commit[0], o.commit[0], o.abort[0]), "%s is committed at %v but aborted at %v: a marker of an earlier transaction at the same producer epoch, asked for before these records were produced, arrived late", txnName(ref), places(o.commit), places(o.abort))
 		case len(o.commit) > 0 && len(o.abort) > 0:
 			c.report(safety.Atomicity, record(ref, o.commit[0], o.commit[0], o.abort[0]), "%s is committed at %v but aborted at %v", txnName(ref), places(o.commit), places(o.abort))
 		case t.Outcome == "committed" && len(o.abort) > 0:
@@ -938,6 +983,10 @@ func (c *checker) markerConsistency() {
 			ev := func() []int {
 				x := c.evidence()
 				return events(append(x.marker(first[t]["COMMIT"]), x.marker(first[t]["ABORT"])...)...)
+			}
+			if c.lateMarker(first[t]["COMMIT"]) || c.lateMarker(first[t]["ABORT"]) {
+				c.reportAnomalyAs(safety.LateMarker, safety.MarkerConsistency, ev, "%s got COMMIT markers on %v and ABORT markers on %v: one of them belonged to an earlier transaction at the same producer epoch and arrived late", txnName(refs[t]), uniq(m["COMMIT"]), uniq(m["ABORT"]))
+				continue
 			}
 			c.report(safety.MarkerConsistency, ev, "%s got COMMIT markers on %v and ABORT markers on %v", txnName(refs[t]), uniq(m["COMMIT"]), uniq(m["ABORT"]))
 		}

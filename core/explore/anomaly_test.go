@@ -40,6 +40,8 @@ func TestKafkaAnomalyShapes(t *testing.T) {
 		"reload-then-earlier-complete.scenario": safety.UnreplicatedTxnState,
 		"reload-then-new-producer.scenario":     safety.UnreplicatedTxnState,
 		"resequenced-past-the-window.scenario":  safety.ResequencedInFlight,
+		"late-marker.scenario":                  safety.LateMarker,
+		"reload-then-later-commit.scenario":     safety.UnreplicatedTxnState,
 	}
 	files, _ := filepath.Glob(filepath.Join("testdata", "anomaly", "*.scenario"))
 	if len(files) != len(want) {
@@ -66,5 +68,35 @@ func TestKafkaAnomalyShapes(t *testing.T) {
 				t.Errorf("%s: %v, want only %s", f, v, anomaly)
 			}
 		}
+	}
+}
+
+// TestLateMarkerClosedByTV2: the late marker that commits the next
+// transaction under transaction version 1 is refused under version 2,
+// whose markers must carry an epoch above the producer's current one
+// (ProducerAppendInfo.checkProducerEpoch); with epoch-bump broken, the
+// check goes with the bump and the late marker commits again.
+func TestLateMarkerClosedByTV2(t *testing.T) {
+	src, err := os.ReadFile(filepath.Join("testdata", "anomaly", "late-marker.scenario"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := Lines(string(src))
+	body := lines[:len(lines)-1] // without its expect line
+	with := func(extra ...string) []check.Violation {
+		script := append([]string{body[0]}, extra...)
+		script = append(script, body[1:]...)
+		r := Replay(script, 0)
+		if r.Err != nil {
+			t.Fatal(r.Err)
+		}
+		return r.Violations
+	}
+	if vs := with("config transaction.version=2"); len(vs) != 0 {
+		t.Errorf("under transaction version 2: %v", vs)
+	}
+	vs := with("config transaction.version=2", "break epoch-bump")
+	if len(vs) == 0 {
+		t.Error("with epoch-bump broken, the late marker no longer commits the next transaction")
 	}
 }

@@ -34,6 +34,16 @@ type Checks struct {
 	// it carries the guard of a verification the coordinator answered
 	// (INVALID_TXN_STATE). Off in Kafka 3.5, so not in AllChecks.
 	Verification bool
+	// StrictMarkerEpoch is transaction version 2's marker check: the
+	// coordinator bumps the epoch before writing a transaction's
+	// markers, so a valid marker's epoch is above the producer's current
+	// one, and one at the current epoch while a transaction is open is
+	// a late marker of the previous transaction (ProducerAppendInfo
+	// checkProducerEpoch with transactionVersion >= 2; at the current
+	// epoch with no transaction open it is a retry of a marker already
+	// written, and is written again, KAFKA-19999). Off under transaction
+	// version 1, which cannot tell a late marker from the current one.
+	StrictMarkerEpoch bool
 }
 
 // AllChecks is Kafka's behaviour.
@@ -365,7 +375,8 @@ type MarkerResult struct {
 // open transaction is still written and changes nothing else.
 func (l *Log) AppendMarker(pid int64, epoch int16, ct protocol.ControlType, coordinatorEpoch, leaderEpoch int32, now int64, checks Checks) MarkerResult {
 	if e := l.Producers[pid]; e != nil {
-		if checks.EpochFencing && epoch < e.ProducerEpoch {
+		if checks.EpochFencing && (epoch < e.ProducerEpoch ||
+			checks.StrictMarkerEpoch && epoch == e.ProducerEpoch && e.CurrentTxnFirstOffset >= 0) {
 			return MarkerResult{Offset: -1, Err: protocol.INVALID_PRODUCER_EPOCH}
 		}
 		if checks.CoordinatorEpoch && coordinatorEpoch < e.CoordinatorEpoch {

@@ -232,5 +232,14 @@ var ResequencedInFlight = &Anomaly{Name: "resequenced-in-flight", Violates: NoDu
 	Explains: "One batch's request is lost while the next batch of the partition is written and its answer lost; the retry of the first gets OUT_OF_ORDER_SEQUENCE_NUMBER, " +
 		"the producer bumps its epoch (KIP-360) and sends both again from sequence 0 under the new epoch; the leader cannot tell the second from its earlier copy, so it is in the log twice."}
 
+// LateMarker: with transaction version 1 a producer keeps its epoch
+// from one transaction to the next, so a partition leader cannot tell a
+// late WriteTxnMarkers request of the previous transaction from one of
+// the current transaction.
+var LateMarker = &Anomaly{Name: "late-marker", Violates: ReadCommitted,
+	Releases: "3.5 and later under transaction version 1", ClosedBy: "transaction version 2 (KIP-890 part 2, Kafka 4.0): the coordinator bumps the producer epoch at every transaction's end, and a leader refuses a marker of an older epoch than the producer's current one",
+	Explains: "A WriteTxnMarkers request gets no answer within request.timeout.ms; the coordinator sends it again, the copy is answered and the transaction completes; the producer begins its next transaction at the same epoch and writes to the partition; " +
+		"then the first request arrives and its marker closes the new transaction's records, committing (or aborting) them before the producer decided anything."}
+
 // Anomalies lists the known anomalies.
-var Anomalies = []*Anomaly{UnreplicatedTxnState, ResequencedInFlight}
+var Anomalies = []*Anomaly{UnreplicatedTxnState, ResequencedInFlight, LateMarker}
