@@ -35,7 +35,7 @@ var libraryTopics = []struct {
 	{"Coordinators that fail", []string{"coordinator-crash-before-prepare", "coordinator-crash-during-markers", "acks-and-failover", "transactional-id-expiration"}},
 	{"Reading transactions", []string{"read-committed-lso", "hanging-transaction", "hanging-after-reload", "find-and-abort-hanging"}},
 	{"Zombies and timeouts", []string{"zombie-fencing-init", "zombie-fenced-on-produce", "zombie-fenced-by-group", "transaction-timeout"}},
-	{"Kafka 4: what KIP-890 fixes (the Jepsen pack)", []string{"transaction-version-2", "jepsen-delayed-produce", "jepsen-delayed-endtxn", "jepsen-aborted-read"}},
+	{"Kafka 4: what KIP-890 fixes (the Jepsen pack)", []string{"transaction-version-2", "jepsen-delayed-produce", "jepsen-delayed-endtxn", "jepsen-aborted-read", "late-marker"}},
 	{"A safety mechanism switched off", brokenSlugs()},
 }
 
