@@ -14,6 +14,7 @@ var metricsMessages = map[string][2]string{
 	"mx.nombean":   {"Kafka publishes no MBean for this one: an admin reads it through an API", "Kafka 没有为它发布 MBean：管理员通过 API 读取它"},
 	"mx.point":     {"%s: %s at %s", "%[1]s：%[3]s 时为 %[2]s"},
 	"mx.zero":      {"Always 0 in this run:", "在这次运行中始终为 0："},
+	"mx.axis":      {"Time runs unevenly on these charts: each change gets room of its own and longer quiet stretches only a little more, so the first milliseconds stay readable beside a quiet hour; // marks a stretch drawn much shorter than it lasted. A point's tooltip gives its exact time.", "这些图的时间轴并不均匀：每次变化都有自己的位置，较长的安静区间只多占一点宽度，这样最初的几毫秒在一段安静的一小时旁边仍然看得清；// 标出画得比实际短得多的一段。把鼠标移到某个点上，可以看到它的确切时间。"},
 	// The units of core/metrics (Metric.Unit).
 	"mx.unit.offset":       {"offset", "偏移量"},
 	"mx.unit.offsets":      {"offsets", "偏移量个数"},

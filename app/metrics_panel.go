@@ -35,6 +35,7 @@ type metricsPanel struct {
 	lang   string
 	groups []metricGroup
 	zero   string
+	axis   timeAxis
 }
 
 // metricGroup is one metric's charts, one per subject, under a head.
@@ -134,10 +135,10 @@ func (v *metricsView) renderBody() app.UI {
 	mx := &p.mx
 	if mx.gen != p.histGen || mx.lang != l || mx.groups == nil {
 		mx.gen, mx.lang = p.histGen, l
-		mx.groups, mx.zero = drawMetrics(l, m)
+		mx.groups, mx.zero, mx.axis = drawMetrics(l, m)
 	}
 	now := p.engine.Now()
-	x := strconv.Itoa(chartX(now, m.End))
+	x := strconv.Itoa(mx.axis.X(now))
 	// The step line and the value at the step, over each chart: markup
 	// of their own, so that a move replaces them and leaves the chart
 	// (and a point the learner focused) as it was drawn.
@@ -182,7 +183,8 @@ func valueAt(pts []metrics.Point, t sim.Time) int64 {
 
 // drawMetrics groups a series into charts, in core/metrics' order, and
 // lists apart the metrics that stay 0 all run.
-func drawMetrics(l string, m session.Metrics) (groups []metricGroup, zero string) {
+func drawMetrics(l string, m session.Metrics) (groups []metricGroup, zero string, axis timeAxis) {
+	axis = newTimeAxis(m.Points, m.End)
 	type key struct {
 		m       *metrics.Metric
 		subject string
@@ -209,7 +211,7 @@ func drawMetrics(l string, m session.Metrics) (groups []metricGroup, zero string
 				flat = append(flat, k.subject)
 				continue
 			}
-			g.charts = append(g.charts, drawChart(l, mm, k.subject, pts, m.End))
+			g.charts = append(g.charts, drawChart(l, mm, k.subject, pts, m.End, axis))
 		}
 		if len(g.charts) > 0 {
 			g.head = `<div class="metric-head" data-metric="` + mm.Name + `"><h3><code title="` + escape.HTML(mm.MBean) + `">` + mm.Name +
@@ -223,7 +225,10 @@ func drawMetrics(l string, m session.Metrics) (groups []metricGroup, zero string
 	if len(zeros) > 0 {
 		zero = `<p class="muted metric-zero">` + escape.HTML(tr(l, "mx.zero")+" "+strings.Join(zeros, "; ")) + `</p>`
 	}
-	return groups, zero
+	if len(axis.cut) > 0 {
+		zero += `<p class="muted metric-axis-note">` + escape.HTML(tr(l, "mx.axis")) + `</p>`
+	}
+	return groups, zero, axis
 }
 
 func allZero(pts []metrics.Point) bool {
@@ -235,19 +240,10 @@ func allZero(pts []metrics.Point) bool {
 	return true
 }
 
-// chartX is where time t falls on a chart of a run that ends at end.
-func chartX(t, end sim.Time) int {
-	if end <= 0 {
-		return chartX0
-	}
-	t = max(0, min(t, end))
-	return chartX0 + int(int64(t)*int64(chartX1-chartX0)/int64(end))
-}
-
 // drawChart draws one series as a step line (a value holds until it
 // changes) under its subject, the MBean in the subject's tooltip, its
 // points hoverable and, when few, focusable.
-func drawChart(l string, m *metrics.Metric, subject string, pts []metrics.Point, end sim.Time) metricChart {
+func drawChart(l string, m *metrics.Metric, subject string, pts []metrics.Point, end sim.Time, axis timeAxis) metricChart {
 	c := metricChart{m: m, points: pts, lo: 0, hi: 1}
 	for _, pt := range pts {
 		c.lo, c.hi = min(c.lo, pt.Value.Value), max(c.hi, pt.Value.Value)
@@ -272,11 +268,16 @@ func drawChart(l string, m *metrics.Metric, subject string, pts []metrics.Point,
 	text("metric-label", chartX0-4, chartY1, "end", formatMetric(m, c.lo))
 	text("metric-label", chartX0, chartH-3, "start", "0")
 	text("metric-label", chartX1, chartH-3, "end", formatDuration(int64(end)))
+	// A stretch the axis shortened: two slashes across the axis.
+	for _, i := range axis.cut {
+		mid := (axis.x[i] + axis.x[i+1]) / 2
+		b.WriteString(`<path class="metric-break" d="M` + itoa(mid-4) + " " + itoa(chartY1+4) + "l4 -8M" + itoa(mid) + " " + itoa(chartY1+4) + `l4 -8"/>`)
+	}
 	// The series as steps.
 	b.WriteString(`<path class="metric-line" d="`)
 	prev := 0
 	for i, pt := range pts {
-		x, yv := chartX(pt.At, end), y(pt.Value.Value)
+		x, yv := axis.X(pt.At), y(pt.Value.Value)
 		if i == 0 {
 			b.WriteString("M" + itoa(x) + " " + itoa(yv))
 		} else {
@@ -286,7 +287,7 @@ func drawChart(l string, m *metrics.Metric, subject string, pts []metrics.Point,
 	}
 	b.WriteString("H" + itoa(chartX1) + `"/>`)
 	for _, pt := range pts {
-		x, yv := chartX(pt.At, end), y(pt.Value.Value)
+		x, yv := axis.X(pt.At), y(pt.Value.Value)
 		v, at := formatMetric(m, pt.Value.Value), formatDuration(int64(pt.At))
 		desc := escape.HTML(fmt.Sprintf(tr(l, "mx.point"), subject, v, at))
 		b.WriteString(`<g class="metric-pt"`)

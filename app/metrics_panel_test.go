@@ -43,7 +43,7 @@ func TestMetricChartsOfTheHangingTransaction(t *testing.T) {
 		m, ok = e.Metrics()
 	}
 	for _, lang := range []doc.Lang{doc.English, doc.Chinese} {
-		groups, zero := drawMetrics(string(lang), m)
+		groups, zero, _ := drawMetrics(string(lang), m)
 		var lag *metricChart
 		for _, g := range groups {
 			if g.charts[0].m == metrics.LastStableOffsetLag {
