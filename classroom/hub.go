@@ -56,6 +56,9 @@ type Config struct {
 	// Defaults 10 and 30.
 	Rate  float64
 	Burst int
+	// PresenceTTL is how long a student counts as in after the last
+	// sign of their page (presence.go). Default 30s.
+	PresenceTTL time.Duration
 	// Log receives what the operator should know (NATS lost, back).
 	Log func(format string, args ...any)
 }
@@ -81,6 +84,9 @@ func (c Config) withDefaults() Config {
 	}
 	if c.Burst == 0 {
 		c.Burst = 30
+	}
+	if c.PresenceTTL == 0 {
+		c.PresenceTTL = 30 * time.Second
 	}
 	if c.Log == nil {
 		c.Log = func(string, ...any) {}

@@ -459,3 +459,101 @@ func TestConcurrentJoinsCountEverySeat(t *testing.T) {
 		t.Fatalf("%d joined, %d refused", ok, full)
 	}
 }
+
+// nextStudents waits for the instructor's "who is in" to count n.
+func nextStudents(t testing.TB, f *Follower, n int) []string {
+	t.Helper()
+	for {
+		var who struct {
+			Count int
+			Names []string
+		}
+		json.Unmarshal(next(t, f, "students"), &who)
+		if who.Count == n {
+			return who.Names
+		}
+	}
+}
+
+// A student who closes the tab leaves the instructor's count at once,
+// though the instructor is on another server: the sign of presence lasts
+// 30 s, longer than next waits, so only the stream's end can have done it.
+func TestAStudentWhoClosesTheTabLeavesTheCount(t *testing.T) {
+	ns := startNATS(t, t.TempDir(), 0)
+	defer ns.Shutdown()
+	a := openHub(t, Config{NATSURL: ns.ClientURL()})
+	b := openHub(t, Config{NATSURL: ns.ClientURL()})
+	c, err := a.Create("test")
+	if err != nil {
+		t.Fatal(err)
+	}
+	teacher, err := a.Follow(c.ID, c.View)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer teacher.Close()
+	var students []*Follower
+	for _, name := range []string{"Ann", "Bo"} {
+		j, err := b.Join(JoinIn{Code: c.Code, Name: name})
+		if err != nil {
+			t.Fatal(err)
+		}
+		f, err := b.Follow(j.ID, j.Student)
+		if err != nil {
+			t.Fatal(err)
+		}
+		students = append(students, f)
+	}
+	if names := nextStudents(t, teacher, 2); fmt.Sprint(names) != "[Ann Bo]" {
+		t.Fatalf("two in: %v", names)
+	}
+	students[0].Close()
+	if names := nextStudents(t, teacher, 1); fmt.Sprint(names) != "[Bo]" {
+		t.Fatalf("after Ann left: %v", names)
+	}
+	students[1].Close()
+	nextStudents(t, teacher, 0)
+	// A late instructor's page counts who is in, not who ever joined.
+	late, _ := a.Follow(c.ID, c.View)
+	defer late.Close()
+	nextStudents(t, late, 0)
+}
+
+// A student whose page goes silent (a phone out of reach: its stream
+// still open on the server, no answer to the beats) leaves the count once
+// the last sign is older than the TTL; an answer brings them back. The
+// student is on one server, the instructor on another.
+func TestASilentStudentExpiresFromTheCount(t *testing.T) {
+	ns := startNATS(t, t.TempDir(), 0)
+	defer ns.Shutdown()
+	cfg := Config{NATSURL: ns.ClientURL(), PresenceTTL: 600 * time.Millisecond}
+	a, b := openHub(t, cfg), openHub(t, cfg)
+	if b.Beat() != 200*time.Millisecond {
+		t.Fatalf("beat %v for a TTL of %v", b.Beat(), cfg.PresenceTTL)
+	}
+	c, _ := a.Create("test")
+	teacher, err := a.Follow(c.ID, c.View)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer teacher.Close()
+	j, err := b.Join(JoinIn{Code: c.Code})
+	if err != nil {
+		t.Fatal(err)
+	}
+	f, err := b.Follow(j.ID, j.Student)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	nextStudents(t, teacher, 1)
+	nextStudents(t, teacher, 0) // no answer to the beats
+	if err := b.Here(j.ID, j.Student); err != nil {
+		t.Fatal(err)
+	}
+	nextStudents(t, teacher, 1)
+	// Only a student of the class can give a sign.
+	refusedWith(t, b.Here(j.ID, "0123456789abcdef"), 403, "class.err.student")
+	refusedWith(t, b.Here(j.ID, "../x"), 403, "class.err.student")
+	refusedWith(t, b.Here("nope", j.Student), 404, "class.err.noclass")
+}
