@@ -144,7 +144,7 @@ type room struct {
 	dirty   bool                          // who is in changed since the last students event
 	ended   bool                          // the class's record is gone
 	subs    map[*Follower]struct{}
-	done    chan struct{}                 // closed when the room stops
+	done    chan struct{} // closed when the room stops
 }
 
 func (r *room) run(w jetstream.KeyWatcher) {
