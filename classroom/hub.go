@@ -461,7 +461,7 @@ func (h *Hub) SetState(id, secret string, in StateIn) (State, error) {
 	if e := h.instructor(ctx, id, secret); e != nil {
 		return State{}, e
 	}
-	s := State{Script: in.Script, Settings: in.Settings, Seed: in.Seed, Step: in.Step, Lesson: in.Lesson, At: time.Now().UnixMicro()}
+	s := State{Script: in.Script, Settings: in.Settings, Seed: in.Seed, Step: in.Step, Lesson: in.Lesson, Block: in.Block, At: time.Now().UnixMicro()}
 	b, _ := json.Marshal(s)
 	rev, err := h.kv.Put(ctx, stateKey(id), b)
 	if err != nil {

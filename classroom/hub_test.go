@@ -294,6 +294,8 @@ func TestMalformedMessagesAreRefusedWithAReason(t *testing.T) {
 		{`{"script":"x"} {}`, &StateIn{}, "class.err.json"},
 		{`not json`, &StateIn{}, "class.err.json"},
 		{`{"script":"x","lesson":"../x"}`, &StateIn{}, "class.err.lesson"},
+		{`{"script":"x","lesson":"03-x","block":"a b"}`, &StateIn{}, "class.err.block"},
+		{`{"script":"x","block":"overview"}`, &StateIn{}, "class.err.block"},
 		{`{"script":"` + strings.Repeat("a", MaxScript+1) + `"}`, &StateIn{}, "class.err.script"},
 		{`{"script":"` + strings.Repeat("a", MaxMessage) + `"}`, &StateIn{}, "class.err.toobig"},
 		{`{"action":"shout"}`, &QuestionIn{}, "class.err.action"},

@@ -116,3 +116,21 @@ func (r *room) tick() {
 		}
 	}
 }
+
+// CheckCode reads a join code as typed and says whether a class has it:
+// 400 for what no code looks like, 404 for a code no class has (the QR
+// code of a join link is drawn only for a real one).
+func (h *Hub) CheckCode(code string) (string, error) {
+	in := JoinIn{Code: code}
+	if e := in.check(); e != nil {
+		return "", e
+	}
+	ctx, cancel := h.ctx()
+	defer cancel()
+	if _, err := h.kv.Get(ctx, codeKey(in.Code)); errors.Is(err, jetstream.ErrKeyNotFound) {
+		return "", refuse(404, "class.err.nocode")
+	} else if err != nil {
+		return "", h.natsErr(err)
+	}
+	return in.Code, nil
+}

@@ -50,7 +50,7 @@ func (s *Server) serveClass(w http.ResponseWriter, r *http.Request) {
 	}
 	op := strings.TrimPrefix(r.URL.Path, classPrefix)
 	want := http.MethodPost
-	if op == "events" || op == "results.csv" {
+	if op == "events" || op == "results.csv" || op == "qr.svg" {
 		want = http.MethodGet
 	}
 	if r.Method != want {
@@ -130,6 +130,13 @@ func (s *Server) serveClass(w http.ResponseWriter, r *http.Request) {
 		// Answered only once JetStream holds the vote: acknowledged
 		// means kept.
 		w.WriteHeader(http.StatusNoContent)
+	case "here":
+		// A student's page answering its stream's beat: still here.
+		if err := h.Here(id, r.Header.Get(studentHeader)); err != nil {
+			fail(err)
+			return
+		}
+		w.WriteHeader(http.StatusNoContent)
 	case "end":
 		if err := h.End(id, secret); err != nil {
 			fail(err)
@@ -147,6 +154,8 @@ func (s *Server) serveClass(w http.ResponseWriter, r *http.Request) {
 		classroom.WriteCSV(w, rows)
 	case "events":
 		s.serveEvents(w, r, id, fail)
+	case "qr.svg":
+		s.serveClassQR(w, r, lang, fail)
 	default:
 		fail(&classroom.Error{Status: 404, Key: "class.err.noop"})
 	}
@@ -173,7 +182,9 @@ func (s *Server) serveEvents(w http.ResponseWriter, r *http.Request, id string, 
 	// An EventSource reconnects after this many ms when the stream ends.
 	fmt.Fprint(w, "retry: 1000\n\n")
 	rc.Flush()
-	tick := time.NewTicker(heartbeat)
+	// The beat asks a student's page for a sign of presence (an
+	// instructor's page ignores it); it also keeps the connection open.
+	tick := time.NewTicker(min(heartbeat, s.cfg.Classes.Beat()))
 	defer tick.Stop()
 	for {
 		select {
@@ -196,7 +207,7 @@ func (s *Server) serveEvents(w http.ResponseWriter, r *http.Request, id string, 
 				}
 			}
 		case <-tick.C:
-			fmt.Fprint(w, ": beat\n\n")
+			fmt.Fprint(w, "event: beat\ndata: {}\n\n")
 		case <-r.Context().Done():
 			return
 		case <-s.stopping:
