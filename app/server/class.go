@@ -241,3 +241,25 @@ func clientAddr(r *http.Request) string {
 	}
 	return host
 }
+
+// classWorker is go-app's service worker with the API left to the
+// network. A page's fetches go through the worker, and so did a class's
+// event stream: when the page went away the worker's own fetch of it
+// went on, so the server saw the student still there (for as long as
+// the worker lived). Nothing of the API is cached anyway. A worker of
+// another shape is kept as it is (TestTheWorkerLeavesTheClassAPIAlone
+// fails then).
+func classWorker(worker string) string {
+	const upstream = `self.addEventListener("fetch", (event) => {
+  event.respondWith(fetchWithCache(event.request));
+});`
+	const bypass = `self.addEventListener("fetch", (event) => {
+  // txnlab: the API, a class's event stream among it, goes straight to
+  // the network, so closing the page closes the stream.
+  if (new URL(event.request.url).pathname.startsWith("/api/")) {
+    return;
+  }
+  event.respondWith(fetchWithCache(event.request));
+});`
+	return strings.Replace(worker, upstream, bypass, 1)
+}

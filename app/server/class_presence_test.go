@@ -132,3 +132,14 @@ func TestTheJoinLinksQRCode(t *testing.T) {
 		t.Errorf("POST qr.svg: %d", st)
 	}
 }
+
+// The service worker leaves the class API to the network: a class's
+// event stream fetched by the worker outlived the page that closed it,
+// and the student stayed in the count.
+func TestTheWorkerLeavesTheClassAPIAlone(t *testing.T) {
+	s, _ := newServer(t, Config{WebDir: newWebDir(t, fakeWasm(1000))})
+	rec := get(t, s, "/app-worker.js")
+	if rec.Code != 200 || !strings.Contains(rec.Body.String(), `pathname.startsWith("/api/")`) {
+		t.Fatalf("app-worker.js (%d) does not leave /api/ to the network:\n%.400s", rec.Code, rec.Body)
+	}
+}

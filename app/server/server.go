@@ -199,7 +199,9 @@ func newPagesHandler(version string, wasmLen int, lessons []string) *app.Handler
 		CacheableResources: slices.Concat(txnapp.Paths(), []string{"/web/icon.svg", txnapp.EngineWorkerPath}, txnapp.LibraryLinks(), lessons),
 		Version:            version,
 		WasmContentLength:  strconv.Itoa(wasmLen),
-		Resources:          webResolver{},
+		// The class API goes past the service worker (class.go).
+		ServiceWorkerTemplate: classWorker(app.DefaultAppWorkerJS),
+		Resources:             webResolver{},
 		// The wasm is fetched by go-app's loader, a deferred script that
 		// runs only once the whole page is parsed (~0.3 s into a load);
 		// the preload starts the download with the head. crossorigin
