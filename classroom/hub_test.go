@@ -559,3 +559,51 @@ func TestASilentStudentExpiresFromTheCount(t *testing.T) {
 	refusedWith(t, b.Here(j.ID, "../x"), 403, "class.err.student")
 	refusedWith(t, b.Here("nope", j.Student), 404, "class.err.noclass")
 }
+
+// With a store directory the embedded NATS keeps its classes on disk: the
+// process restarts, and the class goes on with the same code, secret and
+// students. Without one, a restart loses it (the default).
+func TestAClassOutlivesARestartWithAStore(t *testing.T) {
+	dir := t.TempDir()
+	h, err := Open(Config{Store: dir})
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, err := h.Create("test")
+	if err != nil {
+		t.Fatal(err)
+	}
+	j, err := h.Join(JoinIn{Code: c.Code, Name: "Ann"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := h.SetState(c.ID, c.Secret, StateIn{Script: "s", Step: 2}); err != nil {
+		t.Fatal(err)
+	}
+	h.Close()
+
+	h = openHub(t, Config{Store: dir})
+	if _, err := h.SetState(c.ID, c.Secret, StateIn{Script: "s", Step: 3}); err != nil {
+		t.Fatalf("the instructor after the restart: %v", err)
+	}
+	f, err := h.Follow(j.ID, j.Student)
+	if err != nil {
+		t.Fatalf("the student after the restart: %v", err)
+	}
+	defer f.Close()
+	var s State
+	json.Unmarshal(next(t, f, "state"), &s)
+	if s.Step != 3 {
+		t.Fatalf("after the restart the student follows %+v", s)
+	}
+	if _, err := h.Join(JoinIn{Code: c.Code}); err != nil {
+		t.Fatalf("the code after the restart: %v", err)
+	}
+
+	mem := openHub(t, Config{})
+	c2, _ := mem.Create("test")
+	mem.Close()
+	mem = openHub(t, Config{})
+	_, err = mem.Join(JoinIn{Code: c2.Code})
+	refusedWith(t, err, 404, "class.err.nocode")
+}
