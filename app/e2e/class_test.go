@@ -6,7 +6,9 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
+	"github.com/chromedp/cdproto/network"
 	"github.com/chromedp/chromedp"
 	"github.com/chromedp/chromedp/kb"
 
@@ -139,7 +141,13 @@ func classValue(b *browser, sel, text string) {
 // serveClasses serves the site with classes on an embedded NATS.
 func serveClasses(t *testing.T) string {
 	t.Helper()
-	hub, err := classroom.Open(classroom.Config{})
+	return serveClassesWith(t, classroom.Config{})
+}
+
+// serveClassesWith is serveClasses with the classes' configuration.
+func serveClassesWith(t *testing.T, cfg classroom.Config) string {
+	t.Helper()
+	hub, err := classroom.Open(cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -303,4 +311,53 @@ func TestAClassPredictsALessonQuestion(t *testing.T) {
 		s.waitFor("the student's facts: the transaction stuck in PrepareCommit", `document.querySelector('[data-scenario="markers-fail"] .facts')?.textContent.includes("order-txn-1 state = PrepareCommit")`)
 	}
 	students[0].shot("lesson-student-settled")
+}
+
+// A student's phone goes out of reach: its stream stays open on the
+// server, but its answers to the beats no longer arrive (blocked here),
+// and the instructor's count drops once the last sign is older than the
+// TTL (3 s here, 30 s by default); in reach again, the page's next
+// answer counts it back. While in reach the page answers every beat, so
+// it stays counted across several TTLs.
+func TestAStudentOutOfReachLeavesTheCount(t *testing.T) {
+	teacher := newBrowser(t)
+	base := serveClassesWith(t, classroom.Config{PresenceTTL: 3 * time.Second})
+	teacher.openURL(base + "/playground")
+	teacher.click("#class summary")
+	teacher.click("#class-start")
+	teacher.waitFor("the join code", `!!document.querySelector("#class-code")`)
+	code := teacher.text("#class-code")
+	s := newBrowser(t)
+	setViewport(s, 390, 844, true)
+	s.openURL(base + "/playground#class=" + code)
+	s.waitFor("the join form", `!!document.querySelector("#class-join")`)
+	s.click("#class-join")
+	s.waitFor("joined", `document.querySelector("#class")?.dataset.following === "true"`)
+	in := func(n int) string {
+		return `document.querySelector("#class-students")?.textContent === "` + strconv.Itoa(n) + ` student(s) in"`
+	}
+	teacher.waitFor("one student", in(1))
+	// Five answers (a beat a second) outlast the 3 s TTL: only the
+	// answers can have kept the student in.
+	answers := `performance.getEntriesByType("resource").filter(e => e.name.includes("/api/class/here")).length`
+	s.waitFor("five answers to the beat", answers+` >= 5`)
+	if !eval[bool](teacher, in(1)) {
+		t.Fatalf("a student answering the beats was counted out: %q", teacher.text("#class-students"))
+	}
+	out := func(offline bool) {
+		t.Helper()
+		if _, err := chromedp.Call(s.ctx, network.Enable, network.EnableParams{}); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := chromedp.Call(s.ctx, network.EmulateNetworkConditionsByRule, network.EmulateNetworkConditionsByRuleParams{
+			MatchedNetworkConditions: []*network.Conditions{{URLPattern: "*://*:*/api/class/here*", Offline: offline, DownloadThroughput: -1, UploadThroughput: -1}},
+		}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	out(true)
+	teacher.waitFor("the student out of reach counted out", in(0))
+	out(false)
+	teacher.waitFor("the student in reach again", in(1))
+	s.takeConsoleErrors() // the answers that could not be sent
 }
