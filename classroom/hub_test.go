@@ -412,7 +412,7 @@ func TestTwoHubsShareANATSThatGoesAwayAndComesBack(t *testing.T) {
 }
 
 func FuzzDecode(f *testing.F) {
-	for _, s := range []string{`{"script":"x","step":2}`, `{"action":"open","text":"?","choices":["a","b"]}`, `{"code":"ABCDE-FGHJK","name":"Ann"}`, `{"round":1,"choice":0,"sure":2}`, `{"a":`, `[]`} {
+	for _, s := range []string{`{"script":"x","step":2}`, `{"script":"","lesson":"03-x","block":"overview","step":1}`, `{"action":"open","text":"?","choices":["a","b"]}`, `{"code":"ABCDE-FGHJK","name":"Ann"}`, `{"round":1,"choice":0,"sure":2}`, `{"a":`, `[]`} {
 		f.Add([]byte(s))
 	}
 	f.Fuzz(func(t *testing.T, b []byte) {

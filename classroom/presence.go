@@ -33,7 +33,10 @@ const studentsEvery = 250 * time.Millisecond
 // Beat is how often a student's stream asks its page for a sign of
 // presence: three to a PresenceTTL, so one missed beat (a phone's radio
 // gap) does not count a student out, and two do.
-func (h *Hub) Beat() time.Duration { return h.cfg.PresenceTTL / 3 }
+func (h *Hub) Beat() time.Duration { return max(h.cfg.PresenceTTL/3, minTick) }
+
+// minTick keeps a ticker's period positive whatever the TTL.
+const minTick = 10 * time.Millisecond
 
 // Here is student sid's page answering a beat of class id's stream.
 func (h *Hub) Here(id, sid string) error {
@@ -94,7 +97,7 @@ func (r *room) present(sid string, deleted bool, at time.Time) {
 // tick expires the room's old signs and sends the instructor's pages who
 // is in when it changed, until the room stops.
 func (r *room) tick() {
-	t := time.NewTicker(min(studentsEvery, r.h.cfg.PresenceTTL/4))
+	t := time.NewTicker(max(min(studentsEvery, r.h.cfg.PresenceTTL/4), minTick))
 	defer t.Stop()
 	for {
 		select {
