@@ -274,7 +274,9 @@ func (c *classSession) listen(token string) {
 		var q classQuestion
 		if json.Unmarshal([]byte(d), &q) == nil {
 			if c.question == nil || c.question.Round != q.Round {
-				c.voted = -1
+				// No choice made for the student: one picked for
+				// them would be the vote of whoever just commits.
+				c.voted, c.choice = -1, -1
 				c.showQ = q.Open && !c.teacher
 			}
 			c.question = &q
@@ -383,6 +385,11 @@ func (c *classSession) predict(ctx app.Context) {
 		return
 	}
 	round, choice := q.Round, c.choice
+	if choice < 0 {
+		c.msg, c.msgErr = tr(c.lang, "q.pick"), true
+		classRedraw(ctx)
+		return
+	}
 	headers := map[string]any{"X-Class-Student": c.student}
 	body := map[string]int{"round": round, "choice": choice, "sure": c.sure}
 	classPost(ctx, classAPI("predict", c.lang, c.id), headers, body, func(ctx app.Context, status int, text string) {
