@@ -199,15 +199,16 @@ func newPagesHandler(version string, wasmLen int, lessons []string) *app.Handler
 		CacheableResources: slices.Concat(txnapp.Paths(), []string{"/web/icon.svg", txnapp.EngineWorkerPath}, txnapp.LibraryLinks(), lessons),
 		Version:            version,
 		WasmContentLength:  strconv.Itoa(wasmLen),
-		// The class API goes past the service worker (class.go).
-		ServiceWorkerTemplate: classWorker(app.DefaultAppWorkerJS),
-		Resources:             webResolver{},
+		Resources:          webResolver{},
 		// The wasm is fetched by go-app's loader, a deferred script that
 		// runs only once the whole page is parsed (~0.3 s into a load);
 		// the preload starts the download with the head. crossorigin
 		// (anonymous) matches the loader's fetch(), so the browser hands
 		// it the preloaded response rather than downloading it again.
 		RawHeaders: []string{`<link rel="preload" href="/web/` + wasmName + `" as="fetch" type="application/wasm" crossorigin="anonymous" fetchpriority="high">`, engineStartTag, earlyStepsTag},
+
+		// The class API goes past the service worker (class.go).
+		ServiceWorkerTemplate: classWorker(app.DefaultAppWorkerJS),
 	}
 }
 
