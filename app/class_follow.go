@@ -116,6 +116,7 @@ func (p *lessonPage) classLessonTick(ctx app.Context) {
 		if theClass != c || c.tickGen != gen || c.ended {
 			return
 		}
+		p.notePresentedBlock()
 		c.sendState(ctx, lessonClassState(slug))
 		ctx.PreventUpdate()
 		ctx.After(classPoll, tick)
@@ -265,4 +266,18 @@ func classQuestionText(q doc.Question) (string, []string) {
 		choices[i] = plainText(ch.HTML)
 	}
 	return plainText(q.PromptHTML), choices
+}
+
+// notePresentedBlock makes the playground the instructor presents the
+// block students follow, before it is stepped: their pages come to it as
+// the projector does. A playground stepped since is noted with its step
+// (classNoteBlock), and a question or exercise presented leaves the note.
+func (p *lessonPage) notePresentedBlock() {
+	slides := p.slides()
+	if !p.presenting || p.slide < 0 || p.slide >= len(slides) {
+		return
+	}
+	if id := p.lesson.Segments[slides[p.slide]].Scenario; id != "" && id != classBlockNote.id {
+		classBlockNote.id, classBlockNote.script, classBlockNote.step = id, "", 0
+	}
 }

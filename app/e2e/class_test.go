@@ -230,6 +230,10 @@ func TestAClassPredictsALessonQuestion(t *testing.T) {
 		teacher.waitFor("the next block", fmt.Sprintf(`%s === %d`, slide, i+1))
 	}
 	block := eval[string](teacher, `document.querySelector(".lesson-presenter .embedded-playground").dataset.scenario`)
+	// The phones come to the playground the projector shows.
+	for _, s := range students {
+		s.waitFor("the student's page at the presented "+block, `(() => { const r = document.querySelector('[data-scenario="`+block+`"]')?.getBoundingClientRect(); return !!r && r.top < innerHeight && r.bottom > 0 })()`)
+	}
 	eval[bool](teacher, `(document.activeElement.blur(), true)`)
 	if eval[string](teacher, `document.querySelector(".lesson-presenter .embedded-playground").dataset.state`) != "ready" {
 		teacher.do(chromedp.KeyEvent(kb.PageDown))
