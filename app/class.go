@@ -50,8 +50,10 @@ type classSession struct {
 	choice    int
 	sure      int
 
-	tickGen int // the instructor's playground sending now (classTick)
-	retries int // streams reopened since the last that opened
+	tickGen  int    // the instructor's playground sending now (classTick)
+	followed string // the lesson block a student's page followed last
+	showQ    bool   // a new question to bring into a student's view
+	retries  int    // streams reopened since the last that opened
 
 	msg    string // the last outcome or refusal, in the page's language
 	msgErr bool
@@ -64,6 +66,7 @@ type classState struct {
 	Script string `json:"script"`
 	Step   int    `json:"step"`
 	Lesson string `json:"lesson,omitempty"`
+	Block  string `json:"block,omitempty"` // a lesson's playground (class_follow.go)
 	Rev    uint64 `json:"rev,omitempty"`
 }
 
@@ -271,7 +274,10 @@ func (c *classSession) listen(token string) {
 		var q classQuestion
 		if json.Unmarshal([]byte(d), &q) == nil {
 			if c.question == nil || c.question.Round != q.Round {
-				c.voted = -1
+				// No choice made for the student: one picked for
+				// them would be the vote of whoever just commits.
+				c.voted, c.choice = -1, -1
+				c.showQ = q.Open && !c.teacher
 			}
 			c.question = &q
 		}
@@ -318,6 +324,7 @@ func (c *classSession) listen(token string) {
 	c.listeners = append(c.listeners, onError)
 	c.es.Call("addEventListener", "error", onError)
 	on("open", func(string) { c.retries = 0 })
+	c.listenBeat()
 }
 
 // classRetries bounds how often a page reopens a stream the server
@@ -378,6 +385,11 @@ func (c *classSession) predict(ctx app.Context) {
 		return
 	}
 	round, choice := q.Round, c.choice
+	if choice < 0 {
+		c.msg, c.msgErr = tr(c.lang, "q.pick"), true
+		classRedraw(ctx)
+		return
+	}
 	headers := map[string]any{"X-Class-Student": c.student}
 	body := map[string]int{"round": round, "choice": choice, "sure": c.sure}
 	classPost(ctx, classAPI("predict", c.lang, c.id), headers, body, func(ctx app.Context, status int, text string) {
@@ -435,10 +447,14 @@ type classBar struct {
 	Start  func(app.Context)
 	// More is what the page adds under the bar (a lesson's questions).
 	More app.UI
+	// Local finds a lesson question in the page's own language
+	// (class_follow.go); nil off a lesson.
+	Local func(id string) (text string, choices []string, ok bool)
 }
 
 func (b *classBar) OnMount(ctx app.Context) {
 	classHost, hasClassHost, classRedraw = ctx, true, b.follow
+	classLocal = b.Local
 	resumeJoined(b.Lang)
 	if c := theClass; c != nil && c.id != "" {
 		if c.teacher && b.Start != nil {
@@ -449,6 +465,7 @@ func (b *classBar) OnMount(ctx app.Context) {
 }
 
 func (b *classBar) follow(ctx app.Context) {
+	classShowQuestion(ctx)
 	if b.Follow != nil {
 		b.Follow(ctx)
 	}
@@ -596,6 +613,7 @@ func renderClassTeacher(l doc.Lang, c *classSession) app.UI {
 			app.Strong().Class("class-code").ID("class-code").Text(c.code[:5]+"-"+c.code[5:]),
 		),
 		app.P().Body(app.Text(tr(l, "class.link")+" "), app.Code().ID("class-link").Text(link)),
+		classQR(l, c),
 		app.If(!c.natsUp, func() app.UI {
 			return app.P().Class("notice error").Role("alert").ID("class-nats").Text(tr(l, "class.nats.down"))
 		}),
@@ -724,7 +742,7 @@ func renderClassStudent(l doc.Lang, c *classSession, redraw func(app.Context)) a
 }
 
 func renderClassQuestionStudent(l doc.Lang, c *classSession) app.UI {
-	q := c.question
+	q := classLocalize(c.question)
 	if q == nil {
 		return nil
 	}
@@ -798,16 +816,18 @@ func (p *lessonPage) renderClass() app.UI {
 		switch {
 		case c == nil || c.ended:
 		case c.teacher && slug != "":
-			c.sendState(ctx, classState{Lesson: slug})
+			c.sendState(ctx, lessonClassState(slug))
 		case !c.teacher && c.following && c.state.Rev != 0 && c.state.Lesson != slug:
 			to := inLang(l, PathPlayground)
 			if c.state.Lesson != "" {
 				to = inLang(l, PathLessons+"/"+c.state.Lesson)
 			}
 			ctx.Navigate(to)
+		case !c.teacher && c.following && c.state.Rev != 0:
+			followClassBlock(ctx, c.state)
 		}
 	}
-	return &classBar{Lang: l, Follow: follow, Start: follow, More: p.renderClassQuestions()}
+	return &classBar{Lang: l, Follow: follow, Start: p.classLessonTick, More: p.renderClassQuestions(), Local: p.classLocalQuestion}
 }
 
 // renderClassQuestions lists the lesson's questions an instructor can open
@@ -823,11 +843,7 @@ func (p *lessonPage) renderClassQuestions() app.UI {
 		if len(q.Choices) < 2 || q.Multiple {
 			continue
 		}
-		choices := make([]string, len(q.Choices))
-		for i, ch := range q.Choices {
-			choices[i] = plainText(ch.HTML)
-		}
-		text := plainText(q.PromptHTML)
+		text, choices := classQuestionText(q)
 		items = append(items, app.Li().Body(
 			app.Button().DataSet("class-open", q.ID).Text(tr(l, "class.q.open")).OnClick(func(ctx app.Context, e app.Event) {
 				c.ask(ctx, "open", q.ID, text, choices)

@@ -190,9 +190,11 @@ func (s *scenarioPlayground) OnMount(ctx app.Context) {
 	s.ctx = ctx
 	ctx.Handle(ShowAction, s.onShow)
 	ctx.Handle(presentStepAction, s.onPresentStep)
+	ctx.Handle(classStepAction, s.onClassStep)
 	if !app.IsClient {
 		return
 	}
+	s.followClassOnMount(ctx)
 	if mq := app.Window().Call("matchMedia", "(prefers-reduced-motion: reduce)"); mq.Truthy() {
 		s.reducedMotion = mq.Get("matches").Bool()
 	}
@@ -408,6 +410,7 @@ func (s *scenarioPlayground) show(ctx app.Context, req ShowRequest) {
 // followNewest keeps the newest row in view and, while playing, animates
 // the newest messages.
 func (s *scenarioPlayground) followNewest(ctx app.Context) {
+	classNoteBlock(s)
 	s.shownSnap, s.shownPos = s.engine.Snapshot(), s.engine.Pos()
 	s.follow(ctx)
 	if app.IsClient {

@@ -42,6 +42,7 @@ var classMessages = map[string][2]string{
 	"class.rejoin":       {"Follow the instructor again", "重新跟随讲师"},
 	"class.commit":       {"Commit my prediction", "提交我的预测"},
 	"class.closed.yours": {"The vote is closed. You predicted: %s", "投票已结束。你的预测：%s"},
+	"class.qr":           {"QR code of the link: a phone's camera opens it", "链接的二维码：用手机相机扫描即可打开"},
 	"class.voted":        {"Your prediction is in.", "你的预测已提交。"},
 
 	"class.err.off":        {"This server runs no classes (it was started without them, or this is a static copy).", "这个服务器没有开启课堂功能（启动时未启用，或者这是静态副本）。"},
@@ -57,6 +58,7 @@ var classMessages = map[string][2]string{
 	"class.err.text":       {"The text is not valid UTF-8, or contains a NUL byte.", "文本不是有效的 UTF-8，或者含有 NUL 字节。"},
 	"class.err.step":       {"The step is out of range.", "步骤超出了范围。"},
 	"class.err.lesson":     {"That is not a lesson's name.", "这不是一个课程的名称。"},
+	"class.err.block":      {"That is not one of the lesson's playgrounds.", "这不是本课中的一个演练场。"},
 	"class.err.action":     {"The action must be open, again or close.", "操作只能是 open、again 或 close。"},
 	"class.err.question":   {"The question needs a text (up to 600 bytes).", "问题需要有文字（最多 600 字节）。"},
 	"class.err.choices":    {"A question needs 2 to %d non-empty choices.", "一个问题需要 2 到 %d 个非空选项。"},

@@ -38,6 +38,12 @@ type Config struct {
 	// comma-separated for a cluster). Default "": a NATS server embedded
 	// in this process, listening on no port.
 	NATSURL string
+	// Store is a directory the embedded NATS keeps its JetStream files
+	// in, so that classes outlive a restart of this process (students
+	// and an instructor whose page stayed open carry on). Default "":
+	// memory only, and nothing of a class outlives the process. Not
+	// used with NATSURL, whose bucket is file-stored by that NATS.
+	Store string
 	// Bucket is the key-value bucket classes live in. Default
 	// "txnlab-classes".
 	Bucket string
@@ -56,6 +62,9 @@ type Config struct {
 	// Defaults 10 and 30.
 	Rate  float64
 	Burst int
+	// PresenceTTL is how long a student counts as in after the last
+	// sign of their page (presence.go). Default 30s.
+	PresenceTTL time.Duration
 	// Log receives what the operator should know (NATS lost, back).
 	Log func(format string, args ...any)
 }
@@ -81,6 +90,9 @@ func (c Config) withDefaults() Config {
 	}
 	if c.Burst == 0 {
 		c.Burst = 30
+	}
+	if c.PresenceTTL == 0 {
+		c.PresenceTTL = 30 * time.Second
 	}
 	if c.Log == nil {
 		c.Log = func(string, ...any) {}
@@ -128,26 +140,34 @@ func Open(cfg Config) (*Hub, error) {
 	storage := jetstream.FileStorage
 	url := cfg.NATSURL
 	if url == "" {
-		dir, err := os.MkdirTemp("", "txnlab-nats-")
+		dir, err := embeddedStore(cfg.Store)
 		if err != nil {
 			return nil, err
 		}
-		h.store = dir
+		if cfg.Store == "" {
+			h.store = dir // removed on Close
+		}
 		ns, err := server.NewServer(&server.Options{DontListen: true, JetStream: true, StoreDir: dir, NoSigs: true, NoLog: true, ServerName: "txnlab"})
 		if err != nil {
-			os.RemoveAll(dir)
+			if cfg.Store == "" {
+				os.RemoveAll(dir)
+			}
 			return nil, fmt.Errorf("embedded NATS: %w", err)
 		}
 		go ns.Start()
 		if !ns.ReadyForConnections(10 * time.Second) {
 			ns.Shutdown()
-			os.RemoveAll(dir)
+			if cfg.Store == "" {
+				os.RemoveAll(dir)
+			}
 			return nil, errors.New("embedded NATS did not start")
 		}
 		h.ns = ns
 		opts = append(opts, nats.InProcessServer(ns))
-		// Nothing of a class outlives the process that embeds it.
-		storage = jetstream.MemoryStorage
+		if cfg.Store == "" {
+			// Nothing of a class outlives the process that embeds it.
+			storage = jetstream.MemoryStorage
+		}
 	}
 	nc, err := nats.Connect(url, opts...)
 	if err != nil {
@@ -455,7 +475,7 @@ func (h *Hub) SetState(id, secret string, in StateIn) (State, error) {
 	if e := h.instructor(ctx, id, secret); e != nil {
 		return State{}, e
 	}
-	s := State{Script: in.Script, Settings: in.Settings, Seed: in.Seed, Step: in.Step, Lesson: in.Lesson, At: time.Now().UnixMicro()}
+	s := State{Script: in.Script, Settings: in.Settings, Seed: in.Seed, Step: in.Step, Lesson: in.Lesson, Block: in.Block, At: time.Now().UnixMicro()}
 	b, _ := json.Marshal(s)
 	rev, err := h.kv.Put(ctx, stateKey(id), b)
 	if err != nil {
@@ -652,4 +672,16 @@ func (h *Hub) Results(id, secret string) ([]Row, error) {
 		return a.Student - b.Student
 	})
 	return rows, nil
+}
+
+// embeddedStore is the embedded NATS's directory: store, made if need
+// be, or a new temporary one.
+func embeddedStore(store string) (string, error) {
+	if store == "" {
+		return os.MkdirTemp("", "txnlab-nats-")
+	}
+	if err := os.MkdirAll(store, 0o700); err != nil {
+		return "", fmt.Errorf("the NATS store: %w", err)
+	}
+	return store, nil
 }

@@ -294,6 +294,8 @@ func TestMalformedMessagesAreRefusedWithAReason(t *testing.T) {
 		{`{"script":"x"} {}`, &StateIn{}, "class.err.json"},
 		{`not json`, &StateIn{}, "class.err.json"},
 		{`{"script":"x","lesson":"../x"}`, &StateIn{}, "class.err.lesson"},
+		{`{"script":"x","lesson":"03-x","block":"a b"}`, &StateIn{}, "class.err.block"},
+		{`{"script":"x","block":"overview"}`, &StateIn{}, "class.err.block"},
 		{`{"script":"` + strings.Repeat("a", MaxScript+1) + `"}`, &StateIn{}, "class.err.script"},
 		{`{"script":"` + strings.Repeat("a", MaxMessage) + `"}`, &StateIn{}, "class.err.toobig"},
 		{`{"action":"shout"}`, &QuestionIn{}, "class.err.action"},
@@ -410,7 +412,7 @@ func TestTwoHubsShareANATSThatGoesAwayAndComesBack(t *testing.T) {
 }
 
 func FuzzDecode(f *testing.F) {
-	for _, s := range []string{`{"script":"x","step":2}`, `{"action":"open","text":"?","choices":["a","b"]}`, `{"code":"ABCDE-FGHJK","name":"Ann"}`, `{"round":1,"choice":0,"sure":2}`, `{"a":`, `[]`} {
+	for _, s := range []string{`{"script":"x","step":2}`, `{"script":"","lesson":"03-x","block":"overview","step":1}`, `{"action":"open","text":"?","choices":["a","b"]}`, `{"code":"ABCDE-FGHJK","name":"Ann"}`, `{"round":1,"choice":0,"sure":2}`, `{"a":`, `[]`} {
 		f.Add([]byte(s))
 	}
 	f.Fuzz(func(t *testing.T, b []byte) {
@@ -458,4 +460,150 @@ func TestConcurrentJoinsCountEverySeat(t *testing.T) {
 	if ok != 40 || full != 10 {
 		t.Fatalf("%d joined, %d refused", ok, full)
 	}
+}
+
+// nextStudents waits for the instructor's "who is in" to count n.
+func nextStudents(t testing.TB, f *Follower, n int) []string {
+	t.Helper()
+	for {
+		var who struct {
+			Count int
+			Names []string
+		}
+		json.Unmarshal(next(t, f, "students"), &who)
+		if who.Count == n {
+			return who.Names
+		}
+	}
+}
+
+// A student who closes the tab leaves the instructor's count at once,
+// though the instructor is on another server: the sign of presence lasts
+// 30 s, longer than next waits, so only the stream's end can have done it.
+func TestAStudentWhoClosesTheTabLeavesTheCount(t *testing.T) {
+	ns := startNATS(t, t.TempDir(), 0)
+	defer ns.Shutdown()
+	a := openHub(t, Config{NATSURL: ns.ClientURL()})
+	b := openHub(t, Config{NATSURL: ns.ClientURL()})
+	c, err := a.Create("test")
+	if err != nil {
+		t.Fatal(err)
+	}
+	teacher, err := a.Follow(c.ID, c.View)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer teacher.Close()
+	var students []*Follower
+	for _, name := range []string{"Ann", "Bo"} {
+		j, err := b.Join(JoinIn{Code: c.Code, Name: name})
+		if err != nil {
+			t.Fatal(err)
+		}
+		f, err := b.Follow(j.ID, j.Student)
+		if err != nil {
+			t.Fatal(err)
+		}
+		students = append(students, f)
+	}
+	if names := nextStudents(t, teacher, 2); fmt.Sprint(names) != "[Ann Bo]" {
+		t.Fatalf("two in: %v", names)
+	}
+	students[0].Close()
+	if names := nextStudents(t, teacher, 1); fmt.Sprint(names) != "[Bo]" {
+		t.Fatalf("after Ann left: %v", names)
+	}
+	students[1].Close()
+	nextStudents(t, teacher, 0)
+	// A late instructor's page counts who is in, not who ever joined.
+	late, _ := a.Follow(c.ID, c.View)
+	defer late.Close()
+	nextStudents(t, late, 0)
+}
+
+// A student whose page goes silent (a phone out of reach: its stream
+// still open on the server, no answer to the beats) leaves the count once
+// the last sign is older than the TTL; an answer brings them back. The
+// student is on one server, the instructor on another.
+func TestASilentStudentExpiresFromTheCount(t *testing.T) {
+	ns := startNATS(t, t.TempDir(), 0)
+	defer ns.Shutdown()
+	cfg := Config{NATSURL: ns.ClientURL(), PresenceTTL: 600 * time.Millisecond}
+	a, b := openHub(t, cfg), openHub(t, cfg)
+	if b.Beat() != 200*time.Millisecond {
+		t.Fatalf("beat %v for a TTL of %v", b.Beat(), cfg.PresenceTTL)
+	}
+	c, _ := a.Create("test")
+	teacher, err := a.Follow(c.ID, c.View)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer teacher.Close()
+	j, err := b.Join(JoinIn{Code: c.Code})
+	if err != nil {
+		t.Fatal(err)
+	}
+	f, err := b.Follow(j.ID, j.Student)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	nextStudents(t, teacher, 1)
+	nextStudents(t, teacher, 0) // no answer to the beats
+	if err := b.Here(j.ID, j.Student); err != nil {
+		t.Fatal(err)
+	}
+	nextStudents(t, teacher, 1)
+	// Only a student of the class can give a sign.
+	refusedWith(t, b.Here(j.ID, "0123456789abcdef"), 403, "class.err.student")
+	refusedWith(t, b.Here(j.ID, "../x"), 403, "class.err.student")
+	refusedWith(t, b.Here("nope", j.Student), 404, "class.err.noclass")
+}
+
+// With a store directory the embedded NATS keeps its classes on disk: the
+// process restarts, and the class goes on with the same code, secret and
+// students. Without one, a restart loses it (the default).
+func TestAClassOutlivesARestartWithAStore(t *testing.T) {
+	dir := t.TempDir()
+	h, err := Open(Config{Store: dir})
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, err := h.Create("test")
+	if err != nil {
+		t.Fatal(err)
+	}
+	j, err := h.Join(JoinIn{Code: c.Code, Name: "Ann"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := h.SetState(c.ID, c.Secret, StateIn{Script: "s", Step: 2}); err != nil {
+		t.Fatal(err)
+	}
+	h.Close()
+
+	h = openHub(t, Config{Store: dir})
+	if _, err := h.SetState(c.ID, c.Secret, StateIn{Script: "s", Step: 3}); err != nil {
+		t.Fatalf("the instructor after the restart: %v", err)
+	}
+	f, err := h.Follow(j.ID, j.Student)
+	if err != nil {
+		t.Fatalf("the student after the restart: %v", err)
+	}
+	defer f.Close()
+	var s State
+	json.Unmarshal(next(t, f, "state"), &s)
+	if s.Step != 3 {
+		t.Fatalf("after the restart the student follows %+v", s)
+	}
+	if _, err := h.Join(JoinIn{Code: c.Code}); err != nil {
+		t.Fatalf("the code after the restart: %v", err)
+	}
+
+	mem := openHub(t, Config{})
+	c2, _ := mem.Create("test")
+	mem.Close()
+	mem = openHub(t, Config{})
+	_, err = mem.Join(JoinIn{Code: c2.Code})
+	refusedWith(t, err, 404, "class.err.nocode")
 }

@@ -60,6 +60,10 @@ type State struct {
 	Seed     int64  `json:"seed,omitempty"`
 	Step     int    `json:"step"`
 	Lesson   string `json:"lesson,omitempty"`
+	// Block is the lesson's scenario block (its id) that Script and
+	// Step are of: each student's same embedded playground follows it.
+	// Script is then "" for the lesson's own script.
+	Block string `json:"block,omitempty"`
 	// At is when the server took the state, in Unix microseconds; the
 	// load test measures the fan-out from it.
 	At int64 `json:"at,omitempty"`
@@ -103,6 +107,7 @@ type StateIn struct {
 	Seed     int64  `json:"seed"`
 	Step     int    `json:"step"`
 	Lesson   string `json:"lesson"`
+	Block    string `json:"block"`
 }
 
 // QuestionIn is the instructor's question message: Action "open" opens
@@ -180,6 +185,8 @@ func (m *StateIn) check() *Error {
 		return refuse(400, "class.err.step")
 	case !slugOK(m.Lesson):
 		return refuse(400, "class.err.lesson")
+	case !slugOK(m.Block) || m.Block != "" && m.Lesson == "":
+		return refuse(400, "class.err.block")
 	}
 	return nil
 }

@@ -37,7 +37,8 @@ type Follower struct {
 	ch      chan Event
 	Teacher bool
 	r       *room
-	closed  bool // under r.mu
+	closed  bool   // under r.mu
+	student string // a student's token: present while the stream is open
 }
 
 // Close stops following.
@@ -63,14 +64,23 @@ func (h *Hub) Follow(id, token string) (*Follower, error) {
 		} else if err != nil {
 			return nil, h.natsErr(err)
 		}
+		// Opening the stream is being here; closing it, leaving
+		// (presence.go).
+		if _, err := h.kv.Put(ctx, presenceKey(id, token), []byte("1")); err != nil {
+			return nil, h.natsErr(err)
+		}
 	}
 	h.mu.Lock()
 	r, ok := h.rooms[id]
 	if !ok {
-		r = &room{h: h, id: id, votes: map[int]map[string]Prediction{}, names: map[string]string{}, subs: map[*Follower]struct{}{}}
+		r = &room{h: h, id: id, votes: map[int]map[string]Prediction{}, names: map[string]string{}, seen: map[string]time.Time{}, subs: map[*Follower]struct{}{}, done: make(chan struct{})}
 		h.rooms[id] = r
+		go r.tick()
 	}
 	f := &Follower{ch: make(chan Event, followerBuffer), Teacher: teacher, r: r}
+	if !teacher {
+		f.student = token
+	}
 	f.Events = f.ch
 	r.mu.Lock()
 	r.subs[f] = struct{}{}
@@ -130,7 +140,11 @@ type room struct {
 	q       *Question
 	votes   map[int]map[string]Prediction // round → student → vote
 	names   map[string]string             // student → display name
+	seen    map[string]time.Time          // student → last sign of presence (presence.go)
+	dirty   bool                          // who is in changed since the last students event
+	ended   bool                          // the class's record is gone
 	subs    map[*Follower]struct{}
+	done    chan struct{} // closed when the room stops
 }
 
 func (r *room) run(w jetstream.KeyWatcher) {
@@ -181,6 +195,7 @@ func (r *room) apply(e jetstream.KeyValueEntry) {
 	switch kind {
 	case "meta":
 		if deleted {
+			r.ended = true
 			r.broadcast(Event{"ended", []byte("{}")}, false)
 			for f := range r.subs {
 				r.drop(f)
@@ -214,9 +229,9 @@ func (r *room) apply(e jetstream.KeyValueEntry) {
 			json.Unmarshal(e.Value(), &s)
 			r.names[arg] = s.Name
 		}
-		if r.ready {
-			r.broadcast(r.studentsEvent(), true)
-		}
+		r.dirty = true
+	case "a":
+		r.present(arg, deleted, e.Created())
 	case "p":
 		round, sid, _ := strings.Cut(arg, ".")
 		n, _ := strconv.Atoi(round)
@@ -266,8 +281,8 @@ func (r *room) questionEvent() Event {
 // given (the students who gave none are only counted).
 func (r *room) studentsEvent() Event {
 	var names []string
-	for _, n := range r.names {
-		if n != "" {
+	for sid := range r.seen {
+		if n := r.names[sid]; n != "" {
 			names = append(names, n)
 		}
 	}
@@ -275,7 +290,7 @@ func (r *room) studentsEvent() Event {
 	b, _ := json.Marshal(struct {
 		Count int      `json:"count"`
 		Names []string `json:"names"`
-	}{len(r.names), names})
+	}{len(r.seen), names})
 	return Event{"students", b}
 }
 
@@ -348,6 +363,7 @@ func (r *room) leave(f *Follower) {
 	r.mu.Lock()
 	delete(r.subs, f)
 	r.drop(f)
+	ended := r.ended
 	last := len(r.subs) == 0
 	if last && r.h.rooms[r.id] == r {
 		delete(r.h.rooms, r.id)
@@ -357,11 +373,17 @@ func (r *room) leave(f *Follower) {
 	if last {
 		r.stop()
 	}
+	if f.student != "" && !ended {
+		r.h.left(r.id, f.student)
+	}
 }
 
 // stop ends the watcher and every follower's stream.
 func (r *room) stop() {
 	r.mu.Lock()
+	if !r.stopped {
+		close(r.done)
+	}
 	r.stopped = true
 	w := r.watcher
 	for f := range r.subs {

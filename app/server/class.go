@@ -50,7 +50,7 @@ func (s *Server) serveClass(w http.ResponseWriter, r *http.Request) {
 	}
 	op := strings.TrimPrefix(r.URL.Path, classPrefix)
 	want := http.MethodPost
-	if op == "events" || op == "results.csv" {
+	if op == "events" || op == "results.csv" || op == "qr.svg" {
 		want = http.MethodGet
 	}
 	if r.Method != want {
@@ -130,6 +130,13 @@ func (s *Server) serveClass(w http.ResponseWriter, r *http.Request) {
 		// Answered only once JetStream holds the vote: acknowledged
 		// means kept.
 		w.WriteHeader(http.StatusNoContent)
+	case "here":
+		// A student's page answering its stream's beat: still here.
+		if err := h.Here(id, r.Header.Get(studentHeader)); err != nil {
+			fail(err)
+			return
+		}
+		w.WriteHeader(http.StatusNoContent)
 	case "end":
 		if err := h.End(id, secret); err != nil {
 			fail(err)
@@ -147,6 +154,8 @@ func (s *Server) serveClass(w http.ResponseWriter, r *http.Request) {
 		classroom.WriteCSV(w, rows)
 	case "events":
 		s.serveEvents(w, r, id, fail)
+	case "qr.svg":
+		s.serveClassQR(w, r, lang, fail)
 	default:
 		fail(&classroom.Error{Status: 404, Key: "class.err.noop"})
 	}
@@ -173,7 +182,9 @@ func (s *Server) serveEvents(w http.ResponseWriter, r *http.Request, id string, 
 	// An EventSource reconnects after this many ms when the stream ends.
 	fmt.Fprint(w, "retry: 1000\n\n")
 	rc.Flush()
-	tick := time.NewTicker(heartbeat)
+	// The beat asks a student's page for a sign of presence (an
+	// instructor's page ignores it); it also keeps the connection open.
+	tick := time.NewTicker(min(heartbeat, s.cfg.Classes.Beat()))
 	defer tick.Stop()
 	for {
 		select {
@@ -196,7 +207,7 @@ func (s *Server) serveEvents(w http.ResponseWriter, r *http.Request, id string, 
 				}
 			}
 		case <-tick.C:
-			fmt.Fprint(w, ": beat\n\n")
+			fmt.Fprint(w, "event: beat\ndata: {}\n\n")
 		case <-r.Context().Done():
 			return
 		case <-s.stopping:
@@ -229,4 +240,26 @@ func clientAddr(r *http.Request) string {
 		return r.RemoteAddr
 	}
 	return host
+}
+
+// classWorker is go-app's service worker with the API left to the
+// network. A page's fetches go through the worker, and so did a class's
+// event stream: when the page went away the worker's own fetch of it
+// went on, so the server saw the student still there (for as long as
+// the worker lived). Nothing of the API is cached anyway. A worker of
+// another shape is kept as it is (TestTheWorkerLeavesTheClassAPIAlone
+// fails then).
+func classWorker(worker string) string {
+	const upstream = `self.addEventListener("fetch", (event) => {
+  event.respondWith(fetchWithCache(event.request));
+});`
+	const bypass = `self.addEventListener("fetch", (event) => {
+  // txnlab: the API, a class's event stream among it, goes straight to
+  // the network, so closing the page closes the stream.
+  if (new URL(event.request.url).pathname.startsWith("/api/")) {
+    return;
+  }
+  event.respondWith(fetchWithCache(event.request));
+});`
+	return strings.Replace(worker, upstream, bypass, 1)
 }

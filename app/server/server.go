@@ -206,6 +206,9 @@ func newPagesHandler(version string, wasmLen int, lessons []string) *app.Handler
 		// (anonymous) matches the loader's fetch(), so the browser hands
 		// it the preloaded response rather than downloading it again.
 		RawHeaders: []string{`<link rel="preload" href="/web/` + wasmName + `" as="fetch" type="application/wasm" crossorigin="anonymous" fetchpriority="high">`, engineStartTag, earlyStepsTag},
+
+		// The class API goes past the service worker (class.go).
+		ServiceWorkerTemplate: classWorker(app.DefaultAppWorkerJS),
 	}
 }
 

@@ -59,8 +59,9 @@ func serveCmd(args []string) error {
 	kafkaSave := fs.String("kafka-save", "kafka-session.scenario", "`file` the --kafka session is recorded to")
 	natsURL := fs.String("nats", "", "run classes on the NATS at `URL` (nats://host:4222, shared by several servers); default: a NATS embedded in this process")
 	noClasses := fs.Bool("no-classes", false, "serve no live classes (no NATS at all)")
+	natsStore := fs.String("nats-store", "", "keep the embedded NATS's classes in `DIR`, so they outlive a restart (default: memory only)")
 	fs.Usage = func() {
-		fmt.Fprintln(fs.Output(), "usage: txnlab serve [--addr 127.0.0.1:8080] [--web DIR] [--static DIR] [--lessons DIR [--lessons-only]] [--kafka 127.0.0.1:9092] [--nats URL | --no-classes]")
+		fmt.Fprintln(fs.Output(), "usage: txnlab serve [--addr 127.0.0.1:8080] [--web DIR] [--static DIR] [--lessons DIR [--lessons-only]] [--kafka 127.0.0.1:9092] [--nats URL | --nats-store DIR | --no-classes]")
 		fs.PrintDefaults()
 	}
 	if err := fs.Parse(args); err != nil {
@@ -96,8 +97,12 @@ func serveCmd(args []string) error {
 		defer stop() // deferred last, run first: the listener ends, then wait returns
 		cfg.Live = l
 	}
+	if *natsStore != "" && *natsURL != "" {
+		fmt.Fprintln(fs.Output(), "txnlab serve: --nats-store is the embedded NATS's; --nats URL stores where that NATS does")
+		return errUsage
+	}
 	if *static == "" && !*noClasses {
-		hub, err := classroom.Open(classroom.Config{NATSURL: *natsURL, Log: func(f string, a ...any) { fmt.Fprintf(os.Stderr, "txnlab: "+f+"\n", a...) }})
+		hub, err := classroom.Open(classroom.Config{NATSURL: *natsURL, Store: *natsStore, Log: func(f string, a ...any) { fmt.Fprintf(os.Stderr, "txnlab: "+f+"\n", a...) }})
 		if err != nil {
 			return fmt.Errorf("classes: %w (--no-classes serves without them)", err)
 		}
