@@ -239,6 +239,8 @@ func renderExternal(b *wordBuilder, m protocol.Message) {
 			parts[i] = p.TopicPartition.String() + ":" + i64(p.FetchOffset)
 		}
 		b.opt("Partitions", listOrNone(strings.Join(parts, ",")))
+	default:
+		renderExternalMore(b, m)
 	case *protocol.ProduceRequest:
 		optStr(b, "TransactionalId", m.TransactionalId)
 		b.opt("Acks", i64(int64(m.Acks)))
@@ -364,6 +366,8 @@ func parseExternalRequest(lp *lineParser, api protocol.APIKey, bg bool) Stmt {
 			SessionEpoch:   int32(f.num("SessionEpoch", -1, math.MaxInt32)), Partitions: f.fetchParts("Partitions")}
 	case protocol.Produce:
 		st.Msg = lp.externalProduce(f, st.Version)
+	default:
+		st.Msg = f.parseExternalMore(api)
 	}
 	setVersion(st.Msg, st.Version)
 	if api != protocol.Produce {
@@ -653,7 +657,7 @@ func cloneRequest(m protocol.Message) protocol.Message {
 		}
 		return &c
 	}
-	return m
+	return cloneMore(m)
 }
 
 // fromExternal reports whether the rest of a request line names an

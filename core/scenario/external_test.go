@@ -27,6 +27,16 @@ request OffsetCommit from=kgo to=broker-1 conn=4 GroupId=h GenerationId=-1 Membe
 request OffsetFetch from=kgo to=broker-1 conn=4 GroupId=g Partitions=none RequireStable=true &
 request EndTxn from=kgo to=broker-0 conn=1 Version=3 TransactionalId=t1 ProducerId=0 ProducerEpoch=0 Committed=true
 request Fetch from=kgo to=broker-0 conn=5 IsolationLevel=1 SessionEpoch=0 Partitions=orders/0:0
+request Metadata from=kgo to=broker-2 conn=6 Topics=null AllowAutoTopicCreation=false
+request Metadata from=kgo to=broker-2 conn=6 Topics=orders,"none","a b",nope AllowAutoTopicCreation=true &
+request Metadata from=kgo to=broker-2 conn=6 Topics=none AllowAutoTopicCreation=false &
+request ListOffsets from=kgo to=broker-0 conn=5 Version=7 IsolationLevel=1 Partitions=orders/0:-1:0,orders/1:-2:-1
+request LeaveGroup from=kgo to=broker-1 conn=3 GroupId=g Members=kgo-1,"kgo 2":i2
+request ListTransactions from=kgo to=broker-0 conn=6 StateFilters=Ongoing,"x,y" ProducerIdFilters=none
+request ListTransactions from=kgo to=broker-1 conn=7 StateFilters=none ProducerIdFilters=0,7
+request DescribeTransactions from=kgo to=broker-0 conn=1 TransactionalIds=t1,"none",":"
+request DescribeProducers from=kgo to=broker-0 conn=5 Partitions=orders/0,orders/1
+request WriteTxnMarkers from=kgo to=broker-0 conn=5 Version=1 Markers=0:0:ABORT:0:orders/0+orders/1,5:1:COMMIT:-1:
 `
 
 // TestExternalRequestsRoundTrip: each external request renders to the
@@ -66,7 +76,12 @@ func TestExternalRequestErrors(t *testing.T) {
 		{"request EndTxn from=ext conn=1 Committed=true", "needs to=broker-N"},
 		{"request EndTxn from=ext to=broker-0 Committed=true", "needs conn=N"},
 		{"request EndTxn from=ext to=coordinator(t) conn=1", "goes to a broker"},
-		{"request WriteTxnMarkers from=ext to=broker-0 conn=1", "cannot send WriteTxnMarkers"},
+		{"request EndTxn.response from=ext to=broker-0 conn=1", "without .response"},
+		{"request WriteTxnMarkers from=ext to=broker-0 conn=1 Markers=1:0:MAYBE:0:orders/0", "COMMIT|ABORT"},
+		{"request WriteTxnMarkers from=ext to=broker-0 conn=1 Markers=1:0:ABORT:0:nope/0", "unknown topic"},
+		{"request ListOffsets from=ext to=broker-0 conn=1 Partitions=orders/0:-1", "TIMESTAMP:CURRENT_LEADER_EPOCH"},
+		{"request LeaveGroup from=ext to=broker-0 conn=1 GroupId=g Members=a:b:c", "MEMBER_ID[:GROUP_INSTANCE_ID]"},
+		{`request DescribeTransactions from=ext to=broker-0 conn=1 TransactionalIds="a`, "unterminated quote"},
 		{"request Produce from=ext to=broker-0 conn=1 orders/0", "has no records"},
 		{"request Produce from=ext to=broker-0 conn=1 orders/0 k=v a/0", "unknown topic"},
 		{`request Produce from=ext to=broker-0 conn=1 orders/0 "\x4"=b`, "unknown escape"},
