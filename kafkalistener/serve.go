@@ -4,10 +4,9 @@ package kafkalistener
 
 // The driver's side of a request: a new connection, the per-connection
 // queue (one request in the simulation at a time, as a Kafka broker
-// mutes a connection until it answers), the requests the listener
-// answers from the cluster's state (ApiVersions, Metadata, ListOffsets:
-// they change nothing), and the injection of the others as request
-// statements.
+// mutes a connection until it answers), ApiVersions, which the listener
+// answers itself, and the injection of every other request as a request
+// statement.
 
 import (
 	"net"
@@ -88,12 +87,6 @@ func (l *Listener) serve(r *request) {
 		v := resp.Version
 		resp.SetVersion(v)
 		r.c.send(frame(r.corr, resp))
-		return
-	case *kmsg.MetadataRequest:
-		l.respond(r, l.metadata(r, req))
-		return
-	case *kmsg.ListOffsetsRequest:
-		l.respond(r, l.listOffsets(r, req))
 		return
 	}
 	cl := &call{r: r}
@@ -301,76 +294,6 @@ func deref(s *string) string {
 	return *s
 }
 
-// metadata answers from the controller's image: live brokers at their
-// ports, each partition's leader, epoch, replicas and ISR. A topic a
-// client names before it exists is created, as Kafka's
-// auto.create.topics.enable does, by a recorded topic statement.
-func (l *Listener) metadata(r *request, req *kmsg.MetadataRequest) *kmsg.MetadataResponse {
-	resp := req.ResponseKind().(*kmsg.MetadataResponse)
-	resp.ClusterID = strPtr("txnlab")
-	resp.ControllerID = -1
-	for i := range l.c.Brokers {
-		// The controller's view, as Kafka's metadata: a crashed broker
-		// is listed (and refuses connections) until the controller
-		// fences it after broker.session.timeout.ms.
-		if !l.c.Meta.Alive[i] {
-			continue
-		}
-		host, port := l.hostPort(int32(i))
-		resp.Brokers = append(resp.Brokers, kmsg.MetadataResponseBroker{NodeID: int32(i), Host: host, Port: port})
-		if resp.ControllerID < 0 {
-			resp.ControllerID = int32(i)
-		}
-	}
-	var names []string
-	all := req.Topics == nil
-	if all {
-		for _, t := range l.c.Meta.Topics {
-			names = append(names, t.Name)
-		}
-	}
-	for _, t := range req.Topics {
-		names = append(names, deref(t.Topic))
-	}
-	auto := req.Version < 4 || req.AllowAutoTopicCreation
-	for _, name := range names {
-		mt := kmsg.MetadataResponseTopic{Topic: strPtr(name), IsInternal: strings.HasPrefix(name, "__")}
-		topic, ok := l.c.Meta.Topic(name)
-		if !ok && (mt.IsInternal || !validTopic(name)) {
-			mt.ErrorCode = errInvalidTopic
-		} else if !ok && !auto {
-			mt.ErrorCode = errUnknownTopicOrPartition
-		} else if !ok {
-			if err := l.apply("topic " + name + " partitions=" + strconv.Itoa(l.cfg.AutoCreatePartitions)); err != nil {
-				l.note("could not create topic %s for %s: %v", name, r.clientID, err)
-				mt.ErrorCode = errUnknownTopicOrPartition
-			}
-			topic, ok = l.c.Meta.Topic(name)
-		}
-		if ok {
-			for p := int32(0); p < topic.Partitions; p++ {
-				ps := l.c.Meta.Partition(protocol.TopicPartition{Topic: name, Partition: p})
-				if ps == nil {
-					continue
-				}
-				mp := kmsg.MetadataResponseTopicPartition{Partition: p, Leader: ps.Leader, LeaderEpoch: ps.LeaderEpoch,
-					Replicas: append([]int32{}, ps.Replicas...), ISR: append([]int32{}, ps.ISR...), OfflineReplicas: []int32{}}
-				if ps.Leader < 0 {
-					mp.ErrorCode = errLeaderNotAvailable
-				}
-				for _, rep := range ps.Replicas {
-					if !l.c.Meta.Alive[rep] {
-						mp.OfflineReplicas = append(mp.OfflineReplicas, rep)
-					}
-				}
-				mt.Partitions = append(mt.Partitions, mp)
-			}
-		}
-		resp.Topics = append(resp.Topics, mt)
-	}
-	return resp
-}
-
 // validTopic is Kafka's legal topic name, without the internal prefix.
 func validTopic(s string) bool {
 	if s == "" || len(s) > 249 || s == "." || s == ".." || strings.HasPrefix(s, "__") {
@@ -392,38 +315,4 @@ func (l *Listener) hostPort(id int32) (string, int32) {
 	host, port, _ := net.SplitHostPort(l.addrs[id])
 	n, _ := strconv.Atoi(port)
 	return host, int32(n)
-}
-
-// listOffsets answers the earliest offset (the simulation keeps every
-// record, so 0), and the latest: the high watermark, or the last stable
-// offset for read_committed. A timestamp search is not served.
-func (l *Listener) listOffsets(r *request, req *kmsg.ListOffsetsRequest) *kmsg.ListOffsetsResponse {
-	resp := req.ResponseKind().(*kmsg.ListOffsetsResponse)
-	for _, t := range req.Topics {
-		rt := kmsg.ListOffsetsResponseTopic{Topic: t.Topic}
-		for _, p := range t.Partitions {
-			rp := kmsg.ListOffsetsResponseTopicPartition{Partition: p.Partition, Timestamp: -1, Offset: -1, LeaderEpoch: -1}
-			facts, ok := l.c.PartitionFacts(protocol.TopicPartition{Topic: t.Topic, Partition: p.Partition})
-			switch {
-			case !ok:
-				rp.ErrorCode = errUnknownTopicOrPartition
-			case int(facts.Leader) != r.c.broker:
-				rp.ErrorCode = errNotLeader
-			default:
-				rp.LeaderEpoch = facts.LeaderEpoch
-				switch p.Timestamp {
-				case -2:
-					rp.Offset = 0
-				case -1:
-					rp.Offset = facts.HW
-					if req.IsolationLevel == 1 {
-						rp.Offset = facts.LSO
-					}
-				}
-			}
-			rt.Partitions = append(rt.Partitions, rp)
-		}
-		resp.Topics = append(resp.Topics, rt)
-	}
-	return resp
 }

@@ -77,8 +77,11 @@ func renderExternalMore(b *wordBuilder, m protocol.Message) {
 		parts := make([]string, len(m.Members))
 		for i, mm := range m.Members {
 			parts[i] = quoteItem(mm.MemberId)
-			if mm.GroupInstanceId != "" {
+			if mm.GroupInstanceId != "" || mm.Reason != "" {
 				parts[i] += ":" + quoteItem(mm.GroupInstanceId)
+			}
+			if mm.Reason != "" {
+				parts[i] += ":" + quoteItem(mm.Reason)
 			}
 		}
 		b.opt("Members", listOrNone(strings.Join(parts, ",")))
@@ -194,12 +197,15 @@ func (f externalOpts) parseExternalMore(api protocol.APIKey) protocol.Message {
 		m := &protocol.LeaveGroupRequest{GroupId: f.str("GroupId")}
 		o, _ := f.opts.get("Members")
 		for _, it := range f.quotedItems("Members") {
-			if len(it) > 2 {
-				lp.failf(o.vcol, "expected MEMBER_ID[:GROUP_INSTANCE_ID] in Members")
+			if len(it) > 3 {
+				lp.failf(o.vcol, "expected MEMBER_ID[:GROUP_INSTANCE_ID[:REASON]] in Members")
 			}
 			mm := protocol.LeaveGroupMember{MemberId: it[0]}
-			if len(it) == 2 {
+			if len(it) >= 2 {
 				mm.GroupInstanceId = it[1]
+			}
+			if len(it) == 3 {
+				mm.Reason = it[2]
 			}
 			m.Members = append(m.Members, mm)
 		}

@@ -31,7 +31,7 @@ request Metadata from=kgo to=broker-2 conn=6 Topics=null AllowAutoTopicCreation=
 request Metadata from=kgo to=broker-2 conn=6 Topics=orders,"none","a b",nope AllowAutoTopicCreation=true &
 request Metadata from=kgo to=broker-2 conn=6 Topics=none AllowAutoTopicCreation=false &
 request ListOffsets from=kgo to=broker-0 conn=5 Version=7 IsolationLevel=1 Partitions=orders/0:-1:0,orders/1:-2:-1
-request LeaveGroup from=kgo to=broker-1 conn=3 GroupId=g Members=kgo-1,"kgo 2":i2
+request LeaveGroup from=kgo to=broker-1 conn=3 GroupId=g Members=kgo-1,"kgo 2":i2,kgo-3:"":"the consumer is being closed"
 request ListTransactions from=kgo to=broker-0 conn=6 StateFilters=Ongoing,"x,y" ProducerIdFilters=none
 request ListTransactions from=kgo to=broker-1 conn=7 StateFilters=none ProducerIdFilters=0,7
 request DescribeTransactions from=kgo to=broker-0 conn=1 TransactionalIds=t1,"none",":"
@@ -80,7 +80,7 @@ func TestExternalRequestErrors(t *testing.T) {
 		{"request WriteTxnMarkers from=ext to=broker-0 conn=1 Markers=1:0:MAYBE:0:orders/0", "COMMIT|ABORT"},
 		{"request WriteTxnMarkers from=ext to=broker-0 conn=1 Markers=1:0:ABORT:0:nope/0", "unknown topic"},
 		{"request ListOffsets from=ext to=broker-0 conn=1 Partitions=orders/0:-1", "TIMESTAMP:CURRENT_LEADER_EPOCH"},
-		{"request LeaveGroup from=ext to=broker-0 conn=1 GroupId=g Members=a:b:c", "MEMBER_ID[:GROUP_INSTANCE_ID]"},
+		{"request LeaveGroup from=ext to=broker-0 conn=1 GroupId=g Members=a:b:c:d", "MEMBER_ID[:GROUP_INSTANCE_ID[:REASON]]"},
 		{`request DescribeTransactions from=ext to=broker-0 conn=1 TransactionalIds="a`, "unterminated quote"},
 		{"request Produce from=ext to=broker-0 conn=1 orders/0", "has no records"},
 		{"request Produce from=ext to=broker-0 conn=1 orders/0 k=v a/0", "unknown topic"},
