@@ -28,6 +28,8 @@ type request struct {
 	closeWhy string
 	// batches are a Produce's decoded partitions (produce.go).
 	batches *decodedProduce
+	// released: the breakpoint held it and the learner let it go.
+	released bool
 }
 
 // conn is one accepted TCP connection to one broker's port.

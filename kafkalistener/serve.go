@@ -89,6 +89,9 @@ func (l *Listener) serve(r *request) {
 		r.c.send(frame(r.corr, resp))
 		return
 	}
+	if l.hold(r) {
+		return
+	}
 	cl := &call{r: r}
 	msg, local := l.translate(cl)
 	if local != nil {
