@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/klauspost/compress/zstd"
 	"github.com/twmb/franz-go/pkg/kmsg"
 
 	"txnlab/core/protocol"
@@ -115,6 +116,13 @@ func TestBadInput(t *testing.T) {
 	zw := gzip.NewWriter(&bomb)
 	zw.Write(make([]byte, MaxDecompressed+1024))
 	zw.Close()
+	zenc, _ := zstd.NewWriter(nil)
+	zstdBomb := zenc.EncodeAll(make([]byte, MaxDecompressed+1024), nil)
+	many := protocol.RecordBatch{ProducerId: -1, ProducerEpoch: -1, BaseSequence: -1, Records: []protocol.Record{{Key: "k", Value: "v"}}}
+	for i := 0; i <= MaxRecordHeaders; i++ {
+		many.Records[0].Headers = append(many.Records[0].Headers, protocol.RecordHeader{Key: "h"})
+	}
+	manyHeaders := EncodeBatch(&many, 0)
 	for _, tc := range []struct {
 		name  string
 		batch []byte
@@ -123,7 +131,9 @@ func TestBadInput(t *testing.T) {
 		{"a bad CRC", badCRC, errCorruptMessage},
 		{"too many records", batchWith(MaxRecordsPerBatch+1, 0, nil), errRecordListTooLarge},
 		{"a decompression bomb", batchWith(1, 1, bomb.Bytes()), errMessageTooLarge},
-		{"zstd", batchWith(1, 4, []byte{1, 2, 3}), errUnsupportedCompression},
+		{"garbage zstd", batchWith(1, 4, []byte{1, 2, 3}), errCorruptMessage},
+		{"a zstd bomb", batchWith(1, 4, zstdBomb), errMessageTooLarge},
+		{"too many headers", manyHeaders, errInvalidRecord},
 		{"garbage snappy", batchWith(1, 2, []byte{0xff, 0xff, 0xff}), errCorruptMessage},
 		{"a short batch", []byte{1, 2, 3}, errCorruptMessage},
 	} {

@@ -134,3 +134,69 @@ func TestKgoAutoCreate(t *testing.T) {
 		t.Fatalf("no topic statement in the recording:\n%s", rec)
 	}
 }
+
+// TestKgoRecordsAsSent: what kgo puts in a record, through each codec
+// (zstd included), comes back to a consumer as it was sent: headers, a
+// null key, a null value, the client's timestamp. The recording carries
+// them, so the replay gives the same trace.
+func TestKgoRecordsAsSent(t *testing.T) {
+	if testing.Short() {
+		t.Skip("a real client's session takes seconds")
+	}
+	s := startSession(t, twoPartitions)
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	when := time.UnixMilli(1_700_000_000_123)
+	codecs := map[string]kgo.CompressionCodec{"none": kgo.NoCompression(), "gzip": kgo.GzipCompression(),
+		"snappy": kgo.SnappyCompression(), "lz4": kgo.Lz4Compression(), "zstd": kgo.ZstdCompression()}
+	for name, codec := range codecs {
+		p := kgoClient(t, s, kgo.ClientID("p-"+name), kgo.ProducerBatchCompression(codec))
+		recs := []*kgo.Record{
+			{Partition: 0, Key: []byte(name), Value: []byte("with-headers"), Timestamp: when,
+				Headers: []kgo.RecordHeader{{Key: "trace", Value: []byte("a b")}, {Key: "bin", Value: []byte{0, 0xff}}}},
+			{Partition: 0, Key: nil, Value: []byte(name + "-null-key"), Timestamp: when},
+			{Partition: 0, Key: []byte(name + "-null-value"), Value: nil, Timestamp: when},
+		}
+		if err := p.ProduceSync(ctx, recs...).FirstErr(); err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		p.Close()
+	}
+	c := kgoClient(t, s, kgo.ClientID("reader"), kgo.FetchMaxWait(200*time.Millisecond),
+		kgo.ConsumePartitions(map[string]map[int32]kgo.Offset{"orders": {0: kgo.NewOffset().AtStart()}}))
+	var got []*kgo.Record
+	for len(got) < 3*len(codecs) && ctx.Err() == nil {
+		c.PollFetches(ctx).EachRecord(func(r *kgo.Record) { got = append(got, r) })
+	}
+	if len(got) != 3*len(codecs) {
+		t.Fatalf("read %d records, want %d", len(got), 3*len(codecs))
+	}
+	for _, r := range got {
+		if !r.Timestamp.Equal(when) {
+			t.Errorf("%q: timestamp %v, want the client's %v", r.Value, r.Timestamp, when)
+		}
+		switch v := string(r.Value); {
+		case strings.HasSuffix(v, "-null-key"):
+			if r.Key != nil {
+				t.Errorf("%s: key %q, want null", v, r.Key)
+			}
+		case r.Value == nil:
+			if !strings.HasSuffix(string(r.Key), "-null-value") {
+				t.Errorf("a null value on record %q", r.Key)
+			}
+		case v == "with-headers":
+			if len(r.Headers) != 2 || r.Headers[0].Key != "trace" || string(r.Headers[0].Value) != "a b" ||
+				r.Headers[1].Key != "bin" || string(r.Headers[1].Value) != "\x00\xff" {
+				t.Errorf("%s's headers: %+v", r.Key, r.Headers)
+			}
+		default:
+			t.Errorf("a record %q=%q", r.Key, r.Value)
+		}
+	}
+	rec := s.stop()
+	for _, want := range []string{`^h=trace:"a b"`, "^nullkey", "^nullvalue", "^ts=1700000000123", "from=p-zstd"} {
+		if !strings.Contains(rec, want) {
+			t.Errorf("the recording lacks %q", want)
+		}
+	}
+}

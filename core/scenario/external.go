@@ -257,8 +257,10 @@ func renderExternal(b *wordBuilder, m protocol.Message) {
 				tok += "@" + i64(int64(p.Records.BaseSequence))
 			}
 			b.add(tok)
+			ts := int64(0)
 			for _, r := range p.Records.Records {
 				b.add(quote(r.Key) + "=" + quote(r.Value))
+				ts = renderRecordAttrs(b, &r, ts)
 			}
 		}
 	}
@@ -537,6 +539,10 @@ func (lp *lineParser) externalProduce(f externalOpts, version int16) *protocol.P
 	n := 0
 	for lp.more() {
 		t := lp.next("")
+		if !t.quoted && strings.HasPrefix(t.raw, "^") {
+			lp.recordAttr(m, t)
+			continue
+		}
 		if t.quoted || indexOutside(t.raw, "=", false) >= 0 {
 			if len(m.Partitions) == 0 {
 				lp.failf(t.col, "a record needs a partition before it: TOPIC/PART then KEY=VALUE")
@@ -546,7 +552,11 @@ func (lp *lineParser) externalProduce(f externalOpts, version int16) *protocol.P
 			}
 			kv := lp.record(t)
 			last := &m.Partitions[len(m.Partitions)-1].Records
-			last.Records = append(last.Records, protocol.Record{Key: kv.Key, Value: kv.Value})
+			r := protocol.Record{Key: kv.Key, Value: kv.Value}
+			if n := len(last.Records); n > 0 {
+				r.Timestamp = last.Records[n-1].Timestamp // ^ts holds until the next one
+			}
+			last.Records = append(last.Records, r)
 			continue
 		}
 		raw, seq := t.raw, int64(protocol.NoSequence)

@@ -293,3 +293,77 @@ func cloneMore(m protocol.Message) protocol.Message {
 	}
 	return m
 }
+
+// maxRecordHeaders bounds one record's headers in a request line.
+const maxRecordHeaders = 64
+
+// renderRecordAttrs writes what a real client's record holds beyond a
+// key and a value, each a token after the record: ^nullkey, ^nullvalue,
+// ^ts=MS (its CreateTime, written when it differs from the previous
+// record's, prevTs: a record without ^ts has the one before it's, so a
+// client's batch stamped at one moment writes it once), ^h=NAME:VALUE
+// (a header; ^h=NAME for a null value). It returns the record's
+// timestamp.
+func renderRecordAttrs(b *wordBuilder, r *protocol.Record, prevTs int64) int64 {
+	if r.NullKey {
+		b.add("^nullkey")
+	}
+	if r.Tombstone {
+		b.add("^nullvalue")
+	}
+	if r.Timestamp != prevTs {
+		b.add("^ts=" + i64(r.Timestamp))
+	}
+	for _, h := range r.Headers {
+		tok := "^h=" + quoteItem(h.Key)
+		if !h.NullValue {
+			tok += ":" + quoteItem(h.Value)
+		}
+		b.add(tok)
+	}
+	return r.Timestamp
+}
+
+// recordAttr reads one ^ token into the request's last record.
+func (lp *lineParser) recordAttr(m *protocol.ProduceRequest, t token) {
+	var last *protocol.Record
+	if n := len(m.Partitions); n > 0 {
+		if recs := m.Partitions[n-1].Records.Records; len(recs) > 0 {
+			last = &recs[len(recs)-1]
+		}
+	}
+	if last == nil {
+		lp.failf(t.col, "%s describes a record: write it after KEY=VALUE", t.raw)
+	}
+	name, val, hasVal := strings.Cut(t.raw[1:], "=")
+	switch {
+	case name == "nullkey" && !hasVal:
+		if last.Key != "" {
+			lp.failf(t.col, "^nullkey follows a record whose key is not empty: write \"\"=VALUE ^nullkey")
+		}
+		last.NullKey = true
+	case name == "nullvalue" && !hasVal:
+		if last.Value != "" {
+			lp.failf(t.col, "^nullvalue follows a record whose value is not empty: write KEY=\"\" ^nullvalue")
+		}
+		last.Tombstone = true
+	case name == "ts" && hasVal:
+		last.Timestamp = lp.integer("the record's timestamp", val, runeCol(t.raw, t.col, 4), math.MinInt64, math.MaxInt64)
+	case name == "h" && hasVal:
+		if len(last.Headers) >= maxRecordHeaders {
+			lp.failf(t.col, "a record holds at most %d headers", maxRecordHeaders)
+		}
+		col := runeCol(t.raw, t.col, 3)
+		h := protocol.RecordHeader{}
+		if i := indexOutside(val, ":", false); i >= 0 {
+			h.Key, _ = lp.value(val[:i], col)
+			h.Value, _ = lp.value(val[i+1:], runeCol(t.raw, t.col, 3+i+1))
+		} else {
+			h.Key, _ = lp.value(val, col)
+			h.NullValue = true
+		}
+		last.Headers = append(last.Headers, h)
+	default:
+		lp.failf(t.col, "unknown record attribute %q: a record takes ^nullkey, ^nullvalue, ^ts=MS and ^h=NAME:VALUE", t.raw)
+	}
+}

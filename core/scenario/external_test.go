@@ -27,6 +27,7 @@ request OffsetCommit from=kgo to=broker-1 conn=4 GroupId=h GenerationId=-1 Membe
 request OffsetFetch from=kgo to=broker-1 conn=4 GroupId=g Partitions=none RequireStable=true &
 request EndTxn from=kgo to=broker-0 conn=1 Version=3 TransactionalId=t1 ProducerId=0 ProducerEpoch=0 Committed=true
 request Fetch from=kgo to=broker-0 conn=5 IsolationLevel=1 SessionEpoch=0 Partitions=orders/0:0
+request Produce from=kgo to=broker-0 conn=2 Version=9 Acks=1 TimeoutMs=30000 ProducerId=-1 ProducerEpoch=-1 IsTransactional=false orders/0 ""=v ^nullkey ^ts=1764870000123 ^h=trace:"a b" ^h="x:y" k="" ^nullvalue k2=v2 ^ts=0 orders/1 k3=v3
 request Metadata from=kgo to=broker-2 conn=6 Topics=null AllowAutoTopicCreation=false
 request Metadata from=kgo to=broker-2 conn=6 Topics=orders,"none","a b",nope AllowAutoTopicCreation=true &
 request Metadata from=kgo to=broker-2 conn=6 Topics=none AllowAutoTopicCreation=false &
@@ -77,6 +78,10 @@ func TestExternalRequestErrors(t *testing.T) {
 		{"request EndTxn from=ext to=broker-0 Committed=true", "needs conn=N"},
 		{"request EndTxn from=ext to=coordinator(t) conn=1", "goes to a broker"},
 		{"request EndTxn.response from=ext to=broker-0 conn=1", "without .response"},
+		{"request Produce from=ext to=broker-0 conn=1 orders/0 ^nullkey", "describes a record"},
+		{"request Produce from=ext to=broker-0 conn=1 orders/0 k=v ^nullkey", "key is not empty"},
+		{"request Produce from=ext to=broker-0 conn=1 orders/0 k=v ^color=red", "unknown record attribute"},
+		{"request Produce from=ext to=broker-0 conn=1 orders/0 k=v ^ts=soon", "timestamp"},
 		{"request WriteTxnMarkers from=ext to=broker-0 conn=1 Markers=1:0:MAYBE:0:orders/0", "COMMIT|ABORT"},
 		{"request WriteTxnMarkers from=ext to=broker-0 conn=1 Markers=1:0:ABORT:0:nope/0", "unknown topic"},
 		{"request ListOffsets from=ext to=broker-0 conn=1 Partitions=orders/0:-1", "TIMESTAMP:CURRENT_LEADER_EPOCH"},
