@@ -95,7 +95,7 @@ func TestBadInput(t *testing.T) {
 		{"a frame shorter than a header", []byte{0, 0, 0, 3, 1, 2, 3}},
 		{"a frame over the request bound", binary.BigEndian.AppendUint32(nil, 2<<20)},
 		{"an unknown API key (SaslHandshake)", header(17, 1, nil)},
-		{"LeaveGroup, not served", header(13, 0, nil)},
+		{"a LeaveGroup without its body", header(13, 0, nil)},
 		{"Produce v2, before record batch v2", header(0, 2, nil)},
 		{"a truncated body", header(22, 4, []byte{0, 1})},
 	} {
@@ -145,7 +145,11 @@ func TestBadInput(t *testing.T) {
 		t.Fatalf("a good batch after the bad ones: error %d", got)
 	}
 	rec := s.stop()
-	for _, want := range []string{"# listener: closed connection", "API key 17", "CRC-32C", "decompresses to more than"} {
+	// What a client was refused is on its lifeline too, as a line the
+	// replay writes into the trace.
+	for _, want := range []string{"# listener: closed connection", "API key 17", "CRC-32C", "decompresses to more than",
+		"\nrefused Produce from=bad to=broker-0 error=UNSUPPORTED_VERSION\n",
+		"\nrefused Produce from=bad-producer to=broker-", " error=CORRUPT_MESSAGE\n", " error=MESSAGE_TOO_LARGE\n", " error=INVALID_RECORD\n"} {
 		if !strings.Contains(rec, want) {
 			t.Errorf("the recording has no note with %q:\n%s", want, rec)
 		}

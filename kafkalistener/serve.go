@@ -48,6 +48,9 @@ func (l *Listener) handle(r *request) {
 		if why == "closed by the client" {
 			why = ""
 		}
+		if r.refused != "" {
+			l.refuse(r, r.refused)
+		}
 		l.drop(c, why)
 		return
 	}
@@ -318,4 +321,22 @@ func (l *Listener) hostPort(id int32) (string, int32) {
 	host, port, _ := net.SplitHostPort(l.addrs[id])
 	n, _ := strconv.Atoi(port)
 	return host, int32(n)
+}
+
+// refuse notes a request refused at the wire on its client's lifeline,
+// as a recorded refused statement, so the diagram shows what the client
+// was told where its requests are. A request without a client id, or of
+// an API the language does not name, has only the operator's note.
+func (l *Listener) refuse(r *request, errName string) {
+	if _, ok := protocol.APIByName(apiName(r.key)); !ok || r.clientID == "" || !l.conns[r.c] {
+		return
+	}
+	cs := l.client(r)
+	if cs == nil {
+		return
+	}
+	st := &scenario.RefusedStmt{API: protocol.APIKey(r.key), From: cs.name, To: r.c.broker, Error: errName}
+	if err := l.apply(st.String()); err != nil {
+		l.note("could not note the refused %s from %s: %v", apiName(r.key), cs.name, err)
+	}
 }

@@ -229,11 +229,16 @@ func (l *Listener) translateProduce(cl *call, req *kmsg.ProduceRequest) (protoco
 	m := &protocol.ProduceRequest{Version: req.Version, TransactionalId: deref(req.TransactionID), Acks: req.Acks, TimeoutMs: req.TimeoutMillis}
 	cl.local = map[protocol.TopicPartition]int16{}
 	var first *protocol.RecordBatch
+	refused := false
 	for _, d := range cl.r.batches.parts {
 		switch {
 		case d.code != 0:
 			cl.local[d.tp] = d.code
 			l.note("answered %s from %s with error %d: %s", d.tp, cl.r.clientID, d.code, d.why)
+			if !refused {
+				refused = true
+				l.refuse(cl.r, errName(d.code))
+			}
 			continue
 		case !l.c.HasPartition(d.tp) || len(d.tp.Topic) > 1 && d.tp.Topic[:2] == "__":
 			cl.local[d.tp] = errUnknownTopicOrPartition

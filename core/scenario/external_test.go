@@ -78,6 +78,9 @@ func TestExternalRequestErrors(t *testing.T) {
 		{"request EndTxn from=ext to=broker-0 Committed=true", "needs conn=N"},
 		{"request EndTxn from=ext to=coordinator(t) conn=1", "goes to a broker"},
 		{"request EndTxn.response from=ext to=broker-0 conn=1", "without .response"},
+		{"refused Produce from=ext to=broker-0 error=NOPE", "unknown error"},
+		{"refused Produce from=ext error=CORRUPT_MESSAGE", "needs to=broker-N"},
+		{"refused Fetch.response from=ext to=broker-0 error=CORRUPT_MESSAGE", "without .response"},
 		{"request Produce from=ext to=broker-0 conn=1 orders/0 ^nullkey", "describes a record"},
 		{"request Produce from=ext to=broker-0 conn=1 orders/0 k=v ^nullkey", "key is not empty"},
 		{"request Produce from=ext to=broker-0 conn=1 orders/0 k=v ^color=red", "unknown record attribute"},
@@ -124,5 +127,31 @@ func TestExternalClientFaults(t *testing.T) {
 	}
 	if len(reasons) != 2 || reasons[0] != "network cut" || reasons[1] != "dropped by rule" {
 		t.Fatalf("drops %q, want the cut's and the rule's", reasons)
+	}
+}
+
+// TestRefusedIsOnTheClientsLifeline: a request the listener refused at
+// the wire is a note on its client's node in the trace, and nothing
+// else happens.
+func TestRefusedIsOnTheClientsLifeline(t *testing.T) {
+	src := "cluster\ntopic orders\nclient kgo\nrefused Produce from=kgo to=broker-0 error=CORRUPT_MESSAGE\n"
+	s, err := Parse("refused", src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ss := NewSession("refused", s)
+	ss.Run()
+	if ss.Err != nil {
+		t.Fatal(ss.Err)
+	}
+	kgo, _ := ss.Cluster.Node("kgo")
+	var notes []string
+	for _, e := range ss.Cluster.World.Trace.All() {
+		if e.Kind == sim.KindNote && e.Node == kgo && e.Note != nil && e.Note.Code == sim.NoteStatement {
+			notes = append(notes, e.Note.Args[0])
+		}
+	}
+	if len(notes) != 1 || notes[0] != "refused Produce from=kgo to=broker-0 error=CORRUPT_MESSAGE" {
+		t.Fatalf("kgo's notes: %q", notes)
 	}
 }
