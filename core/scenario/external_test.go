@@ -155,3 +155,16 @@ func TestRefusedIsOnTheClientsLifeline(t *testing.T) {
 		t.Fatalf("kgo's notes: %q", notes)
 	}
 }
+
+// TestExternalAPIsInKeyOrder: the list error messages name is in key
+// order, the added APIs among the others.
+func TestExternalAPIsInKeyOrder(t *testing.T) {
+	for i := 1; i < len(ExternalAPIs); i++ {
+		if ExternalAPIs[i-1] >= ExternalAPIs[i] {
+			t.Fatalf("%v", ExternalAPIs)
+		}
+	}
+	if len(ExternalAPIs) != 20 {
+		t.Fatalf("%d external APIs, want 20: %v", len(ExternalAPIs), ExternalAPIs)
+	}
+}
