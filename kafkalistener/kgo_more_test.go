@@ -200,3 +200,28 @@ func TestKgoRecordsAsSent(t *testing.T) {
 		}
 	}
 }
+
+// TestKgoSetupDeclaresTheClient: a setup script may declare the client a
+// real program will be (client NAME, its client.id) to put a rule on it
+// before it connects; the program's requests then come from that node,
+// under the rule, instead of a second node named ext-NAME.
+func TestKgoSetupDeclaresTheClient(t *testing.T) {
+	if testing.Short() {
+		t.Skip("a real client's session takes seconds")
+	}
+	s := startSession(t, twoPartitions+"client shop\ndrop EndTxn from=shop count=1\n")
+	cl := kgoClient(t, s, kgo.ClientID("shop"), kgo.TransactionalID("shop-txn"), kgo.RequestTimeoutOverhead(2*time.Second))
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	if err := txn(ctx, cl, true, map[int32]string{0: "v"}); err != nil {
+		t.Fatal(err)
+	}
+	cl.Close()
+	rec := s.stop()
+	if strings.Count(rec, "\nclient ") != 1 || !strings.Contains(rec, "\nrequest EndTxn from=shop ") {
+		t.Errorf("the client's requests are not shop's:\n%s", rec)
+	}
+	if strings.Count(rec, "\nrequest EndTxn from=shop ") < 2 {
+		t.Errorf("the rule did not drop shop's first EndTxn (kgo would have sent it again):\n%s", rec)
+	}
+}

@@ -203,6 +203,15 @@ func (l *Listener) client(r *request) *clientState {
 	if cs := l.clients[r.clientID]; cs != nil {
 		return cs
 	}
+	if base := clientBase(r.clientID); l.c.Externals[base] != nil && !l.claimed(base) {
+		// The setup script declared this client (client NAME) so that
+		// its rules (delay Produce from=NAME, isolate NAME) are in place
+		// before it connects: its node is the client's.
+		cs := &clientState{name: base, ext: l.c.Externals[base], software: r.c.software}
+		l.hook(cs.ext)
+		l.clients[r.clientID] = cs
+		return cs
+	}
 	name := l.nodeName(r.clientID)
 	if name == "" {
 		l.drop(r.c, "no node name is left for client.id "+strconv.Quote(r.clientID))
@@ -224,6 +233,35 @@ func (l *Listener) client(r *request) *clientState {
 // lowercase letters, digits, '_' and '-', starting with a letter, not a
 // keyword or a name already taken.
 func (l *Listener) nodeName(id string) string {
+	base := clientBase(id)
+	for i := 0; i < 100; i++ {
+		cand := base
+		switch {
+		case i == 1:
+			cand = "ext-" + base
+		case i > 1:
+			cand = base + "-" + strconv.Itoa(i)
+		}
+		if _, err := scenario.ParseLine("client "+cand, 1, l.sess.Script.Decls.Clone()); err == nil {
+			return cand
+		}
+	}
+	return ""
+}
+
+// claimed reports whether a client.id already has the node name.
+func (l *Listener) claimed(name string) bool {
+	for _, cs := range l.clients {
+		if cs.name == name {
+			return true
+		}
+	}
+	return false
+}
+
+// clientBase is a client.id as a node name: lowercase letters, digits,
+// '_' and '-', starting with a letter, at most about 32 characters.
+func clientBase(id string) string {
 	var b strings.Builder
 	for _, r := range strings.ToLower(id) {
 		switch {
@@ -240,19 +278,7 @@ func (l *Listener) nodeName(id string) string {
 	if base == "" || base[0] < 'a' || base[0] > 'z' {
 		base = "client-" + base
 	}
-	for i := 0; i < 100; i++ {
-		cand := base
-		switch {
-		case i == 1:
-			cand = "ext-" + base
-		case i > 1:
-			cand = base + "-" + strconv.Itoa(i)
-		}
-		if _, err := scenario.ParseLine("client "+cand, 1, l.sess.Script.Decls.Clone()); err == nil {
-			return cand
-		}
-	}
-	return ""
+	return base
 }
 
 func (l *Listener) hook(e *cluster.External) {
