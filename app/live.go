@@ -12,6 +12,7 @@ package app
 import (
 	"errors"
 	"net/url"
+	"strings"
 
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 
@@ -101,10 +102,12 @@ func (p *playground) openLive(ctx app.Context) {
 	f.es = app.Window().Get("EventSource").New(liveEventsPath + "?lang=" + p.lang)
 	on("script", func(ctx app.Context, data string) {
 		f.state, f.script = liveFollowing, data
+		f.breakAPI = breakpointIn(f.script, "")
 		p.liveRun(ctx, true)
 	})
 	on("append", func(ctx app.Context, data string) {
 		f.script += data
+		f.breakAPI = breakpointIn(data, f.breakAPI)
 		p.liveRun(ctx, false)
 	})
 	on("end", func(ctx app.Context, _ string) {
@@ -222,6 +225,23 @@ func (p *playground) renderLive() app.UI {
 		),
 		app.If(p.live.state == liveFollowing, func() app.UI { return p.renderBreakpoint(l) }),
 	)
+}
+
+// breakpointIn is the API the session's breakpoint holds after lines of
+// its script, which record each setting as a comment (kafkalistener's
+// breakpoint.go): a page that opens or reloads shows the breakpoint the
+// session has. was is the API before these lines.
+func breakpointIn(lines, was string) string {
+	const set, cleared = "# breakpoint: the next ", "# breakpoint: cleared"
+	i, j := strings.LastIndex(lines, set), strings.LastIndex(lines, cleared)
+	switch {
+	case i < 0 && j < 0:
+		return was
+	case j > i:
+		return ""
+	}
+	api, _, _ := strings.Cut(lines[i+len(set):], " ")
+	return api
 }
 
 // liveBreakAPIs are the APIs the breakpoint offers: what a transactional

@@ -17,7 +17,8 @@ import (
 // in Live mode the learner picks EndTxn; kgo's commit then waits at the
 // listener, the page's script shows the held request and not yet its
 // line, and Step lets it in: the commit returns and its EndTxn is in the
-// script. The Chinese page names the controls in Chinese.
+// script. A page opened later, in Chinese, shows the breakpoint set and
+// names the controls in Chinese.
 func TestLiveBreakpointHoldsARealClientsEndTxn(t *testing.T) {
 	if testing.Short() {
 		t.Skip("a real client's session takes seconds")
@@ -81,4 +82,6 @@ func TestLiveBreakpointHoldsARealClientsEndTxn(t *testing.T) {
 	if got := zh.text(".live-break"); !strings.Contains(got, "断点") || !strings.Contains(got, "放行") || strings.Contains(got, "Step") {
 		t.Errorf("the Chinese breakpoint reads %q", got)
 	}
+	// A page opened later shows the breakpoint the session has.
+	zh.waitFor("the session's breakpoint", `document.querySelector("#live-break").value === "EndTxn"`)
 }
