@@ -5,9 +5,11 @@ package kafkalistener
 // franz-go's kadm (v1.20.0, a test-only dependency) against the
 // listener: the operator's APIs of KIP-664 find a hanging transaction and
 // abort it, as kafka-transactions.sh does. The cases mirror Kafka's
-// TransactionsCommandTest (testDescribeProducers, testListTransactions,
-// testDescribeTransactions, testAbortTransaction with a start offset) and
-// the hanging transaction of scenarios/find-and-abort-hanging.scenario.
+// TransactionsCommandTest (testDescribeProducersLeader,
+// testListTransactions, testDescribeTransaction and
+// testNewBrokerAbortTransaction: abort by start offset, the producer's
+// epoch and coordinator epoch taken from DescribeProducers) on the
+// hanging transaction of scenarios/find-and-abort-hanging.scenario.
 
 import (
 	"context"
