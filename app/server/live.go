@@ -79,6 +79,12 @@ var (
 	refuseBreakpoint = refusal{
 		"422 the breakpoint was refused: %s",
 		"422 断点被拒绝：%s"}
+	refuseBreakAPI = refusal{
+		"422 the breakpoint was refused: no API named %q can be held",
+		"422 断点被拒绝：没有名为 %q 的可暂停 API"}
+	refuseNothingHeld = refusal{
+		"422 no request is held: set a breakpoint and wait for a client to send that API",
+		"422 没有被暂停的请求：先设置断点，再等客户端发送这个 API"}
 	refuseEmptyStatement = refusal{
 		"400 no statement: send one line of the scenario language",
 		"400 没有语句：请发送一行场景语言"}
@@ -226,15 +232,15 @@ func (l *liveServer) breakpoint(w http.ResponseWriter, r *http.Request, lang str
 		http.Error(w, refuseBreakpoint.in(lang, fmt.Sprintf("longer than %d bytes", maxStatementBytes)), http.StatusRequestEntityTooLarge)
 		return
 	}
+	// The listener's reasons are English: what it refuses is said here
+	// in the page's language, with the API's name as it was sent.
 	if r.URL.Path == liveStepPath {
-		err = bp.Step()
-	} else {
-		err = bp.Break(strings.TrimSpace(string(b)))
-	}
-	if err != nil {
-		// The listener's reason is English; the page says it in its
-		// own words (live.break.refused, live.step.none).
-		http.Error(w, refuseBreakpoint.in(lang, err.Error()), http.StatusUnprocessableEntity)
+		if bp.Step() != nil {
+			http.Error(w, refuseNothingHeld.in(lang), http.StatusUnprocessableEntity)
+			return
+		}
+	} else if api := strings.TrimSpace(string(b)); bp.Break(api) != nil {
+		http.Error(w, refuseBreakAPI.in(lang, api), http.StatusUnprocessableEntity)
 		return
 	}
 	w.WriteHeader(http.StatusNoContent)

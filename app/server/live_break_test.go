@@ -43,8 +43,10 @@ func TestLiveBreakpoint(t *testing.T) {
 		want             string
 	}{
 		{"/live/break", "EndTxn", "en", http.StatusNoContent, ""},
-		{"/live/break", "Nope", "en", http.StatusUnprocessableEntity, `no API "Nope" is served`},
-		{"/live/step", "", "zh", http.StatusUnprocessableEntity, "断点被拒绝"},
+		{"/live/break", "Nope", "en", http.StatusUnprocessableEntity, `no API named "Nope" can be held`},
+		{"/live/break", "Nope", "zh", http.StatusUnprocessableEntity, `没有名为 "Nope" 的可暂停 API`},
+		{"/live/step", "", "zh", http.StatusUnprocessableEntity, "没有被暂停的请求"},
+		{"/live/step", "", "en", http.StatusUnprocessableEntity, "no request is held"},
 		{"/live/break", "", "en", http.StatusNoContent, ""},
 		{"/live/break", strings.Repeat("x", maxStatementBytes+1), "en", http.StatusRequestEntityTooLarge, "longer than"},
 	} {
