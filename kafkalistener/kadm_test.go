@@ -94,6 +94,15 @@ func TestKadmAbortsHangingTransaction(t *testing.T) {
 		t.Fatalf("ListTransactions: %v, want order-txn-1 Empty and shop-txn CompleteCommit", states)
 	}
 
+	// kafka-transactions.sh list --state: the coordinators filter.
+	committed, err := adm.ListTransactions(ctx, nil, []string{"CompleteCommit"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ids := committed.TransactionalIDs(); !slices.Equal(ids, []string{"shop-txn"}) {
+		t.Fatalf("ListTransactions StateFilters=CompleteCommit: %q, want shop-txn", ids)
+	}
+
 	// kafka-transactions.sh describe: the coordinator counts no
 	// partition in order-txn-1.
 	described, err := adm.DescribeTransactions(ctx, "order-txn-1")
