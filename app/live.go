@@ -12,6 +12,7 @@ package app
 import (
 	"errors"
 	"net/url"
+	"strings"
 
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 
@@ -22,6 +23,8 @@ import (
 const (
 	liveEventsPath = "/live/events"
 	liveApplyPath  = "/live/apply"
+	liveBreakPath  = "/live/break"
+	liveStepPath   = "/live/step"
 )
 
 // The states of a live feed, shown in its status line (data-live).
@@ -47,8 +50,10 @@ type liveFeed struct {
 	// set when lines arrived during a run, which then runs again.
 	script  string
 	pending bool
-	es      app.Value
-	funcs   []app.Func
+	// breakAPI is the API the breakpoint holds ("": none).
+	breakAPI string
+	es       app.Value
+	funcs    []app.Func
 }
 
 // close stops following and releases the listeners.
@@ -97,10 +102,12 @@ func (p *playground) openLive(ctx app.Context) {
 	f.es = app.Window().Get("EventSource").New(liveEventsPath + "?lang=" + p.lang)
 	on("script", func(ctx app.Context, data string) {
 		f.state, f.script = liveFollowing, data
+		f.breakAPI = breakpointIn(f.script, "")
 		p.liveRun(ctx, true)
 	})
 	on("append", func(ctx app.Context, data string) {
 		f.script += data
+		f.breakAPI = breakpointIn(data, f.breakAPI)
 		p.liveRun(ctx, false)
 	})
 	on("end", func(ctx app.Context, _ string) {
@@ -211,8 +218,107 @@ func (p *playground) renderLive() app.UI {
 		return nil
 	}
 	l := doc.Lang(p.lang)
-	return app.P().Class("live-status").Role("status").DataSet("live", p.live.state).Body(
-		app.Span().Class("live-dot").Aria("hidden", true),
-		app.Text(tr(l, "live."+p.live.state)),
+	return app.Div().Body(
+		app.P().Class("live-status").Role("status").DataSet("live", p.live.state).Body(
+			app.Span().Class("live-dot").Aria("hidden", true),
+			app.Text(tr(l, "live."+p.live.state)),
+		),
+		app.If(p.live.state == liveFollowing, func() app.UI { return p.renderBreakpoint(l) }),
 	)
+}
+
+// breakpointIn is the API the session's breakpoint holds after lines of
+// its script, which record each setting as a comment (kafkalistener's
+// breakpoint.go): a page that opens or reloads shows the breakpoint the
+// session has. was is the API before these lines.
+func breakpointIn(lines, was string) string {
+	const set, cleared = "# breakpoint: the next ", "# breakpoint: cleared"
+	i, j := strings.LastIndex(lines, set), strings.LastIndex(lines, cleared)
+	switch {
+	case i < 0 && j < 0:
+		return was
+	case j > i:
+		return ""
+	}
+	api, _, _ := strings.Cut(lines[i+len(set):], " ")
+	return api
+}
+
+// liveBreakAPIs are the APIs the breakpoint offers: what a transactional
+// producer and a consumer send, by Kafka's names (not translated).
+var liveBreakAPIs = []string{"FindCoordinator", "InitProducerId", "AddPartitionsToTxn", "Produce", "AddOffsetsToTxn",
+	"TxnOffsetCommit", "EndTxn", "Metadata", "ListOffsets", "Fetch", "JoinGroup", "SyncGroup", "Heartbeat",
+	"OffsetCommit", "OffsetFetch", "LeaveGroup"}
+
+// renderBreakpoint is Live mode's breakpoint (issue 27): the learner
+// picks an API, the listener holds the next request of it outside the
+// simulation (the script shows a "# breakpoint: holding …" line), and
+// Step lets it in.
+func (p *playground) renderBreakpoint(l doc.Lang) app.UI {
+	opts := []app.UI{app.Option().Value("").Text(tr(l, "live.break.none")).Selected(p.live.breakAPI == "")}
+	for _, api := range liveBreakAPIs {
+		opts = append(opts, app.Option().Value(api).Text(api).Selected(p.live.breakAPI == api))
+	}
+	return app.P().Class("live-break").Body(
+		app.Label().For("live-break").Text(tr(l, "live.break")),
+		app.Select().ID("live-break").OnChange(p.onLiveBreak).Body(opts...),
+		app.Button().Class("live-step").Text(tr(l, "live.step")).Disabled(p.live.breakAPI == "").OnClick(p.onLiveStep),
+	)
+}
+
+func (p *playground) onLiveBreak(ctx app.Context, e app.Event) {
+	api := ctx.JSSrc().Get("value").String()
+	if p.live == nil {
+		return
+	}
+	lang := p.lang
+	p.livePost(ctx, liveBreakPath, api, func(ctx app.Context, ok bool) {
+		switch {
+		case !ok:
+			p.say(true, tr(lang, "live.break.refused"))
+		case api == "":
+			p.live.breakAPI = ""
+			p.say(false, tr(lang, "live.break.cleared"))
+		default:
+			p.live.breakAPI = api
+			p.say(false, tr(lang, "live.break.set")+" "+api)
+		}
+	})
+}
+
+func (p *playground) onLiveStep(ctx app.Context, e app.Event) {
+	lang := p.lang
+	p.livePost(ctx, liveStepPath, "", func(ctx app.Context, ok bool) {
+		if ok {
+			p.say(false, tr(lang, "live.stepped"))
+		} else {
+			p.say(true, tr(lang, "live.step.none"))
+		}
+	})
+}
+
+// livePost posts body to one of the live session's paths and hands
+// whether the session took it to done, on the page's goroutine. The
+// server's reason is English, so the page says its own.
+func (p *playground) livePost(ctx app.Context, path, body string, done func(ctx app.Context, ok bool)) {
+	if !app.IsClient || p.live == nil {
+		return
+	}
+	var onResponse, onFail app.Func
+	release := func() { onResponse.Release(); onFail.Release() }
+	onResponse = app.FuncOf(func(this app.Value, args []app.Value) any {
+		release()
+		ok := args[0].Get("ok").Bool()
+		ctx.Dispatch(func(ctx app.Context) { done(ctx, ok) })
+		return nil
+	})
+	onFail = app.FuncOf(func(this app.Value, args []app.Value) any {
+		release()
+		ctx.Dispatch(func(ctx app.Context) { p.say(true, tr(p.lang, "live.unreachable")) })
+		return nil
+	})
+	opts := app.Window().Get("Object").New()
+	opts.Set("method", "POST")
+	opts.Set("body", body)
+	app.Window().Call("fetch", path+"?lang="+p.lang, opts).Call("then", onResponse).Call("catch", onFail)
 }

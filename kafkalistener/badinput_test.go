@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/klauspost/compress/zstd"
 	"github.com/twmb/franz-go/pkg/kmsg"
 
 	"txnlab/core/protocol"
@@ -94,7 +95,7 @@ func TestBadInput(t *testing.T) {
 		{"a frame shorter than a header", []byte{0, 0, 0, 3, 1, 2, 3}},
 		{"a frame over the request bound", binary.BigEndian.AppendUint32(nil, 2<<20)},
 		{"an unknown API key (SaslHandshake)", header(17, 1, nil)},
-		{"LeaveGroup, not served", header(13, 0, nil)},
+		{"a LeaveGroup without its body", header(13, 0, nil)},
 		{"Produce v2, before record batch v2", header(0, 2, nil)},
 		{"a truncated body", header(22, 4, []byte{0, 1})},
 	} {
@@ -115,6 +116,13 @@ func TestBadInput(t *testing.T) {
 	zw := gzip.NewWriter(&bomb)
 	zw.Write(make([]byte, MaxDecompressed+1024))
 	zw.Close()
+	zenc, _ := zstd.NewWriter(nil)
+	zstdBomb := zenc.EncodeAll(make([]byte, MaxDecompressed+1024), nil)
+	many := protocol.RecordBatch{ProducerId: -1, ProducerEpoch: -1, BaseSequence: -1, Records: []protocol.Record{{Key: "k", Value: "v"}}}
+	for i := 0; i <= MaxRecordHeaders; i++ {
+		many.Records[0].Headers = append(many.Records[0].Headers, protocol.RecordHeader{Key: "h"})
+	}
+	manyHeaders := EncodeBatch(&many, 0)
 	for _, tc := range []struct {
 		name  string
 		batch []byte
@@ -123,7 +131,9 @@ func TestBadInput(t *testing.T) {
 		{"a bad CRC", badCRC, errCorruptMessage},
 		{"too many records", batchWith(MaxRecordsPerBatch+1, 0, nil), errRecordListTooLarge},
 		{"a decompression bomb", batchWith(1, 1, bomb.Bytes()), errMessageTooLarge},
-		{"zstd", batchWith(1, 4, []byte{1, 2, 3}), errUnsupportedCompression},
+		{"garbage zstd", batchWith(1, 4, []byte{1, 2, 3}), errCorruptMessage},
+		{"a zstd bomb", batchWith(1, 4, zstdBomb), errMessageTooLarge},
+		{"too many headers", manyHeaders, errInvalidRecord},
 		{"garbage snappy", batchWith(1, 2, []byte{0xff, 0xff, 0xff}), errCorruptMessage},
 		{"a short batch", []byte{1, 2, 3}, errCorruptMessage},
 	} {
@@ -135,7 +145,11 @@ func TestBadInput(t *testing.T) {
 		t.Fatalf("a good batch after the bad ones: error %d", got)
 	}
 	rec := s.stop()
-	for _, want := range []string{"# listener: closed connection", "API key 17", "CRC-32C", "decompresses to more than"} {
+	// What a client was refused is on its lifeline too, as a line the
+	// replay writes into the trace.
+	for _, want := range []string{"# listener: closed connection", "API key 17", "CRC-32C", "decompresses to more than",
+		"\nrefused Produce from=bad to=broker-0 error=UNSUPPORTED_VERSION\n",
+		"\nrefused Produce from=bad-producer to=broker-", " error=CORRUPT_MESSAGE\n", " error=MESSAGE_TOO_LARGE\n", " error=INVALID_RECORD\n"} {
 		if !strings.Contains(rec, want) {
 			t.Errorf("the recording has no note with %q:\n%s", want, rec)
 		}

@@ -78,7 +78,11 @@ func DecodeBatch(raw []byte) (protocol.RecordBatch, error) {
 		BaseSequence: rb.FirstSequence, IsTransactional: rb.Attributes&0x10 != 0}
 	for i := int32(0); i < rb.NumRecords; i++ {
 		var r protocol.Record
-		r, data, err = decodeRecord(data)
+		r, data, err = decodeRecord(data, rb.FirstTimestamp)
+		var eb *errBatch
+		if errors.As(err, &eb) {
+			return out, err
+		}
 		if err != nil {
 			return out, corrupt("record %d: %v", i, err)
 		}
@@ -122,10 +126,15 @@ func (r *reader) bytes(n int64) []byte {
 	return out
 }
 
-// decodeRecord reads one record and returns the bytes after it. A null
-// key or value reads as empty and headers are dropped: the simulation's
-// records hold a key and a value (docs/kafka-fidelity.md).
-func decodeRecord(b []byte) (protocol.Record, []byte, error) {
+// MaxRecordHeaders bounds one record's headers (a recorded line holds
+// them all).
+const MaxRecordHeaders = 64
+
+// decodeRecord reads one record and returns the bytes after it: its key
+// and value (null kept apart from empty), its timestamp (the batch's
+// first timestamp plus its delta: the client's CreateTime) and its
+// headers, all of which the recorded line carries.
+func decodeRecord(b []byte, firstTimestamp int64) (protocol.Record, []byte, error) {
 	r := &reader{b: b}
 	n := r.varint()
 	body := &reader{b: r.bytes(n)}
@@ -133,24 +142,33 @@ func decodeRecord(b []byte) (protocol.Record, []byte, error) {
 		return protocol.Record{}, nil, r.err
 	}
 	body.bytes(1) // attributes
-	body.varint() // timestamp delta
+	rec := protocol.Record{Timestamp: firstTimestamp + body.varint()}
 	body.varint() // offset delta
-	var rec protocol.Record
 	if kl := body.varint(); kl >= 0 {
 		rec.Key = string(body.bytes(kl))
+	} else {
+		rec.NullKey = true
 	}
 	if vl := body.varint(); vl >= 0 {
 		rec.Value = string(body.bytes(vl))
+	} else {
+		rec.Tombstone = true
 	}
 	h := body.varint()
-	if h < 0 || h > 1000 {
+	if h < 0 {
 		return rec, nil, fmt.Errorf("%d headers", h)
 	}
+	if h > MaxRecordHeaders {
+		return rec, nil, &errBatch{errInvalidRecord, fmt.Sprintf("a record holds at most %d headers here, this one %d", MaxRecordHeaders, h)}
+	}
 	for ; h > 0 && body.err == nil; h-- {
-		body.bytes(body.varint())
+		hd := protocol.RecordHeader{Key: string(body.bytes(body.varint()))}
 		if vl := body.varint(); vl >= 0 {
-			body.bytes(vl)
+			hd.Value = string(body.bytes(vl))
+		} else {
+			hd.NullValue = true
 		}
+		rec.Headers = append(rec.Headers, hd)
 	}
 	if body.err != nil {
 		return rec, nil, body.err
@@ -185,27 +203,41 @@ func decompress(codec int16, data []byte) ([]byte, error) {
 	case 3:
 		return lz4Decode(data)
 	case 4:
-		return nil, &errBatch{errUnsupportedCompression, "zstd is not decoded by the txnlab listener: use gzip, snappy or lz4"}
+		return zstdDecode(data)
 	}
 	return nil, corrupt("unknown compression codec %d", codec)
 }
 
 // EncodeBatch encodes a log batch as a Fetch carries it: uncompressed,
 // with its CRC. epochMs maps the simulation's virtual append time to
-// the wall clock a client expects.
+// the wall clock a client expects; a record a client timestamped keeps
+// its CreateTime, as Kafka's log does.
 func EncodeBatch(b *protocol.RecordBatch, epochMs int64) []byte {
+	appended := epochMs + b.Timestamp
 	var recs []byte
 	n := len(b.Records)
+	first, maxTs := appended, appended
 	if b.IsControl {
 		// The marker: key (version 0, type), value (version 0,
 		// coordinator epoch).
 		key := binary.BigEndian.AppendUint16(binary.BigEndian.AppendUint16(nil, 0), uint16(b.ControlType))
 		val := binary.BigEndian.AppendUint32(binary.BigEndian.AppendUint16(nil, 0), uint32(b.CoordinatorEpoch))
-		recs = appendRecord(recs, 0, key, val, false)
+		recs = appendRecord(recs, 0, 0, &protocol.Record{Key: string(key), Value: string(val)})
 		n = 1
 	} else {
-		for i, r := range b.Records {
-			recs = appendRecord(recs, int64(i), []byte(r.Key), []byte(r.Value), r.Tombstone)
+		ts := func(r *protocol.Record) int64 {
+			if r.Timestamp != 0 {
+				return r.Timestamp
+			}
+			return appended
+		}
+		if n > 0 {
+			first, maxTs = ts(&b.Records[0]), ts(&b.Records[0])
+		}
+		for i := range b.Records {
+			t := ts(&b.Records[i])
+			maxTs = max(maxTs, t)
+			recs = appendRecord(recs, int64(i), t-first, &b.Records[i])
 		}
 	}
 	var attrs int16
@@ -215,9 +247,8 @@ func EncodeBatch(b *protocol.RecordBatch, epochMs int64) []byte {
 	if b.IsControl {
 		attrs |= 0x20
 	}
-	ts := epochMs + b.Timestamp
 	rb := kmsg.RecordBatch{FirstOffset: b.BaseOffset, PartitionLeaderEpoch: b.PartitionLeaderEpoch, Magic: 2,
-		Attributes: attrs, LastOffsetDelta: int32(n - 1), FirstTimestamp: ts, MaxTimestamp: ts,
+		Attributes: attrs, LastOffsetDelta: int32(n - 1), FirstTimestamp: first, MaxTimestamp: maxTs,
 		ProducerID: b.ProducerId, ProducerEpoch: b.ProducerEpoch, FirstSequence: b.BaseSequence,
 		NumRecords: int32(n), Records: recs}
 	out := rb.AppendTo(nil)
@@ -226,20 +257,25 @@ func EncodeBatch(b *protocol.RecordBatch, epochMs int64) []byte {
 	return out
 }
 
-func appendRecord(dst []byte, offsetDelta int64, key, val []byte, nullValue bool) []byte {
-	var body []byte
-	body = append(body, 0)              // attributes
-	body = binary.AppendVarint(body, 0) // timestamp delta
-	body = binary.AppendVarint(body, offsetDelta)
-	body = binary.AppendVarint(body, int64(len(key)))
-	body = append(body, key...)
-	if nullValue {
-		body = binary.AppendVarint(body, -1)
-	} else {
-		body = binary.AppendVarint(body, int64(len(val)))
-		body = append(body, val...)
+func appendBytes(dst []byte, s string, null bool) []byte {
+	if null {
+		return binary.AppendVarint(dst, -1)
 	}
-	body = binary.AppendVarint(body, 0) // headers
+	return append(binary.AppendVarint(dst, int64(len(s))), s...)
+}
+
+func appendRecord(dst []byte, offsetDelta, tsDelta int64, r *protocol.Record) []byte {
+	var body []byte
+	body = append(body, 0) // attributes
+	body = binary.AppendVarint(body, tsDelta)
+	body = binary.AppendVarint(body, offsetDelta)
+	body = appendBytes(body, r.Key, r.NullKey)
+	body = appendBytes(body, r.Value, r.Tombstone)
+	body = binary.AppendVarint(body, int64(len(r.Headers)))
+	for _, h := range r.Headers {
+		body = appendBytes(body, h.Key, false)
+		body = appendBytes(body, h.Value, h.NullValue)
+	}
 	dst = binary.AppendVarint(dst, int64(len(body)))
 	return append(dst, body...)
 }

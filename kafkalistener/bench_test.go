@@ -15,7 +15,7 @@ import (
 // listener's own overhead beyond the simulated latency: framing,
 // decoding, the driver's turn, the recorded statement (parsed and
 // applied), the simulation's handling and the response's encoding.
-// ApiVersions never enters the simulation; FindCoordinator does. A
+// ApiVersions never enters the simulation; the others do. A
 // session holds at most 5,000 recorded lines, so every 1,000 requests a
 // fresh one starts, untimed. Virtual time has millisecond resolution, so
 // a simulated request's answer waits for the wall clock's next
@@ -37,6 +37,15 @@ func BenchmarkRequest(b *testing.B) {
 			r.CoordinatorKey, r.CoordinatorType = "t1", 1
 			return r
 		}},
+		// Metadata and ListTransactions enter the simulation too (they
+		// are drawn and recorded): kgo sends Metadata often, kadm
+		// ListTransactions to every broker.
+		{"Metadata", func() kmsg.Request {
+			r := kmsg.NewPtrMetadataRequest()
+			r.Version = 9
+			return r
+		}},
+		{"ListTransactions", func() kmsg.Request { return kmsg.NewPtrListTransactionsRequest() }},
 	} {
 		b.Run(tc.name, func(b *testing.B) {
 			var s *session

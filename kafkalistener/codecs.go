@@ -5,13 +5,37 @@ package kafkalistener
 // Snappy (raw and with the xerial framing the Java client writes) and
 // LZ4 (the frame format) decoders, written here rather than imported:
 // the listener only ever decodes, each format is a page, and every
-// output is bounded by MaxDecompressed.
+// output is bounded by MaxDecompressed. Zstandard is a format of its own
+// (entropy coders, dictionaries): klauspost/compress decodes it, already
+// in the module through nats-server, bounded the same way.
 
 import (
 	"bytes"
 	"encoding/binary"
 	"fmt"
+	"io"
+
+	"github.com/klauspost/compress/zstd"
 )
+
+// zstdDecode decodes a zstd frame, at most MaxDecompressed bytes out and
+// at most that much window memory.
+func zstdDecode(src []byte) ([]byte, error) {
+	d, err := zstd.NewReader(bytes.NewReader(src), zstd.WithDecoderConcurrency(1), zstd.WithDecoderLowmem(true),
+		zstd.WithDecoderMaxMemory(MaxDecompressed), zstd.WithDecoderMaxWindow(MaxDecompressed))
+	if err != nil {
+		return nil, corrupt("zstd: %v", err)
+	}
+	defer d.Close()
+	out, err := io.ReadAll(io.LimitReader(d, MaxDecompressed+1))
+	if err != nil {
+		return nil, corrupt("zstd: %v", err)
+	}
+	if len(out) > MaxDecompressed {
+		return nil, tooLarge()
+	}
+	return out, nil
+}
 
 func tooLarge() error {
 	return &errBatch{errMessageTooLarge, fmt.Sprintf("the batch decompresses to more than %d bytes", MaxDecompressed)}

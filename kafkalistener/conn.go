@@ -28,6 +28,11 @@ type request struct {
 	closeWhy string
 	// batches are a Produce's decoded partitions (produce.go).
 	batches *decodedProduce
+	// released: the breakpoint held it and the learner let it go.
+	released bool
+	// refused is the error a request of a known API refused at the wire
+	// is noted with on its client's lifeline (refuse), with closeWhy.
+	refused string
 }
 
 // conn is one accepted TCP connection to one broker's port.
@@ -152,6 +157,7 @@ func parseRequest(b []byte, v versions) *request {
 			return r
 		}
 		r.closeWhy = fmt.Sprintf("%s v%d, outside the versions served (%d to %d)", apiName(r.key), r.version, lo, hi)
+		r.refused = "UNSUPPORTED_VERSION"
 		return r
 	}
 	req.SetVersion(r.version)

@@ -115,3 +115,37 @@ func (l *Listener) syncResponse(cl *call, m *protocol.SyncGroupResponse) *kmsg.S
 	resp.MemberAssignment = as.AppendTo(nil)
 	return resp
 }
+
+// translateLeaveGroup: versions 0-2 name one member at the top level,
+// which the simulation takes as a one-member list.
+func translateLeaveGroup(req *kmsg.LeaveGroupRequest) *protocol.LeaveGroupRequest {
+	m := &protocol.LeaveGroupRequest{GroupId: req.Group}
+	if req.Version < 3 {
+		m.Members = []protocol.LeaveGroupMember{{MemberId: req.MemberID}}
+		return m
+	}
+	for _, mm := range req.Members {
+		m.Members = append(m.Members, protocol.LeaveGroupMember{MemberId: mm.MemberID, GroupInstanceId: deref(mm.InstanceID), Reason: deref(mm.Reason)})
+	}
+	return m
+}
+
+// leaveGroupResponse: versions 0-2 carry only the top-level error, which
+// is then the member's.
+func leaveGroupResponse(cl *call, m *protocol.LeaveGroupResponse) *kmsg.LeaveGroupResponse {
+	req := cl.r.req.(*kmsg.LeaveGroupRequest)
+	resp := req.ResponseKind().(*kmsg.LeaveGroupResponse)
+	resp.ErrorCode = int16(m.ErrorCode)
+	if req.Version < 3 {
+		resp.ErrorCode = int16(m.TopError())
+		return resp
+	}
+	for _, mm := range m.Members {
+		rm := kmsg.LeaveGroupResponseMember{MemberID: mm.MemberId, ErrorCode: int16(mm.ErrorCode)}
+		if mm.GroupInstanceId != "" {
+			rm.InstanceID = strPtr(mm.GroupInstanceId)
+		}
+		resp.Members = append(resp.Members, rm)
+	}
+	return resp
+}

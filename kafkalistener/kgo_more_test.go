@@ -105,7 +105,10 @@ func TestKgoGroupTransactSession(t *testing.T) {
 	}
 	rd.Close()
 	rec := s.stop()
-	for _, want := range []string{"request JoinGroup from=eos", "request SyncGroup from=eos", "request TxnOffsetCommit from=eos"} {
+	// Closing the session leaves the group: LeaveGroup goes through the
+	// simulated group coordinator, drawn and recorded like Metadata.
+	for _, want := range []string{"request JoinGroup from=eos", "request SyncGroup from=eos", "request TxnOffsetCommit from=eos",
+		"request LeaveGroup from=eos", "request Metadata from=eos"} {
 		if !strings.Contains(rec, want) {
 			t.Errorf("the recording lacks %q", want)
 		}
@@ -129,5 +132,96 @@ func TestKgoAutoCreate(t *testing.T) {
 	cl.Close()
 	if rec := s.stop(); !strings.Contains(rec, "\ntopic fresh partitions=1\n") {
 		t.Fatalf("no topic statement in the recording:\n%s", rec)
+	}
+}
+
+// TestKgoRecordsAsSent: what kgo puts in a record, through each codec
+// (zstd included), comes back to a consumer as it was sent: headers, a
+// null key, a null value, the client's timestamp. The recording carries
+// them, so the replay gives the same trace.
+func TestKgoRecordsAsSent(t *testing.T) {
+	if testing.Short() {
+		t.Skip("a real client's session takes seconds")
+	}
+	s := startSession(t, twoPartitions)
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	when := time.UnixMilli(1_700_000_000_123)
+	codecs := map[string]kgo.CompressionCodec{"none": kgo.NoCompression(), "gzip": kgo.GzipCompression(),
+		"snappy": kgo.SnappyCompression(), "lz4": kgo.Lz4Compression(), "zstd": kgo.ZstdCompression()}
+	for name, codec := range codecs {
+		p := kgoClient(t, s, kgo.ClientID("p-"+name), kgo.ProducerBatchCompression(codec))
+		recs := []*kgo.Record{
+			{Partition: 0, Key: []byte(name), Value: []byte("with-headers"), Timestamp: when,
+				Headers: []kgo.RecordHeader{{Key: "trace", Value: []byte("a b")}, {Key: "bin", Value: []byte{0, 0xff}}}},
+			{Partition: 0, Key: nil, Value: []byte(name + "-null-key"), Timestamp: when},
+			{Partition: 0, Key: []byte(name + "-null-value"), Value: nil, Timestamp: when},
+		}
+		if err := p.ProduceSync(ctx, recs...).FirstErr(); err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		p.Close()
+	}
+	c := kgoClient(t, s, kgo.ClientID("reader"), kgo.FetchMaxWait(200*time.Millisecond),
+		kgo.ConsumePartitions(map[string]map[int32]kgo.Offset{"orders": {0: kgo.NewOffset().AtStart()}}))
+	var got []*kgo.Record
+	for len(got) < 3*len(codecs) && ctx.Err() == nil {
+		c.PollFetches(ctx).EachRecord(func(r *kgo.Record) { got = append(got, r) })
+	}
+	if len(got) != 3*len(codecs) {
+		t.Fatalf("read %d records, want %d", len(got), 3*len(codecs))
+	}
+	for _, r := range got {
+		if !r.Timestamp.Equal(when) {
+			t.Errorf("%q: timestamp %v, want the client's %v", r.Value, r.Timestamp, when)
+		}
+		switch v := string(r.Value); {
+		case strings.HasSuffix(v, "-null-key"):
+			if r.Key != nil {
+				t.Errorf("%s: key %q, want null", v, r.Key)
+			}
+		case r.Value == nil:
+			if !strings.HasSuffix(string(r.Key), "-null-value") {
+				t.Errorf("a null value on record %q", r.Key)
+			}
+		case v == "with-headers":
+			if len(r.Headers) != 2 || r.Headers[0].Key != "trace" || string(r.Headers[0].Value) != "a b" ||
+				r.Headers[1].Key != "bin" || string(r.Headers[1].Value) != "\x00\xff" {
+				t.Errorf("%s's headers: %+v", r.Key, r.Headers)
+			}
+		default:
+			t.Errorf("a record %q=%q", r.Key, r.Value)
+		}
+	}
+	rec := s.stop()
+	for _, want := range []string{`^h=trace:"a b"`, "^nullkey", "^nullvalue", "^ts=1700000000123", "from=p-zstd"} {
+		if !strings.Contains(rec, want) {
+			t.Errorf("the recording lacks %q", want)
+		}
+	}
+}
+
+// TestKgoSetupDeclaresTheClient: a setup script may declare the client a
+// real program will be (client NAME, its client.id) to put a rule on it
+// before it connects; the program's requests then come from that node,
+// under the rule, instead of a second node named ext-NAME.
+func TestKgoSetupDeclaresTheClient(t *testing.T) {
+	if testing.Short() {
+		t.Skip("a real client's session takes seconds")
+	}
+	s := startSession(t, twoPartitions+"client shop\ndrop EndTxn from=shop count=1\n")
+	cl := kgoClient(t, s, kgo.ClientID("shop"), kgo.TransactionalID("shop-txn"), kgo.RequestTimeoutOverhead(2*time.Second))
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	if err := txn(ctx, cl, true, map[int32]string{0: "v"}); err != nil {
+		t.Fatal(err)
+	}
+	cl.Close()
+	rec := s.stop()
+	if strings.Count(rec, "\nclient ") != 1 || !strings.Contains(rec, "\nrequest EndTxn from=shop ") {
+		t.Errorf("the client's requests are not shop's:\n%s", rec)
+	}
+	if strings.Count(rec, "\nrequest EndTxn from=shop ") < 2 {
+		t.Errorf("the rule did not drop shop's first EndTxn (kgo would have sent it again):\n%s", rec)
 	}
 }

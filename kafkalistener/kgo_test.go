@@ -125,6 +125,13 @@ func TestKgo(t *testing.T) {
 	if !strings.Contains(rec, `client zombie software="kgo`) {
 		t.Errorf("the recording does not name kgo on zombie's lifeline:\n%s", rec)
 	}
+	// Metadata and ListOffsets are answered by the simulated brokers, so
+	// they are drawn and recorded too.
+	for _, want := range []string{"\nrequest Metadata from=zombie ", "\nrequest ListOffsets from=rc "} {
+		if !strings.Contains(rec, want) {
+			t.Errorf("the recording lacks %q", want)
+		}
+	}
 }
 
 // TestKgoCoordinatorCrash: the transaction coordinator crashes between

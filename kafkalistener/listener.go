@@ -99,6 +99,7 @@ type Listener struct {
 	followers map[chan string]bool
 	lines     int
 	notes     int
+	brk       breakpoint
 	lastAt    sim.Time // virtual time the recording has reached
 	full      bool     // the recording reached the script's bounds
 	broken    error
@@ -153,7 +154,7 @@ func New(cfg Config, sess *scenario.Session, src string) (*Listener, error) {
 	l := &Listener{cfg: cfg, sess: sess, c: c, vers: servedVersions(tv >= 2), tv: tv,
 		in: make(chan *request, 256), console: make(chan consoleLine), recReq: make(chan chan string), funcs: make(chan func()), wake: make(chan struct{}, 1),
 		stopped: make(chan struct{}), conns: map[*conn]bool{}, clients: map[string]*clientState{},
-		calls: map[int64]*call{}, groups: groupBytes{}}
+		calls: map[int64]*call{}, groups: groupBytes{}, brk: breakpoint{key: -1}}
 	l.ports = make([]net.Listener, len(c.Brokers))
 	l.addrs = make([]string, len(c.Brokers))
 	for i := range c.Brokers {
@@ -460,6 +461,7 @@ func (l *Listener) drop(c *conn, why string) {
 	}
 	delete(l.conns, c)
 	c.close()
+	l.dropHeld(c)
 	if why != "" {
 		l.note("closed connection %d to broker-%d (%s): %s", c.id, c.broker, orUnknown(c.client), why)
 	}

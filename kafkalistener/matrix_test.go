@@ -79,6 +79,11 @@ func TestConfluentPython(t *testing.T) {
 	if testing.Verbose() {
 		t.Logf("recording:\n%s", rec)
 	}
+	for _, want := range []string{"\nrequest Metadata from=py-zombie ", "\nrequest Metadata from=py-rc "} {
+		if !strings.Contains(rec, want) {
+			t.Errorf("the recording lacks %q", want)
+		}
+	}
 }
 
 // nodePath is where node finds kafkajs: NODE_PATH, then npm's global
@@ -124,5 +129,11 @@ func TestKafkaJS(t *testing.T) {
 	rec := s.stop()
 	if testing.Verbose() {
 		t.Logf("recording:\n%s", rec)
+	}
+	// KafkaJS's consumers leave their group when they disconnect.
+	for _, want := range []string{"\nrequest Metadata from=", "\nrequest LeaveGroup from="} {
+		if !strings.Contains(rec, want) {
+			t.Errorf("the recording lacks %q", want)
+		}
 	}
 }

@@ -4,10 +4,9 @@ package kafkalistener
 
 // The driver's side of a request: a new connection, the per-connection
 // queue (one request in the simulation at a time, as a Kafka broker
-// mutes a connection until it answers), the requests the listener
-// answers from the cluster's state (ApiVersions, Metadata, ListOffsets:
-// they change nothing), and the injection of the others as request
-// statements.
+// mutes a connection until it answers), ApiVersions, which the listener
+// answers itself, and the injection of every other request as a request
+// statement.
 
 import (
 	"net"
@@ -49,6 +48,9 @@ func (l *Listener) handle(r *request) {
 		if why == "closed by the client" {
 			why = ""
 		}
+		if r.refused != "" {
+			l.refuse(r, r.refused)
+		}
 		l.drop(c, why)
 		return
 	}
@@ -89,11 +91,8 @@ func (l *Listener) serve(r *request) {
 		resp.SetVersion(v)
 		r.c.send(frame(r.corr, resp))
 		return
-	case *kmsg.MetadataRequest:
-		l.respond(r, l.metadata(r, req))
-		return
-	case *kmsg.ListOffsetsRequest:
-		l.respond(r, l.listOffsets(r, req))
+	}
+	if l.hold(r) {
 		return
 	}
 	cl := &call{r: r}
@@ -204,6 +203,15 @@ func (l *Listener) client(r *request) *clientState {
 	if cs := l.clients[r.clientID]; cs != nil {
 		return cs
 	}
+	if base := clientBase(r.clientID); l.c.Externals[base] != nil && !l.claimed(base) {
+		// The setup script declared this client (client NAME) so that
+		// its rules (delay Produce from=NAME, isolate NAME) are in place
+		// before it connects: its node is the client's.
+		cs := &clientState{name: base, ext: l.c.Externals[base], software: r.c.software}
+		l.hook(cs.ext)
+		l.clients[r.clientID] = cs
+		return cs
+	}
 	name := l.nodeName(r.clientID)
 	if name == "" {
 		l.drop(r.c, "no node name is left for client.id "+strconv.Quote(r.clientID))
@@ -225,6 +233,35 @@ func (l *Listener) client(r *request) *clientState {
 // lowercase letters, digits, '_' and '-', starting with a letter, not a
 // keyword or a name already taken.
 func (l *Listener) nodeName(id string) string {
+	base := clientBase(id)
+	for i := 0; i < 100; i++ {
+		cand := base
+		switch {
+		case i == 1:
+			cand = "ext-" + base
+		case i > 1:
+			cand = base + "-" + strconv.Itoa(i)
+		}
+		if _, err := scenario.ParseLine("client "+cand, 1, l.sess.Script.Decls.Clone()); err == nil {
+			return cand
+		}
+	}
+	return ""
+}
+
+// claimed reports whether a client.id already has the node name.
+func (l *Listener) claimed(name string) bool {
+	for _, cs := range l.clients {
+		if cs.name == name {
+			return true
+		}
+	}
+	return false
+}
+
+// clientBase is a client.id as a node name: lowercase letters, digits,
+// '_' and '-', starting with a letter, at most about 32 characters.
+func clientBase(id string) string {
 	var b strings.Builder
 	for _, r := range strings.ToLower(id) {
 		switch {
@@ -241,19 +278,7 @@ func (l *Listener) nodeName(id string) string {
 	if base == "" || base[0] < 'a' || base[0] > 'z' {
 		base = "client-" + base
 	}
-	for i := 0; i < 100; i++ {
-		cand := base
-		switch {
-		case i == 1:
-			cand = "ext-" + base
-		case i > 1:
-			cand = base + "-" + strconv.Itoa(i)
-		}
-		if _, err := scenario.ParseLine("client "+cand, 1, l.sess.Script.Decls.Clone()); err == nil {
-			return cand
-		}
-	}
-	return ""
+	return base
 }
 
 func (l *Listener) hook(e *cluster.External) {
@@ -301,76 +326,6 @@ func deref(s *string) string {
 	return *s
 }
 
-// metadata answers from the controller's image: live brokers at their
-// ports, each partition's leader, epoch, replicas and ISR. A topic a
-// client names before it exists is created, as Kafka's
-// auto.create.topics.enable does, by a recorded topic statement.
-func (l *Listener) metadata(r *request, req *kmsg.MetadataRequest) *kmsg.MetadataResponse {
-	resp := req.ResponseKind().(*kmsg.MetadataResponse)
-	resp.ClusterID = strPtr("txnlab")
-	resp.ControllerID = -1
-	for i := range l.c.Brokers {
-		// The controller's view, as Kafka's metadata: a crashed broker
-		// is listed (and refuses connections) until the controller
-		// fences it after broker.session.timeout.ms.
-		if !l.c.Meta.Alive[i] {
-			continue
-		}
-		host, port := l.hostPort(int32(i))
-		resp.Brokers = append(resp.Brokers, kmsg.MetadataResponseBroker{NodeID: int32(i), Host: host, Port: port})
-		if resp.ControllerID < 0 {
-			resp.ControllerID = int32(i)
-		}
-	}
-	var names []string
-	all := req.Topics == nil
-	if all {
-		for _, t := range l.c.Meta.Topics {
-			names = append(names, t.Name)
-		}
-	}
-	for _, t := range req.Topics {
-		names = append(names, deref(t.Topic))
-	}
-	auto := req.Version < 4 || req.AllowAutoTopicCreation
-	for _, name := range names {
-		mt := kmsg.MetadataResponseTopic{Topic: strPtr(name), IsInternal: strings.HasPrefix(name, "__")}
-		topic, ok := l.c.Meta.Topic(name)
-		if !ok && (mt.IsInternal || !validTopic(name)) {
-			mt.ErrorCode = errInvalidTopic
-		} else if !ok && !auto {
-			mt.ErrorCode = errUnknownTopicOrPartition
-		} else if !ok {
-			if err := l.apply("topic " + name + " partitions=" + strconv.Itoa(l.cfg.AutoCreatePartitions)); err != nil {
-				l.note("could not create topic %s for %s: %v", name, r.clientID, err)
-				mt.ErrorCode = errUnknownTopicOrPartition
-			}
-			topic, ok = l.c.Meta.Topic(name)
-		}
-		if ok {
-			for p := int32(0); p < topic.Partitions; p++ {
-				ps := l.c.Meta.Partition(protocol.TopicPartition{Topic: name, Partition: p})
-				if ps == nil {
-					continue
-				}
-				mp := kmsg.MetadataResponseTopicPartition{Partition: p, Leader: ps.Leader, LeaderEpoch: ps.LeaderEpoch,
-					Replicas: append([]int32{}, ps.Replicas...), ISR: append([]int32{}, ps.ISR...), OfflineReplicas: []int32{}}
-				if ps.Leader < 0 {
-					mp.ErrorCode = errLeaderNotAvailable
-				}
-				for _, rep := range ps.Replicas {
-					if !l.c.Meta.Alive[rep] {
-						mp.OfflineReplicas = append(mp.OfflineReplicas, rep)
-					}
-				}
-				mt.Partitions = append(mt.Partitions, mp)
-			}
-		}
-		resp.Topics = append(resp.Topics, mt)
-	}
-	return resp
-}
-
 // validTopic is Kafka's legal topic name, without the internal prefix.
 func validTopic(s string) bool {
 	if s == "" || len(s) > 249 || s == "." || s == ".." || strings.HasPrefix(s, "__") {
@@ -394,36 +349,20 @@ func (l *Listener) hostPort(id int32) (string, int32) {
 	return host, int32(n)
 }
 
-// listOffsets answers the earliest offset (the simulation keeps every
-// record, so 0), and the latest: the high watermark, or the last stable
-// offset for read_committed. A timestamp search is not served.
-func (l *Listener) listOffsets(r *request, req *kmsg.ListOffsetsRequest) *kmsg.ListOffsetsResponse {
-	resp := req.ResponseKind().(*kmsg.ListOffsetsResponse)
-	for _, t := range req.Topics {
-		rt := kmsg.ListOffsetsResponseTopic{Topic: t.Topic}
-		for _, p := range t.Partitions {
-			rp := kmsg.ListOffsetsResponseTopicPartition{Partition: p.Partition, Timestamp: -1, Offset: -1, LeaderEpoch: -1}
-			facts, ok := l.c.PartitionFacts(protocol.TopicPartition{Topic: t.Topic, Partition: p.Partition})
-			switch {
-			case !ok:
-				rp.ErrorCode = errUnknownTopicOrPartition
-			case int(facts.Leader) != r.c.broker:
-				rp.ErrorCode = errNotLeader
-			default:
-				rp.LeaderEpoch = facts.LeaderEpoch
-				switch p.Timestamp {
-				case -2:
-					rp.Offset = 0
-				case -1:
-					rp.Offset = facts.HW
-					if req.IsolationLevel == 1 {
-						rp.Offset = facts.LSO
-					}
-				}
-			}
-			rt.Partitions = append(rt.Partitions, rp)
-		}
-		resp.Topics = append(resp.Topics, rt)
+// refuse notes a request refused at the wire on its client's lifeline,
+// as a recorded refused statement, so the diagram shows what the client
+// was told where its requests are. A request without a client id, or of
+// an API the language does not name, has only the operator's note.
+func (l *Listener) refuse(r *request, errName string) {
+	if _, ok := protocol.APIByName(apiName(r.key)); !ok || r.clientID == "" || !l.conns[r.c] {
+		return
 	}
-	return resp
+	cs := l.client(r)
+	if cs == nil {
+		return
+	}
+	st := &scenario.RefusedStmt{API: protocol.APIKey(r.key), From: cs.name, To: r.c.broker, Error: errName}
+	if err := l.apply(st.String()); err != nil {
+		l.note("could not note the refused %s from %s: %v", apiName(r.key), cs.name, err)
+	}
 }

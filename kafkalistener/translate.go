@@ -181,6 +181,21 @@ func (l *Listener) translate(cl *call) (protocol.Message, kmsg.Response) {
 		return m, nil
 	case *kmsg.ProduceRequest:
 		return l.translateProduce(cl, req)
+	case *kmsg.MetadataRequest:
+		return l.translateMetadata(cl, req), nil
+	case *kmsg.ListOffsetsRequest:
+		return l.translateListOffsets(cl, req)
+	case *kmsg.LeaveGroupRequest:
+		return translateLeaveGroup(req), nil
+	case *kmsg.DescribeProducersRequest:
+		return l.translateDescribeProducers(cl, req)
+	case *kmsg.DescribeTransactionsRequest:
+		return &protocol.DescribeTransactionsRequest{TransactionalIds: append([]string{}, req.TransactionalIDs...)}, nil
+	case *kmsg.ListTransactionsRequest:
+		return &protocol.ListTransactionsRequest{StateFilters: append([]string{}, req.StateFilters...),
+			ProducerIdFilters: append([]int64{}, req.ProducerIDFilters...)}, nil
+	case *kmsg.WriteTxnMarkersRequest:
+		return l.translateWriteTxnMarkers(cl, req)
 	}
 	l.drop(r.c, fmt.Sprintf("%s is not served", apiName(r.key)))
 	return nil, nil
@@ -214,11 +229,16 @@ func (l *Listener) translateProduce(cl *call, req *kmsg.ProduceRequest) (protoco
 	m := &protocol.ProduceRequest{Version: req.Version, TransactionalId: deref(req.TransactionID), Acks: req.Acks, TimeoutMs: req.TimeoutMillis}
 	cl.local = map[protocol.TopicPartition]int16{}
 	var first *protocol.RecordBatch
+	refused := false
 	for _, d := range cl.r.batches.parts {
 		switch {
 		case d.code != 0:
 			cl.local[d.tp] = d.code
 			l.note("answered %s from %s with error %d: %s", d.tp, cl.r.clientID, d.code, d.why)
+			if !refused {
+				refused = true
+				l.refuse(cl.r, errName(d.code))
+			}
 			continue
 		case !l.c.HasPartition(d.tp) || len(d.tp.Topic) > 1 && d.tp.Topic[:2] == "__":
 			cl.local[d.tp] = errUnknownTopicOrPartition
@@ -421,6 +441,20 @@ func (l *Listener) translateResponse(cl *call, msg protocol.Message) kmsg.Respon
 		return l.fetchResponse(cl, m)
 	case *protocol.ProduceResponse:
 		return l.produceResponse(cl, m)
+	case *protocol.MetadataResponse:
+		return l.metadataResponse(cl, m)
+	case *protocol.ListOffsetsResponse:
+		return l.listOffsetsResponse(cl, m)
+	case *protocol.LeaveGroupResponse:
+		return leaveGroupResponse(cl, m)
+	case *protocol.DescribeProducersResponse:
+		return l.describeProducersResponse(cl, m)
+	case *protocol.DescribeTransactionsResponse:
+		return l.describeTransactionsResponse(cl, m)
+	case *protocol.ListTransactionsResponse:
+		return l.listTransactionsResponse(cl, m)
+	case *protocol.WriteTxnMarkersResponse:
+		return l.writeTxnMarkersResponse(cl, m)
 	}
 	l.drop(cl.r.c, fmt.Sprintf("the simulation answered %s with %s", apiName(cl.r.key), msg.APIKey()))
 	return nil

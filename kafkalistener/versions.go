@@ -25,20 +25,27 @@ func servedVersions(tv2 bool) versions {
 	v := versions{
 		0:  {3, 11}, // Produce: record batch v2 from v3; v11 knows TRANSACTION_ABORTABLE
 		1:  {4, 11}, // Fetch: isolation level and aborted transactions from v4
-		2:  {1, 6},  // ListOffsets
+		2:  {1, 7},  // ListOffsets: MAX_TIMESTAMP (-3) at v7
 		3:  {1, 9},  // Metadata, without topic ids (v10+)
 		8:  {2, 8},  // OffsetCommit
 		9:  {1, 7},  // OffsetFetch: RequireStable at v7; v8 batches groups
 		10: {0, 3},  // FindCoordinator: one key a request (v4 batches keys)
 		11: {4, 9},  // JoinGroup: MEMBER_ID_REQUIRED (KIP-394) from v4
 		12: {0, 4},  // Heartbeat
+		13: {0, 5},  // LeaveGroup: one member to v2, a batch from v3, Reason at v5
 		14: {0, 5},  // SyncGroup
 		18: {0, 3},  // ApiVersions
 		22: {0, 4},  // InitProducerId
 		24: {0, 3},  // AddPartitionsToTxn: v4+ is broker to broker
 		25: {0, 3},  // AddOffsetsToTxn
 		26: {0, 3},  // EndTxn
+		27: {0, 1},  // WriteTxnMarkers: Admin.abortTransaction's; v1 is flexible (3.5 serves 0-1)
 		28: {0, 4},  // TxnOffsetCommit: v4 knows TRANSACTION_ABORTABLE
+		// KIP-664, as Kafka 3.5 serves them: ListTransactions v1's
+		// DurationFilter came with 3.8 (KIP-994).
+		61: {0, 0}, // DescribeProducers
+		65: {0, 0}, // DescribeTransactions
+		66: {0, 0}, // ListTransactions
 	}
 	if tv2 {
 		v[0] = versionRange{3, 12}
@@ -74,6 +81,8 @@ func requestForKey(key int16) kmsg.Request {
 		return new(kmsg.JoinGroupRequest)
 	case 12:
 		return new(kmsg.HeartbeatRequest)
+	case 13:
+		return new(kmsg.LeaveGroupRequest)
 	case 14:
 		return new(kmsg.SyncGroupRequest)
 	case 18:
@@ -86,8 +95,16 @@ func requestForKey(key int16) kmsg.Request {
 		return new(kmsg.AddOffsetsToTxnRequest)
 	case 26:
 		return new(kmsg.EndTxnRequest)
+	case 27:
+		return new(kmsg.WriteTxnMarkersRequest)
 	case 28:
 		return new(kmsg.TxnOffsetCommitRequest)
+	case 61:
+		return new(kmsg.DescribeProducersRequest)
+	case 65:
+		return new(kmsg.DescribeTransactionsRequest)
+	case 66:
+		return new(kmsg.ListTransactionsRequest)
 	}
 	return nil
 }
@@ -95,7 +112,8 @@ func requestForKey(key int16) kmsg.Request {
 var apiNames = map[int16]string{0: "Produce", 1: "Fetch", 2: "ListOffsets", 3: "Metadata", 8: "OffsetCommit",
 	9: "OffsetFetch", 10: "FindCoordinator", 11: "JoinGroup", 12: "Heartbeat", 13: "LeaveGroup", 14: "SyncGroup",
 	17: "SaslHandshake", 18: "ApiVersions", 22: "InitProducerId", 24: "AddPartitionsToTxn", 25: "AddOffsetsToTxn",
-	26: "EndTxn", 28: "TxnOffsetCommit"}
+	26: "EndTxn", 27: "WriteTxnMarkers", 28: "TxnOffsetCommit", 61: "DescribeProducers", 65: "DescribeTransactions",
+	66: "ListTransactions"}
 
 func apiName(key int16) string {
 	if n, ok := apiNames[key]; ok {
@@ -118,7 +136,7 @@ func (v versions) apiVersions(req *kmsg.ApiVersionsRequest, tv int16) *kmsg.ApiV
 		resp.ApiKeys = []kmsg.ApiVersionsResponseApiKey{{ApiKey: 18, MinVersion: lo, MaxVersion: hi}}
 		return resp
 	}
-	for _, key := range []int16{0, 1, 2, 3, 8, 9, 10, 11, 12, 14, 18, 22, 24, 25, 26, 28} {
+	for _, key := range []int16{0, 1, 2, 3, 8, 9, 10, 11, 12, 13, 14, 18, 22, 24, 25, 26, 27, 28, 61, 65, 66} {
 		r := v[key]
 		resp.ApiKeys = append(resp.ApiKeys, kmsg.ApiVersionsResponseApiKey{ApiKey: key, MinVersion: r.lo, MaxVersion: r.hi})
 	}

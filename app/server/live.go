@@ -32,10 +32,21 @@ type Live interface {
 	Apply(stmt string) error
 }
 
+// Breakpoints is a live session whose clients' requests the learner may
+// hold (issue 27): Break names the API whose next request waits at the
+// listener ("" clears it), Step lets the held request go. The Kafka
+// listener offers it; a session without it answers the page 404.
+type Breakpoints interface {
+	Break(api string) error
+	Step() error
+}
+
 // Live mode's paths.
 const (
 	liveEventsPath = "/live/events"
 	liveApplyPath  = "/live/apply"
+	liveBreakPath  = "/live/break"
+	liveStepPath   = "/live/step"
 )
 
 // maxLiveFollowers bounds the pages following a live session at once:
@@ -62,6 +73,18 @@ var (
 	refuseStatement = refusal{
 		"400 the statement was refused: %s",
 		"400 语句被拒绝：%s"}
+	refuseNoBreakpoints = refusal{
+		"404 this live session cannot hold requests",
+		"404 这个实时会话不能暂停请求"}
+	refuseBreakpoint = refusal{
+		"422 the breakpoint was refused: %s",
+		"422 断点被拒绝：%s"}
+	refuseBreakAPI = refusal{
+		"422 the breakpoint was refused: no API named %q can be held",
+		"422 断点被拒绝：没有名为 %q 的可暂停 API"}
+	refuseNothingHeld = refusal{
+		"422 no request is held: set a breakpoint and wait for a client to send that API",
+		"422 没有被暂停的请求：先设置断点，再等客户端发送这个 API"}
 	refuseEmptyStatement = refusal{
 		"400 no statement: send one line of the scenario language",
 		"400 没有语句：请发送一行场景语言"}
@@ -86,7 +109,7 @@ func liveLang(r *http.Request) string {
 // path.
 func (l *liveServer) serve(w http.ResponseWriter, r *http.Request) bool {
 	p := r.URL.Path
-	if p != liveEventsPath && p != liveApplyPath {
+	if p != liveEventsPath && p != liveApplyPath && p != liveBreakPath && p != liveStepPath {
 		return false
 	}
 	lang := liveLang(r)
@@ -100,6 +123,8 @@ func (l *liveServer) serve(w http.ResponseWriter, r *http.Request) bool {
 		l.events(w, r, lang)
 	case p == liveApplyPath && r.Method == http.MethodPost:
 		l.apply(w, r, lang)
+	case (p == liveBreakPath || p == liveStepPath) && r.Method == http.MethodPost:
+		l.breakpoint(w, r, lang)
 	default:
 		w.Header().Set("Allow", map[bool]string{true: "GET, HEAD", false: "POST"}[p == liveEventsPath])
 		http.Error(w, refuseLiveMethod.in(lang), http.StatusMethodNotAllowed)
@@ -189,4 +214,34 @@ func (l *liveServer) apply(w http.ResponseWriter, r *http.Request, lang string) 
 		}
 		w.WriteHeader(http.StatusNoContent)
 	}
+}
+
+// breakpoint sets or clears the breakpoint (/live/break, the API's name
+// in the body, empty to clear) or steps (/live/step).
+func (l *liveServer) breakpoint(w http.ResponseWriter, r *http.Request, lang string) {
+	bp, ok := l.live.(Breakpoints)
+	if !ok {
+		http.Error(w, refuseNoBreakpoints.in(lang), http.StatusNotFound)
+		return
+	}
+	b, err := io.ReadAll(io.LimitReader(r.Body, maxStatementBytes+1))
+	if err != nil {
+		return
+	}
+	if len(b) > maxStatementBytes {
+		http.Error(w, refuseBreakpoint.in(lang, fmt.Sprintf("longer than %d bytes", maxStatementBytes)), http.StatusRequestEntityTooLarge)
+		return
+	}
+	// The listener's reasons are English: what it refuses is said here
+	// in the page's language, with the API's name as it was sent.
+	if r.URL.Path == liveStepPath {
+		if bp.Step() != nil {
+			http.Error(w, refuseNothingHeld.in(lang), http.StatusUnprocessableEntity)
+			return
+		}
+	} else if api := strings.TrimSpace(string(b)); bp.Break(api) != nil {
+		http.Error(w, refuseBreakAPI.in(lang, api), http.StatusUnprocessableEntity)
+		return
+	}
+	w.WriteHeader(http.StatusNoContent)
 }

@@ -90,6 +90,11 @@ var messageTypes = func() map[[2]int]reflect.Type {
 		&protocol.DescribeProducersRequest{}, &protocol.DescribeProducersResponse{},
 		&protocol.DescribeTransactionsRequest{}, &protocol.DescribeTransactionsResponse{},
 		&protocol.ListTransactionsRequest{}, &protocol.ListTransactionsResponse{},
+		// What a real client on the Kafka listener (and a request
+		// statement) sends beyond the Java-like clients' APIs.
+		&protocol.MetadataRequest{}, &protocol.MetadataResponse{},
+		&protocol.ListOffsetsRequest{}, &protocol.ListOffsetsResponse{},
+		&protocol.LeaveGroupRequest{}, &protocol.LeaveGroupResponse{},
 	}
 	m := map[[2]int]reflect.Type{}
 	for _, msg := range all {

@@ -41,6 +41,23 @@ type Record struct {
 	Offset *OffsetCommitValue `json:",omitempty"`
 	// Tombstone marks a record with a null value.
 	Tombstone bool `json:",omitempty"`
+	// NullKey marks a record whose key is null, not empty: what a real
+	// client sends for a record without a key (the Kafka listener).
+	NullKey bool `json:",omitempty"`
+	// Timestamp is the record's CreateTime as its client set it, in the
+	// client's epoch ms; 0 when the client gave none (the simulation's
+	// own records), and then the batch's append time stands.
+	Timestamp int64 `json:",omitempty"`
+	// Headers are the record's headers, in order, as a client sent them.
+	Headers []RecordHeader `json:",omitempty"`
+}
+
+// RecordHeader is one record header (Kafka's Header: a string key and a
+// nullable byte value).
+type RecordHeader struct {
+	Key       string
+	Value     string
+	NullValue bool `json:",omitempty"`
 }
 
 // RecordBatch is a v2 record batch as the log stores it: the producer id,
@@ -115,10 +132,29 @@ func (b *RecordBatch) Summary() string {
 			buf = appendInt(append(buf, r.Key...), ":", r.Offset.CommittedOffset)
 		case r.Tombstone:
 			buf = append(append(buf, r.Key...), ":<tombstone>"...)
+		case r.NullKey:
+			buf = append(buf, "<null>="...)
+			buf = append(buf, quoteIfNeeded(r.Value)...)
 		default:
 			buf = append(buf, quoteIfNeeded(r.Key)...)
 			buf = append(buf, '=')
 			buf = append(buf, quoteIfNeeded(r.Value)...)
+		}
+		if len(r.Headers) > 0 {
+			// Headers only a real client sends: nothing else's summary
+			// (nor digest) changes.
+			buf = append(buf, '{')
+			for j, h := range r.Headers {
+				if j > 0 {
+					buf = append(buf, ',')
+				}
+				v := quoteIfNeeded(h.Value)
+				if h.NullValue {
+					v = "<null>"
+				}
+				buf = append(append(append(buf, quoteIfNeeded(h.Key)...), '='), v...)
+			}
+			buf = append(buf, '}')
 		}
 	}
 	buf = append(buf, ']')

@@ -456,7 +456,27 @@ func (b *RecordBatch) walk(w *walker) {
 // topic's record, null for a tombstone, else the string. The payload and
 // tombstone fields themselves are not Kafka's.
 func (r *Record) walk(w *walker) {
-	w.str("Key", r.Key)
+	if r.NullKey {
+		w.line("Key", "null")
+	} else {
+		w.str("Key", r.Key)
+	}
+	if r.Timestamp != 0 {
+		w.int("Timestamp", r.Timestamp)
+	}
+	if len(r.Headers) > 0 {
+		w.list("Headers", len(r.Headers), func(i int) {
+			h := &r.Headers[i]
+			w.group(index(i), func() {
+				w.str("Key", h.Key)
+				if h.NullValue {
+					w.line("Value", "null")
+				} else {
+					w.str("Value", h.Value)
+				}
+			})
+		})
+	}
 	switch {
 	case r.Tombstone:
 		w.line("Value", "null")

@@ -239,6 +239,8 @@ func renderExternal(b *wordBuilder, m protocol.Message) {
 			parts[i] = p.TopicPartition.String() + ":" + i64(p.FetchOffset)
 		}
 		b.opt("Partitions", listOrNone(strings.Join(parts, ",")))
+	default:
+		renderExternalMore(b, m)
 	case *protocol.ProduceRequest:
 		optStr(b, "TransactionalId", m.TransactionalId)
 		b.opt("Acks", i64(int64(m.Acks)))
@@ -255,8 +257,10 @@ func renderExternal(b *wordBuilder, m protocol.Message) {
 				tok += "@" + i64(int64(p.Records.BaseSequence))
 			}
 			b.add(tok)
+			ts := int64(0)
 			for _, r := range p.Records.Records {
 				b.add(quote(r.Key) + "=" + quote(r.Value))
+				ts = renderRecordAttrs(b, &r, ts)
 			}
 		}
 	}
@@ -364,6 +368,8 @@ func parseExternalRequest(lp *lineParser, api protocol.APIKey, bg bool) Stmt {
 			SessionEpoch:   int32(f.num("SessionEpoch", -1, math.MaxInt32)), Partitions: f.fetchParts("Partitions")}
 	case protocol.Produce:
 		st.Msg = lp.externalProduce(f, st.Version)
+	default:
+		st.Msg = f.parseExternalMore(api)
 	}
 	setVersion(st.Msg, st.Version)
 	if api != protocol.Produce {
@@ -533,6 +539,10 @@ func (lp *lineParser) externalProduce(f externalOpts, version int16) *protocol.P
 	n := 0
 	for lp.more() {
 		t := lp.next("")
+		if !t.quoted && strings.HasPrefix(t.raw, "^") {
+			lp.recordAttr(m, t)
+			continue
+		}
 		if t.quoted || indexOutside(t.raw, "=", false) >= 0 {
 			if len(m.Partitions) == 0 {
 				lp.failf(t.col, "a record needs a partition before it: TOPIC/PART then KEY=VALUE")
@@ -542,7 +552,11 @@ func (lp *lineParser) externalProduce(f externalOpts, version int16) *protocol.P
 			}
 			kv := lp.record(t)
 			last := &m.Partitions[len(m.Partitions)-1].Records
-			last.Records = append(last.Records, protocol.Record{Key: kv.Key, Value: kv.Value})
+			r := protocol.Record{Key: kv.Key, Value: kv.Value}
+			if n := len(last.Records); n > 0 {
+				r.Timestamp = last.Records[n-1].Timestamp // ^ts holds until the next one
+			}
+			last.Records = append(last.Records, r)
 			continue
 		}
 		raw, seq := t.raw, int64(protocol.NoSequence)
@@ -653,7 +667,7 @@ func cloneRequest(m protocol.Message) protocol.Message {
 		}
 		return &c
 	}
-	return m
+	return cloneMore(m)
 }
 
 // fromExternal reports whether the rest of a request line names an

@@ -27,6 +27,17 @@ request OffsetCommit from=kgo to=broker-1 conn=4 GroupId=h GenerationId=-1 Membe
 request OffsetFetch from=kgo to=broker-1 conn=4 GroupId=g Partitions=none RequireStable=true &
 request EndTxn from=kgo to=broker-0 conn=1 Version=3 TransactionalId=t1 ProducerId=0 ProducerEpoch=0 Committed=true
 request Fetch from=kgo to=broker-0 conn=5 IsolationLevel=1 SessionEpoch=0 Partitions=orders/0:0
+request Produce from=kgo to=broker-0 conn=2 Version=9 Acks=1 TimeoutMs=30000 ProducerId=-1 ProducerEpoch=-1 IsTransactional=false orders/0 ""=v ^nullkey ^ts=1764870000123 ^h=trace:"a b" ^h="x:y" k="" ^nullvalue k2=v2 ^ts=0 orders/1 k3=v3
+request Metadata from=kgo to=broker-2 conn=6 Topics=null AllowAutoTopicCreation=false
+request Metadata from=kgo to=broker-2 conn=6 Topics=orders,"none","a b",nope AllowAutoTopicCreation=true &
+request Metadata from=kgo to=broker-2 conn=6 Topics=none AllowAutoTopicCreation=false &
+request ListOffsets from=kgo to=broker-0 conn=5 Version=7 IsolationLevel=1 Partitions=orders/0:-1:0,orders/1:-2:-1
+request LeaveGroup from=kgo to=broker-1 conn=3 GroupId=g Members=kgo-1,"kgo 2":i2,kgo-3:"":"the consumer is being closed"
+request ListTransactions from=kgo to=broker-0 conn=6 StateFilters=Ongoing,"x,y" ProducerIdFilters=none
+request ListTransactions from=kgo to=broker-1 conn=7 StateFilters=none ProducerIdFilters=0,7
+request DescribeTransactions from=kgo to=broker-0 conn=1 TransactionalIds=t1,"none",":"
+request DescribeProducers from=kgo to=broker-0 conn=5 Partitions=orders/0,orders/1
+request WriteTxnMarkers from=kgo to=broker-0 conn=5 Version=1 Markers=0:0:ABORT:0:orders/0+orders/1,5:1:COMMIT:-1:
 `
 
 // TestExternalRequestsRoundTrip: each external request renders to the
@@ -66,7 +77,19 @@ func TestExternalRequestErrors(t *testing.T) {
 		{"request EndTxn from=ext conn=1 Committed=true", "needs to=broker-N"},
 		{"request EndTxn from=ext to=broker-0 Committed=true", "needs conn=N"},
 		{"request EndTxn from=ext to=coordinator(t) conn=1", "goes to a broker"},
-		{"request WriteTxnMarkers from=ext to=broker-0 conn=1", "cannot send WriteTxnMarkers"},
+		{"request EndTxn.response from=ext to=broker-0 conn=1", "without .response"},
+		{"refused Produce from=ext to=broker-0 error=NOPE", "unknown error"},
+		{"refused Produce from=ext error=CORRUPT_MESSAGE", "needs to=broker-N"},
+		{"refused Fetch.response from=ext to=broker-0 error=CORRUPT_MESSAGE", "without .response"},
+		{"request Produce from=ext to=broker-0 conn=1 orders/0 ^nullkey", "describes a record"},
+		{"request Produce from=ext to=broker-0 conn=1 orders/0 k=v ^nullkey", "key is not empty"},
+		{"request Produce from=ext to=broker-0 conn=1 orders/0 k=v ^color=red", "unknown record attribute"},
+		{"request Produce from=ext to=broker-0 conn=1 orders/0 k=v ^ts=soon", "timestamp"},
+		{"request WriteTxnMarkers from=ext to=broker-0 conn=1 Markers=1:0:MAYBE:0:orders/0", "COMMIT|ABORT"},
+		{"request WriteTxnMarkers from=ext to=broker-0 conn=1 Markers=1:0:ABORT:0:nope/0", "unknown topic"},
+		{"request ListOffsets from=ext to=broker-0 conn=1 Partitions=orders/0:-1", "TIMESTAMP:CURRENT_LEADER_EPOCH"},
+		{"request LeaveGroup from=ext to=broker-0 conn=1 GroupId=g Members=a:b:c:d", "MEMBER_ID[:GROUP_INSTANCE_ID[:REASON]]"},
+		{`request DescribeTransactions from=ext to=broker-0 conn=1 TransactionalIds="a`, "unterminated quote"},
 		{"request Produce from=ext to=broker-0 conn=1 orders/0", "has no records"},
 		{"request Produce from=ext to=broker-0 conn=1 orders/0 k=v a/0", "unknown topic"},
 		{`request Produce from=ext to=broker-0 conn=1 orders/0 "\x4"=b`, "unknown escape"},
@@ -104,5 +127,44 @@ func TestExternalClientFaults(t *testing.T) {
 	}
 	if len(reasons) != 2 || reasons[0] != "network cut" || reasons[1] != "dropped by rule" {
 		t.Fatalf("drops %q, want the cut's and the rule's", reasons)
+	}
+}
+
+// TestRefusedIsOnTheClientsLifeline: a request the listener refused at
+// the wire is a note on its client's node in the trace, and nothing
+// else happens.
+func TestRefusedIsOnTheClientsLifeline(t *testing.T) {
+	src := "cluster\ntopic orders\nclient kgo\nrefused Produce from=kgo to=broker-0 error=CORRUPT_MESSAGE\n"
+	s, err := Parse("refused", src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ss := NewSession("refused", s)
+	ss.Run()
+	if ss.Err != nil {
+		t.Fatal(ss.Err)
+	}
+	kgo, _ := ss.Cluster.Node("kgo")
+	var notes []string
+	for _, e := range ss.Cluster.World.Trace.All() {
+		if e.Kind == sim.KindNote && e.Node == kgo && e.Note != nil && e.Note.Code == sim.NoteStatement {
+			notes = append(notes, e.Note.Args[0])
+		}
+	}
+	if len(notes) != 1 || notes[0] != "refused Produce from=kgo to=broker-0 error=CORRUPT_MESSAGE" {
+		t.Fatalf("kgo's notes: %q", notes)
+	}
+}
+
+// TestExternalAPIsInKeyOrder: the list error messages name is in key
+// order, the added APIs among the others.
+func TestExternalAPIsInKeyOrder(t *testing.T) {
+	for i := 1; i < len(ExternalAPIs); i++ {
+		if ExternalAPIs[i-1] >= ExternalAPIs[i] {
+			t.Fatalf("%v", ExternalAPIs)
+		}
+	}
+	if len(ExternalAPIs) != 20 {
+		t.Fatalf("%d external APIs, want 20: %v", len(ExternalAPIs), ExternalAPIs)
 	}
 }

@@ -69,6 +69,7 @@ p1 commit
 p1 abort
 request EndTxn from=p1 Committed=false
 request InitProducerId from=kgo to=broker-0 conn=1 Version=4 TransactionalId=t1 TransactionTimeoutMs=60000 ProducerId=-1 ProducerEpoch=-1
+refused Produce from=kgo to=broker-0 error=CORRUPT_MESSAGE
 request Produce from=p1 to=broker-0 IsTransactional=false BaseSequence=1 orders/0 k=plain &
 p1 close
 ip send payments/0 k=v

@@ -132,6 +132,7 @@ func init() {
 		{"txn", parseTxnSeed},
 		{"admin", parseAdmin},
 		{"client", parseClientDecl},
+		{"refused", parseRefused},
 	}
 	for _, v := range verbs {
 		statementVerbs = append(statementVerbs, v.name)
