@@ -296,7 +296,16 @@ func parseExternalRequest(lp *lineParser, api protocol.APIKey, bg bool) Stmt {
 	allowed := append([]string{"from", "to", "conn", "Version"}, fields...)
 	opts := sub.options("request "+api.String(), allowed)
 	st := &ExternalRequestStmt{Version: -1, Background: bg}
-	o, _ := opts.get("from")
+	o, ok := opts.get("from")
+	if !ok {
+		// from= lies past a word that is not NAME=VALUE (the fuzzer's
+		// "request Heartbeat 0 from=kgo"): the options stop there.
+		if lp.more() {
+			tok := lp.toks[lp.i]
+			lp.failf(tok.col, "expected NAME=VALUE options, from=CLIENT among them, after request %s; got %q", api, tok.raw)
+		}
+		lp.failf(lp.endCol(), "a request from an external client needs from=CLIENT")
+	}
 	st.From = lp.clientName(o.raw, o.vcol).Name
 	o, ok = opts.get("to")
 	if !ok {
