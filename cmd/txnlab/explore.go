@@ -145,6 +145,11 @@ func exploreCmd(args []string, stdout, stderr io.Writer) int {
 		now := time.Now()
 		line := fmt.Sprintf("explore: %d/%d runs, %d violating, %d invalid, %.0f runs/s",
 			rep.Runs, *runs, rep.Failed, rep.Invalid, float64(rep.Runs)/now.Sub(start).Seconds())
+		if n := len(rep.FailedSeeds); n > 0 {
+			// A long --keep-going batch names its newest violating
+			// seed as it goes: it can be replayed while the batch runs.
+			line += fmt.Sprintf(", latest violating seed %d", rep.FailedSeeds[n-1])
+		}
 		switch {
 		case tty && (now.Sub(lastPrint) >= 100*time.Millisecond || rep.Runs == *runs):
 			fmt.Fprintf(stderr, "\r\033[K%s", line)
