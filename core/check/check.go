@@ -434,6 +434,8 @@ func (c *checker) atomicity() {
 			c.reportAnomalyAs(safety.LateMarker, safety.Atomicity, record(ref, o.commit[0], o.commit[0], o.abort[0]), "%s is committed at %v but aborted at %v: a marker of an earlier transaction at the same producer epoch, asked for before these records were produced, arrived late", txnName(ref), places(o.commit), places(o.abort))
 		case len(o.commit) > 0 && len(o.abort) > 0:
 			c.report(safety.Atomicity, record(ref, o.commit[0], o.commit[0], o.abort[0]), "%s is committed at %v but aborted at %v", txnName(ref), places(o.commit), places(o.abort))
+		case t.Outcome == "committed" && len(o.abort) > 0 && c.commitNeverDecided(ref, t, o.abort[0]):
+			c.reportAnomalyAs(safety.UnreplicatedTxnState, safety.Atomicity, record(ref, o.abort[0], o.abort[0]), "%s committed for its producer, but its coordinator never decided it: the __transaction_state records that registered it were lost in a failover, a successor answered the commit from an earlier completed transaction, and a later transaction's ABORT closed its records at %v", txnName(ref), places(o.abort))
 		case t.Outcome == "committed" && len(o.abort) > 0:
 			c.report(safety.Atomicity, record(ref, o.abort[0], o.abort[0]), "%s committed for its producer but its records at %v were aborted", txnName(ref), places(o.abort))
 		case t.Outcome == "aborted" && len(o.commit) > 0:
@@ -444,6 +446,68 @@ func (c *checker) atomicity() {
 			c.report(safety.Atomicity, record(ref, o.open[0]), "%s was decided and its coordinator finished it, but its records at %v never got a marker", txnName(ref), places(o.open))
 		}
 	}
+}
+
+// commitNeverDecided reports whether no coordinator asked for a COMMIT
+// marker on the record's partition, for its producer id, between the
+// record's append and the ABORT marker that closed it, though its
+// producer was told the transaction committed: a coordinator that lost
+// the records registering it answers EndTxn(commit) NONE from the
+// previous transaction's CompleteCommit (TC endTransaction, Kafka 3.5;
+// safety.UnreplicatedTxnState), nothing decides this one, and a later
+// transaction's ABORT closes its records. A coordinator that committed
+// it and then aborted it would have asked for the COMMIT in between.
+//
+// And the commit's answer came without a decision: between the
+// producer's EndTxn(commit) and the NONE that answered it, no
+// coordinator moved the id to PrepareCommit (a coordinator that decides
+// writes PrepareCommit before it answers), so a coordinator that
+// decided to commit and then wrote ABORT markers is still reported.
+func (c *checker) commitNeverDecided(ref sendRef, t *client.TxnRecord, l logged) bool {
+	if c.in.Trace == nil || !t.CommitSent {
+		return false
+	}
+	x := c.evidence()
+	tr := c.in.Trace
+	start := x.endTxnAfter(ref.p.Name, t.CommitSentAt)
+	if start < 0 {
+		return false
+	}
+	node, _ := tr.Names().Lookup(ref.p.Name)
+	subject := "txn " + ref.p.TransactionalId
+	answered := false
+	for i := start; i < tr.Len() && !answered; i++ {
+		e := tr.At(i)
+		switch {
+		case e.Kind == sim.KindState && e.Subject == subject && tr.Names().Label(e.To) == protocol.PrepareCommit.String():
+			return false
+		case e.Kind == sim.KindSend && e.Peer == node:
+			if r, ok := e.Msg.(*protocol.EndTxnResponse); ok && r.ErrorCode == protocol.NONE {
+				answered = true
+			}
+		}
+	}
+	if !answered {
+		return false
+	}
+	from := x.appended(l.tp, l.offset)
+	m := x.marker(l)
+	if from < 0 || len(m) < 2 || m[1] < from {
+		return false
+	}
+	for i := from; i < m[1]; i++ {
+		e := c.in.Trace.At(i)
+		req, ok := e.Msg.(*protocol.WriteTxnMarkersRequest)
+		if e.Kind != sim.KindSend || !ok {
+			continue
+		}
+		for _, mk := range req.Markers {
+			if mk.TransactionResult && mk.ProducerId == l.batch.ProducerId && slices.Contains(mk.Partitions, l.tp) {
+				return false
+			}
+		}
+	}
+	return true
 }
 
 // places names logged records as the messages do: "orders/0@3".
