@@ -225,7 +225,7 @@ func (c *checker) reportAnomalyAs(a *safety.Anomaly, inv *safety.Invariant, evid
 // sent again, and arrived after the next transaction had begun
 // (safety.LateMarker).
 func (c *checker) lateMarker(l logged) bool {
-	if l.marker == "" || c.in.Trace == nil {
+	if l.marker == "" || l.markerBehind || c.in.Trace == nil {
 		return false
 	}
 	x := c.evidence()
@@ -339,6 +339,11 @@ type logged struct {
 	// carries: a later epoch's marker closing an earlier epoch's records
 	// means the coordinator bumped the epoch without knowing of them.
 	markerProducerEpoch int16
+	// markerBehind: an earlier marker of the same producer id on this
+	// partition carried a higher coordinator epoch, so this one came
+	// from a deposed coordinator, which Kafka refuses
+	// (TRANSACTION_COORDINATOR_FENCED): never a late-marker anomaly.
+	markerBehind bool
 }
 
 // loggedRecords lists every data record of every user log, in partition
@@ -356,10 +361,17 @@ func (c *checker) buildLogged() []logged {
 	for _, tp := range sortedTPs(c.in.Logs) {
 		log := c.in.Logs[tp]
 		open := map[int64][]int{} // pid → indexes into out still open
+		topEpoch := map[int64]int32{} // pid → highest coordinator epoch of its markers so far
 		for i := range log.Batches {
 			b := &log.Batches[i]
 			if b.IsControl {
+				top, seen := topEpoch[b.ProducerId]
+				behind := seen && b.CoordinatorEpoch < top
+				if !seen || b.CoordinatorEpoch > top {
+					topEpoch[b.ProducerId] = b.CoordinatorEpoch
+				}
 				for _, idx := range open[b.ProducerId] {
+					out[idx].markerBehind = behind
 					out[idx].marker = b.ControlType.String()
 					out[idx].markerOffset = b.BaseOffset
 					out[idx].markerEpoch = b.CoordinatorEpoch
