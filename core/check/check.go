@@ -13,6 +13,7 @@ import (
 	"strings"
 
 	"txnlab/core/client"
+	"txnlab/core/internal/ptrsort"
 	"txnlab/core/partition"
 	"txnlab/core/protocol"
 	"txnlab/core/safety"
@@ -919,7 +920,7 @@ func (c *checker) offsetsLost() {
 				keys = append(keys, k)
 			}
 		}
-		slices.SortFunc(keys, func(a, b GroupPartition) int {
+		ptrsort.SortFunc(keys, func(a, b *GroupPartition) int {
 			if a.Group != b.Group {
 				return strings.Compare(a.Group, b.Group)
 			}

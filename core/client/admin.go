@@ -31,6 +31,7 @@ import (
 	"slices"
 	"strconv"
 
+	"txnlab/core/internal/ptrsort"
 	"txnlab/core/protocol"
 	"txnlab/core/sim"
 )
@@ -230,7 +231,7 @@ func (a *Admin) listTransactions(w *sim.World, states []string, pids []int64, th
 				}
 				all = append(all, r.TransactionStates...)
 				if left--; left == 0 {
-					slices.SortFunc(all, func(x, y protocol.ListedTransaction) int {
+					ptrsort.SortFunc(all, func(x, y *protocol.ListedTransaction) int {
 						if x.TransactionalId < y.TransactionalId {
 							return -1
 						}

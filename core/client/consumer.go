@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strconv"
 
+	"txnlab/core/internal/ptrsort"
 	"txnlab/core/protocol"
 	"txnlab/core/safety"
 	"txnlab/core/sim"
@@ -348,7 +349,7 @@ func (c *Consumer) absorb(w *sim.World, pd protocol.FetchPartitionData) {
 	var abortedPids map[int64]bool // made when the first aborted transaction starts
 	if filter && len(pd.AbortedTransactions) > 0 {
 		aborted = append(aborted, pd.AbortedTransactions...)
-		slices.SortFunc(aborted, func(a, b protocol.AbortedTransaction) int { return cmp.Compare(a.FirstOffset, b.FirstOffset) })
+		ptrsort.SortFunc(aborted, func(a, b *protocol.AbortedTransaction) int { return cmp.Compare(a.FirstOffset, b.FirstOffset) })
 	}
 	pos, known := c.Positions[pd.TopicPartition]
 	// Most answers bring nothing past the position (a long poll's empty

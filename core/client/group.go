@@ -26,6 +26,7 @@ import (
 	"strconv"
 	"strings"
 
+	"txnlab/core/internal/ptrsort"
 	"txnlab/core/protocol"
 	"txnlab/core/sim"
 )
@@ -259,7 +260,7 @@ func (c *Consumer) joinProtocols() []protocol.JoinGroupProtocol {
 // that subscribes to its topic.
 func (c *Consumer) roundRobinAssign(members []protocol.JoinGroupMember) []protocol.SyncGroupAssignment {
 	sorted := slices.Clone(members)
-	slices.SortFunc(sorted, func(a, b protocol.JoinGroupMember) int {
+	ptrsort.SortFunc(sorted, func(a, b *protocol.JoinGroupMember) int {
 		if a.GroupInstanceId != "" && b.GroupInstanceId != "" {
 			return strings.Compare(a.GroupInstanceId, b.GroupInstanceId)
 		}
@@ -326,7 +327,7 @@ func (c *Consumer) rangeAssign(members []protocol.JoinGroupMember) []protocol.Sy
 				subs = append(subs, m)
 			}
 		}
-		slices.SortFunc(subs, func(a, b protocol.JoinGroupMember) int { return strings.Compare(key(a), key(b)) })
+		ptrsort.SortFunc(subs, func(a, b *protocol.JoinGroupMember) int { return strings.Compare(key(*a), key(*b)) })
 		n := int(c.meta.PartitionCount(t))
 		if n == 0 || len(subs) == 0 {
 			continue

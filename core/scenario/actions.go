@@ -286,7 +286,7 @@ func (st *WaitStmt) apply(s *Session) *Error {
 
 func (s *Session) clientUsable(st Stmt, name string) *Error {
 	id, _ := s.Cluster.Node(name)
-	switch s.Cluster.World.StatusOf(id) {
+	switch s.Cluster.StatusOf(id) {
 	case sim.Crashed:
 		return s.errorf(st, "%s has crashed: a crashed client cannot act; declare a new one", name)
 	case sim.Paused:

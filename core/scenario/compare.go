@@ -247,7 +247,7 @@ func (s *Session) traceLen() int {
 	if s.Cluster == nil {
 		return 0
 	}
-	return s.Cluster.World.Trace.Len()
+	return s.Cluster.Trace().Len()
 }
 
 func (r *RecordedRun) close() {
@@ -268,12 +268,12 @@ func (r *RecordedRun) Digest() string {
 	if r.Session.Cluster == nil {
 		return sim.DigestOf(nil, nil)
 	}
-	return r.Session.Cluster.World.Trace.Digest()
+	return r.Session.Cluster.Trace().Digest()
 }
 
-func (r *RecordedRun) event(i int) *sim.Event { return r.Session.Cluster.World.Trace.At(i) }
+func (r *RecordedRun) event(i int) *sim.Event { return r.Session.Cluster.Trace().At(i) }
 
-func (r *RecordedRun) names() *sim.Names { return r.Session.Cluster.World.Names() }
+func (r *RecordedRun) names() *sim.Names { return r.Session.Cluster.Names() }
 
 // EventOp is one line of a statement's alignment: an event both runs
 // have ('='), one only run A has ('-'), or one only B has ('+'). A and B

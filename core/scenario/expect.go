@@ -130,7 +130,7 @@ func (s *Session) expect(st Stmt) *Error {
 	if !r.OK {
 		text = "FAIL " + st.String() + " (actual: " + r.Actual + ")"
 	}
-	s.Cluster.World.Record(sim.Event{Kind: sim.KindExpect, Node: s.Cluster.World.Node("script"), Subject: "line " + strconv.Itoa(st.Position().Line), Text: text, Unmet: !r.OK})
+	s.Cluster.Record(sim.Event{Kind: sim.KindExpect, Node: s.Cluster.ScriptNode(), Subject: "line " + strconv.Itoa(st.Position().Line), Text: text, Unmet: !r.OK})
 	return nil
 }
 

@@ -75,7 +75,7 @@ func (st *ExpectLivenessStmt) evaluate(s *Session) (string, string, bool, *Error
 	if why := s.unhealed(); why != "" {
 		return want, "not healed: " + why, false, nil
 	}
-	if !s.Cluster.World.Idle() {
+	if !s.Cluster.Idle() {
 		return want, "work still outstanding (run first)", false, nil
 	}
 	vs := s.Cluster.Check(true)
@@ -86,7 +86,7 @@ func (st *ExpectLivenessStmt) evaluate(s *Session) (string, string, bool, *Error
 // is): a crashed or paused broker, a cut, a drop or delay rule.
 func (s *Session) unhealed() string {
 	var why []string
-	w := s.Cluster.World
+	w := s.Cluster
 	for i, b := range s.Cluster.Brokers {
 		if b == nil {
 			why = append(why, "broker-"+strconv.Itoa(i)+" is crashed")
@@ -94,7 +94,7 @@ func (s *Session) unhealed() string {
 			why = append(why, w.Name(b.Node)+" is paused")
 		}
 	}
-	if w.Net.Lossy() || len(w.Net.Delays) > 0 {
+	if w.Lossy() {
 		why = append(why, "the network has a cut, drop or delay rule (heal)")
 	}
 	return strings.Join(why, "; ")

@@ -153,7 +153,7 @@ func (st *ExpectTraceStmt) evaluate(s *Session) (string, string, bool, *Error) {
 		}
 	}
 	n := 0
-	for _, e := range s.Cluster.World.Trace.All() {
+	for _, e := range s.Cluster.Trace().All() {
 		if e.Kind != sim.KindSend || e.Internal || e.Msg == nil || e.Msg.APIKey() != m.API || e.Resp != m.Response {
 			continue
 		}

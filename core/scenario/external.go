@@ -60,7 +60,7 @@ func (st *ClientStmt) apply(s *Session) *Error {
 		return s.errorf(st, "%v", err)
 	}
 	if st.Software != "" {
-		s.Cluster.World.Note(e.Node, "", sim.NoteStatement, st.String())
+		s.Cluster.Note(e.Node, "", sim.NoteStatement, st.String())
 	}
 	return nil
 }
@@ -594,8 +594,8 @@ func (lp *lineParser) externalProduce(f externalOpts, version int16) *protocol.P
 func (st *ExternalRequestStmt) apply(s *Session) *Error {
 	c := s.Cluster
 	from, _ := c.Node(st.From)
-	if c.World.StatusOf(from) != sim.Up {
-		return s.errorf(st, "%s is %s", st.From, c.World.StatusOf(from))
+	if c.StatusOf(from) != sim.Up {
+		return s.errorf(st, "%s is %s", st.From, c.StatusOf(from))
 	}
 	if st.To >= len(c.Brokers) {
 		return s.errorf(st, "broker-%d does not exist", st.To)

@@ -50,7 +50,7 @@ func (e AbortedEntry) String() string {
 // the consumer for tp (read_committed fetches carry one; an empty list is
 // found too). found is false when no such response was sent yet.
 func (s *Session) lastAborted(client string, tp protocol.TopicPartition) (entries []protocol.AbortedTransaction, found bool) {
-	t := &s.Cluster.World.Trace
+	t := s.Cluster.Trace()
 	node, ok := s.Cluster.Node(client)
 	if !ok {
 		return nil, false

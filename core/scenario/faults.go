@@ -174,10 +174,10 @@ func (st *CrashStmt) apply(s *Session) *Error {
 	if err != nil {
 		return err
 	}
-	if s.Cluster.World.StatusOf(n) == sim.Crashed {
+	if s.Cluster.StatusOf(n) == sim.Crashed {
 		// Crashing what is down changes nothing; in the playground a
 		// learner may have crashed it a moment before the script does.
-		s.Cluster.World.Note(sim.NoNode, "", sim.NoteAlreadyDown, strconv.Itoa(st.Position().Line), s.Cluster.World.Name(n))
+		s.Cluster.Note(sim.NoNode, "", sim.NoteAlreadyDown, strconv.Itoa(st.Position().Line), s.Cluster.Name(n))
 		return nil
 	}
 	if e := s.Cluster.Crash(n); e != nil {
@@ -224,7 +224,7 @@ func (st *PartitionStmt) apply(s *Session) *Error {
 		groups = append(groups, ids)
 	}
 	s.Cluster.Partition(groups)
-	s.Cluster.World.Note(sim.NoNode, "", sim.NotePartitioned, st.String()[len("partition "):])
+	s.Cluster.Note(sim.NoNode, "", sim.NotePartitioned, st.String()[len("partition "):])
 	return nil
 }
 
@@ -267,7 +267,7 @@ func (st *DropStmt) apply(s *Session) *Error {
 		return err
 	}
 	s.Cluster.Drop(m, st.Count)
-	s.Cluster.World.Note(sim.NoNode, "", sim.NoteStatement, st.String())
+	s.Cluster.Note(sim.NoNode, "", sim.NoteStatement, st.String())
 	return nil
 }
 
@@ -310,7 +310,7 @@ func (st *DelayStmt) apply(s *Session) *Error {
 		return err
 	}
 	s.Cluster.Delay(m, st.By)
-	s.Cluster.World.Note(sim.NoNode, "", sim.NoteStatement, st.String())
+	s.Cluster.Note(sim.NoNode, "", sim.NoteStatement, st.String())
 	return nil
 }
 
@@ -367,12 +367,12 @@ func (lp *lineParser) mechanism(verb string) Mechanism {
 
 func (st *BreakStmt) apply(s *Session) *Error {
 	s.Cluster.SetBroken(st.Mechanism, true)
-	s.Cluster.World.Note(sim.NoNode, "", sim.NoteBreak, st.Mechanism.String())
+	s.Cluster.Note(sim.NoNode, "", sim.NoteBreak, st.Mechanism.String())
 	return nil
 }
 
 func (st *RestoreStmt) apply(s *Session) *Error {
 	s.Cluster.SetBroken(st.Mechanism, false)
-	s.Cluster.World.Note(sim.NoNode, "", sim.NoteRestore, st.Mechanism.String())
+	s.Cluster.Note(sim.NoNode, "", sim.NoteRestore, st.Mechanism.String())
 	return nil
 }

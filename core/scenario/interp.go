@@ -188,14 +188,14 @@ func (s *Session) Step() {
 func (s *Session) StepToNextEvent(visible func(e *sim.Event) bool) {
 	start := 0
 	if s.Cluster != nil {
-		start = s.Cluster.World.Trace.Len()
+		start = s.Cluster.Trace().Len()
 	}
 	for !s.Done() {
 		s.Step()
 		if s.Cluster == nil {
 			continue
 		}
-		trace := &s.Cluster.World.Trace
+		trace := s.Cluster.Trace()
 		for i := start; i < trace.Len(); i++ {
 			if visible == nil || visible(trace.At(i)) {
 				return
@@ -207,7 +207,7 @@ func (s *Session) StepToNextEvent(visible func(e *sim.Event) bool) {
 
 func (s *Session) stepActive() {
 	a := s.active
-	w := s.Cluster.World
+	w := s.Cluster
 	if a.done != nil && a.done() {
 		s.active = nil
 		return
@@ -247,7 +247,7 @@ func (s *Session) stepActive() {
 	w.Step()
 	a.steps++
 	s.work++
-	if s.MaxEvents > 0 && w.Trace.Len() > s.MaxEvents {
+	if s.MaxEvents > 0 && w.Trace().Len() > s.MaxEvents {
 		s.Err = s.errorf(a.stmt, "the history passed %d events here; run for less time or fix what keeps retrying", s.MaxEvents)
 		s.active = nil
 		return
@@ -285,7 +285,7 @@ func (s *Session) apply(st Stmt) *Error {
 }
 
 func (s *Session) waitFor(st Stmt, done func() bool, d sim.Time, onLimit *sim.Note) {
-	w := s.Cluster.World
+	w := s.Cluster
 	s.active = &wait{stmt: st, done: done, limit: w.Now() + d, onLimit: onLimit, start: w.Now(), delivered: s.freshDeliveries()}
 	if done() {
 		s.active = nil

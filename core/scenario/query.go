@@ -155,7 +155,7 @@ func (s *Session) Eval(q *Query) string {
 	}
 	switch q.kind {
 	case "clock":
-		return FormatClock(int64(c.World.Now()))
+		return FormatClock(int64(c.Now()))
 	case "violations":
 		var names []string
 		for _, v := range c.Check(false) {
@@ -173,7 +173,7 @@ func (s *Session) Eval(q *Query) string {
 	case "apikey":
 		// Read off the messages the run sent, not the table they come
 		// from: the number on the wire is what a lesson can show.
-		for _, e := range c.World.Trace.All() {
+		for _, e := range c.Trace().All() {
 			if e.Kind == sim.KindSend && e.Msg != nil && !e.Resp && e.Msg.APIKey() == q.api {
 				return strconv.Itoa(int(e.Msg.APIKey()))
 			}

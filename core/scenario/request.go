@@ -280,7 +280,7 @@ func (st *RequestStmt) apply(s *Session) *Error {
 		return s.errorf(st, "%s is not a producer", st.From)
 	}
 	from, _ := c.Node(st.From)
-	switch c.World.StatusOf(from) {
+	switch c.StatusOf(from) {
 	case sim.Crashed:
 		return s.errorf(st, "%s has crashed: its connection is gone; declare a new producer", st.From)
 	case sim.Paused:

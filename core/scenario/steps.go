@@ -55,7 +55,7 @@ func (s *Session) atVisibleDelivery() bool {
 	if s.active == nil || s.Cluster == nil {
 		return false
 	}
-	next, ok := s.Cluster.World.Peek()
+	next, ok := s.Cluster.Peek()
 	return ok && next.Env != nil && !next.Env.Internal && next.At <= s.active.limit
 }
 
@@ -76,7 +76,7 @@ func (s *Session) InsertNow(src, stmt string) (string, int, error) {
 		}
 		return joinLines(lines[:at], []string{stmt}, lines[at:]), at + 1, nil
 	}
-	next, ok := s.Cluster.World.Peek()
+	next, ok := s.Cluster.Peek()
 	if !ok || next.Env == nil {
 		return "", 0, fmt.Errorf("the simulation is between two events of line %d; step to a message first", s.Line())
 	}
@@ -86,7 +86,7 @@ func (s *Session) InsertNow(src, stmt string) (string, int, error) {
 	if env.Msg.IsResponse() {
 		until += ".response"
 	}
-	until += " from=" + s.Cluster.World.Name(env.From) + " to=" + s.Cluster.World.Name(env.To)
+	until += " from=" + s.Cluster.Name(env.From) + " to=" + s.Cluster.Name(env.To)
 	if n := a.deliveredLike(env); n > 0 {
 		until += fmt.Sprintf(" nth=%d", n+1)
 	}
@@ -106,7 +106,7 @@ func (s *Session) InsertNow(src, stmt string) (string, int, error) {
 		after = []string{indent + "wait " + st.Client}
 	case *AdvanceStmt:
 		before = []string{indent + until}
-		if rest := a.advanceTo - s.Cluster.World.Now(); rest > 0 {
+		if rest := a.advanceTo - s.Cluster.Now(); rest > 0 {
 			after = []string{indent + "advance " + FormatDuration(rest)}
 		}
 	case *RunUntilStmt:
@@ -142,5 +142,5 @@ func (s *Session) Now() sim.Time {
 	if s.Cluster == nil {
 		return 0
 	}
-	return s.Cluster.World.Now()
+	return s.Cluster.Now()
 }

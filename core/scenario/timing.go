@@ -71,7 +71,7 @@ func parseRun(lp *lineParser, kw token) Stmt {
 }
 
 func (st *RunStmt) apply(s *Session) *Error {
-	s.waitFor(st, s.Cluster.World.Idle, st.For, sim.NewNote(sim.NoteRunOutstanding, st.For.Human()))
+	s.waitFor(st, s.Cluster.Idle, st.For, sim.NewNote(sim.NoteRunOutstanding, st.For.Human()))
 	return nil
 }
 
@@ -80,7 +80,7 @@ func (st *RunUntilStmt) apply(s *Session) *Error {
 	if err != nil {
 		return err
 	}
-	w := s.Cluster.World
+	w := s.Cluster
 	seen, nth := new(int), st.Nth
 	if nth < 1 {
 		nth = 1
@@ -120,7 +120,7 @@ func parseAdvance(lp *lineParser, kw token) Stmt {
 }
 
 func (st *AdvanceStmt) apply(s *Session) *Error {
-	w := s.Cluster.World
+	w := s.Cluster
 	s.active = &wait{stmt: st, limit: w.Now() + st.By, advanceTo: w.Now() + st.By, isAdvance: true,
 		start: w.Now(), delivered: s.freshDeliveries()}
 	return nil

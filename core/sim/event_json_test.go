@@ -2,6 +2,7 @@ package sim
 
 import (
 	"encoding/json"
+	"reflect"
 	"strings"
 	"testing"
 
@@ -123,5 +124,49 @@ func TestRecordedEventsCarryCodes(t *testing.T) {
 	}
 	if produces != 2 {
 		t.Errorf("%d Produce events, want its send and its delivery", produces)
+	}
+}
+
+// TestEventFieldsNameEveryField: EventFields, the one table the export
+// and the wire follow, lists every field of Event once, so a field added
+// to Event without its entry is caught before an export drops it.
+func TestEventFieldsNameEveryField(t *testing.T) {
+	listed := map[string]int{}
+	for _, f := range EventFields {
+		listed[f.Name]++
+	}
+	rt := reflect.TypeOf(Event{})
+	for i := 0; i < rt.NumField(); i++ {
+		name := rt.Field(i).Name
+		if listed[name] != 1 {
+			t.Errorf("Event.%s is in EventFields %d times, want once", name, listed[name])
+		}
+		delete(listed, name)
+	}
+	for name := range listed {
+		t.Errorf("EventFields names %s, which Event does not have", name)
+	}
+}
+
+// TestExportEscapesAsEncodingJSON: the export writes strings as
+// encoding/json did when it wrote the events (HTML characters escaped,
+// every byte of a non-ASCII text kept).
+func TestExportEscapesAsEncodingJSON(t *testing.T) {
+	names := NewNames()
+	n, _ := names.Intern("p1")
+	e := Event{Kind: KindNote, Node: n, Subject: `a "quoted" <b>&`, Text: "事务\n\tend \u2028 \x01", Contents: OffsetRecord, Unmet: true}
+	got, err := json.Marshal(Export{names, []Event{e}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var back []map[string]any
+	if err := json.Unmarshal(got, &back); err != nil {
+		t.Fatalf("%s: %v", got, err)
+	}
+	if back[0]["Subject"] != e.Subject || back[0]["Text"] != e.Text || back[0]["Contents"] != "offset-record" || back[0]["Unmet"] != true {
+		t.Errorf("round trip: %v", back[0])
+	}
+	if !strings.Contains(string(got), `\u003cb\u003e\u0026`) || !strings.Contains(string(got), `\u2028`) {
+		t.Errorf("not escaped as encoding/json escapes: %s", got)
 	}
 }

@@ -18,6 +18,7 @@ import (
 	"slices"
 	"strings"
 
+	"txnlab/core/internal/ptrsort"
 	"txnlab/core/protocol"
 	"txnlab/core/sim"
 )
@@ -51,7 +52,7 @@ func (c *Coordinator) handleListTransactions(w *sim.World, env *sim.Envelope, m 
 			}
 		}
 	}
-	slices.SortFunc(resp.TransactionStates, func(a, b protocol.ListedTransaction) int {
+	ptrsort.SortFunc(resp.TransactionStates, func(a, b *protocol.ListedTransaction) int {
 		return strings.Compare(a.TransactionalId, b.TransactionalId)
 	})
 	c.reply(w, env, resp)
