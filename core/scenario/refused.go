@@ -86,6 +86,6 @@ func (st *RefusedStmt) apply(s *Session) *Error {
 	if st.To >= len(s.Cluster.Brokers) {
 		return s.errorf(st, "broker-%d does not exist", st.To)
 	}
-	s.Cluster.World.Note(e.Node, "", sim.NoteStatement, st.String())
+	s.Cluster.Note(e.Node, "", sim.NoteStatement, st.String())
 	return nil
 }
