@@ -106,14 +106,17 @@ const opTimeout = 3 * time.Second
 
 // Hub is this server's side of every class. Create it with Open.
 type Hub struct {
-	cfg     Config
-	ns      *server.Server // the embedded NATS, or nil
-	store   string         // its storage directory, removed on Close
-	nc      *nats.Conn
-	kv      jetstream.KeyValue
-	limit   *limiter
-	joins   *limiter
-	up      atomic.Bool
+	cfg   Config
+	ns    *server.Server // the embedded NATS, or nil
+	store string         // its storage directory, removed on Close
+	nc    *nats.Conn
+	kv    jetstream.KeyValue
+	limit *limiter
+	joins *limiter
+	up    atomic.Bool
+	// closing is set by Close: the connection it closes is not NATS
+	// being lost, and saying so misled the operator at every shutdown.
+	closing atomic.Bool
 	mu      sync.Mutex
 	rooms   map[string]*room
 	classes map[string]owned // classes created here
@@ -200,6 +203,7 @@ func Open(cfg Config) (*Hub, error) {
 
 // Close stops every follower, the connection and the embedded NATS.
 func (h *Hub) Close() error {
+	h.closing.Store(true)
 	h.mu.Lock()
 	rooms := h.rooms
 	h.rooms = map[string]*room{}
@@ -227,7 +231,7 @@ func (h *Hub) Up() bool { return h.up.Load() }
 func (h *Hub) Embedded() bool { return h.ns != nil }
 
 func (h *Hub) setUp(up bool, err error) {
-	if h.up.Swap(up) == up {
+	if h.closing.Load() || h.up.Swap(up) == up {
 		return
 	}
 	if up {

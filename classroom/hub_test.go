@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"net"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -606,4 +607,31 @@ func TestAClassOutlivesARestartWithAStore(t *testing.T) {
 	mem = openHub(t, Config{})
 	_, err = mem.Join(JoinIn{Code: c2.Code})
 	refusedWith(t, err, 404, "class.err.nocode")
+}
+
+// Closing the hub closes its own NATS connection: that is a shutdown,
+// not NATS lost, and the operator's log must not say "NATS lost (<nil>)"
+// at every stop of txnlab serve.
+func TestClosingIsNotLosingNATS(t *testing.T) {
+	var mu sync.Mutex
+	var said []string
+	h, err := Open(Config{Log: func(format string, args ...any) {
+		mu.Lock()
+		defer mu.Unlock()
+		said = append(said, fmt.Sprintf(format, args...))
+	}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := h.Close(); err != nil {
+		t.Fatal(err)
+	}
+	time.Sleep(100 * time.Millisecond) // the client's disconnect callback runs on its own goroutine
+	mu.Lock()
+	defer mu.Unlock()
+	for _, s := range said {
+		if strings.Contains(s, "NATS lost") {
+			t.Errorf("closing logged %q", s)
+		}
+	}
 }
