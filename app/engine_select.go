@@ -21,16 +21,12 @@ func newEngine() Engine {
 
 // listenEngine has the page re-render when the engine's worker answered
 // (the state of a position comes a reply after the move).
-func listenEngine(e Engine, changed func()) {
-	if r, ok := e.(*session.Remote); ok {
-		r.SetNotify(changed)
-	}
-}
+func listenEngine(e Engine, changed func()) { e.Notify(changed) }
 
 // engineFault is why the page's engines left the worker for the page's
 // own thread, nil when they did not.
 func engineFault(e Engine) error {
-	if r, ok := e.(*session.Remote); ok && r.OnPage() {
+	if e.LeftWorker() {
 		return workerFault()
 	}
 	return nil
@@ -53,7 +49,4 @@ func renderEngineFault(l doc.Lang, e Engine) app.UI {
 // stateLater reports whether e answers a position's state a reply after
 // the move (the engine in the worker): the page then draws the last
 // state it had, marked as of its own position, until the reply comes.
-func stateLater(e Engine) bool {
-	r, ok := e.(*session.Remote)
-	return ok && !r.OnPage()
-}
+func stateLater(e Engine) bool { return e.StateLater() }

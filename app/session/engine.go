@@ -197,6 +197,15 @@ type pendingAct struct {
 // holds one of its own.
 func New() Engine { return newSessionEngine() }
 
+// StateLater is false: the engine on the page answers at once.
+func (e *sessionEngine) StateLater() bool { return false }
+
+// Notify does nothing: nothing comes later.
+func (e *sessionEngine) Notify(func()) {}
+
+// LeftWorker is false: this engine never ran in a worker.
+func (e *sessionEngine) LeftWorker() bool { return false }
+
 // newSessionEngine returns an engine with nothing loaded.
 func newSessionEngine() *sessionEngine {
 	var d sim.Digester

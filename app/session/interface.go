@@ -162,6 +162,21 @@ type Engine interface {
 	// step right after stmt ran. If stmt cannot run there, the previous
 	// script and history are kept and the error says why.
 	Act(stmt string) error
+
+	// StateLater reports whether the state at a position (Snapshot,
+	// Violations, Query, Metrics) comes a reply after the move, as it
+	// does from the engine in the worker: the page then draws the last
+	// state it had until the function given to Notify is called.
+	StateLater() bool
+
+	// Notify sets what to call when an answer that came later arrived
+	// (a state, a run's end, the engine leaving its worker); an engine
+	// that answers at once never calls it.
+	Notify(changed func())
+
+	// LeftWorker reports whether the engine ran in the worker and now
+	// runs on the page, because the worker failed: the page says so.
+	LeftWorker() bool
 }
 
 // Snapshot is the cluster state the cards and the inspector read.

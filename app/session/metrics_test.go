@@ -85,7 +85,7 @@ func TestMetricsFollowTheHistory(t *testing.T) {
 	p := newPipe()
 	r := p.link.Engine()
 	notified := 0
-	r.SetNotify(func() { notified++ })
+	r.Notify(func() { notified++ })
 	if err := r.Load(mustScenario(t, "happy-path")); err != nil {
 		t.Fatal(err)
 	}

@@ -39,7 +39,7 @@ func NewLink(send func([]byte), wait func()) *Link {
 	return &Link{send: send, wait: wait, engines: map[int]*Remote{}}
 }
 
-// Engine returns a new engine over the link; notify, when set (SetNotify),
+// Engine returns a new engine over the link; notify, when set (Notify),
 // is called whenever a reply changes what it answers.
 func (l *Link) Engine() *Remote {
 	l.next++
@@ -207,11 +207,15 @@ type remoteState struct {
 	answers map[string]answer
 }
 
-// SetNotify sets what to call when a reply changes what r answers.
-func (r *Remote) SetNotify(f func()) { r.notify = f }
+// Notify sets what to call when a reply changes what r answers.
+func (r *Remote) Notify(f func()) { r.notify = f }
 
-// OnPage reports whether r runs on the page (the worker failed).
-func (r *Remote) OnPage() bool { return r.local != nil }
+// LeftWorker reports whether r runs on the page (the worker failed).
+func (r *Remote) LeftWorker() bool { return r.local != nil }
+
+// StateLater is true while the worker answers: a position's state comes
+// a reply after the move.
+func (r *Remote) StateLater() bool { return r.local == nil }
 
 // fallBack moves r to an engine on the page, at the same script and
 // position, with the run in progress started again.

@@ -137,7 +137,7 @@ func TestRemoteStateComesAReplyLater(t *testing.T) {
 	p := newPipe()
 	r := p.link.Engine()
 	notified := 0
-	r.SetNotify(func() { notified++ })
+	r.Notify(func() { notified++ })
 	if err := r.Load(mustScenario(t, "happy-path")); err != nil {
 		t.Fatal(err)
 	}
@@ -216,8 +216,8 @@ func TestRemoteFallsBackToThePage(t *testing.T) {
 		t.Fatal(err)
 	}
 	p.link.Fail(errors.New("the worker stopped"))
-	if !r.OnPage() || r.Pos() != pos || r.Digest() != digest || r.Script() != src {
-		t.Fatalf("after the fault: on page %v, at %d (was %d)", r.OnPage(), r.Pos(), pos)
+	if !r.LeftWorker() || r.Pos() != pos || r.Digest() != digest || r.Script() != src {
+		t.Fatalf("after the fault: on page %v, at %d (was %d)", r.LeftWorker(), r.Pos(), pos)
 	}
 	if r.StateCost() == 0 && !r.Snapshot().Valid {
 		t.Error("no state on the page after the fault")
@@ -234,7 +234,7 @@ func TestRemoteFallsBackToThePage(t *testing.T) {
 	if r.Script() != mustScenario(t, "zombie-fencing-init") {
 		t.Error("the run in progress did not complete on the page")
 	}
-	if e := p.link.Engine(); !e.OnPage() {
+	if e := p.link.Engine(); !e.LeftWorker() {
 		t.Error("an engine made after the fault uses the failed worker")
 	}
 }
@@ -267,7 +267,7 @@ func TestRemoteStatesCrossAsChanges(t *testing.T) {
 		r.Seek(i)
 		p.pump()
 		local.Seek(i)
-		if r.OnPage() {
+		if r.LeftWorker() {
 			t.Fatalf("step %d: the page fell back: %v", i, p.link.Fault())
 		}
 		if a, b := jsonOf(t, r.Snapshot()), jsonOf(t, local.Snapshot()); a != b {
@@ -317,8 +317,8 @@ func TestRemoteStateOutOfOrderFallsBack(t *testing.T) {
 		r.Seek(i)
 		p.pump()
 	}
-	if !dropped || !r.OnPage() || p.link.Fault() == nil {
-		t.Fatalf("dropped %v, on the page %v", dropped, r.OnPage())
+	if !dropped || !r.LeftWorker() || p.link.Fault() == nil {
+		t.Fatalf("dropped %v, on the page %v", dropped, r.LeftWorker())
 	}
 	local := newSessionEngine()
 	local.Load(src)
@@ -476,7 +476,7 @@ func TestRemoteDecodesAHistoryInSlices(t *testing.T) {
 	if min := len(local.History()) / decodeCheck; calls < min {
 		t.Errorf("decoded in %d calls of no budget, want at least %d", calls, min)
 	}
-	if r.OnPage() {
+	if r.LeftWorker() {
 		t.Fatalf("the page fell back: %v", p.link.Fault())
 	}
 	if r.Len() != local.Len() || !sameEvents(t, r.Names(), local.Names(), r.History(), local.History()) {

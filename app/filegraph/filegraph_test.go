@@ -1,0 +1,86 @@
+package filegraph
+
+import (
+	"go/build"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// browser is the build the UI's measure reads: the files the wasm links.
+func browser() build.Context {
+	c := build.Default
+	c.GOOS, c.GOARCH = "js", "wasm"
+	return c
+}
+
+// uiPackages are the packages of app/ the measure covers, as paths
+// relative to this directory.
+var uiPackages = []string{".."}
+
+// ceiling is, per package, how many file-to-file dependencies may run
+// back up, and how many fields (own plus embedded) a component may
+// have: the figures of docs/architecture.md ("The UI's house"). A
+// change that makes the house harder to read fails here.
+var ceiling = map[string]struct{ back, fields int }{
+	"..": {back: 45, fields: 71},
+}
+
+// TestUIHouse prints each UI package's measure (go test -v) and holds it
+// under its ceiling.
+func TestUIHouse(t *testing.T) {
+	for _, dir := range uiPackages {
+		r, err := Measure(dir, browser())
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Logf("%s: %d files, %d file-to-file dependencies, %d running back up", dir, len(r.Files), len(r.Edges), len(r.Back))
+		for _, c := range r.Components[:min(5, len(r.Components))] {
+			t.Logf("  component %s: %d fields + %d embedded, %d methods over %d files", c.Name, c.Fields, c.Embedded, c.Methods, c.Files)
+		}
+		if os.Getenv("FILEGRAPH_VERBOSE") != "" {
+			for _, e := range r.Back {
+				t.Logf("  back: %s -> %s (%d uses)", e.From, e.To, e.Uses)
+			}
+		}
+		c := ceiling[dir]
+		if len(r.Back) > c.back {
+			t.Errorf("%s: %d dependencies run back up, more than %d", dir, len(r.Back), c.back)
+		}
+		if len(r.Components) > 0 && r.Components[0].Fields+r.Components[0].Embedded > c.fields {
+			t.Errorf("%s: component %s has %d fields, more than %d", dir, r.Components[0].Name, r.Components[0].Fields+r.Components[0].Embedded, c.fields)
+		}
+	}
+}
+
+// TestMeasureCatches plants a cycle and a layered pair: the measure
+// must see exactly the one edge that closes the cycle.
+func TestMeasureCatches(t *testing.T) {
+	dir := t.TempDir()
+	write := func(name, src string) {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte("package p\n\n"+src), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write("a.go", "func A() int { return B() }\n")
+	write("b.go", "func B() int { return C() }\n")
+	write("c.go", "func C() int { var t T; return t.n }\n\ntype T struct{ n int }\n\nfunc (T) M() int { return A() }\n")
+	write("d.go", "import \"github.com/maxence-charriere/go-app/v10/pkg/app\"\n\ntype page struct {\n\tapp.Compo\n\tx, y int\n\tT\n}\n\nfunc (p *page) Render() int { return p.x + p.n + A() }\n")
+	r, err := Measure(dir, build.Default)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(r.Edges) != 5 {
+		t.Errorf("edges = %v, want 5 (a→b, b→c, c→a, d→c, d→a)", r.Edges)
+	}
+	if len(r.Back) != 1 {
+		t.Errorf("back = %v, want the one edge that closes a→b→c→a", r.Back)
+	}
+	if got := strings.Join(r.Order[len(r.Order)-1:], ""); got != "d.go" {
+		t.Errorf("order = %v, want d.go on top", r.Order)
+	}
+	if len(r.Components) != 1 || r.Components[0] != (Component{Name: "page", Fields: 2, Embedded: 1, Methods: 1, Files: 1}) {
+		t.Errorf("components = %+v", r.Components)
+	}
+}
