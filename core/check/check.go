@@ -361,7 +361,7 @@ func (c *checker) buildLogged() []logged {
 	var out []logged
 	for _, tp := range sortedTPs(c.in.Logs) {
 		log := c.in.Logs[tp]
-		open := map[int64][]int{} // pid → indexes into out still open
+		open := map[int64][]int{}     // pid → indexes into out still open
 		topEpoch := map[int64]int32{} // pid → highest coordinator epoch of its markers so far
 		for i := range log.Batches {
 			b := &log.Batches[i]
