@@ -4,8 +4,6 @@ import (
 	"strings"
 	"testing"
 
-	"txnlab/app/session"
-	"txnlab/core/metrics"
 	"txnlab/core/sim"
 	"txnlab/lessons/doc"
 )
@@ -16,15 +14,7 @@ import (
 // charts must keep them apart, keep time's order, mark the long quiet
 // stretch as cut, and say so in the page's language.
 func TestTheTimeAxisKeepsTheFirstSecondReadable(t *testing.T) {
-	sc, _ := scenarioBySlug("find-and-abort-hanging")
-	e := session.New()
-	if err := e.Load(sc.Script); err != nil {
-		t.Fatal(err)
-	}
-	var m session.Metrics
-	for ok := false; !ok; {
-		m, ok = e.Metrics()
-	}
+	m := metricsOf(t, "find-and-abort-hanging")
 	if m.End < 10*sim.Minute {
 		t.Fatalf("the run ends at %v: not the long quiet run this test is about", m.End)
 	}
@@ -69,5 +59,4 @@ func TestTheTimeAxisKeepsTheFirstSecondReadable(t *testing.T) {
 	if !strings.Contains(zh, "时间轴并不均匀") {
 		t.Errorf("the Chinese page's note: %s", zh)
 	}
-	_ = metrics.All
 }

@@ -33,15 +33,7 @@ func TestEveryMetricMeansSomethingInChinese(t *testing.T) {
 // orders/0 whose line climbs, with its MBean, the points labelled in the
 // page's language, and the metrics that never leave 0 listed apart.
 func TestMetricChartsOfTheHangingTransaction(t *testing.T) {
-	sc, _ := scenarioBySlug("hanging-transaction")
-	e := session.New()
-	if err := e.Load(sc.Script); err != nil {
-		t.Fatal(err)
-	}
-	var m session.Metrics
-	for ok := false; !ok; {
-		m, ok = e.Metrics()
-	}
+	m := metricsOf(t, "hanging-transaction")
 	for _, lang := range []doc.Lang{doc.English, doc.Chinese} {
 		groups, zero, _ := drawMetrics(string(lang), m)
 		var lag *metricChart
@@ -75,4 +67,20 @@ func TestFormatDuration(t *testing.T) {
 			t.Errorf("formatDuration(%d) = %q, want %q", ms, got, want)
 		}
 	}
+}
+
+// metricsOf runs a library scenario on the page's engine and returns its
+// metrics, polled until the engine has them.
+func metricsOf(t *testing.T, slug string) session.Metrics {
+	t.Helper()
+	sc, _ := scenarioBySlug(slug)
+	e := session.New()
+	if err := e.Load(sc.Script); err != nil {
+		t.Fatal(err)
+	}
+	var m session.Metrics
+	for ok := false; !ok; {
+		m, ok = e.Metrics()
+	}
+	return m
 }
