@@ -454,7 +454,7 @@ func (c *checker) atomicity() {
 		case t.Outcome == "aborted" && len(o.commit) > 0:
 			c.report(safety.Atomicity, record(ref, o.commit[0], o.commit[0]), "%s aborted for its producer but its records at %v were committed", txnName(ref), places(o.commit))
 		case len(o.open) > 0 && t.Outcome != "open" && c.coordinatorForgot(ref, t, o.open):
-			c.reportAnomaly(safety.UnreplicatedTxnState, record(ref, o.open[0]), "%s was decided, but its coordinator has no record of it (at its producer id and epoch it holds Empty, or an earlier transaction completed before these records were written): the __transaction_state records that registered its partitions were lost in a failover, and no marker will ever reach its records at %v", txnName(ref), places(o.open))
+			c.reportAnomaly(safety.UnreplicatedTxnState, record(ref, o.open[0]), "%s was decided, but its coordinator has no record of it (at its producer id and epoch it holds Empty or an earlier transaction completed before these records were written, or a later epoch whose InitProducerId found nothing open to fence): the __transaction_state records that registered its partitions were lost in a failover, and no marker will ever reach its records at %v", txnName(ref), places(o.open))
 		case len(o.open) > 0 && (c.in.Final || c.coordinatorDone(ref, t)) && t.Outcome != "open":
 			c.report(safety.Atomicity, record(ref, o.open[0]), "%s was decided and its coordinator finished it, but its records at %v never got a marker", txnName(ref), places(o.open))
 		}
@@ -561,38 +561,55 @@ func (c *checker) coordinatorForgot(ref sendRef, t *client.TxnRecord, open []log
 	case protocol.Empty:
 		return true
 	case protocol.CompleteCommit, protocol.CompleteAbort:
-		first := open[0].batch.Timestamp
-		for _, l := range open[1:] {
-			first = min(first, l.batch.Timestamp)
-		}
-		return cs.LastUpdate < first
+		return cs.LastUpdate < firstAppended(open)
 	}
 	return false
 }
 
+// firstAppended is when the first of the records was appended.
+func firstAppended(open []logged) int64 {
+	first := open[0].batch.Timestamp
+	for _, l := range open[1:] {
+		first = min(first, l.batch.Timestamp)
+	}
+	return first
+}
+
 // registered reports whether a __transaction_state log holds a record
 // of transactional id at producer id pid and epoch with one of the open
-// records' partitions in an open or deciding transaction.
+// records' partitions in an open or deciding transaction, and no record
+// completing a transaction at that epoch between it and the open
+// records: with transaction version 1 one epoch spans transaction after
+// transaction, so the registration of an earlier transaction on the
+// same partition, completed before these records were appended, is not
+// theirs (explorer seed 1200603662). A completion appended after the
+// first of the records does not undo a registration: that coordinator
+// knew them, and the checker goes on to judge it.
 func registered(log *partition.Log, id string, pid int64, epoch int16, open []logged) bool {
+	first := firstAppended(open)
+	known := false
 	for i := range log.Batches {
-		for _, r := range log.Batches[i].Records {
+		b := &log.Batches[i]
+		for _, r := range b.Records {
 			v := r.TxnLog
 			if v == nil || r.Key != id || v.ProducerId != pid || v.ProducerEpoch != epoch {
 				continue
 			}
 			switch v.TransactionStatus {
+			case protocol.CompleteCommit, protocol.CompleteAbort:
+				if b.Timestamp < first {
+					known = false
+				}
 			case protocol.Ongoing, protocol.PrepareCommit, protocol.PrepareAbort:
-			default:
-				continue
-			}
-			for _, l := range open {
-				if slices.Contains(v.TransactionPartitions, l.tp) {
-					return true
+				for _, l := range open {
+					if slices.Contains(v.TransactionPartitions, l.tp) {
+						known = true
+					}
 				}
 			}
 		}
 	}
-	return false
+	return known
 }
 
 // coordinatorDone reports whether the coordinator has finished with the

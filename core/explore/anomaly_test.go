@@ -37,12 +37,13 @@ func TestReportCountsKafkasAnomaliesApart(t *testing.T) {
 // it had left its five-batch window is the other.
 func TestKafkaAnomalyShapes(t *testing.T) {
 	want := map[string]*safety.Anomaly{
-		"reload-then-earlier-complete.scenario":              safety.UnreplicatedTxnState,
-		"reload-then-new-producer.scenario":                  safety.UnreplicatedTxnState,
-		"resequenced-past-the-window.scenario":               safety.ResequencedInFlight,
-		"late-marker.scenario":                               safety.LateMarker,
-		"reload-then-later-commit.scenario":                  safety.UnreplicatedTxnState,
-		"reload-then-commit-answered-from-the-past.scenario": safety.UnreplicatedTxnState,
+		"reload-then-earlier-complete.scenario":               safety.UnreplicatedTxnState,
+		"reload-then-new-producer.scenario":                   safety.UnreplicatedTxnState,
+		"resequenced-past-the-window.scenario":                safety.ResequencedInFlight,
+		"late-marker.scenario":                                safety.LateMarker,
+		"reload-then-later-commit.scenario":                   safety.UnreplicatedTxnState,
+		"reload-then-commit-answered-from-the-past.scenario":  safety.UnreplicatedTxnState,
+		"reload-then-new-producer-after-earlier-txn.scenario": safety.UnreplicatedTxnState,
 	}
 	files, _ := filepath.Glob(filepath.Join("testdata", "anomaly", "*.scenario"))
 	if len(files) != len(want) {
