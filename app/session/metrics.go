@@ -163,10 +163,7 @@ type remoteMetrics struct {
 
 // Metrics is the series once the worker sent it; the first call for a
 // history asks for it, and the page is notified when it comes.
-func (r *Remote) Metrics() (Metrics, bool) {
-	if r.local != nil {
-		return r.local.Metrics()
-	}
+func (r *remoteEngine) Metrics() (Metrics, bool) {
 	if !r.loaded {
 		return Metrics{}, true
 	}
@@ -181,13 +178,13 @@ func (r *Remote) Metrics() (Metrics, bool) {
 }
 
 // metricsWaiting reports whether r waits for a series from the worker.
-func (r *Remote) metricsWaiting() bool {
+func (r *remoteEngine) metricsWaiting() bool {
 	return r.loaded && r.met.asked == r.gen && r.met.gen != r.gen
 }
 
 // receiveMetrics keeps a series the worker sent, and reports whether it
 // is of the history shown.
-func (r *Remote) receiveMetrics(m reply) bool {
+func (r *remoteEngine) receiveMetrics(m reply) bool {
 	if m.Gen != r.gen || m.Met == nil {
 		return false
 	}
