@@ -43,8 +43,12 @@ type metricsJob struct {
 
 // Metrics replays the loaded history for up to metricsSlice and returns
 // its series once the replay is over.
-func (e *sessionEngine) Metrics() (Metrics, bool) {
-	if !e.workMetrics(metricsSlice) {
+func (e *sessionEngine) Metrics() (Metrics, bool) { return e.MetricsWithin(metricsSlice) }
+
+// MetricsWithin is Metrics replaying for about budget (the worker's
+// slice is its own).
+func (e *sessionEngine) MetricsWithin(budget time.Duration) (Metrics, bool) {
+	if !e.workMetrics(budget) {
 		return Metrics{}, false
 	}
 	if e.met == nil {
@@ -144,11 +148,11 @@ func (s *Server) workMetrics(budget time.Duration) bool {
 			sv.metGen = 0
 			continue
 		}
-		if !sv.e.workMetrics(max(time.Millisecond, budget-time.Since(start))) {
+		m, done := sv.e.MetricsWithin(max(time.Millisecond, budget-time.Since(start)))
+		if !done {
 			return true
 		}
 		sv.metGen = 0
-		m, _ := sv.e.Metrics()
 		s.send(reply{Op: "metrics", Eng: id, Gen: sv.gen, Met: encodeMetrics(m)})
 	}
 	return false
