@@ -150,7 +150,7 @@ func encodeEvents(names *sim.Names, evs []sim.Event) ([]wireEvent, error) {
 
 // wireEvents is a history's events on the wire. The worker writes list;
 // the page keeps the JSON array as it came (raw) and decodes it a slice
-// at a time (eventDecoder, from Remote.Work), since decoding a history of
+// at a time (eventDecoder, from remoteEngine.Work), since decoding a history of
 // a few hundred events at once took 50–130 ms of one of the page's tasks
 // (a lesson page decodes one per playground as the learner scrolls).
 type wireEvents struct {
@@ -240,7 +240,7 @@ func decodeEvent(i int, w *wireEvent, names *sim.Names) (sim.Event, error) {
 }
 
 // eventDecoder decodes a history's events as they came from the worker
-// (a JSON array), a few at a time: Remote.Work gives it a slice of its
+// (a JSON array), a few at a time: remoteEngine.Work gives it a slice of its
 // budget. It finds each event's bounds itself (nextElement) and decodes
 // it with json.Unmarshal, rather than through json.Decoder, whose
 // streaming code is 26 kB of the wasm that nothing else uses.
