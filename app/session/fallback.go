@@ -95,34 +95,92 @@ func (r *Remote) wait() error {
 	return r.worker.wait()
 }
 
-// The rest of the Engine is the current engine's.
+// The rest of the Engine is the current engine's, one delegation each.
 
-func (r *Remote) Script() string                 { return r.cur.Script() }
-func (r *Remote) Len() int                       { return r.cur.Len() }
-func (r *Remote) Pos() int                       { return r.cur.Pos() }
-func (r *Remote) Step() bool                     { return r.cur.Step() }
-func (r *Remote) StepBack()                      { r.cur.StepBack() }
-func (r *Remote) Seek(i int)                     { r.cur.Seek(i) }
-func (r *Remote) Events() []sim.Event            { return r.cur.Events() }
-func (r *Remote) History() []sim.Event           { return r.cur.History() }
-func (r *Remote) Names() *sim.Names              { return r.cur.Names() }
-func (r *Remote) EventsAt(i int) int             { return r.cur.EventsAt(i) }
-func (r *Remote) Digest() string                 { return r.cur.Digest() }
-func (r *Remote) Line() int                      { return r.cur.Line() }
-func (r *Remote) Now() sim.Time                  { return r.cur.Now() }
-func (r *Remote) Snapshot() Snapshot             { return r.cur.Snapshot() }
-func (r *Remote) StateCost() int                 { return r.cur.StateCost() }
-func (r *Remote) Results() []scenario.Result     { return r.cur.Results() }
-func (r *Remote) Violations() []check.Violation  { return r.cur.Violations() }
-func (r *Remote) ViolationsReady() bool          { return r.cur.ViolationsReady() }
+// Script is the current engine's (Engine.Script).
+func (r *Remote) Script() string { return r.cur.Script() }
+
+// Len is the current engine's (Engine.Len).
+func (r *Remote) Len() int { return r.cur.Len() }
+
+// Pos is the current engine's (Engine.Pos).
+func (r *Remote) Pos() int { return r.cur.Pos() }
+
+// Step is the current engine's (Engine.Step).
+func (r *Remote) Step() bool { return r.cur.Step() }
+
+// StepBack is the current engine's (Engine.StepBack).
+func (r *Remote) StepBack() { r.cur.StepBack() }
+
+// Seek is the current engine's (Engine.Seek).
+func (r *Remote) Seek(i int) { r.cur.Seek(i) }
+
+// Events is the current engine's (Engine.Events).
+func (r *Remote) Events() []sim.Event { return r.cur.Events() }
+
+// History is the current engine's (Engine.History).
+func (r *Remote) History() []sim.Event { return r.cur.History() }
+
+// Names is the current engine's (Engine.Names).
+func (r *Remote) Names() *sim.Names { return r.cur.Names() }
+
+// EventsAt is the current engine's (Engine.EventsAt).
+func (r *Remote) EventsAt(i int) int { return r.cur.EventsAt(i) }
+
+// Digest is the current engine's (Engine.Digest).
+func (r *Remote) Digest() string { return r.cur.Digest() }
+
+// Line is the current engine's (Engine.Line).
+func (r *Remote) Line() int { return r.cur.Line() }
+
+// Now is the current engine's (Engine.Now).
+func (r *Remote) Now() sim.Time { return r.cur.Now() }
+
+// Snapshot is the current engine's (Engine.Snapshot).
+func (r *Remote) Snapshot() Snapshot { return r.cur.Snapshot() }
+
+// StateCost is the current engine's (Engine.StateCost).
+func (r *Remote) StateCost() int { return r.cur.StateCost() }
+
+// Results is the current engine's (Engine.Results).
+func (r *Remote) Results() []scenario.Result { return r.cur.Results() }
+
+// Violations is the current engine's (Engine.Violations).
+func (r *Remote) Violations() []check.Violation { return r.cur.Violations() }
+
+// ViolationsReady is the current engine's (Engine.ViolationsReady).
+func (r *Remote) ViolationsReady() bool { return r.cur.ViolationsReady() }
+
+// Idle is the current engine's (Engine.Idle).
 func (r *Remote) Idle(budget time.Duration) bool { return r.cur.Idle(budget) }
-func (r *Remote) Err() *ScriptError              { return r.cur.Err() }
-func (r *Remote) Begin(script string) error      { return r.cur.Begin(script) }
-func (r *Remote) BeginAct(stmt string) error     { return r.cur.BeginAct(stmt) }
-func (r *Remote) Busy() (int, bool)              { return r.cur.Busy() }
-func (r *Remote) StepAfterLine(line int) int     { return r.cur.StepAfterLine(line) }
+
+// Err is the current engine's (Engine.Err).
+func (r *Remote) Err() *ScriptError { return r.cur.Err() }
+
+// Begin is the current engine's (Engine.Begin).
+func (r *Remote) Begin(script string) error { return r.cur.Begin(script) }
+
+// BeginAct is the current engine's (Engine.BeginAct).
+func (r *Remote) BeginAct(stmt string) error { return r.cur.BeginAct(stmt) }
+
+// Busy is the current engine's (Engine.Busy).
+func (r *Remote) Busy() (int, bool) { return r.cur.Busy() }
+
+// StepAfterLine is the current engine's (Engine.StepAfterLine).
+func (r *Remote) StepAfterLine(line int) int { return r.cur.StepAfterLine(line) }
+
+// Query is the current engine's (Engine.Query).
 func (r *Remote) Query(q string) (string, error) { return r.cur.Query(q) }
-func (r *Remote) Metrics() (Metrics, bool)       { return r.cur.Metrics() }
-func (r *Remote) StateLater() bool               { return r.cur.StateLater() }
-func (r *Remote) Notify(changed func())          { r.cur.Notify(changed) }
-func (r *Remote) QueryReady(q string) bool       { return r.cur.QueryReady(q) }
+
+// Metrics is the current engine's (Engine.Metrics).
+func (r *Remote) Metrics() (Metrics, bool) { return r.cur.Metrics() }
+
+// StateLater is the current engine's (Engine.StateLater).
+func (r *Remote) StateLater() bool { return r.cur.StateLater() }
+
+// Notify is the current engine's (Engine.Notify).
+func (r *Remote) Notify(changed func()) { r.cur.Notify(changed) }
+
+// QueryReady is the current engine's: whether Query(q) is its answer
+// at the position rather than the last one known.
+func (r *Remote) QueryReady(q string) bool { return r.cur.QueryReady(q) }
