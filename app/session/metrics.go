@@ -43,8 +43,12 @@ type metricsJob struct {
 
 // Metrics replays the loaded history for up to metricsSlice and returns
 // its series once the replay is over.
-func (e *sessionEngine) Metrics() (Metrics, bool) {
-	if !e.workMetrics(metricsSlice) {
+func (e *sessionEngine) Metrics() (Metrics, bool) { return e.MetricsWithin(metricsSlice) }
+
+// MetricsWithin is Metrics replaying for about budget (the worker's
+// slice is its own).
+func (e *sessionEngine) MetricsWithin(budget time.Duration) (Metrics, bool) {
+	if !e.workMetrics(budget) {
 		return Metrics{}, false
 	}
 	if e.met == nil {
@@ -144,11 +148,11 @@ func (s *Server) workMetrics(budget time.Duration) bool {
 			sv.metGen = 0
 			continue
 		}
-		if !sv.e.workMetrics(max(time.Millisecond, budget-time.Since(start))) {
+		m, done := sv.e.MetricsWithin(max(time.Millisecond, budget-time.Since(start)))
+		if !done {
 			return true
 		}
 		sv.metGen = 0
-		m, _ := sv.e.Metrics()
 		s.send(reply{Op: "metrics", Eng: id, Gen: sv.gen, Met: encodeMetrics(m)})
 	}
 	return false
@@ -163,10 +167,7 @@ type remoteMetrics struct {
 
 // Metrics is the series once the worker sent it; the first call for a
 // history asks for it, and the page is notified when it comes.
-func (r *Remote) Metrics() (Metrics, bool) {
-	if r.local != nil {
-		return r.local.Metrics()
-	}
+func (r *remoteEngine) Metrics() (Metrics, bool) {
 	if !r.loaded {
 		return Metrics{}, true
 	}
@@ -181,13 +182,13 @@ func (r *Remote) Metrics() (Metrics, bool) {
 }
 
 // metricsWaiting reports whether r waits for a series from the worker.
-func (r *Remote) metricsWaiting() bool {
+func (r *remoteEngine) metricsWaiting() bool {
 	return r.loaded && r.met.asked == r.gen && r.met.gen != r.gen
 }
 
 // receiveMetrics keeps a series the worker sent, and reports whether it
 // is of the history shown.
-func (r *Remote) receiveMetrics(m reply) bool {
+func (r *remoteEngine) receiveMetrics(m reply) bool {
 	if m.Gen != r.gen || m.Met == nil {
 		return false
 	}

@@ -12,10 +12,11 @@ import (
 	"txnlab/core/sim"
 )
 
-// Link is the page's side of the worker: the Remote engines of the page's
-// playgrounds, sending with send and fed by Receive. When the worker
-// fails (Fail), every engine carries on with an engine of its own on the
-// page, so nothing a learner does is lost.
+// Link is the page's side of the worker: the engines of the page's
+// playgrounds (each a Remote over a remoteEngine), sending with send and
+// fed by Receive. When the worker fails (Fail), every Remote carries on
+// with an engine of its own on the page, so nothing a learner does is
+// lost.
 type Link struct {
 	send    func([]byte)
 	engines map[int]*Remote
@@ -39,13 +40,15 @@ func NewLink(send func([]byte), wait func()) *Link {
 	return &Link{send: send, wait: wait, engines: map[int]*Remote{}}
 }
 
-// Engine returns a new engine over the link; notify, when set (Notify),
-// is called whenever a reply changes what it answers.
+// Engine returns a new engine over the link, on the page at once when
+// the worker failed already; notify, when set (Notify), is called
+// whenever a reply changes what it answers.
 func (l *Link) Engine() *Remote {
 	l.next++
-	r := &Remote{link: l, id: l.next, states: map[int]*remoteState{}, lastAnswers: map[string]answer{}}
-	r.steps = []step{{digest: (&sim.Digester{}).Sum()}}
-	l.engines[r.id] = r
+	w := &remoteEngine{link: l, id: l.next, states: map[int]*remoteState{}, lastAnswers: map[string]answer{}}
+	w.steps = []step{{digest: (&sim.Digester{}).Sum()}}
+	r := &Remote{cur: w, worker: w}
+	l.engines[w.id] = r
 	if l.fault != nil {
 		r.fallBack()
 	}
@@ -63,9 +66,10 @@ func (l *Link) Fail(err error) {
 	}
 	l.fault = err
 	for _, r := range l.engines {
+		notify := r.worker.notify
 		r.fallBack()
-		if r.notify != nil {
-			r.notify()
+		if notify != nil {
+			notify()
 		}
 	}
 	for id, x := range l.explorations {
@@ -80,8 +84,11 @@ func (l *Link) Started() bool { return l.started }
 
 // waiting reports whether an engine waits for a reply of the worker.
 func (l *Link) waiting() bool {
+	if l.fault != nil {
+		return false // every engine is on the page
+	}
 	for _, r := range l.engines {
-		if r.local == nil && (r.running || r.sentOK || r.metricsWaiting()) {
+		if w := r.worker; w.running || w.sentOK || w.metricsWaiting() {
 			return true
 		}
 	}
@@ -127,11 +134,11 @@ func (l *Link) Receive(msg []byte) {
 		return
 	}
 	r, ok := l.engines[m.Eng]
-	if !ok || r.local != nil {
-		return
+	if !ok || l.fault != nil {
+		return // an engine now on the page reads nothing of the worker
 	}
-	if r.receive(m) && r.notify != nil {
-		r.notify()
+	if w := r.worker; w.receive(m) && w.notify != nil {
+		w.notify()
 	}
 }
 
@@ -147,13 +154,15 @@ func (l *Link) request(q request) {
 	l.send(b)
 }
 
-// Remote is an Engine whose simulation runs in the worker. It answers
+// remoteEngine is an Engine whose simulation runs in the worker, and
+// only there: it talks to the worker and to nothing else. It answers
 // what the history gives (Pos, Len, Line, Now, Digest, Results, Events,
 // History, EventsAt, StepAfterLine) from the history it received once
 // per script; the cluster state, the violations and the query answers at
 // a position come a reply later (StateCost, ViolationsReady say when),
-// and the page is notified when they do.
-type Remote struct {
+// and the page is notified when they do. When the worker fails, the
+// Remote around it leaves it for an engine on the page (fallback.go).
+type remoteEngine struct {
 	link *Link
 	id   int
 	// notify re-renders the page when a reply arrived.
@@ -190,10 +199,6 @@ type Remote struct {
 	toldPos int // the position the worker was last told of
 	idleFor int // the gen whose background work the worker does
 
-	// local is the engine on the page after the worker failed.
-	local Engine
-	// localErr is an error to report at the local run's end.
-	localErr error
 	// met is the series of the operator's metrics (metrics.go).
 	met remoteMetrics
 }
@@ -208,39 +213,33 @@ type remoteState struct {
 }
 
 // Notify sets what to call when a reply changes what r answers.
-func (r *Remote) Notify(f func()) { r.notify = f }
+func (r *remoteEngine) Notify(f func()) { r.notify = f }
 
-// LeftWorker reports whether r runs on the page (the worker failed).
-func (r *Remote) LeftWorker() bool { return r.local != nil }
+// LeftWorker is false: this engine only ever runs in the worker (the
+// Remote around it is what leaves).
+func (r *remoteEngine) LeftWorker() bool { return false }
 
-// StateLater is true while the worker answers: a position's state comes
-// a reply after the move.
-func (r *Remote) StateLater() bool { return r.local == nil }
+// StateLater is true: a position's state comes a reply after the move.
+func (r *remoteEngine) StateLater() bool { return true }
 
-// fallBack moves r to an engine on the page, at the same script and
-// position, with the run in progress started again.
-func (r *Remote) fallBack() {
-	if r.local != nil {
-		return
-	}
-	e := New()
+// replayOn puts e where r stands: the same script at the same position,
+// with the run in progress begun again. The error is that run's, which
+// Begin or BeginAct refused at once: its Work is to report it.
+func (r *remoteEngine) replayOn(e Engine) error {
 	if r.loaded {
-		_ = e.Load(r.src)
+		_ = e.Load(r.src) // a runtime error: the history up to it is loaded
 		e.Seek(r.pos)
 	}
-	if r.running {
-		var err error
-		if r.runStmt != "" {
-			err = e.BeginAct(r.runStmt)
-		} else {
-			err = e.Begin(r.runSrc)
-		}
-		r.localErr = err
+	if !r.running {
+		return nil
 	}
-	r.local = e
+	if r.runStmt != "" {
+		return e.BeginAct(r.runStmt)
+	}
+	return e.Begin(r.runSrc)
 }
 
-func (r *Remote) receive(m reply) bool {
+func (r *remoteEngine) receive(m reply) bool {
 	switch m.Op {
 	case "run":
 		if !r.running || m.ID != r.runID {
@@ -308,7 +307,7 @@ func (r *Remote) receive(m reply) bool {
 
 // state is what r holds of position i, made when missing; the cache is
 // bounded as the engine's own is.
-func (r *Remote) state(i int) *remoteState {
+func (r *remoteEngine) state(i int) *remoteState {
 	if st, ok := r.states[i]; ok {
 		return st
 	}
@@ -328,7 +327,7 @@ func (r *Remote) state(i int) *remoteState {
 
 // ask requests what is missing at the position: the snapshot when snap,
 // the violations when viol, and the answers of the queries asked so far.
-func (r *Remote) ask(snap, viol bool) {
+func (r *remoteEngine) ask(snap, viol bool) {
 	if !r.loaded {
 		return
 	}
@@ -360,11 +359,11 @@ func (r *Remote) ask(snap, viol bool) {
 	r.link.request(q)
 }
 
-func (r *Remote) moved() { r.ask(true, false) }
+func (r *remoteEngine) moved() { r.ask(true, false) }
 
 // install makes the history of a run's reply, whose events are evs and
 // names their table, the loaded one.
-func (r *Remote) install(h *wireHistory, evs []sim.Event, names *sim.Names, gen int) error {
+func (r *remoteEngine) install(h *wireHistory, evs []sim.Event, names *sim.Names, gen int) error {
 	steps := make([]step, len(h.Steps))
 	for i, s := range h.Steps {
 		steps[i] = step{events: s.E, line: s.L, now: s.N, results: s.R, digest: s.D}
@@ -384,48 +383,50 @@ func (r *Remote) install(h *wireHistory, evs []sim.Event, names *sim.Names, gen 
 }
 
 // Load is Begin, then waiting for the worker's reply.
-func (r *Remote) Load(script string) error {
-	if r.local != nil {
-		return r.local.Load(script)
-	}
+func (r *remoteEngine) Load(script string) error {
 	if err := r.Begin(script); err != nil {
 		return err
 	}
-	return r.finish()
+	return complete(r, r.wait)
 }
 
 // Act is BeginAct, then waiting for the worker's reply.
-func (r *Remote) Act(stmt string) error {
-	if r.local != nil {
-		return r.local.Act(stmt)
-	}
+func (r *remoteEngine) Act(stmt string) error {
 	if err := r.BeginAct(stmt); err != nil {
 		return err
 	}
-	return r.finish()
+	return complete(r, r.wait)
 }
 
-func (r *Remote) finish() error {
+// complete works e's run to its end (Load and Act are synchronous),
+// calling wait while the run waits for a reply.
+func complete(e Engine, wait func() error) error {
 	for {
-		if done, err := r.Work(time.Hour); done {
+		if done, err := e.Work(time.Hour); done {
 			return err
 		}
-		if r.local != nil {
-			continue
+		if err := wait(); err != nil {
+			return err
 		}
-		if r.link.wait == nil {
-			return errors.New("the engine's worker cannot be waited for here")
-		}
-		r.link.wait()
 	}
+}
+
+// wait blocks until a reply of the worker may have arrived. A worker
+// that failed sends none.
+func (r *remoteEngine) wait() error {
+	if err := r.link.fault; err != nil {
+		return fmt.Errorf("the engine's worker failed: %w", err)
+	}
+	if r.link.wait == nil {
+		return errors.New("the engine's worker cannot be waited for here")
+	}
+	r.link.wait()
+	return nil
 }
 
 // Begin parses on the page, so that a mistake is shown at once, and has
 // the worker run the script.
-func (r *Remote) Begin(src string) error {
-	if r.local != nil {
-		return r.local.Begin(src)
-	}
+func (r *remoteEngine) Begin(src string) error {
 	// With no run in flight, the run is asked for first: the worker runs
 	// while the page parses (a first parse, of code not yet compiled, is
 	// tens of ms on a cold load), and a script that does not parse is
@@ -449,7 +450,7 @@ func (r *Remote) Begin(src string) error {
 }
 
 // askRun has the worker run src, as the page's next run.
-func (r *Remote) askRun(src string) {
+func (r *remoteEngine) askRun(src string) {
 	r.runID++
 	r.running, r.runSrc, r.runStmt, r.done = true, src, "", nil
 	r.link.request(request{Op: "run", Eng: r.id, ID: r.runID, Script: src})
@@ -457,10 +458,7 @@ func (r *Remote) askRun(src string) {
 
 // BeginAct checks what the page can, and has the worker write and run
 // the action.
-func (r *Remote) BeginAct(stmt string) error {
-	if r.local != nil {
-		return r.local.BeginAct(stmt)
-	}
+func (r *remoteEngine) BeginAct(stmt string) error {
 	if !r.loaded {
 		return errors.New("load a script first")
 	}
@@ -479,14 +477,7 @@ func (r *Remote) BeginAct(stmt string) error {
 
 // Work reports whether the worker's reply to the run came; the run
 // itself goes on in the worker, whatever budget says.
-func (r *Remote) Work(budget time.Duration) (bool, error) {
-	if r.local != nil {
-		done, err := r.local.Work(budget)
-		if done && r.localErr != nil {
-			err, r.localErr = r.localErr, nil
-		}
-		return done, err
-	}
+func (r *remoteEngine) Work(budget time.Duration) (bool, error) {
 	if !r.running {
 		return true, nil
 	}
@@ -505,9 +496,10 @@ func (r *Remote) Work(budget time.Duration) (bool, error) {
 			}
 			names, err := decodeNames(m.Hist.Names)
 			if err != nil {
-				r.running, r.done = false, nil
+				// The run is still to do: the engine on the page
+				// that takes over runs it (Link.Fail).
 				r.link.Fail(err)
-				return r.Work(budget)
+				return false, nil
 			}
 			r.decoding, r.decodingOf = newEventDecoder(m.Hist.Events.raw, n, names), m
 		}
@@ -517,14 +509,15 @@ func (r *Remote) Work(budget time.Duration) (bool, error) {
 		}
 		evs, names := r.decoding.out, r.decoding.names
 		r.decoding, r.decodingOf = nil, nil
-		r.running, r.done = false, nil
 		if err == nil {
 			err = r.install(m.Hist, evs, names, m.Gen)
 		}
 		if err != nil {
+			// As above: the page runs the script itself.
 			r.link.Fail(err)
-			return r.Work(budget)
+			return false, nil
 		}
+		r.running, r.done = false, nil
 	} else {
 		r.running, r.done = false, nil
 	}
@@ -538,38 +531,23 @@ func (r *Remote) Work(budget time.Duration) (bool, error) {
 }
 
 // Busy reports a run in progress; its steps are counted in the worker.
-func (r *Remote) Busy() (int, bool) {
-	if r.local != nil {
-		return r.local.Busy()
-	}
+func (r *remoteEngine) Busy() (int, bool) {
 	return 0, r.running
 }
 
-func (r *Remote) Script() string {
-	if r.local != nil {
-		return r.local.Script()
-	}
+func (r *remoteEngine) Script() string {
 	return r.src
 }
 
-func (r *Remote) Len() int {
-	if r.local != nil {
-		return r.local.Len()
-	}
+func (r *remoteEngine) Len() int {
 	return len(r.steps) - 1
 }
 
-func (r *Remote) Pos() int {
-	if r.local != nil {
-		return r.local.Pos()
-	}
+func (r *remoteEngine) Pos() int {
 	return r.pos
 }
 
-func (r *Remote) Step() bool {
-	if r.local != nil {
-		return r.local.Step()
-	}
+func (r *remoteEngine) Step() bool {
 	if r.pos >= r.Len() {
 		return false
 	}
@@ -578,84 +556,50 @@ func (r *Remote) Step() bool {
 	return true
 }
 
-func (r *Remote) StepBack() { r.Seek(r.Pos() - 1) }
+func (r *remoteEngine) StepBack() { r.Seek(r.Pos() - 1) }
 
-func (r *Remote) Seek(i int) {
-	if r.local != nil {
-		r.local.Seek(i)
-		return
-	}
+func (r *remoteEngine) Seek(i int) {
 	r.pos = max(0, min(i, r.Len()))
 	r.moved()
 }
 
-func (r *Remote) Events() []sim.Event {
-	if r.local != nil {
-		return r.local.Events()
-	}
+func (r *remoteEngine) Events() []sim.Event {
 	return r.events[:r.steps[r.pos].events]
 }
 
-func (r *Remote) History() []sim.Event {
-	if r.local != nil {
-		return r.local.History()
-	}
+func (r *remoteEngine) History() []sim.Event {
 	return r.events
 }
 
-func (r *Remote) Names() *sim.Names {
-	if r.local != nil {
-		return r.local.Names()
-	}
+func (r *remoteEngine) Names() *sim.Names {
 	return r.names
 }
 
-func (r *Remote) EventsAt(i int) int {
-	if r.local != nil {
-		return r.local.EventsAt(i)
-	}
+func (r *remoteEngine) EventsAt(i int) int {
 	return r.steps[max(0, min(i, r.Len()))].events
 }
 
-func (r *Remote) Digest() string {
-	if r.local != nil {
-		return r.local.Digest()
-	}
+func (r *remoteEngine) Digest() string {
 	return r.steps[r.pos].digest
 }
 
-func (r *Remote) Line() int {
-	if r.local != nil {
-		return r.local.Line()
-	}
+func (r *remoteEngine) Line() int {
 	return r.steps[r.pos].line
 }
 
-func (r *Remote) Now() sim.Time {
-	if r.local != nil {
-		return r.local.Now()
-	}
+func (r *remoteEngine) Now() sim.Time {
 	return r.steps[r.pos].now
 }
 
-func (r *Remote) Results() []scenario.Result {
-	if r.local != nil {
-		return r.local.Results()
-	}
+func (r *remoteEngine) Results() []scenario.Result {
 	return r.results[:r.steps[r.pos].results]
 }
 
-func (r *Remote) Err() *ScriptError {
-	if r.local != nil {
-		return r.local.Err()
-	}
+func (r *remoteEngine) Err() *ScriptError {
 	return r.runErr
 }
 
-func (r *Remote) StepAfterLine(line int) int {
-	if r.local != nil {
-		return r.local.StepAfterLine(line)
-	}
+func (r *remoteEngine) StepAfterLine(line int) int {
 	i := 0
 	for i < len(r.steps) && r.steps[i].line != line {
 		i++
@@ -668,10 +612,7 @@ func (r *Remote) StepAfterLine(line int) int {
 
 // Snapshot is the state at the position when it came, else the last one
 // that did (StateCost is then above 0).
-func (r *Remote) Snapshot() Snapshot {
-	if r.local != nil {
-		return r.local.Snapshot()
-	}
+func (r *remoteEngine) Snapshot() Snapshot {
 	if st, ok := r.states[r.pos]; ok && st.snapOK {
 		return st.snap
 	}
@@ -681,20 +622,14 @@ func (r *Remote) Snapshot() Snapshot {
 
 // StateCost is 0 when the state at the position came, 1 while it is
 // asked for.
-func (r *Remote) StateCost() int {
-	if r.local != nil {
-		return r.local.StateCost()
-	}
+func (r *remoteEngine) StateCost() int {
 	if st, ok := r.states[r.pos]; !r.loaded || ok && st.snapOK {
 		return 0
 	}
 	return 1
 }
 
-func (r *Remote) Violations() []check.Violation {
-	if r.local != nil {
-		return r.local.Violations()
-	}
+func (r *remoteEngine) Violations() []check.Violation {
 	if st, ok := r.states[r.pos]; ok && st.violOK || !r.loaded {
 		if !r.loaded {
 			return nil
@@ -705,20 +640,14 @@ func (r *Remote) Violations() []check.Violation {
 	return r.shownViol
 }
 
-func (r *Remote) ViolationsReady() bool {
-	if r.local != nil {
-		return r.local.ViolationsReady()
-	}
+func (r *remoteEngine) ViolationsReady() bool {
 	st, ok := r.states[r.pos]
 	return !r.loaded || ok && st.violOK
 }
 
 // Query is the answer at the position when it came; until then the last
 // answer to the same query, or an ellipsis.
-func (r *Remote) Query(q string) (string, error) {
-	if r.local != nil {
-		return r.local.Query(q)
-	}
+func (r *remoteEngine) Query(q string) (string, error) {
 	if !r.loaded {
 		return "", errors.New("no script is loaded")
 	}
@@ -742,8 +671,8 @@ func (r *Remote) Query(q string) (string, error) {
 }
 
 // QueryReady reports whether Query(q) at the position is its answer.
-func (r *Remote) QueryReady(q string) bool {
-	if r.local != nil || !r.loaded {
+func (r *remoteEngine) QueryReady(q string) bool {
+	if !r.loaded {
 		return true
 	}
 	st, ok := r.states[r.pos]
@@ -756,9 +685,6 @@ func (r *Remote) QueryReady(q string) bool {
 
 // Idle reports whether the worker still does background work for this
 // history; the work itself is the worker's.
-func (r *Remote) Idle(budget time.Duration) bool {
-	if r.local != nil {
-		return r.local.Idle(budget)
-	}
+func (r *remoteEngine) Idle(budget time.Duration) bool {
 	return r.loaded && r.idleFor == r.gen
 }

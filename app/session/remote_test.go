@@ -489,3 +489,44 @@ func TestRemoteDecodesAHistoryInSlices(t *testing.T) {
 		t.Fatalf("the state at the end\n%s\nthe engine's\n%s", a, b)
 	}
 }
+
+// A history the page cannot read (a reply garbled on its way) is a
+// worker the page cannot trust: the page leaves it, and runs the
+// learner's new script itself rather than keep the old one and say
+// nothing.
+func TestRemoteRunsAnUnreadableHistoryOnThePage(t *testing.T) {
+	for _, tc := range []struct{ name, from, to string }{
+		{"an event", "\n[{", "\n[{\"t\":\"x\","},
+		{"the node names", `"names":["",`, `"names":["","",`},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			p := newPipe()
+			first, next := mustScenario(t, "happy-path"), mustScenario(t, "zombie-fencing-init")
+			r := p.link.Engine()
+			if err := r.Load(first); err != nil {
+				t.Fatal(err)
+			}
+			p.server.reply = func(b []byte) {
+				if s := string(b); strings.HasPrefix(s, `{"op":"run"`) {
+					if !strings.Contains(s, tc.from) {
+						t.Fatalf("no %q in the run's reply", tc.from)
+					}
+					b = []byte(strings.Replace(s, tc.from, tc.to, 1))
+				}
+				p.toPage = append(p.toPage, b)
+			}
+			if err := r.Load(next); err != nil {
+				t.Fatal(err)
+			}
+			if !r.LeftWorker() || p.link.Fault() == nil {
+				t.Fatal("the page kept a worker whose history it could not read")
+			}
+			local := newSessionEngine()
+			local.Load(next)
+			if r.Script() != next || r.Len() != local.Len() || r.Pos() != 0 {
+				t.Fatalf("on the page: the new script %v, %d steps (want %d) at %d",
+					r.Script() == next, r.Len(), local.Len(), r.Pos())
+			}
+		})
+	}
+}

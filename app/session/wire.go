@@ -117,13 +117,10 @@ func encodeEvents(names *sim.Names, evs []sim.Event) ([]wireEvent, error) {
 	out := make([]wireEvent, len(evs))
 	for i := range evs {
 		e := &evs[i]
-		w := wireEvent{
-			At: int64(e.At), MsgID: e.MsgID, ReplyTo: e.ReplyTo, Offset: e.Offset,
-			Subject: e.Subject, From: names.Label(e.From), To: names.Label(e.To), Text: e.Text,
-			Node: uint16(e.Node), Peer: uint16(e.Peer),
-			API: int(e.API), Error: int(e.Error), Kind: int(e.Kind), Exception: int(e.Exception),
-			Resp: e.Resp, Internal: e.Internal, Illegal: e.Illegal, Unmet: e.Unmet, Contents: int(e.Contents),
-		}
+		// The fields that cross as they are come from sim.EventFields
+		// (wire_fill.go); the rest are the wire's own (wireOwn).
+		w := wireEvent{From: names.Label(e.From), To: names.Label(e.To), Text: e.Text}
+		fillWire(&w, e)
 		if e.Index != i {
 			w.Index = &e.Index
 		}
@@ -153,7 +150,7 @@ func encodeEvents(names *sim.Names, evs []sim.Event) ([]wireEvent, error) {
 
 // wireEvents is a history's events on the wire. The worker writes list;
 // the page keeps the JSON array as it came (raw) and decodes it a slice
-// at a time (eventDecoder, from Remote.Work), since decoding a history of
+// at a time (eventDecoder, from remoteEngine.Work), since decoding a history of
 // a few hundred events at once took 50–130 ms of one of the page's tasks
 // (a lesson page decodes one per playground as the learner scrolls).
 type wireEvents struct {
@@ -215,14 +212,8 @@ func decodeReply(msg []byte, m *reply) error {
 // states coded in names (the page's table of the history, whose state
 // codes are its own: the wire writes states by name).
 func decodeEvent(i int, w *wireEvent, names *sim.Names) (sim.Event, error) {
-	e := sim.Event{
-		Index: i, At: sim.Time(w.At), MsgID: w.MsgID, ReplyTo: w.ReplyTo, Offset: w.Offset,
-		Subject: w.Subject, From: names.InternLabel(w.From), To: names.InternLabel(w.To), Text: w.Text,
-		Node: sim.NodeID(w.Node), Peer: sim.NodeID(w.Peer),
-		API: protocol.APIKey(w.API), Error: protocol.ErrorCode(w.Error), Kind: sim.Kind(w.Kind),
-		Exception: protocol.Exception(w.Exception),
-		Resp:      w.Resp, Internal: w.Internal, Illegal: w.Illegal, Unmet: w.Unmet, Contents: sim.Contents(w.Contents),
-	}
+	e := sim.Event{Index: i, From: names.InternLabel(w.From), To: names.InternLabel(w.To), Text: w.Text}
+	fillEvent(&e, w)
 	if w.Index != nil {
 		e.Index = *w.Index
 	}
@@ -249,7 +240,7 @@ func decodeEvent(i int, w *wireEvent, names *sim.Names) (sim.Event, error) {
 }
 
 // eventDecoder decodes a history's events as they came from the worker
-// (a JSON array), a few at a time: Remote.Work gives it a slice of its
+// (a JSON array), a few at a time: remoteEngine.Work gives it a slice of its
 // budget. It finds each event's bounds itself (nextElement) and decodes
 // it with json.Unmarshal, rather than through json.Decoder, whose
 // streaming code is 26 kB of the wasm that nothing else uses.

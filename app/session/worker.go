@@ -132,7 +132,7 @@ type Server struct {
 
 // served is one playground's engine in the worker.
 type served struct {
-	e     *sessionEngine
+	e     servedEngine
 	gen   int
 	run   int  // the id of the run in progress, 0 when none
 	idler bool // background work may remain that the page was not told is done
@@ -150,6 +150,23 @@ type served struct {
 	// none (metrics.go).
 	metGen int
 }
+
+// servedEngine is what the worker asks of an engine: the Engine, and
+// what only the worker needs. The Server reads nothing else of it (an
+// interface, so that it cannot).
+type servedEngine interface {
+	Engine
+	// Loads counts the histories loaded: the page names a history by it.
+	Loads() int
+	// Cancel drops the run in progress, whose page asked for another.
+	Cancel()
+	// MetricsWithin is Metrics, working for about budget.
+	MetricsWithin(budget time.Duration) (Metrics, bool)
+	// onWire is the loaded history as it crosses to the page.
+	onWire() (*wireHistory, error)
+}
+
+var _ servedEngine = (*sessionEngine)(nil)
 
 // prefetchHeld bounds served.has: past it the worker forgets what the
 // page holds (the page's cache keeps 64 states, the nearest) and
@@ -233,7 +250,8 @@ func (s *Server) Work(budget time.Duration) bool {
 			}
 			sv.e.Seek(r.Pos)
 			if err := sv.e.BeginAct(r.Stmt); err != nil {
-				sv.e.run, sv.run = nil, 0
+				sv.e.Cancel()
+				sv.run = 0
 				s.send(reply{Op: "run", Eng: r.Eng, ID: r.ID, Gen: sv.gen, ErrMsg: err.Error()})
 				continue
 			}
@@ -308,17 +326,12 @@ func (s *Server) finish(id int, sv *served, runID int, err error) {
 	} else if err != nil {
 		r.ErrMsg = err.Error()
 	}
-	if sv.e.loads != sv.gen {
-		sv.gen = sv.e.loads
-		evs, encErr := encodeEvents(sv.e.names, sv.e.events)
+	if sv.e.Loads() != sv.gen {
+		sv.gen = sv.e.Loads()
+		h, encErr := sv.e.onWire()
 		if encErr != nil {
 			r.Err, r.ErrMsg = nil, encErr.Error()
 		} else {
-			h := &wireHistory{Src: sv.e.src, Events: wireEvents{list: evs}, Names: encodeNames(sv.e.names), Results: sv.e.results, RunErr: sv.e.runErr, Pos: sv.e.pos}
-			h.Steps = make([]wireStep, len(sv.e.steps))
-			for i, st := range sv.e.steps {
-				h.Steps[i] = wireStep{E: st.events, L: st.line, N: st.now, R: st.results, D: st.digest}
-			}
 			r.Hist = h
 		}
 		sv.idler = true
@@ -356,10 +369,10 @@ func (s *Server) state(r request) {
 	if r.Gen != sv.gen {
 		return // asked of a history replaced since: the page asks again
 	}
-	if r.Pos != sv.e.pos {
+	if r.Pos != sv.e.Pos() {
 		sv.e.Seek(r.Pos)
 	}
-	sv.moved(sv.e.pos)
+	sv.moved(sv.e.Pos())
 	s.sendState(r.Eng, sv, r.Snap, &r)
 }
 
@@ -377,7 +390,7 @@ func (sv *served) moved(pos int) {
 // sendState sends the state at the engine's position: the snapshot when
 // snap, and what r asks besides (prefetched when r is nil).
 func (s *Server) sendState(id int, sv *served, snap bool, r *request) {
-	out := reply{Op: "state", Eng: id, Gen: sv.gen, Pos: sv.e.pos, Pre: r == nil}
+	out := reply{Op: "state", Eng: id, Gen: sv.gen, Pos: sv.e.Pos(), Pre: r == nil}
 	if snap {
 		full := sv.e.Snapshot()
 		cut, keep := trimSnapshot(sv.sent, full)
@@ -387,7 +400,7 @@ func (s *Server) sendState(id int, sv *served, snap bool, r *request) {
 		if sv.has == nil || len(sv.has) >= prefetchHeld {
 			sv.has = map[int]bool{}
 		}
-		sv.has[sv.e.pos] = true
+		sv.has[sv.e.Pos()] = true
 	}
 	if r == nil {
 		s.send(out)
@@ -410,3 +423,26 @@ func (s *Server) sendState(id int, sv *served, snap bool, r *request) {
 	sv.idler = true
 	s.send(out)
 }
+
+// onWire is the loaded history as it crosses to the page, at the
+// position the engine stands at.
+func (e *sessionEngine) onWire() (*wireHistory, error) {
+	evs, err := encodeEvents(e.names, e.events)
+	if err != nil {
+		return nil, err
+	}
+	h := &wireHistory{Src: e.src, Events: wireEvents{list: evs}, Names: encodeNames(e.names), Results: e.results, RunErr: e.runErr, Pos: e.pos}
+	h.Steps = make([]wireStep, len(e.steps))
+	for i, st := range e.steps {
+		h.Steps[i] = wireStep{E: st.events, L: st.line, N: st.now, R: st.results, D: st.digest}
+	}
+	return h, nil
+}
+
+// Loads counts the histories loaded: the worker names a history by it.
+func (e *sessionEngine) Loads() int { return e.loads }
+
+// Cancel drops the run in progress, if any; the loaded history stays.
+// (The worker's page asked for another run; the page's engine never
+// needs to: a new Begin replaces a run.)
+func (e *sessionEngine) Cancel() { e.run = nil }
