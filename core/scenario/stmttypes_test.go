@@ -114,3 +114,95 @@ func TestEveryVerbIsDocumented(t *testing.T) {
 		}
 	}
 }
+
+// TestLanguageDocumentsEveryStatement ties docs/scenario-language.md to
+// the parser's tables, both ways, as core/safety's test does for the
+// mechanisms: "Statements at a glance" lists exactly the verb table, in
+// its order; each alternative of the grammar's statement production is
+// a production that starts with a verb (or a client, for the client's
+// actions and an external client's requests), and every verb starts
+// one; the expect production's subjects are exactly expectSubjects.
+func TestLanguageDocumentsEveryStatement(t *testing.T) {
+	b, err := os.ReadFile("../../docs/scenario-language.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	doc := string(b)
+	glance := regexp.MustCompile("(?s)\n## Statements at a glance\n(.*?)\n## ").FindStringSubmatch(doc)
+	if glance == nil {
+		t.Fatal(`docs/scenario-language.md has no "Statements at a glance" section`)
+	}
+	var listed []string
+	for _, r := range regexp.MustCompile("(?m)^\\| `([a-z-]+)` \\|").FindAllStringSubmatch(glance[1], -1) {
+		listed = append(listed, r[1])
+	}
+	if !slices.Equal(listed, statementVerbs) {
+		t.Errorf("Statements at a glance lists %v, the verb table holds %v", listed, statementVerbs)
+	}
+
+	grammar := doc[strings.Index(doc, "## Grammar"):]
+	production := func(name string) string {
+		m := regexp.MustCompile(`(?s)\n` + regexp.QuoteMeta(name) + ` *=(.*?);`).FindStringSubmatch(grammar)
+		if m == nil {
+			t.Fatalf("the grammar has no %s production", name)
+		}
+		return regexp.MustCompile(`\(\*.*?\*\)`).ReplaceAllString(m[1], "")
+	}
+	// alternatives splits a production's body at its top-level "|"
+	// (a quoted "|" and those inside parentheses or braces do not count).
+	alternatives := func(body string) []string {
+		var out []string
+		depth, quoted, start := 0, false, 0
+		for i, r := range body {
+			switch {
+			case r == '"':
+				quoted = !quoted
+			case quoted:
+			case r == '(' || r == '{' || r == '[':
+				depth++
+			case r == ')' || r == '}' || r == ']':
+				depth--
+			case r == '|' && depth == 0:
+				out = append(out, strings.TrimSpace(body[start:i]))
+				start = i + 1
+			}
+		}
+		return append(out, strings.TrimSpace(body[start:]))
+	}
+	firstWord := regexp.MustCompile(`^"([a-z-]+)"`)
+	started := map[string]bool{}
+	for _, alt := range alternatives(production("statement")) {
+		body := strings.TrimSpace(production(alt))
+		if m := firstWord.FindStringSubmatch(body); m != nil {
+			if !slices.Contains(statementVerbs, m[1]) {
+				t.Errorf("the grammar's %s starts with %q, which is not a verb of the parser's table", alt, m[1])
+			}
+			started[m[1]] = true
+		} else if !strings.HasPrefix(body, "P ") && !strings.HasPrefix(body, "C ") {
+			t.Errorf("the grammar's %s starts with neither a verb nor a client: %.40q", alt, body)
+		}
+	}
+	for _, v := range statementVerbs {
+		if !started[v] {
+			t.Errorf("no alternative of the grammar's statement production starts with %q", v)
+		}
+	}
+
+	subjects := map[string]bool{}
+	expect := strings.TrimSpace(production("expect"))
+	expect = strings.TrimSuffix(strings.TrimPrefix(expect, `"expect" (`), ")")
+	for _, alt := range alternatives(expect) {
+		if m := firstWord.FindStringSubmatch(alt); m != nil {
+			subjects[m[1]] = true
+		}
+	}
+	for _, s := range expectSubjectNames() {
+		if !subjects[s] {
+			t.Errorf("the grammar's expect production has no %q alternative", s)
+		}
+		delete(subjects, s)
+	}
+	for s := range subjects {
+		t.Errorf("the grammar's expect production has %q, which expectSubjects lacks", s)
+	}
+}
