@@ -630,13 +630,13 @@ func (p *playground) breakPanel(snap Snapshot) app.UI {
 	)
 }
 
-// preconditions says, for each mechanism of core/safety's table, whether
-// a history met the precondition unexercised names for it.
-func preconditions(bumped, moved, txnProduce, committedFetch, offsets, retried, endTV2 bool) map[*safety.Mechanism]bool {
-	return map[*safety.Mechanism]bool{
-		safety.EpochFencing: bumped, safety.CoordinatorEpoch: moved, safety.AddPartitions: txnProduce,
-		safety.LSOBound: committedFetch, safety.AbortedFilter: committedFetch, safety.AddOffsets: offsets,
-		safety.SequenceCheck: retried, safety.PartitionVerification: txnProduce, safety.EpochBump: endTV2,
+// preconditions says which of core/safety's preconditions a history
+// met; each mechanism's entry names the one it needs (Needs).
+func preconditions(bumped, moved, txnProduce, committedFetch, offsets, retried, endTV2 bool) map[*safety.Precondition]bool {
+	return map[*safety.Precondition]bool{
+		safety.SecondEpoch: bumped, safety.CoordinatorMoved: moved, safety.TxnProduce: txnProduce,
+		safety.ReadCommittedFetch: committedFetch, safety.TxnOffsetCommit: offsets,
+		safety.RetriedBatch: retried, safety.EndTxnTV2: endTV2,
 	}
 }
 
@@ -669,8 +669,9 @@ func (p *playground) unexercised() map[string]string {
 // AddOffsetsToTxn, a TxnOffsetCommit; the sequence check, a retried
 // idempotent batch; partition verification, a transactional Produce; the
 // epoch bump, an EndTxn of transaction version 2. An empty history (not
-// run yet) proves nothing. TestEveryMechanismHasAPrecondition fails on a
-// mechanism of core/safety's table missing here.
+// run yet) proves nothing. Each mechanism's entry names its
+// precondition (safety.Mechanism.Needs); TestEveryMechanismHasAPrecondition
+// fails on a precondition of core/safety's table this scan does not judge.
 func unexercised(history []sim.Event) map[string]string {
 	out := map[string]string{}
 	if len(history) == 0 {
@@ -727,9 +728,10 @@ func unexercised(history []sim.Event) map[string]string {
 			offsets = true
 		}
 	}
-	for m, used := range preconditions(bumped, moved, txnProduce, committedFetch, offsets, retried, endTV2) {
-		if !used {
-			out[m.Name] = "break.never." + m.Name
+	met := preconditions(bumped, moved, txnProduce, committedFetch, offsets, retried, endTV2)
+	for _, m := range safety.Mechanisms {
+		if !met[m.Needs] {
+			out[m.Name] = "break.never." + m.Needs.Name
 		}
 	}
 	return out

@@ -238,7 +238,10 @@ func TestPlaygroundMessagesAreNew(t *testing.T) {
 func TestEverySafetyEntryIsTranslated(t *testing.T) {
 	var keys []string
 	for _, m := range safety.Mechanisms {
-		keys = append(keys, "mechanism."+m.Name, "break.never."+m.Name)
+		keys = append(keys, "mechanism."+m.Name)
+	}
+	for _, p := range safety.Preconditions {
+		keys = append(keys, "break.never."+p.Name)
 	}
 	for _, i := range safety.Invariants {
 		keys = append(keys, "invariant."+i.Name)
@@ -254,14 +257,21 @@ func TestEverySafetyEntryIsTranslated(t *testing.T) {
 	}
 }
 
-// TestEveryMechanismHasAPrecondition: unexercised judges every mechanism
-// of the table, so a history that does nothing (one crash) calls every
-// switch idle.
+// TestEveryMechanismHasAPrecondition: unexercised judges every
+// precondition of the table, so a history that does nothing (one crash)
+// calls every switch idle, each for the reason its entry needs, and a
+// precondition the scan does not judge is named.
 func TestEveryMechanismHasAPrecondition(t *testing.T) {
 	idle := unexercised([]sim.Event{{Kind: sim.KindCrash}})
 	for _, m := range safety.Mechanisms {
-		if idle[m.Name] != "break.never."+m.Name {
+		if idle[m.Name] != "break.never."+m.Needs.Name {
 			t.Errorf("%s: %q", m, idle[m.Name])
+		}
+	}
+	judged := preconditions(false, false, false, false, false, false, false)
+	for _, p := range safety.Preconditions {
+		if _, ok := judged[p]; !ok {
+			t.Errorf("unexercised does not judge precondition %s", p)
 		}
 	}
 }

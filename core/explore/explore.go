@@ -172,7 +172,7 @@ func Target(r *Run, mechanism *safety.Mechanism) string {
 
 func targetViolation(r *Run, mechanism *safety.Mechanism) *check.Violation {
 	if mechanism != nil {
-		want, phrase := mechanism.Catches.Name, provoke[mechanism].phrase
+		want, phrase := mechanism.Catches.Name, mechanism.Provoke.Phrase
 		var first *check.Violation
 		for i, v := range r.Violations {
 			if v.Invariant != want {

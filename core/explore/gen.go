@@ -253,7 +253,7 @@ func (g *gen) setup() {
 	for _, id := range g.txnIDs {
 		g.newProducer(id)
 	}
-	if g.chance(50) || (g.bias() != nil && provoke[g.bias()].idempotent) {
+	if g.chance(50) || (g.bias() != nil && g.bias().Provoke.Idempotent) {
 		g.newProducer("")
 	}
 	if g.chance(10) {
@@ -297,7 +297,7 @@ func (g *gen) bias() *safety.Mechanism {
 }
 
 func (g *gen) wantsRC() bool {
-	return g.bias() != nil && provoke[g.bias()].readCommitted
+	return g.bias() != nil && g.bias().Provoke.ReadCommitted
 }
 
 func (g *gen) newProducer(txnID string) *prodInfo {
@@ -505,10 +505,10 @@ func (g *gen) action() {
 		g.motifInterleave()
 		return
 	}
-	// Broken mechanisms other than the sequence check keep the mix their
-	// bias was tuned with: batches in flight are the sequence check's
-	// ground, not theirs.
-	if (g.opts.Break == nil || g.opts.Break == safety.SequenceCheck) && g.chance(5) {
+	// Broken mechanisms keep the mix their bias was tuned with: batches
+	// in flight are the ground only of those whose entry says so
+	// (safety.Provocation.Pipeline).
+	if (g.opts.Break == nil || g.opts.Break.Provoke.Pipeline) && g.chance(5) {
 		g.motifPipeline()
 		return
 	}

@@ -12,35 +12,27 @@ import (
 // motif must end well (the checker finds nothing); with it broken the
 // anomaly shows. The generator weaves motifs between random actions, so
 // faults and other clients interfere with them.
-func (g *gen) motif(m *safety.Mechanism) { provoke[m].motif(g) }
-
-// provocation is how the explorer provokes one mechanism's anomaly.
-type provocation struct {
-	motif func(g *gen)
-	// readCommitted: the anomaly shows only to read_committed
-	// consumers, so a run breaking the mechanism makes more of them.
-	readCommitted bool
-	// idempotent: the anomaly needs an idempotent producer outside any
-	// transaction, so such a run always has one.
-	idempotent bool
-	// phrase picks, among the violations of the mechanism's invariant
-	// (safety.Mechanism.Catches), the kind that shows it best ("" for the
-	// first).
-	phrase string
+//
+// A mechanism's entry names its motif (safety.Provocation.Motif); a name
+// this table lacks provokes nothing, so the run is an unbiased one, and
+// TestEveryMechanismIsProvoked names the mechanism.
+func (g *gen) motif(m *safety.Mechanism) {
+	if f := motifs[m.Provoke.Motif]; f != nil {
+		f(g)
+	}
 }
 
-// provoke is the explorer's half of core/safety's mechanism table:
-// TestEveryMechanismIsProvoked fails on a mechanism missing here.
-var provoke = map[*safety.Mechanism]provocation{
-	safety.EpochFencing:          {motif: (*gen).motifZombie},
-	safety.CoordinatorEpoch:      {motif: (*gen).motifLateMarker, readCommitted: true},
-	safety.AddPartitions:         {motif: func(g *gen) { g.motifTxn(false, g.chance(70)) }},
-	safety.LSOBound:              {motif: (*gen).motifReadOpen, readCommitted: true, phrase: "before its commit was even sent"},
-	safety.AbortedFilter:         {motif: (*gen).motifReadAborted, readCommitted: true, phrase: "which aborted"},
-	safety.AddOffsets:            {motif: func(g *gen) { g.motifTxn(true, true) }},
-	safety.SequenceCheck:         {motif: (*gen).motifDuplicate, idempotent: true},
-	safety.PartitionVerification: {motif: func(g *gen) { g.motifTxn(false, g.chance(70)) }},
-	safety.EpochBump:             {motif: (*gen).motifLateEndTxn, readCommitted: true, phrase: "before its commit was even sent"},
+// motifs are the explorer's motifs by the names core/safety's mechanism
+// entries use; several mechanisms may share one.
+var motifs = map[string]func(g *gen){
+	"zombie":       (*gen).motifZombie,
+	"late-marker":  (*gen).motifLateMarker,
+	"txn":          func(g *gen) { g.motifTxn(false, g.chance(70)) },
+	"txn-offsets":  func(g *gen) { g.motifTxn(true, true) },
+	"read-open":    (*gen).motifReadOpen,
+	"read-aborted": (*gen).motifReadAborted,
+	"duplicate":    (*gen).motifDuplicate,
+	"late-end-txn": (*gen).motifLateEndTxn,
 }
 
 // motifLateEndTxn: a commit's EndTxn crawls past request.timeout.ms, its

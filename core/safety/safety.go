@@ -11,7 +11,9 @@
 // provokes and documents each mechanism from them, the UI keys its
 // English and Chinese texts by their names, and `txnlab explore
 // --list-mechanisms` prints them for the Makefile. Adding a mechanism
-// starts here.
+// starts here: its entry carries what the explorer and the UI need
+// (Needs, Provoke), so no other table is keyed by mechanism; the
+// checklist is docs/architecture.md's "Adding a mechanism".
 package safety
 
 // Mechanism is a safety mechanism of Kafka's transaction protocol that a
@@ -31,7 +33,69 @@ type Mechanism struct {
 	// Title and Narrative say what breaking the mechanism lets through:
 	// the header of a scenario the explorer writes.
 	Title, Narrative string
+	// Needs is what a history must hold for the mechanism to be put to
+	// work: without it, switching the mechanism off cannot change
+	// anything, and the playground's break tab says so.
+	Needs *Precondition
+	// Provoke is how the explorer leans a run towards the mechanism's
+	// anomaly when it is broken.
+	Provoke Provocation
 }
+
+// Provocation is how the explorer provokes a mechanism's anomaly: the
+// motif it weaves between random actions and the cast a run needs for
+// the anomaly to show. It is data so that a mechanism provoked like an
+// existing one adds no code to the explorer.
+type Provocation struct {
+	// Motif names one of core/explore's motifs (its motifs table): a
+	// short sequence of statements that sets up the situation the
+	// mechanism guards. core/explore's TestEveryMechanismIsProvoked
+	// names a mechanism whose motif the explorer does not know.
+	Motif string
+	// ReadCommitted: the anomaly shows only to read_committed
+	// consumers, so a run breaking the mechanism makes more of them.
+	ReadCommitted bool
+	// Idempotent: the anomaly needs an idempotent producer outside any
+	// transaction, so such a run always has one.
+	Idempotent bool
+	// Pipeline: batches of one partition in flight at once are the
+	// mechanism's ground, so a run breaking it keeps the explorer's
+	// pipeline motif (runs breaking another mechanism leave it out, to
+	// keep the mix their bias was tuned with).
+	Pipeline bool
+	// Phrase picks, among the violations of Catches, the kind that shows
+	// the anomaly best ("" for the first).
+	Phrase string
+}
+
+// Precondition is something a history must hold for a mechanism to be
+// put to work, true whether the mechanism is on or off. Several
+// mechanisms may share one; the UI explains each in its catalogue under
+// "break.never." plus Name, and decides from the history which are met.
+type Precondition struct {
+	// Name keys the precondition's texts.
+	Name string
+	// Means says, in English, what the history must hold.
+	Means string
+}
+
+// String returns the precondition's name.
+func (p *Precondition) String() string { return p.Name }
+
+// The preconditions the mechanisms need.
+var (
+	SecondEpoch        = &Precondition{"second-epoch", "a producer id gets a second epoch"}
+	CoordinatorMoved   = &Precondition{"coordinator-moved", "a transaction coordinator moves: a WriteTxnMarkers request carries a coordinator epoch above 0"}
+	TxnProduce         = &Precondition{"txn-produce", "a transactional producer sends a record"}
+	ReadCommittedFetch = &Precondition{"read-committed-fetch", "a read_committed consumer fetches"}
+	TxnOffsetCommit    = &Precondition{"txn-offset-commit", "a producer sends offsets in a transaction (TxnOffsetCommit)"}
+	RetriedBatch       = &Precondition{"retried-batch", "an idempotent batch is sent again"}
+	EndTxnTV2          = &Precondition{"end-txn-tv2", "a producer ends a transaction under transaction version 2 (EndTxn v5)"}
+)
+
+// Preconditions lists every precondition.
+var Preconditions = []*Precondition{SecondEpoch, CoordinatorMoved, TxnProduce, ReadCommittedFetch,
+	TxnOffsetCommit, RetriedBatch, EndTxnTV2}
 
 // String returns the script's name.
 func (m *Mechanism) String() string { return m.Name }
@@ -87,42 +151,49 @@ var (
 		Catches:  Fencing,
 		Title:    "Broken epoch fencing: a zombie producer's old epoch still commits.",
 		Narrative: "Brokers and the coordinator accept an older producer epoch. A producer is in a transaction when a successor with the same transactional.id initialises and bumps the epoch; " +
-			"the first one, a zombie that has not heard, writes and commits with its old epoch, and both go through: records written after the fence become visible."}
+			"the first one, a zombie that has not heard, writes and commits with its old epoch, and both go through: records written after the fence become visible.",
+		Needs: SecondEpoch, Provoke: Provocation{Motif: "zombie"}}
 	CoordinatorEpoch = &Mechanism{Name: "coordinator-epoch",
 		Prevents: "brokers reject WriteTxnMarkers from an older coordinator epoch",
 		Catches:  Atomicity,
 		Title:    "Broken coordinator epoch: a deposed coordinator's late marker lands.",
 		Narrative: "Leaders accept WriteTxnMarkers from an older coordinator epoch. A commit's markers are held up, the coordinator crashes, its successor completes the commit, " +
-			"the producer (same pid and epoch) starts its next transaction, and the late COMMIT marker closes that one before it is decided."}
+			"the producer (same pid and epoch) starts its next transaction, and the late COMMIT marker closes that one before it is decided.",
+		Needs: CoordinatorMoved, Provoke: Provocation{Motif: "late-marker", ReadCommitted: true}}
 	AddPartitions = &Mechanism{Name: "add-partitions",
 		Prevents: "the producer registers a partition with AddPartitionsToTxn before producing to it",
 		Catches:  Atomicity,
 		Title:    "Broken AddPartitionsToTxn: records the coordinator never hears of.",
 		Narrative: "The producer writes to a partition it never registered with AddPartitionsToTxn, so the coordinator sends it no marker when the transaction ends: " +
-			"its records hang open for ever, neither committed nor aborted."}
+			"its records hang open for ever, neither committed nor aborted.",
+		Needs: TxnProduce, Provoke: Provocation{Motif: "txn"}}
 	LSOBound = &Mechanism{Name: "lso-bound",
 		Prevents: "read_committed fetches stop at the last stable offset",
 		Catches:  ReadCommitted,
 		Title:    "Broken LSO bound: read_committed reads an open transaction.",
 		Narrative: "read_committed fetches stop at the high watermark instead of the last stable offset, so a read_committed consumer receives records of a transaction " +
-			"whose commit was not even sent."}
+			"whose commit was not even sent.",
+		Needs: ReadCommittedFetch, Provoke: Provocation{Motif: "read-open", ReadCommitted: true, Phrase: "before its commit was even sent"}}
 	AbortedFilter = &Mechanism{Name: "aborted-filter",
 		Prevents:  "read_committed consumers drop the batches of aborted transactions",
 		Catches:   ReadCommitted,
 		Title:     "Broken aborted-transaction filter: read_committed returns aborted records.",
-		Narrative: "The read_committed consumer ignores the fetch's list of aborted transactions, so records of a transaction that aborted reach the application."}
+		Narrative: "The read_committed consumer ignores the fetch's list of aborted transactions, so records of a transaction that aborted reach the application.",
+		Needs:     ReadCommittedFetch, Provoke: Provocation{Motif: "read-aborted", ReadCommitted: true, Phrase: "which aborted"}}
 	AddOffsets = &Mechanism{Name: "add-offsets",
 		Prevents: "sendOffsetsToTransaction sends AddOffsetsToTxn first",
 		Catches:  OffsetsAtomicity,
 		Title:    "Broken AddOffsetsToTxn: transactional offsets that never commit.",
 		Narrative: "sendOffsetsToTransaction skips AddOffsetsToTxn, so the coordinator writes no marker to the group's __consumer_offsets partition: " +
-			"the transaction commits, its offsets stay pending for ever."}
+			"the transaction commits, its offsets stay pending for ever.",
+		Needs: TxnOffsetCommit, Provoke: Provocation{Motif: "txn-offsets"}}
 	SequenceCheck = &Mechanism{Name: "sequence-check",
 		Prevents: "brokers detect duplicate and out-of-order sequence numbers",
 		Catches:  NoDuplicates,
 		Title:    "Broken sequence check: a retried produce is written twice.",
 		Narrative: "Brokers accept any sequence number. A produce response is lost, the idempotent producer retries the batch, and the broker appends it again " +
-			"instead of answering DUPLICATE_SEQUENCE_NUMBER."}
+			"instead of answering DUPLICATE_SEQUENCE_NUMBER.",
+		Needs: RetriedBatch, Provoke: Provocation{Motif: "duplicate", Idempotent: true, Pipeline: true}}
 	// PartitionVerification: the partition leader appends a
 	// transactional batch without asking the coordinator (no
 	// verification, and under transaction version 2 no implicit add, so
@@ -132,7 +203,8 @@ var (
 		Catches:  Atomicity,
 		Title:    "Broken partition verification: under transaction version 2, records no coordinator knows of.",
 		Narrative: "The partition leader appends a transactional batch without asking the coordinator. Under transaction version 2 that request is also what adds the partition " +
-			"to the transaction (the client sends no AddPartitionsToTxn), so the coordinator writes no marker there: the records hang open for ever."}
+			"to the transaction (the client sends no AddPartitionsToTxn), so the coordinator writes no marker there: the records hang open for ever.",
+		Needs: TxnProduce, Provoke: Provocation{Motif: "txn"}}
 	// EpochBump: under transaction version 2 the coordinator ends a
 	// transaction without bumping the producer epoch, so a late EndTxn
 	// commits the next transaction.
@@ -141,7 +213,8 @@ var (
 		Catches:  ReadCommitted,
 		Title:    "Broken epoch bump: under transaction version 2, a late EndTxn ends the next transaction.",
 		Narrative: "The coordinator ends a transaction without bumping the producer epoch. A commit's EndTxn is delayed past request.timeout.ms, its retry commits, " +
-			"the producer begins its next transaction with the same epoch, and the late EndTxn commits that one too: a read_committed consumer reads it before its commit was sent."}
+			"the producer begins its next transaction with the same epoch, and the late EndTxn commits that one too: a read_committed consumer reads it before its commit was sent.",
+		Needs: EndTxnTV2, Provoke: Provocation{Motif: "late-end-txn", ReadCommitted: true, Phrase: "before its commit was even sent"}}
 )
 
 // Mechanisms lists every mechanism in the order the language documents

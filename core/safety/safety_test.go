@@ -12,8 +12,11 @@ import (
 // Catches), names are unique, and the lookups find every entry.
 func TestTablesAreComplete(t *testing.T) {
 	for _, m := range Mechanisms {
-		if m.Name == "" || m.Prevents == "" || m.Catches == nil || m.Title == "" || m.Narrative == "" {
+		if m.Name == "" || m.Prevents == "" || m.Catches == nil || m.Title == "" || m.Narrative == "" || m.Needs == nil || m.Provoke.Motif == "" {
 			t.Errorf("mechanism %+v lacks a field", m)
+		}
+		if m.Needs != nil && !slices.Contains(Preconditions, m.Needs) {
+			t.Errorf("%s needs %v, which is not in Preconditions", m.Name, m.Needs)
 		}
 		if !slices.Contains(Invariants, m.Catches) {
 			t.Errorf("%s is caught by %v, which is not in Invariants", m.Name, m.Catches)
@@ -29,6 +32,13 @@ func TestTablesAreComplete(t *testing.T) {
 		if got, ok := InvariantByName(i.Name); !ok || got != i {
 			t.Errorf("InvariantByName(%q) = %v, %v", i.Name, got, ok)
 		}
+	}
+	preconditions := map[string]bool{}
+	for _, p := range Preconditions {
+		if p.Name == "" || p.Means == "" || preconditions[p.Name] {
+			t.Errorf("precondition %+v lacks a field or repeats a name", p)
+		}
+		preconditions[p.Name] = true
 	}
 	if len(mechanismByName) != len(Mechanisms) || len(invariantByName) != len(Invariants) {
 		t.Errorf("duplicate names: %d mechanisms under %d names, %d invariants under %d names",

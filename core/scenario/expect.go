@@ -28,22 +28,24 @@ type expectation interface {
 type expectSubject struct {
 	name  string
 	parse func(lp *lineParser) Stmt
+	// example is a line of the expectation (see verb.example).
+	example string
 }
 
 // expectSubjects is the one table of what expect may be followed by,
 // besides a client's name (expect P ok, …: see clientExpects).
 var expectSubjects = []expectSubject{
-	{"txn", parseExpectTxn},
-	{"partition", parseExpectPartition},
-	{"log", parseExpectLog},
-	{"offsets", parseExpectOffsets},
-	{"trace", parseExpectTrace},
-	{"coordinator", parseExpectCoordinator},
-	{"group", parseExpectGroup},
-	{"invariants", parseExpectInvariants},
-	{"liveness", parseExpectLiveness},
-	{"violation", parseExpectViolation},
-	{"admin", parseExpectAdmin},
+	{"txn", parseExpectTxn, "expect txn order-txn-1 state=Ongoing epoch=0"},
+	{"partition", parseExpectPartition, "expect partition orders/0 hw=2 lso=2"},
+	{"log", parseExpectLog, "expect log orders/0 = p1:v1 COMMIT(p1)"},
+	{"offsets", parseExpectOffsets, "expect offsets g1 orders/0=1"},
+	{"trace", parseExpectTrace, "expect trace EndTxn count=1"},
+	{"coordinator", parseExpectCoordinator, "expect coordinator order-txn-1 broker=broker-1"},
+	{"group", parseExpectGroup, "expect group g1 state=Stable"},
+	{"invariants", parseExpectInvariants, "expect invariants"},
+	{"liveness", parseExpectLiveness, "expect liveness"},
+	{"violation", parseExpectViolation, "expect violation read-committed"},
+	{"admin", parseExpectAdmin, "expect admin ok"},
 }
 
 func expectSubjectNames() []string {

@@ -167,17 +167,19 @@ func (s *ExpectAbortedStmt) String() string {
 type clientExpect struct {
 	name  string
 	parse func(lp *lineParser, c ClientDecl, t token) Stmt
+	// example is a line of the expectation (see verb.example).
+	example string
 }
 
 // clientExpects is the one table of what expect NAME may be followed by.
 var clientExpects = []clientExpect{
-	{"ok", parseExpectOK},
-	{"error", parseExpectError},
-	{"pending", parseExpectPending},
-	{"state", parseExpectState},
-	{"records", parseExpectRecords},
-	{"position", parseExpectPosition},
-	{"aborted", parseExpectAborted},
+	{"ok", parseExpectOK, "expect p1 ok"},
+	{"error", parseExpectError, "expect p1 error PRODUCER_FENCED"},
+	{"pending", parseExpectPending, "expect p1 pending"},
+	{"state", parseExpectState, "expect p1 state READY epoch=0"},
+	{"records", parseExpectRecords, "expect c1 records orders/0 = v1"},
+	{"position", parseExpectPosition, "expect c1 position orders/0=1"},
+	{"aborted", parseExpectAborted, "expect c1 aborted orders/0 = p1@0"},
 }
 
 // clientWords are clientExpects' names, reserved and suggested.

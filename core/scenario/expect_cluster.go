@@ -499,25 +499,8 @@ func (st *ExpectTxnStmt) evaluate(s *Session) (string, string, bool, *Error) {
 	if !t.Known {
 		return st.String()[len("expect txn "):], "absent", false, nil
 	}
-	var exp, act []string
-	ok := true
-	if st.Given.Has("state") {
-		exp, act = append(exp, "state="+st.State.String()), append(act, "state="+md.State)
-		ok = ok && st.State.String() == md.State
-	}
-	if st.Given.Has("epoch") {
-		exp, act = append(exp, "epoch="+strconv.Itoa(int(st.Epoch))), append(act, "epoch="+strconv.Itoa(int(md.ProducerEpoch)))
-		ok = ok && st.Epoch == md.ProducerEpoch
-	}
-	if st.Given.Has("pid") {
-		exp, act = append(exp, "pid="+strconv.FormatInt(st.ProducerID, 10)), append(act, "pid="+strconv.FormatInt(md.ProducerId, 10))
-		ok = ok && st.ProducerID == md.ProducerId
-	}
-	if st.Given.Has("partitions") {
-		exp, act = append(exp, "partitions="+tpList(st.Partitions)), append(act, "partitions="+tpList(md.Partitions))
-		ok = ok && slices.Equal(st.Partitions, md.Partitions)
-	}
-	return strings.Join(exp, " "), strings.Join(act, " "), ok, nil
+	exp, act, ok := txnFacts.check(&t, st.Given, func(key string) string { return expectTxnOptions.text(st, key) })
+	return exp, act, ok, nil
 }
 
 func (st *ExpectPartitionStmt) evaluate(s *Session) (string, string, bool, *Error) {
@@ -525,32 +508,8 @@ func (st *ExpectPartitionStmt) evaluate(s *Session) (string, string, bool, *Erro
 		return "", "", false, err
 	}
 	f, _ := s.Cluster.PartitionFacts(st.TP)
-	var exp, act []string
-	ok := true
-	add := func(key, want, got string) {
-		exp, act = append(exp, key+"="+want), append(act, key+"="+got)
-		ok = ok && want == got
-	}
-	num := func(n int64) string { return strconv.FormatInt(n, 10) }
-	if st.Given.Has("hw") {
-		add("hw", num(st.HW), num(f.HW))
-	}
-	if st.Given.Has("lso") {
-		add("lso", num(st.LSO), num(f.LSO))
-	}
-	if st.Given.Has("log-end") {
-		add("log-end", num(st.LogEnd), num(f.LogEnd))
-	}
-	if st.Given.Has("leader") {
-		add("leader", brokerName(st.Leader), brokerName(f.Leader))
-	}
-	if st.Given.Has("leader-epoch") {
-		add("leader-epoch", num(int64(st.LeaderEpoch)), num(int64(f.LeaderEpoch)))
-	}
-	if st.Given.Has("isr") {
-		add("isr", brokerSet(st.ISR), brokerSet(f.ISR))
-	}
-	return strings.Join(exp, " "), strings.Join(act, " "), ok, nil
+	exp, act, ok := partitionFacts.check(&f, st.Given, func(key string) string { return expectPartitionOptions.text(st, key) })
+	return exp, act, ok, nil
 }
 
 // holderName is the first declared producer that held a producer id, "?"
@@ -645,19 +604,6 @@ func (st *ExpectOffsetsStmt) evaluate(s *Session) (string, string, bool, *Error)
 // transactions read too.
 func (st *ExpectCoordinatorStmt) evaluate(s *Session) (string, string, bool, *Error) {
 	co := s.Cluster.Coordinator(st.TransactionalID)
-	var exp, act []string
-	ok := true
-	if st.Given.Has("partition") {
-		exp, act = append(exp, "partition="+strconv.Itoa(int(st.Partition))), append(act, "partition="+strconv.Itoa(int(co.Partition)))
-		ok = ok && st.Partition == co.Partition
-	}
-	if st.Given.Has("broker") {
-		exp, act = append(exp, "broker=broker-"+strconv.Itoa(st.Broker)), append(act, "broker="+brokerName(co.Broker))
-		ok = ok && int32(st.Broker) == co.Broker
-	}
-	if st.Given.Has("epoch") {
-		exp, act = append(exp, "epoch="+strconv.Itoa(int(st.Epoch))), append(act, "epoch="+strconv.Itoa(int(co.Epoch)))
-		ok = ok && st.Epoch == co.Epoch
-	}
-	return strings.Join(exp, " "), strings.Join(act, " "), ok, nil
+	exp, act, ok := coordinatorFacts.check(&co, st.Given, func(key string) string { return expectCoordinatorOptions.text(st, key) })
+	return exp, act, ok, nil
 }

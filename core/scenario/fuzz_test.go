@@ -16,6 +16,9 @@ func FuzzParse(f *testing.F) {
 	f.Add("cluster\nproducer p transactional.id=\"a \\\"b\\\" #c\"\np init &\nwait p\n")
 	f.Add(newStatements)
 	f.Add(externalStatements)
+	for _, e := range tableExamples() {
+		f.Add(exampleSetup + e[1] + "\n")
+	}
 	f.Fuzz(func(t *testing.T, src string) {
 		s, err := Parse("fuzz", src)
 		if s == nil {

@@ -222,31 +222,21 @@ func (st *ExpectGroupStmt) apply(s *Session) *Error { return s.expect(st) }
 // reads as unknown).
 func (st *ExpectGroupStmt) evaluate(s *Session) (string, string, bool, *Error) {
 	v, ok := s.Cluster.Group(st.Group)
-	var exp, act []string
-	good := true
-	field := func(k, want, got string) {
-		exp, act = append(exp, k+"="+want), append(act, k+"="+got)
-		good = good && want == got
-	}
 	if !ok {
 		v = cluster.GroupView{State: "?", Generation: -1}
 	}
-	if st.Given.Has("state") {
-		field("state", st.State, v.State)
-	}
-	if st.Given.Has("generation") {
-		field("generation", strconv.Itoa(int(st.Generation)), strconv.Itoa(int(v.Generation)))
-	}
-	if st.Given.Has("members") {
-		got := slices.Clone(v.Clients)
-		slices.Sort(got)
-		field("members", membersText(st.Members), membersText(got))
-	}
-	if st.Given.Has("leader") {
-		field("leader", st.Leader, orNone(v.LeaderClient))
-	}
-	if st.Given.Has("protocol") {
-		field("protocol", st.Protocol, orNone(v.Protocol))
-	}
-	return strings.Join(exp, " "), strings.Join(act, " "), good, nil
+	exp, act, good := groupFacts.check(&v, st.Given, func(key string) string {
+		switch key {
+		case "state":
+			return st.State
+		case "generation":
+			return num(st.Generation)
+		case "members":
+			return membersText(st.Members)
+		case "leader":
+			return st.Leader
+		}
+		return st.Protocol
+	})
+	return exp, act, good, nil
 }

@@ -448,8 +448,8 @@ func TestBadLines(t *testing.T) {
 		{"advance", `10:9: advance needs a duration, e.g. advance 10s`},
 		{"advance 1.5s", `10:9: advance must be a duration like 250ms, 5s, 2m, 3h or 7d, got "1.5s"`},
 		{"advance 1s 2s", `10:12: unexpected "2s": advance takes one duration`},
-		{"break epoch-fencng", `10:7: unknown mechanism "epoch-fencng"; did you mean "epoch-fencing"? (mechanisms: epoch-fencing, coordinator-epoch, add-partitions, lso-bound, aborted-filter, add-offsets, sequence-check, partition-verification, epoch-bump)`},
-		{"restore", `10:9: restore needs a mechanism: epoch-fencing, coordinator-epoch, add-partitions, lso-bound, aborted-filter, add-offsets, sequence-check, partition-verification, epoch-bump`},
+		{"break epoch-fencng", `10:7: unknown mechanism "epoch-fencng"; did you mean "epoch-fencing"? (mechanisms: ` + mechanismList + `)`},
+		{"restore", `10:9: restore needs a mechanism: ` + mechanismList},
 
 		// expectations
 		{"expect", `10:8: expect needs a subject: a client name, or one of txn, partition, log, offsets, trace, coordinator, group, invariants, liveness, violation, admin`},
@@ -986,3 +986,7 @@ func state(t *testing.T, name string) ClientState {
 	}
 	return s
 }
+
+// mechanismList is how errors list core/safety's mechanisms: read from the
+// table, so a new mechanism changes no expected message here.
+var mechanismList = strings.Join(safety.MechanismNames(), ", ")

@@ -27,14 +27,16 @@ type Query struct {
 }
 
 // queryFields are the forms of each query kind: after the kind, the
-// subject's role, then the fields it offers.
+// subject's role, then the fields it offers. The kinds an expectation
+// also checks read their fields from its fact table (facts.go), the one
+// home of both forms.
 var queryFields = map[string][]string{
 	"producer":    {"state", "pid", "epoch", "result", "call"},
 	"consumer":    {"records", "position", "aborted"},
-	"txn":         {"state", "epoch", "pid", "partitions"},
-	"partition":   {"hw", "lso", "log-end", "leader", "leader-epoch", "isr"},
-	"coordinator": {"broker", "partition", "epoch"},
-	"group":       {"state", "generation", "members", "leader"},
+	"txn":         txnFacts.keys(),
+	"partition":   partitionFacts.keys(),
+	"coordinator": coordinatorFacts.keys(),
+	"group":       groupFacts.keys(),
 	"admin":       {"found", "result"},
 }
 
@@ -203,17 +205,7 @@ func (s *Session) Eval(q *Query) string {
 		return s.groupValue(q)
 	case "coordinator":
 		co := c.Coordinator(q.subject)
-		switch q.field {
-		case "broker":
-			if co.Broker < 0 {
-				return noValue
-			}
-			return brokerName(co.Broker)
-		case "partition":
-			return strconv.Itoa(int(co.Partition))
-		default:
-			return strconv.Itoa(int(co.Epoch))
-		}
+		return coordinatorFacts.value(&co, q.field)
 	}
 	return noValue
 }
@@ -246,16 +238,7 @@ func (s *Session) txnValue(q *Query) string {
 	if !t.Known {
 		return noValue
 	}
-	md := t.Metadata
-	switch q.field {
-	case "state":
-		return md.State
-	case "epoch":
-		return strconv.Itoa(int(md.ProducerEpoch))
-	case "pid":
-		return strconv.FormatInt(md.ProducerId, 10)
-	}
-	return orMark(strings.ReplaceAll(tpList(md.Partitions), "none", ""))
+	return txnFacts.value(&t, q.field)
 }
 
 // groupValue reads a consumer group's membership as its coordinator holds
@@ -265,15 +248,7 @@ func (s *Session) groupValue(q *Query) string {
 	if !ok {
 		return noValue // no live coordinator, or nobody has joined yet
 	}
-	switch q.field {
-	case "state":
-		return g.State
-	case "generation":
-		return strconv.Itoa(int(g.Generation))
-	case "members":
-		return orMark(strings.Join(g.Clients, " "))
-	}
-	return orMark(g.LeaderClient)
+	return groupFacts.value(&g, q.field)
 }
 
 func (s *Session) partitionValue(q *Query) string {
@@ -281,25 +256,7 @@ func (s *Session) partitionValue(q *Query) string {
 	if !ok {
 		return noValue // the topic is created further down the script
 	}
-	switch q.field {
-	case "leader":
-		if f.Leader < 0 {
-			return noValue
-		}
-		return brokerName(f.Leader)
-	case "leader-epoch":
-		return strconv.Itoa(int(f.LeaderEpoch))
-	case "isr":
-		if len(f.ISR) == 0 {
-			return noValue
-		}
-		return brokerSet(f.ISR)
-	case "hw":
-		return strconv.FormatInt(f.HW, 10)
-	case "lso":
-		return strconv.FormatInt(f.LSO, 10)
-	}
-	return strconv.FormatInt(f.LogEnd, 10)
+	return partitionFacts.value(&f, q.field)
 }
 
 func orMark(s string) string {

@@ -89,6 +89,14 @@ func (o OptionSet) Has(key string) bool {
 type verb struct {
 	name  string
 	parse func(lp *lineParser, kw token) Stmt
+	// example is a line of the statement in canonical form, valid after
+	// a few declarations (a cluster, topic orders, producer p1, consumer
+	// c1 in group g1, external client kgo; cluster's stands alone): the
+	// tests parse, render and re-parse it, count the statement type it
+	// yields as exercised, and find it in docs/scenario-language.md's
+	// "Statements at a glance", so a new statement needs no line in a
+	// test.
+	example string
 }
 
 // verbs is the one table of statements the parser knows, in the order
@@ -108,31 +116,31 @@ var reserved map[string]bool
 
 func init() {
 	verbs = []verb{
-		{"cluster", parseCluster},
-		{"config", parseConfig},
-		{"topic", parseTopic},
-		{"producer", parseProducer},
-		{"consumer", parseConsumer},
-		{"wait", parseWait},
-		{"crash", parseCrash},
-		{"restart", parseRestart},
-		{"pause", parsePause},
-		{"resume", parseResume},
-		{"isolate", parseIsolate},
-		{"partition", parsePartition},
-		{"heal", parseHeal},
-		{"drop", parseDrop},
-		{"delay", parseDelay},
-		{"run", parseRun},
-		{"advance", parseAdvance},
-		{"break", parseBreak},
-		{"restore", parseRestore},
-		{"expect", parseExpect},
-		{"request", parseRequest},
-		{"txn", parseTxnSeed},
-		{"admin", parseAdmin},
-		{"client", parseClientDecl},
-		{"refused", parseRefused},
+		{"cluster", parseCluster, "cluster brokers=3 rf=3"},
+		{"config", parseConfig, "config transaction.max.timeout.ms=15m"},
+		{"topic", parseTopic, "topic payments partitions=3"},
+		{"producer", parseProducer, "producer p2 transactional.id=order-txn-1"},
+		{"consumer", parseConsumer, "consumer c2 isolation.level=read_uncommitted"},
+		{"wait", parseWait, "wait p1"},
+		{"crash", parseCrash, "crash coordinator(order-txn-1)"},
+		{"restart", parseRestart, "restart broker-1"},
+		{"pause", parsePause, "pause p1"},
+		{"resume", parseResume, "resume p1"},
+		{"isolate", parseIsolate, "isolate leader(orders/0)"},
+		{"partition", parsePartition, "partition broker-0,broker-1 | broker-2,p1"},
+		{"heal", parseHeal, "heal"},
+		{"drop", parseDrop, "drop WriteTxnMarkers count=1"},
+		{"delay", parseDelay, "delay EndTxn by=45s from=p1"},
+		{"run", parseRun, "run for=20s"},
+		{"advance", parseAdvance, "advance 10s"},
+		{"break", parseBreak, "break lso-bound"},
+		{"restore", parseRestore, "restore lso-bound"},
+		{"expect", parseExpect, "expect invariants"},
+		{"request", parseRequest, "request EndTxn from=p1 Committed=false"},
+		{"txn", parseTxnSeed, "txn seeded-txn pid=42 epoch=5"},
+		{"admin", parseAdmin, "admin list-transactions state=Ongoing"},
+		{"client", parseClientDecl, `client franz software="franz-go 1.22.3"`},
+		{"refused", parseRefused, "refused Produce from=kgo to=broker-0 error=CORRUPT_MESSAGE"},
 	}
 	for _, v := range verbs {
 		statementVerbs = append(statementVerbs, v.name)

@@ -490,6 +490,16 @@ type optSpec[S any] struct {
 // String() writes them, OptionSet lists them and errors name them.
 type optTable[S any] []optSpec[S]
 
+// text renders option key of st canonically ("" for an unknown key).
+func (t optTable[S]) text(st *S, key string) string {
+	for _, spec := range t {
+		if spec.key == key {
+			return spec.write(st)
+		}
+	}
+	return ""
+}
+
 func (t optTable[S]) keys() []string {
 	keys := make([]string, len(t))
 	for i, o := range t {
