@@ -8,26 +8,29 @@ import (
 )
 
 // TestStoreEventCopiesEveryField sets every field of an event and checks
-// that the trace keeps each: storeEvent lists the fields one by one, so a
-// field added to Event and not to it would silently read as zero.
+// that the trace gives each back: add and load list the fields one by
+// one, so a field added to Event and not to them would silently read as
+// zero.
 func TestStoreEventCopiesEveryField(t *testing.T) {
 	var e Event
 	fill(t, reflect.ValueOf(&e).Elem())
 	var tr Trace
-	got := tr.add(&e)
-	if !reflect.DeepEqual(*got, e) {
+	tr.add(&e)
+	if got := tr.At(0); !reflect.DeepEqual(*got, e) {
 		t.Fatalf("stored %+v, want %+v", *got, e)
 	}
-	// A zero event stays zero (nothing left over from a reused slot).
-	if z := tr.add(&Event{}); !reflect.DeepEqual(*z, Event{}) {
+	// A zero event stays zero (nothing read from another event's
+	// strings, message or note).
+	tr.add(&Event{})
+	if z := tr.At(1); !reflect.DeepEqual(*z, Event{}) {
 		t.Fatalf("zero event stored as %+v", *z)
 	}
 }
 
-// TestSharedLastBlockMovesOnce checks that a trace sharing a history's
-// last, partial block moves it to a block of its own at the next event,
-// and that events recorded after that never move again.
-func TestSharedLastBlockMovesOnce(t *testing.T) {
+// TestSharedTraceGrowsOnItsOwn checks that a trace sharing a history
+// reads the history's events, records its next ones in storage of its
+// own, and never writes the history.
+func TestSharedTraceGrowsOnItsOwn(t *testing.T) {
 	var long, short Trace
 	for i := 0; i < 10; i++ {
 		long.add(&Event{Index: i})
@@ -35,15 +38,16 @@ func TestSharedLastBlockMovesOnce(t *testing.T) {
 	for i := 0; i < 5; i++ {
 		short.add(&Event{Index: i})
 	}
-	short.ShareWith(long.Events(0))
-	first := short.add(&Event{Index: 5, Text: "mine"})
+	history := long.Events(0)
+	short.ShareWith(history)
+	short.add(&Event{Index: 5, Text: "mine"})
 	for i := 6; i < 200; i++ {
 		short.add(&Event{Index: i})
 	}
-	if first != short.At(5) || first.Text != "mine" {
-		t.Fatal("an event recorded after ShareWith moved")
+	if short.At(5).Text != "mine" {
+		t.Fatal("an event recorded after ShareWith was lost")
 	}
-	if long.At(5).Text != "" {
+	if history[5].Text != "" || long.At(5).Text != "" {
 		t.Fatal("the shared history was written to")
 	}
 	for i := 0; i < short.Len(); i++ {
