@@ -239,11 +239,12 @@ type Trace struct {
 	names  *Names
 }
 
-// record is an Event as the trace stores it: no pointer. subject and
-// text index the trace's strings (0 is ""); msg and note are one more
-// than their index in the side blocks (0 is nil).
+// record is an Event as the trace stores it: no pointer. Its index is
+// its place (World.Record stamps it so); subject and text index the
+// trace's strings (0 is ""); msg and note are one more than their index
+// in the side blocks (0 is nil).
 type record struct {
-	Index, At, MsgID, ReplyTo, Offset int64
+	At, MsgID, ReplyTo, Offset int64
 
 	subject, text, msg, note uint32
 
@@ -334,7 +335,7 @@ func (t *Trace) load(i int, e *Event) {
 	if r.note != 0 {
 		note = *t.notes.at(int(r.note) - 1)
 	}
-	*e = Event{Index: int(r.Index), At: Time(r.At), MsgID: r.MsgID, ReplyTo: r.ReplyTo, Offset: r.Offset,
+	*e = Event{Index: i, At: Time(r.At), MsgID: r.MsgID, ReplyTo: r.ReplyTo, Offset: r.Offset,
 		Subject: subject, Text: text, Msg: msg, Note: note,
 		From: r.From, To: r.To, Node: r.Node, Peer: r.Peer,
 		API: r.API, Error: r.Error, Kind: r.Kind, Exception: r.Exception, Contents: r.Contents,
@@ -392,11 +393,11 @@ func (t *Trace) ShareWith(history []Event) {
 	}
 }
 
-// add appends e.
+// add appends e, whose Index is its place: Len before the call.
 func (t *Trace) add(e *Event) {
 	r := t.recs.push()
 	t.n++
-	r.Index, r.At = int64(e.Index), int64(e.At)
+	r.At = int64(e.At)
 	r.MsgID, r.ReplyTo, r.Offset = e.MsgID, e.ReplyTo, e.Offset
 	r.subject, r.text = t.intern(e.Subject), t.intern(e.Text)
 	if e.Msg != nil {
