@@ -230,8 +230,10 @@ type Trace struct {
 	recs  blocks[record]
 	msgs  blocks[protocol.Message]
 	notes blocks[*Note]
-	strs  blocks[string]
-	ids   map[string]uint32
+	// strs are the distinct subjects and texts, strs[0] is "": a few
+	// thousand in a run of fifty thousand events.
+	strs []string
+	ids  map[string]uint32
 	// shared is a longer run's events this trace's first len(shared)
 	// equal (ShareWith); their records are dropped.
 	shared []Event
@@ -320,27 +322,27 @@ func (t *Trace) load(i int, e *Event) {
 		return
 	}
 	r := t.recs.at(i)
-	var subject, text string
-	var msg protocol.Message
-	var note *Note
+	// Field by field: a whole-struct copy into the walk's event (a heap
+	// one) is a typed copy, slower than the fields.
+	e.Index, e.At = i, Time(r.At)
+	e.MsgID, e.ReplyTo, e.Offset = r.MsgID, r.ReplyTo, r.Offset
+	e.Subject, e.Text, e.Msg, e.Note = "", "", nil, nil
 	if r.subject != 0 {
-		subject = *t.strs.at(int(r.subject))
+		e.Subject = t.strs[r.subject]
 	}
 	if r.text != 0 {
-		text = *t.strs.at(int(r.text))
+		e.Text = t.strs[r.text]
 	}
 	if r.msg != 0 {
-		msg = *t.msgs.at(int(r.msg) - 1)
+		e.Msg = *t.msgs.at(int(r.msg) - 1)
 	}
 	if r.note != 0 {
-		note = *t.notes.at(int(r.note) - 1)
+		e.Note = *t.notes.at(int(r.note) - 1)
 	}
-	*e = Event{Index: i, At: Time(r.At), MsgID: r.MsgID, ReplyTo: r.ReplyTo, Offset: r.Offset,
-		Subject: subject, Text: text, Msg: msg, Note: note,
-		From: r.From, To: r.To, Node: r.Node, Peer: r.Peer,
-		API: r.API, Error: r.Error, Kind: r.Kind, Exception: r.Exception, Contents: r.Contents,
-		Resp: r.flags&flagResp != 0, Internal: r.flags&flagInternal != 0,
-		Illegal: r.flags&flagIllegal != 0, Unmet: r.flags&flagUnmet != 0}
+	e.From, e.To, e.Node, e.Peer = r.From, r.To, r.Node, r.Peer
+	e.API, e.Error, e.Kind, e.Exception, e.Contents = r.API, r.Error, r.Kind, r.Exception, r.Contents
+	e.Resp, e.Internal = r.flags&flagResp != 0, r.flags&flagInternal != 0
+	e.Illegal, e.Unmet = r.flags&flagIllegal != 0, r.flags&flagUnmet != 0
 }
 
 // All yields every event in order. The event yielded is valid until the
@@ -438,10 +440,10 @@ func (t *Trace) intern(s string) uint32 {
 	}
 	if t.ids == nil {
 		t.ids = map[string]uint32{}
-		t.strs.push() // index 0 is ""
+		t.strs = append(t.strs, "")
 	}
-	id := uint32(t.strs.n)
-	*t.strs.push() = s
+	id := uint32(len(t.strs))
+	t.strs = append(t.strs, s)
 	t.ids[s] = id
 	return id
 }

@@ -2,6 +2,7 @@ package sim
 
 import (
 	"reflect"
+	"strconv"
 	"testing"
 
 	"txnlab/core/protocol"
@@ -143,5 +144,35 @@ func TestRecordHasNoPointers(t *testing.T) {
 	walk(reflect.TypeOf(record{}))
 	if size := reflect.TypeOf(record{}).Size(); size > 72 {
 		t.Errorf("a record is %d bytes, was 72", size)
+	}
+}
+
+// BenchmarkTraceAll walks a trace of sends, deliveries and appends, as
+// the checker's walks do.
+func BenchmarkTraceAll(b *testing.B) {
+	var tr Trace
+	msg := &protocol.FetchRequest{ReplicaId: 7}
+	for i := 0; i < 50_000; i++ {
+		e := Event{Index: i, Kind: Kind(i % 3), Subject: "t-" + strconv.Itoa(i%50), MsgID: int64(i)}
+		switch e.Kind {
+		case KindSend:
+			e.Msg = msg
+		case KindDrop:
+			e.Kind, e.Text = KindAppend, "batch "+strconv.Itoa(i%500)
+		}
+		tr.add(&e)
+	}
+	b.ReportAllocs()
+	b.ResetTimer()
+	for b.Loop() {
+		n := 0
+		for _, e := range tr.All() {
+			if e.Kind == KindSend && e.Msg != nil {
+				n++
+			}
+		}
+		if n == 0 {
+			b.Fatal("no sends")
+		}
 	}
 }
