@@ -389,8 +389,11 @@ func (l *Log) AppendMarker(pid int64, epoch int16, ct protocol.ControlType, coor
 		IsTransactional: true, IsControl: true, ControlType: ct, CoordinatorEpoch: coordinatorEpoch,
 		Records: []protocol.Record{{Key: ct.String()}},
 	}
-	done := l.append(b, now)
-	return MarkerResult{Offset: b.BaseOffset, Completed: done}
+	res := MarkerResult{Offset: b.BaseOffset}
+	if done, ok := l.append(b, now); ok {
+		res.Completed = &done
+	}
+	return res
 }
 
 // AppendReplica appends batches a follower fetched from its leader, with
@@ -406,8 +409,9 @@ func (l *Log) AppendReplica(batches []protocol.RecordBatch, now int64) {
 }
 
 // append adds a batch and updates the producer state; it returns the
-// transaction a marker completed.
-func (l *Log) append(b protocol.RecordBatch, now int64) *TxnRange {
+// transaction a marker completed, and whether it did. By value: a
+// follower replicating a marker allocated a range no one read.
+func (l *Log) append(b protocol.RecordBatch, now int64) (TxnRange, bool) {
 	l.touch()
 	l.Batches = append(l.Batches, b)
 	return l.apply(&l.Batches[len(l.Batches)-1], now)
@@ -426,9 +430,9 @@ func (l *Log) entry(pid int64) *ProducerStateEntry {
 	return e
 }
 
-func (l *Log) apply(b *protocol.RecordBatch, now int64) *TxnRange {
+func (l *Log) apply(b *protocol.RecordBatch, now int64) (TxnRange, bool) {
 	if b.ProducerId < 0 {
-		return nil
+		return TxnRange{}, false
 	}
 	if b.IsTransactional && l.Verifying != nil {
 		// A data batch opened the transaction, or a marker closed it:
@@ -446,7 +450,7 @@ func (l *Log) apply(b *protocol.RecordBatch, now int64) *TxnRange {
 			e.CoordinatorEpoch = b.CoordinatorEpoch
 		}
 		if e.CurrentTxnFirstOffset < 0 {
-			return nil // an empty or repeated marker changes nothing (KAFKA-10702)
+			return TxnRange{}, false // an empty or repeated marker changes nothing (KAFKA-10702)
 		}
 		done := TxnRange{ProducerId: b.ProducerId, FirstOffset: e.CurrentTxnFirstOffset,
 			LastOffset: b.BaseOffset, Aborted: b.ControlType == protocol.ControlAbort}
@@ -460,9 +464,14 @@ func (l *Log) apply(b *protocol.RecordBatch, now int64) *TxnRange {
 		if done.LastOffset >= l.HighWatermark {
 			l.Unreplicated = append(l.Unreplicated, done)
 		}
-		return &done
+		return done, true
 	}
 	if b.BaseSequence >= 0 {
+		if e.Batches == nil {
+			// The window's whole array at once: growing it from one
+			// allocated four times per producer epoch.
+			e.Batches = make([]BatchMetadata, 0, NumBatchesToRetain+1)
+		}
 		e.Batches = append(e.Batches, BatchMetadata{FirstSeq: b.BaseSequence, LastSeq: b.LastSequence(),
 			FirstOffset: b.BaseOffset, LastOffset: b.LastOffset()})
 		if n := len(e.Batches); n > NumBatchesToRetain {
@@ -478,7 +487,7 @@ func (l *Log) apply(b *protocol.RecordBatch, now int64) *TxnRange {
 		e.CurrentTxnFirstOffset = b.BaseOffset
 		l.Ongoing = append(l.Ongoing, TxnRange{ProducerId: b.ProducerId, FirstOffset: b.BaseOffset, LastOffset: -1})
 	}
-	return nil
+	return TxnRange{}, false
 }
 
 // lastStableOffsetAfter is the LSO once done completes: the first offset

@@ -215,22 +215,81 @@ func (e *Event) Line(names *Names) string {
 }
 
 // TraceBlock is how many events one block of the trace holds. The trace
-// grows by blocks, never by copying: events hold pointers, and copying a
-// long history while the garbage collector runs costs more than recording
-// it did.
+// grows by blocks, never by copying.
 const TraceBlock = 1024
 
 const traceChunk = TraceBlock
 
-// Trace is the ordered history of a run, stored in fixed blocks. Events
-// never move once recorded (so a *Event stays valid), except the last
-// block shared by ShareWith, which moves to an array of its own at the
-// next append.
+// Trace is the ordered history of a run. It stores its events without a
+// pointer (record): strings as indexes into a table of the trace's own,
+// messages and notes in side blocks indexed by the event, so the garbage
+// collector never scans the events, which were a quarter of the bytes a
+// run allocated and most of what it marked. Readers get events back as
+// Event values (At, All, Events), built from the record.
 type Trace struct {
-	chunks [][]Event
+	recs  blocks[record]
+	msgs  blocks[protocol.Message]
+	notes blocks[*Note]
+	// strs are the distinct subjects and texts, strs[0] is "": a few
+	// thousand in a run of fifty thousand events.
+	strs []string
+	ids  map[string]uint32
+	// shared is a longer run's events this trace's first len(shared)
+	// equal (ShareWith); their records are dropped.
+	shared []Event
 	n      int
 	names  *Names
 }
+
+// record is an Event as the trace stores it: no pointer. Its index is
+// its place (World.Record stamps it so); subject and text index the
+// trace's strings (0 is ""); msg and note are one more than their index
+// in the side blocks (0 is nil).
+type record struct {
+	At, MsgID, ReplyTo, Offset int64
+
+	subject, text, msg, note uint32
+
+	From, To   Label
+	Node, Peer NodeID
+	API        protocol.APIKey
+	Error      protocol.ErrorCode
+	Kind       Kind
+	Exception  protocol.Exception
+	Contents   Contents
+	flags      uint8
+}
+
+// The flags of a record.
+const (
+	flagResp uint8 = 1 << iota
+	flagInternal
+	flagIllegal
+	flagUnmet
+)
+
+// blocks is an append-only sequence in fixed blocks: it grows without
+// copying what it holds, and a block can be dropped (ShareWith).
+type blocks[T any] struct {
+	b [][]T
+	n int
+}
+
+// push appends a zero element and returns it.
+func (s *blocks[T]) push() *T {
+	c := s.n / traceChunk
+	if c == len(s.b) {
+		s.b = append(s.b, make([]T, traceChunk))
+	} else if s.b[c] == nil {
+		s.b[c] = make([]T, traceChunk)
+	}
+	p := &s.b[c][s.n%traceChunk]
+	s.n++
+	return p
+}
+
+// at is element i.
+func (s *blocks[T]) at(i int) *T { return &s.b[i/traceChunk][i%traceChunk] }
 
 // Names names the nodes the events' codes stand for: the recording
 // World's table (nil for a Trace no World made).
@@ -245,14 +304,57 @@ func (t *Trace) Label(l Label) string { return t.names.Label(l) }
 // Len is the number of events recorded.
 func (t *Trace) Len() int { return t.n }
 
-// At returns event i (0 ≤ i < Len).
-func (t *Trace) At(i int) *Event { return &t.chunks[i/traceChunk][i%traceChunk] }
+// At returns event i (0 ≤ i < Len): a copy, which the trace does not
+// change, or the shared history's own event (ShareWith).
+func (t *Trace) At(i int) *Event {
+	if i < len(t.shared) {
+		return &t.shared[i]
+	}
+	e := new(Event)
+	t.load(i, e)
+	return e
+}
 
-// All yields every event in order, in place.
+// load builds event i into e.
+func (t *Trace) load(i int, e *Event) {
+	if i < len(t.shared) {
+		*e = t.shared[i]
+		return
+	}
+	r := t.recs.at(i)
+	// Field by field: a whole-struct copy into the walk's event (a heap
+	// one) is a typed copy, slower than the fields.
+	e.Index, e.At = i, Time(r.At)
+	e.MsgID, e.ReplyTo, e.Offset = r.MsgID, r.ReplyTo, r.Offset
+	e.Subject, e.Text, e.Msg, e.Note = "", "", nil, nil
+	if r.subject != 0 {
+		e.Subject = t.strs[r.subject]
+	}
+	if r.text != 0 {
+		e.Text = t.strs[r.text]
+	}
+	if r.msg != 0 {
+		e.Msg = *t.msgs.at(int(r.msg) - 1)
+	}
+	if r.note != 0 {
+		e.Note = *t.notes.at(int(r.note) - 1)
+	}
+	e.From, e.To, e.Node, e.Peer = r.From, r.To, r.Node, r.Peer
+	e.API, e.Error, e.Kind, e.Exception, e.Contents = r.API, r.Error, r.Kind, r.Exception, r.Contents
+	e.Resp, e.Internal = r.flags&flagResp != 0, r.flags&flagInternal != 0
+	e.Illegal, e.Unmet = r.flags&flagIllegal != 0, r.flags&flagUnmet != 0
+}
+
+// All yields every event in order. The event yielded is valid until the
+// next one: a reader that keeps one keeps a copy (At gives one). One
+// buffer for the whole walk, so that the checker's walks of a long run
+// allocate nothing per event.
 func (t *Trace) All() iter.Seq2[int, *Event] {
 	return func(yield func(int, *Event) bool) {
+		e := new(Event)
 		for i := 0; i < t.n; i++ {
-			if !yield(i, t.At(i)) {
+			t.load(i, e)
+			if !yield(i, e) {
 				return
 			}
 		}
@@ -264,81 +366,86 @@ func (t *Trace) Events(from int) []Event {
 	if from >= t.n {
 		return nil
 	}
-	out := make([]Event, 0, t.n-from)
-	for c := from / traceChunk; c < len(t.chunks); c++ {
-		chunk := t.chunks[c]
-		if c == from/traceChunk {
-			chunk = chunk[from%traceChunk:]
-		}
-		out = append(out, chunk...)
+	out := make([]Event, t.n-from)
+	for i := range out {
+		t.load(from+i, &out[i])
 	}
 	return out
 }
 
-// ShareWith lets the trace's blocks alias the same events in history, a
-// copy of a longer run of the same script and seed (so its first Len
-// events equal this trace's). A session replayed to a position then holds
-// no copy of the history at all. The shared blocks are never written:
-// full ones are never appended to, and the last one is shared with its
-// capacity cut at its length, so the session's next event moves it to an
-// array of its own first. Blocks history does not cover stay as they are.
+// ShareWith lets the trace read its first events from history, a copy
+// of a longer run of the same script and seed (so its first Len events
+// equal this trace's), and drops its own records of them: a session
+// replayed to a position then holds no second copy of the history. At
+// returns history's own events for them. The history is never written:
+// events recorded later are the trace's own.
 func (t *Trace) ShareWith(history []Event) {
-	for c := range t.chunks {
-		lo, hi := c*traceChunk, min((c+1)*traceChunk, t.n)
-		if hi > len(history) {
-			break
-		}
-		t.chunks[c] = history[lo:hi:hi]
+	k := min(t.n, len(history))
+	if k <= len(t.shared) {
+		return
+	}
+	t.shared = history[:k:k]
+	for c := 0; (c+1)*traceChunk <= k && c < len(t.recs.b); c++ {
+		t.recs.b[c] = nil
+	}
+	if k == t.n && k%traceChunk != 0 && k/traceChunk < len(t.recs.b) {
+		// The last, partial block holds only shared events: push
+		// makes it anew at the next event.
+		t.recs.b[k/traceChunk] = nil
 	}
 }
 
-// add appends e and returns where it now lives.
-func (t *Trace) add(e *Event) *Event {
-	if t.n%traceChunk == 0 {
-		t.chunks = append(t.chunks, make([]Event, 0, traceChunk))
-	}
-	last := &t.chunks[len(t.chunks)-1]
-	if len(*last) == cap(*last) {
-		// The last block is history's (ShareWith): move it, once, to a
-		// block of full size of its own.
-		own := make([]Event, len(*last), traceChunk)
-		copy(own, *last)
-		*last = own
-	}
-	*last = (*last)[:len(*last)+1]
-	slot := &(*last)[len(*last)-1]
-	storeEvent(slot, e)
+// add appends e, whose Index is its place: Len before the call.
+func (t *Trace) add(e *Event) {
+	r := t.recs.push()
 	t.n++
-	return slot
-}
-
-// storeEvent copies e into slot, a zeroed event in a trace block, field
-// by field, and writes only the pointer fields that are set. Copied
-// whole, an Event is a typed copy: while the collector marks (a third to
-// a half of a run), that copy puts all five pointer words of the event,
-// set or not, old and new, through the write barrier's buffer, and the
-// buffer's flushes were a fifth of a heavy run's instructions. Two thirds
-// of the events (deliveries, most notes) set none, and a send sets only
-// its message. TestStoreEventCopiesEveryField keeps the list complete.
-func storeEvent(slot, e *Event) {
-	slot.Index, slot.At = e.Index, e.At
-	slot.MsgID, slot.ReplyTo, slot.Offset = e.MsgID, e.ReplyTo, e.Offset
-	if e.Subject != "" {
-		slot.Subject = e.Subject
-	}
-	if e.Text != "" {
-		slot.Text = e.Text
-	}
+	r.At = int64(e.At)
+	r.MsgID, r.ReplyTo, r.Offset = e.MsgID, e.ReplyTo, e.Offset
+	r.subject, r.text = t.intern(e.Subject), t.intern(e.Text)
 	if e.Msg != nil {
-		slot.Msg = e.Msg
+		*t.msgs.push() = e.Msg
+		r.msg = uint32(t.msgs.n)
 	}
 	if e.Note != nil {
-		slot.Note = e.Note
+		*t.notes.push() = e.Note
+		r.note = uint32(t.notes.n)
 	}
-	slot.Node, slot.Peer, slot.API, slot.Error = e.Node, e.Peer, e.API, e.Error
-	slot.From, slot.To = e.From, e.To
-	slot.Kind, slot.Exception, slot.Contents = e.Kind, e.Exception, e.Contents
-	slot.Resp, slot.Internal, slot.Illegal, slot.Unmet = e.Resp, e.Internal, e.Illegal, e.Unmet
+	r.From, r.To, r.Node, r.Peer = e.From, e.To, e.Node, e.Peer
+	r.API, r.Error, r.Kind, r.Exception, r.Contents = e.API, e.Error, e.Kind, e.Exception, e.Contents
+	var f uint8
+	if e.Resp {
+		f |= flagResp
+	}
+	if e.Internal {
+		f |= flagInternal
+	}
+	if e.Illegal {
+		f |= flagIllegal
+	}
+	if e.Unmet {
+		f |= flagUnmet
+	}
+	r.flags = f
+}
+
+// intern is s's index in the trace's strings, added if new: a run's
+// subjects and texts repeat (a partition, a transactional id, a call),
+// and the trace keeps one copy of each.
+func (t *Trace) intern(s string) uint32 {
+	if s == "" {
+		return 0
+	}
+	if id, ok := t.ids[s]; ok {
+		return id
+	}
+	if t.ids == nil {
+		t.ids = map[string]uint32{}
+		t.strs = append(t.strs, "")
+	}
+	id := uint32(len(t.strs))
+	t.strs = append(t.strs, s)
+	t.ids[s] = id
+	return id
 }
 
 // Digest is a hash of every canonical line, printed by the CLI and shown by

@@ -463,10 +463,7 @@ func (w *World) StatusOf(id NodeID) Status {
 // event that carries no message gets protocol.NoAPI, so that no reader
 // mistakes it for a Produce (key 0). An event with a note and no text
 // gets the note's English as its text.
-func (w *World) Record(e Event) { w.record(e) }
-
-// record is Record, returning where the event now lives.
-func (w *World) record(e Event) *Event {
+func (w *World) Record(e Event) {
 	e.Index = w.Trace.Len()
 	e.At = w.now
 	if !e.Kind.CarriesMessage() {
@@ -475,11 +472,13 @@ func (w *World) record(e Event) *Event {
 	if e.Note != nil && e.Text == "" {
 		e.Text = e.Note.English()
 	}
-	at := w.Trace.add(&e)
+	w.Trace.add(&e)
 	if w.OnEvent != nil {
-		w.OnEvent(at)
+		// A copy of its own, so that e stays on the stack when no one
+		// watches.
+		seen := e
+		w.OnEvent(&seen)
 	}
-	return at
 }
 
 // Note records a note at a node: the sentence of code c with its
@@ -540,9 +539,9 @@ func (w *World) sendConn(conn *Conn, from, to NodeID, msg protocol.Message, repl
 		conn.last = at
 	}
 	env.DeliverAt = at + w.Net.delayFor(env)
-	sent := w.record(Event{Kind: KindSend, Node: from, Peer: to, MsgID: env.ID, ReplyTo: replyTo,
-		API: msg.APIKey(), Resp: msg.IsResponse(), Msg: msg, Error: protocol.Error(msg), Internal: internal})
-	env.sent = sentFields{API: sent.API, Error: sent.Error, Resp: sent.Resp}
+	env.sent = sentFields{API: msg.APIKey(), Error: protocol.Error(msg), Resp: msg.IsResponse()}
+	w.Record(Event{Kind: KindSend, Node: from, Peer: to, MsgID: env.ID, ReplyTo: replyTo,
+		API: env.sent.API, Resp: env.sent.Resp, Msg: msg, Error: env.sent.Error, Internal: internal})
 	w.push(event{at: env.DeliverAt, kind: evDeliver, env: env})
 	return env.ID
 }

@@ -615,7 +615,7 @@ func TestHeldMessagesAreNotJudgedAgain(t *testing.T) {
 // block boundaries.
 func TestTraceAcrossBlocks(t *testing.T) {
 	w := NewWorld(1)
-	first := (*Event)(nil)
+	var first *Event
 	w.OnEvent = func(e *Event) {
 		if first == nil {
 			first = e
@@ -628,8 +628,8 @@ func TestTraceAcrossBlocks(t *testing.T) {
 	if w.Trace.Len() != n {
 		t.Fatalf("Len = %d, want %d", w.Trace.Len(), n)
 	}
-	if first.Text != "0" || first != w.Trace.At(0) {
-		t.Fatal("the first event moved or changed after the trace grew")
+	if first.Text != "0" || *first != *w.Trace.At(0) {
+		t.Fatal("the first event changed after the trace grew")
 	}
 	for _, from := range []int{0, 1, traceChunk - 1, traceChunk, traceChunk + 1, 2 * traceChunk, n - 1, n, n + 5} {
 		got := w.Trace.Events(from)
@@ -644,7 +644,7 @@ func TestTraceAcrossBlocks(t *testing.T) {
 	}
 	seen := 0
 	for i, e := range w.Trace.All() {
-		if e.Index != i || w.Trace.At(i) != e {
+		if e.Index != i || *w.Trace.At(i) != *e {
 			t.Fatalf("All yielded #%d at %d", e.Index, i)
 		}
 		seen++
@@ -669,10 +669,10 @@ func TestTraceShareWith(t *testing.T) {
 	w := run(2*traceChunk + 5)
 	w.Trace.ShareWith(history)
 	if w.Trace.At(0) != &history[0] || w.Trace.At(traceChunk) != &history[traceChunk] {
-		t.Fatal("the full blocks do not alias the history")
+		t.Fatal("the first events are not the history's")
 	}
 	if w.Trace.At(2*traceChunk+4) != &history[2*traceChunk+4] {
-		t.Fatal("the last, partial block does not alias the history")
+		t.Fatal("the last shared event is not the history's")
 	}
 	for i := 0; i < traceChunk; i++ {
 		w.Note(nodeb, "", NoteStatement, "new")
