@@ -70,6 +70,8 @@ type CoordinatorState struct {
 	// Log is the coordinator's replica of the id's __transaction_state
 	// partition: what it loaded its metadata from.
 	Log *partition.Log
+	// Node is the coordinator's node.
+	Node sim.NodeID
 }
 
 // Offset is a committed or pending group offset.
@@ -454,7 +456,7 @@ func (c *checker) atomicity() {
 		case t.Outcome == "aborted" && len(o.commit) > 0:
 			c.report(safety.Atomicity, record(ref, o.commit[0], o.commit[0]), "%s aborted for its producer but its records at %v were committed", txnName(ref), places(o.commit))
 		case len(o.open) > 0 && t.Outcome != "open" && c.coordinatorForgot(ref, t, o.open):
-			c.reportAnomaly(safety.UnreplicatedTxnState, record(ref, o.open[0]), "%s was decided, but its coordinator has no record of it (at its producer id and epoch it holds Empty or an earlier transaction completed before these records were written, or a later epoch whose InitProducerId found nothing open to fence): the __transaction_state records that registered its partitions were lost in a failover, and no marker will ever reach its records at %v", txnName(ref), places(o.open))
+			c.reportAnomaly(safety.UnreplicatedTxnState, record(ref, o.open[0]), "%s was decided, but its coordinator has no record of it (at its producer id and epoch it holds Empty or an earlier transaction completed before these records were written, or a later epoch whose InitProducerId found nothing open to fence, or it completed the transaction without these partitions, which its log never registered): the __transaction_state records that registered its partitions were lost in a failover, and no marker will ever reach its records at %v", txnName(ref), places(o.open))
 		case len(o.open) > 0 && (c.in.Final || c.coordinatorDone(ref, t)) && t.Outcome != "open":
 			c.report(safety.Atomicity, record(ref, o.open[0]), "%s was decided and its coordinator finished it, but its records at %v never got a marker", txnName(ref), places(o.open))
 		}
@@ -561,9 +563,75 @@ func (c *checker) coordinatorForgot(ref sendRef, t *client.TxnRecord, open []log
 	case protocol.Empty:
 		return true
 	case protocol.CompleteCommit, protocol.CompleteAbort:
-		return cs.LastUpdate < firstAppended(open)
+		return cs.LastUpdate < firstAppended(open) || c.registrationLost(ref, cs, t, open)
 	}
 	return false
+}
+
+// registrationLost reports whether the coordinator's log never
+// registered the open records' partitions at the transaction's epoch,
+// though another broker, as the id's coordinator, told the producer it
+// had (AddPartitionsToTxn answered NONE for one of them after the last
+// transaction that completed before the records): that broker's record
+// of it was lost in a failover, and the successor carried the
+// transaction on, and completed it, without those partitions (explorer
+// seed 1400501667; safety.UnreplicatedTxnState). A coordinator that
+// answered from its own log and still holds the id is not excused.
+func (c *checker) registrationLost(ref sendRef, cs CoordinatorState, t *client.TxnRecord, open []logged) bool {
+	id := ref.p.TransactionalId
+	if c.in.Trace == nil || cs.Log == nil || registered(cs.Log, id, t.ProducerId, t.ProducerEpoch, open) {
+		return false
+	}
+	tr := c.in.Trace
+	producer, ok := tr.Names().Lookup(ref.p.Name)
+	if !ok {
+		return false
+	}
+	first := firstAppended(open)
+	since := lastCompletionBefore(cs.Log, id, t.ProducerId, t.ProducerEpoch, first)
+	for _, e := range tr.All() {
+		if int64(e.At) > first {
+			break
+		}
+		r, isAdd := e.Msg.(*protocol.AddPartitionsToTxnResponse)
+		if e.Kind != sim.KindSend || !isAdd || e.Peer != producer || e.Node == cs.Node || int64(e.At) <= since {
+			continue
+		}
+		for _, res := range r.Results {
+			if res.ErrorCode != protocol.NONE {
+				continue
+			}
+			for _, l := range open {
+				if l.tp == res.TopicPartition {
+					return true
+				}
+			}
+		}
+	}
+	return false
+}
+
+// lastCompletionBefore is when the last transaction of id at producer id
+// pid and epoch that completed in the log before the time first was
+// appended; 0 when none did.
+func lastCompletionBefore(log *partition.Log, id string, pid int64, epoch int16, first int64) int64 {
+	var last int64
+	for i := range log.Batches {
+		b := &log.Batches[i]
+		if b.Timestamp >= first {
+			break
+		}
+		for _, r := range b.Records {
+			v := r.TxnLog
+			if v == nil || r.Key != id || v.ProducerId != pid || v.ProducerEpoch != epoch {
+				continue
+			}
+			if v.TransactionStatus == protocol.CompleteCommit || v.TransactionStatus == protocol.CompleteAbort {
+				last = b.Timestamp
+			}
+		}
+	}
+	return last
 }
 
 // firstAppended is when the first of the records was appended.

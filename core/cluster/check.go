@@ -41,7 +41,7 @@ func (c *Cluster) CheckInput(final bool) *check.Input {
 			st, _ := protocol.TransactionStateByName(md.State)
 			in.Coordinators[id] = check.CoordinatorState{Known: ok, State: st, ProducerId: md.ProducerId,
 				ProducerEpoch: md.ProducerEpoch, Pending: md.PendingState != "", LastUpdate: md.TxnLastUpdateTimestamp,
-				Log: b.Disk.Logs[protocol.TopicPartition{Topic: protocol.TransactionStateTopic, Partition: p}]}
+				Log: b.Disk.Logs[protocol.TopicPartition{Topic: protocol.TransactionStateTopic, Partition: p}], Node: b.Node}
 		}
 	}
 	for _, b := range c.Brokers {

@@ -44,6 +44,8 @@ func TestKafkaAnomalyShapes(t *testing.T) {
 		"reload-then-later-commit.scenario":                   safety.UnreplicatedTxnState,
 		"reload-then-commit-answered-from-the-past.scenario":  safety.UnreplicatedTxnState,
 		"reload-then-new-producer-after-earlier-txn.scenario": safety.UnreplicatedTxnState,
+		"reload-then-successor-completes-without-it.scenario": safety.UnreplicatedTxnState,
+		"lost-epoch-hangs-prepare-abort.scenario":             safety.UnreplicatedTxnState,
 	}
 	files, _ := filepath.Glob(filepath.Join("testdata", "anomaly", "*.scenario"))
 	if len(files) != len(want) {

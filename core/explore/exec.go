@@ -13,6 +13,7 @@ import (
 	"strings"
 
 	"txnlab/core/check"
+	"txnlab/core/safety"
 	"txnlab/core/scenario"
 )
 
@@ -32,8 +33,12 @@ const Quiescence = "quiescence"
 func judge(s *scenario.Session, final bool) []check.Violation {
 	vs := s.Cluster.Check(final)
 	if final && !s.Cluster.World.Idle() {
-		vs = append(vs, check.Violation{Invariant: Quiescence,
-			Message: "the healed cluster still has work outstanding after the final run: something never goes quiet"})
+		if msg := check.LostEpochHang(s.Cluster.CheckInput(true)); msg != "" {
+			vs = append(vs, check.Violation{Invariant: Quiescence, Anomaly: safety.UnreplicatedTxnState.Name, Message: msg})
+		} else {
+			vs = append(vs, check.Violation{Invariant: Quiescence,
+				Message: "the healed cluster still has work outstanding after the final run: something never goes quiet"})
+		}
 	}
 	return vs
 }
