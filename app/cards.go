@@ -14,9 +14,14 @@ import (
 // scenario statement (see act), so whatever the learner does is a line of
 // the script that can be saved and replayed.
 
-// actionButton is a card's button: its statement is its title, so the
-// learner sees which line it will write.
-func (p *playground) actionButton(label, stmt string, inactive bool, class ...string) app.UI {
+// act is how a card reports a button: it writes stmt into the script at
+// the current step and runs it (the playground's act). A card holds the
+// function, never the playground.
+type act func(ctx app.Context, stmt string)
+
+// button is a card's button: its statement is its title, so the learner
+// sees which line it will write.
+func (a act) button(label, stmt string, inactive bool, class ...string) app.UI {
 	c := "action"
 	if len(class) > 0 {
 		c += " " + strings.Join(class, " ")
@@ -29,31 +34,34 @@ func (p *playground) actionButton(label, stmt string, inactive bool, class ...st
 			if inactive {
 				return
 			}
-			p.act(ctx, stmt)
+			a(ctx, stmt)
 		}, scoped(stmt, inactive)).
 		Text(label)
 }
 
 func (p *playground) renderCluster() app.UI {
 	p.snapshot()
-	return &clusterView{Gen: p.histGen, StatePos: p.shownPos, p: p}
+	return &clusterView{Lang: p.lang, Gen: p.histGen, StatePos: p.shownPos, Snap: &p.shownSnap, act: p.act}
 }
 
 // clusterView is the cluster panel of the state at StatePos: a component,
-// so go-app redraws it only when that state changes.
+// so go-app redraws it only when that state changes. Snap points at the
+// state the playground shows (the pointer compares equal, so Gen and
+// StatePos alone decide a redraw); act is how its buttons report.
 type clusterView struct {
 	app.Compo
+	Lang     string
 	Gen      int
 	StatePos int
-	p        *playground
+	Snap     *Snapshot
+	act      act
 }
 
 func (c *clusterView) Render() app.UI {
-	p := c.p
-	snap := p.shownSnap
+	snap := *c.Snap
 	// data-pos is the position whose state the cards show: in a long
 	// history it follows the position a frame later (idle.go).
-	l := p.lang
+	l := c.Lang
 	clusterName := labelledBy(l, "Cluster", "cluster-name")
 	sec := app.Section().Class("cluster").Aria("label", "Cluster").Aria("labelledby", clusterName).DataSet("pos", c.StatePos)
 	head := app.Div().Class("panel-head").Body(
@@ -69,7 +77,7 @@ func (c *clusterView) Render() app.UI {
 	// card or two, and go-app redraws and compares only those.
 	var brokers, clients []app.UI
 	for _, b := range snap.Brokers {
-		brokers = append(brokers, &brokerCardView{Lang: l, B: b, p: p})
+		brokers = append(brokers, &brokerCardView{Lang: l, B: b, act: c.act})
 	}
 	var partitions []string
 	for _, pv := range snap.Partitions {
@@ -77,10 +85,10 @@ func (c *clusterView) Render() app.UI {
 	}
 	group, offsets := offsetsGuess(snap)
 	for _, pr := range snap.Producers {
-		clients = append(clients, &producerCardView{Lang: l, P: pr, Partitions: partitions, Group: group, Offsets: offsets, p: p})
+		clients = append(clients, &producerCardView{Lang: l, P: pr, Partitions: partitions, Group: group, Offsets: offsets, act: c.act})
 	}
-	for _, c := range snap.Consumers {
-		clients = append(clients, &consumerCardView{Lang: l, C: c, p: p})
+	for _, cv := range snap.Consumers {
+		clients = append(clients, &consumerCardView{Lang: l, C: cv, act: c.act})
 	}
 	return sec.Body(head,
 		app.Ul().Class("node-cards brokers").Aria("label", tr(l, "Brokers")).Body(brokers...),
@@ -95,10 +103,10 @@ type brokerCardView struct {
 	app.Compo
 	Lang string
 	B    cluster.BrokerView
-	p    *playground
+	act  act
 }
 
-func (c *brokerCardView) Render() app.UI { return c.p.brokerCard(c.B) }
+func (c *brokerCardView) Render() app.UI { return brokerCard(c.Lang, c.act, c.B) }
 
 // producerCardView is a producer's card, with what its forms offer: the
 // partitions and the send-offsets guess (offsetsGuess).
@@ -108,11 +116,11 @@ type producerCardView struct {
 	P              cluster.ProducerView
 	Partitions     []string
 	Group, Offsets string
-	p              *playground
+	act            act
 }
 
 func (c *producerCardView) Render() app.UI {
-	return c.p.producerCard(c.P, c.Partitions, c.Group, c.Offsets)
+	return producerCard(c.Lang, c.act, c.P, c.Partitions, c.Group, c.Offsets)
 }
 
 // consumerCardView is a consumer's card.
@@ -120,10 +128,10 @@ type consumerCardView struct {
 	app.Compo
 	Lang string
 	C    cluster.ConsumerView
-	p    *playground
+	act  act
 }
 
-func (c *consumerCardView) Render() app.UI { return c.p.consumerCard(c.C) }
+func (c *consumerCardView) Render() app.UI { return consumerCard(c.Lang, c.act, c.C) }
 
 func statusBadge(lang, status string, fenced bool) app.UI {
 	text := status
@@ -133,9 +141,8 @@ func statusBadge(lang, status string, fenced bool) app.UI {
 	return app.Span().Class("badge status-"+text).DataSet("status", text).Text(tr(lang, "status."+text))
 }
 
-func (p *playground) brokerCard(b cluster.BrokerView) app.UI {
+func brokerCard(l string, a act, b cluster.BrokerView) app.UI {
 	down := b.Status == "crashed"
-	l := p.lang
 	var roles []app.UI
 	if len(b.CoordinatorOf) > 0 {
 		roles = append(roles, app.Li().Body(app.Span().Class("role").Text(tr(l, "txn coordinator of")+" "), app.Code().Text(strings.Join(b.CoordinatorOf, ", "))))
@@ -153,13 +160,13 @@ func (p *playground) brokerCard(b cluster.BrokerView) app.UI {
 		app.Div().Class("card-head").Body(app.H3().Text(b.Name), statusBadge(l, b.Status, b.Fenced)),
 		app.Ul().Class("roles").Body(roles...),
 		app.Div().Class("actions").Body(
-			p.actionButton(tr(l, "Crash"), "crash "+b.Name, down, "danger"),
-			p.actionButton(tr(l, "Restart"), "restart "+b.Name, !down),
+			a.button(tr(l, "Crash"), "crash "+b.Name, down, "danger"),
+			a.button(tr(l, "Restart"), "restart "+b.Name, !down),
 		),
 	)
 }
 
-func (p *playground) producerCard(pr cluster.ProducerView, partitions []string, group, offsets string) app.UI {
+func producerCard(l string, a act, pr cluster.ProducerView, partitions []string, group, offsets string) app.UI {
 	n := pr.Name
 	down := pr.Status == "crashed"
 	paused := pr.Status == "paused"
@@ -172,7 +179,7 @@ func (p *playground) producerCard(pr cluster.ProducerView, partitions []string, 
 		last = pr.LastCall
 		switch {
 		case pr.Pending:
-			last += " … " + tr(p.lang, "pending")
+			last += " … " + tr(l, "pending")
 		case pr.LastResult != "":
 			last += " → " + pr.LastResult
 		}
@@ -182,7 +189,6 @@ func (p *playground) producerCard(pr cluster.ProducerView, partitions []string, 
 		tpOptions[i] = app.Option().Value(tp).Text(tp)
 	}
 	id := cardID(n)
-	l := p.lang
 	return app.Li().Class("node-card producer "+pr.Status).DataSet("node", n).DataSet("status", pr.Status).Body(
 		app.Div().Class("card-head").Body(app.H3().Text(n), statusBadge(l, pr.Status, false)),
 		app.Dl().Class("facts").Body(
@@ -202,13 +208,13 @@ func (p *playground) producerCard(pr cluster.ProducerView, partitions []string, 
 			return app.P().Class("card-note").Text(tr(l, "pg.fatal"))
 		}),
 		app.Div().Class("actions").Body(
-			p.actionButton("init", n+" init", down || !txn || fatal),
-			p.actionButton("begin", n+" begin", down || !txn || fatal),
-			p.actionButton("commit", n+" commit", down || !txn || fatal),
-			p.actionButton("abort", n+" abort", down || !txn || fatal),
-			app.If(!paused, func() app.UI { return p.actionButton("pause", "pause "+n, down) }),
-			app.If(paused, func() app.UI { return p.actionButton("resume", "resume "+n, down) }),
-			p.actionButton("crash", "crash "+n, down, "danger"),
+			a.button("init", n+" init", down || !txn || fatal),
+			a.button("begin", n+" begin", down || !txn || fatal),
+			a.button("commit", n+" commit", down || !txn || fatal),
+			a.button("abort", n+" abort", down || !txn || fatal),
+			app.If(!paused, func() app.UI { return a.button("pause", "pause "+n, down) }),
+			app.If(paused, func() app.UI { return a.button("resume", "resume "+n, down) }),
+			a.button("crash", "crash "+n, down, "danger"),
 		),
 		// Not a <form>: go-app runs handlers after the event, too late to
 		// stop a submit from reloading the page.
@@ -224,7 +230,7 @@ func (p *playground) producerCard(pr cluster.ProducerView, partitions []string, 
 					}
 					tp := formValue(id+"-tp", "")
 					kv := strings.TrimSpace(formValue(id+"-kv", ""))
-					p.act(ctx, strings.TrimSpace(n+" send "+tp+" "+kv))
+					a(ctx, strings.TrimSpace(n+" send "+tp+" "+kv))
 				}, scoped(n, down, fatal)).Text("send"),
 		),
 		app.If(txn, func() app.UI {
@@ -239,7 +245,7 @@ func (p *playground) producerCard(pr cluster.ProducerView, partitions []string, 
 						}
 						g := strings.TrimSpace(formValue(id+"-group", group))
 						o := strings.TrimSpace(formValue(id+"-offsets", offsets))
-						p.act(ctx, strings.TrimSpace(n+" send-offsets "+g+" "+o))
+						a(ctx, strings.TrimSpace(n+" send-offsets "+g+" "+o))
 					}, scoped(n, group, offsets, down, fatal)).Text("send-offsets"),
 			)
 		}),
@@ -296,9 +302,8 @@ func formValue(id, def string) string {
 	return def
 }
 
-func (p *playground) consumerCard(c cluster.ConsumerView) app.UI {
+func consumerCard(l string, a act, c cluster.ConsumerView) app.UI {
 	down := c.Status == "crashed"
-	l := p.lang
 	return app.Li().Class("node-card consumer "+c.Status).DataSet("node", c.Name).DataSet("status", c.Status).Body(
 		app.Div().Class("card-head").Body(app.H3().Text(c.Name), statusBadge(l, c.Status, false)),
 		app.Dl().Class("facts").Body(
@@ -325,11 +330,11 @@ func (p *playground) consumerCard(c cluster.ConsumerView) app.UI {
 			}),
 		),
 		app.Div().Class("actions").Body(
-			p.actionButton("poll", c.Name+" poll", down),
-			app.If(c.GroupId != "", func() app.UI { return p.actionButton("commit", c.Name+" commit", down) }),
-			p.actionButton("pause", "pause "+c.Name, down || c.Status == "paused"),
-			app.If(c.Status == "paused", func() app.UI { return p.actionButton("resume", "resume "+c.Name, false) }),
-			p.actionButton("crash", "crash "+c.Name, down, "danger"),
+			a.button("poll", c.Name+" poll", down),
+			app.If(c.GroupId != "", func() app.UI { return a.button("commit", c.Name+" commit", down) }),
+			a.button("pause", "pause "+c.Name, down || c.Status == "paused"),
+			app.If(c.Status == "paused", func() app.UI { return a.button("resume", "resume "+c.Name, false) }),
+			a.button("crash", "crash "+c.Name, down, "danger"),
 		),
 	)
 }

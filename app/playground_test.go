@@ -432,7 +432,7 @@ func TestFatalProducerCardIsInactive(t *testing.T) {
 				t.Fatalf("p1 ends in %s; the test wants a fenced producer", pr.State)
 			}
 			group, offsets := offsetsGuess(snap)
-			card = app.HTMLString(p.producerCard(pr, nil, group, offsets))
+			card = app.HTMLString(producerCard(p.lang, p.act, pr, nil, group, offsets))
 		}
 	}
 	for _, stmt := range []string{"p1 init", "p1 begin", "p1 commit", "p1 abort"} {
