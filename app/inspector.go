@@ -42,26 +42,43 @@ var tabs = []struct{ id, label string }{
 func (p *playground) renderInspector() app.UI {
 	p.snapshot()
 	_, current := p.violations()
-	return &inspectorView{Gen: p.histGen, StatePos: p.shownPos, ViolPos: p.shownViolPos, Current: current, Tab: p.tab, p: p}
+	return &inspectorView{Lang: p.lang, Gen: p.histGen, StatePos: p.shownPos, ViolPos: p.shownViolPos, Current: current, Tab: p.tab,
+		Snap: &p.shownSnap, Viol: &p.shownViol, Engine: p.engine,
+		unexercised: p.unexercised, onTab: p.setTab, follow: p.followEvent, act: p.act}
 }
+
+// setTab is how the inspector reports a tab chosen.
+func (p *playground) setTab(id string) { p.tab = id }
 
 // inspectorView is the inspector of the state at StatePos and the
 // violations at ViolPos: a component, so go-app redraws it only when they
-// or the tab change.
+// or the tab change. Snap and Viol point at what the runner shows (the
+// pointers compare equal, so the positions alone decide a redraw); it
+// reports a tab, an event link and a switch through onTab, follow and
+// act, never through its parent.
 type inspectorView struct {
 	app.Compo
+	Lang     string
 	Gen      int
 	StatePos int
 	ViolPos  int
 	Current  bool // the violations are the position's
 	Tab      string
-	p        *playground
+	Snap     *Snapshot
+	Viol     *[]check.Violation
+	// Engine names the events the violations point at.
+	Engine Engine
+	// unexercised is unexercised(Engine.History()), asked for only
+	// when the break tab shows (a long history takes a while).
+	unexercised func() map[string]string
+	onTab       func(id string)
+	follow      func(ctx app.Context, idx int)
+	act         act
 }
 
 func (v *inspectorView) Render() app.UI {
-	p := v.p
-	snap, viol, current := p.shownSnap, p.shownViol, v.Current
-	l := p.lang
+	snap, viol, current := *v.Snap, *v.Viol, v.Current
+	l := v.Lang
 	tabButtons := make([]app.UI, len(tabs))
 	for i, t := range tabs {
 		id := t.id
@@ -79,40 +96,47 @@ func (v *inspectorView) Render() app.UI {
 		tabButtons[i] = app.Button().Type("button").Class(class).Role("tab").
 			ID("tab-"+id).
 			Aria("busy", id == tabInvariants && !current).
-			Aria("selected", p.tab == id).
+			Aria("selected", v.Tab == id).
 			Aria("controls", "panel-"+id).
-			TabIndex(map[bool]int{true: 0, false: -1}[p.tab == id]).
-			OnClick(func(ctx app.Context, e app.Event) { p.tab = id }, scoped(id)).
-			OnKeyDown(p.onTabKey).
+			TabIndex(map[bool]int{true: 0, false: -1}[v.Tab == id]).
+			OnClick(func(ctx app.Context, e app.Event) { v.setTab(id) }, scoped(id)).
+			OnKeyDown(v.onTabKey).
 			Text(label)
 	}
 	var panel app.UI
 	switch {
 	case !snap.Valid:
 		panel = app.P().Class("empty").Text(tr(l, "Step once to create the cluster."))
-	case p.tab == tabPartitions:
+	case v.Tab == tabPartitions:
 		panel = partitionsPanel(l, snap)
-	case p.tab == tabConsumers:
+	case v.Tab == tabConsumers:
 		panel = consumersPanel(l, snap)
-	case p.tab == tabGroups:
+	case v.Tab == tabGroups:
 		panel = groupsPanel(l, snap)
-	case p.tab == tabInvariants:
-		panel = p.invariantsPanel(viol)
-	case p.tab == tabBreak:
-		panel = p.breakPanel(snap)
+	case v.Tab == tabInvariants:
+		panel = v.invariantsPanel(viol)
+	case v.Tab == tabBreak:
+		panel = v.breakPanel(snap)
 	default:
 		panel = transactionsPanel(l, snap)
 	}
 	return app.Section().Class("inspector").Aria("label", tr(l, "Inspector")).Body(
 		app.Div().Class("tabs").Role("tablist").Aria("label", tr(l, "Inspector")).Body(tabButtons...),
-		app.Div().Class("tab-panel").ID("panel-"+p.tab).Role("tabpanel").Aria("labelledby", "tab-"+p.tab).Body(panel),
+		app.Div().Class("tab-panel").ID("panel-"+v.Tab).Role("tabpanel").Aria("labelledby", "tab-"+v.Tab).Body(panel),
 	)
+}
+
+// setTab shows tab id at once (go-app redraws the view whose element
+// handled the event) and reports it, so the runner draws it so next time.
+func (v *inspectorView) setTab(id string) {
+	v.Tab = id
+	v.onTab(id)
 }
 
 // onTabKey moves between tabs with the arrow keys, as the ARIA tabs
 // pattern asks.
-func (p *playground) onTabKey(ctx app.Context, e app.Event) {
-	i := slices.IndexFunc(tabs, func(t struct{ id, label string }) bool { return t.id == p.tab })
+func (v *inspectorView) onTabKey(ctx app.Context, e app.Event) {
+	i := slices.IndexFunc(tabs, func(t struct{ id, label string }) bool { return t.id == v.Tab })
 	switch e.Get("key").String() {
 	case "ArrowRight":
 		i = (i + 1) % len(tabs)
@@ -122,8 +146,8 @@ func (p *playground) onTabKey(ctx app.Context, e app.Event) {
 		ctx.PreventUpdate()
 		return
 	}
-	p.tab = tabs[i].id
-	id := "tab-" + p.tab
+	v.setTab(tabs[i].id)
+	id := "tab-" + v.Tab
 	ctx.Defer(func(ctx app.Context) {
 		if b := app.Window().GetElementByID(id); b.Truthy() {
 			b.Call("focus")
@@ -448,27 +472,27 @@ func offsetsTable(l string, snap Snapshot) app.UI {
 // invariantsPanel shows each of core/safety's invariants green or red,
 // in the language's order; its description is the catalogue's
 // "invariant.NAME".
-func (p *playground) invariantsPanel(viol []check.Violation) app.UI {
+func (v *inspectorView) invariantsPanel(viol []check.Violation) app.UI {
 	byName := map[string][]check.Violation{}
-	for _, v := range viol {
-		byName[v.Invariant] = append(byName[v.Invariant], v)
+	for _, vi := range viol {
+		byName[vi.Invariant] = append(byName[vi.Invariant], vi)
 	}
 	items := make([]app.UI, 0, len(safety.Invariants))
 	for _, inv := range safety.Invariants {
 		vs := byName[inv.Name]
 		delete(byName, inv.Name)
-		items = append(items, p.invariantItem(inv.Name, "invariant."+inv.Name, vs))
+		items = append(items, v.invariantItem(inv.Name, "invariant."+inv.Name, vs))
 	}
 	for name, vs := range byName { // an invariant this page does not know yet
-		items = append(items, p.invariantItem(name, "", vs))
+		items = append(items, v.invariantItem(name, "", vs))
 	}
 	return app.Div().Body(
-		app.P().Class("muted").Text(tr(p.lang, "The checker reads the history up to this step. Each invariant is green while it holds.")),
+		app.P().Class("muted").Text(tr(v.Lang, "The checker reads the history up to this step. Each invariant is green while it holds.")),
 		app.Ul().Class("invariants").Body(items...),
 	)
 }
 
-func (p *playground) invariantItem(name, what string, vs []check.Violation) app.UI {
+func (v *inspectorView) invariantItem(name, what string, vs []check.Violation) app.UI {
 	class, mark, status := "invariant ok", "✓", "ok"
 	if len(vs) > 0 {
 		class, mark, status = "invariant broken", "✗", "violated"
@@ -478,19 +502,19 @@ func (p *playground) invariantItem(name, what string, vs []check.Violation) app.
 	return app.Li().Class(class).DataSet("invariant", name).DataSet("status", status).Body(
 		app.Span().Class("inv-mark").Aria("hidden", "true").Text(mark),
 		app.Code().Text(name),
-		app.Span().Class("inv-status visually-hidden").Text(" ("+tr(p.lang, "inv."+status)+")"),
-		app.If(what != "", func() app.UI { return app.Span().Class("muted").Text(" — " + tr(p.lang, what)) }),
+		app.Span().Class("inv-status visually-hidden").Text(" ("+tr(v.Lang, "inv."+status)+")"),
+		app.If(what != "", func() app.UI { return app.Span().Class("muted").Text(" — " + tr(v.Lang, what)) }),
 		app.If(len(vs) > 0, func() app.UI {
 			return app.Ul().Class("violations").Body(app.Range(vs).Slice(func(i int) app.UI {
-				v := vs[i]
+				vi := vs[i]
 				var links []app.UI
-				for _, idx := range v.Events {
-					links = append(links, p.eventLink(idx))
+				for _, idx := range vi.Events {
+					links = append(links, v.eventLink(idx))
 				}
 				if len(links) > 0 {
-					links = append([]app.UI{app.Text(tr(p.lang, "inv.evidence") + " ")}, links...)
+					links = append([]app.UI{app.Text(tr(v.Lang, "inv.evidence") + " ")}, links...)
 				}
-				return app.Li().Body(violationText(p.lang, v.Message), app.Text(" "), app.Span().Class("event-links").Body(links...))
+				return app.Li().Body(violationText(v.Lang, vi.Message), app.Text(" "), app.Span().Class("event-links").Body(links...))
 			}))
 		}),
 	)
@@ -499,16 +523,16 @@ func (p *playground) invariantItem(name, what string, vs []check.Violation) app.
 // eventLink moves to the step where an event happened and, for a message,
 // opens it in the message panel. It is named by what happened (the API
 // and its two ends, or the append), so a learner knows where it leads.
-func (p *playground) eventLink(idx int) app.UI {
-	hist := p.engine.History()
+func (v *inspectorView) eventLink(idx int) app.UI {
+	hist := v.Engine.History()
 	if idx < 0 || idx >= len(hist) {
 		return nil
 	}
 	e := &hist[idx]
 	return app.Button().Type("button").Class("link event-link").DataSet("event", idx).DataSet("msg", e.MsgID).
-		Title(fmt.Sprintf(tr(p.lang, "inv.goto"), idx, stepOfEvent(p.engine, idx))).
-		OnClick(func(ctx app.Context, ev app.Event) { p.followEvent(ctx, idx) }, scoped(idx)).
-		Text(eventName(p.lang, p.engine.Names(), e) + " (#" + strconv.Itoa(idx) + ")")
+		Title(fmt.Sprintf(tr(v.Lang, "inv.goto"), idx, stepOfEvent(v.Engine, idx))).
+		OnClick(func(ctx app.Context, ev app.Event) { v.follow(ctx, idx) }, scoped(idx)).
+		Text(eventName(v.Lang, v.Engine.Names(), e) + " (#" + strconv.Itoa(idx) + ")")
 }
 
 // eventName names an event in a link: "Produce p1 → broker-0",
@@ -593,12 +617,12 @@ func stepOfEvent(e Engine, idx int) int {
 // breakPanel offers a switch per safety mechanism. Turning one off writes
 // `break NAME` into the script at this moment (`restore NAME` turns it
 // back on), so the anomaly it lets through replays like everything else.
-func (p *playground) breakPanel(snap Snapshot) app.UI {
+func (v *inspectorView) breakPanel(snap Snapshot) app.UI {
 	broken := map[string]bool{}
 	for _, m := range snap.Broken {
 		broken[m] = true
 	}
-	idle := p.unexercised()
+	idle := v.unexercised()
 	var items []app.UI
 	for _, m := range safety.Mechanisms {
 		on := !broken[m.Name]
@@ -612,20 +636,20 @@ func (p *playground) breakPanel(snap Snapshot) app.UI {
 				Aria("checked", on).
 				Aria("label", m.Name).
 				Title(stmt).
-				OnClick(func(ctx app.Context, e app.Event) { p.act(ctx, stmt) }, scoped(stmt)).
+				OnClick(func(ctx app.Context, e app.Event) { v.act(ctx, stmt) }, scoped(stmt)).
 				Body(app.Span().Class("knob")),
 			app.Div().Body(
 				app.Code().Text(m.Name),
-				app.Span().Class(map[bool]string{true: "state-on", false: "state-off"}[on]).Text(" "+tr(p.lang, map[bool]string{true: "on", false: "OFF"}[on])),
-				app.P().Class("muted").Text(tr(p.lang, "mechanism."+m.Name)),
+				app.Span().Class(map[bool]string{true: "state-on", false: "state-off"}[on]).Text(" "+tr(v.Lang, map[bool]string{true: "on", false: "OFF"}[on])),
+				app.P().Class("muted").Text(tr(v.Lang, "mechanism."+m.Name)),
 				app.If(never, func() app.UI {
-					return app.P().Class("unexercised").Text(fmt.Sprintf(tr(p.lang, "break.never"), m.Name, tr(p.lang, unused)))
+					return app.P().Class("unexercised").Text(fmt.Sprintf(tr(v.Lang, "break.never"), m.Name, tr(v.Lang, unused)))
 				}),
 			),
 		))
 	}
 	return app.Div().Body(
-		app.P().Class("muted").Text(tr(p.lang, "pg.break.help")),
+		app.P().Class("muted").Text(tr(v.Lang, "pg.break.help")),
 		app.Ul().Class("switches").Body(items...),
 	)
 }
