@@ -81,20 +81,35 @@ func (p *playground) renderMetrics() app.UI {
 			p.ctx.After(time.Millisecond, func(app.Context) { p.mx.polling = false })
 		}
 	}
-	return &metricsView{Gen: p.histGen, Lang: p.lang, Open: p.mx.open, Ready: ready, Pos: p.engine.Pos(), p: p}
+	return &metricsView{Gen: p.histGen, Lang: p.lang, Open: p.mx.open, Ready: ready, Pos: p.engine.Pos(),
+		Engine: p.engine, Charts: &p.mx, CSVName: p.exportName("-metrics.csv"), toggled: p.metricsToggled}
+}
+
+// metricsToggled is how the panel reports that the learner opened or
+// closed it: the playground asks the engine for the series.
+func (p *playground) metricsToggled(open bool) {
+	p.mx.open = open
+	if p.hasCtx {
+		p.ctx.Dispatch(func(app.Context) {})
+	}
 }
 
 // metricsView is the panel: a component, so go-app redraws it only when
 // the history, the position, the language or the series' readiness
-// change.
+// change. Engine gives the series; Charts keeps them drawn across
+// renders (the pointer compares equal); it reports its opening through
+// toggled, never through its parent.
 type metricsView struct {
 	app.Compo
-	Gen   int
-	Lang  string
-	Open  bool
-	Ready bool
-	Pos   int
-	p     *playground
+	Gen     int
+	Lang    string
+	Open    bool
+	Ready   bool
+	Pos     int
+	Engine  Engine
+	Charts  *metricsPanel
+	CSVName string // the CSV download's file name
+	toggled func(open bool)
 }
 
 func (v *metricsView) Render() app.UI {
@@ -114,30 +129,28 @@ func (v *metricsView) Render() app.UI {
 
 func (v *metricsView) onToggle(ctx app.Context, e app.Event) {
 	open := ctx.JSSrc().Get("open").Bool()
-	if open == v.p.mx.open {
+	if open == v.Charts.open {
 		return
 	}
-	v.p.mx.open, v.Open = open, open
-	if v.p.hasCtx {
-		v.p.ctx.Dispatch(func(app.Context) {}) // the playground asks the engine
-	}
+	v.Open = open
+	v.toggled(open) // the playground asks the engine
 }
 
 func (v *metricsView) renderBody() app.UI {
-	p, l := v.p, v.Lang
-	m, ready := p.engine.Metrics()
+	l := v.Lang
+	m, ready := v.Engine.Metrics()
 	if !ready {
 		return app.P().Aria("busy", "true").Text(tr(l, "mx.computing"))
 	}
 	if len(m.Points) == 0 {
 		return app.P().Text(tr(l, "mx.none"))
 	}
-	mx := &p.mx
-	if mx.gen != p.histGen || mx.lang != l || mx.groups == nil {
-		mx.gen, mx.lang = p.histGen, l
+	mx := v.Charts
+	if mx.gen != v.Gen || mx.lang != l || mx.groups == nil {
+		mx.gen, mx.lang = v.Gen, l
 		mx.groups, mx.zero, mx.axis = drawMetrics(l, m)
 	}
-	now := p.engine.Now()
+	now := v.Engine.Now()
 	x := strconv.Itoa(mx.axis.X(now))
 	// The step line and the value at the step, over each chart: markup
 	// of their own, so that a move replaces them and leaves the chart
@@ -163,8 +176,8 @@ func (v *metricsView) renderBody() app.UI {
 
 // onCSV downloads the rows txnlab metrics prints for the script.
 func (v *metricsView) onCSV(ctx app.Context, e app.Event) {
-	if m, ok := v.p.engine.Metrics(); ok {
-		download(ctx, v.p.exportName("-metrics.csv"), "text/csv", metrics.CSV(m.Points))
+	if m, ok := v.Engine.Metrics(); ok {
+		download(ctx, v.CSVName, "text/csv", metrics.CSV(m.Points))
 	}
 }
 

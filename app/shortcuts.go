@@ -43,12 +43,13 @@ func (p *playground) openHelp(ctx app.Context) {
 }
 
 // onHelpClose follows the dialog closing, by its button or by Escape.
-func (p *playground) onHelpClose(ctx app.Context, e app.Event) {
-	p.helpOpen = false
+func (v *shortcutsView) onHelpClose(ctx app.Context, e app.Event) {
+	v.Open = false
+	v.closed()
 }
 
-func (p *playground) onHelpCloseButton(ctx app.Context, e app.Event) {
-	p.helpOpen = false
+func (v *shortcutsView) onHelpCloseButton(ctx app.Context, e app.Event) {
+	v.onHelpClose(ctx, e)
 	if d := app.Window().GetElementByID("shortcuts"); d.Truthy() && d.Get("open").Truthy() {
 		d.Call("close")
 	}
@@ -57,7 +58,7 @@ func (p *playground) onHelpCloseButton(ctx app.Context, e app.Event) {
 // onHelpKey keeps the focus inside the dialog on Tab: its one control
 // is the close button (showModal makes the page behind it inert, but Tab
 // could still leave for the browser's own controls).
-func (p *playground) onHelpKey(ctx app.Context, e app.Event) {
+func (v *shortcutsView) onHelpKey(ctx app.Context, e app.Event) {
 	if e.Get("key").String() == "Tab" {
 		e.PreventDefault()
 		if c := app.Window().GetElementByID("shortcuts-close"); c.Truthy() {
@@ -68,20 +69,24 @@ func (p *playground) onHelpKey(ctx app.Context, e app.Event) {
 }
 
 func (p *playground) renderShortcuts() app.UI {
-	return &shortcutsView{Lang: p.lang, Open: p.helpOpen, p: p}
+	return &shortcutsView{Lang: p.lang, Open: p.helpOpen, closed: p.helpClosed}
 }
 
+// helpClosed is how the help reports that it closed.
+func (p *playground) helpClosed() { p.helpOpen = false }
+
 // shortcutsView is the keys' help: a component whose fields change only
-// when it opens or closes, so a move does not redraw and compare it.
+// when it opens or closes, so a move does not redraw and compare it. It
+// reports its closing through closed, never through its parent.
 type shortcutsView struct {
 	app.Compo
-	Lang string
-	Open bool
-	p    *playground
+	Lang   string
+	Open   bool
+	closed func()
 }
 
 func (v *shortcutsView) Render() app.UI {
-	p, l := v.p, v.Lang
+	l := v.Lang
 	rows := make([]app.UI, len(shortcutKeys))
 	for i, k := range shortcutKeys {
 		rows[i] = app.Tr().Body(app.Th().Scope("row").Body(app.Elem("kbd").Text(k.keys)), app.Td().Text(tr(l, k.what)))
@@ -91,13 +96,13 @@ func (v *shortcutsView) Render() app.UI {
 	return app.Elem("dialog").ID("shortcuts").Class("shortcuts").
 		Aria("labelledby", "shortcuts-title").
 		DataSet("open", v.Open).
-		On("close", p.onHelpClose).
-		OnKeyDown(p.onHelpKey).
+		On("close", v.onHelpClose).
+		OnKeyDown(v.onHelpKey).
 		Body(
 			app.Div().Class("panel-head").Body(
 				app.H2().ID("shortcuts-title").Text(tr(l, "keys.title")),
 				app.Button().Type("button").ID("shortcuts-close").Class("tool close").
-					Aria("label", tr(l, "keys.closebutton")).OnClick(p.onHelpCloseButton).Text("✕"),
+					Aria("label", tr(l, "keys.closebutton")).OnClick(v.onHelpCloseButton).Text("✕"),
 			),
 			app.Table().Class("keys").Body(app.TBody().Body(rows...)),
 		)
