@@ -39,11 +39,6 @@ func (a act) button(label, stmt string, inactive bool, class ...string) app.UI {
 		Text(label)
 }
 
-func (p *playground) renderCluster() app.UI {
-	p.snapshot()
-	return &clusterView{Lang: p.lang, Gen: p.histGen, StatePos: p.shownPos, Snap: &p.shownSnap, act: p.act}
-}
-
 // clusterView is the cluster panel of the state at StatePos: a component,
 // so go-app redraws it only when that state changes. Snap points at the
 // state the playground shows (the pointer compares equal, so Gen and

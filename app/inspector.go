@@ -3,7 +3,6 @@ package app
 import (
 	"fmt"
 	"slices"
-	"sort"
 	"strconv"
 	"strings"
 
@@ -38,17 +37,6 @@ var tabs = []struct{ id, label string }{
 	{tabInvariants, "Invariants"},
 	{tabBreak, "Break the protocol"},
 }
-
-func (p *playground) renderInspector() app.UI {
-	p.snapshot()
-	_, current := p.violations()
-	return &inspectorView{Lang: p.lang, Gen: p.histGen, StatePos: p.shownPos, ViolPos: p.shownViolPos, Current: current, Tab: p.tab,
-		Snap: &p.shownSnap, Viol: &p.shownViol, Engine: p.engine,
-		unexercised: p.unexercised, onTab: p.setTab, follow: p.followEvent, act: p.act}
-}
-
-// setTab is how the inspector reports a tab chosen.
-func (p *playground) setTab(id string) { p.tab = id }
 
 // inspectorView is the inspector of the state at StatePos and the
 // violations at ViolPos: a component, so go-app redraws it only when they
@@ -552,54 +540,6 @@ func eventName(lang string, names *sim.Names, e *sim.Event) string {
 	return tr(lang, "event."+e.Kind.String()) + " " + node
 }
 
-// followEvent brings event idx into view: the step it happened in, its
-// row in the diagram (shown, should a filter hide it), its message in the
-// message panel, and the diagram and the panel on screen.
-func (p *playground) followEvent(ctx app.Context, idx int) {
-	hist := p.engine.History()
-	if idx < 0 || idx >= len(hist) {
-		return
-	}
-	e := &hist[idx]
-	p.stop()
-	// The link itself may be gone after the render (the violations of an
-	// earlier step are other ones), and go-app drops what an unmounted
-	// element deferred: defer on the page's own context.
-	if p.hasCtx {
-		ctx = p.ctx
-	}
-	if !p.filter.Shows(e) {
-		p.filter.HideFetch = false
-		if !p.filter.Shows(e) {
-			p.filter.Replication = true
-		}
-	}
-	p.engine.Seek(stepOfEvent(p.engine, idx))
-	if e.MsgID != 0 {
-		p.selected = e.MsgID
-	}
-	p.followNewest(ctx)
-	if app.IsClient {
-		p.measureDiagram()
-	}
-	l := p.layout()
-	if row := sort.SearchInts(l.Rows, idx); row < len(l.Rows) {
-		visible := max(p.viewH-diagram.HeadHeight, diagram.RowHeight)
-		p.scrollDiagram(ctx, max(0, diagram.RowY(row)-visible/2))
-	}
-	if !app.IsClient {
-		return
-	}
-	ctx.Defer(func(ctx app.Context) {
-		doc := app.Window().Get("document")
-		for _, sel := range []string{"#" + p.scrollID, "#message-panel"} {
-			if el := doc.Call("querySelector", sel); el.Truthy() {
-				el.Call("scrollIntoView", map[string]any{"block": "nearest"})
-			}
-		}
-	})
-}
-
 // stepOfEvent is the first step whose trace includes event idx.
 func stepOfEvent(e Engine, idx int) int {
 	lo, hi := 0, e.Len()
@@ -670,15 +610,6 @@ var unexercisedMemo struct {
 	engine Engine
 	gen    int
 	out    map[string]string
-}
-
-// unexercised is unexercised(History()), once per history.
-func (p *playground) unexercised() map[string]string {
-	m := &unexercisedMemo
-	if m.out == nil || m.engine != p.engine || m.gen != p.histGen {
-		m.engine, m.gen, m.out = p.engine, p.histGen, unexercised(p.engine.History())
-	}
-	return m.out
 }
 
 // unexercised names the mechanisms a history never puts to work, each

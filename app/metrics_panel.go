@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
-	"time"
 
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 
@@ -68,31 +67,6 @@ const (
 	// every one).
 	chartFocusable = 40
 )
-
-// renderMetrics is the panel, closed until the learner opens it.
-func (p *playground) renderMetrics() app.UI {
-	ready := false
-	if p.mx.open {
-		_, ready = p.engine.Metrics()
-		if !ready && !stateLater(p.engine) && p.hasCtx && !p.mx.polling {
-			// The page's own engine replays in slices: come back for
-			// the next one after a frame.
-			p.mx.polling = true
-			p.ctx.After(time.Millisecond, func(app.Context) { p.mx.polling = false })
-		}
-	}
-	return &metricsView{Gen: p.histGen, Lang: p.lang, Open: p.mx.open, Ready: ready, Pos: p.engine.Pos(),
-		Engine: p.engine, Charts: &p.mx, CSVName: p.exportName("-metrics.csv"), toggled: p.metricsToggled}
-}
-
-// metricsToggled is how the panel reports that the learner opened or
-// closed it: the playground asks the engine for the series.
-func (p *playground) metricsToggled(open bool) {
-	p.mx.open = open
-	if p.hasCtx {
-		p.ctx.Dispatch(func(app.Context) {})
-	}
-}
 
 // metricsView is the panel: a component, so go-app redraws it only when
 // the history, the position, the language or the series' readiness

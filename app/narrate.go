@@ -4,8 +4,6 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/maxence-charriere/go-app/v10/pkg/app"
-
 	"txnlab/core/sim"
 	"txnlab/diagram"
 	"txnlab/lessons/doc"
@@ -143,12 +141,4 @@ func narrateEvent(lang string, names *sim.Names, ev *sim.Event) string {
 		}
 		return t("narrate.note", n, text)
 	}
-}
-
-// renderNarration is the live region. It is visually hidden: the
-// diagram, the status line and the cards say the same to the eye.
-func (p *playground) renderNarration() app.UI {
-	return app.Div().ID("narration").Class("visually-hidden").
-		Role("status").Aria("live", "polite").Aria("atomic", "true").
-		Text(narration(p.lang, p.engine, p.filter))
 }

@@ -46,21 +46,13 @@ const defaultSlug = "happy-path"
 type playground struct {
 	app.Compo
 
-	// diagramState holds the engine and the diagram's view (stage.go).
-	diagramState
+	// runner is the script, the engine, the diagram's view, the
+	// position played and the run in progress (runner.go).
+	runner
 
-	// editorText is what the textarea was last given from outside (a
-	// scenario, an action). Typing changes script only: re-rendering the
-	// textarea's value on every keystroke would move the caret.
-	editorText string
-	// script is what the editor holds now; scriptErr its parse error,
-	// which leaves the engine on the last script that parsed, and
-	// scriptErrOf the text it is the error of (typing on makes it an
-	// older text's until the edits run).
-	script      string
-	scriptErr   *ScriptError
+	// scriptErrOf is the text scriptErr is the error of (typing on
+	// makes it an older text's until the edits run).
 	scriptErrOf string
-	editGen     int
 	loadGen     int // the scenario list's pending choice (onLoadScenario)
 
 	slug string // the library scenario loaded, if any
@@ -69,18 +61,12 @@ type playground struct {
 	slugTitle     string
 	libraryListed bool
 	original      string // its text, for Revert
-	undoStack            // earlier scripts replaced by an action, a revert or a load
 
 	notice    string // about the page (an unknown scenario)
-	actionMsg string // the outcome of the last button
-	actionErr bool
+	actionErr bool   // actionMsg (runner) is an error
 
-	player
 	speed int
 
-	// busyGen identifies the run in progress; a newer run supersedes it.
-	busyGen   int
-	busy      bool
 	busySince time.Time
 	// endAfterRun: Run to end was pressed while a run was in progress
 	// (the engine's worker answers a run a message later); the position
@@ -89,18 +75,14 @@ type playground struct {
 	// stepsAfterRun: Step pressed while the first run of the page was in
 	// progress, with no history to step through yet; taken when it comes.
 	stepsAfterRun int
-	// posAtRunEnd is the position in the old history just before a run
-	// ended and replaced it.
-	posAtRunEnd int
-	acting      bool // the run in progress carries out an action
+	acting        bool // the run in progress carries out an action
 
 	tab      string
 	untilAPI string
 
-	reducedMotion bool
-	helpOpen      bool // the keyboard shortcuts' help (shortcuts.go)
-	presenter          // the presenter view (presenter.go)
-	keydown       app.Func
+	helpOpen  bool // the keyboard shortcuts' help (shortcuts.go)
+	presenter      // the presenter view (presenter.go)
+	keydown   app.Func
 	// source is the address the playground was opened at: what it keeps
 	// across reloads belongs to it (keep.go). onLeave keeps the script
 	// when the page goes away and asks first if it was edited.
@@ -149,7 +131,7 @@ func newPlayground() *playground {
 	if !ok {
 		f.engine = newEngine()
 	}
-	p := &playground{diagramState: newDiagramState(f.engine, "diagram-scroll"), firstSrc: f.src, undoStack: undoStack{max: 50}, speed: defaultSpeed, tab: tabTransactions, untilAPI: "WriteTxnMarkers"}
+	p := &playground{runner: newRunner(f.engine, "diagram-scroll", 50), firstSrc: f.src, speed: defaultSpeed, tab: tabTransactions, untilAPI: "WriteTxnMarkers"}
 	p.describedBy = "trace-heading"
 	if app.IsClient {
 		p.lang = string(langOf(app.Window().URL().Path))

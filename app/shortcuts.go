@@ -25,23 +25,6 @@ var shortcutKeys = []struct{ keys, what string }{
 	{"Esc", "keys.unpresent"},
 }
 
-// openHelp shows the help dialog and puts the focus on its close button.
-func (p *playground) openHelp(ctx app.Context) {
-	p.helpOpen = true
-	ctx.Defer(func(ctx app.Context) {
-		d := app.Window().GetElementByID("shortcuts")
-		if !d.Truthy() {
-			return
-		}
-		if !d.Get("open").Truthy() && d.Get("showModal").Truthy() {
-			d.Call("showModal")
-		}
-		if c := app.Window().GetElementByID("shortcuts-close"); c.Truthy() {
-			c.Call("focus")
-		}
-	})
-}
-
 // onHelpClose follows the dialog closing, by its button or by Escape.
 func (v *shortcutsView) onHelpClose(ctx app.Context, e app.Event) {
 	v.Open = false
@@ -67,13 +50,6 @@ func (v *shortcutsView) onHelpKey(ctx app.Context, e app.Event) {
 	}
 	ctx.PreventUpdate()
 }
-
-func (p *playground) renderShortcuts() app.UI {
-	return &shortcutsView{Lang: p.lang, Open: p.helpOpen, closed: p.helpClosed}
-}
-
-// helpClosed is how the help reports that it closed.
-func (p *playground) helpClosed() { p.helpOpen = false }
 
 // shortcutsView is the keys' help: a component whose fields change only
 // when it opens or closes, so a move does not redraw and compare it. It
@@ -106,13 +82,4 @@ func (v *shortcutsView) Render() app.UI {
 			),
 			app.Table().Class("keys").Body(app.TBody().Body(rows...)),
 		)
-}
-
-// helpButton opens the help for a pointer or a keyboard user who does not
-// know the `?` yet.
-func (p *playground) helpButton() app.UI {
-	return app.Button().Type("button").Class("tool shortcuts-button").
-		Attr("aria-keyshortcuts", "?").DataSet("action", "shortcuts").
-		OnClick(func(ctx app.Context, e app.Event) { p.openHelp(ctx) }).
-		Text(tr(p.lang, "keys.open"))
 }
