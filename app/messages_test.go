@@ -6,6 +6,7 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+	"txnlab/app/uitext"
 	"unicode"
 
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
@@ -19,7 +20,7 @@ import (
 // Every message exists in both languages, and its Chinese is Chinese:
 // a learner on a Chinese page must never meet an English sentence.
 func TestEveryMessageHasBothLanguages(t *testing.T) {
-	for key, m := range messages {
+	for key, m := range uitext.Messages {
 		if strings.TrimSpace(m[0]) == "" || strings.TrimSpace(m[1]) == "" {
 			t.Errorf("%s: missing a language: %q", key, m)
 		}
@@ -48,7 +49,7 @@ func TestEveryMessageKeyExists(t *testing.T) {
 		}
 		for _, m := range call.FindAllStringSubmatch(string(src), -1) {
 			n++
-			if _, ok := messages[m[1]]; !ok {
+			if _, ok := uitext.Messages[m[1]]; !ok {
 				t.Errorf("%s asks for message %q, which the catalogue lacks", f, m[1])
 			}
 		}
@@ -146,10 +147,10 @@ func TestMessagesUseTheGlossary(t *testing.T) {
 	strict := map[string]bool{"playground": true, "scenario": true, "lesson": true, "zombie": true, "evidence": true, "hint": true}
 	// The core's notes too: their English is the core's table.
 	all := map[string][2]string{}
-	for k, m := range messages {
+	for k, m := range uitext.Messages {
 		all[k] = m
 	}
-	for c, zh := range noteMessages {
+	for c, zh := range uitext.NoteMessages {
 		all["note "+sim.NoteTemplates[c]] = [2]string{sim.NoteTemplates[c], zh}
 	}
 	for _, term := range i18n.Glossary {
@@ -209,24 +210,9 @@ func TestEveryComputedMessageKeyExists(t *testing.T) {
 		keys = append(keys, name)
 	}
 	for _, k := range keys {
-		if _, ok := messages[k]; !ok {
+		if _, ok := uitext.Messages[k]; !ok {
 			t.Errorf("the catalogue lacks %q", k)
 		}
-	}
-}
-
-// The playground's catalogue adds keys; it redefines none of the main
-// one's (init would silently keep the first).
-func TestPlaygroundMessagesAreNew(t *testing.T) {
-	n := 0
-	for k, v := range playgroundMessages {
-		if messages[k] != v {
-			t.Errorf("%s is in both catalogues, differently", k)
-		}
-		n++
-	}
-	if n < 100 {
-		t.Fatalf("only %d playground messages", n)
 	}
 }
 
@@ -244,7 +230,7 @@ func TestEverySafetyEntryIsTranslated(t *testing.T) {
 		keys = append(keys, "invariant."+i.Name)
 	}
 	for _, k := range keys {
-		m, ok := messages[k]
+		m, ok := uitext.Messages[k]
 		switch {
 		case !ok:
 			t.Errorf("the catalogue lacks %q", k)
