@@ -17,7 +17,7 @@ func browser() build.Context {
 
 // uiPackages are the packages of app/ the measure covers, as paths
 // relative to this directory.
-var uiPackages = []string{".."}
+var uiPackages = []string{"..", "../uitext"}
 
 // ceiling is, per package, how many file-to-file dependencies may run
 // back up, and how many fields (own plus embedded) a component may
@@ -27,6 +27,8 @@ var ceiling = map[string]struct{ back, fields int }{
 	// 45 on the house branch; the merge with class mode (class_follow.go)
 	// and the metrics axis (metrics_axis.go) added 3.
 	"..": {back: 48, fields: 71},
+	// The catalogue of the UI's text, moved out of app (issue 26).
+	"../uitext": {back: 0, fields: 0},
 }
 
 // TestUIHouse prints each UI package's measure (go test -v) and holds it
