@@ -5,6 +5,7 @@ import (
 	"strconv"
 	"strings"
 	"time"
+	"txnlab/app/panels"
 
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 
@@ -696,7 +697,7 @@ func (s *scenarioPlayground) renderTransport() app.UI {
 		// playground says it (narrate.go); silent until the script ran.
 		app.Div().Class("visually-hidden").Role("status").Aria("live", "polite").Aria("atomic", "true").
 			DataSet("narration", true).Body(app.If(s.started && !s.busy, func() app.UI {
-			return app.Text(narration(l, s.engine, s.filter))
+			return app.Text(panels.Narration(l, s.engine, s.filter))
 		})),
 	)
 }

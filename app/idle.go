@@ -4,6 +4,7 @@ import (
 	"runtime/debug"
 	"sync"
 	"time"
+	"txnlab/app/panels"
 
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 
@@ -88,7 +89,7 @@ func (p *playground) snapshot() Snapshot {
 // the position's (rather than the last ones drawn, while a long history's
 // are not checked yet).
 func (p *playground) violations() ([]check.Violation, bool) {
-	if !p.progressive() || p.engine.ViolationsReady() || (p.tab == tabInvariants && p.engine.StateCost() == 0) {
+	if !p.progressive() || p.engine.ViolationsReady() || (p.tab == panels.TabInvariants && p.engine.StateCost() == 0) {
 		p.shownViol, p.shownViolPos = p.engine.Violations(), p.engine.Pos()
 		return p.shownViol, true
 	}

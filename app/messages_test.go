@@ -6,6 +6,7 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+	"txnlab/app/panels"
 	"txnlab/app/uitext"
 	"unicode"
 
@@ -188,11 +189,11 @@ func TestUpdateNotice(t *testing.T) {
 // literal keys. (core/safety's entries: TestEverySafetyEntryIsTranslated.)
 func TestEveryComputedMessageKeyExists(t *testing.T) {
 	var keys []string
-	for _, x := range tabs {
-		keys = append(keys, x.label)
+	for _, x := range panels.Tabs {
+		keys = append(keys, x.Label)
 	}
-	for _, x := range shortcutKeys {
-		keys = append(keys, x.what)
+	for _, x := range panels.ShortcutKeys {
+		keys = append(keys, x.What)
 	}
 	for _, s := range []string{"up", "crashed", "paused", "fenced"} {
 		keys = append(keys, "status."+s)
@@ -240,11 +241,11 @@ func TestEverySafetyEntryIsTranslated(t *testing.T) {
 	}
 }
 
-// TestEveryMechanismHasAPrecondition: unexercised judges every mechanism
+// TestEveryMechanismHasAPrecondition: panels.Unexercised judges every mechanism
 // of the table, so a history that does nothing (one crash) calls every
 // switch idle.
 func TestEveryMechanismHasAPrecondition(t *testing.T) {
-	idle := unexercised([]sim.Event{{Kind: sim.KindCrash}})
+	idle := panels.Unexercised([]sim.Event{{Kind: sim.KindCrash}})
 	for _, m := range safety.Mechanisms {
 		if idle[m.Name] != "break.never."+m.Name {
 			t.Errorf("%s: %q", m, idle[m.Name])

@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 	"time"
+	"txnlab/app/panels"
 
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 
@@ -121,7 +122,7 @@ type playground struct {
 	// it takes that run rather than asking for it again.
 	firstSrc string
 
-	mx metricsPanel // the Metrics panel (metrics_panel.go)
+	mx panels.MetricsPanel // the Metrics panel (metrics_panel.go)
 }
 
 func newPlayground() *playground {
@@ -131,7 +132,7 @@ func newPlayground() *playground {
 	if !ok {
 		f.engine = newEngine()
 	}
-	p := &playground{runner: newRunner(f.engine, "diagram-scroll", 50), firstSrc: f.src, speed: defaultSpeed, tab: tabTransactions, untilAPI: "WriteTxnMarkers"}
+	p := &playground{runner: newRunner(f.engine, "diagram-scroll", 50), firstSrc: f.src, speed: defaultSpeed, tab: panels.TabTransactions, untilAPI: "WriteTxnMarkers"}
 	p.describedBy = "trace-heading"
 	if app.IsClient {
 		p.lang = string(langOf(app.Window().URL().Path))

@@ -3,6 +3,7 @@ package app
 import (
 	"sort"
 	"time"
+	"txnlab/app/panels"
 
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 
@@ -17,15 +18,15 @@ import (
 
 func (p *playground) renderCluster() app.UI {
 	p.snapshot()
-	return &clusterView{Lang: p.lang, Gen: p.histGen, StatePos: p.shownPos, Snap: &p.shownSnap, act: p.act}
+	return panels.NewCluster(p.lang, p.histGen, p.shownPos, &p.shownSnap, p.act)
 }
 
 func (p *playground) renderInspector() app.UI {
 	p.snapshot()
 	_, current := p.violations()
-	return &inspectorView{Lang: p.lang, Gen: p.histGen, StatePos: p.shownPos, ViolPos: p.shownViolPos, Current: current, Tab: p.tab,
-		Snap: &p.shownSnap, Viol: &p.shownViol, Engine: p.engine,
-		unexercised: p.unexercised, onTab: p.setTab, follow: p.followEvent, act: p.act}
+	return panels.NewInspector(panels.InspectorView{Lang: p.lang, Gen: p.histGen, StatePos: p.shownPos, ViolPos: p.shownViolPos, Current: current, Tab: p.tab,
+		Snap: &p.shownSnap, Viol: &p.shownViol, Engine: p.engine},
+		panels.InspectorHooks{Unexercised: p.unexercised, OnTab: p.setTab, Follow: p.followEvent, Act: p.act})
 }
 
 // setTab is how the inspector reports a tab chosen.
@@ -53,7 +54,7 @@ func (p *playground) followEvent(ctx app.Context, idx int) {
 			p.filter.Replication = true
 		}
 	}
-	p.engine.Seek(stepOfEvent(p.engine, idx))
+	p.engine.Seek(panels.StepOfEvent(p.engine, idx))
 	if e.MsgID != 0 {
 		p.selected = e.MsgID
 	}
@@ -79,13 +80,9 @@ func (p *playground) followEvent(ctx app.Context, idx int) {
 	})
 }
 
-// unexercised is unexercised(History()), once per history.
+// unexercised is panels.Unexercised(History()), once per history.
 func (p *playground) unexercised() map[string]string {
-	m := &unexercisedMemo
-	if m.out == nil || m.engine != p.engine || m.gen != p.histGen {
-		m.engine, m.gen, m.out = p.engine, p.histGen, unexercised(p.engine.History())
-	}
-	return m.out
+	return panels.UnexercisedOf(p.engine, p.histGen)
 }
 
 // renderNarration is the live region. It is visually hidden: the
@@ -93,29 +90,29 @@ func (p *playground) unexercised() map[string]string {
 func (p *playground) renderNarration() app.UI {
 	return app.Div().ID("narration").Class("visually-hidden").
 		Role("status").Aria("live", "polite").Aria("atomic", "true").
-		Text(narration(p.lang, p.engine, p.filter))
+		Text(panels.Narration(p.lang, p.engine, p.filter))
 }
 
 // renderMetrics is the panel, closed until the learner opens it.
 func (p *playground) renderMetrics() app.UI {
 	ready := false
-	if p.mx.open {
+	if p.mx.Open {
 		_, ready = p.engine.Metrics()
-		if !ready && !stateLater(p.engine) && p.hasCtx && !p.mx.polling {
+		if !ready && !stateLater(p.engine) && p.hasCtx && !p.mx.Polling {
 			// The page's own engine replays in slices: come back for
 			// the next one after a frame.
-			p.mx.polling = true
-			p.ctx.After(time.Millisecond, func(app.Context) { p.mx.polling = false })
+			p.mx.Polling = true
+			p.ctx.After(time.Millisecond, func(app.Context) { p.mx.Polling = false })
 		}
 	}
-	return &metricsView{Gen: p.histGen, Lang: p.lang, Open: p.mx.open, Ready: ready, Pos: p.engine.Pos(),
-		Engine: p.engine, Charts: &p.mx, CSVName: p.exportName("-metrics.csv"), toggled: p.metricsToggled}
+	return panels.NewMetrics(panels.MetricsView{Gen: p.histGen, Lang: p.lang, Open: p.mx.Open, Ready: ready, Pos: p.engine.Pos(),
+		Engine: p.engine, Charts: &p.mx, CSVName: p.exportName("-metrics.csv")}, p.metricsToggled, download)
 }
 
 // metricsToggled is how the panel reports that the learner opened or
 // closed it: the playground asks the engine for the series.
 func (p *playground) metricsToggled(open bool) {
-	p.mx.open = open
+	p.mx.Open = open
 	if p.hasCtx {
 		p.ctx.Dispatch(func(app.Context) {})
 	}
@@ -139,7 +136,7 @@ func (p *playground) openHelp(ctx app.Context) {
 }
 
 func (p *playground) renderShortcuts() app.UI {
-	return &shortcutsView{Lang: p.lang, Open: p.helpOpen, closed: p.helpClosed}
+	return panels.NewShortcuts(p.lang, p.helpOpen, p.helpClosed)
 }
 
 // helpClosed is how the help reports that it closed.

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+	"txnlab/app/panels"
 
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 )
@@ -228,7 +229,7 @@ func (p *playground) renderPresenterCaption() app.UI {
 		return app.Text("")
 	}
 	return app.Div().Body(
-		presenterCaption(p.lang, p.engine, narration(p.lang, p.engine, p.filter)),
+		presenterCaption(p.lang, p.engine, panels.Narration(p.lang, p.engine, p.filter)),
 		app.If(p.blank, func() app.UI { return presenterBlank(p.lang, func(app.Context) { p.blank = false }) }),
 	)
 }

@@ -6,6 +6,7 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+	"txnlab/app/panels"
 
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 
@@ -292,7 +293,7 @@ func TestEmbeddedNarratesTheStep(t *testing.T) {
 		if m == nil || !strings.Contains(page, `aria-live="polite"`) {
 			t.Fatalf("%s: no live region", lang)
 		}
-		if want := narration(lang, s.engine, s.filter); html.UnescapeString(strings.TrimSpace(m[1])) != want || want == "" {
+		if want := panels.Narration(lang, s.engine, s.filter); html.UnescapeString(strings.TrimSpace(m[1])) != want || want == "" {
 			t.Errorf("%s: the live region says %q, want %q", lang, strings.TrimSpace(m[1]), want)
 		}
 	}

@@ -1,4 +1,4 @@
-package app
+package panels
 
 import "github.com/maxence-charriere/go-app/v10/pkg/app"
 
@@ -6,9 +6,9 @@ import "github.com/maxence-charriere/go-app/v10/pkg/app"
 // browser traps the focus in it and Escape closes it (the dialog's own
 // cancel). While it is open the transport's keys are not taken.
 
-// shortcutKeys are the shortcuts the help lists: the keys, then what
+// ShortcutKeys are the shortcuts the help lists: the keys, then what
 // they do (a catalogue key).
-var shortcutKeys = []struct{ keys, what string }{
+var ShortcutKeys = []struct{ Keys, What string }{
 	{"Space", "keys.play"},
 	{"→", "keys.step"},
 	{"←", "keys.back"},
@@ -26,12 +26,12 @@ var shortcutKeys = []struct{ keys, what string }{
 }
 
 // onHelpClose follows the dialog closing, by its button or by Escape.
-func (v *shortcutsView) onHelpClose(ctx app.Context, e app.Event) {
+func (v *ShortcutsView) onHelpClose(ctx app.Context, e app.Event) {
 	v.Open = false
 	v.closed()
 }
 
-func (v *shortcutsView) onHelpCloseButton(ctx app.Context, e app.Event) {
+func (v *ShortcutsView) onHelpCloseButton(ctx app.Context, e app.Event) {
 	v.onHelpClose(ctx, e)
 	if d := app.Window().GetElementByID("shortcuts"); d.Truthy() && d.Get("open").Truthy() {
 		d.Call("close")
@@ -41,7 +41,7 @@ func (v *shortcutsView) onHelpCloseButton(ctx app.Context, e app.Event) {
 // onHelpKey keeps the focus inside the dialog on Tab: its one control
 // is the close button (showModal makes the page behind it inert, but Tab
 // could still leave for the browser's own controls).
-func (v *shortcutsView) onHelpKey(ctx app.Context, e app.Event) {
+func (v *ShortcutsView) onHelpKey(ctx app.Context, e app.Event) {
 	if e.Get("key").String() == "Tab" {
 		e.PreventDefault()
 		if c := app.Window().GetElementByID("shortcuts-close"); c.Truthy() {
@@ -51,21 +51,27 @@ func (v *shortcutsView) onHelpKey(ctx app.Context, e app.Event) {
 	ctx.PreventUpdate()
 }
 
-// shortcutsView is the keys' help: a component whose fields change only
+// ShortcutsView is the keys' help: a component whose fields change only
 // when it opens or closes, so a move does not redraw and compare it. It
 // reports its closing through closed, never through its parent.
-type shortcutsView struct {
+type ShortcutsView struct {
 	app.Compo
 	Lang   string
 	Open   bool
 	closed func()
 }
 
-func (v *shortcutsView) Render() app.UI {
+// NewShortcuts is the help in lang, open or not, reporting its closing
+// through closed (kept from the first render).
+func NewShortcuts(lang string, open bool, closed func()) *ShortcutsView {
+	return &ShortcutsView{Lang: lang, Open: open, closed: closed}
+}
+
+func (v *ShortcutsView) Render() app.UI {
 	l := v.Lang
-	rows := make([]app.UI, len(shortcutKeys))
-	for i, k := range shortcutKeys {
-		rows[i] = app.Tr().Body(app.Th().Scope("row").Body(app.Elem("kbd").Text(k.keys)), app.Td().Text(tr(l, k.what)))
+	rows := make([]app.UI, len(ShortcutKeys))
+	for i, k := range ShortcutKeys {
+		rows[i] = app.Tr().Body(app.Th().Scope("row").Body(app.Elem("kbd").Text(k.Keys)), app.Td().Text(tr(l, k.What)))
 	}
 	// app.Elem: go-app's element types each link their own methods
 	// into the wasm.

@@ -1,4 +1,4 @@
-package app
+package panels
 
 import (
 	"fmt"
@@ -21,30 +21,30 @@ import (
 // returns, and whether every invariant still holds.
 
 const (
-	tabTransactions = "transactions"
-	tabPartitions   = "partitions"
-	tabConsumers    = "consumers"
-	tabGroups       = "groups"
-	tabInvariants   = "invariants"
-	tabBreak        = "break"
+	TabTransactions = "transactions"
+	TabPartitions   = "partitions"
+	TabConsumers    = "consumers"
+	TabGroups       = "groups"
+	TabInvariants   = "invariants"
+	TabBreak        = "break"
 )
 
-var tabs = []struct{ id, label string }{
-	{tabTransactions, "Transactions"},
-	{tabPartitions, "Partitions"},
-	{tabConsumers, "Consumers"},
-	{tabGroups, "Groups"},
-	{tabInvariants, "Invariants"},
-	{tabBreak, "Break the protocol"},
+var Tabs = []struct{ ID, Label string }{
+	{TabTransactions, "Transactions"},
+	{TabPartitions, "Partitions"},
+	{TabConsumers, "Consumers"},
+	{TabGroups, "Groups"},
+	{TabInvariants, "Invariants"},
+	{TabBreak, "Break the protocol"},
 }
 
-// inspectorView is the inspector of the state at StatePos and the
+// InspectorView is the inspector of the state at StatePos and the
 // violations at ViolPos: a component, so go-app redraws it only when they
 // or the tab change. Snap and Viol point at what the runner shows (the
 // pointers compare equal, so the positions alone decide a redraw); it
-// reports a tab, an event link and a switch through onTab, follow and
-// act, never through its parent.
-type inspectorView struct {
+// reports a tab, an event link and a switch through its hooks, never
+// through its parent.
+type InspectorView struct {
 	app.Compo
 	Lang     string
 	Gen      int
@@ -56,38 +56,55 @@ type inspectorView struct {
 	Viol     *[]check.Violation
 	// Engine names the events the violations point at.
 	Engine Engine
-	// unexercised is unexercised(Engine.History()), asked for only
-	// when the break tab shows (a long history takes a while).
-	unexercised func() map[string]string
-	onTab       func(id string)
-	follow      func(ctx app.Context, idx int)
-	act         act
+
+	h InspectorHooks
 }
 
-func (v *inspectorView) Render() app.UI {
+// InspectorHooks are how the inspector reports, and what it asks for
+// only when it shows it.
+type InspectorHooks struct {
+	// Unexercised is Unexercised(Engine.History()), asked for only when
+	// the break tab shows (a long history takes a while).
+	Unexercised func() map[string]string
+	// OnTab says a tab was chosen; Follow, that an event's link was.
+	OnTab  func(id string)
+	Follow func(ctx app.Context, idx int)
+	// Act writes a switch's statement into the script.
+	Act Act
+}
+
+// NewInspector is the inspector v, reporting through h. The hooks are
+// kept from the first render: go-app copies only exported fields, and
+// would find two funcs different at every render.
+func NewInspector(v InspectorView, h InspectorHooks) *InspectorView {
+	v.h = h
+	return &v
+}
+
+func (v *InspectorView) Render() app.UI {
 	snap, viol, current := *v.Snap, *v.Viol, v.Current
 	l := v.Lang
-	tabButtons := make([]app.UI, len(tabs))
-	for i, t := range tabs {
-		id := t.id
-		label := tr(l, t.label)
-		if id == tabInvariants && len(viol) > 0 {
+	tabButtons := make([]app.UI, len(Tabs))
+	for i, t := range Tabs {
+		id := t.ID
+		label := tr(l, t.Label)
+		if id == TabInvariants && len(viol) > 0 {
 			label += " (" + strconv.Itoa(len(viol)) + ")"
 		}
-		if id == tabBreak && len(snap.Broken) > 0 {
+		if id == TabBreak && len(snap.Broken) > 0 {
 			label += fmt.Sprintf(tr(l, " (%d off)"), len(snap.Broken))
 		}
 		class := "tab"
-		if id == tabInvariants && len(viol) > 0 {
+		if id == TabInvariants && len(viol) > 0 {
 			class += " alarm"
 		}
 		tabButtons[i] = app.Button().Type("button").Class(class).Role("tab").
 			ID("tab-"+id).
-			Aria("busy", id == tabInvariants && !current).
+			Aria("busy", id == TabInvariants && !current).
 			Aria("selected", v.Tab == id).
 			Aria("controls", "panel-"+id).
 			TabIndex(map[bool]int{true: 0, false: -1}[v.Tab == id]).
-			OnClick(func(ctx app.Context, e app.Event) { v.setTab(id) }, scoped(id)).
+			OnClick(func(ctx app.Context, e app.Event) { v.setTab(id) }, Scoped(id)).
 			OnKeyDown(v.onTabKey).
 			Text(label)
 	}
@@ -95,15 +112,15 @@ func (v *inspectorView) Render() app.UI {
 	switch {
 	case !snap.Valid:
 		panel = app.P().Class("empty").Text(tr(l, "Step once to create the cluster."))
-	case v.Tab == tabPartitions:
+	case v.Tab == TabPartitions:
 		panel = partitionsPanel(l, snap)
-	case v.Tab == tabConsumers:
+	case v.Tab == TabConsumers:
 		panel = consumersPanel(l, snap)
-	case v.Tab == tabGroups:
+	case v.Tab == TabGroups:
 		panel = groupsPanel(l, snap)
-	case v.Tab == tabInvariants:
+	case v.Tab == TabInvariants:
 		panel = v.invariantsPanel(viol)
-	case v.Tab == tabBreak:
+	case v.Tab == TabBreak:
 		panel = v.breakPanel(snap)
 	default:
 		panel = transactionsPanel(l, snap)
@@ -116,25 +133,25 @@ func (v *inspectorView) Render() app.UI {
 
 // setTab shows tab id at once (go-app redraws the view whose element
 // handled the event) and reports it, so the runner draws it so next time.
-func (v *inspectorView) setTab(id string) {
+func (v *InspectorView) setTab(id string) {
 	v.Tab = id
-	v.onTab(id)
+	v.h.OnTab(id)
 }
 
 // onTabKey moves between tabs with the arrow keys, as the ARIA tabs
 // pattern asks.
-func (v *inspectorView) onTabKey(ctx app.Context, e app.Event) {
-	i := slices.IndexFunc(tabs, func(t struct{ id, label string }) bool { return t.id == v.Tab })
+func (v *InspectorView) onTabKey(ctx app.Context, e app.Event) {
+	i := slices.IndexFunc(Tabs, func(t struct{ ID, Label string }) bool { return t.ID == v.Tab })
 	switch e.Get("key").String() {
 	case "ArrowRight":
-		i = (i + 1) % len(tabs)
+		i = (i + 1) % len(Tabs)
 	case "ArrowLeft":
-		i = (i + len(tabs) - 1) % len(tabs)
+		i = (i + len(Tabs) - 1) % len(Tabs)
 	default:
 		ctx.PreventUpdate()
 		return
 	}
-	v.setTab(tabs[i].id)
+	v.setTab(Tabs[i].ID)
 	id := "tab-" + v.Tab
 	ctx.Defer(func(ctx app.Context) {
 		if b := app.Window().GetElementByID(id); b.Truthy() {
@@ -212,26 +229,26 @@ func lastRecords[T any](log []T) []T { return log[max(0, len(log)-txnLogShown):]
 // lays out its children two by two.
 func txnFacts(l string, t cluster.TransactionView, coord, state string, parts []string, coordDown bool) []app.UI {
 	md := t.Metadata
-	out := []app.UI{fact(tr(l, "coordinator"), fmt.Sprintf(tr(l, "%s — __transaction_state/%d, coordinator epoch %d"), coord, t.Partition, t.CoordinatorEpoch))}
+	out := []app.UI{Fact(tr(l, "coordinator"), fmt.Sprintf(tr(l, "%s — __transaction_state/%d, coordinator epoch %d"), coord, t.Partition, t.CoordinatorEpoch))}
 	switch {
 	case t.Loading:
-		out = append(out, fact(tr(l, "loading"), tr(l, "the coordinator is loading its partition")))
+		out = append(out, Fact(tr(l, "loading"), tr(l, "the coordinator is loading its partition")))
 	case !t.Known && coordDown:
-		out = append(out, fact(tr(l, "metadata"), tr(l, "pg.txn.unreachable")))
+		out = append(out, Fact(tr(l, "metadata"), tr(l, "pg.txn.unreachable")))
 	case !t.Known:
-		out = append(out, fact(tr(l, "metadata"), tr(l, "none (never initialised, or expired)")))
+		out = append(out, Fact(tr(l, "metadata"), tr(l, "none (never initialised, or expired)")))
 	default:
 		out = append(out,
 			factUI(tr(l, "state"), app.Span().Class("txn-state state-"+md.State).Text(state)),
-			fact(tr(l, "producer id / epoch"), fmt.Sprintf(tr(l, "%d / %d (last epoch %d)"), md.ProducerId, md.ProducerEpoch, md.LastProducerEpoch)),
-			fact(tr(l, "partitions"), orNone(l, strings.Join(parts, ", "))),
-			fact(tr(l, "timeout"), fmt.Sprintf("%d ms", md.TxnTimeoutMs)),
+			Fact(tr(l, "producer id / epoch"), fmt.Sprintf(tr(l, "%d / %d (last epoch %d)"), md.ProducerId, md.ProducerEpoch, md.LastProducerEpoch)),
+			Fact(tr(l, "partitions"), orNone(l, strings.Join(parts, ", "))),
+			Fact(tr(l, "timeout"), fmt.Sprintf("%d ms", md.TxnTimeoutMs)),
 		)
 	}
 	return out
 }
 
-func fact(term, value string) app.UI { return factUI(term, app.Text(value)) }
+func Fact(term, value string) app.UI { return factUI(term, app.Text(value)) }
 
 func factUI(term string, value app.UI) app.UI {
 	return app.Div().Body(app.Dt().Text(term), app.Dd().Body(value))
@@ -460,7 +477,7 @@ func offsetsTable(l string, snap Snapshot) app.UI {
 // invariantsPanel shows each of core/safety's invariants green or red,
 // in the language's order; its description is the catalogue's
 // "invariant.NAME".
-func (v *inspectorView) invariantsPanel(viol []check.Violation) app.UI {
+func (v *InspectorView) invariantsPanel(viol []check.Violation) app.UI {
 	byName := map[string][]check.Violation{}
 	for _, vi := range viol {
 		byName[vi.Invariant] = append(byName[vi.Invariant], vi)
@@ -480,7 +497,7 @@ func (v *inspectorView) invariantsPanel(viol []check.Violation) app.UI {
 	)
 }
 
-func (v *inspectorView) invariantItem(name, what string, vs []check.Violation) app.UI {
+func (v *InspectorView) invariantItem(name, what string, vs []check.Violation) app.UI {
 	class, mark, status := "invariant ok", "✓", "ok"
 	if len(vs) > 0 {
 		class, mark, status = "invariant broken", "✗", "violated"
@@ -511,21 +528,21 @@ func (v *inspectorView) invariantItem(name, what string, vs []check.Violation) a
 // eventLink moves to the step where an event happened and, for a message,
 // opens it in the message panel. It is named by what happened (the API
 // and its two ends, or the append), so a learner knows where it leads.
-func (v *inspectorView) eventLink(idx int) app.UI {
+func (v *InspectorView) eventLink(idx int) app.UI {
 	hist := v.Engine.History()
 	if idx < 0 || idx >= len(hist) {
 		return nil
 	}
 	e := &hist[idx]
 	return app.Button().Type("button").Class("link event-link").DataSet("event", idx).DataSet("msg", e.MsgID).
-		Title(fmt.Sprintf(tr(v.Lang, "inv.goto"), idx, stepOfEvent(v.Engine, idx))).
-		OnClick(func(ctx app.Context, ev app.Event) { v.follow(ctx, idx) }, scoped(idx)).
-		Text(eventName(v.Lang, v.Engine.Names(), e) + " (#" + strconv.Itoa(idx) + ")")
+		Title(fmt.Sprintf(tr(v.Lang, "inv.goto"), idx, StepOfEvent(v.Engine, idx))).
+		OnClick(func(ctx app.Context, ev app.Event) { v.h.Follow(ctx, idx) }, Scoped(idx)).
+		Text(EventName(v.Lang, v.Engine.Names(), e) + " (#" + strconv.Itoa(idx) + ")")
 }
 
-// eventName names an event in a link: "Produce p1 → broker-0",
+// EventName names an event in a link: "Produce p1 → broker-0",
 // "Fetch response broker-0 → c1", "append orders/0@3 on broker-2".
-func eventName(lang string, names *sim.Names, e *sim.Event) string {
+func EventName(lang string, names *sim.Names, e *sim.Event) string {
 	node := names.Name(e.Node)
 	switch e.Kind {
 	case sim.KindSend, sim.KindDeliver, sim.KindDrop:
@@ -540,8 +557,8 @@ func eventName(lang string, names *sim.Names, e *sim.Event) string {
 	return tr(lang, "event."+e.Kind.String()) + " " + node
 }
 
-// stepOfEvent is the first step whose trace includes event idx.
-func stepOfEvent(e Engine, idx int) int {
+// StepOfEvent is the first step whose trace includes event idx.
+func StepOfEvent(e Engine, idx int) int {
 	lo, hi := 0, e.Len()
 	for lo < hi {
 		mid := (lo + hi) / 2
@@ -557,12 +574,12 @@ func stepOfEvent(e Engine, idx int) int {
 // breakPanel offers a switch per safety mechanism. Turning one off writes
 // `break NAME` into the script at this moment (`restore NAME` turns it
 // back on), so the anomaly it lets through replays like everything else.
-func (v *inspectorView) breakPanel(snap Snapshot) app.UI {
+func (v *InspectorView) breakPanel(snap Snapshot) app.UI {
 	broken := map[string]bool{}
 	for _, m := range snap.Broken {
 		broken[m] = true
 	}
-	idle := v.unexercised()
+	idle := v.h.Unexercised()
 	var items []app.UI
 	for _, m := range safety.Mechanisms {
 		on := !broken[m.Name]
@@ -576,7 +593,7 @@ func (v *inspectorView) breakPanel(snap Snapshot) app.UI {
 				Aria("checked", on).
 				Aria("label", m.Name).
 				Title(stmt).
-				OnClick(func(ctx app.Context, e app.Event) { v.act(ctx, stmt) }, scoped(stmt)).
+				OnClick(func(ctx app.Context, e app.Event) { v.h.Act(ctx, stmt) }, Scoped(stmt)).
 				Body(app.Span().Class("knob")),
 			app.Div().Body(
 				app.Code().Text(m.Name),
@@ -612,7 +629,16 @@ var unexercisedMemo struct {
 	out    map[string]string
 }
 
-// unexercised names the mechanisms a history never puts to work, each
+// UnexercisedOf is Unexercised(e.History()), once per history gen.
+func UnexercisedOf(e Engine, gen int) map[string]string {
+	m := &unexercisedMemo
+	if m.out == nil || m.engine != e || m.gen != gen {
+		m.engine, m.gen, m.out = e, gen, Unexercised(e.History())
+	}
+	return m.out
+}
+
+// Unexercised names the mechanisms a history never puts to work, each
 // with the key of the reason: switching one of them off cannot change
 // anything in this scenario, and the break tab says so rather than let a
 // learner wait for an anomaly that cannot come. The tests are the
@@ -626,7 +652,7 @@ var unexercisedMemo struct {
 // epoch bump, an EndTxn of transaction version 2. An empty history (not
 // run yet) proves nothing. TestEveryMechanismHasAPrecondition fails on a
 // mechanism of core/safety's table missing here.
-func unexercised(history []sim.Event) map[string]string {
+func Unexercised(history []sim.Event) map[string]string {
 	out := map[string]string{}
 	if len(history) == 0 {
 		return out

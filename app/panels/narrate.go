@@ -1,4 +1,4 @@
-package app
+package panels
 
 import (
 	"fmt"
@@ -21,10 +21,10 @@ import (
 // restart) would be too long to listen to.
 const narrateMax = 4
 
-// txnStateRecord reads a __transaction_state record's text,
+// TxnStateRecord reads a __transaction_state record's text,
 // "[checkout-1:{state=Ongoing pid=0 …}]": the transactional id and the
 // state written.
-func txnStateRecord(text string) (id, state string, ok bool) {
+func TxnStateRecord(text string) (id, state string, ok bool) {
 	rest, ok := strings.CutPrefix(text, "[")
 	if !ok {
 		return "", "", false
@@ -40,9 +40,9 @@ func txnStateRecord(text string) (id, state string, ok bool) {
 	return id, rest[:end], true
 }
 
-// narration is what the step ending at the engine's position did, as
+// Narration is what the step ending at the engine's position did, as
 // the diagram shows it (filter): its events, each a sentence.
-func narration(lang string, e Engine, f diagram.Filter) string {
+func Narration(lang string, e Engine, f diagram.Filter) string {
 	pos := e.Pos()
 	if pos == 0 {
 		return tr(lang, "narrate.start")
@@ -105,7 +105,7 @@ func narrateEvent(lang string, names *sim.Names, ev *sim.Event) string {
 	case sim.KindAppend:
 		switch ev.Contents {
 		case sim.TransactionRecord:
-			if id, state, ok := txnStateRecord(ev.Text); ok {
+			if id, state, ok := TxnStateRecord(ev.Text); ok {
 				return t("narrate.txnlog", n, id, state, ev.Subject)
 			}
 		case sim.CommitMarker:

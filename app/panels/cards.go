@@ -1,4 +1,4 @@
-package app
+package panels
 
 import (
 	"fmt"
@@ -14,14 +14,14 @@ import (
 // scenario statement (see act), so whatever the learner does is a line of
 // the script that can be saved and replayed.
 
-// act is how a card reports a button: it writes stmt into the script at
+// Act is how a card reports a button: it writes stmt into the script at
 // the current step and runs it (the playground's act). A card holds the
 // function, never the playground.
-type act func(ctx app.Context, stmt string)
+type Act func(ctx app.Context, stmt string)
 
 // button is a card's button: its statement is its title, so the learner
 // sees which line it will write.
-func (a act) button(label, stmt string, inactive bool, class ...string) app.UI {
+func (a Act) button(label, stmt string, inactive bool, class ...string) app.UI {
 	c := "action"
 	if len(class) > 0 {
 		c += " " + strings.Join(class, " ")
@@ -35,24 +35,30 @@ func (a act) button(label, stmt string, inactive bool, class ...string) app.UI {
 				return
 			}
 			a(ctx, stmt)
-		}, scoped(stmt, inactive)).
+		}, Scoped(stmt, inactive)).
 		Text(label)
 }
 
-// clusterView is the cluster panel of the state at StatePos: a component,
+// NewCluster is the cluster panel of state *snap at position pos of
+// history gen, its buttons reporting through act.
+func NewCluster(lang string, gen, pos int, snap *Snapshot, act Act) *ClusterView {
+	return &ClusterView{Lang: lang, Gen: gen, StatePos: pos, Snap: snap, act: act}
+}
+
+// ClusterView is the cluster panel of the state at StatePos: a component,
 // so go-app redraws it only when that state changes. Snap points at the
 // state the playground shows (the pointer compares equal, so Gen and
 // StatePos alone decide a redraw); act is how its buttons report.
-type clusterView struct {
+type ClusterView struct {
 	app.Compo
 	Lang     string
 	Gen      int
 	StatePos int
 	Snap     *Snapshot
-	act      act
+	act      Act
 }
 
-func (c *clusterView) Render() app.UI {
+func (c *ClusterView) Render() app.UI {
 	snap := *c.Snap
 	// data-pos is the position whose state the cards show: in a long
 	// history it follows the position a frame later (idle.go).
@@ -78,7 +84,7 @@ func (c *clusterView) Render() app.UI {
 	for _, pv := range snap.Partitions {
 		partitions = append(partitions, pv.Partition)
 	}
-	group, offsets := offsetsGuess(snap)
+	group, offsets := OffsetsGuess(snap)
 	for _, pr := range snap.Producers {
 		clients = append(clients, &producerCardView{Lang: l, P: pr, Partitions: partitions, Group: group, Offsets: offsets, act: c.act})
 	}
@@ -98,7 +104,7 @@ type brokerCardView struct {
 	app.Compo
 	Lang string
 	B    cluster.BrokerView
-	act  act
+	act  Act
 }
 
 func (c *brokerCardView) Render() app.UI { return brokerCard(c.Lang, c.act, c.B) }
@@ -111,11 +117,11 @@ type producerCardView struct {
 	P              cluster.ProducerView
 	Partitions     []string
 	Group, Offsets string
-	act            act
+	act            Act
 }
 
 func (c *producerCardView) Render() app.UI {
-	return producerCard(c.Lang, c.act, c.P, c.Partitions, c.Group, c.Offsets)
+	return ProducerCard(c.Lang, c.act, c.P, c.Partitions, c.Group, c.Offsets)
 }
 
 // consumerCardView is a consumer's card.
@@ -123,7 +129,7 @@ type consumerCardView struct {
 	app.Compo
 	Lang string
 	C    cluster.ConsumerView
-	act  act
+	act  Act
 }
 
 func (c *consumerCardView) Render() app.UI { return consumerCard(c.Lang, c.act, c.C) }
@@ -136,7 +142,7 @@ func statusBadge(lang, status string, fenced bool) app.UI {
 	return app.Span().Class("badge status-"+text).DataSet("status", text).Text(tr(lang, "status."+text))
 }
 
-func brokerCard(l string, a act, b cluster.BrokerView) app.UI {
+func brokerCard(l string, a Act, b cluster.BrokerView) app.UI {
 	down := b.Status == "crashed"
 	var roles []app.UI
 	if len(b.CoordinatorOf) > 0 {
@@ -161,7 +167,7 @@ func brokerCard(l string, a act, b cluster.BrokerView) app.UI {
 	)
 }
 
-func producerCard(l string, a act, pr cluster.ProducerView, partitions []string, group, offsets string) app.UI {
+func ProducerCard(l string, a Act, pr cluster.ProducerView, partitions []string, group, offsets string) app.UI {
 	n := pr.Name
 	down := pr.Status == "crashed"
 	paused := pr.Status == "paused"
@@ -226,7 +232,7 @@ func producerCard(l string, a act, pr cluster.ProducerView, partitions []string,
 					tp := formValue(id+"-tp", "")
 					kv := strings.TrimSpace(formValue(id+"-kv", ""))
 					a(ctx, strings.TrimSpace(n+" send "+tp+" "+kv))
-				}, scoped(n, down, fatal)).Text("send"),
+				}, Scoped(n, down, fatal)).Text("send"),
 		),
 		app.If(txn, func() app.UI {
 			return app.Div().Class("mini-form").Role("group").Aria("label", fmt.Sprintf(tr(l, "Send offsets from %s"), n)).Body(
@@ -241,21 +247,21 @@ func producerCard(l string, a act, pr cluster.ProducerView, partitions []string,
 						g := strings.TrimSpace(formValue(id+"-group", group))
 						o := strings.TrimSpace(formValue(id+"-offsets", offsets))
 						a(ctx, strings.TrimSpace(n+" send-offsets "+g+" "+o))
-					}, scoped(n, group, offsets, down, fatal)).Text("send-offsets"),
+					}, Scoped(n, group, offsets, down, fatal)).Text("send-offsets"),
 			)
 		}),
 	)
 }
 
-// scoped keys a handler that captures row data: go-app keeps an element's
+// Scoped keys a handler that captures row data: go-app keeps an element's
 // handler across renders unless its scope changes (it compares handlers by
 // code, and every closure of one literal has the same code), so a button
 // reused for another card would otherwise run the old card's statement.
-func scoped(key ...any) app.EventOption { return app.EventScope(key...) }
+func Scoped(key ...any) app.EventOption { return app.EventScope(key...) }
 
-// offsetsGuess fills the send-offsets form with what a consume-transform-
+// OffsetsGuess fills the send-offsets form with what a consume-transform-
 // produce loop would send: the first consumer group's positions.
-func offsetsGuess(snap Snapshot) (group, offsets string) {
+func OffsetsGuess(snap Snapshot) (group, offsets string) {
 	group = "group-1"
 	for _, c := range snap.Consumers {
 		if c.GroupId == "" {
@@ -297,7 +303,7 @@ func formValue(id, def string) string {
 	return def
 }
 
-func consumerCard(l string, a act, c cluster.ConsumerView) app.UI {
+func consumerCard(l string, a Act, c cluster.ConsumerView) app.UI {
 	down := c.Status == "crashed"
 	return app.Li().Class("node-card consumer "+c.Status).DataSet("node", c.Name).DataSet("status", c.Status).Body(
 		app.Div().Class("card-head").Body(app.H3().Text(c.Name), statusBadge(l, c.Status, false)),

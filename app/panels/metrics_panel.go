@@ -1,4 +1,4 @@
-package app
+package panels
 
 import (
 	"fmt"
@@ -8,6 +8,7 @@ import (
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 
 	"txnlab/app/session"
+	"txnlab/app/uitext"
 	"txnlab/core/metrics"
 	"txnlab/core/sim"
 	"txnlab/internal/escape"
@@ -23,10 +24,10 @@ import (
 // the worker, asked for when the panel opens), never from a run on the
 // page's thread for the chart's sake.
 
-// metricsPanel is the panel's state, kept by the playground.
-type metricsPanel struct {
-	open    bool
-	polling bool // a poll of the page's own engine is queued
+// MetricsPanel is the panel's state, kept by the playground.
+type MetricsPanel struct {
+	Open    bool
+	Polling bool // a poll of the page's own engine is queued
 	// The charts of history gen in lang: their static parts are markup
 	// written once (drawMetrics), a few go-app elements each would cost
 	// the wasm more than the strings do.
@@ -68,25 +69,34 @@ const (
 	chartFocusable = 40
 )
 
-// metricsView is the panel: a component, so go-app redraws it only when
+// MetricsView is the panel: a component, so go-app redraws it only when
 // the history, the position, the language or the series' readiness
 // change. Engine gives the series; Charts keeps them drawn across
 // renders (the pointer compares equal); it reports its opening through
 // toggled, never through its parent.
-type metricsView struct {
+type MetricsView struct {
 	app.Compo
-	Gen     int
-	Lang    string
-	Open    bool
-	Ready   bool
-	Pos     int
-	Engine  Engine
-	Charts  *metricsPanel
-	CSVName string // the CSV download's file name
-	toggled func(open bool)
+	Gen      int
+	Lang     string
+	Open     bool
+	Ready    bool
+	Pos      int
+	Engine   Engine
+	Charts   *MetricsPanel
+	CSVName  string // the CSV download's file name
+	toggled  func(open bool)
+	download func(ctx app.Context, name, mime, content string)
 }
 
-func (v *metricsView) Render() app.UI {
+// NewMetrics is the panel v, reporting the learner's opening or closing
+// it through toggled and saving its CSV through download. The funcs are
+// kept from the first render: go-app copies only exported fields.
+func NewMetrics(v MetricsView, toggled func(open bool), download func(ctx app.Context, name, mime, content string)) *MetricsView {
+	v.toggled, v.download = toggled, download
+	return &v
+}
+
+func (v *MetricsView) Render() app.UI {
 	l := v.Lang
 	var body app.UI
 	if v.Open {
@@ -101,16 +111,16 @@ func (v *metricsView) Render() app.UI {
 	)
 }
 
-func (v *metricsView) onToggle(ctx app.Context, e app.Event) {
+func (v *MetricsView) onToggle(ctx app.Context, e app.Event) {
 	open := ctx.JSSrc().Get("open").Bool()
-	if open == v.Charts.open {
+	if open == v.Charts.Open {
 		return
 	}
 	v.Open = open
 	v.toggled(open) // the playground asks the engine
 }
 
-func (v *metricsView) renderBody() app.UI {
+func (v *MetricsView) renderBody() app.UI {
 	l := v.Lang
 	m, ready := v.Engine.Metrics()
 	if !ready {
@@ -149,9 +159,9 @@ func (v *metricsView) renderBody() app.UI {
 }
 
 // onCSV downloads the rows txnlab metrics prints for the script.
-func (v *metricsView) onCSV(ctx app.Context, e app.Event) {
+func (v *MetricsView) onCSV(ctx app.Context, e app.Event) {
 	if m, ok := v.Engine.Metrics(); ok {
-		download(ctx, v.CSVName, "text/csv", metrics.CSV(m.Points))
+		v.download(ctx, v.CSVName, "text/csv", metrics.CSV(m.Points))
 	}
 }
 
@@ -325,12 +335,12 @@ func formatDuration(ms int64) string {
 }
 
 // metricMeans is what a metric counts, in lang: core/metrics says it in
-// English, the Chinese is the app's (metricMeansZh).
+// English, the Chinese is the app's (uitext.MetricMeansZh).
 func metricMeans(l string, m *metrics.Metric) string {
 	if doc.Lang(l) == doc.Chinese {
 		for i, mm := range metrics.All {
-			if mm == m && i < len(metricMeansZh) {
-				return metricMeansZh[i]
+			if mm == m && i < len(uitext.MetricMeansZh) {
+				return uitext.MetricMeansZh[i]
 			}
 		}
 	}
