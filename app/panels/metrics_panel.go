@@ -55,20 +55,6 @@ type metricChart struct {
 
 const svgNS = "http://www.w3.org/2000/svg"
 
-// Chart geometry, in CSS pixels: the caption above, the plot spans
-// x0..x1 and y0..y1, the time axis's labels below.
-const (
-	chartW, chartH = 248, 92
-	chartX0        = 40
-	chartX1        = chartW - 8
-	chartY0        = 24
-	chartY1        = chartH - 16
-	// chartFocusable bounds the points a chart makes focusable: past it
-	// the keyboard would cross hundreds of stops (hover still shows
-	// every one).
-	chartFocusable = 40
-)
-
 // MetricsView is the panel: a component, so go-app redraws it only when
 // the history, the position, the language or the series' readiness
 // change. Engine gives the series; Charts keeps them drawn across
