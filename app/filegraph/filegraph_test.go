@@ -27,12 +27,13 @@ var ceiling = map[string]struct{ back, fields int }{
 	// 45 on the house branch; the merge with class mode (class_follow.go)
 	// and the metrics axis (metrics_axis.go) added 3 (48, 71 fields).
 	// house3: the runner both playgrounds embed, the panels and the
-	// text catalogue moved out: 42, playground 37 + 15 fields.
-	"..": {back: 42, fields: 52},
+	// text catalogue moved out: 42, playground 37 + 15 fields; the
+	// pages' paths apart from the route table (paths.go): 32.
+	"..": {back: 32, fields: 52},
 	// The catalogue of the UI's text, moved out of app (issue 26).
 	"../uitext": {back: 0, fields: 0},
 	// The playground's panels: no page, no pointer back (issue 26).
-	"../panels": {back: 1, fields: 10},
+	"../panels": {back: 0, fields: 10},
 }
 
 // TestUIHouse prints each UI package's measure (go test -v) and holds it
