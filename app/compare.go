@@ -25,9 +25,6 @@ import (
 // so the page and the CLI agree. A share link carries the script and
 // both settings (#s=…&a=…&b=…).
 
-// PathCompare is the compare page's path.
-const PathCompare = "/compare"
-
 // The settings a compare page opens with: the protocol the course
 // teaches against the one Kafka 4.0 runs.
 const (

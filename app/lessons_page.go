@@ -9,10 +9,6 @@ import (
 	"txnlab/lessons/doc"
 )
 
-// PathLessons is the lesson catalogue; a lesson is PathLessons/SLUG. In
-// Chinese both are under /zh.
-const PathLessons = "/lessons"
-
 // lessonsPage is the catalogue: the course as one path, each lesson with
 // the learner's progress, and progress export and import.
 type lessonsPage struct {

@@ -12,3 +12,14 @@ const (
 // Go starts it (remote_engine.go), so does the head's script on a page
 // with a playground (app/server), and the service worker caches it.
 const EngineWorkerPath = "/web/engine-worker.js"
+
+// PathLessons is the lesson catalogue; a lesson is PathLessons/SLUG. In
+// Chinese both are under /zh.
+const PathLessons = "/lessons"
+
+// PathReview is the review: a round of questions drawn from every
+// lesson. In Chinese it is under /zh.
+const PathReview = PathLessons + "/review"
+
+// PathCompare is the compare page's path.
+const PathCompare = "/compare"
