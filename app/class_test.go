@@ -2,8 +2,8 @@ package app
 
 import (
 	"testing"
-	"txnlab/app/uitext"
 
+	"txnlab/app/uitext"
 	"txnlab/lessons/doc"
 )
 

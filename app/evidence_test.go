@@ -3,10 +3,10 @@ package app
 import (
 	"strings"
 	"testing"
-	"txnlab/app/panels"
 
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 
+	"txnlab/app/panels"
 	"txnlab/scenarios"
 )
 

@@ -4,10 +4,10 @@ import (
 	"runtime/debug"
 	"sync"
 	"time"
-	"txnlab/app/panels"
 
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 
+	"txnlab/app/panels"
 	"txnlab/core/check"
 )
 

@@ -2,10 +2,10 @@ package app
 
 import (
 	"fmt"
-	"txnlab/app/panels"
 
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 
+	"txnlab/app/panels"
 	"txnlab/lessons/doc"
 )
 

@@ -6,12 +6,12 @@ import (
 	"regexp"
 	"strings"
 	"testing"
-	"txnlab/app/panels"
-	"txnlab/app/uitext"
 	"unicode"
 
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 
+	"txnlab/app/panels"
+	"txnlab/app/uitext"
 	"txnlab/core/safety"
 	"txnlab/core/sim"
 	"txnlab/i18n"

@@ -6,8 +6,8 @@ import (
 	"strconv"
 	"strings"
 	"testing"
-	"txnlab/app/uitext"
 
+	"txnlab/app/uitext"
 	"txnlab/core/sim"
 	"txnlab/diagram"
 	"txnlab/lessons/doc"

@@ -8,10 +8,10 @@ import (
 	"strconv"
 	"strings"
 	"time"
-	"txnlab/app/panels"
 
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 
+	"txnlab/app/panels"
 	"txnlab/core/check"
 	"txnlab/core/protocol"
 	"txnlab/core/sim"

@@ -5,10 +5,10 @@ import (
 	"io"
 	"strings"
 	"testing"
-	"txnlab/app/panels"
 
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 
+	"txnlab/app/panels"
 	"txnlab/app/session"
 	"txnlab/core/protocol"
 	"txnlab/core/sim"

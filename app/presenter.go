@@ -4,9 +4,10 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
-	"txnlab/app/panels"
 
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
+
+	"txnlab/app/panels"
 )
 
 // The presenter view: what an instructor puts on a projector. The

@@ -6,10 +6,10 @@ import (
 	"regexp"
 	"strings"
 	"testing"
-	"txnlab/app/panels"
 
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 
+	"txnlab/app/panels"
 	"txnlab/lessons/answer"
 	"txnlab/lessons/doc"
 )

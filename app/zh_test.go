@@ -7,10 +7,10 @@ import (
 	"strings"
 	"testing"
 	"time"
-	"txnlab/app/panels"
 
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 
+	"txnlab/app/panels"
 	"txnlab/i18n/english"
 	"txnlab/lessons/doc"
 )
