@@ -167,8 +167,3 @@ func (p *lessonsPage) onImport(ctx app.Context, e app.Event) {
 	files.Index(0).Call("text").Call("then", onText)
 	ctx.JSSrc().Set("value", "")
 }
-
-// lessonPath is a lesson's address in lang.
-func lessonPath(lang doc.Lang, slug string) string {
-	return inLang(lang, PathLessons+"/"+slug)
-}

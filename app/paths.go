@@ -1,5 +1,7 @@
 package app
 
+import "txnlab/lessons/doc"
+
 // Paths of the pages, shared by the route table, the links and the tests.
 const (
 	PathHome       = "/"
@@ -23,3 +25,8 @@ const PathReview = PathLessons + "/review"
 
 // PathCompare is the compare page's path.
 const PathCompare = "/compare"
+
+// lessonPath is a lesson's address in lang.
+func lessonPath(lang doc.Lang, slug string) string {
+	return inLang(lang, PathLessons+"/"+slug)
+}
