@@ -837,20 +837,3 @@ func (c *comparePage) renderSide(cmp *comparison, i int) app.UI {
 		),
 	)
 }
-
-// ---- From the playground ----
-
-// renderCompareLink is the playground's way to the compare page.
-func (p *playground) renderCompareLink() app.UI {
-	l := p.lang
-	return app.P().Class("pg-compare").Body(
-		app.Button().Type("button").Class("tool").DataSet("action", "compare").
-			Title(tr(l, "pg.compare.label")).OnClick(p.onCompare).Text(tr(l, "pg.compare")),
-	)
-}
-
-// onCompare opens the compare page with the editor's script, under the
-// default settings (Kafka 3.5 against 4.0).
-func (p *playground) onCompare(ctx app.Context, e app.Event) {
-	ctx.Navigate(inLang(doc.Lang(p.lang), PathCompare) + "#" + compareFragment(p.script, defaultSettingsA, defaultSettingsB))
-}

@@ -10,6 +10,7 @@ import (
 
 	"txnlab/app/panels"
 	"txnlab/diagram"
+	"txnlab/lessons/doc"
 )
 
 // The full playground's children, wired: what each is given to show and
@@ -264,4 +265,79 @@ func (p *playground) seekFound(ctx app.Context, i int, none string) {
 	p.engine.Seek(i)
 	p.say(false, "")
 	p.followNewest(ctx)
+}
+
+// renderCompareLink is the playground's way to the compare page.
+func (p *playground) renderCompareLink() app.UI {
+	l := p.lang
+	return app.P().Class("pg-compare").Body(
+		app.Button().Type("button").Class("tool").DataSet("action", "compare").
+			Title(tr(l, "pg.compare.label")).OnClick(p.onCompare).Text(tr(l, "pg.compare")),
+	)
+}
+
+// onCompare opens the compare page with the editor's script, under the
+// default settings (Kafka 3.5 against 4.0).
+func (p *playground) onCompare(ctx app.Context, e app.Event) {
+	ctx.Navigate(inLang(doc.Lang(p.lang), PathCompare) + "#" + compareFragment(p.script, defaultSettingsA, defaultSettingsB))
+}
+
+// renderClass is the playground's class bar.
+func (p *playground) renderClass() app.UI {
+	return &classBar{Lang: doc.Lang(p.lang), Follow: p.classFollow, Start: p.classTick}
+}
+
+// classTick starts the instructor's playground sending its state, until
+// the class ends or the page leaves the playground (the timer's dispatch
+// to a page that has gone is dropped).
+func (p *playground) classTick(ctx app.Context) {
+	c := theClass
+	if c == nil || !c.teacher || c.ended {
+		return
+	}
+	c.tickGen++
+	gen := c.tickGen
+	var tick func(ctx app.Context)
+	tick = func(ctx app.Context) {
+		if theClass != c || c.tickGen != gen || c.ended {
+			return
+		}
+		if p.scriptErr == nil && !p.busy {
+			c.sendState(ctx, classState{Script: p.script, Step: p.engine.Pos()})
+		}
+		ctx.After(classPoll, tick)
+	}
+	tick(ctx)
+}
+
+// classFollow takes the instructor's state into a student's playground.
+func (p *playground) classFollow(ctx app.Context) {
+	c := theClass
+	if c == nil || c.teacher || !c.following || c.state.Rev == 0 {
+		return
+	}
+	s := c.state
+	if s.Lesson != "" {
+		ctx.Navigate(inLang(doc.Lang(p.lang), PathLessons+"/"+s.Lesson))
+		return
+	}
+	if s.Script == "" {
+		return
+	}
+	if s.Script != p.script {
+		p.stop()
+		p.setEditor(ctx, s.Script)
+		p.startLoad(ctx, s.Script, func(ctx app.Context, err error) {
+			if theClass == c && c.following {
+				p.engine.Seek(c.state.Step)
+				p.followNewest(ctx)
+			}
+		})
+		return
+	}
+	if p.engine.Pos() != s.Step {
+		p.stop()
+		p.engine.Seek(s.Step)
+		p.followNewest(ctx)
+	}
 }
