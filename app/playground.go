@@ -12,7 +12,6 @@ import (
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 
 	"txnlab/app/panels"
-	"txnlab/core/check"
 	"txnlab/core/protocol"
 	"txnlab/core/sim"
 	"txnlab/lessons/doc"
@@ -90,28 +89,15 @@ type playground struct {
 	source  string
 	onLeave app.Func
 
-	// The progressive drawing of long histories (idle.go): the context
-	// the page was mounted with, the state last drawn, and what is
-	// queued for after the next paint.
-	ctx          app.Context
-	hasCtx       bool
-	shownViol    []check.Violation
-	shownViolPos int
-	movedAt      time.Time
-	settleQueued bool
-	violTimer    bool
-	idleQueued   bool
+	// The context the page was mounted with, and the progressive
+	// drawing of long histories (idle.go).
+	ctx    app.Context
+	hasCtx bool
+	paint  painting
 	// The trace's rows drawn (renderTrace), of the history and filter
 	// of traceKey.
-	traceKey   traceKey
-	traceRows  int
-	paintQueue []func(app.Context) bool
-	onFrame    app.Func
-	onPainted  app.Func
-	// frameQueue is run in the next requestAnimationFrame callback
-	// (beforePaint), by onLayout.
-	frameQueue []func()
-	onLayout   app.Func
+	traceKey  traceKey
+	traceRows int
 
 	// live is the live session the playground follows in Live mode
 	// (live.go), nil otherwise.
@@ -385,7 +371,7 @@ func (p *playground) work(ctx app.Context, gen int, done func(app.Context, error
 	p.busy = false
 	p.histGen++
 	// What was drawn of the old history is no state of the new one.
-	p.shownSnap, p.shownPos, p.shownViol, p.shownViolPos = Snapshot{}, 0, nil, -1
+	p.shownSnap, p.shownPos, p.paint.shownViol, p.paint.shownViolPos = Snapshot{}, 0, nil, -1
 	if done != nil {
 		done(ctx, err)
 	}

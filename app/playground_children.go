@@ -26,8 +26,8 @@ func (p *playground) renderCluster() app.UI {
 func (p *playground) renderInspector() app.UI {
 	p.snapshot()
 	_, current := p.violations()
-	return panels.NewInspector(panels.InspectorView{Lang: p.lang, Gen: p.histGen, StatePos: p.shownPos, ViolPos: p.shownViolPos, Current: current, Tab: p.tab,
-		Snap: &p.shownSnap, Viol: &p.shownViol, Engine: p.engine},
+	return panels.NewInspector(panels.InspectorView{Lang: p.lang, Gen: p.histGen, StatePos: p.shownPos, ViolPos: p.paint.shownViolPos, Current: current, Tab: p.tab,
+		Snap: &p.shownSnap, Viol: &p.paint.shownViol, Engine: p.engine},
 		panels.InspectorHooks{Unexercised: p.unexercised, OnTab: p.setTab, Follow: p.followEvent, Act: p.act})
 }
 
