@@ -54,7 +54,7 @@ WASM_NOINLINE := github.com/maxence-charriere/go-app/v10/... txnlab/app fmt enco
 	txnlab/diagram txnlab/core/scenario txnlab/core/protocol txnlab/core/cluster txnlab/lessons/... txnlab/app/session \
 	txnlab/core/check txnlab/internal/deflate txnlab/core/groupcoord txnlab/core/safety txnlab/scenarios \
 	txnlab/core/txncoord syscall/js slices strings strconv internal/strconv txnlab/core/explore \
-	txnlab/core/metrics
+	txnlab/core/metrics txnlab/app/panels txnlab/app/uitext
 WASM_FLAGS := -trimpath $(foreach p,$(WASM_NOINLINE),-gcflags=$(p)=-l)
 
 # The browser half (cmd/wasm links no server code), stripped, its line

@@ -482,66 +482,6 @@ func (b *classBar) Render() app.UI {
 	)
 }
 
-// renderClass is the playground's class bar.
-func (p *playground) renderClass() app.UI {
-	return &classBar{Lang: doc.Lang(p.lang), Follow: p.classFollow, Start: p.classTick}
-}
-
-// classTick starts the instructor's playground sending its state, until
-// the class ends or the page leaves the playground (the timer's dispatch
-// to a page that has gone is dropped).
-func (p *playground) classTick(ctx app.Context) {
-	c := theClass
-	if c == nil || !c.teacher || c.ended {
-		return
-	}
-	c.tickGen++
-	gen := c.tickGen
-	var tick func(ctx app.Context)
-	tick = func(ctx app.Context) {
-		if theClass != c || c.tickGen != gen || c.ended {
-			return
-		}
-		if p.scriptErr == nil && !p.busy {
-			c.sendState(ctx, classState{Script: p.script, Step: p.engine.Pos()})
-		}
-		ctx.After(classPoll, tick)
-	}
-	tick(ctx)
-}
-
-// classFollow takes the instructor's state into a student's playground.
-func (p *playground) classFollow(ctx app.Context) {
-	c := theClass
-	if c == nil || c.teacher || !c.following || c.state.Rev == 0 {
-		return
-	}
-	s := c.state
-	if s.Lesson != "" {
-		ctx.Navigate(inLang(doc.Lang(p.lang), PathLessons+"/"+s.Lesson))
-		return
-	}
-	if s.Script == "" {
-		return
-	}
-	if s.Script != p.script {
-		p.stop()
-		p.setEditor(ctx, s.Script)
-		p.startLoad(ctx, s.Script, func(ctx app.Context, err error) {
-			if theClass == c && c.following {
-				p.engine.Seek(c.state.Step)
-				p.followNewest(ctx)
-			}
-		})
-		return
-	}
-	if p.engine.Pos() != s.Step {
-		p.stop()
-		p.engine.Seek(s.Step)
-		p.followNewest(ctx)
-	}
-}
-
 // renderClassBar is the class's bar on any page: redraw is called after
 // each event (a page that follows the instructor moves in it), start
 // when the instructor's class begins.

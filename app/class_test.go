@@ -3,6 +3,7 @@ package app
 import (
 	"testing"
 
+	"txnlab/app/uitext"
 	"txnlab/lessons/doc"
 )
 
@@ -22,10 +23,10 @@ func TestClassHelpers(t *testing.T) {
 		t.Errorf("plainText = %q", got)
 	}
 	// The server's reasons come in the page's language, verbs filled.
-	if got := ClassText(doc.Chinese, "class.err.full", 400); got != "课堂已满（400 名学生）。" {
-		t.Errorf("ClassText zh = %q", got)
+	if got := uitext.ClassText(doc.Chinese, "class.err.full", 400); got != "课堂已满（400 名学生）。" {
+		t.Errorf("uitext.ClassText zh = %q", got)
 	}
-	if got := ClassText(doc.English, "class.err.secret"); got != "Only the class's instructor can do that." {
-		t.Errorf("ClassText en = %q", got)
+	if got := uitext.ClassText(doc.English, "class.err.secret"); got != "Only the class's instructor can do that." {
+		t.Errorf("uitext.ClassText en = %q", got)
 	}
 }

@@ -25,9 +25,6 @@ import (
 // so the page and the CLI agree. A share link carries the script and
 // both settings (#s=…&a=…&b=…).
 
-// PathCompare is the compare page's path.
-const PathCompare = "/compare"
-
 // The settings a compare page opens with: the protocol the course
 // teaches against the one Kafka 4.0 runs.
 const (
@@ -839,21 +836,4 @@ func (c *comparePage) renderSide(cmp *comparison, i int) app.UI {
 			app.Raw(`<div class="cmp-svg">`+s.svg(l, i, cmp)+`</div>`),
 		),
 	)
-}
-
-// ---- From the playground ----
-
-// renderCompareLink is the playground's way to the compare page.
-func (p *playground) renderCompareLink() app.UI {
-	l := p.lang
-	return app.P().Class("pg-compare").Body(
-		app.Button().Type("button").Class("tool").DataSet("action", "compare").
-			Title(tr(l, "pg.compare.label")).OnClick(p.onCompare).Text(tr(l, "pg.compare")),
-	)
-}
-
-// onCompare opens the compare page with the editor's script, under the
-// default settings (Kafka 3.5 against 4.0).
-func (p *playground) onCompare(ctx app.Context, e app.Event) {
-	ctx.Navigate(inLang(doc.Lang(p.lang), PathCompare) + "#" + compareFragment(p.script, defaultSettingsA, defaultSettingsB))
 }

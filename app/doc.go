@@ -14,9 +14,12 @@
 // same digest.
 //
 // The playground's files: playground.go (state, runs, transport handlers,
-// keyboard), editor.go, transport.go, stage.go (the diagram on the page and
-// the message panel; the diagram's layout, texts and drawing as data are
-// package txnlab/diagram), cards.go, inspector.go, export.go, share.go, idle.go
+// keyboard), runner.go (what both playgrounds are made of), editor.go,
+// transport.go, stage.go (the diagram on the page and the message panel;
+// the diagram's layout, texts and drawing as data are package
+// txnlab/diagram), playground_children.go (what the playground gives its
+// children: the transport and app/panels' cards, inspector, narration,
+// Metrics panel and shortcuts' help), export.go, share.go, idle.go
 // (long histories drawn progressively, the engine's background work
 // between frames). app/session keeps the checkpoints that make a move back
 // cheap.
@@ -35,7 +38,8 @@
 // the learner did, in localStorage, exported and imported as a file),
 // lesson_source.go (where a page's lesson comes from: the server's course
 // when pre-rendering, the page's own embedded data on a first load,
-// /lesson-data/ when the browser navigates). messages.go is the one
+// /lesson-data/ when the browser navigates). app/uitext is the one
 // catalogue of the UI's strings in English and Chinese, with the
-// language's paths (/zh/…); home.go and layout.go exist in both.
+// language's paths (/zh/…); paths.go has every page's address; home.go
+// and layout.go exist in both.
 package app

@@ -8,6 +8,7 @@ import (
 
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 
+	"txnlab/app/panels"
 	"txnlab/lessons/doc"
 )
 
@@ -74,36 +75,21 @@ type scenarioPlayground struct {
 	// the playground shows its step as a caption.
 	Presenting bool
 
-	// diagramState holds the engine and the diagram's view (stage.go).
-	diagramState
+	// runner is the script, the engine, the diagram's view, the
+	// position played and the run in progress (runner.go).
+	runner
 
 	loaded   string // the Script input the state below was made for
 	loadedID string // and the ID input
 
 	// workErr is the last run's outcome (an action that could not be
-	// written in); actionMsg what the last action button said.
-	workErr   error
-	actionMsg string
-
-	// editorText is what the textarea was last given from outside;
-	// script is what it holds now (see playground.editorText).
-	editorText, script string
-	scriptErr          *ScriptError
-	editGen            int
-	undoStack
+	// written in).
+	workErr error
 
 	// started is set once the script was asked to run (in view, Run, a
 	// ShowRequest): until then the page shows the script and a
 	// placeholder, and does no work.
 	started bool
-	busy    bool
-	busyGen int
-	// posAtRunEnd is the position in the old history just before a run
-	// ended and replaced it.
-	posAtRunEnd int
-	player
-
-	reducedMotion bool
 	// observer watches the section until it comes into view; onSeen is
 	// its callback, released with it.
 	observer app.Value
@@ -711,7 +697,7 @@ func (s *scenarioPlayground) renderTransport() app.UI {
 		// playground says it (narrate.go); silent until the script ran.
 		app.Div().Class("visually-hidden").Role("status").Aria("live", "polite").Aria("atomic", "true").
 			DataSet("narration", true).Body(app.If(s.started && !s.busy, func() app.UI {
-			return app.Text(narration(l, s.engine, s.filter))
+			return app.Text(panels.Narration(l, s.engine, s.filter))
 		})),
 	)
 }

@@ -6,6 +6,7 @@ import (
 
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 
+	"txnlab/app/panels"
 	"txnlab/scenarios"
 )
 
@@ -22,12 +23,12 @@ func TestBrokenExamplesExerciseTheirMechanism(t *testing.T) {
 		}
 		name = strings.TrimSuffix(name, "-off")
 		p := newTestPlayground(t, sc.Slug)
-		if why, idle := unexercised(p.engine.History())[name]; idle {
+		if why, idle := panels.Unexercised(p.engine.History())[name]; idle {
 			t.Errorf("%s: says %s is never exercised (%s)", sc.Slug, name, tr("", why))
 		}
 	}
 	p := newTestPlayground(t, "happy-path")
-	idle := unexercised(p.engine.History())
+	idle := panels.Unexercised(p.engine.History())
 	for _, name := range []string{"add-offsets", "epoch-fencing", "sequence-check"} {
 		if _, ok := idle[name]; !ok {
 			t.Errorf("happy-path: %s not reported idle", name)
@@ -39,7 +40,7 @@ func TestBrokenExamplesExerciseTheirMechanism(t *testing.T) {
 		}
 	}
 	p.onRunToEnd(ctx, app.Event{})
-	p.tab = tabBreak
+	p.tab = panels.TabBreak
 	html := render(p)
 	if !strings.Contains(html, "This scenario never exercises add-offsets: no producer calls send-offsets") {
 		t.Errorf("the break tab does not say add-offsets is idle:\n%s", html)

@@ -7,6 +7,7 @@ import (
 
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 
+	"txnlab/app/panels"
 	"txnlab/core/check"
 )
 
@@ -20,6 +21,27 @@ import (
 // parks sessions along the history (Engine.Idle), which keeps every later
 // move short. A short history (every library scenario) is shown all at
 // once, as before.
+// painting is the full playground's progressive drawing: the violations
+// last drawn (shownViol, of position shownViolPos), when the position
+// last moved, what is queued (a settle, the violations' timer, the
+// engine's idle work, what runs after the next paint or in the next
+// frame) and the browser callbacks that run the queues.
+type painting struct {
+	shownViol    []check.Violation
+	shownViolPos int
+	movedAt      time.Time
+	settleQueued bool
+	violTimer    bool
+	idleQueued   bool
+	paintQueue   []func(app.Context) bool
+	onFrame      app.Func
+	onPainted    app.Func
+	// frameQueue is run in the next requestAnimationFrame callback
+	// (beforePaint), by onLayout.
+	frameQueue []func()
+	onLayout   app.Func
+}
+
 const (
 	// progressiveEvents is the history length from which the page shows
 	// a move progressively.
@@ -88,20 +110,20 @@ func (p *playground) snapshot() Snapshot {
 // the position's (rather than the last ones drawn, while a long history's
 // are not checked yet).
 func (p *playground) violations() ([]check.Violation, bool) {
-	if !p.progressive() || p.engine.ViolationsReady() || (p.tab == tabInvariants && p.engine.StateCost() == 0) {
-		p.shownViol, p.shownViolPos = p.engine.Violations(), p.engine.Pos()
-		return p.shownViol, true
+	if !p.progressive() || p.engine.ViolationsReady() || (p.tab == panels.TabInvariants && p.engine.StateCost() == 0) {
+		p.paint.shownViol, p.paint.shownViolPos = p.engine.Violations(), p.engine.Pos()
+		return p.paint.shownViol, true
 	}
 	p.queueSettle()
-	return p.shownViol, false
+	return p.paint.shownViol, false
 }
 
 // queueSettle computes the position's state after the next paint.
 func (p *playground) queueSettle() {
-	if p.settleQueued {
+	if p.paint.settleQueued {
 		return
 	}
-	p.settleQueued = true
+	p.paint.settleQueued = true
 	p.afterPaint(p.settle)
 }
 
@@ -110,7 +132,7 @@ func (p *playground) queueSettle() {
 // violationsDelay, the invariants; then it resumes the background work.
 // It reports whether it changed what is drawn.
 func (p *playground) settle(ctx app.Context) bool {
-	p.settleQueued = false
+	p.paint.settleQueued = false
 	if p.busy {
 		return false
 	}
@@ -120,15 +142,15 @@ func (p *playground) settle(ctx app.Context) bool {
 		if p.engine.StateCost() > 0 {
 			return false // more frames to go
 		}
-		p.movedAt = time.Now()
+		p.paint.movedAt = time.Now()
 		return true
 	}
 	if !p.engine.ViolationsReady() {
-		if wait := violationsDelay - time.Since(p.movedAt); wait > 0 {
-			if !p.violTimer {
-				p.violTimer = true
+		if wait := violationsDelay - time.Since(p.paint.movedAt); wait > 0 {
+			if !p.paint.violTimer {
+				p.paint.violTimer = true
 				ctx.After(wait, func(ctx app.Context) {
-					p.violTimer = false
+					p.paint.violTimer = false
 					ctx.PreventUpdate()
 					p.queueSettle()
 				})
@@ -147,18 +169,18 @@ func (p *playground) settle(ctx app.Context) bool {
 // idle runs the engine's background work a slice per frame until there is
 // none left. It changes nothing on screen.
 func (p *playground) idle() {
-	if p.idleQueued || !app.IsClient || !p.hasCtx {
+	if p.paint.idleQueued || !app.IsClient || !p.hasCtx {
 		return
 	}
-	p.idleQueued = true
+	p.paint.idleQueued = true
 	setIdleMark(false)
 	p.afterPaint(func(ctx app.Context) bool {
-		p.idleQueued = false
-		if p.busy || p.settleQueued {
+		p.paint.idleQueued = false
+		if p.busy || p.paint.settleQueued {
 			return false // a run or a settle goes first; it resumes this
 		}
 		slice := idleSlice
-		if time.Since(p.movedAt) > restAfter && !p.playing {
+		if time.Since(p.paint.movedAt) > restAfter && !p.playing {
 			slice = restSlice
 		}
 		more := p.engine.Idle(slice)
@@ -198,7 +220,7 @@ func setIdleMark(done bool) {
 
 // moved notes that the position changed, for violationsDelay.
 func (p *playground) moved() {
-	p.movedAt = time.Now()
+	p.paint.movedAt = time.Now()
 	p.idle()
 }
 
@@ -210,23 +232,23 @@ func (p *playground) afterPaint(f func(app.Context) bool) {
 	if !app.IsClient || !p.hasCtx {
 		return
 	}
-	p.paintQueue = append(p.paintQueue, f)
-	if len(p.paintQueue) > 1 {
+	p.paint.paintQueue = append(p.paint.paintQueue, f)
+	if len(p.paint.paintQueue) > 1 {
 		return // already waiting for this frame
 	}
-	if p.onFrame == nil {
-		p.onPainted = app.FuncOf(func(this app.Value, args []app.Value) any {
+	if p.paint.onFrame == nil {
+		p.paint.onPainted = app.FuncOf(func(this app.Value, args []app.Value) any {
 			if !p.hasCtx {
 				// The page went while this frame was pending
 				// (releaseIdle): let the callbacks go now.
-				p.onFrame.Release()
-				p.onPainted.Release()
-				p.onFrame, p.onPainted = nil, nil
+				p.paint.onFrame.Release()
+				p.paint.onPainted.Release()
+				p.paint.onFrame, p.paint.onPainted = nil, nil
 				return nil
 			}
 			p.ctx.Dispatch(func(ctx app.Context) {
-				fns := p.paintQueue
-				p.paintQueue = nil
+				fns := p.paint.paintQueue
+				p.paint.paintQueue = nil
 				update := false
 				for _, f := range fns {
 					update = f(ctx) || update
@@ -237,12 +259,12 @@ func (p *playground) afterPaint(f func(app.Context) bool) {
 			})
 			return nil
 		})
-		p.onFrame = app.FuncOf(func(this app.Value, args []app.Value) any {
-			app.Window().Call("setTimeout", p.onPainted, 0)
+		p.paint.onFrame = app.FuncOf(func(this app.Value, args []app.Value) any {
+			app.Window().Call("setTimeout", p.paint.onPainted, 0)
 			return nil
 		})
 	}
-	app.Window().Call("requestAnimationFrame", p.onFrame)
+	app.Window().Call("requestAnimationFrame", p.paint.onFrame)
 }
 
 // beforePaint runs f in the next requestAnimationFrame callback: the
@@ -257,21 +279,21 @@ func (p *playground) beforePaint(f func()) {
 	if !app.IsClient {
 		return
 	}
-	p.frameQueue = append(p.frameQueue, f)
-	if len(p.frameQueue) > 1 {
+	p.paint.frameQueue = append(p.paint.frameQueue, f)
+	if len(p.paint.frameQueue) > 1 {
 		return // already waiting for this frame
 	}
-	if p.onLayout == nil {
-		p.onLayout = app.FuncOf(func(this app.Value, args []app.Value) any {
-			fns := p.frameQueue
-			p.frameQueue = nil
+	if p.paint.onLayout == nil {
+		p.paint.onLayout = app.FuncOf(func(this app.Value, args []app.Value) any {
+			fns := p.paint.frameQueue
+			p.paint.frameQueue = nil
 			for _, f := range fns {
 				f()
 			}
 			return nil
 		})
 	}
-	app.Window().Call("requestAnimationFrame", p.onLayout)
+	app.Window().Call("requestAnimationFrame", p.paint.onLayout)
 }
 
 // releaseIdle lets the JavaScript callbacks go when the page goes.
@@ -281,12 +303,12 @@ func (p *playground) releaseIdle() {
 	// then made the browser call a released function ("call to released
 	// function", found by TestBrowserFuzz); onPainted lets them go once
 	// that frame is drawn.
-	p.frameQueue = nil
-	if p.onFrame != nil && len(p.paintQueue) == 0 {
-		p.onFrame.Release()
-		p.onPainted.Release()
-		p.onFrame, p.onPainted = nil, nil
+	p.paint.frameQueue = nil
+	if p.paint.onFrame != nil && len(p.paint.paintQueue) == 0 {
+		p.paint.onFrame.Release()
+		p.paint.onPainted.Release()
+		p.paint.onFrame, p.paint.onPainted = nil, nil
 	}
-	p.paintQueue = nil
+	p.paint.paintQueue = nil
 	p.hasCtx = false
 }

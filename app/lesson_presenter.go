@@ -5,6 +5,7 @@ import (
 
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 
+	"txnlab/app/panels"
 	"txnlab/lessons/doc"
 )
 
@@ -75,7 +76,7 @@ func (s *scenarioPlayground) renderPresenterCaption() app.UI {
 	if !s.Presenting || !s.started || s.busy {
 		return app.Text("")
 	}
-	return presenterCaption(s.Lang, s.engine, narration(s.Lang, s.engine, s.filter))
+	return presenterCaption(s.Lang, s.engine, panels.Narration(s.Lang, s.engine, s.filter))
 }
 
 // slides are the indices of the lesson's segments a presentation shows

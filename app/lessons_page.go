@@ -9,10 +9,6 @@ import (
 	"txnlab/lessons/doc"
 )
 
-// PathLessons is the lesson catalogue; a lesson is PathLessons/SLUG. In
-// Chinese both are under /zh.
-const PathLessons = "/lessons"
-
 // lessonsPage is the catalogue: the course as one path, each lesson with
 // the learner's progress, and progress export and import.
 type lessonsPage struct {
@@ -170,9 +166,4 @@ func (p *lessonsPage) onImport(ctx app.Context, e app.Event) {
 	})
 	files.Index(0).Call("text").Call("then", onText)
 	ctx.JSSrc().Set("value", "")
-}
-
-// lessonPath is a lesson's address in lang.
-func lessonPath(lang doc.Lang, slug string) string {
-	return inLang(lang, PathLessons+"/"+slug)
 }

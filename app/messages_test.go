@@ -10,6 +10,8 @@ import (
 
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 
+	"txnlab/app/panels"
+	"txnlab/app/uitext"
 	"txnlab/core/safety"
 	"txnlab/core/sim"
 	"txnlab/i18n"
@@ -19,7 +21,7 @@ import (
 // Every message exists in both languages, and its Chinese is Chinese:
 // a learner on a Chinese page must never meet an English sentence.
 func TestEveryMessageHasBothLanguages(t *testing.T) {
-	for key, m := range messages {
+	for key, m := range uitext.Messages {
 		if strings.TrimSpace(m[0]) == "" || strings.TrimSpace(m[1]) == "" {
 			t.Errorf("%s: missing a language: %q", key, m)
 		}
@@ -35,7 +37,12 @@ func TestEveryMessageHasBothLanguages(t *testing.T) {
 // Every key the code asks for is in the catalogue: tr would show the key
 // itself.
 func TestEveryMessageKeyExists(t *testing.T) {
+	// app's files and those of the packages split from it.
 	files, _ := filepath.Glob("*.go")
+	for _, dir := range []string{"panels", "uitext"} {
+		more, _ := filepath.Glob(filepath.Join(dir, "*.go"))
+		files = append(files, more...)
+	}
 	call := regexp.MustCompile(`tr\([a-zA-Z.]+(?:\(\))?, "([^"]+)"\)`)
 	n := 0
 	for _, f := range files {
@@ -48,7 +55,7 @@ func TestEveryMessageKeyExists(t *testing.T) {
 		}
 		for _, m := range call.FindAllStringSubmatch(string(src), -1) {
 			n++
-			if _, ok := messages[m[1]]; !ok {
+			if _, ok := uitext.Messages[m[1]]; !ok {
 				t.Errorf("%s asks for message %q, which the catalogue lacks", f, m[1])
 			}
 		}
@@ -146,10 +153,10 @@ func TestMessagesUseTheGlossary(t *testing.T) {
 	strict := map[string]bool{"playground": true, "scenario": true, "lesson": true, "zombie": true, "evidence": true, "hint": true}
 	// The core's notes too: their English is the core's table.
 	all := map[string][2]string{}
-	for k, m := range messages {
+	for k, m := range uitext.Messages {
 		all[k] = m
 	}
-	for c, zh := range noteMessages {
+	for c, zh := range uitext.NoteMessages {
 		all["note "+sim.NoteTemplates[c]] = [2]string{sim.NoteTemplates[c], zh}
 	}
 	for _, term := range i18n.Glossary {
@@ -187,11 +194,11 @@ func TestUpdateNotice(t *testing.T) {
 // literal keys. (core/safety's entries: TestEverySafetyEntryIsTranslated.)
 func TestEveryComputedMessageKeyExists(t *testing.T) {
 	var keys []string
-	for _, x := range tabs {
-		keys = append(keys, x.label)
+	for _, x := range panels.Tabs {
+		keys = append(keys, x.Label)
 	}
-	for _, x := range shortcutKeys {
-		keys = append(keys, x.what)
+	for _, x := range panels.ShortcutKeys {
+		keys = append(keys, x.What)
 	}
 	for _, s := range []string{"up", "crashed", "paused", "fenced"} {
 		keys = append(keys, "status."+s)
@@ -209,24 +216,9 @@ func TestEveryComputedMessageKeyExists(t *testing.T) {
 		keys = append(keys, name)
 	}
 	for _, k := range keys {
-		if _, ok := messages[k]; !ok {
+		if _, ok := uitext.Messages[k]; !ok {
 			t.Errorf("the catalogue lacks %q", k)
 		}
-	}
-}
-
-// The playground's catalogue adds keys; it redefines none of the main
-// one's (init would silently keep the first).
-func TestPlaygroundMessagesAreNew(t *testing.T) {
-	n := 0
-	for k, v := range playgroundMessages {
-		if messages[k] != v {
-			t.Errorf("%s is in both catalogues, differently", k)
-		}
-		n++
-	}
-	if n < 100 {
-		t.Fatalf("only %d playground messages", n)
 	}
 }
 
@@ -247,7 +239,7 @@ func TestEverySafetyEntryIsTranslated(t *testing.T) {
 		keys = append(keys, "invariant."+i.Name)
 	}
 	for _, k := range keys {
-		m, ok := messages[k]
+		m, ok := uitext.Messages[k]
 		switch {
 		case !ok:
 			t.Errorf("the catalogue lacks %q", k)
@@ -257,21 +249,16 @@ func TestEverySafetyEntryIsTranslated(t *testing.T) {
 	}
 }
 
-// TestEveryMechanismHasAPrecondition: unexercised judges every
+// TestEveryMechanismHasAPrecondition: panels.Unexercised judges every
 // precondition of the table, so a history that does nothing (one crash)
-// calls every switch idle, each for the reason its entry needs, and a
-// precondition the scan does not judge is named.
+// calls every switch idle, each for the reason its entry needs
+// (panels' TestEveryPreconditionIsJudged names one the scan does not
+// judge).
 func TestEveryMechanismHasAPrecondition(t *testing.T) {
-	idle := unexercised([]sim.Event{{Kind: sim.KindCrash}})
+	idle := panels.Unexercised([]sim.Event{{Kind: sim.KindCrash}})
 	for _, m := range safety.Mechanisms {
 		if idle[m.Name] != "break.never."+m.Needs.Name {
 			t.Errorf("%s: %q", m, idle[m.Name])
-		}
-	}
-	judged := preconditions(false, false, false, false, false, false, false)
-	for _, p := range safety.Preconditions {
-		if _, ok := judged[p]; !ok {
-			t.Errorf("unexercised does not judge precondition %s", p)
 		}
 	}
 }

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"txnlab/app/uitext"
 	"txnlab/core/sim"
 	"txnlab/diagram"
 	"txnlab/lessons/doc"
@@ -28,14 +29,14 @@ var codeToken = regexp.MustCompile(`[^\s]*[^A-Za-z'’\s,:;()（）：，][^\s]*
 
 // englishProse lists the English sentences of a diagram's text by the
 // lessons' rule (englishSentence), after its code-like words
-// (isIdentifier, or any word holding a digit or a mark) are set apart:
+// (uitext.IsIdentifier, or any word holding a digit or a mark) are set apart:
 // the diagram writes Kafka's identifiers and the script's statements as
 // they are, in both languages.
 func englishProse(s string) []string {
 	var b strings.Builder
 	for _, w := range strings.Fields(s) {
 		bare := strings.Trim(w, ",:;()[]（）：，。")
-		if bare == "" || isIdentifier(bare) || codeToken.MatchString(bare) {
+		if bare == "" || uitext.IsIdentifier(bare) || codeToken.MatchString(bare) {
 			b.WriteString(" | ")
 			continue
 		}
@@ -49,11 +50,11 @@ func englishProse(s string) []string {
 var sampleArgs = []string{"broker-1", "3", "checkout-1", "30s", "PrepareCommit"}
 
 // TestEveryNoteHasBothLanguages: every note code the core writes has its
-// English (the core's table) and its Chinese (noteMessages), with the
+// English (the core's table) and its Chinese (uitext.NoteMessages), with the
 // same arguments, and the Chinese written out holds no English sentence.
 func TestEveryNoteHasBothLanguages(t *testing.T) {
 	for _, c := range sim.NoteCodes() {
-		en, zh := sim.NoteTemplates[c], noteMessages[c]
+		en, zh := sim.NoteTemplates[c], uitext.NoteMessages[c]
 		if en == "" || zh == "" {
 			t.Errorf("note %d: missing a language: %q / %q", c, en, zh)
 			continue
@@ -75,7 +76,7 @@ func TestEveryNoteHasBothLanguages(t *testing.T) {
 			t.Errorf("note %d in English: %q", c, got)
 		}
 	}
-	for c := range noteMessages {
+	for c := range uitext.NoteMessages {
 		if c == sim.NoteNone || int(c) >= len(sim.NoteTemplates) {
 			t.Errorf("noteMessages has a code the core does not: %d", c)
 		}

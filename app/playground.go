@@ -11,7 +11,7 @@ import (
 
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 
-	"txnlab/core/check"
+	"txnlab/app/panels"
 	"txnlab/core/protocol"
 	"txnlab/core/sim"
 	"txnlab/lessons/doc"
@@ -46,21 +46,13 @@ const defaultSlug = "happy-path"
 type playground struct {
 	app.Compo
 
-	// diagramState holds the engine and the diagram's view (stage.go).
-	diagramState
+	// runner is the script, the engine, the diagram's view, the
+	// position played and the run in progress (runner.go).
+	runner
 
-	// editorText is what the textarea was last given from outside (a
-	// scenario, an action). Typing changes script only: re-rendering the
-	// textarea's value on every keystroke would move the caret.
-	editorText string
-	// script is what the editor holds now; scriptErr its parse error,
-	// which leaves the engine on the last script that parsed, and
-	// scriptErrOf the text it is the error of (typing on makes it an
-	// older text's until the edits run).
-	script      string
-	scriptErr   *ScriptError
+	// scriptErrOf is the text scriptErr is the error of (typing on
+	// makes it an older text's until the edits run).
 	scriptErrOf string
-	editGen     int
 	loadGen     int // the scenario list's pending choice (onLoadScenario)
 
 	slug string // the library scenario loaded, if any
@@ -69,18 +61,12 @@ type playground struct {
 	slugTitle     string
 	libraryListed bool
 	original      string // its text, for Revert
-	undoStack            // earlier scripts replaced by an action, a revert or a load
 
 	notice    string // about the page (an unknown scenario)
-	actionMsg string // the outcome of the last button
-	actionErr bool
+	actionErr bool   // actionMsg (runner) is an error
 
-	player
 	speed int
 
-	// busyGen identifies the run in progress; a newer run supersedes it.
-	busyGen   int
-	busy      bool
 	busySince time.Time
 	// endAfterRun: Run to end was pressed while a run was in progress
 	// (the engine's worker answers a run a message later); the position
@@ -89,46 +75,29 @@ type playground struct {
 	// stepsAfterRun: Step pressed while the first run of the page was in
 	// progress, with no history to step through yet; taken when it comes.
 	stepsAfterRun int
-	// posAtRunEnd is the position in the old history just before a run
-	// ended and replaced it.
-	posAtRunEnd int
-	acting      bool // the run in progress carries out an action
+	acting        bool // the run in progress carries out an action
 
 	tab      string
 	untilAPI string
 
-	reducedMotion bool
-	helpOpen      bool // the keyboard shortcuts' help (shortcuts.go)
-	presenter          // the presenter view (presenter.go)
-	keydown       app.Func
+	helpOpen  bool // the keyboard shortcuts' help (shortcuts.go)
+	presenter      // the presenter view (presenter.go)
+	keydown   app.Func
 	// source is the address the playground was opened at: what it keeps
 	// across reloads belongs to it (keep.go). onLeave keeps the script
 	// when the page goes away and asks first if it was edited.
 	source  string
 	onLeave app.Func
 
-	// The progressive drawing of long histories (idle.go): the context
-	// the page was mounted with, the state last drawn, and what is
-	// queued for after the next paint.
-	ctx          app.Context
-	hasCtx       bool
-	shownViol    []check.Violation
-	shownViolPos int
-	movedAt      time.Time
-	settleQueued bool
-	violTimer    bool
-	idleQueued   bool
+	// The context the page was mounted with, and the progressive
+	// drawing of long histories (idle.go).
+	ctx    app.Context
+	hasCtx bool
+	paint  painting
 	// The trace's rows drawn (renderTrace), of the history and filter
 	// of traceKey.
-	traceKey   traceKey
-	traceRows  int
-	paintQueue []func(app.Context) bool
-	onFrame    app.Func
-	onPainted  app.Func
-	// frameQueue is run in the next requestAnimationFrame callback
-	// (beforePaint), by onLayout.
-	frameQueue []func()
-	onLayout   app.Func
+	traceKey  traceKey
+	traceRows int
 
 	// live is the live session the playground follows in Live mode
 	// (live.go), nil otherwise.
@@ -139,7 +108,7 @@ type playground struct {
 	// it takes that run rather than asking for it again.
 	firstSrc string
 
-	mx metricsPanel // the Metrics panel (metrics_panel.go)
+	mx panels.MetricsPanel // the Metrics panel (metrics_panel.go)
 }
 
 func newPlayground() *playground {
@@ -149,7 +118,7 @@ func newPlayground() *playground {
 	if !ok {
 		f.engine = newEngine()
 	}
-	p := &playground{diagramState: newDiagramState(f.engine, "diagram-scroll"), firstSrc: f.src, undoStack: undoStack{max: 50}, speed: defaultSpeed, tab: tabTransactions, untilAPI: "WriteTxnMarkers"}
+	p := &playground{runner: newRunner(f.engine, "diagram-scroll", 50), firstSrc: f.src, speed: defaultSpeed, tab: panels.TabTransactions, untilAPI: "WriteTxnMarkers"}
 	p.describedBy = "trace-heading"
 	if app.IsClient {
 		p.lang = string(langOf(app.Window().URL().Path))
@@ -402,7 +371,7 @@ func (p *playground) work(ctx app.Context, gen int, done func(app.Context, error
 	p.busy = false
 	p.histGen++
 	// What was drawn of the old history is no state of the new one.
-	p.shownSnap, p.shownPos, p.shownViol, p.shownViolPos = Snapshot{}, 0, nil, -1
+	p.shownSnap, p.shownPos, p.paint.shownViol, p.paint.shownViolPos = Snapshot{}, 0, nil, -1
 	if done != nil {
 		done(ctx, err)
 	}

@@ -8,6 +8,7 @@ import (
 
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 
+	"txnlab/app/panels"
 	"txnlab/app/session"
 	"txnlab/core/protocol"
 	"txnlab/core/sim"
@@ -58,7 +59,7 @@ func TestPlaygroundMountsAndUpdatesInTheTestEngine(t *testing.T) {
 		}
 		e.ConsumeAll()
 	}
-	p.tab = tabPartitions
+	p.tab = panels.TabPartitions
 	p.onRunToEnd(ctx, app.Event{})
 	if err := e.Load(p); err != nil {
 		t.Fatal(err)
@@ -431,8 +432,8 @@ func TestFatalProducerCardIsInactive(t *testing.T) {
 			if pr.State != "FATAL_ERROR" {
 				t.Fatalf("p1 ends in %s; the test wants a fenced producer", pr.State)
 			}
-			group, offsets := offsetsGuess(snap)
-			card = app.HTMLString(p.producerCard(pr, nil, group, offsets))
+			group, offsets := panels.OffsetsGuess(snap)
+			card = app.HTMLString(panels.ProducerCard(p.lang, p.act, pr, nil, group, offsets))
 		}
 	}
 	for _, stmt := range []string{"p1 init", "p1 begin", "p1 commit", "p1 abort"} {

@@ -6,6 +6,8 @@ import (
 	"strings"
 
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
+
+	"txnlab/app/panels"
 )
 
 // The presenter view: what an instructor puts on a projector. The
@@ -228,7 +230,7 @@ func (p *playground) renderPresenterCaption() app.UI {
 		return app.Text("")
 	}
 	return app.Div().Body(
-		presenterCaption(p.lang, p.engine, narration(p.lang, p.engine, p.filter)),
+		presenterCaption(p.lang, p.engine, panels.Narration(p.lang, p.engine, p.filter)),
 		app.If(p.blank, func() app.UI { return presenterBlank(p.lang, func(app.Context) { p.blank = false }) }),
 	)
 }

@@ -9,10 +9,6 @@ import (
 	"txnlab/lessons/doc"
 )
 
-// PathReview is the review: a round of questions drawn from every
-// lesson. In Chinese it is under /zh.
-const PathReview = PathLessons + "/review"
-
 // reviewSize is how many questions a review round asks.
 const reviewSize = 8
 

@@ -9,6 +9,7 @@ import (
 
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 
+	"txnlab/app/panels"
 	"txnlab/core/sim"
 	"txnlab/diagram"
 	"txnlab/internal/escape"
@@ -225,14 +226,14 @@ func (p *diagramState) svgUI(s diagram.Shape) app.UI {
 	if s.Msg != 0 {
 		id := s.Msg
 		e = e.TabIndex(0).Attr("role", "button").
-			OnClick(func(ctx app.Context, ev app.Event) { p.selectMsg(id) }, scoped(id)).
+			OnClick(func(ctx app.Context, ev app.Event) { p.selectMsg(id) }, panels.Scoped(id)).
 			On("keydown", func(ctx app.Context, ev app.Event) {
 				if ev.Get("key").String() == "Enter" {
 					p.selectMsg(id)
 					return
 				}
 				ctx.PreventUpdate()
-			}, scoped(id))
+			}, panels.Scoped(id))
 	}
 	var kids []app.UI
 	if s.Text != "" {
@@ -616,13 +617,13 @@ func (p *playground) renderMessagePanel() app.UI {
 	}
 	var related app.UI
 	if send.Resp && send.ReplyTo != 0 {
-		related = app.Button().Type("button").Class("link").OnClick(func(ctx app.Context, e app.Event) { p.selected = send.ReplyTo }, scoped(send.ReplyTo)).
+		related = app.Button().Type("button").Class("link").OnClick(func(ctx app.Context, e app.Event) { p.selected = send.ReplyTo }, panels.Scoped(send.ReplyTo)).
 			Text(fmt.Sprintf(tr(l, "the request it answers (#%d)"), send.ReplyTo))
 	} else {
 		for i := range events {
 			if r := &events[i]; r.Kind == sim.KindSend && r.Resp && r.ReplyTo == send.MsgID {
 				id := r.MsgID
-				related = app.Button().Type("button").Class("link").OnClick(func(ctx app.Context, e app.Event) { p.selected = id }, scoped(id)).
+				related = app.Button().Type("button").Class("link").OnClick(func(ctx app.Context, e app.Event) { p.selected = id }, panels.Scoped(id)).
 					Text(fmt.Sprintf(tr(l, "its response (#%d)"), id))
 				break
 			}

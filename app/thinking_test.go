@@ -9,6 +9,7 @@ import (
 
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 
+	"txnlab/app/panels"
 	"txnlab/lessons/answer"
 	"txnlab/lessons/doc"
 )
@@ -292,7 +293,7 @@ func TestEmbeddedNarratesTheStep(t *testing.T) {
 		if m == nil || !strings.Contains(page, `aria-live="polite"`) {
 			t.Fatalf("%s: no live region", lang)
 		}
-		if want := narration(lang, s.engine, s.filter); html.UnescapeString(strings.TrimSpace(m[1])) != want || want == "" {
+		if want := panels.Narration(lang, s.engine, s.filter); html.UnescapeString(strings.TrimSpace(m[1])) != want || want == "" {
 			t.Errorf("%s: the live region says %q, want %q", lang, strings.TrimSpace(m[1]), want)
 		}
 	}

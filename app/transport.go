@@ -106,51 +106,6 @@ func (t transportControls) scrubber(onInput app.EventHandler) app.HTMLInput {
 		OnInput(onInput)
 }
 
-// controls are the playground's transport's inputs.
-func (p *playground) controls() transportControls {
-	return transportControls{Lang: p.lang, IDPrefix: "transport", Pos: p.engine.Pos(), Len: p.engine.Len(), Playing: p.playing, Keys: true, Stale: p.stale(),
-		OnReset: p.onReset, OnBack: p.onStepBack, OnPlay: p.onPlay, OnPause: p.onPause, OnStep: p.onStep, OnEnd: p.onRunToEnd}
-}
-
-func (p *playground) renderTransport() app.UI {
-	pos, n := p.engine.Pos(), p.engine.Len()
-	t := p.controls()
-	l := p.lang
-	untilName := labelledBy(l, "Run until", "run-until-name")
-	_, apiName := localName(l, "API to run until", "until-api-name")
-	return app.Div().Class("transport-panel").Body(
-		app.Div().Class("transport").Role("toolbar").Aria("label", tr(l, "Transport")).Body(
-			append(t.buttons(),
-				app.Label().Class("speed").Body(
-					app.Span().Class("control-label").ID("speed-name").Text(tr(l, "Speed")),
-					&choice{Label: "Speed", LabelledBy: labelledBy(l, "Speed", "speed-name"), Values: speedValues, Texts: speedTexts, Selected: strconv.Itoa(p.speed), onChange: p.onSpeed},
-				),
-				app.Label().Class("check skip-quiet").Title(tr(t.Lang, "play.skipquiet.title")).Body(
-					app.Input().Type("checkbox").DataSet("action", "skip-quiet").Checked(p.player.quiet != nil).OnChange(p.onSkipQuiet),
-					app.Text(" "+tr(t.Lang, "play.skipquiet")),
-				),
-				app.Button().Type("button").Class("transport-button").DataSet("action", "next-interesting").
-					Title(tr(t.Lang, "play.next.title")).
-					Aria("disabled", t.Stale || pos >= n).
-					OnClick(p.onNextInteresting).Text(tr(t.Lang, "play.next")),
-			)...,
-		),
-		app.Div().Class("scrubber").Body(
-			t.scrubber(p.onScrub).ID("scrubber"),
-			app.Span().Class("run-until").Body(
-				app.If(apiName != nil, func() app.UI { return apiName }),
-				&choice{Label: "API to run until", LabelledBy: labelledBy(l, "API to run until", "until-api-name"), Values: apiNames, Texts: apiNames, Selected: p.untilAPI, onChange: p.onUntilAPI},
-				app.Button().Type("button").Class("transport-button").Aria("label", "Run until").
-					Aria("labelledby", untilName).
-					Title(tr(l, "Step until the next message of this API")).
-					Aria("disabled", pos >= n).
-					OnClick(p.onRunUntil).Body(app.Span().ID(untilName).Text(tr(l, "Run until"))),
-			),
-		),
-		p.renderStatus(),
-	)
-}
-
 // The options of the transport's selects.
 var speedValues, speedTexts, apiNames = func() (v, t, a []string) {
 	for i, s := range speeds {
@@ -194,75 +149,6 @@ func (c *choice) Render() app.UI {
 
 func formatSpeed(s float64) string {
 	return strconv.FormatFloat(s, 'f', -1, 64) + "×"
-}
-
-func (p *playground) renderStatus() app.UI {
-	pos, n := p.engine.Pos(), p.engine.Len()
-	lang := p.lang
-	line := tr(lang, "finished")
-	if l := p.engine.Line(); l > 0 {
-		line = fmt.Sprintf(tr(lang, "line %d"), l)
-	}
-	busy, running := p.engine.Busy()
-	// data-running: a run is in progress, from its first moment (the
-	// busy note shows only once it lasts): the engine's worker answers a
-	// run a message later, and the tests wait for it.
-	return app.Div().Class("status").DataSet("running", running).Body(
-		app.If(p.stale(), func() app.UI {
-			se := p.scriptErr
-			return app.P().Class("stale-note").Role("alert").DataSet("stale", se.Line).Text(fmt.Sprintf(
-				tr(lang, "pg.stale.note"), se.Line, se.Col))
-		}),
-		app.Span().Class("position").DataSet("pos", pos).DataSet("len", n).Text(fmt.Sprintf(tr(lang, "Step %d of %d"), pos, n)),
-		app.Span().Class("clock").Title(tr(lang, "pg.clock")).Text("t = "+p.engine.Now().String()),
-		app.Span().Class("line").Text(line),
-		app.If(running, func() app.UI {
-			return app.Span().Class("busy").Role("status").Text(fmt.Sprintf(tr(lang, "running the script… %d steps"), busy))
-		}),
-		app.Output().Class("digest").DataSet("digest", p.engine.Digest()).
-			Title(tr(lang, "pg.digest")).
-			Text(fmt.Sprintf(tr(lang, "digest %s"), p.engine.Digest())),
-		app.If(p.actionMsg != "", func() app.UI {
-			c := "action-msg"
-			if p.actionErr {
-				c += " error"
-			}
-			return app.Span().Class(c).Role("status").Text(p.actionMsg)
-		}),
-		p.helpButton(),
-	)
-}
-
-// onSkipQuiet turns on or off the passing of quiet steps while playing.
-func (p *playground) onSkipQuiet(ctx app.Context, e app.Event) {
-	if ctx.JSSrc().Get("checked").Bool() {
-		f := &p.filter // the filter at each step, not the one of this moment
-		p.player.quiet = func(e Engine, pos int) bool { return quietStep(e, *f, pos) }
-	} else {
-		p.player.quiet = nil
-	}
-}
-
-// onNextInteresting moves to the next step where something new happens
-// (nextInteresting), passing waits and the repeats of a retry loop.
-func (p *playground) onNextInteresting(ctx app.Context, e app.Event) {
-	if p.refuseStale() {
-		return
-	}
-	p.stop()
-	p.seekFound(ctx, nextInteresting(p.engine, p.filter), tr(p.controls().Lang, "play.next.none"))
-}
-
-// seekFound moves to step i, found by a search forward, and shows it
-// newest first; i ≤ 0 means the search found nothing, which none says.
-func (p *playground) seekFound(ctx app.Context, i int, none string) {
-	if i <= 0 {
-		p.say(true, none)
-		return
-	}
-	p.engine.Seek(i)
-	p.say(false, "")
-	p.followNewest(ctx)
 }
 
 // quietStep reports whether step pos (the events between positions pos-1

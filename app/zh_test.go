@@ -10,6 +10,7 @@ import (
 
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 
+	"txnlab/app/panels"
 	"txnlab/i18n/english"
 	"txnlab/lessons/doc"
 )
@@ -100,11 +101,11 @@ func TestChinesePlaygroundHasNoEnglishSentence(t *testing.T) {
 				break
 			}
 		}
-		for _, tab := range tabs {
-			p.tab = tab.id
+		for _, tab := range panels.Tabs {
+			p.tab = tab.ID
 			h := render(p)
 			for _, w := range englishIn(h) {
-				t.Errorf("%s, tab %s: English on the Chinese page: %q", slug, tab.id, w)
+				t.Errorf("%s, tab %s: English on the Chinese page: %q", slug, tab.ID, w)
 			}
 		}
 		p.lang = "en"
@@ -220,8 +221,8 @@ func TestNarrationSaysTheStepInWords(t *testing.T) {
 		t.Fatal("no PrepareCommit write in the happy path")
 	}
 	e.Seek(at)
-	en := narration("en", e, p.filter)
-	zh := narration("zh", e, p.filter)
+	en := panels.Narration("en", e, p.filter)
+	zh := panels.Narration("zh", e, p.filter)
 	for _, want := range []string{fmt.Sprintf("Step %d of %d: ", at, e.Len()), "broker-2, coordinator of checkout-1, writes PrepareCommit to __transaction_state/32"} {
 		if !strings.Contains(en, want) {
 			t.Errorf("English narration %q lacks %q", en, want)
@@ -240,7 +241,7 @@ func TestNarrationSaysTheStepInWords(t *testing.T) {
 	p = newTestPlayground(t, "zombie-fenced-on-produce")
 	for i := 1; i <= p.engine.Len(); i++ {
 		p.engine.Seek(i)
-		zh := narration("zh", p.engine, p.filter)
+		zh := panels.Narration("zh", p.engine, p.filter)
 		if !strings.HasPrefix(zh, "第 ") {
 			t.Fatalf("step %d: %q", i, zh)
 		}
@@ -276,7 +277,7 @@ func TestErrorIdentifiers(t *testing.T) {
 		"[order-42=created] pid=0 epoch=0 seq=0 txn": "",
 		"[:{state=Empty}]":                           "",
 	} {
-		id, state, ok := txnStateRecord(text)
+		id, state, ok := panels.TxnStateRecord(text)
 		if got := strings.TrimSpace(id + " " + state); ok != (want != "") || (ok && got != want) {
 			t.Errorf("txnStateRecord(%q) = %q, %v", text, got, ok)
 		}
@@ -296,7 +297,7 @@ func FuzzErrorIdentifiers(f *testing.F) {
 			}
 		}
 		didYouMean(msg)
-		txnStateRecord(msg)
+		panels.TxnStateRecord(msg)
 		coreErrorIn("zh", msg)
 	})
 }

@@ -30,7 +30,7 @@ const (
 )
 
 // Error is a refusal with a reason a person can read: Key names the reason
-// in the UI's message tables (app/messages_class.go), Args fill its verbs,
+// in the UI's message tables (app/uitext/messages_class.go), Args fill its verbs,
 // and Status is the HTTP status the server answers with.
 type Error struct {
 	Status int

@@ -17,7 +17,7 @@ func browser() build.Context {
 
 // uiPackages are the packages of app/ the measure covers, as paths
 // relative to this directory.
-var uiPackages = []string{".."}
+var uiPackages = []string{"..", "../uitext", "../panels"}
 
 // ceiling is, per package, how many file-to-file dependencies may run
 // back up, and how many fields (own plus embedded) a component may
@@ -25,8 +25,18 @@ var uiPackages = []string{".."}
 // change that makes the house harder to read fails here.
 var ceiling = map[string]struct{ back, fields int }{
 	// 45 on the house branch; the merge with class mode (class_follow.go)
-	// and the metrics axis (metrics_axis.go) added 3.
-	"..": {back: 48, fields: 71},
+	// and the metrics axis (metrics_axis.go) added 3 (48, 71 fields).
+	// house3: the runner both playgrounds embed, the panels and the
+	// text catalogue moved out: 42, playground 37 + 15 fields; the
+	// pages' paths apart from the route table (paths.go): 32; the
+	// transport's, compare link's and class bar's playground methods
+	// with the other children's: 24; the progressive drawing's fields
+	// as one part (idle.go): playground 27 + 15 fields.
+	"..": {back: 24, fields: 42},
+	// The catalogue of the UI's text, moved out of app (issue 26).
+	"../uitext": {back: 0, fields: 0},
+	// The playground's panels: no page, no pointer back (issue 26).
+	"../panels": {back: 0, fields: 10},
 }
 
 // TestUIHouse prints each UI package's measure (go test -v) and holds it

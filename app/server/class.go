@@ -11,7 +11,7 @@ import (
 	"strings"
 	"time"
 
-	txnapp "txnlab/app"
+	"txnlab/app/uitext"
 	"txnlab/classroom"
 	"txnlab/lessons/doc"
 )
@@ -42,7 +42,7 @@ func (s *Server) serveClass(w http.ResponseWriter, r *http.Request) {
 		}
 		w.Header().Set("Content-Type", "text/plain; charset=utf-8")
 		w.WriteHeader(e.Status)
-		fmt.Fprintln(w, txnapp.ClassText(lang, e.Key, e.Args...))
+		fmt.Fprintln(w, uitext.ClassText(lang, e.Key, e.Args...))
 	}
 	if h == nil {
 		fail(&classroom.Error{Status: 404, Key: "class.err.off"})

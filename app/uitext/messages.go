@@ -1,4 +1,4 @@
-package app
+package uitext
 
 import (
 	"strings"
@@ -13,7 +13,7 @@ import (
 // to the wasm). TestEveryMessageHasBothLanguages fails on a missing one.
 // The Chinese uses the glossary's terms (i18n.Glossary) and keeps Kafka's
 // identifiers in Latin script.
-var messages = map[string][2]string{
+var Messages = map[string][2]string{
 	"nav.main":       {"Main", "主导航"},
 	"nav.home":       {"Home", "首页"},
 	"nav.lessons":    {"Lessons", "课程"},
@@ -182,8 +182,8 @@ var messages = map[string][2]string{
 // tr is the message key in lang (a doc.Lang, or its string as the
 // components' inputs carry it). A key missing from the catalogue shows as
 // itself, which the catalogue test prevents from shipping.
-func tr[L ~string](lang L, key string) string {
-	m, ok := messages[key]
+func Tr[L ~string](lang L, key string) string {
+	m, ok := Messages[key]
 	if !ok {
 		return key
 	}
@@ -194,7 +194,7 @@ func tr[L ~string](lang L, key string) string {
 }
 
 // langOf is the language a page path is in: /zh/... is Chinese.
-func langOf(path string) doc.Lang {
+func LangOf(path string) doc.Lang {
 	if path == "/zh" || strings.HasPrefix(path, "/zh/") {
 		return doc.Chinese
 	}
@@ -202,8 +202,8 @@ func langOf(path string) doc.Lang {
 }
 
 // inLang is path in lang: the same page, the other language's address.
-func inLang(lang doc.Lang, path string) string {
-	if langOf(path) == doc.Chinese {
+func InLang(lang doc.Lang, path string) string {
+	if LangOf(path) == doc.Chinese {
 		path = strings.TrimPrefix(path, "/zh")
 	}
 	if path == "" {
@@ -226,8 +226,8 @@ func inLang(lang doc.Lang, path string) string {
 // accessible name is taken from aria-labelledby before aria-label). It
 // returns the span's id for aria-labelledby and the span, or "" and nil
 // on an English page.
-func localName[L ~string](lang L, name, id string) (string, app.UI) {
-	label := tr(lang, name)
+func LocalName[L ~string](lang L, name, id string) (string, app.UI) {
+	label := Tr(lang, name)
 	if label == name {
 		return "", nil
 	}
@@ -236,7 +236,7 @@ func localName[L ~string](lang L, name, id string) (string, app.UI) {
 
 // labelledBy is localName's id alone, for an element whose hidden label
 // is drawn elsewhere.
-func labelledBy[L ~string](lang L, name, id string) string {
-	id, _ = localName(lang, name, id)
+func LabelledBy[L ~string](lang L, name, id string) string {
+	id, _ = LocalName(lang, name, id)
 	return id
 }

@@ -1,14 +1,14 @@
-package app
+package panels
 
 import (
 	"fmt"
 	"strconv"
 	"strings"
-	"time"
 
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 
 	"txnlab/app/session"
+	"txnlab/app/uitext"
 	"txnlab/core/metrics"
 	"txnlab/core/sim"
 	"txnlab/internal/escape"
@@ -24,10 +24,10 @@ import (
 // the worker, asked for when the panel opens), never from a run on the
 // page's thread for the chart's sake.
 
-// metricsPanel is the panel's state, kept by the playground.
-type metricsPanel struct {
-	open    bool
-	polling bool // a poll of the page's own engine is queued
+// MetricsPanel is the panel's state, kept by the playground.
+type MetricsPanel struct {
+	Open    bool
+	Polling bool // a poll of the page's own engine is queued
 	// The charts of history gen in lang: their static parts are markup
 	// written once (drawMetrics), a few go-app elements each would cost
 	// the wasm more than the strings do.
@@ -55,49 +55,34 @@ type metricChart struct {
 
 const svgNS = "http://www.w3.org/2000/svg"
 
-// Chart geometry, in CSS pixels: the caption above, the plot spans
-// x0..x1 and y0..y1, the time axis's labels below.
-const (
-	chartW, chartH = 248, 92
-	chartX0        = 40
-	chartX1        = chartW - 8
-	chartY0        = 24
-	chartY1        = chartH - 16
-	// chartFocusable bounds the points a chart makes focusable: past it
-	// the keyboard would cross hundreds of stops (hover still shows
-	// every one).
-	chartFocusable = 40
-)
-
-// renderMetrics is the panel, closed until the learner opens it.
-func (p *playground) renderMetrics() app.UI {
-	ready := false
-	if p.mx.open {
-		_, ready = p.engine.Metrics()
-		if !ready && !stateLater(p.engine) && p.hasCtx && !p.mx.polling {
-			// The page's own engine replays in slices: come back for
-			// the next one after a frame.
-			p.mx.polling = true
-			p.ctx.After(time.Millisecond, func(app.Context) { p.mx.polling = false })
-		}
-	}
-	return &metricsView{Gen: p.histGen, Lang: p.lang, Open: p.mx.open, Ready: ready, Pos: p.engine.Pos(), p: p}
-}
-
-// metricsView is the panel: a component, so go-app redraws it only when
+// MetricsView is the panel: a component, so go-app redraws it only when
 // the history, the position, the language or the series' readiness
-// change.
-type metricsView struct {
+// change. Engine gives the series; Charts keeps them drawn across
+// renders (the pointer compares equal); it reports its opening through
+// toggled, never through its parent.
+type MetricsView struct {
 	app.Compo
-	Gen   int
-	Lang  string
-	Open  bool
-	Ready bool
-	Pos   int
-	p     *playground
+	Gen      int
+	Lang     string
+	Open     bool
+	Ready    bool
+	Pos      int
+	Engine   Engine
+	Charts   *MetricsPanel
+	CSVName  string // the CSV download's file name
+	toggled  func(open bool)
+	download func(ctx app.Context, name, mime, content string)
 }
 
-func (v *metricsView) Render() app.UI {
+// NewMetrics is the panel v, reporting the learner's opening or closing
+// it through toggled and saving its CSV through download. The funcs are
+// kept from the first render: go-app copies only exported fields.
+func NewMetrics(v MetricsView, toggled func(open bool), download func(ctx app.Context, name, mime, content string)) *MetricsView {
+	v.toggled, v.download = toggled, download
+	return &v
+}
+
+func (v *MetricsView) Render() app.UI {
 	l := v.Lang
 	var body app.UI
 	if v.Open {
@@ -112,32 +97,30 @@ func (v *metricsView) Render() app.UI {
 	)
 }
 
-func (v *metricsView) onToggle(ctx app.Context, e app.Event) {
+func (v *MetricsView) onToggle(ctx app.Context, e app.Event) {
 	open := ctx.JSSrc().Get("open").Bool()
-	if open == v.p.mx.open {
+	if open == v.Charts.Open {
 		return
 	}
-	v.p.mx.open, v.Open = open, open
-	if v.p.hasCtx {
-		v.p.ctx.Dispatch(func(app.Context) {}) // the playground asks the engine
-	}
+	v.Open = open
+	v.toggled(open) // the playground asks the engine
 }
 
-func (v *metricsView) renderBody() app.UI {
-	p, l := v.p, v.Lang
-	m, ready := p.engine.Metrics()
+func (v *MetricsView) renderBody() app.UI {
+	l := v.Lang
+	m, ready := v.Engine.Metrics()
 	if !ready {
 		return app.P().Aria("busy", "true").Text(tr(l, "mx.computing"))
 	}
 	if len(m.Points) == 0 {
 		return app.P().Text(tr(l, "mx.none"))
 	}
-	mx := &p.mx
-	if mx.gen != p.histGen || mx.lang != l || mx.groups == nil {
-		mx.gen, mx.lang = p.histGen, l
+	mx := v.Charts
+	if mx.gen != v.Gen || mx.lang != l || mx.groups == nil {
+		mx.gen, mx.lang = v.Gen, l
 		mx.groups, mx.zero, mx.axis = drawMetrics(l, m)
 	}
-	now := p.engine.Now()
+	now := v.Engine.Now()
 	x := strconv.Itoa(mx.axis.X(now))
 	// The step line and the value at the step, over each chart: markup
 	// of their own, so that a move replaces them and leaves the chart
@@ -162,9 +145,9 @@ func (v *metricsView) renderBody() app.UI {
 }
 
 // onCSV downloads the rows txnlab metrics prints for the script.
-func (v *metricsView) onCSV(ctx app.Context, e app.Event) {
-	if m, ok := v.p.engine.Metrics(); ok {
-		download(ctx, v.p.exportName("-metrics.csv"), "text/csv", metrics.CSV(m.Points))
+func (v *MetricsView) onCSV(ctx app.Context, e app.Event) {
+	if m, ok := v.Engine.Metrics(); ok {
+		v.download(ctx, v.CSVName, "text/csv", metrics.CSV(m.Points))
 	}
 }
 
@@ -338,12 +321,12 @@ func formatDuration(ms int64) string {
 }
 
 // metricMeans is what a metric counts, in lang: core/metrics says it in
-// English, the Chinese is the app's (metricMeansZh).
+// English, the Chinese is the app's (uitext.MetricMeansZh).
 func metricMeans(l string, m *metrics.Metric) string {
 	if doc.Lang(l) == doc.Chinese {
 		for i, mm := range metrics.All {
-			if mm == m && i < len(metricMeansZh) {
-				return metricMeansZh[i]
+			if mm == m && i < len(uitext.MetricMeansZh) {
+				return uitext.MetricMeansZh[i]
 			}
 		}
 	}

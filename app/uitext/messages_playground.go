@@ -1,4 +1,4 @@
-package app
+package uitext
 
 // playgroundMessages are the full playground's and the scenarios page's
 // part of the catalogue (messages), in a file of their own so the two
@@ -325,8 +325,8 @@ var playgroundMessages = map[string][2]string{
 
 func init() {
 	for k, v := range playgroundMessages {
-		if _, dup := messages[k]; !dup {
-			messages[k] = v
+		if _, dup := Messages[k]; !dup {
+			Messages[k] = v
 		}
 	}
 }

@@ -1,4 +1,4 @@
-package app
+package uitext
 
 // The exercise card's text (exercise.go), in English and Chinese; merged
 // into messages at init, as the playground's is. Kafka's and the
@@ -62,8 +62,8 @@ var exerciseMessages = map[string][2]string{
 
 func init() {
 	for k, v := range exerciseMessages {
-		if _, dup := messages[k]; !dup {
-			messages[k] = v
+		if _, dup := Messages[k]; !dup {
+			Messages[k] = v
 		}
 	}
 }

@@ -1,4 +1,4 @@
-package app
+package uitext
 
 // The presenter view's text (presenter.go), in English and Chinese;
 // merged into messages at init, as the playground's is.
@@ -24,8 +24,8 @@ var presenterMessages = map[string][2]string{
 
 func init() {
 	for k, v := range presenterMessages {
-		if _, dup := messages[k]; !dup {
-			messages[k] = v
+		if _, dup := Messages[k]; !dup {
+			Messages[k] = v
 		}
 	}
 }

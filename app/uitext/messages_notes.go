@@ -1,4 +1,4 @@
-package app
+package uitext
 
 import (
 	"fmt"
@@ -14,7 +14,7 @@ import (
 // durations, which are the same in both languages. The terms are the
 // glossary's (i18n.Glossary); Kafka's identifiers stay in Latin script.
 // TestEveryNoteHasBothLanguages fails on a code missing here.
-var noteMessages = map[sim.NoteCode]string{
+var NoteMessages = map[sim.NoteCode]string{
 	sim.NoteDuplicateBatch:       "重复的批次（seq {0}）：以它原来的偏移量 {1} 应答",
 	sim.NoteAcks0Failed:          "acks=0 的写入失败，错误码 {0}：没有响应；Broker 关闭了与 {1} 的连接",
 	sim.NoteProducerStateExpired: "生产者状态已过期（producer.id.expiration.ms），生产者 ID：{0}",
@@ -85,9 +85,9 @@ var noteMessages = map[sim.NoteCode]string{
 
 // noteIn writes a core note in language l: the catalogue's Chinese on a
 // Chinese page, the core's English otherwise.
-func noteIn(l string, n *sim.Note) string {
+func NoteIn(l string, n *sim.Note) string {
 	if doc.Lang(l) == doc.Chinese {
-		if t, ok := noteMessages[n.Code]; ok {
+		if t, ok := NoteMessages[n.Code]; ok {
 			return sim.FillNote(t, n.Args)
 		}
 	}
@@ -96,32 +96,32 @@ func noteIn(l string, n *sim.Note) string {
 
 // eventText is an event's text in language l: its note written in l
 // (the text's prefix, a call's result name, kept), else the text.
-func eventText(l string, e *sim.Event) string {
-	return e.TextIn(func(n *sim.Note) string { return noteIn(l, n) })
+func EventText(l string, e *sim.Event) string {
+	return e.TextIn(func(n *sim.Note) string { return NoteIn(l, n) })
 }
 
 // diagramWords are the diagram's words in language l: an arrow's fate
 // (the core's reason for a loss translated as the message panel
 // translates it), the core's notes, the diagram's own few words; nil
 // (English) on an English page.
-func diagramWords(l string) *diagram.Words {
+func DiagramWords(l string) *diagram.Words {
 	if doc.Lang(l) != doc.Chinese {
 		return nil
 	}
 	return &diagram.Words{
-		Lost:     func(reason string) string { return fmt.Sprintf(tr(l, "lost: %s"), coreErrorIn(l, reason)) },
-		InFlight: tr(l, "in flight"),
-		Note:     func(n *sim.Note) string { return noteIn(l, n) },
-		Leads:    tr(l, "diagram.leads"),
-		Marker:   tr(l, "diagram.marker"),
-		TxnLog:   tr(l, "diagram.txnlog"),
-		Append:   tr(l, "diagram.append"),
-		Line:     tr(l, "line %s"),
-		Met:      tr(l, "diagram.met"),
-		Unmet:    tr(l, "diagram.unmet"),
-		Actual:   tr(l, "diagram.actual"),
+		Lost:     func(reason string) string { return fmt.Sprintf(Tr(l, "lost: %s"), CoreErrorIn(l, reason)) },
+		InFlight: Tr(l, "in flight"),
+		Note:     func(n *sim.Note) string { return NoteIn(l, n) },
+		Leads:    Tr(l, "diagram.leads"),
+		Marker:   Tr(l, "diagram.marker"),
+		TxnLog:   Tr(l, "diagram.txnlog"),
+		Append:   Tr(l, "diagram.append"),
+		Line:     Tr(l, "line %s"),
+		Met:      Tr(l, "diagram.met"),
+		Unmet:    Tr(l, "diagram.unmet"),
+		Actual:   Tr(l, "diagram.actual"),
 		Lifecycle: func(k sim.Kind) string {
-			return tr(l, "diagram."+k.String())
+			return Tr(l, "diagram."+k.String())
 		},
 	}
 }

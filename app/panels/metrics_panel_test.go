@@ -1,12 +1,14 @@
-package app
+package panels
 
 import (
 	"strings"
 	"testing"
 
 	"txnlab/app/session"
+	"txnlab/app/uitext"
 	"txnlab/core/metrics"
 	"txnlab/lessons/doc"
+	"txnlab/scenarios"
 )
 
 // A Chinese reader meets every metric's meaning in Chinese, and its name
@@ -24,8 +26,8 @@ func TestEveryMetricMeansSomethingInChinese(t *testing.T) {
 			t.Errorf("%s in English: %q", m.Name, got)
 		}
 	}
-	if len(metricMeansZh) != len(metrics.All) || metricMeans(string(doc.Chinese), metrics.RecordRetries) != metricMeansZh[len(metricMeansZh)-1] {
-		t.Errorf("%d Chinese meanings for %d metrics", len(metricMeansZh), len(metrics.All))
+	if len(uitext.MetricMeansZh) != len(metrics.All) || metricMeans(string(doc.Chinese), metrics.RecordRetries) != uitext.MetricMeansZh[len(uitext.MetricMeansZh)-1] {
+		t.Errorf("%d Chinese meanings for %d metrics", len(uitext.MetricMeansZh), len(metrics.All))
 	}
 }
 
@@ -73,7 +75,7 @@ func TestFormatDuration(t *testing.T) {
 // metrics, polled until the engine has them.
 func metricsOf(t *testing.T, slug string) session.Metrics {
 	t.Helper()
-	sc, _ := scenarioBySlug(slug)
+	sc, _ := scenarios.Get(slug)
 	e := session.New()
 	if err := e.Load(sc.Script); err != nil {
 		t.Fatal(err)

@@ -1,4 +1,4 @@
-package app
+package uitext
 
 // The compare page's text (compare.go), in English and Chinese; merged
 // into messages at init, as the playground's is.
@@ -44,8 +44,8 @@ var compareMessages = map[string][2]string{
 
 func init() {
 	for k, v := range compareMessages {
-		if _, dup := messages[k]; !dup {
-			messages[k] = v
+		if _, dup := Messages[k]; !dup {
+			Messages[k] = v
 		}
 	}
 }

@@ -1,4 +1,4 @@
-package app
+package uitext
 
 import (
 	"fmt"
@@ -82,8 +82,8 @@ var classMessages = map[string][2]string{
 
 func init() {
 	for k, v := range classMessages {
-		if _, dup := messages[k]; !dup {
-			messages[k] = v
+		if _, dup := Messages[k]; !dup {
+			Messages[k] = v
 		}
 	}
 }
@@ -91,7 +91,7 @@ func init() {
 // ClassText is a class message in lang, its verbs filled: the server's
 // reason for refusing a class message, in the page's language.
 func ClassText(lang doc.Lang, key string, args ...any) string {
-	s := tr(lang, key)
+	s := Tr(lang, key)
 	if len(args) > 0 {
 		s = fmt.Sprintf(s, args...)
 	}

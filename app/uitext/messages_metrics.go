@@ -1,4 +1,4 @@
-package app
+package uitext
 
 // The Metrics panel's text (metrics_panel.go), in English and Chinese;
 // merged into messages at init, as the playground's is. The metrics keep
@@ -28,7 +28,7 @@ var metricsMessages = map[string][2]string{
 // metricMeansZh says in Chinese what each metric of core/metrics counts
 // (Metric.Means is the English), in metrics.All's order (a list, not a
 // map: a map literal is code in the wasm, a list is data).
-var metricMeansZh = []string{
+var MetricMeansZh = []string{
 	"分区 Leader 的高水位（ListOffsets LATEST；Kafka 没有发布它的 gauge）",
 	"Leader 的最后稳定偏移量（LSO）：最早的未完成事务的第一个偏移量；没有未完成事务时等于高水位（以 read_committed 发出的 ListOffsets）",
 	"高水位减去最后稳定偏移量（UnifiedLog.lastStableOffsetLag）：read_committed 消费者暂时还读不到的部分",
@@ -45,8 +45,8 @@ var metricMeansZh = []string{
 
 func init() {
 	for k, v := range metricsMessages {
-		if _, dup := messages[k]; !dup {
-			messages[k] = v
+		if _, dup := Messages[k]; !dup {
+			Messages[k] = v
 		}
 	}
 }

@@ -1,4 +1,4 @@
-package app
+package panels
 
 import (
 	"math"
@@ -7,6 +7,20 @@ import (
 
 	"txnlab/core/metrics"
 	"txnlab/core/sim"
+)
+
+// Chart geometry, in CSS pixels: the caption above, the plot spans
+// x0..x1 and y0..y1, the time axis's labels below.
+const (
+	chartW, chartH = 248, 92
+	chartX0        = 40
+	chartX1        = chartW - 8
+	chartY0        = 24
+	chartY1        = chartH - 16
+	// chartFocusable bounds the points a chart makes focusable: past it
+	// the keyboard would cross hundreds of stops (hover still shows
+	// every one).
+	chartFocusable = 40
 )
 
 // timeAxis places a run's virtual time on the charts' width. A linear

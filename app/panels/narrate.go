@@ -1,10 +1,8 @@
-package app
+package panels
 
 import (
 	"fmt"
 	"strings"
-
-	"github.com/maxence-charriere/go-app/v10/pkg/app"
 
 	"txnlab/core/sim"
 	"txnlab/diagram"
@@ -23,10 +21,10 @@ import (
 // restart) would be too long to listen to.
 const narrateMax = 4
 
-// txnStateRecord reads a __transaction_state record's text,
+// TxnStateRecord reads a __transaction_state record's text,
 // "[checkout-1:{state=Ongoing pid=0 …}]": the transactional id and the
 // state written.
-func txnStateRecord(text string) (id, state string, ok bool) {
+func TxnStateRecord(text string) (id, state string, ok bool) {
 	rest, ok := strings.CutPrefix(text, "[")
 	if !ok {
 		return "", "", false
@@ -42,9 +40,9 @@ func txnStateRecord(text string) (id, state string, ok bool) {
 	return id, rest[:end], true
 }
 
-// narration is what the step ending at the engine's position did, as
+// Narration is what the step ending at the engine's position did, as
 // the diagram shows it (filter): its events, each a sentence.
-func narration(lang string, e Engine, f diagram.Filter) string {
+func Narration(lang string, e Engine, f diagram.Filter) string {
 	pos := e.Pos()
 	if pos == 0 {
 		return tr(lang, "narrate.start")
@@ -107,7 +105,7 @@ func narrateEvent(lang string, names *sim.Names, ev *sim.Event) string {
 	case sim.KindAppend:
 		switch ev.Contents {
 		case sim.TransactionRecord:
-			if id, state, ok := txnStateRecord(ev.Text); ok {
+			if id, state, ok := TxnStateRecord(ev.Text); ok {
 				return t("narrate.txnlog", n, id, state, ev.Subject)
 			}
 		case sim.CommitMarker:
@@ -143,12 +141,4 @@ func narrateEvent(lang string, names *sim.Names, ev *sim.Event) string {
 		}
 		return t("narrate.note", n, text)
 	}
-}
-
-// renderNarration is the live region. It is visually hidden: the
-// diagram, the status line and the cards say the same to the eye.
-func (p *playground) renderNarration() app.UI {
-	return app.Div().ID("narration").Class("visually-hidden").
-		Role("status").Aria("live", "polite").Aria("atomic", "true").
-		Text(narration(p.lang, p.engine, p.filter))
 }

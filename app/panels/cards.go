@@ -1,4 +1,4 @@
-package app
+package panels
 
 import (
 	"fmt"
@@ -14,9 +14,14 @@ import (
 // scenario statement (see act), so whatever the learner does is a line of
 // the script that can be saved and replayed.
 
-// actionButton is a card's button: its statement is its title, so the
-// learner sees which line it will write.
-func (p *playground) actionButton(label, stmt string, inactive bool, class ...string) app.UI {
+// Act is how a card reports a button: it writes stmt into the script at
+// the current step and runs it (the playground's act). A card holds the
+// function, never the playground.
+type Act func(ctx app.Context, stmt string)
+
+// button is a card's button: its statement is its title, so the learner
+// sees which line it will write.
+func (a Act) button(label, stmt string, inactive bool, class ...string) app.UI {
 	c := "action"
 	if len(class) > 0 {
 		c += " " + strings.Join(class, " ")
@@ -29,31 +34,35 @@ func (p *playground) actionButton(label, stmt string, inactive bool, class ...st
 			if inactive {
 				return
 			}
-			p.act(ctx, stmt)
-		}, scoped(stmt, inactive)).
+			a(ctx, stmt)
+		}, Scoped(stmt, inactive)).
 		Text(label)
 }
 
-func (p *playground) renderCluster() app.UI {
-	p.snapshot()
-	return &clusterView{Gen: p.histGen, StatePos: p.shownPos, p: p}
+// NewCluster is the cluster panel of state *snap at position pos of
+// history gen, its buttons reporting through act.
+func NewCluster(lang string, gen, pos int, snap *Snapshot, act Act) *ClusterView {
+	return &ClusterView{Lang: lang, Gen: gen, StatePos: pos, Snap: snap, act: act}
 }
 
-// clusterView is the cluster panel of the state at StatePos: a component,
-// so go-app redraws it only when that state changes.
-type clusterView struct {
+// ClusterView is the cluster panel of the state at StatePos: a component,
+// so go-app redraws it only when that state changes. Snap points at the
+// state the playground shows (the pointer compares equal, so Gen and
+// StatePos alone decide a redraw); act is how its buttons report.
+type ClusterView struct {
 	app.Compo
+	Lang     string
 	Gen      int
 	StatePos int
-	p        *playground
+	Snap     *Snapshot
+	act      Act
 }
 
-func (c *clusterView) Render() app.UI {
-	p := c.p
-	snap := p.shownSnap
+func (c *ClusterView) Render() app.UI {
+	snap := *c.Snap
 	// data-pos is the position whose state the cards show: in a long
 	// history it follows the position a frame later (idle.go).
-	l := p.lang
+	l := c.Lang
 	clusterName := labelledBy(l, "Cluster", "cluster-name")
 	sec := app.Section().Class("cluster").Aria("label", "Cluster").Aria("labelledby", clusterName).DataSet("pos", c.StatePos)
 	head := app.Div().Class("panel-head").Body(
@@ -69,18 +78,18 @@ func (c *clusterView) Render() app.UI {
 	// card or two, and go-app redraws and compares only those.
 	var brokers, clients []app.UI
 	for _, b := range snap.Brokers {
-		brokers = append(brokers, &brokerCardView{Lang: l, B: b, p: p})
+		brokers = append(brokers, &brokerCardView{Lang: l, B: b, act: c.act})
 	}
 	var partitions []string
 	for _, pv := range snap.Partitions {
 		partitions = append(partitions, pv.Partition)
 	}
-	group, offsets := offsetsGuess(snap)
+	group, offsets := OffsetsGuess(snap)
 	for _, pr := range snap.Producers {
-		clients = append(clients, &producerCardView{Lang: l, P: pr, Partitions: partitions, Group: group, Offsets: offsets, p: p})
+		clients = append(clients, &producerCardView{Lang: l, P: pr, Partitions: partitions, Group: group, Offsets: offsets, act: c.act})
 	}
-	for _, c := range snap.Consumers {
-		clients = append(clients, &consumerCardView{Lang: l, C: c, p: p})
+	for _, cv := range snap.Consumers {
+		clients = append(clients, &consumerCardView{Lang: l, C: cv, act: c.act})
 	}
 	return sec.Body(head,
 		app.Ul().Class("node-cards brokers").Aria("label", tr(l, "Brokers")).Body(brokers...),
@@ -95,10 +104,10 @@ type brokerCardView struct {
 	app.Compo
 	Lang string
 	B    cluster.BrokerView
-	p    *playground
+	act  Act
 }
 
-func (c *brokerCardView) Render() app.UI { return c.p.brokerCard(c.B) }
+func (c *brokerCardView) Render() app.UI { return brokerCard(c.Lang, c.act, c.B) }
 
 // producerCardView is a producer's card, with what its forms offer: the
 // partitions and the send-offsets guess (offsetsGuess).
@@ -108,11 +117,11 @@ type producerCardView struct {
 	P              cluster.ProducerView
 	Partitions     []string
 	Group, Offsets string
-	p              *playground
+	act            Act
 }
 
 func (c *producerCardView) Render() app.UI {
-	return c.p.producerCard(c.P, c.Partitions, c.Group, c.Offsets)
+	return ProducerCard(c.Lang, c.act, c.P, c.Partitions, c.Group, c.Offsets)
 }
 
 // consumerCardView is a consumer's card.
@@ -120,10 +129,10 @@ type consumerCardView struct {
 	app.Compo
 	Lang string
 	C    cluster.ConsumerView
-	p    *playground
+	act  Act
 }
 
-func (c *consumerCardView) Render() app.UI { return c.p.consumerCard(c.C) }
+func (c *consumerCardView) Render() app.UI { return consumerCard(c.Lang, c.act, c.C) }
 
 func statusBadge(lang, status string, fenced bool) app.UI {
 	text := status
@@ -133,9 +142,8 @@ func statusBadge(lang, status string, fenced bool) app.UI {
 	return app.Span().Class("badge status-"+text).DataSet("status", text).Text(tr(lang, "status."+text))
 }
 
-func (p *playground) brokerCard(b cluster.BrokerView) app.UI {
+func brokerCard(l string, a Act, b cluster.BrokerView) app.UI {
 	down := b.Status == "crashed"
-	l := p.lang
 	var roles []app.UI
 	if len(b.CoordinatorOf) > 0 {
 		roles = append(roles, app.Li().Body(app.Span().Class("role").Text(tr(l, "txn coordinator of")+" "), app.Code().Text(strings.Join(b.CoordinatorOf, ", "))))
@@ -153,13 +161,13 @@ func (p *playground) brokerCard(b cluster.BrokerView) app.UI {
 		app.Div().Class("card-head").Body(app.H3().Text(b.Name), statusBadge(l, b.Status, b.Fenced)),
 		app.Ul().Class("roles").Body(roles...),
 		app.Div().Class("actions").Body(
-			p.actionButton(tr(l, "Crash"), "crash "+b.Name, down, "danger"),
-			p.actionButton(tr(l, "Restart"), "restart "+b.Name, !down),
+			a.button(tr(l, "Crash"), "crash "+b.Name, down, "danger"),
+			a.button(tr(l, "Restart"), "restart "+b.Name, !down),
 		),
 	)
 }
 
-func (p *playground) producerCard(pr cluster.ProducerView, partitions []string, group, offsets string) app.UI {
+func ProducerCard(l string, a Act, pr cluster.ProducerView, partitions []string, group, offsets string) app.UI {
 	n := pr.Name
 	down := pr.Status == "crashed"
 	paused := pr.Status == "paused"
@@ -172,7 +180,7 @@ func (p *playground) producerCard(pr cluster.ProducerView, partitions []string, 
 		last = pr.LastCall
 		switch {
 		case pr.Pending:
-			last += " … " + tr(p.lang, "pending")
+			last += " … " + tr(l, "pending")
 		case pr.LastResult != "":
 			last += " → " + pr.LastResult
 		}
@@ -182,7 +190,6 @@ func (p *playground) producerCard(pr cluster.ProducerView, partitions []string, 
 		tpOptions[i] = app.Option().Value(tp).Text(tp)
 	}
 	id := cardID(n)
-	l := p.lang
 	return app.Li().Class("node-card producer "+pr.Status).DataSet("node", n).DataSet("status", pr.Status).Body(
 		app.Div().Class("card-head").Body(app.H3().Text(n), statusBadge(l, pr.Status, false)),
 		app.Dl().Class("facts").Body(
@@ -202,13 +209,13 @@ func (p *playground) producerCard(pr cluster.ProducerView, partitions []string, 
 			return app.P().Class("card-note").Text(tr(l, "pg.fatal"))
 		}),
 		app.Div().Class("actions").Body(
-			p.actionButton("init", n+" init", down || !txn || fatal),
-			p.actionButton("begin", n+" begin", down || !txn || fatal),
-			p.actionButton("commit", n+" commit", down || !txn || fatal),
-			p.actionButton("abort", n+" abort", down || !txn || fatal),
-			app.If(!paused, func() app.UI { return p.actionButton("pause", "pause "+n, down) }),
-			app.If(paused, func() app.UI { return p.actionButton("resume", "resume "+n, down) }),
-			p.actionButton("crash", "crash "+n, down, "danger"),
+			a.button("init", n+" init", down || !txn || fatal),
+			a.button("begin", n+" begin", down || !txn || fatal),
+			a.button("commit", n+" commit", down || !txn || fatal),
+			a.button("abort", n+" abort", down || !txn || fatal),
+			app.If(!paused, func() app.UI { return a.button("pause", "pause "+n, down) }),
+			app.If(paused, func() app.UI { return a.button("resume", "resume "+n, down) }),
+			a.button("crash", "crash "+n, down, "danger"),
 		),
 		// Not a <form>: go-app runs handlers after the event, too late to
 		// stop a submit from reloading the page.
@@ -224,8 +231,8 @@ func (p *playground) producerCard(pr cluster.ProducerView, partitions []string, 
 					}
 					tp := formValue(id+"-tp", "")
 					kv := strings.TrimSpace(formValue(id+"-kv", ""))
-					p.act(ctx, strings.TrimSpace(n+" send "+tp+" "+kv))
-				}, scoped(n, down, fatal)).Text("send"),
+					a(ctx, strings.TrimSpace(n+" send "+tp+" "+kv))
+				}, Scoped(n, down, fatal)).Text("send"),
 		),
 		app.If(txn, func() app.UI {
 			return app.Div().Class("mini-form").Role("group").Aria("label", fmt.Sprintf(tr(l, "Send offsets from %s"), n)).Body(
@@ -239,22 +246,22 @@ func (p *playground) producerCard(pr cluster.ProducerView, partitions []string, 
 						}
 						g := strings.TrimSpace(formValue(id+"-group", group))
 						o := strings.TrimSpace(formValue(id+"-offsets", offsets))
-						p.act(ctx, strings.TrimSpace(n+" send-offsets "+g+" "+o))
-					}, scoped(n, group, offsets, down, fatal)).Text("send-offsets"),
+						a(ctx, strings.TrimSpace(n+" send-offsets "+g+" "+o))
+					}, Scoped(n, group, offsets, down, fatal)).Text("send-offsets"),
 			)
 		}),
 	)
 }
 
-// scoped keys a handler that captures row data: go-app keeps an element's
+// Scoped keys a handler that captures row data: go-app keeps an element's
 // handler across renders unless its scope changes (it compares handlers by
 // code, and every closure of one literal has the same code), so a button
 // reused for another card would otherwise run the old card's statement.
-func scoped(key ...any) app.EventOption { return app.EventScope(key...) }
+func Scoped(key ...any) app.EventOption { return app.EventScope(key...) }
 
-// offsetsGuess fills the send-offsets form with what a consume-transform-
+// OffsetsGuess fills the send-offsets form with what a consume-transform-
 // produce loop would send: the first consumer group's positions.
-func offsetsGuess(snap Snapshot) (group, offsets string) {
+func OffsetsGuess(snap Snapshot) (group, offsets string) {
 	group = "group-1"
 	for _, c := range snap.Consumers {
 		if c.GroupId == "" {
@@ -296,9 +303,8 @@ func formValue(id, def string) string {
 	return def
 }
 
-func (p *playground) consumerCard(c cluster.ConsumerView) app.UI {
+func consumerCard(l string, a Act, c cluster.ConsumerView) app.UI {
 	down := c.Status == "crashed"
-	l := p.lang
 	return app.Li().Class("node-card consumer "+c.Status).DataSet("node", c.Name).DataSet("status", c.Status).Body(
 		app.Div().Class("card-head").Body(app.H3().Text(c.Name), statusBadge(l, c.Status, false)),
 		app.Dl().Class("facts").Body(
@@ -325,11 +331,11 @@ func (p *playground) consumerCard(c cluster.ConsumerView) app.UI {
 			}),
 		),
 		app.Div().Class("actions").Body(
-			p.actionButton("poll", c.Name+" poll", down),
-			app.If(c.GroupId != "", func() app.UI { return p.actionButton("commit", c.Name+" commit", down) }),
-			p.actionButton("pause", "pause "+c.Name, down || c.Status == "paused"),
-			app.If(c.Status == "paused", func() app.UI { return p.actionButton("resume", "resume "+c.Name, false) }),
-			p.actionButton("crash", "crash "+c.Name, down, "danger"),
+			a.button("poll", c.Name+" poll", down),
+			app.If(c.GroupId != "", func() app.UI { return a.button("commit", c.Name+" commit", down) }),
+			a.button("pause", "pause "+c.Name, down || c.Status == "paused"),
+			app.If(c.Status == "paused", func() app.UI { return a.button("resume", "resume "+c.Name, false) }),
+			a.button("crash", "crash "+c.Name, down, "danger"),
 		),
 	)
 }

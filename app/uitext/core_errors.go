@@ -1,4 +1,4 @@
-package app
+package uitext
 
 import (
 	"fmt"
@@ -6,6 +6,7 @@ import (
 
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 
+	"txnlab/app/session"
 	"txnlab/lessons/doc"
 )
 
@@ -23,7 +24,7 @@ import (
 
 // splitQuoted separates an error text's quoted words ("bgin", `app`) from
 // the rest of it.
-func splitQuoted(msg string) (quoted []string, rest string) {
+func SplitQuoted(msg string) (quoted []string, rest string) {
 	var b strings.Builder
 	for i := 0; i < len(msg); i++ {
 		c := msg[i]
@@ -45,7 +46,7 @@ func splitQuoted(msg string) (quoted []string, rest string) {
 // letter or _, and holding a digit or one of those marks, an inner
 // capital, or only capitals (broker-3, __transaction_state/39,
 // read_committed, InitProducerId, PRODUCER_FENCED, transaction.timeout.ms).
-func isIdentifier(w string) bool {
+func IsIdentifier(w string) bool {
 	if w == "" || !(w[0] == '_' || isLetter(w[0])) {
 		return false
 	}
@@ -72,12 +73,12 @@ func isLetter(c byte) bool { return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z'
 
 // didYouMean is the suggestion of an error text ("…; did you mean
 // \"begin\"?"), if it has one.
-func didYouMean(msg string) (string, bool) {
+func DidYouMean(msg string) (string, bool) {
 	_, after, ok := strings.Cut(msg, "did you mean ")
 	if !ok {
 		return "", false
 	}
-	q, _ := splitQuoted(after)
+	q, _ := SplitQuoted(after)
 	if len(q) == 0 {
 		return "", false
 	}
@@ -86,7 +87,7 @@ func didYouMean(msg string) (string, bool) {
 
 // errorIdentifiers lists the identifiers an English error text names, in
 // order, each once.
-func errorIdentifiers(msg string) []string {
+func ErrorIdentifiers(msg string) []string {
 	var out []string
 	seen := map[string]bool{}
 	add := func(s string) {
@@ -95,7 +96,7 @@ func errorIdentifiers(msg string) []string {
 			out = append(out, s)
 		}
 	}
-	quoted, rest := splitQuoted(msg)
+	quoted, rest := SplitQuoted(msg)
 	for _, q := range quoted {
 		add(q)
 	}
@@ -103,7 +104,7 @@ func errorIdentifiers(msg string) []string {
 		w = strings.Trim(w, ",;:()[]?!")
 		w = strings.TrimSuffix(w, ".")
 		w = strings.TrimSuffix(strings.TrimSuffix(w, "'s"), "’s") // p1's: p1
-		if isIdentifier(w) {
+		if IsIdentifier(w) {
 			add(w)
 		}
 	}
@@ -112,17 +113,17 @@ func errorIdentifiers(msg string) []string {
 
 // coreErrorIn is an error text of the core for a page in lang: itself in
 // English; in Chinese, a Chinese sentence and the identifiers it names.
-func coreErrorIn(lang, msg string) string {
+func CoreErrorIn(lang, msg string) string {
 	if doc.Lang(lang) != doc.Chinese {
 		return msg
 	}
 	var b strings.Builder
-	b.WriteString(tr(lang, "err.lead"))
-	if ids := errorIdentifiers(msg); len(ids) > 0 {
-		b.WriteString(fmt.Sprintf(tr(lang, "err.names"), strings.Join(ids, "、")))
+	b.WriteString(Tr(lang, "err.lead"))
+	if ids := ErrorIdentifiers(msg); len(ids) > 0 {
+		b.WriteString(fmt.Sprintf(Tr(lang, "err.names"), strings.Join(ids, "、")))
 	}
-	if s, ok := didYouMean(msg); ok {
-		b.WriteString(fmt.Sprintf(tr(lang, "err.didyoumean"), s))
+	if s, ok := DidYouMean(msg); ok {
+		b.WriteString(fmt.Sprintf(Tr(lang, "err.didyoumean"), s))
 	}
 	return b.String()
 }
@@ -130,18 +131,18 @@ func coreErrorIn(lang, msg string) string {
 // scriptErrorText is the editor's error line: kind is its format ("Line
 // %d, column %d: %s" or the runtime one). On a Chinese page the
 // identifiers are in monospace, as everywhere else.
-func scriptErrorText(lang, kind string, se *ScriptError) []app.UI {
+func ScriptErrorText(lang, kind string, se *session.ScriptError) []app.UI {
 	if doc.Lang(lang) != doc.Chinese {
-		return []app.UI{app.Text(fmt.Sprintf(tr(lang, kind), se.Line, se.Col, se.Msg))}
+		return []app.UI{app.Text(fmt.Sprintf(Tr(lang, kind), se.Line, se.Col, se.Msg))}
 	}
-	lead := tr(lang, "err.parse")
+	lead := Tr(lang, "err.parse")
 	if se.Runtime {
-		lead = tr(lang, "err.runtime")
+		lead = Tr(lang, "err.runtime")
 	}
-	head := fmt.Sprintf(tr(lang, kind), se.Line, se.Col, lead)
+	head := fmt.Sprintf(Tr(lang, kind), se.Line, se.Col, lead)
 	out := []app.UI{app.Text(head)}
-	if ids := errorIdentifiers(se.Msg); len(ids) > 0 {
-		out = append(out, app.Text(tr(lang, "err.names.lead")))
+	if ids := ErrorIdentifiers(se.Msg); len(ids) > 0 {
+		out = append(out, app.Text(Tr(lang, "err.names.lead")))
 		for i, id := range ids {
 			if i > 0 {
 				out = append(out, app.Text("、"))
@@ -150,8 +151,8 @@ func scriptErrorText(lang, kind string, se *ScriptError) []app.UI {
 		}
 		out = append(out, app.Text("。"))
 	}
-	if s, ok := didYouMean(se.Msg); ok {
-		out = append(out, app.Text(tr(lang, "err.didyoumean.lead")), app.Code().Text(s), app.Text("？"))
+	if s, ok := DidYouMean(se.Msg); ok {
+		out = append(out, app.Text(Tr(lang, "err.didyoumean.lead")), app.Code().Text(s), app.Text("？"))
 	}
 	return out
 }
@@ -161,13 +162,13 @@ func scriptErrorText(lang, kind string, se *ScriptError) []app.UI {
 // Chinese page says what it is in Chinese, with the identifiers and
 // values the message names in monospace. The invariant's own Chinese
 // description is next to it (invariantsPanel).
-func violationText(lang, msg string) app.UI {
+func ViolationText(lang, msg string) app.UI {
 	if doc.Lang(lang) != doc.Chinese {
 		return app.Text(msg)
 	}
-	kids := []app.UI{app.Text(tr(lang, "err.violation"))}
-	if ids := errorIdentifiers(msg); len(ids) > 0 {
-		kids = append(kids, app.Text(tr(lang, "err.names.lead")))
+	kids := []app.UI{app.Text(Tr(lang, "err.violation"))}
+	if ids := ErrorIdentifiers(msg); len(ids) > 0 {
+		kids = append(kids, app.Text(Tr(lang, "err.names.lead")))
 		for i, id := range ids {
 			if i > 0 {
 				kids = append(kids, app.Text("、"))

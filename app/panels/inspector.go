@@ -1,9 +1,8 @@
-package app
+package panels
 
 import (
 	"fmt"
 	"slices"
-	"sort"
 	"strconv"
 	"strings"
 
@@ -22,108 +21,138 @@ import (
 // returns, and whether every invariant still holds.
 
 const (
-	tabTransactions = "transactions"
-	tabPartitions   = "partitions"
-	tabConsumers    = "consumers"
-	tabGroups       = "groups"
-	tabInvariants   = "invariants"
-	tabBreak        = "break"
+	TabTransactions = "transactions"
+	TabPartitions   = "partitions"
+	TabConsumers    = "consumers"
+	TabGroups       = "groups"
+	TabInvariants   = "invariants"
+	TabBreak        = "break"
 )
 
-var tabs = []struct{ id, label string }{
-	{tabTransactions, "Transactions"},
-	{tabPartitions, "Partitions"},
-	{tabConsumers, "Consumers"},
-	{tabGroups, "Groups"},
-	{tabInvariants, "Invariants"},
-	{tabBreak, "Break the protocol"},
+var Tabs = []struct{ ID, Label string }{
+	{TabTransactions, "Transactions"},
+	{TabPartitions, "Partitions"},
+	{TabConsumers, "Consumers"},
+	{TabGroups, "Groups"},
+	{TabInvariants, "Invariants"},
+	{TabBreak, "Break the protocol"},
 }
 
-func (p *playground) renderInspector() app.UI {
-	p.snapshot()
-	_, current := p.violations()
-	return &inspectorView{Gen: p.histGen, StatePos: p.shownPos, ViolPos: p.shownViolPos, Current: current, Tab: p.tab, p: p}
-}
-
-// inspectorView is the inspector of the state at StatePos and the
+// InspectorView is the inspector of the state at StatePos and the
 // violations at ViolPos: a component, so go-app redraws it only when they
-// or the tab change.
-type inspectorView struct {
+// or the tab change. Snap and Viol point at what the runner shows (the
+// pointers compare equal, so the positions alone decide a redraw); it
+// reports a tab, an event link and a switch through its hooks, never
+// through its parent.
+type InspectorView struct {
 	app.Compo
+	Lang     string
 	Gen      int
 	StatePos int
 	ViolPos  int
 	Current  bool // the violations are the position's
 	Tab      string
-	p        *playground
+	Snap     *Snapshot
+	Viol     *[]check.Violation
+	// Engine names the events the violations point at.
+	Engine Engine
+
+	h InspectorHooks
 }
 
-func (v *inspectorView) Render() app.UI {
-	p := v.p
-	snap, viol, current := p.shownSnap, p.shownViol, v.Current
-	l := p.lang
-	tabButtons := make([]app.UI, len(tabs))
-	for i, t := range tabs {
-		id := t.id
-		label := tr(l, t.label)
-		if id == tabInvariants && len(viol) > 0 {
+// InspectorHooks are how the inspector reports, and what it asks for
+// only when it shows it.
+type InspectorHooks struct {
+	// Unexercised is Unexercised(Engine.History()), asked for only when
+	// the break tab shows (a long history takes a while).
+	Unexercised func() map[string]string
+	// OnTab says a tab was chosen; Follow, that an event's link was.
+	OnTab  func(id string)
+	Follow func(ctx app.Context, idx int)
+	// Act writes a switch's statement into the script.
+	Act Act
+}
+
+// NewInspector is the inspector v, reporting through h. The hooks are
+// kept from the first render: go-app copies only exported fields, and
+// would find two funcs different at every render.
+func NewInspector(v InspectorView, h InspectorHooks) *InspectorView {
+	v.h = h
+	return &v
+}
+
+func (v *InspectorView) Render() app.UI {
+	snap, viol, current := *v.Snap, *v.Viol, v.Current
+	l := v.Lang
+	tabButtons := make([]app.UI, len(Tabs))
+	for i, t := range Tabs {
+		id := t.ID
+		label := tr(l, t.Label)
+		if id == TabInvariants && len(viol) > 0 {
 			label += " (" + strconv.Itoa(len(viol)) + ")"
 		}
-		if id == tabBreak && len(snap.Broken) > 0 {
+		if id == TabBreak && len(snap.Broken) > 0 {
 			label += fmt.Sprintf(tr(l, " (%d off)"), len(snap.Broken))
 		}
 		class := "tab"
-		if id == tabInvariants && len(viol) > 0 {
+		if id == TabInvariants && len(viol) > 0 {
 			class += " alarm"
 		}
 		tabButtons[i] = app.Button().Type("button").Class(class).Role("tab").
 			ID("tab-"+id).
-			Aria("busy", id == tabInvariants && !current).
-			Aria("selected", p.tab == id).
+			Aria("busy", id == TabInvariants && !current).
+			Aria("selected", v.Tab == id).
 			Aria("controls", "panel-"+id).
-			TabIndex(map[bool]int{true: 0, false: -1}[p.tab == id]).
-			OnClick(func(ctx app.Context, e app.Event) { p.tab = id }, scoped(id)).
-			OnKeyDown(p.onTabKey).
+			TabIndex(map[bool]int{true: 0, false: -1}[v.Tab == id]).
+			OnClick(func(ctx app.Context, e app.Event) { v.setTab(id) }, Scoped(id)).
+			OnKeyDown(v.onTabKey).
 			Text(label)
 	}
 	var panel app.UI
 	switch {
 	case !snap.Valid:
 		panel = app.P().Class("empty").Text(tr(l, "Step once to create the cluster."))
-	case p.tab == tabPartitions:
+	case v.Tab == TabPartitions:
 		panel = partitionsPanel(l, snap)
-	case p.tab == tabConsumers:
+	case v.Tab == TabConsumers:
 		panel = consumersPanel(l, snap)
-	case p.tab == tabGroups:
+	case v.Tab == TabGroups:
 		panel = groupsPanel(l, snap)
-	case p.tab == tabInvariants:
-		panel = p.invariantsPanel(viol)
-	case p.tab == tabBreak:
-		panel = p.breakPanel(snap)
+	case v.Tab == TabInvariants:
+		panel = v.invariantsPanel(viol)
+	case v.Tab == TabBreak:
+		panel = v.breakPanel(snap)
 	default:
 		panel = transactionsPanel(l, snap)
 	}
 	return app.Section().Class("inspector").Aria("label", tr(l, "Inspector")).Body(
 		app.Div().Class("tabs").Role("tablist").Aria("label", tr(l, "Inspector")).Body(tabButtons...),
-		app.Div().Class("tab-panel").ID("panel-"+p.tab).Role("tabpanel").Aria("labelledby", "tab-"+p.tab).Body(panel),
+		app.Div().Class("tab-panel").ID("panel-"+v.Tab).Role("tabpanel").Aria("labelledby", "tab-"+v.Tab).Body(panel),
 	)
+}
+
+// setTab shows tab id at once (go-app redraws the view whose element
+// handled the event) and reports it, so the runner draws it so next time.
+func (v *InspectorView) setTab(id string) {
+	v.Tab = id
+	v.h.OnTab(id)
 }
 
 // onTabKey moves between tabs with the arrow keys, as the ARIA tabs
 // pattern asks.
-func (p *playground) onTabKey(ctx app.Context, e app.Event) {
-	i := slices.IndexFunc(tabs, func(t struct{ id, label string }) bool { return t.id == p.tab })
+func (v *InspectorView) onTabKey(ctx app.Context, e app.Event) {
+	i := slices.IndexFunc(Tabs, func(t struct{ ID, Label string }) bool { return t.ID == v.Tab })
 	switch e.Get("key").String() {
 	case "ArrowRight":
-		i = (i + 1) % len(tabs)
+		i = (i + 1) % len(Tabs)
 	case "ArrowLeft":
-		i = (i + len(tabs) - 1) % len(tabs)
+		i = (i + len(Tabs) - 1) % len(Tabs)
 	default:
 		ctx.PreventUpdate()
 		return
 	}
-	p.tab = tabs[i].id
-	id := "tab-" + p.tab
+	v.setTab(Tabs[i].ID)
+	id := "tab-" + v.Tab
 	ctx.Defer(func(ctx app.Context) {
 		if b := app.Window().GetElementByID(id); b.Truthy() {
 			b.Call("focus")
@@ -200,26 +229,26 @@ func lastRecords[T any](log []T) []T { return log[max(0, len(log)-txnLogShown):]
 // lays out its children two by two.
 func txnFacts(l string, t cluster.TransactionView, coord, state string, parts []string, coordDown bool) []app.UI {
 	md := t.Metadata
-	out := []app.UI{fact(tr(l, "coordinator"), fmt.Sprintf(tr(l, "%s — __transaction_state/%d, coordinator epoch %d"), coord, t.Partition, t.CoordinatorEpoch))}
+	out := []app.UI{Fact(tr(l, "coordinator"), fmt.Sprintf(tr(l, "%s — __transaction_state/%d, coordinator epoch %d"), coord, t.Partition, t.CoordinatorEpoch))}
 	switch {
 	case t.Loading:
-		out = append(out, fact(tr(l, "loading"), tr(l, "the coordinator is loading its partition")))
+		out = append(out, Fact(tr(l, "loading"), tr(l, "the coordinator is loading its partition")))
 	case !t.Known && coordDown:
-		out = append(out, fact(tr(l, "metadata"), tr(l, "pg.txn.unreachable")))
+		out = append(out, Fact(tr(l, "metadata"), tr(l, "pg.txn.unreachable")))
 	case !t.Known:
-		out = append(out, fact(tr(l, "metadata"), tr(l, "none (never initialised, or expired)")))
+		out = append(out, Fact(tr(l, "metadata"), tr(l, "none (never initialised, or expired)")))
 	default:
 		out = append(out,
 			factUI(tr(l, "state"), app.Span().Class("txn-state state-"+md.State).Text(state)),
-			fact(tr(l, "producer id / epoch"), fmt.Sprintf(tr(l, "%d / %d (last epoch %d)"), md.ProducerId, md.ProducerEpoch, md.LastProducerEpoch)),
-			fact(tr(l, "partitions"), orNone(l, strings.Join(parts, ", "))),
-			fact(tr(l, "timeout"), fmt.Sprintf("%d ms", md.TxnTimeoutMs)),
+			Fact(tr(l, "producer id / epoch"), fmt.Sprintf(tr(l, "%d / %d (last epoch %d)"), md.ProducerId, md.ProducerEpoch, md.LastProducerEpoch)),
+			Fact(tr(l, "partitions"), orNone(l, strings.Join(parts, ", "))),
+			Fact(tr(l, "timeout"), fmt.Sprintf("%d ms", md.TxnTimeoutMs)),
 		)
 	}
 	return out
 }
 
-func fact(term, value string) app.UI { return factUI(term, app.Text(value)) }
+func Fact(term, value string) app.UI { return factUI(term, app.Text(value)) }
 
 func factUI(term string, value app.UI) app.UI {
 	return app.Div().Body(app.Dt().Text(term), app.Dd().Body(value))
@@ -448,27 +477,27 @@ func offsetsTable(l string, snap Snapshot) app.UI {
 // invariantsPanel shows each of core/safety's invariants green or red,
 // in the language's order; its description is the catalogue's
 // "invariant.NAME".
-func (p *playground) invariantsPanel(viol []check.Violation) app.UI {
+func (v *InspectorView) invariantsPanel(viol []check.Violation) app.UI {
 	byName := map[string][]check.Violation{}
-	for _, v := range viol {
-		byName[v.Invariant] = append(byName[v.Invariant], v)
+	for _, vi := range viol {
+		byName[vi.Invariant] = append(byName[vi.Invariant], vi)
 	}
 	items := make([]app.UI, 0, len(safety.Invariants))
 	for _, inv := range safety.Invariants {
 		vs := byName[inv.Name]
 		delete(byName, inv.Name)
-		items = append(items, p.invariantItem(inv.Name, "invariant."+inv.Name, vs))
+		items = append(items, v.invariantItem(inv.Name, "invariant."+inv.Name, vs))
 	}
 	for name, vs := range byName { // an invariant this page does not know yet
-		items = append(items, p.invariantItem(name, "", vs))
+		items = append(items, v.invariantItem(name, "", vs))
 	}
 	return app.Div().Body(
-		app.P().Class("muted").Text(tr(p.lang, "The checker reads the history up to this step. Each invariant is green while it holds.")),
+		app.P().Class("muted").Text(tr(v.Lang, "The checker reads the history up to this step. Each invariant is green while it holds.")),
 		app.Ul().Class("invariants").Body(items...),
 	)
 }
 
-func (p *playground) invariantItem(name, what string, vs []check.Violation) app.UI {
+func (v *InspectorView) invariantItem(name, what string, vs []check.Violation) app.UI {
 	class, mark, status := "invariant ok", "✓", "ok"
 	if len(vs) > 0 {
 		class, mark, status = "invariant broken", "✗", "violated"
@@ -478,19 +507,19 @@ func (p *playground) invariantItem(name, what string, vs []check.Violation) app.
 	return app.Li().Class(class).DataSet("invariant", name).DataSet("status", status).Body(
 		app.Span().Class("inv-mark").Aria("hidden", "true").Text(mark),
 		app.Code().Text(name),
-		app.Span().Class("inv-status visually-hidden").Text(" ("+tr(p.lang, "inv."+status)+")"),
-		app.If(what != "", func() app.UI { return app.Span().Class("muted").Text(" — " + tr(p.lang, what)) }),
+		app.Span().Class("inv-status visually-hidden").Text(" ("+tr(v.Lang, "inv."+status)+")"),
+		app.If(what != "", func() app.UI { return app.Span().Class("muted").Text(" — " + tr(v.Lang, what)) }),
 		app.If(len(vs) > 0, func() app.UI {
 			return app.Ul().Class("violations").Body(app.Range(vs).Slice(func(i int) app.UI {
-				v := vs[i]
+				vi := vs[i]
 				var links []app.UI
-				for _, idx := range v.Events {
-					links = append(links, p.eventLink(idx))
+				for _, idx := range vi.Events {
+					links = append(links, v.eventLink(idx))
 				}
 				if len(links) > 0 {
-					links = append([]app.UI{app.Text(tr(p.lang, "inv.evidence") + " ")}, links...)
+					links = append([]app.UI{app.Text(tr(v.Lang, "inv.evidence") + " ")}, links...)
 				}
-				return app.Li().Body(violationText(p.lang, v.Message), app.Text(" "), app.Span().Class("event-links").Body(links...))
+				return app.Li().Body(violationText(v.Lang, vi.Message), app.Text(" "), app.Span().Class("event-links").Body(links...))
 			}))
 		}),
 	)
@@ -499,21 +528,21 @@ func (p *playground) invariantItem(name, what string, vs []check.Violation) app.
 // eventLink moves to the step where an event happened and, for a message,
 // opens it in the message panel. It is named by what happened (the API
 // and its two ends, or the append), so a learner knows where it leads.
-func (p *playground) eventLink(idx int) app.UI {
-	hist := p.engine.History()
+func (v *InspectorView) eventLink(idx int) app.UI {
+	hist := v.Engine.History()
 	if idx < 0 || idx >= len(hist) {
 		return nil
 	}
 	e := &hist[idx]
 	return app.Button().Type("button").Class("link event-link").DataSet("event", idx).DataSet("msg", e.MsgID).
-		Title(fmt.Sprintf(tr(p.lang, "inv.goto"), idx, stepOfEvent(p.engine, idx))).
-		OnClick(func(ctx app.Context, ev app.Event) { p.followEvent(ctx, idx) }, scoped(idx)).
-		Text(eventName(p.lang, p.engine.Names(), e) + " (#" + strconv.Itoa(idx) + ")")
+		Title(fmt.Sprintf(tr(v.Lang, "inv.goto"), idx, StepOfEvent(v.Engine, idx))).
+		OnClick(func(ctx app.Context, ev app.Event) { v.h.Follow(ctx, idx) }, Scoped(idx)).
+		Text(EventName(v.Lang, v.Engine.Names(), e) + " (#" + strconv.Itoa(idx) + ")")
 }
 
-// eventName names an event in a link: "Produce p1 → broker-0",
+// EventName names an event in a link: "Produce p1 → broker-0",
 // "Fetch response broker-0 → c1", "append orders/0@3 on broker-2".
-func eventName(lang string, names *sim.Names, e *sim.Event) string {
+func EventName(lang string, names *sim.Names, e *sim.Event) string {
 	node := names.Name(e.Node)
 	switch e.Kind {
 	case sim.KindSend, sim.KindDeliver, sim.KindDrop:
@@ -528,56 +557,8 @@ func eventName(lang string, names *sim.Names, e *sim.Event) string {
 	return tr(lang, "event."+e.Kind.String()) + " " + node
 }
 
-// followEvent brings event idx into view: the step it happened in, its
-// row in the diagram (shown, should a filter hide it), its message in the
-// message panel, and the diagram and the panel on screen.
-func (p *playground) followEvent(ctx app.Context, idx int) {
-	hist := p.engine.History()
-	if idx < 0 || idx >= len(hist) {
-		return
-	}
-	e := &hist[idx]
-	p.stop()
-	// The link itself may be gone after the render (the violations of an
-	// earlier step are other ones), and go-app drops what an unmounted
-	// element deferred: defer on the page's own context.
-	if p.hasCtx {
-		ctx = p.ctx
-	}
-	if !p.filter.Shows(e) {
-		p.filter.HideFetch = false
-		if !p.filter.Shows(e) {
-			p.filter.Replication = true
-		}
-	}
-	p.engine.Seek(stepOfEvent(p.engine, idx))
-	if e.MsgID != 0 {
-		p.selected = e.MsgID
-	}
-	p.followNewest(ctx)
-	if app.IsClient {
-		p.measureDiagram()
-	}
-	l := p.layout()
-	if row := sort.SearchInts(l.Rows, idx); row < len(l.Rows) {
-		visible := max(p.viewH-diagram.HeadHeight, diagram.RowHeight)
-		p.scrollDiagram(ctx, max(0, diagram.RowY(row)-visible/2))
-	}
-	if !app.IsClient {
-		return
-	}
-	ctx.Defer(func(ctx app.Context) {
-		doc := app.Window().Get("document")
-		for _, sel := range []string{"#" + p.scrollID, "#message-panel"} {
-			if el := doc.Call("querySelector", sel); el.Truthy() {
-				el.Call("scrollIntoView", map[string]any{"block": "nearest"})
-			}
-		}
-	})
-}
-
-// stepOfEvent is the first step whose trace includes event idx.
-func stepOfEvent(e Engine, idx int) int {
+// StepOfEvent is the first step whose trace includes event idx.
+func StepOfEvent(e Engine, idx int) int {
 	lo, hi := 0, e.Len()
 	for lo < hi {
 		mid := (lo + hi) / 2
@@ -593,12 +574,12 @@ func stepOfEvent(e Engine, idx int) int {
 // breakPanel offers a switch per safety mechanism. Turning one off writes
 // `break NAME` into the script at this moment (`restore NAME` turns it
 // back on), so the anomaly it lets through replays like everything else.
-func (p *playground) breakPanel(snap Snapshot) app.UI {
+func (v *InspectorView) breakPanel(snap Snapshot) app.UI {
 	broken := map[string]bool{}
 	for _, m := range snap.Broken {
 		broken[m] = true
 	}
-	idle := p.unexercised()
+	idle := v.h.Unexercised()
 	var items []app.UI
 	for _, m := range safety.Mechanisms {
 		on := !broken[m.Name]
@@ -612,20 +593,20 @@ func (p *playground) breakPanel(snap Snapshot) app.UI {
 				Aria("checked", on).
 				Aria("label", m.Name).
 				Title(stmt).
-				OnClick(func(ctx app.Context, e app.Event) { p.act(ctx, stmt) }, scoped(stmt)).
+				OnClick(func(ctx app.Context, e app.Event) { v.h.Act(ctx, stmt) }, Scoped(stmt)).
 				Body(app.Span().Class("knob")),
 			app.Div().Body(
 				app.Code().Text(m.Name),
-				app.Span().Class(map[bool]string{true: "state-on", false: "state-off"}[on]).Text(" "+tr(p.lang, map[bool]string{true: "on", false: "OFF"}[on])),
-				app.P().Class("muted").Text(tr(p.lang, "mechanism."+m.Name)),
+				app.Span().Class(map[bool]string{true: "state-on", false: "state-off"}[on]).Text(" "+tr(v.Lang, map[bool]string{true: "on", false: "OFF"}[on])),
+				app.P().Class("muted").Text(tr(v.Lang, "mechanism."+m.Name)),
 				app.If(never, func() app.UI {
-					return app.P().Class("unexercised").Text(fmt.Sprintf(tr(p.lang, "break.never"), m.Name, tr(p.lang, unused)))
+					return app.P().Class("unexercised").Text(fmt.Sprintf(tr(v.Lang, "break.never"), m.Name, tr(v.Lang, unused)))
 				}),
 			),
 		))
 	}
 	return app.Div().Body(
-		app.P().Class("muted").Text(tr(p.lang, "pg.break.help")),
+		app.P().Class("muted").Text(tr(v.Lang, "pg.break.help")),
 		app.Ul().Class("switches").Body(items...),
 	)
 }
@@ -648,16 +629,16 @@ var unexercisedMemo struct {
 	out    map[string]string
 }
 
-// unexercised is unexercised(History()), once per history.
-func (p *playground) unexercised() map[string]string {
+// UnexercisedOf is Unexercised(e.History()), once per history gen.
+func UnexercisedOf(e Engine, gen int) map[string]string {
 	m := &unexercisedMemo
-	if m.out == nil || m.engine != p.engine || m.gen != p.histGen {
-		m.engine, m.gen, m.out = p.engine, p.histGen, unexercised(p.engine.History())
+	if m.out == nil || m.engine != e || m.gen != gen {
+		m.engine, m.gen, m.out = e, gen, Unexercised(e.History())
 	}
 	return m.out
 }
 
-// unexercised names the mechanisms a history never puts to work, each
+// Unexercised names the mechanisms a history never puts to work, each
 // with the key of the reason: switching one of them off cannot change
 // anything in this scenario, and the break tab says so rather than let a
 // learner wait for an anomaly that cannot come. The tests are the
@@ -672,7 +653,7 @@ func (p *playground) unexercised() map[string]string {
 // run yet) proves nothing. Each mechanism's entry names its
 // precondition (safety.Mechanism.Needs); TestEveryMechanismHasAPrecondition
 // fails on a precondition of core/safety's table this scan does not judge.
-func unexercised(history []sim.Event) map[string]string {
+func Unexercised(history []sim.Event) map[string]string {
 	out := map[string]string{}
 	if len(history) == 0 {
 		return out

@@ -1,0 +1,32 @@
+package app
+
+import "txnlab/lessons/doc"
+
+// Paths of the pages, shared by the route table, the links and the tests.
+const (
+	PathHome       = "/"
+	PathPlayground = "/playground"
+	PathScenarios  = "/scenarios"
+)
+
+// EngineWorkerPath is the engine worker's script (web/engine-worker.js),
+// which starts the page's own app.wasm in the engine's role: the page's
+// Go starts it (remote_engine.go), so does the head's script on a page
+// with a playground (app/server), and the service worker caches it.
+const EngineWorkerPath = "/web/engine-worker.js"
+
+// PathLessons is the lesson catalogue; a lesson is PathLessons/SLUG. In
+// Chinese both are under /zh.
+const PathLessons = "/lessons"
+
+// PathReview is the review: a round of questions drawn from every
+// lesson. In Chinese it is under /zh.
+const PathReview = PathLessons + "/review"
+
+// PathCompare is the compare page's path.
+const PathCompare = "/compare"
+
+// lessonPath is a lesson's address in lang.
+func lessonPath(lang doc.Lang, slug string) string {
+	return inLang(lang, PathLessons+"/"+slug)
+}
