@@ -47,14 +47,15 @@ cli:
 # in the worker, timed per mechanism by app/e2e, within the noise).
 # In issue 28, the operator's metrics (core/metrics), which the worker
 # samples once per event only while replaying for the Metrics panel.
+# Every package of the UI (txnlab/app/...) is built so, a new one too.
 # The simulation and the runtime keep inlining, for speed. BENCHMARKS.md,
 # "WebAssembly size", has the figures; make bench's wasm simulation is
 # built with these flags too, as the app is.
-WASM_NOINLINE := github.com/maxence-charriere/go-app/v10/... txnlab/app fmt encoding/json reflect time net/url \
-	txnlab/diagram txnlab/core/scenario txnlab/core/protocol txnlab/core/cluster txnlab/lessons/... txnlab/app/session \
+WASM_NOINLINE := github.com/maxence-charriere/go-app/v10/... txnlab/app/... fmt encoding/json reflect time net/url \
+	txnlab/diagram txnlab/core/scenario txnlab/core/protocol txnlab/core/cluster txnlab/lessons/... \
 	txnlab/core/check txnlab/internal/deflate txnlab/core/groupcoord txnlab/core/safety txnlab/scenarios \
 	txnlab/core/txncoord syscall/js slices strings strconv internal/strconv txnlab/core/explore \
-	txnlab/core/metrics txnlab/app/panels txnlab/app/uitext
+	txnlab/core/metrics
 WASM_FLAGS := -trimpath $(foreach p,$(WASM_NOINLINE),-gcflags=$(p)=-l)
 
 # The browser half (cmd/wasm links no server code), stripped, its line
