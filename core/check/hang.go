@@ -5,6 +5,7 @@ import (
 	"sort"
 
 	"txnlab/core/protocol"
+	"txnlab/core/sim"
 )
 
 // LostEpochHang names why a healed cluster cannot go quiet when the
@@ -40,7 +41,7 @@ func LostEpochHang(in *Input) string {
 			}
 			for i := range log.Batches {
 				b := &log.Batches[i]
-				if b.IsControl && b.ProducerId == cs.ProducerId && b.ProducerEpoch > cs.ProducerEpoch {
+				if b.IsControl && b.ProducerId == cs.ProducerId && b.ProducerEpoch > cs.ProducerEpoch && markerRefused(in, cs.ProducerId, tp) {
 					return fmt.Sprintf("%s is stuck in %s at producer epoch %d: %s@%d already holds a marker of producer id %d at epoch %d, written by a coordinator that acted on __transaction_state records its successor never had; the successor's markers are refused INVALID_PRODUCER_EPOCH, Kafka stops sending them, and the transaction never completes",
 						id, cs.State, cs.ProducerEpoch, tp, b.BaseOffset, b.ProducerId, b.ProducerEpoch)
 				}
@@ -65,4 +66,31 @@ func (cs CoordinatorState) partitions(id string) []protocol.TopicPartition {
 		}
 	}
 	return last
+}
+
+// markerRefused reports whether the trace shows a marker of producer id
+// pid refused INVALID_PRODUCER_EPOCH on tp: Kafka's reason to stop
+// sending it. Without it the transaction is not stuck for Kafka's
+// reason, and the hang stays unnamed.
+func markerRefused(in *Input, pid int64, tp protocol.TopicPartition) bool {
+	if in.Trace == nil {
+		return false
+	}
+	for _, e := range in.Trace.All() {
+		r, ok := e.Msg.(*protocol.WriteTxnMarkersResponse)
+		if !ok || e.Kind != sim.KindSend {
+			continue
+		}
+		for _, m := range r.Markers {
+			if m.ProducerId != pid {
+				continue
+			}
+			for _, p := range m.Partitions {
+				if p.TopicPartition == tp && p.ErrorCode == protocol.INVALID_PRODUCER_EPOCH {
+					return true
+				}
+			}
+		}
+	}
+	return false
 }
