@@ -4,12 +4,24 @@ import (
 	"fmt"
 	"sort"
 
+	"txnlab/core/partition"
 	"txnlab/core/protocol"
 	"txnlab/core/sim"
 )
 
-// LostEpochHang names why a healed cluster cannot go quiet when the
-// reason is Kafka's own (safety.UnreplicatedTxnState): a coordinator
+// KafkaHang names why a healed cluster cannot go quiet when the reason is
+// Kafka's own (safety.UnreplicatedTxnState), and returns "" otherwise:
+// a transaction stuck behind a lost epoch (lostEpochHang) or a group's
+// offsets left pending by a transaction its coordinator forgot
+// (pendingOffsetsHang).
+func KafkaHang(in *Input) string {
+	if msg := lostEpochHang(in); msg != "" {
+		return msg
+	}
+	return pendingOffsetsHang(in)
+}
+
+// lostEpochHang: a coordinator
 // holds a transaction in PrepareCommit or PrepareAbort at an epoch below
 // one a marker on its partition already carries. Whoever wrote that
 // marker acted on __transaction_state records its successor never had
@@ -23,7 +35,7 @@ import (
 // CONCURRENT_TRANSACTIONS for ever, its completion left pending
 // (explorer seed 1400604758). It returns the message, or "" when no
 // transaction is stuck so.
-func LostEpochHang(in *Input) string {
+func lostEpochHang(in *Input) string {
 	ids := make([]string, 0, len(in.Coordinators))
 	for id := range in.Coordinators {
 		ids = append(ids, id)
@@ -90,6 +102,89 @@ func markerRefused(in *Input, pid int64, tp protocol.TopicPartition) bool {
 					return true
 				}
 			}
+		}
+	}
+	return false
+}
+
+// pendingOffsetsHang: a group's transactional offsets stay pending for
+// ever, and a consumer that asks for stable offsets (require_stable, as
+// read_committed consumers do) is answered UNSTABLE_OFFSET_COMMIT for
+// ever, when the transaction that wrote them was registered only in
+// __transaction_state records lost in a failover: a coordinator answered
+// AddOffsetsToTxn NONE (from records it had reloaded up to the log end),
+// the producer wrote the offsets, and the id's coordinator now has no
+// record of the offsets partition in any transaction of the producer id,
+// so neither a marker nor its timeout will ever end them (explorer seed
+// 1400965929).
+func pendingOffsetsHang(in *Input) string {
+	for _, o := range in.Offsets {
+		if !o.Pending {
+			continue
+		}
+		for _, p := range in.Producers {
+			cs, ok := in.Coordinators[p.TransactionalId]
+			if p.TransactionalId == "" || !ok || !cs.Known || cs.ProducerId != o.ProducerId || !wrote(p, o.ProducerId) {
+				continue
+			}
+			if offsetsRegistered(cs.Log, p.TransactionalId, o.ProducerId) || !addOffsetsAnsweredElsewhere(in, p.Name, cs.Node) {
+				continue
+			}
+			return fmt.Sprintf("group %s's offset %d of %s stays pending for ever: %s's transaction wrote it after a coordinator answered AddOffsetsToTxn from __transaction_state records its successor never had; the successor has no record of the offsets partition in any transaction of producer id %d, so no marker and no timeout will end it, and a consumer asking for stable offsets is answered UNSTABLE_OFFSET_COMMIT for ever",
+				o.Group, o.Offset, o.Partition, p.Name, o.ProducerId)
+		}
+	}
+	return ""
+}
+
+// wrote reports whether the producer ran a transaction as producer id pid.
+func wrote(p Producer, pid int64) bool {
+	for _, t := range p.Txns {
+		if t.ProducerId == pid {
+			return true
+		}
+	}
+	return false
+}
+
+// offsetsRegistered reports whether the log's last word on the id's
+// transaction at producer id pid is an open or deciding one that lists
+// a __consumer_offsets partition.
+func offsetsRegistered(log *partition.Log, id string, pid int64) bool {
+	if log == nil {
+		return true // nothing to judge by: not named
+	}
+	known := false
+	for i := range log.Batches {
+		for _, r := range log.Batches[i].Records {
+			v := r.TxnLog
+			if v == nil || r.Key != id || v.ProducerId != pid {
+				continue
+			}
+			known = false
+			if v.TransactionStatus == protocol.Ongoing || v.TransactionStatus == protocol.PrepareCommit || v.TransactionStatus == protocol.PrepareAbort {
+				for _, tp := range v.TransactionPartitions {
+					known = known || tp.Topic == protocol.ConsumerOffsetsTopic
+				}
+			}
+		}
+	}
+	return known
+}
+
+// addOffsetsAnsweredElsewhere reports whether a broker other than node
+// answered the producer's AddOffsetsToTxn NONE.
+func addOffsetsAnsweredElsewhere(in *Input, producer string, node sim.NodeID) bool {
+	if in.Trace == nil {
+		return false
+	}
+	to, ok := in.Trace.Names().Lookup(producer)
+	if !ok {
+		return false
+	}
+	for _, e := range in.Trace.All() {
+		if r, isAdd := e.Msg.(*protocol.AddOffsetsToTxnResponse); isAdd && e.Kind == sim.KindSend && e.Peer == to && e.Node != node && r.ErrorCode == protocol.NONE {
+			return true
 		}
 	}
 	return false

@@ -46,6 +46,7 @@ func TestKafkaAnomalyShapes(t *testing.T) {
 		"reload-then-new-producer-after-earlier-txn.scenario": safety.UnreplicatedTxnState,
 		"reload-then-successor-completes-without-it.scenario": safety.UnreplicatedTxnState,
 		"lost-epoch-hangs-prepare-abort.scenario":             safety.UnreplicatedTxnState,
+		"reload-then-offsets-pending-for-ever.scenario":       safety.UnreplicatedTxnState,
 	}
 	files, _ := filepath.Glob(filepath.Join("testdata", "anomaly", "*.scenario"))
 	if len(files) != len(want) {

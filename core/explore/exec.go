@@ -33,7 +33,7 @@ const Quiescence = "quiescence"
 func judge(s *scenario.Session, final bool) []check.Violation {
 	vs := s.Cluster.Check(final)
 	if final && !s.Cluster.World.Idle() {
-		if msg := check.LostEpochHang(s.Cluster.CheckInput(true)); msg != "" {
+		if msg := check.KafkaHang(s.Cluster.CheckInput(true)); msg != "" {
 			vs = append(vs, check.Violation{Invariant: Quiescence, Anomaly: safety.UnreplicatedTxnState.Name, Message: msg})
 		} else {
 			vs = append(vs, check.Violation{Invariant: Quiescence,
