@@ -106,15 +106,16 @@ vet:
 	GOOS=js GOARCH=wasm $(GO) vet $$(GOOS=js GOARCH=wasm $(GO) list -deps ./cmd/wasm ./cmd/engineworker | grep '^txnlab')
 
 test-core:
-	$(GO) test ./core/... ./cmd/... ./lessons/... ./i18n/... ./kafkalistener/...
+	$(GO) test ./core/... ./cmd/... ./lessons/... ./i18n/... ./kafkalistener/... ./diagram/... ./internal/... ./scenarios/...
 
 # The core, and the question grading the browser runs, under Node.
 test-wasm:
 	GOOS=js GOARCH=wasm $(GO) test ./core/... ./lessons/answer/
 
-# The UI's components natively (go-app's test engine) and the server.
+# The UI's components natively (go-app's test engine), the UI's house
+# (app/filegraph), the server: every package under app/ but the browser's.
 test-app:
-	$(GO) test ./app/ ./app/session/ ./app/server/ ./classroom/
+	$(GO) test $$($(GO) list ./app/... | grep -v /app/e2e) ./classroom/
 
 # -count=1: the tests read web/app.wasm, which go test's cache does not see.
 test-browser: wasm
