@@ -306,7 +306,7 @@ func (c *checker) readCommitted() {
 				switch {
 				case l != nil && c.lateMarker(*l):
 					c.reportAnomalyAs(safety.LateMarker, safety.ReadCommitted, ev, "%s received %q at %s@%d from %s, closed by a %s marker asked for before the record was produced: a WriteTxnMarkers request of an earlier transaction at the same producer epoch, sent again after a timeout, arrived late", cons.Name, r.Value, tp, r.Offset, txnName(ref), l.marker)
-				case l != nil && l.marker == "COMMIT" && l.markerProducerEpoch > r.ProducerEpoch && t.Outcome != "committed" && c.coordinatorForgot(ref, t, []logged{*l}):
+				case l != nil && c.laterCommitOfForgotten(ref, t, *l):
 					c.reportAnomalyAs(safety.UnreplicatedTxnState, safety.ReadCommitted, ev, "%s received %q at %s@%d from %s, which its coordinator has no record of: the COMMIT of a later transaction at epoch %d, begun after a failover lost the __transaction_state records that registered this one, closed its records too", cons.Name, r.Value, tp, r.Offset, txnName(ref), l.markerProducerEpoch)
 				case t.Outcome == "aborted" || abortMarker:
 					c.report(safety.ReadCommitted, ev, "%s received %q at %s@%d from %s, which aborted", cons.Name, r.Value, tp, r.Offset, txnName(ref))
@@ -447,6 +447,8 @@ func (c *checker) atomicity() {
 		switch {
 		case len(o.commit) > 0 && len(o.abort) > 0 && (c.lateMarker(o.commit[0]) || c.lateMarker(o.abort[0])):
 			c.reportAnomalyAs(safety.LateMarker, safety.Atomicity, record(ref, o.commit[0], o.commit[0], o.abort[0]), "%s is committed at %v but aborted at %v: a marker of an earlier transaction at the same producer epoch, asked for before these records were produced, arrived late", txnName(ref), places(o.commit), places(o.abort))
+		case len(o.commit) > 0 && len(o.abort) > 0 && c.laterCommitOfForgotten(ref, t, o.commit[0]):
+			c.reportAnomalyAs(safety.UnreplicatedTxnState, safety.Atomicity, record(ref, o.commit[0], o.commit[0], o.abort[0]), "%s is committed at %v but aborted at %v: its coordinator has no record of the committed ones, and the COMMIT of a later transaction at epoch %d, begun after a failover lost the __transaction_state records that registered them, closed them too", txnName(ref), places(o.commit), places(o.abort), o.commit[0].markerProducerEpoch)
 		case len(o.commit) > 0 && len(o.abort) > 0:
 			c.report(safety.Atomicity, record(ref, o.commit[0], o.commit[0], o.abort[0]), "%s is committed at %v but aborted at %v", txnName(ref), places(o.commit), places(o.abort))
 		case t.Outcome == "committed" && len(o.abort) > 0 && c.commitNeverDecided(ref, t, o.abort[0]):
@@ -461,6 +463,17 @@ func (c *checker) atomicity() {
 			c.report(safety.Atomicity, record(ref, o.open[0]), "%s was decided and its coordinator finished it, but its records at %v never got a marker", txnName(ref), places(o.open))
 		}
 	}
+}
+
+// laterCommitOfForgotten reports whether l, a record of transaction t
+// its producer did not see committed, was closed by the COMMIT marker of
+// a later epoch while t's coordinator has no record of t: Kafka 3.5's
+// unreplicated-txn-state, where the next transaction of the producer id
+// began after a failover lost the records that registered t, and its
+// COMMIT completes whatever the producer id has open on the partition
+// (appendEndTxnMarker).
+func (c *checker) laterCommitOfForgotten(ref sendRef, t *client.TxnRecord, l logged) bool {
+	return l.marker == "COMMIT" && l.markerProducerEpoch > l.batch.ProducerEpoch && t.Outcome != "committed" && c.coordinatorForgot(ref, t, []logged{l})
 }
 
 // commitNeverDecided reports whether no coordinator asked for a COMMIT
@@ -1145,6 +1158,10 @@ func (c *checker) markerConsistency() {
 			ev := func() []int {
 				x := c.evidence()
 				return events(append(x.marker(first[t]["COMMIT"]), x.marker(first[t]["ABORT"])...)...)
+			}
+			if c.laterCommitOfForgotten(refs[t], t, first[t]["COMMIT"]) {
+				c.reportAnomalyAs(safety.UnreplicatedTxnState, safety.MarkerConsistency, ev, "%s got COMMIT markers on %v and ABORT markers on %v: the COMMIT markers belong to a later transaction at epoch %d, begun after a failover lost the __transaction_state records that registered this one", txnName(refs[t]), uniq(m["COMMIT"]), uniq(m["ABORT"]), first[t]["COMMIT"].markerProducerEpoch)
+				continue
 			}
 			if c.lateMarker(first[t]["COMMIT"]) || c.lateMarker(first[t]["ABORT"]) {
 				c.reportAnomalyAs(safety.LateMarker, safety.MarkerConsistency, ev, "%s got COMMIT markers on %v and ABORT markers on %v: one of them belonged to an earlier transaction at the same producer epoch and arrived late", txnName(refs[t]), uniq(m["COMMIT"]), uniq(m["ABORT"]))
