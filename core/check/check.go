@@ -449,6 +449,8 @@ func (c *checker) atomicity() {
 			c.reportAnomalyAs(safety.LateMarker, safety.Atomicity, record(ref, o.commit[0], o.commit[0], o.abort[0]), "%s is committed at %v but aborted at %v: a marker of an earlier transaction at the same producer epoch, asked for before these records were produced, arrived late", txnName(ref), places(o.commit), places(o.abort))
 		case len(o.commit) > 0 && len(o.abort) > 0 && c.laterCommitOfForgotten(ref, t, o.commit[0]):
 			c.reportAnomalyAs(safety.UnreplicatedTxnState, safety.Atomicity, record(ref, o.commit[0], o.commit[0], o.abort[0]), "%s is committed at %v but aborted at %v: its coordinator has no record of the committed ones, and the COMMIT of a later transaction at epoch %d, begun after a failover lost the __transaction_state records that registered them, closed them too", txnName(ref), places(o.commit), places(o.abort), o.commit[0].markerProducerEpoch)
+		case len(o.commit) > 0 && len(o.abort) > 0 && c.abortOfLostEpoch(ref, o.abort[0]):
+			c.reportAnomalyAs(safety.UnreplicatedTxnState, safety.Atomicity, record(ref, o.commit[0], o.commit[0], o.abort[0]), "%s is committed at %v but aborted at %v: the ABORT carries epoch %d, which its coordinator never reached; a coordinator that loaded unreplicated __transaction_state records fenced it and wrote that marker, its records were lost in a failover, and the successor let the transaction go on and commit", txnName(ref), places(o.commit), places(o.abort), o.abort[0].markerProducerEpoch)
 		case len(o.commit) > 0 && len(o.abort) > 0:
 			c.report(safety.Atomicity, record(ref, o.commit[0], o.commit[0], o.abort[0]), "%s is committed at %v but aborted at %v", txnName(ref), places(o.commit), places(o.abort))
 		case t.Outcome == "committed" && len(o.abort) > 0 && c.commitNeverDecided(ref, t, o.abort[0]):
@@ -474,6 +476,18 @@ func (c *checker) atomicity() {
 // (appendEndTxnMarker).
 func (c *checker) laterCommitOfForgotten(ref sendRef, t *client.TxnRecord, l logged) bool {
 	return l.marker == "COMMIT" && l.markerProducerEpoch > l.batch.ProducerEpoch && t.Outcome != "committed" && c.coordinatorForgot(ref, t, []logged{l})
+}
+
+// abortOfLostEpoch reports whether l was closed by an ABORT marker at a
+// producer epoch above any the id's coordinator holds for the producer
+// id: the epoch came from a bump only lost __transaction_state records
+// knew. A coordinator that loaded them (up to the log end, unreplicated
+// included) fenced the transaction and wrote the marker; a successor
+// elected without them let the producer go on at the old epoch and
+// commit (explorer seed 1500621438; safety.UnreplicatedTxnState).
+func (c *checker) abortOfLostEpoch(ref sendRef, l logged) bool {
+	cs, ok := c.in.Coordinators[ref.p.TransactionalId]
+	return ok && cs.Known && l.marker == "ABORT" && cs.ProducerId == l.batch.ProducerId && l.markerProducerEpoch > cs.ProducerEpoch
 }
 
 // commitNeverDecided reports whether no coordinator asked for a COMMIT
@@ -1161,6 +1175,10 @@ func (c *checker) markerConsistency() {
 			}
 			if c.laterCommitOfForgotten(refs[t], t, first[t]["COMMIT"]) {
 				c.reportAnomalyAs(safety.UnreplicatedTxnState, safety.MarkerConsistency, ev, "%s got COMMIT markers on %v and ABORT markers on %v: the COMMIT markers belong to a later transaction at epoch %d, begun after a failover lost the __transaction_state records that registered this one", txnName(refs[t]), uniq(m["COMMIT"]), uniq(m["ABORT"]), first[t]["COMMIT"].markerProducerEpoch)
+				continue
+			}
+			if c.abortOfLostEpoch(refs[t], first[t]["ABORT"]) {
+				c.reportAnomalyAs(safety.UnreplicatedTxnState, safety.MarkerConsistency, ev, "%s got COMMIT markers on %v and ABORT markers on %v: the ABORT carries epoch %d, which its coordinator never reached, written by a coordinator whose __transaction_state records were lost in a failover", txnName(refs[t]), uniq(m["COMMIT"]), uniq(m["ABORT"]), first[t]["ABORT"].markerProducerEpoch)
 				continue
 			}
 			if c.lateMarker(first[t]["COMMIT"]) || c.lateMarker(first[t]["ABORT"]) {

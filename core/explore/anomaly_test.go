@@ -48,6 +48,7 @@ func TestKafkaAnomalyShapes(t *testing.T) {
 		"lost-epoch-hangs-prepare-abort.scenario":             safety.UnreplicatedTxnState,
 		"reload-then-offsets-pending-for-ever.scenario":       safety.UnreplicatedTxnState,
 		"reload-then-later-commit-and-fence-abort.scenario":   safety.UnreplicatedTxnState,
+		"lost-fence-then-commit.scenario":                     safety.UnreplicatedTxnState,
 	}
 	files, _ := filepath.Glob(filepath.Join("testdata", "anomaly", "*.scenario"))
 	if len(files) != len(want) {
