@@ -7,6 +7,7 @@ package check
 
 import (
 	"fmt"
+	"iter"
 	"slices"
 	"sort"
 	"strconv"
@@ -643,19 +644,9 @@ func (c *checker) registrationLost(ref sendRef, cs CoordinatorState, t *client.T
 // appended; 0 when none did.
 func lastCompletionBefore(log *partition.Log, id string, pid int64, epoch int16, first int64) int64 {
 	var last int64
-	for i := range log.Batches {
-		b := &log.Batches[i]
-		if b.Timestamp >= first {
-			break
-		}
-		for _, r := range b.Records {
-			v := r.TxnLog
-			if v == nil || r.Key != id || v.ProducerId != pid || v.ProducerEpoch != epoch {
-				continue
-			}
-			if v.TransactionStatus == protocol.CompleteCommit || v.TransactionStatus == protocol.CompleteAbort {
-				last = b.Timestamp
-			}
+	for at, v := range txnRecords(log, id, pid) {
+		if at < first && v.ProducerEpoch == epoch && (v.TransactionStatus == protocol.CompleteCommit || v.TransactionStatus == protocol.CompleteAbort) {
+			last = at
 		}
 	}
 	return last
@@ -668,6 +659,21 @@ func firstAppended(open []logged) int64 {
 		first = min(first, l.batch.Timestamp)
 	}
 	return first
+}
+
+// txnRecords yields the log's __transaction_state values of id at
+// producer id pid, in order, each with its batch's append time.
+func txnRecords(log *partition.Log, id string, pid int64) iter.Seq2[int64, *protocol.TransactionLogValue] {
+	return func(yield func(int64, *protocol.TransactionLogValue) bool) {
+		for i := range log.Batches {
+			b := &log.Batches[i]
+			for _, r := range b.Records {
+				if v := r.TxnLog; v != nil && r.Key == id && v.ProducerId == pid && !yield(b.Timestamp, v) {
+					return
+				}
+			}
+		}
+	}
 }
 
 // registered reports whether a __transaction_state log holds a record
@@ -683,23 +689,19 @@ func firstAppended(open []logged) int64 {
 func registered(log *partition.Log, id string, pid int64, epoch int16, open []logged) bool {
 	first := firstAppended(open)
 	known := false
-	for i := range log.Batches {
-		b := &log.Batches[i]
-		for _, r := range b.Records {
-			v := r.TxnLog
-			if v == nil || r.Key != id || v.ProducerId != pid || v.ProducerEpoch != epoch {
-				continue
+	for at, v := range txnRecords(log, id, pid) {
+		if v.ProducerEpoch != epoch {
+			continue
+		}
+		switch v.TransactionStatus {
+		case protocol.CompleteCommit, protocol.CompleteAbort:
+			if at < first {
+				known = false
 			}
-			switch v.TransactionStatus {
-			case protocol.CompleteCommit, protocol.CompleteAbort:
-				if b.Timestamp < first {
-					known = false
-				}
-			case protocol.Ongoing, protocol.PrepareCommit, protocol.PrepareAbort:
-				for _, l := range open {
-					if slices.Contains(v.TransactionPartitions, l.tp) {
-						known = true
-					}
+		case protocol.Ongoing, protocol.PrepareCommit, protocol.PrepareAbort:
+			for _, l := range open {
+				if slices.Contains(v.TransactionPartitions, l.tp) {
+					known = true
 				}
 			}
 		}

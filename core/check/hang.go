@@ -70,11 +70,9 @@ func (cs CoordinatorState) partitions(id string) []protocol.TopicPartition {
 		return nil
 	}
 	var last []protocol.TopicPartition
-	for i := range cs.Log.Batches {
-		for _, r := range cs.Log.Batches[i].Records {
-			if v := r.TxnLog; v != nil && r.Key == id && v.ProducerId == cs.ProducerId && v.ProducerEpoch == cs.ProducerEpoch && len(v.TransactionPartitions) > 0 {
-				last = v.TransactionPartitions
-			}
+	for _, v := range txnRecords(cs.Log, id, cs.ProducerId) {
+		if v.ProducerEpoch == cs.ProducerEpoch && len(v.TransactionPartitions) > 0 {
+			last = v.TransactionPartitions
 		}
 	}
 	return last
@@ -155,17 +153,11 @@ func offsetsRegistered(log *partition.Log, id string, pid int64) bool {
 		return true // nothing to judge by: not named
 	}
 	known := false
-	for i := range log.Batches {
-		for _, r := range log.Batches[i].Records {
-			v := r.TxnLog
-			if v == nil || r.Key != id || v.ProducerId != pid {
-				continue
-			}
-			known = false
-			if v.TransactionStatus == protocol.Ongoing || v.TransactionStatus == protocol.PrepareCommit || v.TransactionStatus == protocol.PrepareAbort {
-				for _, tp := range v.TransactionPartitions {
-					known = known || tp.Topic == protocol.ConsumerOffsetsTopic
-				}
+	for _, v := range txnRecords(log, id, pid) {
+		known = false
+		if v.TransactionStatus == protocol.Ongoing || v.TransactionStatus == protocol.PrepareCommit || v.TransactionStatus == protocol.PrepareAbort {
+			for _, tp := range v.TransactionPartitions {
+				known = known || tp.Topic == protocol.ConsumerOffsetsTopic
 			}
 		}
 	}
