@@ -109,6 +109,17 @@ func (p *lessonPage) classLessonTick(ctx app.Context) {
 		return
 	}
 	classBlockNote.id, classBlockNote.script, classBlockNote.step = "", "", 0
+	c.tickEvery(ctx, func(ctx app.Context) {
+		p.notePresentedBlock()
+		c.sendState(ctx, lessonClassState(slug))
+		ctx.PreventUpdate()
+	})
+}
+
+// tickEvery runs send now and then every classPoll, until the class ends
+// or another page starts its own ticks (the page that started these has
+// gone: the timer's dispatch to it is dropped).
+func (c *classSession) tickEvery(ctx app.Context, send func(app.Context)) {
 	c.tickGen++
 	gen := c.tickGen
 	var tick func(ctx app.Context)
@@ -116,9 +127,7 @@ func (p *lessonPage) classLessonTick(ctx app.Context) {
 		if theClass != c || c.tickGen != gen || c.ended {
 			return
 		}
-		p.notePresentedBlock()
-		c.sendState(ctx, lessonClassState(slug))
-		ctx.PreventUpdate()
+		send(ctx)
 		ctx.After(classPoll, tick)
 	}
 	tick(ctx)

@@ -295,19 +295,11 @@ func (p *playground) classTick(ctx app.Context) {
 	if c == nil || !c.teacher || c.ended {
 		return
 	}
-	c.tickGen++
-	gen := c.tickGen
-	var tick func(ctx app.Context)
-	tick = func(ctx app.Context) {
-		if theClass != c || c.tickGen != gen || c.ended {
-			return
-		}
+	c.tickEvery(ctx, func(ctx app.Context) {
 		if p.scriptErr == nil && !p.busy {
 			c.sendState(ctx, classState{Script: p.script, Step: p.engine.Pos()})
 		}
-		ctx.After(classPoll, tick)
-	}
-	tick(ctx)
+	})
 }
 
 // classFollow takes the instructor's state into a student's playground.

@@ -141,16 +141,7 @@ func ScriptErrorText(lang, kind string, se *session.ScriptError) []app.UI {
 	}
 	head := fmt.Sprintf(Tr(lang, kind), se.Line, se.Col, lead)
 	out := []app.UI{app.Text(head)}
-	if ids := ErrorIdentifiers(se.Msg); len(ids) > 0 {
-		out = append(out, app.Text(Tr(lang, "err.names.lead")))
-		for i, id := range ids {
-			if i > 0 {
-				out = append(out, app.Text("、"))
-			}
-			out = append(out, app.Code().Text(id))
-		}
-		out = append(out, app.Text("。"))
-	}
+	out = appendIdentifiers(out, lang, se.Msg)
 	if s, ok := DidYouMean(se.Msg); ok {
 		out = append(out, app.Text(Tr(lang, "err.didyoumean.lead")), app.Code().Text(s), app.Text("？"))
 	}
@@ -167,15 +158,25 @@ func ViolationText(lang, msg string) app.UI {
 		return app.Text(msg)
 	}
 	kids := []app.UI{app.Text(Tr(lang, "err.violation"))}
-	if ids := ErrorIdentifiers(msg); len(ids) > 0 {
-		kids = append(kids, app.Text(Tr(lang, "err.names.lead")))
-		for i, id := range ids {
-			if i > 0 {
-				kids = append(kids, app.Text("、"))
-			}
-			kids = append(kids, app.Code().Text(id))
-		}
-		kids = append(kids, app.Text("。"))
-	}
+	kids = appendIdentifiers(kids, lang, msg)
 	return app.Span().Class("violation-text").Body(kids...)
+}
+
+// appendIdentifiers appends, after a lead in lang, the identifiers and
+// values an English message names, each in monospace, so that a
+// Chinese sentence about the message still shows them; nothing when it
+// names none.
+func appendIdentifiers(out []app.UI, lang, msg string) []app.UI {
+	ids := ErrorIdentifiers(msg)
+	if len(ids) == 0 {
+		return out
+	}
+	out = append(out, app.Text(Tr(lang, "err.names.lead")))
+	for i, id := range ids {
+		if i > 0 {
+			out = append(out, app.Text("、"))
+		}
+		out = append(out, app.Code().Text(id))
+	}
+	return append(out, app.Text("。"))
 }
