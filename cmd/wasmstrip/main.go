@@ -11,8 +11,12 @@
 // runtime.NumGoroutine and deadlock detection; reflect's call stubs are
 // found by name when a stack is scanned) and the wrappers' (a value
 // method called through a nil pointer is reported from the wrapper's
-// name), which are kept. `make wasm` runs it on web/app.wasm before
-// compressing it.
+// name), which are kept. Every reference to a dropped name, a
+// function's or an inlined call's, then points at one empty name, and
+// the start lines and the tables a traceback prints arguments from are
+// dropped too; the inline trees stay, without their start lines, because
+// runtime.Callers counts inlined calls in the frames it skips. `make
+// wasm` runs it on web/app.wasm before compressing it.
 //
 //	wasmstrip app.wasm
 //
@@ -68,6 +72,18 @@ type segment struct {
 // pcln1_20 is abi.Go120PCLnTabMagic, the PC table's version since Go 1.20.
 const pcln1_20 = 0xfffffff1
 
+// The tables dropped besides file and line (internal/abi/symtab.go): the
+// inline tree, which only tracebacks and runtime.Callers read to name the
+// calls the compiler inlined, and the tables that print a traceback's
+// arguments.
+const (
+	pcdataInlTreeIndex  = 2
+	pcdataArgLiveIndex  = 3
+	funcdataInlTree     = 3
+	funcdataArgInfo     = 5
+	funcdataArgLiveInfo = 6
+)
+
 // strip zeroes the file and line tables and the names (keptName says
 // which stay) in b, a wasm binary built by Go, and returns how many
 // functions it found.
@@ -108,26 +124,83 @@ func strip(b []byte) (int, error) {
 	// The tables every function needs (stack size, pcdata) are kept even
 	// where a line table has the same bytes: the linker stores identical
 	// tables once.
+	gofunc, epclntab, err := funcdataBounds(mem, h, h+word(3), ftab)
+	if err != nil {
+		return 0, err
+	}
 	keep := map[uint32]bool{}
 	var drop []uint32
-	var fields []int // where each function's pcfile and pcln are
+	var fields []int     // where each function's pcfile, pcln, CU, start line and dropped pcdata are
+	var nofuncdata []int // the dropped funcdata slots, set to ^0 ("none")
+	keptData := map[int]bool{}
+	type span struct{ a, z int }
+	var dataDrop []span // the argument tables
+	var refs []nameRef  // every name: the functions' and the inlined calls'
 	for k := 0; k < nfunc; k++ {
 		f := ftab + int(u32(ftab+8*k+4))
 		if f+44 > len(mem) {
 			return 0, fmt.Errorf("function %d: record out of bounds", k)
 		}
-		npcdata := int(u32(f + 28))
-		if f+44+4*npcdata > len(mem) || npcdata > 64 {
+		npcdata, nfuncdata := int(u32(f+28)), int(mem[f+43])
+		if f+44+4*(npcdata+nfuncdata) > len(mem) || npcdata > 64 {
 			return 0, fmt.Errorf("function %d: %d pcdata tables: not the layout this reads", k, npcdata)
 		}
+		pcdata, funcdata := f+44, f+44+4*npcdata
 		keep[u32(f+16)] = true
+		refs = append(refs, nameRef{f + 4, f + 40})
 		for i := 0; i < npcdata; i++ {
-			keep[u32(f+44+4*i)] = true
+			if i == pcdataArgLiveIndex {
+				drop = append(drop, u32(pcdata+4*i))
+				fields = append(fields, pcdata+4*i)
+				continue
+			}
+			keep[u32(pcdata+4*i)] = true
+		}
+		for i := 0; i < nfuncdata; i++ {
+			off := u32(funcdata + 4*i)
+			if off == ^uint32(0) {
+				continue
+			}
+			at := gofunc + int(off)
+			if at < gofunc || at >= epclntab {
+				return 0, fmt.Errorf("function %d: funcdata %d out of bounds", k, i)
+			}
+			switch i {
+			case funcdataInlTree:
+				// Kept, for the frames it counts (runtime.Callers' skip
+				// counts inlined calls: runtime.Callers itself is inlined
+				// into its caller), but each inlined call loses its
+				// start line and, as a function does, its name.
+				keptData[at] = true
+				if npcdata <= pcdataInlTreeIndex {
+					continue
+				}
+				n, err := tableMax(mem, pctab+int(u32(pcdata+4*pcdataInlTreeIndex)))
+				if err != nil {
+					return 0, err
+				}
+				if at+16*(n+1) > epclntab {
+					return 0, fmt.Errorf("function %d: inline tree out of bounds", k)
+				}
+				for e := at; e < at+16*(n+1); e += 16 {
+					refs = append(refs, nameRef{e + 4, e})
+					fields = append(fields, e+12)
+				}
+				continue
+			case funcdataArgInfo:
+				if n := argInfoLen(mem[at:epclntab]); n > 0 {
+					dataDrop = append(dataDrop, span{at, at + n})
+				}
+			case funcdataArgLiveInfo:
+			default:
+				keptData[at] = true
+				continue
+			}
+			nofuncdata = append(nofuncdata, funcdata+4*i)
 		}
 		drop = append(drop, u32(f+20), u32(f+24))
-		fields = append(fields, f+20, f+24)
+		fields = append(fields, f+20, f+24, f+32, f+36)
 	}
-	type span struct{ a, z int }
 	length := func(off uint32) (int, error) {
 		i := pctab + int(off)
 		for first := true; ; first = false {
@@ -184,7 +257,26 @@ func strip(b []byte) (int, error) {
 	for _, f := range fields {
 		le.PutUint32(mem[f:], 0)
 	}
-	if err := stripNames(mem, h+word(3), h+word(4), ftab, nfunc); err != nil {
+	for _, f := range nofuncdata {
+		le.PutUint32(mem[f:], ^uint32(0))
+	}
+	// A dropped table is zeroed only where no kept funcdata starts in it:
+	// the linker stores identical funcdata once, and symbols do not
+	// overlap, so one that shares bytes with a kept one starts where it
+	// does.
+	for _, s := range dataDrop {
+		if s.z > epclntab {
+			continue
+		}
+		shared := false
+		for i := s.a; i < s.z && !shared; i++ {
+			shared = keptData[i]
+		}
+		if !shared {
+			clear(mem[s.a:s.z])
+		}
+	}
+	if err := stripNames(mem, h+word(3), h+word(4), refs); err != nil {
 		return 0, err
 	}
 	for _, s := range segs {
@@ -193,40 +285,54 @@ func strip(b []byte) (int, error) {
 	return nfunc, nil
 }
 
-// stripNames zeroes the names of the functions keptName does not keep,
-// in the function name table [names, end). A name is a NUL-terminated
-// string at its function's name offset (_func.nameOff, the record's second
-// word); one that shares a byte with a kept name is left whole.
-func stripNames(mem []byte, names, end, ftab, nfunc int) error {
+// nameRef is where a name is referred to: a function's or an inlined
+// call's name offset, and its funcID.
+type nameRef struct{ off, funcID int }
+
+// stripNames zeroes the names keptName does not keep in the function name
+// table [names, end) and points every reference to one at the same empty
+// name, which leaves the table's references a run brotli stores for
+// almost nothing. A name is a NUL-terminated string at its name offset;
+// one that shares a byte with a kept name is left whole.
+func stripNames(mem []byte, names, end int, refs []nameRef) error {
 	le := binary.LittleEndian
 	if names > end || end > len(mem) {
 		return errors.New("function name table out of bounds")
 	}
 	type span struct{ a, z int }
 	var drop []span
-	kept := make([]bool, end-names) // the table's bytes a kept name covers
-	for k := 0; k < nfunc; k++ {
-		f := ftab + int(le.Uint32(mem[ftab+8*k+4:]))
-		a := names + int(le.Uint32(mem[f+4:]))
+	var dropped []int                 // the references to dropped names
+	kept := make([]bool, end-names+1) // the table's bytes a kept name covers
+	for _, r := range refs {
+		a := names + int(int32(le.Uint32(mem[r.off:])))
 		if a < names || a >= end {
-			return fmt.Errorf("function %d: name out of bounds", k)
+			return fmt.Errorf("name at %d out of bounds", r.off)
 		}
 		z := bytes.IndexByte(mem[a:end], 0)
 		if z < 0 {
-			return fmt.Errorf("function %d: name runs out of the table", k)
+			return fmt.Errorf("name at %d runs out of the table", r.off)
 		}
-		if keptName(string(mem[a:a+z]), mem[f+40]) {
+		if keptName(string(mem[a:a+z]), mem[r.funcID]) {
 			for i := a; i <= a+z; i++ {
 				kept[i-names] = true
 			}
 		} else {
 			drop = append(drop, span{a, a + z})
+			dropped = append(dropped, r.off)
 		}
 	}
+	empty := -1 // a NUL no kept name ends with
 	for _, n := range drop {
-		if !slices.Contains(kept[n.a-names:n.z-names], true) {
+		if !slices.Contains(kept[n.a-names:n.z-names+1], true) {
 			clear(mem[n.a:n.z])
+			empty = n.a
 		}
+	}
+	if empty < 0 {
+		return nil
+	}
+	for _, off := range dropped {
+		le.PutUint32(mem[off:], uint32(empty-names))
 	}
 	return nil
 }
@@ -240,6 +346,86 @@ func stripNames(mem []byte, names, end, ftab, nfunc int) error {
 func keptName(name string, funcID byte) bool {
 	return funcID != 0 || strings.HasPrefix(name, "runtime.") || strings.HasPrefix(name, "reflect.") ||
 		strings.HasPrefix(name, "internal/runtime/")
+}
+
+// funcName is the NUL-terminated name at off in the function name table
+// at names, or "" if it runs out of memory.
+func funcName(mem []byte, names, off int) string {
+	a := names + off
+	if off < 0 || a >= len(mem) {
+		return ""
+	}
+	z := bytes.IndexByte(mem[a:], 0)
+	if z < 0 {
+		return ""
+	}
+	return string(mem[a : a+z])
+}
+
+// funcdataBounds finds the runtime's moduledata (runtime/symtab.go), the
+// one word in memory holding the PC table header's address followed by
+// the function name table's and, 128 bytes on, the function table's, and
+// returns its gofunc and epclntab: where the funcdata lie.
+func funcdataBounds(mem []byte, h, names, ftab int) (gofunc, end int, err error) {
+	le := binary.LittleEndian
+	md := -1
+	for i := 0; i+336 <= len(mem); i += 8 {
+		if int(le.Uint64(mem[i:])) == h && int(le.Uint64(mem[i+8:])) == names && int(le.Uint64(mem[i+128:])) == ftab {
+			if md >= 0 {
+				return 0, 0, errors.New("two module data records")
+			}
+			md = i
+		}
+	}
+	if md < 0 {
+		return 0, 0, errors.New("no module data record: not the layout this reads")
+	}
+	gofunc, end = int(le.Uint64(mem[md+320:])), int(le.Uint64(mem[md+328:]))
+	if gofunc <= ftab || end < gofunc || end > len(mem) {
+		return 0, 0, errors.New("funcdata out of bounds: not the layout this reads")
+	}
+	return gofunc, end, nil
+}
+
+// tableMax reads the PC-value table at i (runtime/symtab.go's step: a
+// zig-zag value delta, then a PC delta, until a zero value delta) and
+// returns its largest value.
+func tableMax(mem []byte, i int) (int, error) {
+	val, hi := -1, -1
+	for first := true; ; first = false {
+		uv, n := binary.Uvarint(mem[min(i, len(mem)):])
+		if n <= 0 {
+			return 0, errors.New("inline tree index table runs out of memory")
+		}
+		i += n
+		if uv == 0 && !first {
+			return hi, nil
+		}
+		val += int(-(uv & 1) ^ (uv >> 1))
+		hi = max(hi, val)
+		if _, n = binary.Uvarint(mem[min(i, len(mem)):]); n <= 0 {
+			return 0, errors.New("inline tree index table runs out of memory")
+		}
+		i += n
+	}
+}
+
+// argInfoLen is the length of the traceback argument table at the start
+// of b (runtime/traceback.go's printArgs: one byte for an aggregate's
+// start or end, "...", or an offset too large, an offset and a size
+// otherwise, to 0xff), or 0 if b holds none whole.
+func argInfoLen(b []byte) int {
+	for i := 0; i < len(b) && i < 256; {
+		switch b[i] {
+		case 0xff:
+			return i + 1
+		case 0xfe, 0xfd, 0xfc, 0xfb:
+			i++
+		default:
+			i += 2
+		}
+	}
+	return 0
 }
 
 // findHeader finds the runtime's pcHeader in linear memory: its magic,
