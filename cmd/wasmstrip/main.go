@@ -52,9 +52,13 @@ func main() {
 	if err == nil {
 		var n int
 		n, err = strip(b)
+		var segs int
+		if err == nil {
+			b, segs, err = pack(b)
+		}
 		if err == nil {
 			err = os.WriteFile(os.Args[1], b, 0o755)
-			fmt.Printf("wasmstrip: %s: line tables of %d functions zeroed, and their names but the runtime's\n", os.Args[1], n)
+			fmt.Printf("wasmstrip: %s: line tables of %d functions zeroed, and their names but the runtime's; %d data segments\n", os.Args[1], n, segs)
 		}
 	}
 	if err != nil {
@@ -426,6 +430,99 @@ func argInfoLen(b []byte) int {
 		}
 	}
 	return 0
+}
+
+// packGap is the shortest run of zeros pack leaves out of the data
+// section: shorter runs cost brotli less as zeros than as a segment's
+// header (address and length, which differ from segment to segment).
+const packGap = 256
+
+// pack rewrites b's data section as few segments as the zeros allow:
+// linear memory as the segments initialise it, cut only where packGap or
+// more zeros run. Go's linker cuts at much shorter runs, up to the
+// engines' limit of 100,000 segments, and strip's zeroing makes more
+// runs; the 100,000 headers were ~100 kB of the brotli file. Memory
+// starts zeroed, so the zeros left out read the same.
+func pack(b []byte) ([]byte, int, error) {
+	segs, _, err := sections(b)
+	if err != nil {
+		return nil, 0, err
+	}
+	if len(segs) == 0 {
+		return nil, 0, errors.New("no data section")
+	}
+	hi := 0
+	for _, s := range segs {
+		hi = max(hi, s.addr+s.n)
+	}
+	mem := make([]byte, hi)
+	for _, s := range segs {
+		copy(mem[s.addr:], b[s.off:s.off+s.n])
+	}
+	var body []byte
+	n := 0
+	for i := 0; i < hi; {
+		for i < hi && mem[i] == 0 {
+			i++
+		}
+		if i == hi {
+			break
+		}
+		a, z := i, i
+		for i < hi {
+			j := i
+			for j < hi && mem[j] == 0 {
+				j++
+			}
+			if j > i && (j-i >= packGap || j == hi) {
+				i = j
+				break
+			}
+			for j < hi && mem[j] != 0 {
+				j++
+			}
+			i, z = j, j
+		}
+		// An active segment of memory 0 at an i32.const offset.
+		body = append(body, 0, 0x41)
+		body = appendSleb(body, int64(a))
+		body = append(body, 0x0b)
+		body = binary.AppendUvarint(body, uint64(z-a))
+		body = append(body, mem[a:z]...)
+		n++
+	}
+	sec := append(binary.AppendUvarint(nil, uint64(n)), body...)
+	for i := 8; i < len(b); {
+		id := b[i]
+		size, k := binary.Uvarint(b[i+1:])
+		if k <= 0 {
+			return nil, 0, errors.New("truncated section")
+		}
+		end := i + 1 + k + int(size)
+		switch id {
+		case 12:
+			return nil, 0, errors.New("a data count section: not the layout this writes")
+		case 11:
+			out := append(b[:i:i], 11)
+			out = binary.AppendUvarint(out, uint64(len(sec)))
+			out = append(out, sec...)
+			return append(out, b[end:]...), n, nil
+		}
+		i = end
+	}
+	return nil, 0, errors.New("no data section")
+}
+
+// appendSleb appends v as a signed LEB128 number.
+func appendSleb(b []byte, v int64) []byte {
+	for {
+		c := byte(v & 0x7f)
+		v >>= 7
+		if (v == 0 && c&0x40 == 0) || (v == -1 && c&0x40 != 0) {
+			return append(b, c)
+		}
+		b = append(b, c|0x80)
+	}
 }
 
 // findHeader finds the runtime's pcHeader in linear memory: its magic,
