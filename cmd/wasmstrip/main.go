@@ -80,7 +80,13 @@ const pcln1_20 = 0xfffffff1
 // inline tree, which only tracebacks and runtime.Callers read to name the
 // calls the compiler inlined, and the tables that print a traceback's
 // arguments.
+//
+// The unsafe-point tables say where a signal may preempt a goroutine
+// (runtime/preempt.go's isAsyncSafePoint) and a debugger may inject a
+// call (debugcall.go, amd64, arm64 and ppc64le only): js/wasm has
+// neither (os_wasm.go: preemptMSupported is false).
 const (
+	pcdataUnsafePoint   = 0
 	pcdataInlTreeIndex  = 2
 	pcdataArgLiveIndex  = 3
 	funcdataInlTree     = 3
@@ -153,7 +159,7 @@ func strip(b []byte) (int, error) {
 		keep[u32(f+16)] = true
 		refs = append(refs, nameRef{f + 4, f + 40})
 		for i := 0; i < npcdata; i++ {
-			if i == pcdataArgLiveIndex {
+			if i == pcdataArgLiveIndex || i == pcdataUnsafePoint {
 				drop = append(drop, u32(pcdata+4*i))
 				fields = append(fields, pcdata+4*i)
 				continue
