@@ -267,6 +267,11 @@ func strip(b []byte) (int, error) {
 	for _, f := range fields {
 		le.PutUint32(mem[f:], 0)
 	}
+	// The CU and file name tables are read only through a file table,
+	// and none is left (runtime/symtab.go's funcline1 returns "?" first).
+	if cu, pct := h+word(4), h+word(6); cu <= pct && pct <= pctab {
+		clear(mem[cu:pct])
+	}
 	for _, f := range nofuncdata {
 		le.PutUint32(mem[f:], ^uint32(0))
 	}
