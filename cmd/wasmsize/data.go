@@ -40,7 +40,12 @@ func dataRegions(mem []byte) ([]region, error) {
 	if h < 0 {
 		return nil, errors.New("no Go 1.20+ PC table header in the data section")
 	}
-	word := func(i int) int { return int(le.Uint64(mem[i:])) }
+	word := func(i int) int {
+		if i < 0 || i+8 > len(mem) {
+			return -1
+		}
+		return int(le.Uint64(mem[i:]))
+	}
 	hw := func(i int) int { return h + word(h+8+8*i) }
 	md := -1
 	for i := 0; i+336 <= len(mem); i += 8 {
@@ -74,17 +79,33 @@ func dataRegions(mem []byte) ([]region, error) {
 	return rs, nil
 }
 
-// reportData prints each region's size and what it costs the brotli
-// file: the file's brotli size less the same with the region zeroed.
-// Quality 5 keeps it to seconds; quality 11 is ~18 % smaller throughout.
-func reportData(out io.Writer, b []byte, segs []segment) error {
+// memory is linear memory as segs initialise it, refused past 64 MiB
+// (js/wasm's own binaries initialise a few megabytes).
+func memory(b []byte, segs []segment) ([]byte, error) {
 	hi := 0
 	for _, s := range segs {
+		if s.off+s.n > len(b) || s.addr > 1<<26 {
+			return nil, errors.New("data segment out of the file")
+		}
 		hi = max(hi, s.addr+s.n)
+	}
+	if hi > 1<<26 {
+		return nil, errors.New("data segments beyond 64 MiB: not a Go binary this reads")
 	}
 	mem := make([]byte, hi)
 	for _, s := range segs {
 		copy(mem[s.addr:], b[s.off:s.off+s.n])
+	}
+	return mem, nil
+}
+
+// reportData prints each region's size and what it costs the brotli
+// file: the file's brotli size less the same with the region zeroed.
+// Quality 5 keeps it to seconds; quality 11 is ~18 % smaller throughout.
+func reportData(out io.Writer, b []byte, segs []segment) error {
+	mem, err := memory(b, segs)
+	if err != nil {
+		return err
 	}
 	rs, err := dataRegions(mem)
 	if err != nil {

@@ -49,3 +49,26 @@ func TestDataRegions(t *testing.T) {
 		t.Errorf("type descriptors cost brotli nothing: %s", lines[2])
 	}
 }
+
+// FuzzDataRegions feeds parse and the region finder what no linker
+// wrote: an error or regions inside memory, never a panic.
+func FuzzDataRegions(f *testing.F) {
+	f.Add([]byte("\x00asm\x01\x00\x00\x00\x0b\x08\x01\x00\x41\x00\x0b\x02\x01\x02"))
+	f.Add([]byte("\x00asm\x01\x00\x00\x00\x0b\x0f\x01\x00\x41\x08\x0b\x08\xf1\xff\xff\xff\x00\x00\x01\x08"))
+	f.Fuzz(func(t *testing.T, b []byte) {
+		m, err := parse(b)
+		if err != nil {
+			return
+		}
+		mem, err := memory(b, m.segs)
+		if err != nil {
+			return
+		}
+		rs, err := dataRegions(mem)
+		for _, r := range rs {
+			if err == nil && (r.a < 0 || r.z < r.a || r.z > len(mem)) {
+				t.Errorf("region %s [%d, %d) outside memory of %d", r.name, r.a, r.z, len(mem))
+			}
+		}
+	})
+}

@@ -129,7 +129,7 @@ func parse(b []byte) (*module, error) {
 	for r.i < len(b) && r.err == nil {
 		id := r.byte()
 		size := int(r.uleb())
-		if r.err != nil || size > len(b)-r.i {
+		if r.err != nil || size < 0 || size > len(b)-r.i {
 			return nil, errors.New("truncated section")
 		}
 		sec := &reader{b: b[r.i : r.i+size]}

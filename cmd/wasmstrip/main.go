@@ -105,9 +105,9 @@ func strip(b []byte) (int, error) {
 	if len(segs) == 0 {
 		return 0, errors.New("no data section")
 	}
-	hi := 0
-	for _, s := range segs {
-		hi = max(hi, s.addr+s.n)
+	hi, err := memSize(segs)
+	if err != nil {
+		return 0, err
 	}
 	// Linear memory from address 0 as the binary initialises it (the
 	// linker leaves runs of zeros out of the segments).
@@ -269,7 +269,7 @@ func strip(b []byte) (int, error) {
 	}
 	// The CU and file name tables are read only through a file table,
 	// and none is left (runtime/symtab.go's funcline1 returns "?" first).
-	if cu, pct := h+word(4), h+word(6); cu <= pct && pct <= pctab {
+	if cu, pct := h+word(4), h+word(6); h <= cu && cu <= pct && pct <= pctab {
 		clear(mem[cu:pct])
 	}
 	for _, f := range nofuncdata {
@@ -311,7 +311,7 @@ type nameRef struct{ off, funcID int }
 // one that shares a byte with a kept name is left whole.
 func stripNames(mem []byte, names, end int, refs []nameRef) error {
 	le := binary.LittleEndian
-	if names > end || end > len(mem) {
+	if names < 0 || names > end || end > len(mem) {
 		return errors.New("function name table out of bounds")
 	}
 	type span struct{ a, z int }
@@ -443,6 +443,22 @@ func argInfoLen(b []byte) int {
 	return 0
 }
 
+// memSize is the linear memory the segments initialise, refused past
+// 64 MiB (js/wasm's own binaries initialise a few megabytes).
+func memSize(segs []segment) (int, error) {
+	hi := 0
+	for _, s := range segs {
+		if s.addr > 1<<26 {
+			return 0, errors.New("data segment beyond 64 MiB: not a Go binary this reads")
+		}
+		hi = max(hi, s.addr+s.n)
+	}
+	if hi > 1<<26 {
+		return 0, errors.New("data segments beyond 64 MiB: not a Go binary this reads")
+	}
+	return hi, nil
+}
+
 // packGap is the shortest run of zeros pack leaves out of the data
 // section: shorter runs cost brotli less as zeros than as a segment's
 // header (address and length, which differ from segment to segment).
@@ -466,9 +482,9 @@ func pack(b []byte) ([]byte, int, error) {
 	if len(segs) == 0 {
 		return nil, 0, errors.New("no data section")
 	}
-	hi := 0
-	for _, s := range segs {
-		hi = max(hi, s.addr+s.n)
+	hi, err := memSize(segs)
+	if err != nil {
+		return nil, 0, err
 	}
 	mem := make([]byte, hi)
 	for _, s := range segs {
@@ -510,10 +526,10 @@ func pack(b []byte) ([]byte, int, error) {
 	for i := 8; i < len(b); {
 		id := b[i]
 		size, k := binary.Uvarint(b[i+1:])
-		if k <= 0 {
+		end := i + 1 + k + int(size)
+		if k <= 0 || int(size) < 0 || end > len(b) {
 			return nil, 0, errors.New("truncated section")
 		}
-		end := i + 1 + k + int(size)
 		switch id {
 		case 12:
 			return nil, 0, errors.New("a data count section: not the layout this writes")
@@ -580,7 +596,7 @@ func sections(b []byte) (segs []segment, funcs int, err error) {
 		i++
 		size := uleb()
 		end := i + size
-		if err != nil || end > len(b) {
+		if err != nil || size < 0 || end > len(b) {
 			return nil, 0, errors.New("truncated section")
 		}
 		switch id {
@@ -601,7 +617,7 @@ func sections(b []byte) (segs []segment, funcs int, err error) {
 				}
 				i += n + 1
 				l := uleb()
-				if i+l > end || addr < 0 {
+				if l < 0 || i+l > end || addr < 0 {
 					return nil, 0, fmt.Errorf("data segment %d: out of bounds", k)
 				}
 				segs = append(segs, segment{addr: int(addr), off: i, n: l})

@@ -117,3 +117,17 @@ func memory(b []byte, segs []segment) []byte {
 	}
 	return m
 }
+
+// FuzzStrip feeds strip and pack what no linker wrote: they answer an
+// error or a binary, never a panic.
+func FuzzStrip(f *testing.F) {
+	f.Add([]byte("\x00asm\x01\x00\x00\x00\x0b\x08\x01\x00\x41\x00\x0b\x02\x01\x02"))
+	f.Add([]byte("\x00asm\x01\x00\x00\x00\x0b\x0f\x01\x00\x41\x08\x0b\x08\xf1\xff\xff\xff\x00\x00\x01\x08"))
+	f.Fuzz(func(t *testing.T, b []byte) {
+		c := bytes.Clone(b)
+		if _, err := strip(c); err == nil {
+			_, _, _ = pack(c)
+		}
+		_, _, _ = pack(b)
+	})
+}
