@@ -62,7 +62,9 @@ WASM_FLAGS := -trimpath $(foreach p,$(WASM_NOINLINE),-gcflags=$(p)=-l)
 # tables and all but the runtime's function names zeroed (cmd/wasmstrip:
 # tracebacks say ?:0 and name no function of ours; brotli -0.1 MB and
 # -21 kB; `make wasm WASM_LINES=1` keeps both, to debug a panic in the
-# browser), then
+# browser; since issue 26, also start lines, argument and unsafe-point
+# tables and file names, with the data section rewritten as one segment:
+# -181 kB brotli), then
 # its brotli and gzip copies for the server to send as they are.
 wasm: cli
 	GOOS=js GOARCH=wasm $(GO) build $(WASM_FLAGS) -ldflags="-s -w" -o web/app.wasm ./cmd/wasm
