@@ -62,7 +62,9 @@ WASM_FLAGS := -trimpath $(foreach p,$(WASM_NOINLINE),-gcflags=$(p)=-l)
 # tables and all but the runtime's function names zeroed (cmd/wasmstrip:
 # tracebacks say ?:0 and name no function of ours; brotli -0.1 MB and
 # -21 kB; `make wasm WASM_LINES=1` keeps both, to debug a panic in the
-# browser), then
+# browser; since issue 26, also start lines, argument and unsafe-point
+# tables and file names, with the data section rewritten as one segment:
+# -181 kB brotli), then
 # its brotli and gzip copies for the server to send as they are.
 wasm: cli
 	GOOS=js GOARCH=wasm $(GO) build $(WASM_FLAGS) -ldflags="-s -w" -o web/app.wasm ./cmd/wasm
@@ -91,12 +93,15 @@ floor: cli
 	@echo $(BROTLI_QUALITY) > out/floor-brotli-quality
 
 # What the wasm's code is made of, by package: the same build with its
-# name section kept (out/app-names.wasm), read by cmd/wasmsize.
+# name section kept (out/app-names.wasm), read by cmd/wasmsize; then its
+# data section by region, with what each costs brotli.
 wasm-size:
 	mkdir -p out
 	GOOS=js GOARCH=wasm $(GO) build $(WASM_FLAGS) -o out/app-names.wasm ./cmd/wasm
 	GOOS=js GOARCH=wasm $(GO) list -deps ./cmd/wasm > out/wasm-deps.txt
 	$(GO) run ./cmd/wasmsize -deps out/wasm-deps.txt out/app-names.wasm
+	@# Its data section by region, as shipped (stripped) if make wasm has run.
+	$(GO) run ./cmd/wasmsize -data $$(ls web/app.wasm 2>/dev/null || echo out/app-names.wasm)
 
 # vet also checks the packages the browser runs as the browser builds
 # them: their syscall/js files are invisible to a native vet.

@@ -4,6 +4,7 @@
 // on the playground; BENCHMARKS.md, "WebAssembly size", has its figures.
 //
 //	wasmsize [-deps FILE] [-top N] app.wasm
+//	wasmsize -data app.wasm
 //
 // The linker writes function names with every character other than
 // letters, digits, '_' and '.' turned into '_' (txnlab_core_sim.__World_.Run
@@ -15,7 +16,9 @@
 // the whole file, which compresses across packages. The data section
 // (strings, type descriptors, the function table the runtime walks stacks
 // with) is reported as one figure: wasm does not say which package owns
-// which bytes of it.
+// which bytes of it. -data cuts it into the regions the runtime's module
+// data names, with what each costs the brotli file (a stripped binary
+// will do: it reads no names).
 package main
 
 import (
@@ -37,9 +40,10 @@ func main() {
 	depsFile := flag.String("deps", "", "`file` of import paths, one a line, to name packages by")
 	top := flag.Int("top", 40, "print the `n` largest packages")
 	funcs := flag.String("funcs", "", "print the largest functions of `package` instead (the top n)")
+	data := flag.Bool("data", false, "print the data section's regions and what each costs brotli instead")
 	flag.Parse()
 	if flag.NArg() != 1 {
-		fmt.Fprintln(os.Stderr, "usage: wasmsize [-deps FILE] [-top N] app.wasm")
+		fmt.Fprintln(os.Stderr, "usage: wasmsize [-deps FILE] [-top N] app.wasm | wasmsize -data app.wasm")
 		os.Exit(2)
 	}
 	b, err := os.ReadFile(flag.Arg(0))
@@ -60,6 +64,13 @@ func main() {
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "wasmsize:", err)
 		os.Exit(1)
+	}
+	if *data {
+		if err := reportData(os.Stdout, b, m.segs); err != nil {
+			fmt.Fprintln(os.Stderr, "wasmsize:", err)
+			os.Exit(1)
+		}
+		return
 	}
 	if len(m.names) == 0 {
 		fmt.Fprintln(os.Stderr, "wasmsize: no name section: build without -ldflags=-s")
@@ -104,6 +115,7 @@ type module struct {
 	imported int          // imported functions, which come first in the index space
 	bodies   [][]byte     // the code section's function bodies, in order
 	names    map[int]string
+	segs     []segment // the data section's active segments
 }
 
 // parse reads the sections of a wasm binary, the function bodies and the
@@ -117,7 +129,7 @@ func parse(b []byte) (*module, error) {
 	for r.i < len(b) && r.err == nil {
 		id := r.byte()
 		size := int(r.uleb())
-		if r.err != nil || size > len(b)-r.i {
+		if r.err != nil || size < 0 || size > len(b)-r.i {
 			return nil, errors.New("truncated section")
 		}
 		sec := &reader{b: b[r.i : r.i+size]}
@@ -147,6 +159,20 @@ func parse(b []byte) (*module, error) {
 			for k := 0; k < n && sec.err == nil; k++ {
 				l := int(sec.uleb())
 				m.bodies = append(m.bodies, sec.bytes(l))
+			}
+		case 11: // data: Go writes active segments of memory 0 at an i32.const offset
+			n := int(sec.uleb())
+			for k := 0; k < n && sec.err == nil; k++ {
+				if sec.byte() != 0 || sec.byte() != 0x41 {
+					return nil, fmt.Errorf("data segment %d: not an active segment at a constant offset", k)
+				}
+				addr := sec.sleb()
+				if sec.byte() != 0x0b || addr < 0 {
+					return nil, fmt.Errorf("data segment %d: bad offset", k)
+				}
+				l := int(sec.uleb())
+				m.segs = append(m.segs, segment{addr: int(addr), off: r.i - size + sec.i, n: l})
+				sec.skip(l)
 			}
 		case 0: // custom
 			if string(sec.bytes(int(sec.uleb()))) != "name" {
@@ -213,6 +239,27 @@ func (r *reader) bytes(n int) []byte {
 }
 
 func (r *reader) skip(n int) { r.bytes(n) }
+
+// sleb reads a signed LEB128 number (an i32.const's operand).
+func (r *reader) sleb() int64 {
+	var v int64
+	var s uint
+	for r.err == nil {
+		c := r.byte()
+		v |= int64(c&0x7f) << s
+		s += 7
+		if c < 0x80 {
+			if c&0x40 != 0 && s < 64 {
+				v -= 1 << s
+			}
+			return v
+		}
+		if s >= 64 {
+			r.err = errors.New("signed number too long")
+		}
+	}
+	return 0
+}
 
 func (r *reader) limits() {
 	if r.byte()&1 != 0 {

@@ -51,6 +51,17 @@ func TestStrippedBinaryRuns(t *testing.T) {
 	if n < 1000 || len(b) != size {
 		t.Fatalf("strip found %d functions and left %d bytes of %d", n, len(b), size)
 	}
+	segsBefore, _, _ := sections(b)
+	packed, n2, err := pack(b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The packed binary initialises memory as the stripped one does, in
+	// fewer segments.
+	if after, _, err := sections(packed); err != nil || len(after) != n2 || n2 >= len(segsBefore) || !bytes.Equal(memory(b, segsBefore), memory(packed, after)) {
+		t.Fatalf("packed data section: %d segments of %d (%v), or other memory", n2, len(segsBefore), err)
+	}
+	b = packed
 	if err := os.WriteFile(bin, b, 0o755); err != nil {
 		t.Fatal(err)
 	}
@@ -71,6 +82,9 @@ func TestStrippedBinaryRuns(t *testing.T) {
 	if _, err := strip(b); err != nil {
 		t.Errorf("second strip: %v", err)
 	}
+	if _, _, err := pack(b); err != nil {
+		t.Errorf("second pack: %v", err)
+	}
 	if !bytes.Equal(b[:8], []byte("\x00asm\x01\x00\x00\x00")) {
 		t.Error("the binary's header changed")
 	}
@@ -90,4 +104,30 @@ func TestRefusesOtherBinaries(t *testing.T) {
 			t.Errorf("%s: no error", name)
 		}
 	}
+}
+
+// memory is linear memory as b's data segments initialise it.
+func memory(b []byte, segs []segment) []byte {
+	var m []byte
+	for _, s := range segs {
+		if s.addr+s.n > len(m) {
+			m = append(m, make([]byte, s.addr+s.n-len(m))...)
+		}
+		copy(m[s.addr:], b[s.off:s.off+s.n])
+	}
+	return m
+}
+
+// FuzzStrip feeds strip and pack what no linker wrote: they answer an
+// error or a binary, never a panic.
+func FuzzStrip(f *testing.F) {
+	f.Add([]byte("\x00asm\x01\x00\x00\x00\x0b\x08\x01\x00\x41\x00\x0b\x02\x01\x02"))
+	f.Add([]byte("\x00asm\x01\x00\x00\x00\x0b\x0f\x01\x00\x41\x08\x0b\x08\xf1\xff\xff\xff\x00\x00\x01\x08"))
+	f.Fuzz(func(t *testing.T, b []byte) {
+		c := bytes.Clone(b)
+		if _, err := strip(c); err == nil {
+			_, _, _ = pack(c)
+		}
+		_, _, _ = pack(b)
+	})
 }
