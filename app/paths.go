@@ -1,6 +1,11 @@
 package app
 
-import "txnlab/lessons/doc"
+import (
+	"net/url"
+	"strings"
+
+	"txnlab/lessons/doc"
+)
 
 // Paths of the pages, shared by the route table, the links and the tests.
 const (
@@ -29,4 +34,15 @@ const PathCompare = "/compare"
 // lessonPath is a lesson's address in lang.
 func lessonPath(lang doc.Lang, slug string) string {
 	return inLang(lang, PathLessons+"/"+slug)
+}
+
+// playgroundLink opens a library scenario in the playground. A query
+// parameter rather than a path keeps one playground route, which the static
+// export needs (one HTML file per route). The slash of "broken/…" stays
+// readable: it is legal in a query.
+func playgroundLink(slug string) string { return playgroundLinkIn(doc.English, slug) }
+
+// playgroundLinkIn is playgroundLink on the playground in lang.
+func playgroundLinkIn[L ~string](lang L, slug string) string {
+	return inLang(doc.Lang(lang), PathPlayground) + "?scenario=" + strings.ReplaceAll(url.QueryEscape(slug), "%2F", "/")
 }

@@ -2,12 +2,10 @@ package app
 
 import (
 	"fmt"
-	"net/url"
 	"strings"
 
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 
-	"txnlab/core/safety"
 	"txnlab/lessons/doc"
 )
 
@@ -21,37 +19,6 @@ type scenariosPage struct {
 func (s *scenariosPage) OnNav(ctx app.Context) {
 	s.lang = langOf(ctx.Page().URL().Path)
 	setPageIn(ctx, s.lang, tr(s.lang, "scenarios.title"), tr(s.lang, "scenarios.description"))
-}
-
-// libraryTopics groups the library by topic, in teaching order: the
-// order a learner meets them in the lessons. Every scenario is in exactly
-// one topic (TestEveryScenarioHasATopic).
-var libraryTopics = []struct {
-	Title string
-	Slugs []string
-}{
-	{"One transaction, end to end", []string{"happy-path", "abort", "idempotent-retry", "consume-transform-produce"}},
-	{"The chapter's thought questions", []string{"add-offsets", "markers-fail", "coordinator-epoch"}},
-	{"Coordinators that fail", []string{"coordinator-crash-before-prepare", "coordinator-crash-during-markers", "acks-and-failover", "transactional-id-expiration"}},
-	{"Reading transactions", []string{"read-committed-lso", "hanging-transaction", "hanging-after-reload", "find-and-abort-hanging"}},
-	{"Zombies and timeouts", []string{"zombie-fencing-init", "zombie-fenced-on-produce", "zombie-fenced-by-group", "transaction-timeout"}},
-	{"Kafka 4: what KIP-890 fixes (the Jepsen pack)", []string{"transaction-version-2", "jepsen-delayed-produce", "jepsen-delayed-endtxn", "jepsen-aborted-read", "late-marker"}},
-	{"A safety mechanism switched off", brokenSlugs()},
-}
-
-// brokenSlugs are the library's examples of a broken mechanism: one per
-// mechanism of core/safety's table, in its order, named broken/NAME
-// (core/explore's TestBrokenLibrary holds the library to that), and the
-// third thought question run with its check off next to its mechanism.
-func brokenSlugs() []string {
-	var out []string
-	for _, m := range safety.Mechanisms {
-		out = append(out, "broken/"+m.Name)
-		if m == safety.CoordinatorEpoch {
-			out = append(out, "broken/coordinator-epoch-off")
-		}
-	}
-	return out
 }
 
 func (s *scenariosPage) Render() app.UI {
@@ -111,15 +78,4 @@ func paragraphs(s string) []string {
 		}
 	}
 	return out
-}
-
-// playgroundLink opens a library scenario in the playground. A query
-// parameter rather than a path keeps one playground route, which the static
-// export needs (one HTML file per route). The slash of "broken/…" stays
-// readable: it is legal in a query.
-func playgroundLink(slug string) string { return playgroundLinkIn(doc.English, slug) }
-
-// playgroundLinkIn is playgroundLink on the playground in lang.
-func playgroundLinkIn[L ~string](lang L, slug string) string {
-	return inLang(doc.Lang(lang), PathPlayground) + "?scenario=" + strings.ReplaceAll(url.QueryEscape(slug), "%2F", "/")
 }
