@@ -545,12 +545,15 @@ func logBreakdown(b *browser, events []traceEvent, n int) {
 		})
 		self := map[string]float64{}
 		var stack []traceEvent
+		var kinds []string // the task's outermost events: what ran it
 		for _, e := range in {
 			for len(stack) > 0 && e.Ts >= stack[len(stack)-1].Ts+stack[len(stack)-1].Dur {
 				stack = stack[:len(stack)-1]
 			}
 			if len(stack) > 0 {
 				self[stack[len(stack)-1].Name] -= e.Dur
+			} else if e.Dur >= 1000 {
+				kinds = append(kinds, fmt.Sprintf("%s %.1f", e.Name, e.Dur/1000))
 			}
 			self[e.Name] += e.Dur
 			stack = append(stack, e)
@@ -568,7 +571,7 @@ func logBreakdown(b *browser, events []traceEvent, n int) {
 		for _, k := range names[:min(12, len(names))] {
 			parts = append(parts, fmt.Sprintf("%s %.1f", k, self[k]/1000))
 		}
-		b.t.Logf("task %.1f ms (cpu %.1f): unaccounted %.1f; %s", t.Dur/1000, t.Tdur/1000, (t.Dur-covered)/1000, strings.Join(parts, ", "))
+		b.t.Logf("task %.1f ms (cpu %.1f) [%s]: unaccounted %.1f; %s", t.Dur/1000, t.Tdur/1000, strings.Join(kinds, ", "), (t.Dur-covered)/1000, strings.Join(parts, ", "))
 	}
 }
 
