@@ -500,6 +500,11 @@ func mainThreadTaskTimes(b *browser, f func()) (wall, cpu []float64) {
 		}
 	}
 	if os.Getenv("BENCH_BREAKDOWN") != "" {
+		var sum, sumCPU float64
+		for i := range wall {
+			sum, sumCPU = sum+wall[i], sumCPU+cpu[i]
+		}
+		b.t.Logf("%d tasks: %.1f ms in all, CPU %.1f ms", len(wall), sum, sumCPU)
 		logBreakdown(b, events, 3)
 	}
 	return wall, cpu
