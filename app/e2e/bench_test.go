@@ -489,12 +489,95 @@ func mainThreadTasks(b *browser, f func()) []float64 {
 // time does not.
 func mainThreadTaskTimes(b *browser, f func()) (wall, cpu []float64) {
 	b.t.Helper()
-	for _, e := range traceMain(b, []string{"toplevel", "__metadata"}, f) {
+	categories := []string{"toplevel", "__metadata"}
+	if os.Getenv("BENCH_BREAKDOWN") != "" {
+		categories = append(categories, breakdownCategories...)
+	}
+	events := traceMain(b, categories, f)
+	for _, e := range events {
 		if isTask(e) {
 			wall, cpu = append(wall, e.Dur/1000), append(cpu, e.Tdur/1000)
 		}
 	}
+	if os.Getenv("BENCH_BREAKDOWN") != "" {
+		var sum, sumCPU float64
+		for i := range wall {
+			sum, sumCPU = sum+wall[i], sumCPU+cpu[i]
+		}
+		b.t.Logf("%d tasks: %.1f ms in all, CPU %.1f ms", len(wall), sum, sumCPU)
+		logBreakdown(b, events, 3)
+	}
 	return wall, cpu
+}
+
+// breakdownCategories are the trace categories that say what a task is
+// made of: the renderer's style, layout and paint, script calls, V8's
+// compilation and collection.
+var breakdownCategories = []string{"devtools.timeline", "disabled-by-default-devtools.timeline", "v8", "v8.execute", "blink", "blink.user_timing"}
+
+// logBreakdown logs, for the n longest tasks of events (one thread's,
+// as traceMain gives), the time each kind of event inside took by itself
+// (its duration less its children's), largest first: what the longest
+// tasks are made of. Set BENCH_BREAKDOWN=1 to have the benches log it;
+// the extra categories make the trace heavier, so figures taken with it
+// are not the bench's.
+func logBreakdown(b *browser, events []traceEvent, n int) {
+	b.t.Helper()
+	var tasks []traceEvent
+	for _, e := range events {
+		if isTask(e) {
+			tasks = append(tasks, e)
+		}
+	}
+	// The longest by duration, then the longest by CPU time (on a loaded
+	// machine a task's duration counts its waits for a core).
+	sort.Slice(tasks, func(i, j int) bool { return tasks[i].Dur > tasks[j].Dur })
+	longest := slices.Clone(tasks[:min(n, len(tasks))])
+	sort.Slice(tasks, func(i, j int) bool { return tasks[i].Tdur > tasks[j].Tdur })
+	longest = append(longest, tasks[:min(n, len(tasks))]...)
+	for _, t := range longest {
+		var in []traceEvent
+		for _, e := range events {
+			if e.Ph == "X" && e.Ts >= t.Ts && e.Ts+e.Dur <= t.Ts+t.Dur && !(e.Ts == t.Ts && e.Dur == t.Dur && e.Name == t.Name) {
+				in = append(in, e)
+			}
+		}
+		sort.Slice(in, func(i, j int) bool {
+			if in[i].Ts != in[j].Ts {
+				return in[i].Ts < in[j].Ts
+			}
+			return in[i].Dur > in[j].Dur
+		})
+		self := map[string]float64{}
+		var stack []traceEvent
+		var kinds []string // the task's outermost events: what ran it
+		for _, e := range in {
+			for len(stack) > 0 && e.Ts >= stack[len(stack)-1].Ts+stack[len(stack)-1].Dur {
+				stack = stack[:len(stack)-1]
+			}
+			if len(stack) > 0 {
+				self[stack[len(stack)-1].Name] -= e.Dur
+			} else if e.Dur >= 1000 {
+				kinds = append(kinds, fmt.Sprintf("%s %.1f", e.Name, e.Dur/1000))
+			}
+			self[e.Name] += e.Dur
+			stack = append(stack, e)
+		}
+		var covered float64
+		for _, v := range self {
+			covered += v
+		}
+		names := make([]string, 0, len(self))
+		for k := range self {
+			names = append(names, k)
+		}
+		sort.Slice(names, func(i, j int) bool { return self[names[i]] > self[names[j]] })
+		var parts []string
+		for _, k := range names[:min(12, len(names))] {
+			parts = append(parts, fmt.Sprintf("%s %.1f", k, self[k]/1000))
+		}
+		b.t.Logf("task %.1f ms (cpu %.1f) [%s]: unaccounted %.1f; %s", t.Dur/1000, t.Tdur/1000, strings.Join(kinds, ", "), (t.Dur-covered)/1000, strings.Join(parts, ", "))
+	}
 }
 
 // traceEvent is one event of a CDP trace (Chromium's trace event format).
