@@ -272,8 +272,6 @@ func (p *playground) OnMount(ctx app.Context) {
 	// A diagram just mounted is scrolled to its top: setting it there
 	// would lay out the page being mounted for nothing.
 	p.domScrollTop = 0
-	// The diagram's scrolls are set in the frame's callback.
-	p.inFrame, p.scrollPending = p.beforePaint, false // a dismount drops the queue
 	// Measured in the first frame, after its layout, rather than
 	// forcing one while the page is being mounted.
 	p.beforePaint(p.measureDiagram)

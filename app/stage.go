@@ -43,21 +43,13 @@ type diagramState struct {
 	// unknown); scrollSeq counts the scrolls asked (scrollDiagram).
 	domScrollTop int
 	scrollSeq    int
-	// inFrame, when set, runs a function in the next animation frame's
-	// callback (the full playground's beforePaint): a scroll asked is
-	// set there, where the frame lays the page out anyway, rather than
-	// right after the render, where setting it laid the page out once
-	// more (2-4 ms of a step). scrollPending is true from the ask to
-	// the set: the scroll events meanwhile are the old position's.
-	inFrame       func(func())
-	scrollPending bool
-	viewH         int
-	selected      int64           // the message shown in the message panel
-	histGen       int             // counts the histories loaded, for components that draw from one
-	laid          *diagram.Layout // the diagram of laidKey, computed once per position
-	laidKey       layoutKey
-	full          *diagram.Layout // the whole history's diagram, of fullKey (pos 0)
-	fullKey       layoutKey
+	viewH        int
+	selected     int64           // the message shown in the message panel
+	histGen      int             // counts the histories loaded, for components that draw from one
+	laid         *diagram.Layout // the diagram of laidKey, computed once per position
+	laidKey      layoutKey
+	full         *diagram.Layout // the whole history's diagram, of fullKey (pos 0)
+	fullKey      layoutKey
 
 	// shownSnap is the cluster state drawn (the lane heads, the cards),
 	// of position shownPos: while a long history's state at the position
@@ -158,35 +150,17 @@ func (p *diagramState) scrollDiagram(ctx app.Context, top int) {
 	}
 	p.scrollSeq++
 	seq := p.scrollSeq
-	set := func() {
-		// Cleared even when superseded: the later ask's set may never
-		// come (a dropped defer), and its defer sets it again if it does.
-		p.scrollPending = false
-		if seq != p.scrollSeq {
-			return // a later scroll was asked: it is set instead
-		}
+	ctx.Defer(func(ctx app.Context) {
 		// Reading scrollTop would lay the page out before its time: the
 		// value the element has is known from the last set and the
 		// scroll events.
-		if top == p.domScrollTop {
+		if top == p.domScrollTop || seq != p.scrollSeq {
 			return
 		}
 		if d := app.Window().GetElementByID(p.scrollID); d.Truthy() {
 			d.Set("scrollTop", top)
 			p.domScrollTop = top
 		}
-	}
-	ctx.Defer(func(ctx app.Context) {
-		if p.inFrame == nil {
-			set()
-			return
-		}
-		// Asked after the render (go-app renders on its own tick, which
-		// may come after the next frame's callback): set before it, the
-		// scroll would be clamped to the diagram's old height. Pending
-		// only once asked, so a defer go-app drops leaves none.
-		p.scrollPending = true
-		p.inFrame(set)
 	})
 }
 
@@ -201,14 +175,8 @@ func (p *diagramState) measureDiagram() {
 // onDiagramScroll redraws only when the rows to draw change.
 func (p *diagramState) onDiagramScroll(ctx app.Context, e app.Event) {
 	from, to := p.window()
-	p.domScrollTop = ctx.JSSrc().Get("scrollTop").Int()
-	if p.scrollPending {
-		// A scroll made before the one asked, whose set is coming in
-		// this frame: drawing its rows would draw the wrong ones.
-		ctx.PreventUpdate()
-		return
-	}
-	p.scrollTop = p.domScrollTop
+	p.scrollTop = ctx.JSSrc().Get("scrollTop").Int()
+	p.domScrollTop = p.scrollTop
 	if h := ctx.JSSrc().Get("clientHeight").Int(); h > 0 {
 		p.viewH = h
 	}
