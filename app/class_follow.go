@@ -13,64 +13,6 @@ import (
 // QR code on the instructor's page, and a lesson's embedded playgrounds
 // stepping on every student's page as on the instructor's.
 
-// listenBeat answers the stream's beats with a sign that this student's
-// page is still here. A network event, not a timer: a hidden tab's
-// timers are throttled to once a minute, its events are not.
-func (c *classSession) listenBeat() {
-	if c.student == "" {
-		return
-	}
-	var ignore app.Func
-	ignore = app.FuncOf(func(this app.Value, args []app.Value) any { return nil })
-	beat := app.FuncOf(func(this app.Value, args []app.Value) any {
-		opts := map[string]any{"method": "POST", "headers": map[string]any{"X-Class-Student": c.student}}
-		// The answer changes nothing on the page; a beat lost is
-		// made up by the next.
-		app.Window().Call("fetch", classAPI("here", c.lang, c.id), opts).Call("catch", ignore)
-		return nil
-	})
-	c.listeners = append(c.listeners, ignore, beat)
-	c.es.Call("addEventListener", "beat", beat)
-	listenPageHide()
-}
-
-// pageHooks is set once the page's pagehide and pageshow listeners are
-// in: they serve whichever class the page is in, for the page's life.
-var pageHooks bool
-
-// listenPageHide closes a student's stream when the page is hidden for
-// good or put in the back-forward cache: a page leaving for another
-// site kept its stream open while cached, and stayed in the count until
-// its sign expired. A page that comes back from the cache follows again.
-func listenPageHide() {
-	if pageHooks || !app.IsClient {
-		return
-	}
-	pageHooks = true
-	hide := app.FuncOf(func(this app.Value, args []app.Value) any {
-		if c := theClass; c != nil && c.student != "" && c.es.Truthy() {
-			c.es.Call("close")
-		}
-		return nil
-	})
-	show := app.FuncOf(func(this app.Value, args []app.Value) any {
-		if c := theClass; c != nil && c.student != "" && !c.ended && args[0].Get("persisted").Bool() {
-			c.close()
-			c.listen(c.student)
-		}
-		return nil
-	})
-	app.Window().Call("addEventListener", "pagehide", hide)
-	app.Window().Call("addEventListener", "pageshow", show)
-}
-
-// classQR is the join link's QR code, drawn by the server.
-func classQR(l doc.Lang, c *classSession) app.UI {
-	return app.Img().ID("class-qr").Class("class-qr").
-		Src(classAPI("qr.svg", l, "") + "&code=" + c.code).
-		Alt(tr(l, "class.qr")).Title(tr(l, "class.qr"))
-}
-
 // classBlockNote is the lesson block the instructor's page moved last:
 // its id, its script ("" for the lesson's own) and its step. The lesson's
 // class tick sends it; it is the page's, not a component's, because the
@@ -114,23 +56,6 @@ func (p *lessonPage) classLessonTick(ctx app.Context) {
 		c.sendState(ctx, lessonClassState(slug))
 		ctx.PreventUpdate()
 	})
-}
-
-// tickEvery runs send now and then every classPoll, until the class ends
-// or another page starts its own ticks (the page that started these has
-// gone: the timer's dispatch to it is dropped).
-func (c *classSession) tickEvery(ctx app.Context, send func(app.Context)) {
-	c.tickGen++
-	gen := c.tickGen
-	var tick func(ctx app.Context)
-	tick = func(ctx app.Context) {
-		if theClass != c || c.tickGen != gen || c.ended {
-			return
-		}
-		send(ctx)
-		ctx.After(classPoll, tick)
-	}
-	tick(ctx)
 }
 
 // classStepAction asks the embedded playground of a student's lesson
@@ -218,25 +143,6 @@ func (s *scenarioPlayground) followClass(ctx app.Context, req classBlockStep) {
 	s.move(ctx, func() { seek(ctx) })
 }
 
-// classLocal is the mounted class bar's Local.
-var classLocal func(id string) (string, []string, bool)
-
-// classLocalize is q as a student's page shows it: a lesson question in
-// the page's own language (the instructor's page may be in another), the
-// choices in the same order, so a vote's index means the same choice.
-func classLocalize(q *classQuestion) *classQuestion {
-	if q == nil || q.ID == "" || classLocal == nil {
-		return q
-	}
-	text, choices, ok := classLocal(q.ID)
-	if !ok || len(choices) != len(q.Choices) {
-		return q
-	}
-	local := *q
-	local.Text, local.Choices = text, choices
-	return &local
-}
-
 // classLocalQuestion is the lesson's question id as the class is shown
 // it (classQuestionText).
 func (p *lessonPage) classLocalQuestion(id string) (string, []string, bool) {
@@ -250,21 +156,6 @@ func (p *lessonPage) classLocalQuestion(id string) (string, []string, bool) {
 		}
 	}
 	return "", nil, false
-}
-
-// classShowQuestion brings a question just opened into a student's view:
-// on a phone the page may be scrolled to a playground far below the bar.
-func classShowQuestion(ctx app.Context) {
-	c := theClass
-	if c == nil || !c.showQ || !app.IsClient {
-		return
-	}
-	c.showQ = false
-	ctx.Defer(func(app.Context) {
-		if el := app.Window().GetElementByID("class-predict"); el.Truthy() {
-			el.Call("scrollIntoView", map[string]any{"block": "nearest"})
-		}
-	})
 }
 
 // classQuestionText is a lesson question as text for the class: its
@@ -289,4 +180,56 @@ func (p *lessonPage) notePresentedBlock() {
 	if id := p.lesson.Segments[slides[p.slide]].Scenario; id != "" && id != classBlockNote.id {
 		classBlockNote.id, classBlockNote.script, classBlockNote.step = id, "", 0
 	}
+}
+
+// renderClass is the lesson's class bar: the instructor's page sends the
+// lesson to the class and can open any of its questions to it; a
+// student's page goes where the instructor's is.
+func (p *lessonPage) renderClass() app.UI {
+	l := p.lang
+	slug := lessonSlugOf(p.path)
+	follow := func(ctx app.Context) {
+		c := theClass
+		switch {
+		case c == nil || c.ended:
+		case c.teacher && slug != "":
+			c.sendState(ctx, lessonClassState(slug))
+		case !c.teacher && c.following && c.state.Rev != 0 && c.state.Lesson != slug:
+			to := inLang(l, PathPlayground)
+			if c.state.Lesson != "" {
+				to = inLang(l, PathLessons+"/"+c.state.Lesson)
+			}
+			ctx.Navigate(to)
+		case !c.teacher && c.following && c.state.Rev != 0:
+			followClassBlock(ctx, c.state)
+		}
+	}
+	return &classBar{Lang: l, Follow: follow, Start: p.classLessonTick, More: p.renderClassQuestions(), Local: p.classLocalQuestion}
+}
+
+// renderClassQuestions lists the lesson's questions an instructor can open
+// to the class (those with one answer among choices).
+func (p *lessonPage) renderClassQuestions() app.UI {
+	l := p.lang
+	c := theClass
+	if c == nil || !c.teacher || c.ended || p.lesson == nil || (c.question != nil && c.question.Open) {
+		return nil
+	}
+	var items []app.UI
+	for _, q := range p.lesson.Questions {
+		if len(q.Choices) < 2 || q.Multiple {
+			continue
+		}
+		text, choices := classQuestionText(q)
+		items = append(items, app.Li().Body(
+			app.Button().DataSet("class-open", q.ID).Text(tr(l, "class.q.open")).OnClick(func(ctx app.Context, e app.Event) {
+				c.ask(ctx, "open", q.ID, text, choices)
+			}),
+			app.Text(" "+text),
+		))
+	}
+	if len(items) == 0 {
+		return nil
+	}
+	return app.Details().Class("class-bar").ID("class-lesson-questions").Body(app.Summary().Text(tr(l, "class.q.lesson")), app.Ul().Body(items...))
 }

@@ -15,9 +15,10 @@
 //
 // The playground's files: playground.go (state, runs, transport handlers,
 // keyboard), runner.go (what both playgrounds are made of), editor.go,
-// transport.go, stage.go (the diagram on the page and the message panel;
-// the diagram's layout, texts and drawing as data are package
-// txnlab/diagram), playground_children.go (what the playground gives its
+// transport.go, stage.go (the diagram's section of the page, the message
+// panel and the trace), diagram_state.go (the diagram's view state and
+// its components; the diagram's layout, texts and drawing as data are
+// package txnlab/diagram), playground_children.go (what the playground gives its
 // children: the transport and app/panels' cards, inspector, narration,
 // Metrics panel and shortcuts' help), export.go, share.go, idle.go
 // (long histories drawn progressively, the engine's background work
@@ -26,7 +27,7 @@
 //
 // The parts both playgrounds compose, with small inputs of their own:
 // transportControls (transport.go: the buttons and the scrubber from a
-// position, a length and the handlers) and diagramState (stage.go: the
+// position, a length and the handlers) and diagramState (diagram_state.go: the
 // engine, the diagram's view and its layouts, which the diagram's
 // components point at). embedded.go is a lesson's embedded playground
 // (scenarioPlayground, ShowAction).

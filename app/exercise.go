@@ -20,13 +20,6 @@ import (
 // (prompt and starting script) when the wasm mounts; pre-rendered, it is
 // that same prompt with the starting script in the editor.
 
-// The states of an exercise card (its data-state attribute).
-const (
-	xUnsolved = "unsolved"
-	xSolved   = "solved"
-	xFailed   = "failed"
-)
-
 // primerSlug is the lesson on the scenario language every exercise
 // links to.
 const primerSlug = "00-scenario-language"
@@ -34,60 +27,6 @@ const primerSlug = "00-scenario-language"
 // languageReference is where the scenario language is documented in
 // full, named (not linked: the site does not serve docs/) by every card.
 const languageReference = "docs/scenario-language.md"
-
-// ExerciseProgress is the learner's work on one exercise, kept in the
-// progress by the exercise's id.
-type ExerciseProgress struct {
-	// State is unsolved, solved (once solved it stays so) or failed (the
-	// last check did not pass).
-	State string `json:"state"`
-	// Script is the learner's script as last edited ("" is the start).
-	Script string `json:"script,omitempty"`
-	// Tries counts checks; Revealed that the solution was shown.
-	Tries    int  `json:"tries,omitempty"`
-	Revealed bool `json:"revealed,omitempty"`
-}
-
-// exercise is the progress of one exercise, created on first use.
-func (p *Progress) exercise(id string) *ExerciseProgress {
-	if p.Exercises == nil {
-		p.Exercises = map[string]*ExerciseProgress{}
-	}
-	x := p.Exercises[id]
-	if x == nil {
-		x = &ExerciseProgress{State: xUnsolved}
-		p.Exercises[id] = x
-	}
-	return x
-}
-
-// normaliseExercises drops what a progress file says of exercises that
-// this site cannot read.
-func (p *Progress) normaliseExercises() {
-	if p.Exercises == nil {
-		p.Exercises = map[string]*ExerciseProgress{}
-	}
-	for id, x := range p.Exercises {
-		switch {
-		case x == nil:
-			delete(p.Exercises, id)
-		case x.State != xSolved && x.State != xFailed:
-			x.State = xUnsolved
-		}
-	}
-}
-
-// mergeExercises takes in an imported file's exercises: an exercise
-// solved here stays solved.
-func (p *Progress) mergeExercises(in *Progress) {
-	for id, x := range in.Exercises {
-		if mine := p.Exercises[id]; mine != nil && mine.State == xSolved && x.State != xSolved {
-			continue
-		}
-		p.exercise(id)
-		p.Exercises[id] = x
-	}
-}
 
 // exerciseCard is one exercise of a lesson.
 type exerciseCard struct {

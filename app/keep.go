@@ -145,3 +145,14 @@ func (p *playground) keepNow() {
 		keepPos(p.source, p.engine.Pos())
 	}
 }
+
+// localStorage is window.localStorage, or undefined where reading it
+// throws (storage disabled), which a plain Get would turn into a panic.
+func localStorage() (v app.Value) {
+	defer func() {
+		if recover() != nil {
+			v = app.Undefined()
+		}
+	}()
+	return app.Window().Get("localStorage")
+}

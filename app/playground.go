@@ -763,3 +763,22 @@ func stageClass(stale bool) string {
 	}
 	return "stage"
 }
+
+// followNewest scrolls the diagram so its newest row is in view after the
+// render, and starts the travelling-message animation while playing.
+func (p *playground) followNewest(ctx app.Context) {
+	p.follow(ctx)
+	p.moved()
+	keepPos(p.source, p.engine.Pos())
+	line := p.engine.Line()
+	playing := p.playing
+	if app.IsClient {
+		// The editor's scroll reads the textarea's geometry: after the
+		// frame's layout (beforePaint), not right after the render,
+		// where it would lay the page out once more.
+		p.beforePaint(func() { revealLine(line) })
+		if playing && !p.reducedMotion {
+			ctx.Defer(func(ctx app.Context) { startTravellers(p.scrollID) })
+		}
+	}
+}

@@ -8,7 +8,8 @@ package app
 // inspector, the metrics panel) is given what it shows and reports
 // through funcs rather than pointing back at either page.
 type runner struct {
-	// diagramState holds the engine and the diagram's view (stage.go).
+	// diagramState holds the engine and the diagram's view
+	// (diagram_state.go).
 	diagramState
 	// player plays the history (player.go).
 	player
