@@ -25,7 +25,7 @@ var classBlockNote struct {
 // classNoteBlock notes s's step for the class, on the instructor's page.
 func classNoteBlock(s *scenarioPlayground) {
 	c := theClass
-	if c == nil || !c.teacher || c.ended || s.busy || !s.started {
+	if c == nil || !c.teacher || c.ended || s.busy || !s.lazy.started {
 		return
 	}
 	script := s.engine.Script()
@@ -130,7 +130,7 @@ func (s *scenarioPlayground) followClass(ctx app.Context, req classBlockStep) {
 		}
 		s.engine.Seek(at)
 	}
-	if !s.started || s.engine.Script() != src {
+	if !s.lazy.started || s.engine.Script() != src {
 		s.unobserve()
 		s.setEditor(ctx, src)
 		s.load(ctx, src, seek)

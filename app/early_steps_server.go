@@ -42,7 +42,7 @@ func (p *playground) renderEarlySteps() app.UI {
 	}
 	q := newPlayground()
 	q.engine, q.histGen = p.engine, p.histGen
-	q.lang, q.slug, q.original = p.lang, p.slug, p.original
+	q.lang, q.lib.slug, q.lib.original = p.lang, p.lib.slug, p.lib.original
 	q.script, q.editorText = p.script, p.editorText
 	defer p.engine.Seek(p.engine.Pos())
 	var b strings.Builder

@@ -28,7 +28,7 @@ import (
 func (p *playground) setEditor(ctx app.Context, text string) {
 	p.editorText, p.script, p.scriptErr = text, text, nil
 	if app.IsClient {
-		keepScript(p.source, text)
+		keepScript(p.page.source, text)
 		ctx.Defer(func(ctx app.Context) {
 			if ta := app.Window().GetElementByID("script"); ta.Truthy() && ta.Get("value").String() != text {
 				ta.Set("value", text)
@@ -74,7 +74,7 @@ func (p *playground) onInput(ctx app.Context, e app.Event) {
 		if gen != p.editGen {
 			return // typing went on
 		}
-		keepScript(p.source, p.script)
+		keepScript(p.page.source, p.script)
 		p.applyEdits(ctx)
 	})
 }
@@ -157,10 +157,10 @@ func (p *playground) onLoadScenario(ctx app.Context, e app.Event) {
 	if slug == "" {
 		return
 	}
-	p.loadGen++
-	gen := p.loadGen
+	p.lib.loadGen++
+	gen := p.lib.loadGen
 	ctx.After(loadDelay, func(ctx app.Context) {
-		if gen == p.loadGen {
+		if gen == p.lib.loadGen {
 			ctx.Navigate(playgroundLinkIn(p.lang, slug))
 		}
 	})
@@ -168,18 +168,18 @@ func (p *playground) onLoadScenario(ctx app.Context, e app.Event) {
 
 // edited reports whether the script is the learner's own: it differs
 // from the library scenario it started from (or there was none).
-func (p *playground) edited() bool { return p.script != "" && p.script != p.original }
+func (p *playground) edited() bool { return p.script != "" && p.script != p.lib.original }
 
 // onRevert goes back to the scenario as the library has it; the replaced
 // script can be brought back with Undo.
 func (p *playground) onRevert(ctx app.Context, e app.Event) {
-	if p.original == "" || p.script == p.original {
+	if p.lib.original == "" || p.script == p.lib.original {
 		return
 	}
 	p.pushUndo(p.script)
-	p.setEditor(ctx, p.original)
+	p.setEditor(ctx, p.lib.original)
 	p.say(false, tr(p.lang, "pg.reverted"))
-	p.startLoad(ctx, p.original, nil)
+	p.startLoad(ctx, p.lib.original, nil)
 }
 
 func (p *playground) onUndo(ctx app.Context, e app.Event) {
@@ -286,7 +286,7 @@ func (p *playground) renderEditor() app.UI {
 				app.Button().Type("button").Class("tool").Aria("label", "Revert script").
 					Aria("labelledby", revertName).
 					Title(tr(l, "Back to the library's version of this scenario")).
-					Aria("disabled", p.original == "" || p.script == p.original).
+					Aria("disabled", p.lib.original == "" || p.script == p.lib.original).
 					OnClick(p.onRevert).Text(tr(l, "Revert")),
 				app.Button().Type("button").Class("tool").Aria("label", "Undo script change").
 					Aria("labelledby", undoName).
@@ -421,7 +421,7 @@ func (p *playground) renderResults() app.UI {
 // shown: reading and listing the whole library is not needed for the
 // first step.
 func (p *playground) renderLibrarySelect() app.UI {
-	return &librarySelect{Lang: p.lang, Listed: p.libraryListed, Slug: p.slug, Title: p.slugTitle, Edited: p.edited(), onChange: p.onLoadScenario}
+	return &librarySelect{Lang: p.lang, Listed: p.lib.libraryListed, Slug: p.lib.slug, Title: p.lib.slugTitle, Edited: p.edited(), onChange: p.onLoadScenario}
 }
 
 // maxOpenedFile bounds a script read from a file, as a share link is.
@@ -469,7 +469,7 @@ func (p *playground) readFile(ctx app.Context, file app.Value) {
 			if p.script != "" && p.script != text {
 				p.pushUndo(p.script)
 			}
-			p.slug, p.slugTitle, p.original = "", "", text
+			p.lib.slug, p.lib.slugTitle, p.lib.original = "", "", text
 			p.setEditor(ctx, text)
 			p.startLoad(ctx, text, nil)
 			p.say(false, fmt.Sprintf(tr(p.lang, "Opened %s. Undo brings back the script before it."), name))

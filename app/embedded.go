@@ -79,13 +79,25 @@ type scenarioPlayground struct {
 	// position played and the run in progress (runner.go).
 	runner
 
-	loaded   string // the Script input the state below was made for
-	loadedID string // and the ID input
+	// madeFor is the inputs the state below was made for.
+	madeFor blockInputs
 
 	// workErr is the last run's outcome (an action that could not be
 	// written in).
 	workErr error
 
+	// lazy is what starts the playground when it comes into view.
+	lazy lazyStart
+
+	share shareLink // the share link
+}
+
+// blockInputs are the inputs a playground's state was made for: the
+// block's Script and its ID.
+type blockInputs struct{ loaded, loadedID string }
+
+// lazyStart starts a lesson's playground when it first comes into view.
+type lazyStart struct {
 	// started is set once the script was asked to run (in view, Run, a
 	// ShowRequest): until then the page shows the script and a
 	// placeholder, and does no work.
@@ -97,9 +109,10 @@ type scenarioPlayground struct {
 	// ctx is the context the component was mounted with, for the
 	// observer's callback and the tests.
 	ctx app.Context
-
-	linkScript, link string // the share link, of linkScript
 }
+
+// shareLink is a playground's share link, of the script linkScript.
+type shareLink struct{ linkScript, link string }
 
 // IsolatesUpdates makes a playground's updates its own (go-app's
 // UpdateIsolator): the lesson page around it draws nothing from what its
@@ -124,9 +137,9 @@ func (s *scenarioPlayground) setup() {
 	s.histGen = gen + 1
 	s.lang = s.Lang
 	s.viewH = embeddedViewH
-	s.loaded, s.loadedID = s.Script, s.ID
+	s.madeFor.loaded, s.madeFor.loadedID = s.Script, s.ID
 	s.editorText, s.script, s.scriptErr = s.Script, s.Script, nil
-	s.undoStack, s.started, s.busy = undoStack{max: 20}, false, false
+	s.undoStack, s.lazy.started, s.busy = undoStack{max: 20}, false, false
 	// The learner's edit of this block, kept from an earlier visit, comes
 	// back (Reset restores the lesson's script).
 	if app.IsClient {
@@ -173,7 +186,7 @@ func domID(id string) string {
 // OnMount listens for ShowAction and, in the browser, waits for the
 // section to come into view before running anything.
 func (s *scenarioPlayground) OnMount(ctx app.Context) {
-	s.ctx = ctx
+	s.lazy.ctx = ctx
 	ctx.Handle(ShowAction, s.onShow)
 	ctx.Handle(presentStepAction, s.onPresentStep)
 	ctx.Handle(classStepAction, s.onClassStep)
@@ -193,7 +206,7 @@ func (s *scenarioPlayground) OnMount(ctx app.Context) {
 // shows as text — but listens for ShowAction as OnMount does, so a test
 // can post one.
 func (s *scenarioPlayground) OnPreRender(ctx app.Context) {
-	s.ctx = ctx
+	s.lazy.ctx = ctx
 	ctx.Handle(ShowAction, s.onShow)
 }
 
@@ -201,11 +214,11 @@ func (s *scenarioPlayground) OnPreRender(ctx app.Context) {
 // page reusing the component for another lesson's block).
 func (s *scenarioPlayground) OnUpdate(ctx app.Context) {
 	s.lang = s.Lang
-	if s.Script == s.loaded {
+	if s.Script == s.madeFor.loaded {
 		return
 	}
 	s.unobserve()
-	if app.IsClient && s.ID == s.loadedID {
+	if app.IsClient && s.ID == s.madeFor.loadedID {
 		// The same block in another variant ("Try another"): an edit of
 		// the old variant's script would hide the new one's values.
 		removeItem(s.editKey())
@@ -229,10 +242,10 @@ func (s *scenarioPlayground) OnDismount() {
 // reads, never all at once when the page opens.
 func (s *scenarioPlayground) observe(ctx app.Context) {
 	ctor := app.Window().Get("IntersectionObserver")
-	if s.started || s.Guarded || s.observer != nil || !ctor.Truthy() {
+	if s.lazy.started || s.Guarded || s.lazy.observer != nil || !ctor.Truthy() {
 		return // without an observer the script runs on Run
 	}
-	s.onSeen = app.FuncOf(func(this app.Value, args []app.Value) any {
+	s.lazy.onSeen = app.FuncOf(func(this app.Value, args []app.Value) any {
 		entries := args[0]
 		for i := 0; i < entries.Length(); i++ {
 			if entries.Index(i).Get("isIntersecting").Bool() {
@@ -240,7 +253,7 @@ func (s *scenarioPlayground) observe(ctx app.Context) {
 				// into view at once, and each parses its script.
 				takeTurn(ctx, func(ctx app.Context, _ time.Duration) {
 					s.unobserve()
-					if !s.started {
+					if !s.lazy.started {
 						s.load(ctx, s.script, nil)
 					}
 				})
@@ -249,19 +262,19 @@ func (s *scenarioPlayground) observe(ctx app.Context) {
 		}
 		return nil
 	})
-	s.observer = ctor.New(s.onSeen, map[string]any{"rootMargin": "200px 0px"})
-	s.observer.Call("observe", s.JSValue())
+	s.lazy.observer = ctor.New(s.lazy.onSeen, map[string]any{"rootMargin": "200px 0px"})
+	s.lazy.observer.Call("observe", s.JSValue())
 }
 
 // unobserve disconnects the observer and releases its callback.
 func (s *scenarioPlayground) unobserve() {
-	if s.observer != nil {
-		s.observer.Call("disconnect")
-		s.observer = nil
+	if s.lazy.observer != nil {
+		s.lazy.observer.Call("disconnect")
+		s.lazy.observer = nil
 	}
-	if s.onSeen != nil {
-		s.onSeen.Release()
-		s.onSeen = nil
+	if s.lazy.onSeen != nil {
+		s.lazy.onSeen.Release()
+		s.lazy.onSeen = nil
 	}
 }
 
@@ -272,7 +285,7 @@ func (s *scenarioPlayground) unobserve() {
 // last history that ran stays.
 func (s *scenarioPlayground) load(ctx app.Context, src string, done func(app.Context)) {
 	s.stop()
-	s.started = true
+	s.lazy.started = true
 	if err := s.engine.Begin(src); err != nil {
 		s.scriptErr = asScriptError(err)
 		return
@@ -383,7 +396,7 @@ func (s *scenarioPlayground) show(ctx app.Context, req ShowRequest) {
 		}
 		s.engine.Seek(at)
 	}
-	if s.started && !s.busy && s.engine.Script() == src {
+	if s.lazy.started && !s.busy && s.engine.Script() == src {
 		stop(ctx)
 		s.followNewest(ctx)
 	} else {
@@ -456,7 +469,7 @@ func (s *scenarioPlayground) onInput(ctx app.Context, e app.Event) {
 }
 
 func (s *scenarioPlayground) applyEdits(ctx app.Context) {
-	if s.script == s.engine.Script() && s.started {
+	if s.script == s.engine.Script() && s.lazy.started {
 		s.scriptErr = nil
 		return
 	}
@@ -474,7 +487,7 @@ func (s *scenarioPlayground) onReset(ctx app.Context, e app.Event) {
 	}
 	s.setEditor(ctx, s.Script)
 	s.keepEdit()
-	if s.started && !s.busy && s.engine.Script() == s.Script {
+	if s.lazy.started && !s.busy && s.engine.Script() == s.Script {
 		s.engine.Seek(0)
 		s.followNewest(ctx)
 		return
@@ -558,11 +571,11 @@ func factValue(e Engine, query string) string {
 // fullLink is the full playground with the script in the editor, in the
 // page's language (share.go's #s= fragment).
 func (s *scenarioPlayground) fullLink() string {
-	if s.link == "" || s.linkScript != s.script {
-		s.linkScript = s.script
-		s.link = playgroundPath(s.Lang) + "#s=" + encodeScript(s.script)
+	if s.share.link == "" || s.share.linkScript != s.script {
+		s.share.linkScript = s.script
+		s.share.link = playgroundPath(s.Lang) + "#s=" + encodeScript(s.script)
 	}
-	return s.link
+	return s.share.link
 }
 
 // ---- Page ----
@@ -580,7 +593,7 @@ func (s *scenarioPlayground) Render() app.UI {
 	switch {
 	case s.busy:
 		state = "running"
-	case s.started:
+	case s.lazy.started:
 		state = "ready"
 	}
 	return app.Section().Class("embedded-playground").ID(playgroundAnchor(s.ID)).
@@ -642,7 +655,7 @@ func (s *scenarioPlayground) renderEditor() app.UI {
 		nameUI,
 		script,
 		app.Div().Class("ep-tools").Body(
-			app.If(!s.started, func() app.UI {
+			app.If(!s.lazy.started, func() app.UI {
 				label := tr(l, "Run")
 				if s.guarding() {
 					label = tr(l, "ep.guard.run")
@@ -678,7 +691,7 @@ func (s *scenarioPlayground) renderTransport() app.UI {
 	if n := s.engine.Line(); n > 0 {
 		line = fmt.Sprintf(tr(l, "line %d"), n)
 	}
-	if !s.started {
+	if !s.lazy.started {
 		line = tr(l, "not yet run")
 	}
 	d := s.engine.Digest()
@@ -696,7 +709,7 @@ func (s *scenarioPlayground) renderTransport() app.UI {
 		// What the step just taken did, for a screen reader, as the full
 		// playground says it (narrate.go); silent until the script ran.
 		app.Div().Class("visually-hidden").Role("status").Aria("live", "polite").Aria("atomic", "true").
-			DataSet("narration", true).Body(app.If(s.started && !s.busy, func() app.UI {
+			DataSet("narration", true).Body(app.If(s.lazy.started && !s.busy, func() app.UI {
 			return app.Text(panels.Narration(l, s.engine, s.filter))
 		})),
 	)
@@ -706,12 +719,12 @@ func (s *scenarioPlayground) renderTransport() app.UI {
 // its size, so the page does not jump when it arrives.
 func (s *scenarioPlayground) renderStage() app.UI {
 	l := s.Lang
-	if !s.started || (s.busy && s.engine.Len() == 0) {
+	if !s.lazy.started || (s.busy && s.engine.Len() == 0) {
 		text := tr(l, "The diagram appears when this scenario runs: press Run, or scroll here.")
 		if s.guarding() {
 			text = tr(l, "ep.guard.note")
 		}
-		if s.started {
+		if s.lazy.started {
 			text = tr(l, "Running the script…")
 		}
 		return app.Div().Class("diagram-placeholder").DataSet("placeholder", true).Text(text)
@@ -725,7 +738,7 @@ func (s *scenarioPlayground) renderFacts() app.UI {
 	if len(s.Facts) == 0 {
 		return app.Text("")
 	}
-	ready := s.started && !s.busy && s.engine.Len() > 0
+	ready := s.lazy.started && !s.busy && s.engine.Len() > 0
 	rows := make([]app.UI, len(s.Facts))
 	for i, q := range s.Facts {
 		v := "…"
@@ -743,7 +756,7 @@ func (s *scenarioPlayground) renderFacts() app.UI {
 
 // guarding reports whether the playground still keeps its question's
 // answer to itself.
-func (s *scenarioPlayground) guarding() bool { return s.Guarded && !s.started }
+func (s *scenarioPlayground) guarding() bool { return s.Guarded && !s.lazy.started }
 
 // playgroundAnchor is the id of a lesson's playground, for links to it.
 func playgroundAnchor(scenarioID string) string { return "playground-" + domID(scenarioID) }
@@ -757,7 +770,7 @@ func (s *scenarioPlayground) onAct(stmt string) app.EventHandler {
 		switch {
 		case s.busy:
 			return
-		case !s.started || s.scriptErr != nil || s.script != s.engine.Script():
+		case !s.lazy.started || s.scriptErr != nil || s.script != s.engine.Script():
 			s.actionMsg = tr(s.Lang, "ep.act.first")
 			return
 		}
@@ -791,7 +804,7 @@ func (s *scenarioPlayground) renderActions() app.UI {
 		app.Range(s.Actions).Slice(func(i int) app.UI {
 			stmt := s.Actions[i]
 			return app.Button().Type("button").Class("action").DataSet("action", "act").DataSet("stmt", stmt).
-				Aria("disabled", !s.started || s.busy).
+				Aria("disabled", !s.lazy.started || s.busy).
 				OnClick(s.onAct(stmt), app.EventScope(stmt)).
 				Body(app.Text(tr(s.Lang, "ep.act.here")+" "), app.Code().Text(stmt))
 		}),

@@ -47,7 +47,7 @@ func mountEmbedded(t *testing.T, e app.TestEngine, id, lang string) *scenarioPla
 func TestEmbeddedShowsTheScriptAndRunsNothingUntilAsked(t *testing.T) {
 	e := app.NewTestEngine()
 	s := mountEmbedded(t, e, "endtxn", "en")
-	if s.engine.Script() != "" || s.engine.Len() != 0 || s.started {
+	if s.engine.Script() != "" || s.engine.Len() != 0 || s.lazy.started {
 		t.Fatalf("the playground ran before it was asked: script %q, %d steps", s.engine.Script(), s.engine.Len())
 	}
 	html := app.HTMLString(s.Render())
@@ -78,7 +78,7 @@ func TestEmbeddedShowRequestStopsAfterTheLine(t *testing.T) {
 	other := &scenarioPlayground{ID: "other", Script: lessonScript}
 	other.OnInit()
 
-	s.ctx.NewActionWithValue(ShowAction, ShowRequest{ID: "endtxn", Stop: 5})
+	s.lazy.ctx.NewActionWithValue(ShowAction, ShowRequest{ID: "endtxn", Stop: 5})
 	e.ConsumeAll()
 	if s.busy || s.engine.Len() == 0 {
 		t.Fatalf("the script did not run: busy=%v len=%d", s.busy, s.engine.Len())
@@ -108,12 +108,12 @@ func TestEmbeddedShowRequestStopsAfterTheLine(t *testing.T) {
 
 	// Stop 0 is the end; the script is already loaded, so nothing reruns.
 	gen := s.histGen
-	s.ctx.NewActionWithValue(ShowAction, ShowRequest{ID: "endtxn"})
+	s.lazy.ctx.NewActionWithValue(ShowAction, ShowRequest{ID: "endtxn"})
 	e.ConsumeAll()
 	if s.engine.Pos() != s.engine.Len() || s.histGen != gen {
 		t.Errorf("Stop 0: at %d of %d (histories %d → %d)", s.engine.Pos(), s.engine.Len(), gen, s.histGen)
 	}
-	if other.started {
+	if other.lazy.started {
 		t.Error("a request for endtxn ran the block other")
 	}
 }
@@ -127,7 +127,7 @@ func TestEmbeddedKeepsTheLearnersEdit(t *testing.T) {
 	edited := lessonScript + "app begin\n"
 	s.script = edited // as typing leaves it
 	card := strings.Replace(lessonScript, "app commit", "app abort", 1)
-	s.ctx.NewActionWithValue(ShowAction, ShowRequest{ID: "endtxn", Script: card, Stop: 7})
+	s.lazy.ctx.NewActionWithValue(ShowAction, ShowRequest{ID: "endtxn", Script: card, Stop: 7})
 	e.ConsumeAll()
 	if s.engine.Script() != card || s.script != card {
 		t.Fatalf("the card's script was not loaded: %q", s.engine.Script())
@@ -135,16 +135,16 @@ func TestEmbeddedKeepsTheLearnersEdit(t *testing.T) {
 	if len(s.undo) != 1 || s.undo[0] != edited {
 		t.Fatalf("the edit is not on Undo: %q", s.undo)
 	}
-	s.onUndo(s.ctx, app.Event{})
+	s.onUndo(s.lazy.ctx, app.Event{})
 	if s.script != edited || s.engine.Script() != edited {
 		t.Errorf("Undo did not bring the edit back")
 	}
-	s.onReset(s.ctx, app.Event{})
+	s.onReset(s.lazy.ctx, app.Event{})
 	if s.script != lessonScript || s.engine.Script() != lessonScript || s.engine.Pos() != 0 {
 		t.Errorf("Reset: script %q at %d", s.script, s.engine.Pos())
 	}
 
-	s.ctx.NewActionWithValue(ShowAction, ShowRequest{ID: "endtxn", Script: "cluster brokers=3\napp bogus\n"})
+	s.lazy.ctx.NewActionWithValue(ShowAction, ShowRequest{ID: "endtxn", Script: "cluster brokers=3\napp bogus\n"})
 	e.ConsumeAll()
 	html := app.HTMLString(s.Render())
 	if !strings.Contains(html, `data-line="2"`) || !strings.Contains(html, `role="alert"`) {
@@ -162,7 +162,7 @@ func TestEmbeddedKeepsTheLearnersEdit(t *testing.T) {
 func TestEmbeddedSpeaksThePagesLanguage(t *testing.T) {
 	e := app.NewTestEngine()
 	s := mountEmbedded(t, e, "endtxn", "zh")
-	s.onRun(s.ctx, app.Event{})
+	s.onRun(s.lazy.ctx, app.Event{})
 	e.ConsumeAll()
 	html := app.HTMLString(s.Render())
 	for _, want := range []string{
@@ -191,13 +191,13 @@ func TestEmbeddedSpeaksThePagesLanguage(t *testing.T) {
 func TestEmbeddedStartsAgainOnANewScript(t *testing.T) {
 	e := app.NewTestEngine()
 	s := mountEmbedded(t, e, "endtxn", "en")
-	s.onRun(s.ctx, app.Event{})
+	s.onRun(s.lazy.ctx, app.Event{})
 	e.ConsumeAll()
 	gen := s.histGen
 	s.Script = strings.Replace(lessonScript, "k=v", "k=w", 1)
-	s.OnUpdate(s.ctx)
-	if s.started || s.script != s.Script || s.engine.Len() != 0 || s.histGen <= gen {
-		t.Errorf("after a new script: started=%v len=%d gen %d→%d", s.started, s.engine.Len(), gen, s.histGen)
+	s.OnUpdate(s.lazy.ctx)
+	if s.lazy.started || s.script != s.Script || s.engine.Len() != 0 || s.histGen <= gen {
+		t.Errorf("after a new script: started=%v len=%d gen %d→%d", s.lazy.started, s.engine.Len(), gen, s.histGen)
 	}
 }
 
@@ -211,10 +211,10 @@ func TestEmbeddedActionWritesTheStatementAtTheStep(t *testing.T) {
 		t.Fatal(err)
 	}
 	e.ConsumeAll()
-	s.onRun(s.ctx, app.Event{})
+	s.onRun(s.lazy.ctx, app.Event{})
 	e.ConsumeAll()
 	s.engine.Seek(s.engine.Len() / 2)
-	s.onAct(s.Actions[0])(s.ctx, app.Event{})
+	s.onAct(s.Actions[0])(s.lazy.ctx, app.Event{})
 	e.ConsumeAll()
 	if !strings.Contains(s.script, "crash coordinator(order-txn-1)") || s.engine.Script() != s.script {
 		t.Fatalf("after the action the script is:\n%s\n(msg %q)", s.script, s.actionMsg)
@@ -222,7 +222,7 @@ func TestEmbeddedActionWritesTheStatementAtTheStep(t *testing.T) {
 	if !strings.Contains(app.HTMLString(s.Render()), `data-action="act"`) {
 		t.Error("no action button")
 	}
-	s.onUndo(s.ctx, app.Event{})
+	s.onUndo(s.lazy.ctx, app.Event{})
 	e.ConsumeAll()
 	if s.script != lessonScript {
 		t.Errorf("Undo left:\n%s", s.script)
@@ -249,17 +249,17 @@ func (h *heldRun) Work(budget time.Duration) (bool, error) {
 func TestEmbeddedStepDuringAnEditsRunIsKept(t *testing.T) {
 	e := app.NewTestEngine()
 	s := mountEmbedded(t, e, "endtxn", "en")
-	s.onRun(s.ctx, app.Event{})
+	s.onRun(s.lazy.ctx, app.Event{})
 	e.ConsumeAll()
 	s.engine.Seek(2)
 	held := &heldRun{Engine: s.engine, hold: true}
 	s.engine = held
 	s.script = lessonScript + "app begin\n"
-	s.applyEdits(s.ctx)
+	s.applyEdits(s.lazy.ctx)
 	if !s.busy {
 		t.Fatal("the edit's run ended at once: the test holds nothing")
 	}
-	s.onStep(s.ctx, app.Event{}) // on the old history, while the run goes on
+	s.onStep(s.lazy.ctx, app.Event{}) // on the old history, while the run goes on
 	for deadline := time.Now().Add(5 * time.Second); s.busy && time.Now().Before(deadline); {
 		time.Sleep(5 * time.Millisecond)
 		e.ConsumeAll()

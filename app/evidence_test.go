@@ -40,7 +40,7 @@ func TestBrokenExamplesExerciseTheirMechanism(t *testing.T) {
 		}
 	}
 	p.onRunToEnd(ctx, app.Event{})
-	p.tab = panels.TabBreak
+	p.view.tab = panels.TabBreak
 	html := render(p)
 	if !strings.Contains(html, "This scenario never exercises add-offsets: no producer calls send-offsets") {
 		t.Errorf("the break tab does not say add-offsets is idle:\n%s", html)

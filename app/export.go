@@ -32,7 +32,7 @@ func (p *playground) renderExport() app.UI {
 }
 
 func (p *playground) exportName(ext string) string {
-	name := strings.ReplaceAll(p.slug, "/", "-")
+	name := strings.ReplaceAll(p.lib.slug, "/", "-")
 	switch {
 	case p.edited():
 		// The learner's own script is not the library's scenario.

@@ -81,7 +81,7 @@ var tuneGC = sync.OnceFunc(func() {
 
 // progressive reports whether the loaded history is shown progressively.
 func (p *playground) progressive() bool {
-	return app.IsClient && p.hasCtx && len(p.engine.History()) >= progressiveEvents
+	return app.IsClient && p.page.hasCtx && len(p.engine.History()) >= progressiveEvents
 }
 
 // snapshot is the cluster state to draw: the one at the position, or,
@@ -110,7 +110,7 @@ func (p *playground) snapshot() Snapshot {
 // the position's (rather than the last ones drawn, while a long history's
 // are not checked yet).
 func (p *playground) violations() ([]check.Violation, bool) {
-	if !p.progressive() || p.engine.ViolationsReady() || (p.tab == panels.TabInvariants && p.engine.StateCost() == 0) {
+	if !p.progressive() || p.engine.ViolationsReady() || (p.view.tab == panels.TabInvariants && p.engine.StateCost() == 0) {
 		p.paint.shownViol, p.paint.shownViolPos = p.engine.Violations(), p.engine.Pos()
 		return p.paint.shownViol, true
 	}
@@ -169,7 +169,7 @@ func (p *playground) settle(ctx app.Context) bool {
 // idle runs the engine's background work a slice per frame until there is
 // none left. It changes nothing on screen.
 func (p *playground) idle() {
-	if p.paint.idleQueued || !app.IsClient || !p.hasCtx {
+	if p.paint.idleQueued || !app.IsClient || !p.page.hasCtx {
 		return
 	}
 	p.paint.idleQueued = true
@@ -229,7 +229,7 @@ func (p *playground) moved() {
 // drawn, and a task it queues runs after); the page updates if f reports
 // it changed what is drawn.
 func (p *playground) afterPaint(f func(app.Context) bool) {
-	if !app.IsClient || !p.hasCtx {
+	if !app.IsClient || !p.page.hasCtx {
 		return
 	}
 	p.paint.paintQueue = append(p.paint.paintQueue, f)
@@ -238,7 +238,7 @@ func (p *playground) afterPaint(f func(app.Context) bool) {
 	}
 	if p.paint.onFrame == nil {
 		p.paint.onPainted = app.FuncOf(func(this app.Value, args []app.Value) any {
-			if !p.hasCtx {
+			if !p.page.hasCtx {
 				// The page went while this frame was pending
 				// (releaseIdle): let the callbacks go now.
 				p.paint.onFrame.Release()
@@ -246,7 +246,7 @@ func (p *playground) afterPaint(f func(app.Context) bool) {
 				p.paint.onFrame, p.paint.onPainted = nil, nil
 				return nil
 			}
-			p.ctx.Dispatch(func(ctx app.Context) {
+			p.page.ctx.Dispatch(func(ctx app.Context) {
 				fns := p.paint.paintQueue
 				p.paint.paintQueue = nil
 				update := false
@@ -310,5 +310,5 @@ func (p *playground) releaseIdle() {
 		p.paint.onFrame, p.paint.onPainted = nil, nil
 	}
 	p.paint.paintQueue = nil
-	p.hasCtx = false
+	p.page.hasCtx = false
 }

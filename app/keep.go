@@ -124,14 +124,14 @@ func getItem(key string) string {
 // step (#s=…&p=…). The edited script and the position go through the
 // browser's storage, which sourceOf keys alike in both languages.
 func (p *playground) twinSuffix() string {
-	if p.source != "" {
-		if u, err := url.Parse(p.source); err == nil {
+	if p.page.source != "" {
+		if u, err := url.Parse(p.page.source); err == nil {
 			u.Scheme, u.Host, u.User, u.Path = "", "", nil, ""
 			return u.String()
 		}
 	}
-	if p.slug != "" {
-		return strings.TrimPrefix(playgroundLink(p.slug), PathPlayground)
+	if p.lib.slug != "" {
+		return strings.TrimPrefix(playgroundLink(p.lib.slug), PathPlayground)
 	}
 	return ""
 }
@@ -140,9 +140,9 @@ func (p *playground) twinSuffix() string {
 // before the page leaves it inside the app (the language control, a
 // link): pagehide fires only when the document goes.
 func (p *playground) keepNow() {
-	if p.source != "" && p.script != "" {
-		keepScript(p.source, p.script)
-		keepPos(p.source, p.engine.Pos())
+	if p.page.source != "" && p.script != "" {
+		keepScript(p.page.source, p.script)
+		keepPos(p.page.source, p.engine.Pos())
 	}
 }
 

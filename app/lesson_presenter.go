@@ -37,7 +37,7 @@ func (s *scenarioPlayground) onPresentStep(ctx app.Context, a app.Action) {
 		return
 	}
 	edge := func(d int) { ctx.NewActionWithValue(presentEdgeAction, d) }
-	if !s.started {
+	if !s.lazy.started {
 		if req.Move == "back" {
 			edge(-1)
 			return
@@ -73,7 +73,7 @@ func (s *scenarioPlayground) onPresentStep(ctx app.Context, a app.Action) {
 // renderPresenterCaption is the presented playground's caption: the
 // step in words beside the script's line.
 func (s *scenarioPlayground) renderPresenterCaption() app.UI {
-	if !s.Presenting || !s.started || s.busy {
+	if !s.Presenting || !s.lazy.started || s.busy {
 		return app.Text("")
 	}
 	return presenterCaption(s.Lang, s.engine, panels.Narration(s.Lang, s.engine, s.filter))

@@ -75,7 +75,7 @@ func (f *liveFeed) close() {
 func (p *playground) openLive(ctx app.Context) {
 	p.closeLive()
 	p.live = &liveFeed{state: liveConnecting}
-	p.slug, p.slugTitle, p.original = "", tr(p.lang, "live.title"), ""
+	p.lib.slug, p.lib.slugTitle, p.lib.original = "", tr(p.lang, "live.title"), ""
 	p.setEditor(ctx, "")
 	if !app.IsClient {
 		return

@@ -53,20 +53,72 @@ type playground struct {
 	// scriptErrOf is the text scriptErr is the error of (typing on
 	// makes it an older text's until the edits run).
 	scriptErrOf string
-	loadGen     int // the scenario list's pending choice (onLoadScenario)
 
-	slug string // the library scenario loaded, if any
-	// slugTitle is slug's title; libraryListed is false until the editor
-	// lists the whole library (renderLibrarySelect).
-	slugTitle     string
-	libraryListed bool
-	original      string // its text, for Revert
+	// lib is the library's scenario the editor names and Revert goes
+	// back to.
+	lib libraryChoice
 
 	notice    string // about the page (an unknown scenario)
 	actionErr bool   // actionMsg (runner) is an error
 
-	speed int
+	// inRun is what the page knows of the run in progress beyond the
+	// runner's: when it began and what to do when it ends.
+	inRun runExtras
 
+	// view is what the learner chose to see: speed, tab, the help, the
+	// presenter view, the Metrics panel.
+	view viewChoices
+
+	// page is the page the playground is mounted in: its context, its
+	// address and its listeners.
+	page pageBinding
+
+	// paint is the progressive drawing of long histories (idle.go).
+	paint painting
+
+	// trace is what the trace has drawn (renderTrace).
+	trace traceDrawn
+
+	// live is the live session the playground follows in Live mode
+	// (live.go), nil otherwise.
+	live *liveFeed
+}
+
+// viewChoices are the full playground's view choices beyond the
+// diagram's filter (diagramState).
+type viewChoices struct {
+	speed    int    // index in speeds
+	tab      string // the panel's tab
+	untilAPI string // the request "Run until" stops at
+
+	helpOpen  bool                // the keyboard shortcuts' help (shortcuts.go)
+	presenter                     // the presenter view (presenter.go)
+	mx        panels.MetricsPanel // the Metrics panel (metrics_panel.go)
+}
+
+// pageBinding ties a playground to the page it is mounted in.
+type pageBinding struct {
+	// The context the page was mounted with (hasCtx: it was).
+	ctx    app.Context
+	hasCtx bool
+	// source is the address the playground was opened at: what it keeps
+	// across reloads belongs to it (keep.go). onLeave keeps the script
+	// when the page goes away and asks first if it was edited.
+	source  string
+	onLeave app.Func
+	keydown app.Func
+}
+
+// traceDrawn is what the trace has drawn: the rows, of the history and
+// filter of traceKey.
+type traceDrawn struct {
+	traceKey  traceKey
+	traceRows int
+}
+
+// runExtras is what the full playground keeps of the run in progress
+// beyond the runner's generation and busy flag.
+type runExtras struct {
 	busySince time.Time
 	// endAfterRun: Run to end was pressed while a run was in progress
 	// (the engine's worker answers a run a message later); the position
@@ -76,39 +128,22 @@ type playground struct {
 	// progress, with no history to step through yet; taken when it comes.
 	stepsAfterRun int
 	acting        bool // the run in progress carries out an action
-
-	tab      string
-	untilAPI string
-
-	helpOpen  bool // the keyboard shortcuts' help (shortcuts.go)
-	presenter      // the presenter view (presenter.go)
-	keydown   app.Func
-	// source is the address the playground was opened at: what it keeps
-	// across reloads belongs to it (keep.go). onLeave keeps the script
-	// when the page goes away and asks first if it was edited.
-	source  string
-	onLeave app.Func
-
-	// The context the page was mounted with, and the progressive
-	// drawing of long histories (idle.go).
-	ctx    app.Context
-	hasCtx bool
-	paint  painting
-	// The trace's rows drawn (renderTrace), of the history and filter
-	// of traceKey.
-	traceKey  traceKey
-	traceRows int
-
-	// live is the live session the playground follows in Live mode
-	// (live.go), nil otherwise.
-	live *liveFeed
-
 	// firstSrc is the script of the run the page began before it mounted
 	// (StartFirstRun), which the engine holds or is running: opening with
 	// it takes that run rather than asking for it again.
 	firstSrc string
+}
 
-	mx panels.MetricsPanel // the Metrics panel (metrics_panel.go)
+// libraryChoice is the library's scenario a playground shows, as its
+// editor's menu names it.
+type libraryChoice struct {
+	slug string // the library scenario loaded, if any ("": the learner's own)
+	// slugTitle is slug's title; libraryListed is false until the editor
+	// lists the whole library (renderLibrarySelect).
+	slugTitle     string
+	libraryListed bool
+	original      string // its text, for Revert
+	loadGen       int    // the scenario list's pending choice (onLoadScenario)
 }
 
 func newPlayground() *playground {
@@ -118,7 +153,8 @@ func newPlayground() *playground {
 	if !ok {
 		f.engine = newEngine()
 	}
-	p := &playground{runner: newRunner(f.engine, "diagram-scroll", 50), firstSrc: f.src, speed: defaultSpeed, tab: panels.TabTransactions, untilAPI: "WriteTxnMarkers"}
+	p := &playground{runner: newRunner(f.engine, "diagram-scroll", 50), inRun: runExtras{firstSrc: f.src}}
+	p.view = viewChoices{speed: defaultSpeed, tab: panels.TabTransactions, untilAPI: "WriteTxnMarkers"}
 	p.describedBy = "trace-heading"
 	if app.IsClient {
 		p.lang = string(langOf(app.Window().URL().Path))
@@ -161,14 +197,14 @@ func (p *playground) OnNav(ctx app.Context) {
 	p.notice, p.actionMsg = o.notice, ""
 	sc, src, pos := o.sc, o.src, o.startPos()
 	takeEarlyPos()
-	if p.script != "" && p.script != sc.Script && p.script != p.original && p.script != src {
+	if p.script != "" && p.script != sc.Script && p.script != p.lib.original && p.script != src {
 		// Opening another scenario must not throw away an edited script.
 		p.pushUndo(p.script)
 	}
 	p.setScenario(sc)
 	p.selected = 0
 	if app.IsClient {
-		p.source = sourceOf(app.Window().URL())
+		p.page.source = sourceOf(app.Window().URL())
 	}
 	takeTypedBeforeStart()
 	p.setEditor(ctx, src)
@@ -185,7 +221,7 @@ func (p *playground) OnNav(ctx app.Context) {
 // setScenario makes sc the scenario the editor names and Revert goes
 // back to.
 func (p *playground) setScenario(sc Scenario) {
-	p.slug, p.slugTitle, p.original = sc.Slug, sc.Title, sc.Script
+	p.lib.slug, p.lib.slugTitle, p.lib.original = sc.Slug, sc.Title, sc.Script
 }
 
 // opening is what the playground opens at an address: the scenario, the
@@ -264,7 +300,7 @@ func (p *playground) OnMount(ctx app.Context) {
 	}
 	p.listenKeys(ctx)
 	p.listenLeave()
-	p.ctx, p.hasCtx = ctx, true
+	p.page.ctx, p.page.hasCtx = ctx, true
 	// The engine's worker answers a move's state a reply later: draw it
 	// when it comes.
 	listenEngine(p.engine, func() { ctx.Dispatch(func(app.Context) {}) })
@@ -282,17 +318,17 @@ func (p *playground) OnDismount() {
 	p.stop()
 	p.closeLive()
 	p.releaseIdle()
-	if p.onLeave != nil {
-		app.Window().Call("removeEventListener", "pagehide", p.onLeave)
-		app.Window().Call("removeEventListener", "beforeunload", p.onLeave)
-		p.onLeave.Release()
-		p.onLeave = nil
+	if p.page.onLeave != nil {
+		app.Window().Call("removeEventListener", "pagehide", p.page.onLeave)
+		app.Window().Call("removeEventListener", "beforeunload", p.page.onLeave)
+		p.page.onLeave.Release()
+		p.page.onLeave = nil
 	}
-	if p.keydown != nil {
-		app.Window().Call("removeEventListener", "keydown", p.keydown)
-		app.Window().Call("removeEventListener", "keypress", p.keydown)
-		p.keydown.Release()
-		p.keydown = nil
+	if p.page.keydown != nil {
+		app.Window().Call("removeEventListener", "keydown", p.page.keydown)
+		app.Window().Call("removeEventListener", "keypress", p.page.keydown)
+		p.page.keydown.Release()
+		p.page.keydown = nil
 	}
 }
 
@@ -300,17 +336,17 @@ func (p *playground) OnDismount() {
 // (pagehide: a reload, a closed tab), and asks before leaving an edited
 // script (beforeunload), which the browser turns into its own prompt.
 func (p *playground) listenLeave() {
-	p.onLeave = app.FuncOf(func(this app.Value, args []app.Value) any {
-		keepScript(p.source, p.script)
-		keepPos(p.source, p.engine.Pos())
-		if ev := args[0]; ev.Get("type").String() == "beforeunload" && p.script != p.original {
+	p.page.onLeave = app.FuncOf(func(this app.Value, args []app.Value) any {
+		keepScript(p.page.source, p.script)
+		keepPos(p.page.source, p.engine.Pos())
+		if ev := args[0]; ev.Get("type").String() == "beforeunload" && p.script != p.lib.original {
 			ev.Call("preventDefault")
 			ev.Set("returnValue", "")
 		}
 		return nil
 	})
-	app.Window().Call("addEventListener", "pagehide", p.onLeave)
-	app.Window().Call("addEventListener", "beforeunload", p.onLeave)
+	app.Window().Call("addEventListener", "pagehide", p.page.onLeave)
+	app.Window().Call("addEventListener", "beforeunload", p.page.onLeave)
 }
 
 // ---- Running scripts ----
@@ -319,9 +355,9 @@ func (p *playground) listenLeave() {
 // error is shown at once and the last good history stays.
 func (p *playground) startLoad(ctx app.Context, src string, done func(app.Context, error)) {
 	p.stop()
-	p.acting = false // a new run supersedes an action in progress
-	if first := p.firstSrc; first != "" {
-		p.firstSrc = ""
+	p.inRun.acting = false // a new run supersedes an action in progress
+	if first := p.inRun.firstSrc; first != "" {
+		p.inRun.firstSrc = ""
 		if first == src {
 			p.scriptErr = nil
 			p.run(ctx, done)
@@ -340,7 +376,7 @@ func (p *playground) startLoad(ctx app.Context, src string, done func(app.Contex
 func (p *playground) run(ctx app.Context, done func(app.Context, error)) {
 	p.busyGen++
 	p.busy = true
-	p.busySince = time.Now()
+	p.inRun.busySince = time.Now()
 	p.work(ctx, p.busyGen, done, true)
 }
 
@@ -363,7 +399,7 @@ func (p *playground) work(ctx app.Context, gen int, done func(app.Context, error
 	finished, err := p.engine.Work(budget)
 	if !finished {
 		ctx.After(time.Millisecond, func(ctx app.Context) { p.work(ctx, gen, done, false) })
-		if !first && time.Since(p.busySince) < quietRun {
+		if !first && time.Since(p.inRun.busySince) < quietRun {
 			ctx.PreventUpdate()
 		}
 		return
@@ -376,21 +412,21 @@ func (p *playground) work(ctx app.Context, gen int, done func(app.Context, error
 		done(ctx, err)
 	}
 	switch {
-	case p.endAfterRun:
+	case p.inRun.endAfterRun:
 		p.engine.Seek(p.engine.Len())
 		p.followNewest(ctx)
-	case p.stepsAfterRun > 0:
-		p.engine.Seek(p.engine.Pos() + p.stepsAfterRun)
+	case p.inRun.stepsAfterRun > 0:
+		p.engine.Seek(p.engine.Pos() + p.inRun.stepsAfterRun)
 		p.followNewest(ctx)
 	}
-	p.endAfterRun, p.stepsAfterRun = false, 0
+	p.inRun.endAfterRun, p.inRun.stepsAfterRun = false, 0
 	p.moved()
-	if !p.libraryListed {
-		if !app.IsClient || !p.hasCtx {
-			p.libraryListed = true // pre-rendered pages list it all
+	if !p.lib.libraryListed {
+		if !app.IsClient || !p.page.hasCtx {
+			p.lib.libraryListed = true // pre-rendered pages list it all
 		} else {
 			p.afterPaint(func(ctx app.Context) bool {
-				p.libraryListed = true
+				p.lib.libraryListed = true
 				return true
 			})
 		}
@@ -419,7 +455,7 @@ func (p *playground) act(ctx app.Context, stmt string) {
 		p.say(true, fmt.Sprintf(tr(p.lang, "pg.act.error"), p.scriptErr.Line, stmt))
 		return
 	}
-	if p.acting {
+	if p.inRun.acting {
 		p.say(true, tr(p.lang, "pg.act.busy"))
 		return
 	}
@@ -442,9 +478,9 @@ func (p *playground) act(ctx app.Context, stmt string) {
 		p.say(true, actionError(p.lang, stmt, err))
 		return
 	}
-	p.acting = true
+	p.inRun.acting = true
 	p.run(ctx, func(ctx app.Context, err error) {
-		p.acting = false
+		p.inRun.acting = false
 		if err != nil {
 			p.say(true, actionError(p.lang, stmt, err))
 			return
@@ -490,7 +526,7 @@ func (p *playground) refuseStale() bool {
 }
 
 func (p *playground) interval() time.Duration {
-	return time.Duration(float64(baseInterval) / speeds[p.speed])
+	return time.Duration(float64(baseInterval) / speeds[p.view.speed])
 }
 
 func (p *playground) onReset(ctx app.Context, e app.Event) {
@@ -517,7 +553,7 @@ func (p *playground) onStep(ctx app.Context, e app.Event) {
 	}
 	p.stop()
 	if p.busy && p.engine.Len() == 0 {
-		p.stepsAfterRun++
+		p.inRun.stepsAfterRun++
 		return
 	}
 	p.engine.Step()
@@ -530,7 +566,7 @@ func (p *playground) onRunToEnd(ctx app.Context, e app.Event) {
 	}
 	p.stop()
 	if p.busy {
-		p.endAfterRun = true
+		p.inRun.endAfterRun = true
 		return
 	}
 	p.engine.Seek(p.engine.Len())
@@ -550,7 +586,7 @@ func (p *playground) play(ctx app.Context) {
 
 func (p *playground) onSpeed(ctx app.Context, e app.Event) {
 	i, _ := strconv.Atoi(ctx.JSSrc().Get("value").String())
-	p.speed = max(0, min(i, len(speeds)-1))
+	p.view.speed = max(0, min(i, len(speeds)-1))
 }
 
 func (p *playground) onScrub(ctx app.Context, e app.Event) {
@@ -564,7 +600,7 @@ func (p *playground) onScrub(ctx app.Context, e app.Event) {
 }
 
 func (p *playground) onUntilAPI(ctx app.Context, e app.Event) {
-	p.untilAPI = ctx.JSSrc().Get("value").String()
+	p.view.untilAPI = ctx.JSSrc().Get("value").String()
 }
 
 func (p *playground) onRunUntil(ctx app.Context, e app.Event) {
@@ -572,7 +608,7 @@ func (p *playground) onRunUntil(ctx app.Context, e app.Event) {
 		return
 	}
 	p.stop()
-	p.seekFound(ctx, nextMessage(p.engine, p.untilAPI), fmt.Sprintf(tr(p.lang, "pg.until.none"), p.untilAPI))
+	p.seekFound(ctx, nextMessage(p.engine, p.view.untilAPI), fmt.Sprintf(tr(p.lang, "pg.until.none"), p.view.untilAPI))
 }
 
 // nextMessage is the first step after Pos whose events include a message
@@ -599,10 +635,10 @@ func nextMessage(e Engine, name string) int {
 // or pauses, ←/→ step, Home/End go to either end, ? shows them all. Keys typed into a form
 // control are theirs, and a focused button keeps its own space.
 func (p *playground) listenKeys(ctx app.Context) {
-	p.keydown = app.FuncOf(func(this app.Value, args []app.Value) any {
+	p.page.keydown = app.FuncOf(func(this app.Value, args []app.Value) any {
 		ev := args[0]
-		key, ok := shortcut(ev, p.presenting)
-		if !ok || (key == "Escape" && p.helpOpen) {
+		key, ok := shortcut(ev, p.view.presenting)
+		if !ok || (key == "Escape" && p.view.helpOpen) {
 			return nil // Escape closes the help first: the dialog's own
 		}
 		// Synchronously, or the page scrolls before Go gets to run.
@@ -612,11 +648,11 @@ func (p *playground) listenKeys(ctx app.Context) {
 		}
 		return nil
 	})
-	app.Window().Call("addEventListener", "keydown", p.keydown)
+	app.Window().Call("addEventListener", "keydown", p.page.keydown)
 	// Space scrolls the page on keypress, which a prevented keydown
 	// normally suppresses; some input paths (automation, some assistive
 	// tools) send the keypress anyway.
-	app.Window().Call("addEventListener", "keypress", p.keydown)
+	app.Window().Call("addEventListener", "keypress", p.page.keydown)
 }
 
 // shortcut tells whether a key event is one of the transport's shortcuts:
@@ -672,13 +708,13 @@ func clickerKey(key string) bool { return key == "PageDown" || key == "PageUp" |
 func choiceInput(typ string) bool { return typ == "radio" || typ == "checkbox" || typ == "range" }
 
 func (p *playground) onKey(ctx app.Context, key string) {
-	if p.helpOpen {
+	if p.view.helpOpen {
 		return // the help dialog is modal: its keys are its own
 	}
 	if p.onPresenterKey(ctx, key) {
 		return
 	}
-	p.blank = false
+	p.view.blank = false
 	switch key {
 	case "?", "？": // a Chinese input method may give the full-width one
 		p.openHelp(ctx)
@@ -745,8 +781,8 @@ func (p *playground) Render() app.UI {
 // panel.
 func (p *playground) renderStageSection() app.UI {
 	sec := app.Section().Class(stageClass(p.stale())).Aria("label", tr(p.lang, "Simulation"))
-	if p.presenting {
-		sec = sec.DataSet("size", presenterSizes[p.size])
+	if p.view.presenting {
+		sec = sec.DataSet("size", presenterSizes[p.view.size])
 	}
 	return sec.Body(
 		p.renderPresenterBar(),
@@ -769,7 +805,7 @@ func stageClass(stale bool) string {
 func (p *playground) followNewest(ctx app.Context) {
 	p.follow(ctx)
 	p.moved()
-	keepPos(p.source, p.engine.Pos())
+	keepPos(p.page.source, p.engine.Pos())
 	line := p.engine.Line()
 	playing := p.playing
 	if app.IsClient {

@@ -26,13 +26,13 @@ func (p *playground) renderCluster() app.UI {
 func (p *playground) renderInspector() app.UI {
 	p.snapshot()
 	_, current := p.violations()
-	return panels.NewInspector(panels.InspectorView{Lang: p.lang, Gen: p.histGen, StatePos: p.shownPos, ViolPos: p.paint.shownViolPos, Current: current, Tab: p.tab,
+	return panels.NewInspector(panels.InspectorView{Lang: p.lang, Gen: p.histGen, StatePos: p.shownPos, ViolPos: p.paint.shownViolPos, Current: current, Tab: p.view.tab,
 		Snap: &p.shownSnap, Viol: &p.paint.shownViol, Engine: p.engine},
 		panels.InspectorHooks{Unexercised: p.unexercised, OnTab: p.setTab, Follow: p.followEvent, Act: p.act})
 }
 
 // setTab is how the inspector reports a tab chosen.
-func (p *playground) setTab(id string) { p.tab = id }
+func (p *playground) setTab(id string) { p.view.tab = id }
 
 // followEvent brings event idx into view: the step it happened in, its
 // row in the diagram (shown, should a filter hide it), its message in the
@@ -47,8 +47,8 @@ func (p *playground) followEvent(ctx app.Context, idx int) {
 	// The link itself may be gone after the render (the violations of an
 	// earlier step are other ones), and go-app drops what an unmounted
 	// element deferred: defer on the page's own context.
-	if p.hasCtx {
-		ctx = p.ctx
+	if p.page.hasCtx {
+		ctx = p.page.ctx
 	}
 	if !p.filter.Shows(e) {
 		p.filter.HideFetch = false
@@ -98,31 +98,31 @@ func (p *playground) renderNarration() app.UI {
 // renderMetrics is the panel, closed until the learner opens it.
 func (p *playground) renderMetrics() app.UI {
 	ready := false
-	if p.mx.Open {
+	if p.view.mx.Open {
 		_, ready = p.engine.Metrics()
-		if !ready && !stateLater(p.engine) && p.hasCtx && !p.mx.Polling {
+		if !ready && !stateLater(p.engine) && p.page.hasCtx && !p.view.mx.Polling {
 			// The page's own engine replays in slices: come back for
 			// the next one after a frame.
-			p.mx.Polling = true
-			p.ctx.After(time.Millisecond, func(app.Context) { p.mx.Polling = false })
+			p.view.mx.Polling = true
+			p.page.ctx.After(time.Millisecond, func(app.Context) { p.view.mx.Polling = false })
 		}
 	}
-	return panels.NewMetrics(panels.MetricsView{Gen: p.histGen, Lang: p.lang, Open: p.mx.Open, Ready: ready, Pos: p.engine.Pos(),
-		Engine: p.engine, Charts: &p.mx, CSVName: p.exportName("-metrics.csv")}, p.metricsToggled, download)
+	return panels.NewMetrics(panels.MetricsView{Gen: p.histGen, Lang: p.lang, Open: p.view.mx.Open, Ready: ready, Pos: p.engine.Pos(),
+		Engine: p.engine, Charts: &p.view.mx, CSVName: p.exportName("-metrics.csv")}, p.metricsToggled, download)
 }
 
 // metricsToggled is how the panel reports that the learner opened or
 // closed it: the playground asks the engine for the series.
 func (p *playground) metricsToggled(open bool) {
-	p.mx.Open = open
-	if p.hasCtx {
-		p.ctx.Dispatch(func(app.Context) {})
+	p.view.mx.Open = open
+	if p.page.hasCtx {
+		p.page.ctx.Dispatch(func(app.Context) {})
 	}
 }
 
 // openHelp shows the help dialog and puts the focus on its close button.
 func (p *playground) openHelp(ctx app.Context) {
-	p.helpOpen = true
+	p.view.helpOpen = true
 	ctx.Defer(func(ctx app.Context) {
 		d := app.Window().GetElementByID("shortcuts")
 		if !d.Truthy() {
@@ -138,11 +138,11 @@ func (p *playground) openHelp(ctx app.Context) {
 }
 
 func (p *playground) renderShortcuts() app.UI {
-	return panels.NewShortcuts(p.lang, p.helpOpen, p.helpClosed)
+	return panels.NewShortcuts(p.lang, p.view.helpOpen, p.helpClosed)
 }
 
 // helpClosed is how the help reports that it closed.
-func (p *playground) helpClosed() { p.helpOpen = false }
+func (p *playground) helpClosed() { p.view.helpOpen = false }
 
 // helpButton opens the help for a pointer or a keyboard user who does not
 // know the `?` yet.
@@ -170,7 +170,7 @@ func (p *playground) renderTransport() app.UI {
 			append(t.buttons(),
 				app.Label().Class("speed").Body(
 					app.Span().Class("control-label").ID("speed-name").Text(tr(l, "Speed")),
-					&choice{Label: "Speed", LabelledBy: labelledBy(l, "Speed", "speed-name"), Values: speedValues, Texts: speedTexts, Selected: strconv.Itoa(p.speed), onChange: p.onSpeed},
+					&choice{Label: "Speed", LabelledBy: labelledBy(l, "Speed", "speed-name"), Values: speedValues, Texts: speedTexts, Selected: strconv.Itoa(p.view.speed), onChange: p.onSpeed},
 				),
 				app.Label().Class("check skip-quiet").Title(tr(t.Lang, "play.skipquiet.title")).Body(
 					app.Input().Type("checkbox").DataSet("action", "skip-quiet").Checked(p.player.quiet != nil).OnChange(p.onSkipQuiet),
@@ -186,7 +186,7 @@ func (p *playground) renderTransport() app.UI {
 			t.scrubber(p.onScrub).ID("scrubber"),
 			app.Span().Class("run-until").Body(
 				app.If(apiName != nil, func() app.UI { return apiName }),
-				&choice{Label: "API to run until", LabelledBy: labelledBy(l, "API to run until", "until-api-name"), Values: apiNames, Texts: apiNames, Selected: p.untilAPI, onChange: p.onUntilAPI},
+				&choice{Label: "API to run until", LabelledBy: labelledBy(l, "API to run until", "until-api-name"), Values: apiNames, Texts: apiNames, Selected: p.view.untilAPI, onChange: p.onUntilAPI},
 				app.Button().Type("button").Class("transport-button").Aria("label", "Run until").
 					Aria("labelledby", untilName).
 					Title(tr(l, "Step until the next message of this API")).

@@ -29,7 +29,7 @@ func newTestPlayground(t *testing.T, slug string) *playground {
 		t.Fatalf("no scenario %s", slug)
 	}
 	p := newPlayground()
-	p.slug, p.original = sc.Slug, sc.Script
+	p.lib.slug, p.lib.original = sc.Slug, sc.Script
 	p.setEditor(ctx, sc.Script)
 	p.startLoad(ctx, sc.Script, nil)
 	if p.busy || p.engine.Len() == 0 {
@@ -59,7 +59,7 @@ func TestPlaygroundMountsAndUpdatesInTheTestEngine(t *testing.T) {
 		}
 		e.ConsumeAll()
 	}
-	p.tab = panels.TabPartitions
+	p.view.tab = panels.TabPartitions
 	p.onRunToEnd(ctx, app.Event{})
 	if err := e.Load(p); err != nil {
 		t.Fatal(err)
@@ -121,7 +121,7 @@ func TestTransportMovesThroughTheHistory(t *testing.T) {
 	if p.engine.Pos() != 0 {
 		t.Errorf("Reset: at %d", p.engine.Pos())
 	}
-	p.untilAPI = "WriteTxnMarkers"
+	p.view.untilAPI = "WriteTxnMarkers"
 	p.onRunUntil(ctx, ev)
 	sent := false
 	evs := p.engine.Events()
@@ -143,7 +143,7 @@ func TestTransportMovesThroughTheHistory(t *testing.T) {
 func TestActFromACardRewritesTheScript(t *testing.T) {
 	p := newTestPlayground(t, "coordinator-crash-during-markers")
 	old := p.script
-	p.untilAPI = "WriteTxnMarkers"
+	p.view.untilAPI = "WriteTxnMarkers"
 	p.onRunUntil(ctx, app.Event{})
 	p.act(ctx, "crash broker-0")
 	if p.actionErr {

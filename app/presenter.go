@@ -151,10 +151,10 @@ func (p *playground) presentButton() app.UI {
 // togglePresenting enters or leaves the view; the diagram's box changes
 // size, so it is measured again and the newest row kept in view.
 func (p *playground) togglePresenting(ctx app.Context) {
-	if p.presenting {
-		p.stopPresenting()
+	if p.view.presenting {
+		p.view.stopPresenting()
 	} else {
-		p.startPresenting()
+		p.view.startPresenting()
 	}
 	p.remeasure(ctx)
 }
@@ -168,8 +168,8 @@ func (p *playground) remeasure(app.Context) {
 	}
 	p.beforePaint(func() {
 		p.measureDiagram()
-		if p.hasCtx {
-			p.ctx.Dispatch(func(ctx app.Context) { p.follow(ctx) })
+		if p.page.hasCtx {
+			p.page.ctx.Dispatch(func(ctx app.Context) { p.follow(ctx) })
 		}
 	})
 }
@@ -181,14 +181,14 @@ func (p *playground) onPresenterKey(ctx app.Context, key string) bool {
 		p.togglePresenting(ctx)
 		return true
 	}
-	if !p.presenting {
+	if !p.view.presenting {
 		return false
 	}
 	if key == "b" || key == "B" {
-		p.blank = !p.blank
+		p.view.blank = !p.view.blank
 		return true
 	}
-	p.blank = false
+	p.view.blank = false
 	switch key {
 	case "Escape":
 		p.togglePresenting(ctx)
@@ -205,7 +205,7 @@ func (p *playground) onPresenterKey(ctx app.Context, key string) bool {
 // presenterClass is the playground's class while presented: CSS hides
 // everything but the stage, which fills the screen at the chosen size.
 func (p *playground) presenterClass() string {
-	if p.presenting {
+	if p.view.presenting {
 		return "playground presenting"
 	}
 	return "playground"
@@ -213,12 +213,12 @@ func (p *playground) presenterClass() string {
 
 // renderPresenterBar is the bar the stage has above it while presented.
 func (p *playground) renderPresenterBar() app.UI {
-	if !p.presenting {
+	if !p.view.presenting {
 		return app.Text("")
 	}
-	return presenterBar(p.lang, &p.presenter, nil,
-		func(ctx app.Context, d int) { p.resize(d); p.remeasure(ctx) },
-		func(ctx app.Context) { p.blank = !p.blank },
+	return presenterBar(p.lang, &p.view.presenter, nil,
+		func(ctx app.Context, d int) { p.view.resize(d); p.remeasure(ctx) },
+		func(ctx app.Context) { p.view.blank = !p.view.blank },
 		func(ctx app.Context) { p.togglePresenting(ctx) })
 }
 
@@ -226,11 +226,11 @@ func (p *playground) renderPresenterBar() app.UI {
 // presented: the caption, and the blank screen over everything when B
 // blanked it.
 func (p *playground) renderPresenterCaption() app.UI {
-	if !p.presenting {
+	if !p.view.presenting {
 		return app.Text("")
 	}
 	return app.Div().Body(
 		presenterCaption(p.lang, p.engine, panels.Narration(p.lang, p.engine, p.filter)),
-		app.If(p.blank, func() app.UI { return presenterBlank(p.lang, func(app.Context) { p.blank = false }) }),
+		app.If(p.view.blank, func() app.UI { return presenterBlank(p.lang, func(app.Context) { p.view.blank = false }) }),
 	)
 }

@@ -55,9 +55,9 @@ func TestPresenterSizeStaysInRange(t *testing.T) {
 // the step and shows the script's line.
 func TestPresenterViewRendersInBothLanguages(t *testing.T) {
 	p := newTestPlayground(t, "happy-path")
-	p.libraryListed = true
-	p.startPresenting()
-	p.blank = true
+	p.lib.libraryListed = true
+	p.view.startPresenting()
+	p.view.blank = true
 	p.engine.Seek(3)
 	for _, lang := range []doc.Lang{doc.Chinese, doc.English} {
 		p.lang = string(lang)

@@ -80,9 +80,9 @@ func (p *playground) onShare(ctx app.Context, e app.Event) {
 	link := u.String()
 	app.Window().Get("history").Call("replaceState", nil, "", link)
 	// A reload of the new address brings this script back.
-	p.source = sourceOf(u)
-	keepScript(p.source, p.script)
-	keepPos(p.source, p.engine.Pos())
+	p.page.source = sourceOf(u)
+	keepScript(p.page.source, p.script)
+	keepPos(p.page.source, p.engine.Pos())
 	p.say(false, tr(p.lang, "pg.share.address"))
 	if copyToClipboard(link) {
 		p.say(false, tr(p.lang, "pg.share.copied"))

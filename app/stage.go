@@ -151,10 +151,10 @@ func (p *playground) renderTrace() app.UI {
 	// its lists are a few milliseconds to build and parse that the new
 	// position need not wait for.
 	key := traceKey{p.histGen, p.filter}
-	if p.progressive() && p.engine.StateCost() > 0 && p.traceKey == key && p.traceRows <= len(p.full.Rows) {
-		n = p.traceRows
+	if p.progressive() && p.engine.StateCost() > 0 && p.trace.traceKey == key && p.trace.traceRows <= len(p.full.Rows) {
+		n = p.trace.traceRows
 	}
-	p.traceKey, p.traceRows = key, n
+	p.trace.traceKey, p.trace.traceRows = key, n
 	skipped := max(0, n-traceShown) / traceAlign * traceAlign
 	var lists []app.UI
 	for from := skipped; from < n; from += traceAlign {

@@ -286,7 +286,7 @@ func TestEmbeddedNarratesTheStep(t *testing.T) {
 		if m := region.FindStringSubmatch(app.HTMLString(s.Render())); m == nil || strings.TrimSpace(m[1]) != "" {
 			t.Fatalf("%s: before the run the live region is %q", lang, m)
 		}
-		s.ctx.NewActionWithValue(ShowAction, ShowRequest{ID: "endtxn", Stop: 5})
+		s.lazy.ctx.NewActionWithValue(ShowAction, ShowRequest{ID: "endtxn", Stop: 5})
 		e.ConsumeAll()
 		page := app.HTMLString(s.Render())
 		m := region.FindStringSubmatch(page)

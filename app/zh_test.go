@@ -92,7 +92,7 @@ func TestChinesePlaygroundHasNoEnglishSentence(t *testing.T) {
 	for _, slug := range []string{"happy-path", "broken/coordinator-epoch", "zombie-fenced-on-produce"} {
 		p := newTestPlayground(t, slug)
 		p.lang = string(doc.Chinese)
-		p.libraryListed = true
+		p.lib.libraryListed = true
 		p.engine.Seek(p.engine.Len())
 		p.snapshot()
 		for i := range p.engine.Events() {
@@ -102,7 +102,7 @@ func TestChinesePlaygroundHasNoEnglishSentence(t *testing.T) {
 			}
 		}
 		for _, tab := range panels.Tabs {
-			p.tab = tab.ID
+			p.view.tab = tab.ID
 			h := render(p)
 			for _, w := range englishIn(h) {
 				t.Errorf("%s, tab %s: English on the Chinese page: %q", slug, tab.ID, w)
