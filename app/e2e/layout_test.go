@@ -53,6 +53,7 @@ func setViewport(b *browser, w, h int64, mobile bool) {
 // lines wrap, every line's number sits at the top of its own (wrapped)
 // line, and a wide screen gives the script more room.
 func TestTheScriptIsReadableWithoutSideScrolling(t *testing.T) {
+	needsSite(t)
 	slug, longest := longestLibraryScenario(t)
 	sc, _ := scenarios.Get(slug)
 	widths := map[int64]int{}
@@ -212,6 +213,7 @@ func TestLongScenariosCanBeWatched(t *testing.T) {
 // filters ticked), and what the learner typed into the pre-rendered
 // editor was dropped when the app started.
 func TestThePrerenderedPageTellsTheTruth(t *testing.T) {
+	needsSite(t)
 	resp, err := http.Get(baseURL + "/playground?scenario=abort")
 	if err != nil {
 		t.Fatal(err)
