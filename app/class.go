@@ -9,6 +9,7 @@ import (
 
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 
+	"txnlab/app/browser"
 	"txnlab/lessons/doc"
 )
 
@@ -412,7 +413,7 @@ func (c *classSession) downloadResults(ctx app.Context) {
 			classRedraw(ctx)
 			return
 		}
-		download(ctx, "class-results.csv", "text/csv", text)
+		browser.Download(ctx, "class-results.csv", "text/csv", text)
 	})
 }
 

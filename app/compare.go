@@ -10,6 +10,7 @@ import (
 
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 
+	"txnlab/app/browser"
 	"txnlab/core/scenario"
 	"txnlab/core/sim"
 	"txnlab/diagram"
@@ -547,7 +548,7 @@ func (c *comparePage) onShare(ctx app.Context, e app.Event) {
 	link := strings.TrimSuffix(u.String(), "#") + "#" + compareFragment(c.script, c.settings[0], c.settings[1])
 	app.Window().Get("history").Call("replaceState", nil, "", link)
 	c.shareMsg = tr(c.lang, "cmp.share.address")
-	if copyToClipboard(link) {
+	if browser.CopyToClipboard(link) {
 		c.shareMsg = tr(c.lang, "cmp.share.copied")
 	}
 }

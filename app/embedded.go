@@ -8,6 +8,7 @@ import (
 
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 
+	"txnlab/app/browser"
 	"txnlab/app/panels"
 	"txnlab/lessons/doc"
 )
@@ -143,7 +144,7 @@ func (s *scenarioPlayground) setup() {
 	// The learner's edit of this block, kept from an earlier visit, comes
 	// back (Reset restores the lesson's script).
 	if app.IsClient {
-		if edit := getItem(s.editKey()); edit != "" && edit != s.Script {
+		if edit := browser.GetItem(s.editKey()); edit != "" && edit != s.Script {
 			s.editorText, s.script = edit, edit
 		}
 	}
@@ -162,10 +163,10 @@ func (s *scenarioPlayground) keepEdit() {
 		return
 	}
 	if s.script == s.Script {
-		removeItem(s.editKey())
+		browser.RemoveItem(s.editKey())
 		return
 	}
-	setItem(s.editKey(), s.script)
+	browser.SetItem(s.editKey(), s.script)
 }
 
 // embeddedViewH is the diagram's height before it is measured: its box's
@@ -221,7 +222,7 @@ func (s *scenarioPlayground) OnUpdate(ctx app.Context) {
 	if app.IsClient && s.ID == s.madeFor.loadedID {
 		// The same block in another variant ("Try another"): an edit of
 		// the old variant's script would hide the new one's values.
-		removeItem(s.editKey())
+		browser.RemoveItem(s.editKey())
 	}
 	s.setup()
 	if app.IsClient {

@@ -3,10 +3,10 @@ package app
 import (
 	"encoding/json"
 	"strings"
-	"time"
 
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 
+	"txnlab/app/browser"
 	"txnlab/core/sim"
 	"txnlab/diagram"
 )
@@ -44,11 +44,11 @@ func (p *playground) exportName(ext string) string {
 }
 
 func (p *playground) onExportSVG(ctx app.Context, e app.Event) {
-	download(ctx, p.exportName(".svg"), "image/svg+xml", diagram.SVGIn(p.engine.Names(), p.engine.History(), p.engine.Events(), p.filter, diagramWords(p.lang)))
+	browser.Download(ctx, p.exportName(".svg"), "image/svg+xml", diagram.SVGIn(p.engine.Names(), p.engine.History(), p.engine.Events(), p.filter, diagramWords(p.lang)))
 }
 
 func (p *playground) onExportMermaid(ctx app.Context, e app.Event) {
-	download(ctx, p.exportName(".mmd"), "text/plain", diagram.MermaidIn(p.engine.Names(), p.engine.Events(), p.filter, diagramWords(p.lang)))
+	browser.Download(ctx, p.exportName(".mmd"), "text/plain", diagram.MermaidIn(p.engine.Names(), p.engine.Events(), p.filter, diagramWords(p.lang)))
 }
 
 func (p *playground) onExportJSON(ctx app.Context, e app.Event) {
@@ -60,25 +60,9 @@ func (p *playground) onExportJSON(ctx app.Context, e app.Event) {
 		"events": sim.Export{Names: p.engine.Names(), Events: p.engine.Events()},
 	}
 	b, _ := json.MarshalIndent(doc, "", "  ")
-	download(ctx, p.exportName(".json"), "application/json", string(b))
+	browser.Download(ctx, p.exportName(".json"), "application/json", string(b))
 }
 
 func (p *playground) onExportScript(ctx app.Context, e app.Event) {
-	download(ctx, p.exportName(".scenario"), "text/plain", p.script)
-}
-
-// download saves text as a file through a blob URL and a throwaway link.
-func download(ctx app.Context, name, mime, content string) {
-	if !app.IsClient {
-		return
-	}
-	w := app.Window()
-	blob := w.Get("Blob").New([]any{content}, map[string]any{"type": mime})
-	url := w.Get("URL").Call("createObjectURL", blob)
-	a := w.Get("document").Call("createElement", "a")
-	a.Set("href", url)
-	a.Set("download", name)
-	a.Call("click")
-	// Revoking at once can cancel the download in some browsers.
-	ctx.After(2*time.Second, func(ctx app.Context) { w.Get("URL").Call("revokeObjectURL", url) })
+	browser.Download(ctx, p.exportName(".scenario"), "text/plain", p.script)
 }

@@ -8,6 +8,7 @@ import (
 
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 
+	"txnlab/app/browser"
 	"txnlab/lessons/doc"
 )
 
@@ -55,13 +56,13 @@ func keepScript(source, script string) {
 	if err != nil {
 		return
 	}
-	setItem(keptScriptKey, string(b))
+	browser.SetItem(keptScriptKey, string(b))
 }
 
 // keepPos writes the position down for its source.
 func keepPos(source string, pos int) {
 	if app.IsClient {
-		setItem(keptPosKey, strconv.Itoa(pos)+" "+source)
+		browser.SetItem(keptPosKey, strconv.Itoa(pos)+" "+source)
 	}
 }
 
@@ -72,11 +73,11 @@ func kept(source string) (script string, pos int, ok bool) {
 		return "", -1, false
 	}
 	var k keptScript
-	if v := getItem(keptScriptKey); v == "" || json.Unmarshal([]byte(v), &k) != nil || k.Source != source {
+	if v := browser.GetItem(keptScriptKey); v == "" || json.Unmarshal([]byte(v), &k) != nil || k.Source != source {
 		return "", -1, false
 	}
 	pos = -1
-	if n, src, found := cutSpace(getItem(keptPosKey)); found && src == source {
+	if n, src, found := cutSpace(browser.GetItem(keptPosKey)); found && src == source {
 		if i, err := strconv.Atoi(n); err == nil && i >= 0 {
 			pos = i
 		}
@@ -91,32 +92,6 @@ func cutSpace(s string) (before, after string, found bool) {
 		}
 	}
 	return s, "", false
-}
-
-// setItem and getItem use localStorage where the browser allows it; a
-// refusal (storage disabled, over quota) only means nothing is kept.
-func setItem(key, value string) {
-	defer func() { recover() }()
-	if st := localStorage(); st.Truthy() {
-		st.Call("setItem", key, value)
-	}
-}
-
-func removeItem(key string) {
-	defer func() { recover() }()
-	if st := localStorage(); st.Truthy() {
-		st.Call("removeItem", key)
-	}
-}
-
-func getItem(key string) string {
-	defer func() { recover() }()
-	if st := localStorage(); st.Truthy() {
-		if v := st.Call("getItem", key); v.Truthy() {
-			return v.String()
-		}
-	}
-	return ""
 }
 
 // twinSuffix is what the playground's address in the other language
@@ -144,15 +119,4 @@ func (p *playground) keepNow() {
 		keepScript(p.page.source, p.script)
 		keepPos(p.page.source, p.engine.Pos())
 	}
-}
-
-// localStorage is window.localStorage, or undefined where reading it
-// throws (storage disabled), which a plain Get would turn into a panic.
-func localStorage() (v app.Value) {
-	defer func() {
-		if recover() != nil {
-			v = app.Undefined()
-		}
-	}()
-	return app.Window().Get("localStorage")
 }

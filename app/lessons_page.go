@@ -6,6 +6,7 @@ import (
 
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 
+	"txnlab/app/browser"
 	"txnlab/lessons/doc"
 )
 
@@ -139,7 +140,7 @@ func (p *lessonsPage) onExport(ctx app.Context, e app.Event) {
 	if err != nil {
 		return
 	}
-	download(ctx, "txnlab-progress.json", "application/json", string(b))
+	browser.Download(ctx, "txnlab-progress.json", "application/json", string(b))
 }
 
 func (p *lessonsPage) onImport(ctx app.Context, e app.Event) {

@@ -8,6 +8,7 @@ import (
 
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 
+	"txnlab/app/browser"
 	"txnlab/app/panels"
 	"txnlab/diagram"
 	"txnlab/lessons/doc"
@@ -108,7 +109,7 @@ func (p *playground) renderMetrics() app.UI {
 		}
 	}
 	return panels.NewMetrics(panels.MetricsView{Gen: p.histGen, Lang: p.lang, Open: p.view.mx.Open, Ready: ready, Pos: p.engine.Pos(),
-		Engine: p.engine, Charts: &p.view.mx, CSVName: p.exportName("-metrics.csv")}, p.metricsToggled, download)
+		Engine: p.engine, Charts: &p.view.mx, CSVName: p.exportName("-metrics.csv")}, p.metricsToggled, browser.Download)
 }
 
 // metricsToggled is how the panel reports that the learner opened or

@@ -7,6 +7,7 @@ import (
 
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 
+	"txnlab/app/browser"
 	"txnlab/app/panels"
 )
 
@@ -46,7 +47,7 @@ func (v *presenter) startPresenting() {
 	v.presenting, v.blank = true, false
 	v.size = defaultPresenterSize
 	if app.IsClient {
-		if n, err := strconv.Atoi(getItem(presenterSizeKey)); err == nil && n >= 0 && n < len(presenterSizes) {
+		if n, err := strconv.Atoi(browser.GetItem(presenterSizeKey)); err == nil && n >= 0 && n < len(presenterSizes) {
 			v.size = n
 		}
 	}
@@ -58,7 +59,7 @@ func (v *presenter) stopPresenting() { v.presenting, v.blank = false, false }
 func (v *presenter) resize(delta int) {
 	v.size = max(0, min(v.size+delta, len(presenterSizes)-1))
 	if app.IsClient {
-		setItem(presenterSizeKey, strconv.Itoa(v.size))
+		browser.SetItem(presenterSizeKey, strconv.Itoa(v.size))
 	}
 }
 

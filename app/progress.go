@@ -8,6 +8,7 @@ import (
 
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 
+	"txnlab/app/browser"
 	"txnlab/lessons/doc"
 )
 
@@ -101,7 +102,7 @@ func loadProgress() *Progress {
 	}
 	p := &Progress{}
 	if app.IsClient {
-		if st := localStorage(); st.Truthy() {
+		if st := browser.Storage(); st.Truthy() {
 			if v := st.Call("getItem", progressKey); v.Truthy() {
 				if parsed, ok := parseProgress(v.String()); ok {
 					p = parsed
@@ -180,7 +181,7 @@ func (p *Progress) save() {
 	if err != nil {
 		return
 	}
-	if st := localStorage(); st.Truthy() {
+	if st := browser.Storage(); st.Truthy() {
 		st.Call("setItem", progressKey, string(b))
 	}
 }

@@ -8,6 +8,7 @@ import (
 
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 
+	"txnlab/app/browser"
 	"txnlab/internal/deflate"
 )
 
@@ -84,25 +85,7 @@ func (p *playground) onShare(ctx app.Context, e app.Event) {
 	keepScript(p.page.source, p.script)
 	keepPos(p.page.source, p.engine.Pos())
 	p.say(false, tr(p.lang, "pg.share.address"))
-	if copyToClipboard(link) {
+	if browser.CopyToClipboard(link) {
 		p.say(false, tr(p.lang, "pg.share.copied"))
 	}
-}
-
-// copyToClipboard asks the browser to put text on the clipboard and
-// reports whether it has one to ask. The browser may still refuse (no
-// focus, no permission): the promise is settled either way, or the
-// refusal is an uncaught error in the console.
-func copyToClipboard(text string) bool {
-	clip := app.Window().Get("navigator").Get("clipboard")
-	if !clip.Truthy() {
-		return false
-	}
-	var settle app.Func
-	settle = app.FuncOf(func(this app.Value, args []app.Value) any {
-		settle.Release()
-		return nil
-	})
-	clip.Call("writeText", text).Call("then", settle, settle)
-	return true
 }
