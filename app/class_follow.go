@@ -5,6 +5,7 @@ import (
 
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 
+	"txnlab/app/class"
 	"txnlab/lessons/doc"
 )
 
@@ -24,8 +25,8 @@ var classBlockNote struct {
 
 // classNoteBlock notes s's step for the class, on the instructor's page.
 func classNoteBlock(s *scenarioPlayground) {
-	c := theClass
-	if c == nil || !c.teacher || c.ended || s.busy || !s.lazy.started {
+	c := class.Current()
+	if c == nil || !c.Teacher || c.Ended || s.busy || !s.lazy.started {
 		return
 	}
 	script := s.engine.Script()
@@ -37,23 +38,23 @@ func classNoteBlock(s *scenarioPlayground) {
 
 // lessonClassState is what a student's page follows on lesson slug: the
 // lesson and the block moved last.
-func lessonClassState(slug string) classState {
-	return classState{Lesson: slug, Block: classBlockNote.id, Script: classBlockNote.script, Step: classBlockNote.step}
+func lessonClassState(slug string) class.State {
+	return class.State{Lesson: slug, Block: classBlockNote.id, Script: classBlockNote.script, Step: classBlockNote.step}
 }
 
 // classLessonTick starts the instructor's lesson page sending its state
 // (a block stepped, played or presented) until the class ends or the page
 // leaves the lesson.
 func (p *lessonPage) classLessonTick(ctx app.Context) {
-	c := theClass
+	c := class.Current()
 	slug := lessonSlugOf(p.path)
-	if c == nil || !c.teacher || c.ended || slug == "" {
+	if c == nil || !c.Teacher || c.Ended || slug == "" {
 		return
 	}
 	classBlockNote.id, classBlockNote.script, classBlockNote.step = "", "", 0
-	c.tickEvery(ctx, func(ctx app.Context) {
+	c.TickEvery(ctx, func(ctx app.Context) {
 		p.notePresentedBlock()
-		c.sendState(ctx, lessonClassState(slug))
+		c.SendState(ctx, lessonClassState(slug))
 		ctx.PreventUpdate()
 	})
 }
@@ -69,7 +70,7 @@ type classBlockStep struct {
 
 // followClassBlock asks the lesson's playgrounds for the instructor's
 // block and step, on a student's page following the class.
-func followClassBlock(ctx app.Context, s classState) {
+func followClassBlock(ctx app.Context, s class.State) {
 	if s.Block != "" {
 		ctx.NewActionWithValue(classStepAction, classBlockStep{ID: s.Block, Script: s.Script, Step: s.Step})
 	}
@@ -91,17 +92,17 @@ func (s *scenarioPlayground) onClassStep(ctx app.Context, a app.Action) {
 // mounts after the class's state came (a page that has just navigated to
 // the instructor's lesson).
 func (s *scenarioPlayground) followClassOnMount(ctx app.Context) {
-	c := theClass
-	if c == nil || c.teacher || !c.following || c.ended || c.state.Block != s.ID ||
-		c.state.Lesson != lessonSlugOf(app.Window().URL().Path) {
+	c := class.Current()
+	if c == nil || c.Teacher || !c.Following || c.Ended || c.State.Block != s.ID ||
+		c.State.Lesson != lessonSlugOf(app.Window().URL().Path) {
 		return
 	}
-	s.followClass(ctx, classBlockStep{ID: c.state.Block, Script: c.state.Script, Step: c.state.Step})
+	s.followClass(ctx, classBlockStep{ID: c.State.Block, Script: c.State.Script, Step: c.State.Step})
 }
 
 func (s *scenarioPlayground) followClass(ctx app.Context, req classBlockStep) {
-	c := theClass
-	if c == nil || c.teacher || !c.following {
+	c := class.Current()
+	if c == nil || c.Teacher || !c.Following {
 		ctx.PreventUpdate()
 		return
 	}
@@ -115,8 +116,8 @@ func (s *scenarioPlayground) followClass(ctx app.Context, req classBlockStep) {
 	if src == "" {
 		src = s.Script
 	}
-	if c.followed != s.ID {
-		c.followed = s.ID
+	if c.Followed != s.ID {
+		c.Followed = s.ID
 		if app.IsClient {
 			s.JSValue().Call("scrollIntoView", map[string]any{"block": "nearest"})
 		}
@@ -125,7 +126,7 @@ func (s *scenarioPlayground) followClass(ctx app.Context, req classBlockStep) {
 		// The newest step the instructor is at, which may have moved
 		// while this ran.
 		at := req.Step
-		if st := c.state; st.Block == s.ID {
+		if st := c.State; st.Block == s.ID {
 			at = st.Step
 		}
 		s.engine.Seek(at)
@@ -163,9 +164,9 @@ func (p *lessonPage) classLocalQuestion(id string) (string, []string, bool) {
 func classQuestionText(q doc.Question) (string, []string) {
 	choices := make([]string, len(q.Choices))
 	for i, ch := range q.Choices {
-		choices[i] = plainText(ch.HTML)
+		choices[i] = class.PlainText(ch.HTML)
 	}
-	return plainText(q.PromptHTML), choices
+	return class.PlainText(q.PromptHTML), choices
 }
 
 // notePresentedBlock makes the playground the instructor presents the
@@ -189,30 +190,30 @@ func (p *lessonPage) renderClass() app.UI {
 	l := p.lang
 	slug := lessonSlugOf(p.path)
 	follow := func(ctx app.Context) {
-		c := theClass
+		c := class.Current()
 		switch {
-		case c == nil || c.ended:
-		case c.teacher && slug != "":
-			c.sendState(ctx, lessonClassState(slug))
-		case !c.teacher && c.following && c.state.Rev != 0 && c.state.Lesson != slug:
+		case c == nil || c.Ended:
+		case c.Teacher && slug != "":
+			c.SendState(ctx, lessonClassState(slug))
+		case !c.Teacher && c.Following && c.State.Rev != 0 && c.State.Lesson != slug:
 			to := inLang(l, PathPlayground)
-			if c.state.Lesson != "" {
-				to = inLang(l, PathLessons+"/"+c.state.Lesson)
+			if c.State.Lesson != "" {
+				to = inLang(l, PathLessons+"/"+c.State.Lesson)
 			}
 			ctx.Navigate(to)
-		case !c.teacher && c.following && c.state.Rev != 0:
-			followClassBlock(ctx, c.state)
+		case !c.Teacher && c.Following && c.State.Rev != 0:
+			followClassBlock(ctx, c.State)
 		}
 	}
-	return &classBar{Lang: l, Follow: follow, Start: p.classLessonTick, More: p.renderClassQuestions(), Local: p.classLocalQuestion}
+	return &class.Bar{Lang: l, Follow: follow, Start: p.classLessonTick, More: p.renderClassQuestions(), Local: p.classLocalQuestion, Join: PathPlayground}
 }
 
 // renderClassQuestions lists the lesson's questions an instructor can open
 // to the class (those with one answer among choices).
 func (p *lessonPage) renderClassQuestions() app.UI {
 	l := p.lang
-	c := theClass
-	if c == nil || !c.teacher || c.ended || p.lesson == nil || (c.question != nil && c.question.Open) {
+	c := class.Current()
+	if c == nil || !c.Teacher || c.Ended || p.lesson == nil || (c.Question != nil && c.Question.Open) {
 		return nil
 	}
 	var items []app.UI
@@ -223,7 +224,7 @@ func (p *lessonPage) renderClassQuestions() app.UI {
 		text, choices := classQuestionText(q)
 		items = append(items, app.Li().Body(
 			app.Button().DataSet("class-open", q.ID).Text(tr(l, "class.q.open")).OnClick(func(ctx app.Context, e app.Event) {
-				c.ask(ctx, "open", q.ID, text, choices)
+				c.Ask(ctx, "open", q.ID, text, choices)
 			}),
 			app.Text(" "+text),
 		))

@@ -9,6 +9,7 @@ import (
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 
 	"txnlab/app/browser"
+	"txnlab/app/class"
 	"txnlab/app/panels"
 	"txnlab/diagram"
 	"txnlab/lessons/doc"
@@ -285,31 +286,31 @@ func (p *playground) onCompare(ctx app.Context, e app.Event) {
 
 // renderClass is the playground's class bar.
 func (p *playground) renderClass() app.UI {
-	return &classBar{Lang: doc.Lang(p.lang), Follow: p.classFollow, Start: p.classTick}
+	return &class.Bar{Lang: doc.Lang(p.lang), Follow: p.classFollow, Start: p.classTick, Join: PathPlayground}
 }
 
 // classTick starts the instructor's playground sending its state, until
 // the class ends or the page leaves the playground (the timer's dispatch
 // to a page that has gone is dropped).
 func (p *playground) classTick(ctx app.Context) {
-	c := theClass
-	if c == nil || !c.teacher || c.ended {
+	c := class.Current()
+	if c == nil || !c.Teacher || c.Ended {
 		return
 	}
-	c.tickEvery(ctx, func(ctx app.Context) {
+	c.TickEvery(ctx, func(ctx app.Context) {
 		if p.scriptErr == nil && !p.busy {
-			c.sendState(ctx, classState{Script: p.script, Step: p.engine.Pos()})
+			c.SendState(ctx, class.State{Script: p.script, Step: p.engine.Pos()})
 		}
 	})
 }
 
 // classFollow takes the instructor's state into a student's playground.
 func (p *playground) classFollow(ctx app.Context) {
-	c := theClass
-	if c == nil || c.teacher || !c.following || c.state.Rev == 0 {
+	c := class.Current()
+	if c == nil || c.Teacher || !c.Following || c.State.Rev == 0 {
 		return
 	}
-	s := c.state
+	s := c.State
 	if s.Lesson != "" {
 		ctx.Navigate(inLang(doc.Lang(p.lang), PathLessons+"/"+s.Lesson))
 		return
@@ -321,8 +322,8 @@ func (p *playground) classFollow(ctx app.Context) {
 		p.stop()
 		p.setEditor(ctx, s.Script)
 		p.startLoad(ctx, s.Script, func(ctx app.Context, err error) {
-			if theClass == c && c.following {
-				p.engine.Seek(c.state.Step)
+			if class.Current() == c && c.Following {
+				p.engine.Seek(c.State.Step)
 				p.followNewest(ctx)
 			}
 		})

@@ -6,7 +6,7 @@ import (
 	"txnlab/lessons/doc"
 )
 
-// classMessages is the class's text (class.go) and the reasons the class
+// classMessages is the class's text (app/class) and the reasons the class
 // API gives for a refusal (classroom.Error's keys), which the server
 // answers in the page's language through ClassText.
 var classMessages = map[string][2]string{

@@ -1,4 +1,7 @@
-package app
+// Package class is the browser's side of class mode (docs/class.md): an
+// instructor's page drives, students' pages follow, the class predicts.
+// Its server side is app/server's /api/class/ over classroom's NATS.
+package class
 
 import (
 	"encoding/json"
@@ -10,6 +13,7 @@ import (
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 
 	"txnlab/app/browser"
+	"txnlab/app/uitext"
 	"txnlab/lessons/doc"
 )
 
@@ -20,9 +24,9 @@ import (
 // survives the page moving from the playground to a lesson and back; the
 // instructor's secret is never in an address.
 
-// classSession is this page's class, if any.
-type classSession struct {
-	teacher bool
+// Session is this page's class, if any.
+type Session struct {
+	Teacher bool // this page is the instructor's
 	id      string
 	code    string // the join code, for the instructor to show
 	secret  string // the instructor's secret: drives the class
@@ -32,17 +36,17 @@ type classSession struct {
 
 	es        app.Value // the EventSource
 	listeners []app.Func
-	following bool // a student's page follows the instructor's
-	state     classState
-	question  *classQuestion
-	tally     *classTally
+	Following bool      // a student's page follows the instructor's
+	State     State     // what the instructor's page shows, as last heard
+	Question  *Question // the question asked, if any
+	tally     *Tally
 	students  int
 	names     []string
 	natsUp    bool
-	ended     bool
+	Ended     bool // the instructor ended the class
 
 	// The instructor's last state sent, and whether a send is on its way.
-	sent    classState
+	sent    State
 	sending bool
 
 	// A student's vote in the open round, once acknowledged.
@@ -52,7 +56,7 @@ type classSession struct {
 	sure      int
 
 	tickGen  int    // the instructor's playground sending now (classTick)
-	followed string // the lesson block a student's page followed last
+	Followed string // the lesson block a student's page followed last
 	showQ    bool   // a new question to bring into a student's view
 	retries  int    // streams reopened since the last that opened
 
@@ -63,7 +67,9 @@ type classSession struct {
 	draftText, draftChoices string
 }
 
-type classState struct {
+// State is what the instructor's page shows: a playground's script and
+// step, or a lesson's playground; Rev orders the states sent.
+type State struct {
 	Script string `json:"script"`
 	Step   int    `json:"step"`
 	Lesson string `json:"lesson,omitempty"`
@@ -71,7 +77,9 @@ type classState struct {
 	Rev    uint64 `json:"rev,omitempty"`
 }
 
-type classQuestion struct {
+// Question is a question put to the class, a lesson's (ID) or written on
+// the spot, and whether its round is open.
+type Question struct {
 	Round   int      `json:"round"`
 	Of      int      `json:"of"`
 	ID      string   `json:"id"`
@@ -80,16 +88,21 @@ type classQuestion struct {
 	Open    bool     `json:"open"`
 }
 
-type classTally struct {
-	Round  int         `json:"round"`
-	Counts []int       `json:"counts"`
-	Sure   [][3]int    `json:"sure"`
-	Total  int         `json:"total"`
-	Prev   *classTally `json:"prev"`
+// Tally is a round's votes per choice, with how sure the voters were,
+// and the round before for comparison.
+type Tally struct {
+	Round  int      `json:"round"`
+	Counts []int    `json:"counts"`
+	Sure   [][3]int `json:"sure"`
+	Total  int      `json:"total"`
+	Prev   *Tally   `json:"prev"`
 }
 
 // theClass is the page's class session; nil when in none.
-var theClass *classSession
+var theClass *Session
+
+// Current is the page's class session; nil when in none.
+func Current() *Session { return theClass }
 
 // classHost is the class bar mounted now, whose context the class's
 // events and answers are dispatched to, and classRedraw what it does
@@ -165,15 +178,15 @@ func classFetch(ctx app.Context, url string, opts map[string]any, done func(ctx 
 
 // refusal is what to tell the user of a failed call: the server's reason
 // (in the page's language), or that it could not be reached.
-func (c *classSession) refusal(status int, text string) {
+func (c *Session) refusal(status int, text string) {
 	c.msgErr = true
 	text = strings.TrimSpace(text)
 	switch {
 	case status == 0 || text == "":
-		c.msg = tr(c.lang, "class.unreachable")
+		c.msg = uitext.Tr(c.lang, "class.unreachable")
 	case strings.HasPrefix(text, "<") || status == 405:
 		// A page, not a reason: a static host, which has no classes.
-		c.msg = tr(c.lang, "class.err.off")
+		c.msg = uitext.Tr(c.lang, "class.err.off")
 	default:
 		c.msg = text
 	}
@@ -183,7 +196,7 @@ func (c *classSession) refusal(status int, text string) {
 func startClass(ctx app.Context, lang doc.Lang, redraw func(app.Context)) {
 	classPost(ctx, classAPI("create", lang, ""), map[string]any{}, struct{}{}, func(ctx app.Context, status int, text string) {
 		if status != 200 {
-			c := &classSession{lang: lang}
+			c := &Session{lang: lang}
 			c.refusal(status, text)
 			theClass = c
 			redraw(ctx)
@@ -191,7 +204,7 @@ func startClass(ctx app.Context, lang doc.Lang, redraw func(app.Context)) {
 		}
 		var r struct{ ID, Code, Secret, View string }
 		json.Unmarshal([]byte(text), &r)
-		c := &classSession{teacher: true, id: r.ID, code: r.Code, secret: r.Secret, view: r.View, lang: lang, natsUp: true}
+		c := &Session{Teacher: true, id: r.ID, code: r.Code, secret: r.Secret, view: r.View, lang: lang, natsUp: true}
 		c.sent.Step = -1
 		theClass = c
 		c.listen(r.View)
@@ -203,7 +216,7 @@ func startClass(ctx app.Context, lang doc.Lang, redraw func(app.Context)) {
 func joinClass(ctx app.Context, lang doc.Lang, code, name string, redraw func(app.Context)) {
 	classPost(ctx, classAPI("join", lang, ""), map[string]any{}, map[string]string{"code": code, "name": name}, func(ctx app.Context, status int, text string) {
 		if status != 200 {
-			c := &classSession{lang: lang, code: code}
+			c := &Session{lang: lang, code: code}
 			c.refusal(status, text)
 			theClass = c
 			redraw(ctx)
@@ -221,7 +234,7 @@ func joinClass(ctx app.Context, lang doc.Lang, code, name string, redraw func(ap
 
 // resumeClass follows class id as the student whose token is student.
 func resumeClass(lang doc.Lang, id, student string) {
-	c := &classSession{id: id, student: student, lang: lang, following: true, voted: -1, sure: 1}
+	c := &Session{id: id, student: student, lang: lang, Following: true, voted: -1, sure: 1}
 	theClass = c
 	c.listen(student)
 }
@@ -248,7 +261,7 @@ func resumeJoined(lang doc.Lang) {
 // listen opens the class's event stream. The browser's EventSource
 // reconnects by itself when the stream breaks, and the server starts each
 // stream with the class's current state.
-func (c *classSession) listen(token string) {
+func (c *Session) listen(token string) {
 	c.es = app.Window().Get("EventSource").New("/api/class/events?id=" + c.id + "&t=" + token)
 	on := func(name string, f func(data string)) {
 		fn := app.FuncOf(func(this app.Value, args []app.Value) any {
@@ -266,25 +279,25 @@ func (c *classSession) listen(token string) {
 		c.es.Call("addEventListener", name, fn)
 	}
 	on("state", func(d string) {
-		var s classState
+		var s State
 		if json.Unmarshal([]byte(d), &s) == nil {
-			c.state = s
+			c.State = s
 		}
 	})
 	on("question", func(d string) {
-		var q classQuestion
+		var q Question
 		if json.Unmarshal([]byte(d), &q) == nil {
-			if c.question == nil || c.question.Round != q.Round {
+			if c.Question == nil || c.Question.Round != q.Round {
 				// No choice made for the student: one picked for
 				// them would be the vote of whoever just commits.
 				c.voted, c.choice = -1, -1
-				c.showQ = q.Open && !c.teacher
+				c.showQ = q.Open && !c.Teacher
 			}
-			c.question = &q
+			c.Question = &q
 		}
 	})
 	on("tally", func(d string) {
-		var t classTally
+		var t Tally
 		if json.Unmarshal([]byte(d), &t) == nil {
 			c.tally = &t
 		}
@@ -299,13 +312,13 @@ func (c *classSession) listen(token string) {
 		}
 	})
 	on("nats", func(d string) { c.natsUp = strings.Contains(d, "true") })
-	on("ended", func(string) { c.ended = true; c.close() })
+	on("ended", func(string) { c.Ended = true; c.close() })
 	// An EventSource reconnects by itself when a stream breaks, but
 	// gives up for good on an answer that is not a stream (the server
 	// restarting, NATS away: 503). Try again, for a while.
 	var onError app.Func
 	onError = app.FuncOf(func(this app.Value, args []app.Value) any {
-		if c.es.Get("readyState").Int() != 2 || c.ended || c.retries >= classRetries {
+		if c.es.Get("readyState").Int() != 2 || c.Ended || c.retries >= classRetries {
 			return nil
 		}
 		c.retries++
@@ -313,7 +326,7 @@ func (c *classSession) listen(token string) {
 		var again app.Func
 		again = app.FuncOf(func(this app.Value, args []app.Value) any {
 			again.Release()
-			if theClass == c && c.es.Equal(es) && !c.ended {
+			if theClass == c && c.es.Equal(es) && !c.Ended {
 				c.close()
 				c.listen(token)
 			}
@@ -333,7 +346,7 @@ func (c *classSession) listen(token string) {
 const classRetries = 300
 
 // close stops the event stream.
-func (c *classSession) close() {
+func (c *Session) close() {
 	if c.es.Truthy() {
 		c.es.Call("close")
 	}
@@ -343,11 +356,11 @@ func (c *classSession) close() {
 	c.listeners = nil
 }
 
-// sendState sends the instructor's state when it differs from the last
+// SendState sends the instructor's state when it differs from the last
 // sent, one send at a time (the newest wins: a step pressed during a send
 // goes with the next).
-func (c *classSession) sendState(ctx app.Context, s classState) {
-	if !c.teacher || c.ended || c.sending || s == c.sent {
+func (c *Session) SendState(ctx app.Context, s State) {
+	if !c.Teacher || c.Ended || c.sending || s == c.sent {
 		return
 	}
 	c.sending = true
@@ -365,8 +378,8 @@ func (c *classSession) sendState(ctx app.Context, s classState) {
 	})
 }
 
-// ask opens, reopens or closes the class's question.
-func (c *classSession) ask(ctx app.Context, action, id, text string, choices []string) {
+// Ask opens, reopens or closes the class's question.
+func (c *Session) Ask(ctx app.Context, action, id, text string, choices []string) {
 	headers := map[string]any{"X-Class-Secret": c.secret}
 	body := map[string]any{"action": action, "id": id, "text": text, "choices": choices}
 	classPost(ctx, classAPI("question", c.lang, c.id), headers, body, func(ctx app.Context, status int, text string) {
@@ -380,14 +393,14 @@ func (c *classSession) ask(ctx app.Context, action, id, text string, choices []s
 }
 
 // predict commits the student's vote.
-func (c *classSession) predict(ctx app.Context) {
-	q := c.question
+func (c *Session) predict(ctx app.Context) {
+	q := c.Question
 	if q == nil || !q.Open {
 		return
 	}
 	round, choice := q.Round, c.choice
 	if choice < 0 {
-		c.msg, c.msgErr = tr(c.lang, "q.pick"), true
+		c.msg, c.msgErr = uitext.Tr(c.lang, "q.pick"), true
 		classRedraw(ctx)
 		return
 	}
@@ -396,7 +409,7 @@ func (c *classSession) predict(ctx app.Context) {
 	classPost(ctx, classAPI("predict", c.lang, c.id), headers, body, func(ctx app.Context, status int, text string) {
 		if status == 204 {
 			c.voted, c.voteRound = choice, round
-			c.msg, c.msgErr = tr(c.lang, "class.voted"), false
+			c.msg, c.msgErr = uitext.Tr(c.lang, "class.voted"), false
 		} else {
 			c.refusal(status, text)
 		}
@@ -405,7 +418,7 @@ func (c *classSession) predict(ctx app.Context) {
 }
 
 // downloadResults saves the class's votes as CSV.
-func (c *classSession) downloadResults(ctx app.Context) {
+func (c *Session) downloadResults(ctx app.Context) {
 	opts := map[string]any{"headers": map[string]any{"X-Class-Secret": c.secret}}
 	classFetch(ctx, classAPI("results.csv", c.lang, c.id), opts, func(ctx app.Context, status int, text string) {
 		if status != 200 {
@@ -418,7 +431,7 @@ func (c *classSession) downloadResults(ctx app.Context) {
 }
 
 // endClass ends the class for everyone.
-func (c *classSession) endClass(ctx app.Context) {
+func (c *Session) endClass(ctx app.Context) {
 	classPost(ctx, classAPI("end", c.lang, c.id), map[string]any{"X-Class-Secret": c.secret}, struct{}{}, func(ctx app.Context, status int, text string) {
 		if status != 204 {
 			c.refusal(status, text)
@@ -435,10 +448,10 @@ func (c *classSession) endClass(ctx app.Context) {
 // script or step has changed since the last state sent.
 const classPoll = 150 * time.Millisecond
 
-// classBar is the class's bar on a page. A component, so that the page
+// Bar is the class's bar on a page. A component, so that the page
 // mounted now is the one the class's events redraw: an event dispatched
 // to a page that has gone would be dropped.
-type classBar struct {
+type Bar struct {
 	app.Compo
 	Lang doc.Lang
 	// Follow takes the instructor's state into a student's page, and
@@ -451,30 +464,37 @@ type classBar struct {
 	// Local finds a lesson question in the page's own language
 	// (class_follow.go); nil off a lesson.
 	Local func(id string) (text string, choices []string, ok bool)
+	// Join is the path of the page a student's link opens (the
+	// playground's, in English: the link is given in the bar's language).
+	Join string
 }
 
-func (b *classBar) OnMount(ctx app.Context) {
+// OnMount makes this bar the one the class's events redraw, and resumes
+// a class the page was in.
+func (b *Bar) OnMount(ctx app.Context) {
 	classHost, hasClassHost, classRedraw = ctx, true, b.follow
 	classLocal = b.Local
 	resumeJoined(b.Lang)
 	if c := theClass; c != nil && c.id != "" {
-		if c.teacher && b.Start != nil {
+		if c.Teacher && b.Start != nil {
 			b.Start(ctx)
 		}
 		b.follow(ctx)
 	}
 }
 
-func (b *classBar) follow(ctx app.Context) {
+func (b *Bar) follow(ctx app.Context) {
 	classShowQuestion(ctx)
 	if b.Follow != nil {
 		b.Follow(ctx)
 	}
 }
 
-func (b *classBar) Render() app.UI {
+// Render draws the bar for the page's role in the class, and the page's
+// addition under it.
+func (b *Bar) Render() app.UI {
 	return app.Div().Class("class-host").Body(
-		renderClassBar(b.Lang, b.follow, func(ctx app.Context) {
+		renderClassBar(b.Lang, b.Join, b.follow, func(ctx app.Context) {
 			if b.Start != nil {
 				b.Start(ctx)
 			}
@@ -486,25 +506,25 @@ func (b *classBar) Render() app.UI {
 // renderClassBar is the class's bar on any page: redraw is called after
 // each event (a page that follows the instructor moves in it), start
 // when the instructor's class begins.
-func renderClassBar(l doc.Lang, redraw func(app.Context), start func(app.Context)) app.UI {
+func renderClassBar(l doc.Lang, join string, redraw func(app.Context), start func(app.Context)) app.UI {
 	c := theClass
 	if c == nil || c.id == "" {
 		return renderClassStart(l, c, redraw, start)
 	}
-	if c.ended {
+	if c.Ended {
 		return app.Section().Class("class-bar").ID("class").Body(
-			app.P().Role("status").Text(tr(l, "class.ended")),
+			app.P().Role("status").Text(uitext.Tr(l, "class.ended")),
 		)
 	}
-	if c.teacher {
-		return renderClassTeacher(l, c)
+	if c.Teacher {
+		return renderClassTeacher(l, join, c)
 	}
 	return renderClassStudent(l, c, redraw)
 }
 
 // renderClassStart offers to start a class, or to join the one whose code
 // the address carries.
-func renderClassStart(l doc.Lang, failed *classSession, redraw func(app.Context), start func(app.Context)) app.UI {
+func renderClassStart(l doc.Lang, failed *Session, redraw func(app.Context), start func(app.Context)) app.UI {
 	code := ""
 	if app.IsClient {
 		code = classJoinCode(app.Window().URL().Fragment)
@@ -515,9 +535,9 @@ func renderClassStart(l doc.Lang, failed *classSession, redraw func(app.Context)
 	}
 	if code == "" {
 		return app.Details().Class("class-bar").ID("class").Body(
-			app.Summary().Text(tr(l, "class.teach")),
-			app.P().Text(tr(l, "class.teach.what")),
-			app.Button().ID("class-start").Text(tr(l, "class.start")).OnClick(func(ctx app.Context, e app.Event) {
+			app.Summary().Text(uitext.Tr(l, "class.teach")),
+			app.P().Text(uitext.Tr(l, "class.teach.what")),
+			app.Button().ID("class-start").Text(uitext.Tr(l, "class.start")).OnClick(func(ctx app.Context, e app.Event) {
 				startClass(ctx, l, func(ctx app.Context) {
 					redraw(ctx)
 					start(ctx)
@@ -526,12 +546,12 @@ func renderClassStart(l doc.Lang, failed *classSession, redraw func(app.Context)
 			msg,
 		)
 	}
-	return app.Section().Class("class-bar").ID("class").Aria("label", tr(l, "class.join")).Body(
-		app.H2().Text(tr(l, "class.join")),
-		app.P().Text(tr(l, "class.join.what")),
-		app.Label().For("class-name").Text(tr(l, "class.name")),
+	return app.Section().Class("class-bar").ID("class").Aria("label", uitext.Tr(l, "class.join")).Body(
+		app.H2().Text(uitext.Tr(l, "class.join")),
+		app.P().Text(uitext.Tr(l, "class.join.what")),
+		app.Label().For("class-name").Text(uitext.Tr(l, "class.name")),
 		app.Input().ID("class-name").Type("text").MaxLength(40).AutoComplete(false),
-		app.Button().ID("class-join").Text(tr(l, "class.join.go")).OnClick(func(ctx app.Context, e app.Event) {
+		app.Button().ID("class-join").Text(uitext.Tr(l, "class.join.go")).OnClick(func(ctx app.Context, e app.Event) {
 			name := app.Window().GetElementByID("class-name").Get("value").String()
 			joinClass(ctx, l, code, name, redraw)
 		}),
@@ -541,22 +561,22 @@ func renderClassStart(l doc.Lang, failed *classSession, redraw func(app.Context)
 
 // renderClassTeacher is the instructor's view: the code and link to give
 // out, who is in, the question and its live distribution.
-func renderClassTeacher(l doc.Lang, c *classSession) app.UI {
+func renderClassTeacher(l doc.Lang, join string, c *Session) app.UI {
 	link := ""
 	if app.IsClient {
 		u := app.Window().URL()
-		link = u.Scheme + "://" + u.Host + inLang(l, PathPlayground) + "#class=" + c.code
+		link = u.Scheme + "://" + u.Host + uitext.InLang(l, join) + "#class=" + c.code
 	}
-	return app.Section().Class("class-bar teacher").ID("class").Aria("label", tr(l, "class.yours")).Body(
-		app.H2().Text(tr(l, "class.yours")),
+	return app.Section().Class("class-bar teacher").ID("class").Aria("label", uitext.Tr(l, "class.yours")).Body(
+		app.H2().Text(uitext.Tr(l, "class.yours")),
 		app.P().Body(
-			app.Text(tr(l, "class.code")+" "),
+			app.Text(uitext.Tr(l, "class.code")+" "),
 			app.Strong().Class("class-code").ID("class-code").Text(c.code[:5]+"-"+c.code[5:]),
 		),
-		app.P().Body(app.Text(tr(l, "class.link")+" "), app.Code().ID("class-link").Text(link)),
+		app.P().Body(app.Text(uitext.Tr(l, "class.link")+" "), app.Code().ID("class-link").Text(link)),
 		classQR(l, c),
 		app.If(!c.natsUp, func() app.UI {
-			return app.P().Class("notice error").Role("alert").ID("class-nats").Text(tr(l, "class.nats.down"))
+			return app.P().Class("notice error").Role("alert").ID("class-nats").Text(uitext.Tr(l, "class.nats.down"))
 		}),
 		app.P().ID("class-students").Text(classStudents(l, c)),
 		renderClassQuestionTeacher(l, c),
@@ -564,22 +584,22 @@ func renderClassTeacher(l doc.Lang, c *classSession) app.UI {
 			return app.P().Class(classMsgClass(c)).Role("status").Text(c.msg)
 		}),
 		app.P().Body(
-			app.Button().ID("class-csv").Text(tr(l, "class.csv")).OnClick(func(ctx app.Context, e app.Event) { c.downloadResults(ctx) }),
+			app.Button().ID("class-csv").Text(uitext.Tr(l, "class.csv")).OnClick(func(ctx app.Context, e app.Event) { c.downloadResults(ctx) }),
 			app.Text(" "),
-			app.Button().ID("class-end").Text(tr(l, "class.end")).OnClick(func(ctx app.Context, e app.Event) { c.endClass(ctx) }),
+			app.Button().ID("class-end").Text(uitext.Tr(l, "class.end")).OnClick(func(ctx app.Context, e app.Event) { c.endClass(ctx) }),
 		),
 	)
 }
 
-func classMsgClass(c *classSession) string {
+func classMsgClass(c *Session) string {
 	if c.msgErr {
 		return "notice error"
 	}
 	return "notice"
 }
 
-func classStudents(l doc.Lang, c *classSession) string {
-	s := strconv.Itoa(c.students) + " " + tr(l, "class.students")
+func classStudents(l doc.Lang, c *Session) string {
+	s := strconv.Itoa(c.students) + " " + uitext.Tr(l, "class.students")
 	if len(c.names) > 0 {
 		s += ": " + strings.Join(c.names, ", ")
 	}
@@ -588,8 +608,8 @@ func classStudents(l doc.Lang, c *classSession) string {
 
 // renderClassQuestionTeacher opens a question, shows its distribution
 // while the class votes, and offers the second round.
-func renderClassQuestionTeacher(l doc.Lang, c *classSession) app.UI {
-	q := c.question
+func renderClassQuestionTeacher(l doc.Lang, c *Session) app.UI {
+	q := c.Question
 	var tally app.UI
 	if q != nil && c.tally != nil && c.tally.Round == q.Round {
 		tally = renderTally(l, q, c.tally)
@@ -598,7 +618,7 @@ func renderClassQuestionTeacher(l doc.Lang, c *classSession) app.UI {
 		return app.Div().Class("class-question").Body(
 			app.P().Class("class-q-text").Text(q.Text),
 			tally,
-			app.Button().ID("class-close").Text(tr(l, "class.q.close")).OnClick(func(ctx app.Context, e app.Event) { c.ask(ctx, "close", "", "", nil) }),
+			app.Button().ID("class-close").Text(uitext.Tr(l, "class.q.close")).OnClick(func(ctx app.Context, e app.Event) { c.Ask(ctx, "close", "", "", nil) }),
 		)
 	}
 	return app.Div().Class("class-question").Body(
@@ -606,16 +626,16 @@ func renderClassQuestionTeacher(l doc.Lang, c *classSession) app.UI {
 			return app.Div().Body(
 				app.P().Class("class-q-text").Text(q.Text),
 				tally,
-				app.Button().ID("class-again").Text(tr(l, "class.q.again")).OnClick(func(ctx app.Context, e app.Event) { c.ask(ctx, "again", "", "", nil) }),
+				app.Button().ID("class-again").Text(uitext.Tr(l, "class.q.again")).OnClick(func(ctx app.Context, e app.Event) { c.Ask(ctx, "again", "", "", nil) }),
 			)
 		}),
 		app.Details().Body(
-			app.Summary().Text(tr(l, "class.q.new")),
-			app.Label().For("class-q-text").Text(tr(l, "class.q.text")),
+			app.Summary().Text(uitext.Tr(l, "class.q.new")),
+			app.Label().For("class-q-text").Text(uitext.Tr(l, "class.q.text")),
 			app.Textarea().ID("class-q-text").Rows(2).Text(c.draftText),
-			app.Label().For("class-q-choices").Text(tr(l, "class.q.choices")),
+			app.Label().For("class-q-choices").Text(uitext.Tr(l, "class.q.choices")),
 			app.Textarea().ID("class-q-choices").Rows(4).Text(c.draftChoices),
-			app.Button().ID("class-open").Text(tr(l, "class.q.open")).OnClick(func(ctx app.Context, e app.Event) {
+			app.Button().ID("class-open").Text(uitext.Tr(l, "class.q.open")).OnClick(func(ctx app.Context, e app.Event) {
 				doc := app.Window().Get("document")
 				c.draftText = doc.Call("getElementById", "class-q-text").Get("value").String()
 				c.draftChoices = doc.Call("getElementById", "class-q-choices").Get("value").String()
@@ -625,7 +645,7 @@ func renderClassQuestionTeacher(l doc.Lang, c *classSession) app.UI {
 						choices = append(choices, s)
 					}
 				}
-				c.ask(ctx, "open", "", strings.TrimSpace(c.draftText), choices)
+				c.Ask(ctx, "open", "", strings.TrimSpace(c.draftText), choices)
 			}),
 		),
 	)
@@ -633,7 +653,7 @@ func renderClassQuestionTeacher(l doc.Lang, c *classSession) app.UI {
 
 // renderTally draws a round's distribution: per choice a bar and the
 // count, without names, and the first vote's count beside a second's.
-func renderTally(l doc.Lang, q *classQuestion, t *classTally) app.UI {
+func renderTally(l doc.Lang, q *Question, t *Tally) app.UI {
 	rows := make([]app.UI, 0, len(q.Choices))
 	for i, choice := range q.Choices {
 		n := 0
@@ -642,7 +662,7 @@ func renderTally(l doc.Lang, q *classQuestion, t *classTally) app.UI {
 		}
 		text := strconv.Itoa(n)
 		if t.Prev != nil && i < len(t.Prev.Counts) {
-			text += " (" + tr(l, "class.tally.before") + " " + strconv.Itoa(t.Prev.Counts[i]) + ")"
+			text += " (" + uitext.Tr(l, "class.tally.before") + " " + strconv.Itoa(t.Prev.Counts[i]) + ")"
 		}
 		rows = append(rows, app.Li().DataSet("choice", i).DataSet("count", n).Body(
 			app.Span().Class("class-choice").Text(choice),
@@ -656,25 +676,25 @@ func renderTally(l doc.Lang, q *classQuestion, t *classTally) app.UI {
 		))
 	}
 	return app.Div().Class("class-tally").ID("class-tally").DataSet("total", t.Total).Body(
-		app.P().Text(tr(l, "class.tally")+" "+strconv.Itoa(t.Total)),
+		app.P().Text(uitext.Tr(l, "class.tally")+" "+strconv.Itoa(t.Total)),
 		app.Ul().Body(rows...),
 	)
 }
 
 // renderClassStudent is a student's view: following or exploring, and
 // the open question to predict.
-func renderClassStudent(l doc.Lang, c *classSession, redraw func(app.Context)) app.UI {
-	follow := app.Button().ID("class-detach").Text(tr(l, "class.detach")).OnClick(func(ctx app.Context, e app.Event) { c.following = false })
-	status := tr(l, "class.following")
-	if !c.following {
-		status = tr(l, "class.exploring")
-		follow = app.Button().ID("class-rejoin").Text(tr(l, "class.rejoin")).OnClick(func(ctx app.Context, e app.Event) {
-			c.following = true
+func renderClassStudent(l doc.Lang, c *Session, redraw func(app.Context)) app.UI {
+	follow := app.Button().ID("class-detach").Text(uitext.Tr(l, "class.detach")).OnClick(func(ctx app.Context, e app.Event) { c.Following = false })
+	status := uitext.Tr(l, "class.following")
+	if !c.Following {
+		status = uitext.Tr(l, "class.exploring")
+		follow = app.Button().ID("class-rejoin").Text(uitext.Tr(l, "class.rejoin")).OnClick(func(ctx app.Context, e app.Event) {
+			c.Following = true
 			redraw(ctx)
 		})
 	}
-	return app.Section().Class("class-bar student").ID("class").DataSet("following", c.following).Aria("label", tr(l, "class.in")).Body(
-		app.P().Body(app.Strong().Text(tr(l, "class.in")), app.Text(" "+status+" "), follow),
+	return app.Section().Class("class-bar student").ID("class").DataSet("following", c.Following).Aria("label", uitext.Tr(l, "class.in")).Body(
+		app.P().Body(app.Strong().Text(uitext.Tr(l, "class.in")), app.Text(" "+status+" "), follow),
 		renderClassQuestionStudent(l, c),
 		app.If(c.msg != "", func() app.UI {
 			return app.P().Class(classMsgClass(c)).Role("status").ID("class-msg").Text(c.msg)
@@ -682,8 +702,8 @@ func renderClassStudent(l doc.Lang, c *classSession, redraw func(app.Context)) a
 	)
 }
 
-func renderClassQuestionStudent(l doc.Lang, c *classSession) app.UI {
-	q := classLocalize(c.question)
+func renderClassQuestionStudent(l doc.Lang, c *Session) app.UI {
+	q := classLocalize(c.Question)
 	if q == nil {
 		return nil
 	}
@@ -693,7 +713,7 @@ func renderClassQuestionStudent(l doc.Lang, c *classSession) app.UI {
 		if c.voteRound != q.Round || c.voted < 0 || c.voted >= len(q.Choices) {
 			return nil
 		}
-		return app.P().Class("class-question").ID("class-closed").Text(fmt.Sprintf(tr(l, "class.closed.yours"), q.Choices[c.voted]))
+		return app.P().Class("class-question").ID("class-closed").Text(fmt.Sprintf(uitext.Tr(l, "class.closed.yours"), q.Choices[c.voted]))
 	}
 	choices := make([]app.UI, 0, len(q.Choices))
 	for i, text := range q.Choices {
@@ -709,24 +729,24 @@ func renderClassQuestionStudent(l doc.Lang, c *classSession) app.UI {
 		id := "class-sure-" + strconv.Itoa(i)
 		sures = append(sures, app.Span().Body(
 			app.Input().Type("radio").Name("class-sure").ID(id).Checked(c.sure == i).OnChange(func(ctx app.Context, e app.Event) { c.sure = i }),
-			app.Label().For(id).Text(tr(l, key)),
+			app.Label().For(id).Text(uitext.Tr(l, key)),
 		))
 	}
 	return app.Div().Class("class-question").ID("class-predict").DataSet("round", q.Round).Body(
 		app.P().Class("class-q-text").Text(q.Text),
-		app.FieldSet().Body(app.Legend().Text(tr(l, "q.predict")), app.Ul().Body(choices...)),
-		app.FieldSet().Body(append([]app.UI{app.Legend().Text(tr(l, "q.sure"))}, sures...)...),
-		app.Button().ID("class-commit").Text(tr(l, "class.commit")).OnClick(func(ctx app.Context, e app.Event) { c.predict(ctx) }),
+		app.FieldSet().Body(app.Legend().Text(uitext.Tr(l, "q.predict")), app.Ul().Body(choices...)),
+		app.FieldSet().Body(append([]app.UI{app.Legend().Text(uitext.Tr(l, "q.sure"))}, sures...)...),
+		app.Button().ID("class-commit").Text(uitext.Tr(l, "class.commit")).OnClick(func(ctx app.Context, e app.Event) { c.predict(ctx) }),
 	)
 }
 
 // ---- A lesson's class bar ----
 
-// plainText is a lesson's inline HTML as text, for a question sent to the
+// PlainText is a lesson's inline HTML as text, for a question sent to the
 // class: its tags dropped and the entities goldmark writes read back.
 // (Not package html nor regexp: html's entity table alone adds hundreds
 // of kB to the wasm.)
-func plainText(h string) string {
+func PlainText(h string) string {
 	var b strings.Builder
 	for {
 		i := strings.IndexByte(h, '<')
@@ -749,7 +769,7 @@ var entities = strings.NewReplacer("&lt;", "<", "&gt;", ">", "&quot;", `"`, "&#3
 // listenBeat answers the stream's beats with a sign that this student's
 // page is still here. A network event, not a timer: a hidden tab's
 // timers are throttled to once a minute, its events are not.
-func (c *classSession) listenBeat() {
+func (c *Session) listenBeat() {
 	if c.student == "" {
 		return
 	}
@@ -787,7 +807,7 @@ func listenPageHide() {
 		return nil
 	})
 	show := app.FuncOf(func(this app.Value, args []app.Value) any {
-		if c := theClass; c != nil && c.student != "" && !c.ended && args[0].Get("persisted").Bool() {
+		if c := theClass; c != nil && c.student != "" && !c.Ended && args[0].Get("persisted").Bool() {
 			c.close()
 			c.listen(c.student)
 		}
@@ -798,21 +818,21 @@ func listenPageHide() {
 }
 
 // classQR is the join link's QR code, drawn by the server.
-func classQR(l doc.Lang, c *classSession) app.UI {
+func classQR(l doc.Lang, c *Session) app.UI {
 	return app.Img().ID("class-qr").Class("class-qr").
 		Src(classAPI("qr.svg", l, "") + "&code=" + c.code).
-		Alt(tr(l, "class.qr")).Title(tr(l, "class.qr"))
+		Alt(uitext.Tr(l, "class.qr")).Title(uitext.Tr(l, "class.qr"))
 }
 
-// tickEvery runs send now and then every classPoll, until the class ends
+// TickEvery runs send now and then every classPoll, until the class ends
 // or another page starts its own ticks (the page that started these has
 // gone: the timer's dispatch to it is dropped).
-func (c *classSession) tickEvery(ctx app.Context, send func(app.Context)) {
+func (c *Session) TickEvery(ctx app.Context, send func(app.Context)) {
 	c.tickGen++
 	gen := c.tickGen
 	var tick func(ctx app.Context)
 	tick = func(ctx app.Context) {
-		if theClass != c || c.tickGen != gen || c.ended {
+		if theClass != c || c.tickGen != gen || c.Ended {
 			return
 		}
 		send(ctx)
@@ -827,7 +847,7 @@ var classLocal func(id string) (string, []string, bool)
 // classLocalize is q as a student's page shows it: a lesson question in
 // the page's own language (the instructor's page may be in another), the
 // choices in the same order, so a vote's index means the same choice.
-func classLocalize(q *classQuestion) *classQuestion {
+func classLocalize(q *Question) *Question {
 	if q == nil || q.ID == "" || classLocal == nil {
 		return q
 	}

@@ -1,4 +1,4 @@
-package app
+package class
 
 import (
 	"testing"
@@ -19,7 +19,7 @@ func TestClassHelpers(t *testing.T) {
 		}
 	}
 	// A lesson question's inline HTML goes to the class as text.
-	if got := plainText(`Does <code>read_committed</code> see it &amp; why?`); got != "Does read_committed see it & why?" {
+	if got := PlainText(`Does <code>read_committed</code> see it &amp; why?`); got != "Does read_committed see it & why?" {
 		t.Errorf("plainText = %q", got)
 	}
 	// The server's reasons come in the page's language, verbs filled.
