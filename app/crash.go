@@ -9,7 +9,7 @@ import (
 // A panic anywhere in the page (a handler, a render, a callback) is
 // caught (go-app's OnPanic, a txnlab patch) and shown over the page, in
 // its language, with a way back: the scripts and the progress are kept in
-// the browser as they change (keep.go, progress.go), so a reload loses
+// the browser as they change (keep.go, app/progress), so a reload loses
 // nothing. Without it the page would stay on screen and answer nothing.
 
 // crashNoticeID is the notice's element.

@@ -35,8 +35,9 @@
 // The lessons' files: lessons_page.go (the catalogue, /lessons and
 // /zh/lessons), lesson_page.go (one lesson: its server-rendered text
 // between the live blocks, previous and next), question.go (a thought
-// question card, graded by lessons/answer from the run), progress.go (what
-// the learner did, in localStorage, exported and imported as a file),
+// question card, graded by lessons/answer from the run), app/progress
+// (what the learner did, in localStorage, exported and imported as a
+// file),
 // lesson_source.go (where a page's lesson comes from: the server's course
 // when pre-rendering, the page's own embedded data on a first load,
 // /lesson-data/ when the browser navigates). app/uitext is the one

@@ -8,6 +8,7 @@ import (
 
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 
+	"txnlab/app/progress"
 	"txnlab/app/session"
 	"txnlab/lessons/doc"
 	"txnlab/lessons/exercise"
@@ -35,7 +36,7 @@ type exerciseCard struct {
 	X    doc.Exercise
 	Lang doc.Lang
 
-	prog    *ExerciseProgress
+	prog    *progress.Exercise
 	text    string // the editor's text
 	check   *exercise.Check
 	result  *exercise.Result
@@ -49,7 +50,7 @@ type exerciseCard struct {
 }
 
 func (c *exerciseCard) OnMount(ctx app.Context) {
-	c.prog = loadProgress().exercise(c.X.ID)
+	c.prog = progress.Load().Exercise(c.X.ID)
 	c.text = c.prog.Script
 	if c.text == "" {
 		c.text = c.X.Start
@@ -63,9 +64,9 @@ func (c *exerciseCard) OnDismount() {
 	}
 }
 
-func (c *exerciseCard) state() *ExerciseProgress {
+func (c *exerciseCard) state() *progress.Exercise {
 	if c.prog == nil {
-		return &ExerciseProgress{State: xUnsolved}
+		return &progress.Exercise{State: progress.Unsolved}
 	}
 	return c.prog
 }
@@ -101,7 +102,7 @@ func (c *exerciseCard) setText(ctx app.Context, text string) {
 	if text == c.X.Start {
 		st.Script = ""
 	}
-	loadProgress().save()
+	progress.Load().Save()
 	c.setTextarea(ctx, text)
 }
 
@@ -118,7 +119,7 @@ func (c *exerciseCard) onHint(ctx app.Context, e app.Event) { c.hints++ }
 
 func (c *exerciseCard) onReveal(ctx app.Context, e app.Event) {
 	c.state().Revealed = true
-	loadProgress().save()
+	progress.Load().Save()
 }
 
 func (c *exerciseCard) onUseSolution(ctx app.Context, e app.Event) {
@@ -151,11 +152,11 @@ func (c *exerciseCard) onCheck(ctx app.Context, e app.Event) {
 		st.Tries++
 		switch {
 		case c.result.Passed:
-			st.State = xSolved
-		case st.State != xSolved:
-			st.State = xFailed
+			st.State = progress.Solved
+		case st.State != progress.Solved:
+			st.State = progress.Failed
 		}
-		loadProgress().save()
+		progress.Load().Save()
 	}
 	slice(ctx)
 }
@@ -196,7 +197,7 @@ func (c *exerciseCard) Render() app.UI {
 	if x.Kind == doc.ExerciseAttack {
 		heading = "x.heading.attack"
 	}
-	done := st.State == xSolved || st.Revealed
+	done := st.State == progress.Solved || st.Revealed
 	return app.Section().Class("exercise").ID(x.ID).DataSet("exercise", x.ID).DataSet("kind", x.Kind).
 		DataSet("state", st.State).Aria("labelledby", x.ID+"-heading").Body(
 		app.H3().ID(x.ID+"-heading").Class("exercise-heading").Text(tr(l, heading)),
@@ -213,7 +214,7 @@ func (c *exerciseCard) Render() app.UI {
 				Text(tr(l, "x.check")).OnClick(c.onCheck),
 			app.Button().Class("button").DataSet("action", "reset").Disabled(c.check != nil).
 				Text(tr(l, "x.reset")).OnClick(c.onReset),
-			app.If(st.State == xFailed && c.hints < len(x.HintsHTML), func() app.UI {
+			app.If(st.State == progress.Failed && c.hints < len(x.HintsHTML), func() app.UI {
 				return app.Button().Class("button").DataSet("action", "hint").Text(tr(l, "x.hint")).OnClick(c.onHint)
 			}),
 			app.If(st.Tries >= revealAfter && !done, func() app.UI {
@@ -321,7 +322,7 @@ func (c *exerciseCard) renderStatus() app.UI {
 		return app.P().Class("right").Text(tr(l, "x.solved"))
 	case c.result != nil:
 		return app.P().Class("wrong").Text(tr(l, "x.failed") + " " + fmt.Sprintf(tr(l, "x.tries"), st.Tries))
-	case st.Revealed && st.State != xSolved:
+	case st.Revealed && st.State != progress.Solved:
 		return app.P().Text(tr(l, "x.revealed"))
 	}
 	return nil

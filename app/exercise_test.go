@@ -7,6 +7,7 @@ import (
 
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 
+	"txnlab/app/progress"
 	"txnlab/lessons/doc"
 	"txnlab/lessons/exercise"
 )
@@ -63,7 +64,7 @@ func TestExerciseCardRendersWhatIsChecked(t *testing.T) {
 // hints come after a failure, the solution after three tries, the
 // explanation once solved or shown.
 func TestExerciseCardShowsTheResult(t *testing.T) {
-	c := &exerciseCard{X: goalX, Lang: doc.English, prog: &ExerciseProgress{State: xFailed, Tries: 1}}
+	c := &exerciseCard{X: goalX, Lang: doc.English, prog: &progress.Exercise{State: progress.Failed, Tries: 1}}
 	c.result, _ = exercise.Grade(&c.X, goalX.Start+"p commit\nrun\nadvance 1s\n")
 	got := renderCard(c)
 	for _, w := range []string{`data-passed="false"`, `data-goal="0"`, "✗ expect txn t1 state=CompleteAbort does not hold; the run has state=CompleteCommit",
@@ -84,7 +85,7 @@ func TestExerciseCardShowsTheResult(t *testing.T) {
 		t.Errorf("the solution shown:\n%s", got)
 	}
 	c.result, _ = exercise.Grade(&c.X, goalX.Solution)
-	c.prog = &ExerciseProgress{State: xSolved, Tries: 2}
+	c.prog = &progress.Exercise{State: progress.Solved, Tries: 2}
 	got = renderCard(c)
 	for _, w := range []string{`data-state="solved"`, `data-passed="true"`, "✓ expect txn t1 state=CompleteAbort holds", "Because.", "Solved"} {
 		if !strings.Contains(got, w) && !strings.Contains(flat(got), w) {
@@ -92,7 +93,7 @@ func TestExerciseCardShowsTheResult(t *testing.T) {
 		}
 	}
 
-	a := &exerciseCard{X: attackX, Lang: doc.English, prog: &ExerciseProgress{State: xFailed, Tries: 1}}
+	a := &exerciseCard{X: attackX, Lang: doc.English, prog: &progress.Exercise{State: progress.Failed, Tries: 1}}
 	a.result, _ = exercise.Grade(&a.X, attackX.Start)
 	got = renderCard(a)
 	for _, w := range []string{`data-run="broken"`, "✗ With the mechanism switched off, the checker reports: nothing", `data-run="on"`, "✓ With the mechanism on, the checker reports: nothing"} {
@@ -138,7 +139,7 @@ func TestExerciseCardShowsTheExplorer(t *testing.T) {
 // A Chinese card says nothing in English outside code.
 func TestExerciseCardInChinese(t *testing.T) {
 	for _, x := range []doc.Exercise{goalX, attackX} {
-		c := &exerciseCard{X: x, Lang: doc.Chinese, prog: &ExerciseProgress{State: xFailed, Tries: 3, Revealed: true}, hints: 1}
+		c := &exerciseCard{X: x, Lang: doc.Chinese, prog: &progress.Exercise{State: progress.Failed, Tries: 3, Revealed: true}, hints: 1}
 		c.result, _ = exercise.Grade(&c.X, x.Start+"resume p\n")
 		for _, r := range []*exercise.Result{c.result, must(exercise.Grade(&c.X, x.Solution))} {
 			c.result = r
@@ -157,30 +158,4 @@ func must(r *exercise.Result, err error) *exercise.Result {
 		panic(err)
 	}
 	return r
-}
-
-// Exercises in the progress: kept by id, unknown states read as
-// unsolved, and a solved exercise stays solved when a file is merged in.
-func TestExerciseProgress(t *testing.T) {
-	p, ok := parseProgress(`{"version":1,"exercises":{"x-a":{"state":"solved","script":"cluster\n","tries":2},"x-b":{"state":"wondering"},"x-c":null}}`)
-	if !ok {
-		t.Fatal("refused")
-	}
-	if a := p.Exercises["x-a"]; a == nil || a.State != xSolved || a.Script != "cluster\n" || a.Tries != 2 {
-		t.Errorf("x-a: %+v", a)
-	}
-	if b := p.Exercises["x-b"]; b == nil || b.State != xUnsolved {
-		t.Errorf("x-b: %+v", b)
-	}
-	if _, ok := p.Exercises["x-c"]; ok {
-		t.Error("a null exercise kept")
-	}
-	in, _ := parseProgress(`{"version":1,"exercises":{"x-a":{"state":"failed","tries":5},"x-d":{"state":"failed","tries":1}}}`)
-	p.merge(in)
-	if p.Exercises["x-a"].State != xSolved || p.Exercises["x-d"].State != xFailed {
-		t.Errorf("merged: %+v %+v", p.Exercises["x-a"], p.Exercises["x-d"])
-	}
-	if x := (&Progress{}).exercise("x-new"); x.State != xUnsolved {
-		t.Errorf("a new exercise: %+v", x)
-	}
 }

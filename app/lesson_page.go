@@ -7,6 +7,7 @@ import (
 
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 
+	"txnlab/app/progress"
 	"txnlab/lessons/doc"
 )
 
@@ -56,9 +57,9 @@ func (p *lessonPage) OnMount(ctx app.Context) {
 	p.listenPresenterKeys(ctx)
 	ctx.Handle(anotherAction, func(ctx app.Context, a app.Action) {
 		if id, ok := a.Value.(string); ok && p.lesson != nil {
-			prog := loadProgress()
-			prog.another(p.lesson, id)
-			prog.save()
+			prog := progress.Load()
+			prog.Another(p.lesson, id)
+			prog.Save()
 		}
 	})
 	if app.IsClient && !printListened {
@@ -148,10 +149,10 @@ func (p *lessonPage) opened(ctx app.Context) {
 	}
 	setPageIn(ctx, p.lang, p.lesson.Title, p.lesson.Summary)
 	if app.IsClient {
-		prog := loadProgress()
+		prog := progress.Load()
 		if lp := prog.Lessons[p.lesson.Slug]; lp == nil || !lp.Opened {
-			prog.Lessons[p.lesson.Slug] = &LessonProgress{Opened: true}
-			prog.save()
+			prog.Lessons[p.lesson.Slug] = &progress.Lesson{Opened: true}
+			prog.Save()
 		}
 	}
 }
@@ -184,7 +185,7 @@ func (p *lessonPage) renderAbsent() app.UI {
 }
 
 func (p *lessonPage) renderLesson() app.UI {
-	les, prog := p.lesson, loadProgress()
+	les, prog := p.lesson, progress.Load()
 	if p.presenting {
 		return p.renderPresenter()
 	}
@@ -217,15 +218,15 @@ func (p *lessonPage) questionIDs() []string {
 // onShowAll keeps the reader's choice to see every answer: it opens the
 // after blocks and reveals nothing else.
 func (p *lessonPage) onShowAll(ctx app.Context, e app.Event) {
-	prog := loadProgress()
+	prog := progress.Load()
 	prog.ShowAll = ctx.JSSrc().Get("checked").Bool()
-	prog.save()
+	prog.Save()
 }
 
 // calibrationLine is the learner's calibration over ids (nil: all), or
 // nothing before a first check.
-func calibrationLine(l doc.Lang, prog *Progress, ids []string) app.UI {
-	line := prog.calibration(l, ids)
+func calibrationLine(l doc.Lang, prog *progress.Record, ids []string) app.UI {
+	line := prog.Calibration(l, ids)
 	return app.If(line != "", func() app.UI { return app.P().Class("calibration").Text(line) })
 }
 
@@ -233,7 +234,7 @@ func calibrationLine(l doc.Lang, prog *Progress, ids []string) app.UI {
 // it.
 func scenarioOf(les *doc.Lesson, q *doc.Question) (sc *doc.Scenario, vals map[string]string, n int) {
 	sc, _ = les.ScenarioByID(q.Scenario)
-	vals, n = loadProgress().draw(les, sc)
+	vals, n = progress.Load().Draw(les, sc)
 	return sc, vals, n
 }
 
@@ -255,7 +256,7 @@ func (p *lessonPage) renderSegment(s doc.Segment) app.UI {
 		if !ok {
 			return nil
 		}
-		vals, _ := loadProgress().draw(les, sc)
+		vals, _ := progress.Load().Draw(les, sc)
 		return &scenarioPlayground{ID: sc.ID, Title: doc.Fill(sc.Title, vals), Script: doc.Fill(sc.Script, vals), Facts: sc.Facts, Actions: sc.Actions, Lang: string(p.lang),
 			Guarded: p.guarded(sc.ID), Presenting: p.presenting}
 	case s.Question != "":
@@ -270,12 +271,12 @@ func (p *lessonPage) renderSegment(s doc.Segment) app.UI {
 		// sets open only when this value changes, so a hand-opened one
 		// stays open.
 		var vals map[string]string
-		prog := loadProgress()
+		prog := progress.Load()
 		if q, ok := les.QuestionByID(s.After); ok {
 			_, vals, _ = scenarioOf(les, q)
 		}
 		return app.Details().Class("after-answer").Attr("data-after", s.After).
-			Open(prog.ShowAll || prog.Questions[s.After].done()).Body(
+			Open(prog.ShowAll || prog.Questions[s.After].Done()).Body(
 			app.Summary().Body(app.Text(tr(p.lang, "after.summary")), app.Span().Class("after-label").Text(tr(p.lang, "after.label"))),
 			app.Raw(`<div class="after-body">`+doc.Fill(s.HTML, vals)+`</div>`),
 		)
@@ -324,9 +325,9 @@ func (p *lessonPage) renderPrevNext() app.UI {
 // script's expectations and its diagram are the answer). The server has
 // no learner: it renders what a new one sees.
 func (p *lessonPage) guarded(scenarioID string) bool {
-	var prog *Progress
+	var prog *progress.Record
 	if app.IsClient {
-		prog = loadProgress()
+		prog = progress.Load()
 	}
 	for _, q := range p.lesson.Questions {
 		if q.Scenario != scenarioID {
@@ -336,7 +337,7 @@ func (p *lessonPage) guarded(scenarioID string) bool {
 			return true
 		}
 		st := prog.Questions[q.ID]
-		if st == nil || (st.State != qCorrect && st.State != qWrong && !st.Revealed) {
+		if st == nil || (st.State != progress.Correct && st.State != progress.Wrong && !st.Revealed) {
 			return true
 		}
 	}

@@ -7,6 +7,7 @@ import (
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 
 	"txnlab/app/browser"
+	"txnlab/app/progress"
 	"txnlab/lessons/doc"
 )
 
@@ -18,7 +19,7 @@ type lessonsPage struct {
 	path      string
 	catalogue doc.Catalogue
 	failed    bool
-	progress  *Progress
+	progress  *progress.Record
 	notice    string
 }
 
@@ -30,7 +31,7 @@ func newLessonsPage() *lessonsPage {
 	p := &lessonsPage{}
 	if app.IsClient {
 		path := app.Window().URL().Path
-		p.lang, p.progress = langOf(path), loadProgress()
+		p.lang, p.progress = langOf(path), progress.Load()
 		if d, ok := readPageData(path); ok {
 			p.path, p.catalogue = d.Path, d.Catalogue
 		}
@@ -42,7 +43,7 @@ func (p *lessonsPage) OnNav(ctx app.Context) {
 	path := ctx.Page().URL().Path
 	p.lang = langOf(path)
 	setPageIn(ctx, p.lang, tr(p.lang, "lessons.title"), tr(p.lang, "lessons.lead"))
-	p.progress = loadProgress()
+	p.progress = progress.Load()
 	if p.path == path && p.catalogue != nil {
 		return
 	}
@@ -70,7 +71,7 @@ func (p *lessonsPage) Render() app.UI {
 				return p.renderEntry(p.catalogue[i])
 			})),
 			app.P().Class("review-link").Body(app.A().Href(inLang(l, PathReview)).Text(tr(l, "review.link"))),
-			calibrationLine(l, loadProgress(), nil),
+			calibrationLine(l, progress.Load(), nil),
 			p.renderProgressTools(),
 		),
 	)
@@ -111,7 +112,7 @@ func (p *lessonsPage) questionTally(m doc.Meta) (right, total int) {
 	}
 	ids := m.Questions
 	for _, id := range ids {
-		if q := p.progress.Questions[id]; q != nil && q.solved() {
+		if q := p.progress.Questions[id]; q != nil && q.IsSolved() {
 			right++
 		}
 	}
@@ -136,7 +137,7 @@ func (p *lessonsPage) renderProgressTools() app.UI {
 }
 
 func (p *lessonsPage) onExport(ctx app.Context, e app.Event) {
-	b, err := json.MarshalIndent(loadProgress(), "", "  ")
+	b, err := json.MarshalIndent(progress.Load(), "", "  ")
 	if err != nil {
 		return
 	}
@@ -153,14 +154,14 @@ func (p *lessonsPage) onImport(ctx app.Context, e app.Event) {
 		onText.Release()
 		text := args[0].String()
 		ctx.Dispatch(func(ctx app.Context) {
-			in, ok := parseProgress(text)
+			in, ok := progress.Parse(text)
 			if !ok {
 				p.notice = tr(p.lang, "lessons.badfile")
 				return
 			}
-			prog := loadProgress()
-			prog.merge(in)
-			prog.save()
+			prog := progress.Load()
+			prog.Merge(in)
+			prog.Save()
 			p.progress, p.notice = prog, tr(p.lang, "lessons.imported")
 		})
 		return nil

@@ -108,42 +108,6 @@ func TestLanguagePaths(t *testing.T) {
 	}
 }
 
-func TestProgressFiles(t *testing.T) {
-	for _, bad := range []string{"", "{", "[]", `{"version":0}`, `"x"`} {
-		if _, ok := parseProgress(bad); ok {
-			t.Errorf("parseProgress(%q) accepted it", bad)
-		}
-	}
-	// A file from a newer site, with fields this one does not know and a
-	// state it does not either, still loads.
-	p, ok := parseProgress(`{"version":3,"future":1,"lessons":{"03-x":{"opened":true}},
-		"questions":{"q-a":{"state":"correct","picked":["b"],"tries":2},"q-b":{"state":"pondering"},"q-c":null}}`)
-	if !ok {
-		t.Fatal("a newer progress file was refused")
-	}
-	if p.Questions["q-a"].State != qCorrect || p.Questions["q-b"].State != qUnanswered || p.Questions["q-c"] != nil {
-		t.Errorf("normalised questions: %+v", p.Questions)
-	}
-	if !p.Lessons["03-x"].Opened {
-		t.Error("the lesson's visit was lost")
-	}
-
-	// Importing never takes a correct answer away.
-	mine := &Progress{}
-	mine.normalise()
-	mine.question("q-a").State = qCorrect
-	mine.question("q-b").State = qWrong
-	in := &Progress{}
-	in.normalise()
-	in.question("q-a").State = qWrong
-	in.question("q-b").State = qCorrect
-	in.Lessons["01-y"] = &LessonProgress{Opened: true}
-	mine.merge(in)
-	if mine.Questions["q-a"].State != qCorrect || mine.Questions["q-b"].State != qCorrect || !mine.Lessons["01-y"].Opened {
-		t.Errorf("merged: %+v %+v", mine.Questions, mine.Lessons)
-	}
-}
-
 // The UI's Chinese uses the glossary's terms (i18n.Glossary, which the
 // lessons use too): where an English message names a term, its Chinese
 // names the glossary's translation, so the page and the lesson beside it

@@ -9,6 +9,7 @@ import (
 
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 
+	"txnlab/app/progress"
 	"txnlab/lessons/answer"
 	"txnlab/lessons/doc"
 )
@@ -42,7 +43,7 @@ type questionCard struct {
 	// (the review): its link to the run then leads there.
 	Lesson string
 
-	prog    *QuestionProgress
+	prog    *progress.Question
 	shown   string // the question and variant the state below is of
 	running bool
 	outcome *answer.Outcome
@@ -63,27 +64,27 @@ func (c *questionCard) sync(ctx app.Context) {
 		return
 	}
 	c.shown, c.outcome, c.err, c.hints, c.last, c.running = key, nil, "", 0, 0, false
-	c.prog = loadProgress().question(c.Q.ID)
-	if c.prog.done() {
+	c.prog = progress.Load().Question(c.Q.ID)
+	if c.prog.Done() {
 		// Come back to a question answered earlier: show its evidence
 		// again (the run is quick; the learner need not redo it).
 		c.decide(ctx, false)
 	}
 }
 
-func (c *questionCard) state() *QuestionProgress {
+func (c *questionCard) state() *progress.Question {
 	if c.prog == nil {
 		// Not mounted yet (a first render): read, never create, so the
 		// server's progress, shared by every request, is not written.
-		if q := loadProgress().Questions[c.Q.ID]; q != nil {
+		if q := progress.Load().Questions[c.Q.ID]; q != nil {
 			return q
 		}
-		return &QuestionProgress{State: qUnanswered}
+		return &progress.Question{State: progress.Unanswered}
 	}
 	return c.prog
 }
 
-func (c *questionCard) save() { loadProgress().save() }
+func (c *questionCard) save() { progress.Load().Save() }
 
 func (c *questionCard) onPick(key string) app.EventHandler {
 	return func(ctx app.Context, e app.Event) {
@@ -108,10 +109,10 @@ func (c *questionCard) onPick(key string) app.EventHandler {
 // predicted records that the learner has (or no longer has) an answer
 // ready; a right answer stays right.
 func (c *questionCard) predicted(has bool) {
-	if st := c.state(); st.State != qCorrect {
-		st.State = qUnanswered
+	if st := c.state(); st.State != progress.Correct {
+		st.State = progress.Unanswered
 		if has {
-			st.State = qPredicted
+			st.State = progress.Predicted
 		}
 	}
 	c.err = ""
@@ -211,14 +212,14 @@ func (c *questionCard) grade(out *answer.Outcome) {
 	}
 	st.Tries++
 	if st.First == nil {
-		st.First = &FirstCheck{Confidence: st.Confidence, Right: right}
+		st.First = &progress.FirstCheck{Confidence: st.Confidence, Right: right}
 	}
 	c.last = -1
 	switch {
 	case right:
-		st.State, st.Solved, c.last = qCorrect, true, 1
-	case st.State != qCorrect:
-		st.State = qWrong
+		st.State, st.Solved, c.last = progress.Correct, true, 1
+	case st.State != progress.Correct:
+		st.State = progress.Wrong
 	}
 	c.save()
 }
@@ -234,8 +235,8 @@ func numericAnswer(query string) bool {
 
 func (c *questionCard) Render() app.UI {
 	l, q, st := c.Lang, c.Q, c.state()
-	done := st.done()
-	order := doc.Order(loadProgress().Seed, q.ID, len(q.Choices))
+	done := st.Done()
+	order := doc.Order(progress.Load().Seed, q.ID, len(q.Choices))
 	return app.Section().Class("question").ID(q.ID).Attr("data-question", q.ID).Attr("data-state", st.State).
 		Aria("labelledby", q.ID+"-prompt").Body(
 		app.H3().Class("question-heading").Text(tr(l, "q.heading")),
@@ -263,7 +264,7 @@ func (c *questionCard) Render() app.UI {
 		app.Div().Class("question-actions").Body(
 			app.Button().Class("button primary").Attr("data-action", "check").Disabled(c.running).
 				Text(tr(l, "q.check")).OnClick(c.onCheck),
-			app.If(st.State == qWrong && c.hints < len(q.HintsHTML), func() app.UI {
+			app.If(st.State == progress.Wrong && c.hints < len(q.HintsHTML), func() app.UI {
 				return app.Button().Class("button").Attr("data-action", "hint").Text(tr(l, "q.hint")).OnClick(c.onHint)
 			}),
 			app.If(st.Tries >= revealAfter && !done, func() app.UI {
@@ -279,7 +280,7 @@ func (c *questionCard) Render() app.UI {
 		}),
 		// The evidence is what the run showed, once it has been run for
 		// an answer (right or wrong) or for the revealed answer.
-		app.If(c.outcome != nil && (st.State == qCorrect || st.State == qWrong || done), func() app.UI {
+		app.If(c.outcome != nil && (st.State == progress.Correct || st.State == progress.Wrong || done), func() app.UI {
 			return c.renderEvidence()
 		}),
 		app.If(done && c.outcome != nil, func() app.UI {
@@ -343,11 +344,11 @@ func (c *questionCard) renderStatus() app.UI {
 		return app.P().Text(tr(l, "q.running"))
 	case c.outcome == nil:
 		return nil
-	case c.last < 0 || st.State == qWrong && !st.Revealed:
+	case c.last < 0 || st.State == progress.Wrong && !st.Revealed:
 		return app.Div().Body(
 			app.P().Class("wrong").Text(tr(l, "q.wrong")+" "+fmt.Sprintf(tr(l, "q.tries"), st.Tries)),
 			c.renderShown())
-	case st.State == qCorrect:
+	case st.State == progress.Correct:
 		return app.Div().Body(app.P().Class("right").Text(tr(l, "q.right")), c.renderShown())
 	case st.Revealed:
 		return app.P().Text(tr(l, "q.revealed"))

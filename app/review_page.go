@@ -6,6 +6,7 @@ import (
 
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 
+	"txnlab/app/progress"
 	"txnlab/lessons/doc"
 )
 
@@ -37,9 +38,9 @@ func (p *reviewPage) OnMount(ctx app.Context) {
 	ctx.Handle(anotherAction, func(ctx app.Context, a app.Action) {
 		id, _ := a.Value.(string)
 		if les, _ := p.find(id); les != nil {
-			prog := loadProgress()
-			prog.another(les, id)
-			prog.save()
+			prog := progress.Load()
+			prog.Another(les, id)
+			prog.Save()
 		}
 	})
 }
@@ -70,7 +71,7 @@ func (p *reviewPage) OnNav(ctx app.Context) {
 				got[i] = d.Lesson
 				if left--; left == 0 {
 					p.lessons = got
-					prog := loadProgress()
+					prog := progress.Load()
 					for _, id := range prog.Review {
 						if _, q := p.find(id); q == nil {
 							prog.Review = nil // a question the course no longer has
@@ -99,11 +100,11 @@ func (p *reviewPage) find(id string) (*doc.Lesson, *doc.Question) {
 // one answered wrong (or only revealed), then one not answered yet, then
 // one right but at the first check wrong or unsure, least for one right
 // and sure.
-func reviewWeight(q *QuestionProgress) int {
+func reviewWeight(q *progress.Question) int {
 	switch {
-	case q == nil || q.First == nil && !q.Revealed && !q.solved():
+	case q == nil || q.First == nil && !q.Revealed && !q.IsSolved():
 		return 3
-	case !q.solved():
+	case !q.IsSolved():
 		return 4
 	case q.First == nil || !q.First.Right || q.First.Confidence != "high":
 		return 2
@@ -116,7 +117,7 @@ func reviewWeight(q *QuestionProgress) int {
 // (so each round is another). A question asked before is asked again, in
 // its scenario's next variant where that varies.
 func (p *reviewPage) draw() {
-	prog := loadProgress()
+	prog := progress.Load()
 	var pool []string
 	for _, les := range p.lessons {
 		for _, q := range les.Questions {
@@ -133,17 +134,17 @@ func (p *reviewPage) draw() {
 	}
 	for _, id := range round {
 		les, q := p.find(id)
-		st := prog.question(id)
+		st := prog.Question(id)
 		switch sc, _ := les.ScenarioByID(q.Scenario); {
-		case st.First == nil && !st.Revealed && !st.solved():
+		case st.First == nil && !st.Revealed && !st.IsSolved():
 		case sc != nil && len(sc.Vary) > 0:
-			prog.another(les, id)
+			prog.Another(les, id)
 		default:
-			st.ask()
+			st.Ask()
 		}
 	}
 	prog.Review = round
-	prog.save()
+	prog.Save()
 }
 
 func (p *reviewPage) onAgain(ctx app.Context, e app.Event) {
@@ -152,7 +153,7 @@ func (p *reviewPage) onAgain(ctx app.Context, e app.Event) {
 }
 
 func (p *reviewPage) Render() app.UI {
-	l, prog := p.lang, loadProgress()
+	l, prog := p.lang, progress.Load()
 	var ids []string
 	if p.lessons != nil {
 		ids = prog.Review

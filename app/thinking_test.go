@@ -10,18 +10,18 @@ import (
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 
 	"txnlab/app/panels"
+	"txnlab/app/progress"
 	"txnlab/lessons/answer"
 	"txnlab/lessons/doc"
 )
 
 // learner makes the progress a learner with seed has (the tests run as
 // the server does, where the progress lives in memory).
-func learner(t *testing.T, seed uint32) *Progress {
+func learner(t *testing.T, seed uint32) *progress.Record {
 	t.Helper()
-	p := &Progress{Seed: seed}
-	p.normalise()
-	memoryProgress = p
-	t.Cleanup(func() { memoryProgress = nil })
+	p := progress.New(seed)
+	p.Save() // on the server, the page's progress in memory
+	t.Cleanup(progress.Reset)
 	return p
 }
 
@@ -85,10 +85,10 @@ func TestNumberQuestionIsTyped(t *testing.T) {
 	if !strings.Contains(html, `data-answer="q-num"`) || !strings.Contains(html, `inputmode="decimal"`) || strings.Contains(html, "data-choice") {
 		t.Fatalf("the number question's card: %s", html)
 	}
-	c.prog = loadProgress().question("q-num")
+	c.prog = progress.Load().Question("q-num")
 	c.prog.Typed = " 2 "
 	c.grade(&answer.Outcome{Value: "2"})
-	if st := loadProgress().Questions["q-num"]; st.State != qCorrect || !st.Solved || st.Typed != " 2 " {
+	if st := progress.Load().Questions["q-num"]; st.State != progress.Correct || !st.Solved || st.Typed != " 2 " {
 		t.Errorf("after typing the run's value: %+v", st)
 	}
 	if numericAnswer("txn t state") || !numericAnswer("count Produce") {
@@ -102,7 +102,7 @@ func TestRightAnswerIsKept(t *testing.T) {
 	learner(t, 7)
 	les := thinkingLesson()
 	c := newCard(doc.English, les, &les.Questions[0], "")
-	c.prog = loadProgress().question("q-pick")
+	c.prog = progress.Load().Question("q-pick")
 	out := &answer.Outcome{Holds: []bool{false, true, false, false}}
 	c.prog.Picked, c.prog.Confidence = []string{"a"}, "high"
 	c.grade(out)
@@ -112,7 +112,7 @@ func TestRightAnswerIsKept(t *testing.T) {
 	c.grade(out)
 	c.outcome = out
 	st := c.prog
-	if st.State != qCorrect || !st.Solved || st.Tries != 3 {
+	if st.State != progress.Correct || !st.Solved || st.Tries != 3 {
 		t.Fatalf("after right then wrong: %+v", st)
 	}
 	if st.First == nil || st.First.Right || st.First.Confidence != "high" {
@@ -126,23 +126,23 @@ func TestRightAnswerIsKept(t *testing.T) {
 // The calibration line, in both languages, and nothing before a check.
 func TestCalibrationLine(t *testing.T) {
 	p := learner(t, 1)
-	if got := p.calibration(doc.English, nil); got != "" {
+	if got := p.Calibration(doc.English, nil); got != "" {
 		t.Errorf("before any check: %q", got)
 	}
 	add := func(id, conf string, right bool) {
-		p.question(id).First = &FirstCheck{Confidence: conf, Right: right}
+		p.Question(id).First = &progress.FirstCheck{Confidence: conf, Right: right}
 	}
 	add("q-1", "high", true)
 	add("q-2", "high", false)
 	add("q-3", "low", false)
 	add("q-4", "", true) // no confidence said: not counted
-	if got, want := p.calibration(doc.English, nil), "When you were sure you were right 1 of 2 times; unsure 0 of 1."; got != want {
+	if got, want := p.Calibration(doc.English, nil), "When you were sure you were right 1 of 2 times; unsure 0 of 1."; got != want {
 		t.Errorf("English: %q, want %q", got, want)
 	}
-	if got, want := p.calibration(doc.Chinese, nil), "很有把握时，2 次中答对 1 次；没把握时，1 次中答对 0 次。"; got != want {
+	if got, want := p.Calibration(doc.Chinese, nil), "很有把握时，2 次中答对 1 次；没把握时，1 次中答对 0 次。"; got != want {
 		t.Errorf("Chinese: %q, want %q", got, want)
 	}
-	if got, want := p.calibration(doc.English, []string{"q-3"}), "When you were unsure you were right 0 of 1 times."; got != want {
+	if got, want := p.Calibration(doc.English, []string{"q-3"}), "When you were unsure you were right 0 of 1 times."; got != want {
 		t.Errorf("one lesson's: %q, want %q", got, want)
 	}
 }
@@ -156,7 +156,7 @@ func TestLessonPageVariantsAndAfterBlocks(t *testing.T) {
 	p := learner(t, 99)
 	les := thinkingLesson()
 	page := &lessonPage{lesson: les, lang: doc.English}
-	vals, _ := p.draw(les, &les.Scenarios[0])
+	vals, _ := p.Draw(les, &les.Scenarios[0])
 	html := app.HTMLString(page.renderLesson())
 	n := vals["n"]
 	for _, want := range []string{"partitions=" + n, "Which? " + n, "It was " + n, `data-after="q-pick"`, `data-action="show-all"`} {
@@ -172,15 +172,15 @@ func TestLessonPageVariantsAndAfterBlocks(t *testing.T) {
 		t.Error("show all does not open the after block")
 	}
 	p.ShowAll = false
-	p.question("q-pick").State, p.question("q-pick").Solved = qCorrect, true
+	p.Question("q-pick").State, p.Question("q-pick").Solved = progress.Correct, true
 	if html := app.HTMLString(page.renderLesson()); !detailsOpen.MatchString(html) || !strings.Contains(html, `data-action="another"`) {
 		t.Error("answered: the after block is not open, or no Try another")
 	}
-	p.another(les, "q-pick")
-	if st := p.Questions["q-pick"]; st.State != qUnanswered || !st.Solved || p.Variants[variantKey(les, "s")] != 1 {
+	p.Another(les, "q-pick")
+	if st := p.Questions["q-pick"]; st.State != progress.Unanswered || !st.Solved || p.Variants[progress.VariantKey(les, "s")] != 1 {
 		t.Errorf("after Try another: %+v, variants %v", st, p.Variants)
 	}
-	next, _ := p.draw(les, &les.Scenarios[0])
+	next, _ := p.Draw(les, &les.Scenarios[0])
 	if next["n"] == n {
 		t.Errorf("Try another drew the same value %s", n)
 	}
@@ -188,7 +188,7 @@ func TestLessonPageVariantsAndAfterBlocks(t *testing.T) {
 		t.Errorf("the catalogue counts %d right, want the earlier right answer", got)
 	}
 	// Without a learner (the server, print) it is variant 0.
-	if vals, _ := (&Progress{}).draw(les, &les.Scenarios[0]); vals["n"] != "1" {
+	if vals, _ := (&progress.Record{}).Draw(les, &les.Scenarios[0]); vals["n"] != "1" {
 		t.Errorf("seed 0 draws %v", vals)
 	}
 }
@@ -201,18 +201,18 @@ func TestVariantsAreCountedPerLesson(t *testing.T) {
 	p := learner(t, 7)
 	a, b := thinkingLesson(), thinkingLesson()
 	b.Slug = a.Slug + "-twin"
-	before, _ := p.draw(b, &b.Scenarios[0])
-	p.another(a, "q-pick")
-	if after, _ := p.draw(b, &b.Scenarios[0]); after["n"] != before["n"] {
+	before, _ := p.Draw(b, &b.Scenarios[0])
+	p.Another(a, "q-pick")
+	if after, _ := p.Draw(b, &b.Scenarios[0]); after["n"] != before["n"] {
 		t.Errorf("Try another in %s changed %s's variant from %s to %s", a.Slug, b.Slug, before["n"], after["n"])
 	}
 	old := learner(t, 7)
 	old.Variants["s"] = 1
-	if got, want := old.tries(a, "s"), 1; got != want {
+	if got, want := old.Tries(a, "s"), 1; got != want {
 		t.Errorf("an old count: %d tries, want %d", got, want)
 	}
-	old.another(a, "q-pick")
-	if got := old.Variants[variantKey(a, "s")]; got != 2 {
+	old.Another(a, "q-pick")
+	if got := old.Variants[progress.VariantKey(a, "s")]; got != 2 {
 		t.Errorf("another after an old count: %d, want 2", got)
 	}
 }
@@ -221,16 +221,15 @@ func TestVariantsAreCountedPerLesson(t *testing.T) {
 func TestSeedIsExportedAndImported(t *testing.T) {
 	p := learner(t, 1234)
 	p.Variants["s"] = 2
-	p.question("q-x").State = qCorrect
+	p.Question("q-x").State = progress.Correct
 	b, _ := json.Marshal(p)
-	in, ok := parseProgress(string(b))
+	in, ok := progress.Parse(string(b))
 	if !ok {
 		t.Fatal(string(b))
 	}
-	other := &Progress{Seed: 5}
-	other.normalise()
-	other.merge(in)
-	if other.Seed != 1234 || other.Variants["s"] != 2 || other.Questions["q-x"].State != qCorrect {
+	other := progress.New(5)
+	other.Merge(in)
+	if other.Seed != 1234 || other.Variants["s"] != 2 || other.Questions["q-x"].State != progress.Correct {
 		t.Errorf("imported: seed %d, variants %v", other.Seed, other.Variants)
 	}
 }
@@ -242,11 +241,11 @@ func TestReviewDrawsTheWeakOnes(t *testing.T) {
 	les := thinkingLesson()
 	for i := 0; i < 20; i++ {
 		les.Questions = append(les.Questions, doc.Question{ID: "q-sure-" + string(rune('a'+i)), Scenario: "other"})
-		p.question(les.Questions[len(les.Questions)-1].ID).First = &FirstCheck{Confidence: "high", Right: true}
-		p.question(les.Questions[len(les.Questions)-1].ID).Solved = true
+		p.Question(les.Questions[len(les.Questions)-1].ID).First = &progress.FirstCheck{Confidence: "high", Right: true}
+		p.Question(les.Questions[len(les.Questions)-1].ID).Solved = true
 	}
-	p.question("q-pick").State, p.question("q-pick").Tries = qWrong, 1
-	p.question("q-pick").First = &FirstCheck{Confidence: "low"}
+	p.Question("q-pick").State, p.Question("q-pick").Tries = progress.Wrong, 1
+	p.Question("q-pick").First = &progress.FirstCheck{Confidence: "low"}
 	page := &reviewPage{lessons: []*doc.Lesson{les}}
 	hits := 0
 	for round := 0; round < 10; round++ {
@@ -264,13 +263,13 @@ func TestReviewDrawsTheWeakOnes(t *testing.T) {
 		if seen["q-pick"] {
 			hits++
 		}
-		p.question("q-pick").State, p.question("q-pick").Tries = qWrong, 1
+		p.Question("q-pick").State, p.Question("q-pick").Tries = progress.Wrong, 1
 	}
 	// Weights 4 against 20 of weight 1 and 1 of 3: drawn in most rounds.
 	if hits < 6 {
 		t.Errorf("the wrong question was drawn in %d rounds of 10", hits)
 	}
-	if p.tries(les, "s") == 0 {
+	if p.Tries(les, "s") == 0 {
 		t.Error("the answered varied question was not asked in a new variant")
 	}
 }

@@ -1,4 +1,8 @@
-package app
+// Package progress is what the site remembers of a learner: lessons
+// opened, questions answered and how sure the learner was, exercises
+// worked, the seed that orders their choices and draws their variants.
+// It lives in the browser's storage and goes out and back in as a file.
+package progress
 
 import (
 	"encoding/json"
@@ -9,6 +13,7 @@ import (
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 
 	"txnlab/app/browser"
+	"txnlab/app/uitext"
 	"txnlab/lessons/doc"
 )
 
@@ -25,8 +30,8 @@ const progressKey = "txnlab.progress"
 // future site can migrate an old one.
 const progressVersion = 1
 
-// Progress is everything the site remembers of a learner.
-type Progress struct {
+// Record is everything the site remembers of a learner.
+type Record struct {
 	Version int `json:"version"`
 	// Seed is the learner's own, drawn once in the browser and never 0
 	// there: it orders each question's choices (doc.Order) and draws the
@@ -35,7 +40,7 @@ type Progress struct {
 	Seed uint32 `json:"seed,omitempty"`
 	// ShowAll is a reader's preference: every after block open.
 	ShowAll bool `json:"showAll,omitempty"`
-	// Variants counts, by lesson and scenario id (variantKey), the
+	// Variants counts, by lesson and scenario id (VariantKey), the
 	// learner's "Try another": the variant shown is doc.VariantOf(Seed,
 	// id, Variants[key]). Scenario ids are unique within a lesson only
 	// (lessons 02 and 05 both vary an "expiration"); a key without the
@@ -44,28 +49,28 @@ type Progress struct {
 	Variants map[string]int `json:"variants,omitempty"`
 	// Review is the current review round's question ids, kept until the
 	// learner asks for another round, so a reload finds the same round.
-	Review    []string                     `json:"review,omitempty"`
-	Lessons   map[string]*LessonProgress   `json:"lessons,omitempty"`
-	Questions map[string]*QuestionProgress `json:"questions,omitempty"`
-	// Exercises are the learner's work on exercises, by id (exercise.go).
-	Exercises map[string]*ExerciseProgress `json:"exercises,omitempty"`
+	Review    []string             `json:"review,omitempty"`
+	Lessons   map[string]*Lesson   `json:"lessons,omitempty"`
+	Questions map[string]*Question `json:"questions,omitempty"`
+	// Exercises are the learner's work on exercises, by id (app's exercise.go).
+	Exercises map[string]*Exercise `json:"exercises,omitempty"`
 }
 
-// LessonProgress is what the learner did with one lesson.
-type LessonProgress struct {
+// Lesson is what the learner did with one lesson.
+type Lesson struct {
 	Opened bool `json:"opened"`
 }
 
 // The states of a question card (its data-state attribute).
 const (
-	qUnanswered = "unanswered"
-	qPredicted  = "predicted"
-	qCorrect    = "correct"
-	qWrong      = "wrong"
+	Unanswered = "unanswered"
+	Predicted  = "predicted"
+	Correct    = "correct"
+	Wrong      = "wrong"
 )
 
-// QuestionProgress is the learner's answer to one question.
-type QuestionProgress struct {
+// Question is the learner's answer to one question.
+type Question struct {
 	State string `json:"state"`
 	// Picked are the choice keys of the current or last checked answer.
 	Picked []string `json:"picked,omitempty"`
@@ -93,18 +98,30 @@ type FirstCheck struct {
 
 // memoryProgress stands in when localStorage is refused (a private
 // window, storage disabled): the session still works, it just forgets.
-var memoryProgress *Progress
+var memoryProgress *Record
 
-// loadProgress reads the progress; a missing or unreadable one is empty.
-func loadProgress() *Progress {
+// New is an empty progress with seed, its maps made: what a learner who
+// has done nothing yet has.
+func New(seed uint32) *Record {
+	p := &Record{Seed: seed}
+	p.normalise()
+	return p
+}
+
+// Reset forgets the progress the page holds in memory, so the next Load
+// reads the browser's again: the tests' clean slate.
+func Reset() { memoryProgress = nil }
+
+// Load reads the progress; a missing or unreadable one is empty.
+func Load() *Record {
 	if memoryProgress != nil {
 		return memoryProgress
 	}
-	p := &Progress{}
+	p := &Record{}
 	if app.IsClient {
 		if st := browser.Storage(); st.Truthy() {
 			if v := st.Call("getItem", progressKey); v.Truthy() {
-				if parsed, ok := parseProgress(v.String()); ok {
+				if parsed, ok := Parse(v.String()); ok {
 					p = parsed
 				}
 			}
@@ -114,7 +131,7 @@ func loadProgress() *Progress {
 	memoryProgress = p
 	if app.IsClient && p.Seed == 0 {
 		p.Seed = drawSeed()
-		p.save()
+		p.Save()
 	}
 	return p
 }
@@ -134,9 +151,9 @@ func drawSeed() uint32 {
 	return 1
 }
 
-// parseProgress reads a progress file, refusing what is not one.
-func parseProgress(s string) (*Progress, bool) {
-	var p Progress
+// Parse reads a progress file, refusing what is not one.
+func Parse(s string) (*Record, bool) {
+	var p Record
 	if err := json.Unmarshal([]byte(s), &p); err != nil || p.Version < 1 {
 		return nil, false
 	}
@@ -144,13 +161,13 @@ func parseProgress(s string) (*Progress, bool) {
 	return &p, true
 }
 
-func (p *Progress) normalise() {
+func (p *Record) normalise() {
 	p.Version = progressVersion
 	if p.Lessons == nil {
-		p.Lessons = map[string]*LessonProgress{}
+		p.Lessons = map[string]*Lesson{}
 	}
 	if p.Questions == nil {
-		p.Questions = map[string]*QuestionProgress{}
+		p.Questions = map[string]*Question{}
 	}
 	if p.Variants == nil {
 		p.Variants = map[string]int{}
@@ -159,8 +176,8 @@ func (p *Progress) normalise() {
 		switch {
 		case q == nil:
 			delete(p.Questions, id)
-		case q.State != qPredicted && q.State != qCorrect && q.State != qWrong:
-			q.State = qUnanswered
+		case q.State != Predicted && q.State != Correct && q.State != Wrong:
+			q.State = Unanswered
 		}
 	}
 	for slug, l := range p.Lessons {
@@ -171,8 +188,8 @@ func (p *Progress) normalise() {
 	p.normaliseExercises()
 }
 
-// save writes the progress back.
-func (p *Progress) save() {
+// Save writes the progress back.
+func (p *Record) Save() {
 	memoryProgress = p
 	if !app.IsClient {
 		return
@@ -186,23 +203,23 @@ func (p *Progress) save() {
 	}
 }
 
-// question is the progress of one question, created on first use.
-func (p *Progress) question(id string) *QuestionProgress {
+// Question is the progress of question id, created on first use.
+func (p *Record) Question(id string) *Question {
 	q := p.Questions[id]
 	if q == nil {
-		q = &QuestionProgress{State: qUnanswered}
+		q = &Question{State: Unanswered}
 		p.Questions[id] = q
 	}
 	return q
 }
 
-// merge takes in an imported file: what it says of a question or a
+// Merge takes in an imported file: what it says of a question or a
 // lesson replaces what this browser had, except that a question answered
 // correctly here stays so.
 //
 // The imported seed and variants replace this browser's: the answers in
 // the file were given to that seed's choice orders and variants.
-func (p *Progress) merge(in *Progress) {
+func (p *Record) Merge(in *Record) {
 	if in.Seed != 0 {
 		p.Seed = in.Seed
 		for id, n := range in.Variants {
@@ -214,7 +231,7 @@ func (p *Progress) merge(in *Progress) {
 		p.Lessons[slug] = l
 	}
 	for id, q := range in.Questions {
-		if mine := p.Questions[id]; mine != nil && mine.solved() && !q.solved() {
+		if mine := p.Questions[id]; mine != nil && mine.IsSolved() && !q.IsSolved() {
 			continue
 		}
 		p.Questions[id] = q
@@ -222,57 +239,57 @@ func (p *Progress) merge(in *Progress) {
 	p.mergeExercises(in)
 }
 
-// solved reports whether the question was ever answered right.
-func (q *QuestionProgress) solved() bool { return q.Solved || q.State == qCorrect }
+// IsSolved reports whether the question was ever answered right.
+func (q *Question) IsSolved() bool { return q.Solved || q.State == Correct }
 
-// done reports whether the question's answer may be shown: answered
+// Done reports whether the question's answer may be shown: answered
 // right in the variant shown now, or revealed.
-func (q *QuestionProgress) done() bool { return q != nil && (q.State == qCorrect || q.Revealed) }
+func (q *Question) Done() bool { return q != nil && (q.State == Correct || q.Revealed) }
 
-// draw is the learner's variant of a scenario: its values, and how many
+// Draw is the learner's variant of a scenario: its values, and how many
 // times the learner asked for another (0 for a scenario that does not
 // vary). A page without a learner (seed 0: the server's, print) shows
 // variant 0, every first value.
-func (p *Progress) draw(les *doc.Lesson, sc *doc.Scenario) (map[string]string, int) {
+func (p *Record) Draw(les *doc.Lesson, sc *doc.Scenario) (map[string]string, int) {
 	if sc == nil || len(sc.Vary) == 0 {
 		return nil, 0
 	}
 	if p.Seed == 0 {
 		return doc.Draw(sc.Vary, 0), 0
 	}
-	n := p.tries(les, sc.ID)
+	n := p.Tries(les, sc.ID)
 	return doc.Draw(sc.Vary, doc.VariantOf(p.Seed, sc.ID, n)), n
 }
 
-// variantKey is where Variants counts a lesson's scenario.
-func variantKey(les *doc.Lesson, id string) string { return les.Slug + "/" + id }
+// VariantKey is where Variants counts a lesson's scenario.
+func VariantKey(les *doc.Lesson, id string) string { return les.Slug + "/" + id }
 
-// tries is how many times the learner asked for another variant of a
+// Tries is how many times the learner asked for another variant of a
 // lesson's scenario.
-func (p *Progress) tries(les *doc.Lesson, id string) int {
-	if n, ok := p.Variants[variantKey(les, id)]; ok {
+func (p *Record) Tries(les *doc.Lesson, id string) int {
+	if n, ok := p.Variants[VariantKey(les, id)]; ok {
 		return n
 	}
 	return p.Variants[id] // written before the key named the lesson
 }
 
-// ask puts a question back to unanswered, to be asked again (another
+// Ask puts a question back to unanswered, to be asked again (another
 // variant, a review round); Solved and First stay.
-func (q *QuestionProgress) ask() {
-	*q = QuestionProgress{State: qUnanswered, Solved: q.solved(), First: q.First}
+func (q *Question) Ask() {
+	*q = Question{State: Unanswered, Solved: q.IsSolved(), First: q.First}
 }
 
-// another draws the next variant of the scenario that question id is on:
+// Another draws the next variant of the scenario that question id is on:
 // every question of the lesson on that scenario is asked again.
-func (p *Progress) another(les *doc.Lesson, id string) {
+func (p *Record) Another(les *doc.Lesson, id string) {
 	q, ok := les.QuestionByID(id)
 	if !ok {
 		return
 	}
-	p.Variants[variantKey(les, q.Scenario)] = p.tries(les, q.Scenario) + 1
+	p.Variants[VariantKey(les, q.Scenario)] = p.Tries(les, q.Scenario) + 1
 	for _, o := range les.Questions {
 		if o.Scenario == q.Scenario {
-			p.question(o.ID).ask()
+			p.Question(o.ID).Ask()
 		}
 	}
 }
@@ -280,11 +297,11 @@ func (p *Progress) another(les *doc.Lesson, id string) {
 // confidences are the levels of the confidence radios, surest first.
 var confidences = [3]string{"high", "mid", "low"}
 
-// calibration is the calibration line over the questions ids (every
+// Calibration is the calibration line over the questions ids (every
 // question of the progress when ids is nil): for each confidence level,
 // how often the learner's first check at it was right; "" before any
 // first check with a confidence.
-func (p *Progress) calibration(lang doc.Lang, ids []string) string {
+func (p *Record) Calibration(lang doc.Lang, ids []string) string {
 	var right, total [3]int
 	for id, q := range p.Questions {
 		if q.First == nil || ids != nil && !slices.Contains(ids, id) {
@@ -306,7 +323,7 @@ func (p *Progress) calibration(lang doc.Lang, ids []string) string {
 			if parts == nil {
 				f = "cal.first"
 			}
-			parts = append(parts, fmt.Sprintf(tr(lang, f), tr(lang, "cal."+c), right[i], total[i]))
+			parts = append(parts, fmt.Sprintf(uitext.Tr(lang, f), uitext.Tr(lang, "cal."+c), right[i], total[i]))
 		}
 	}
 	if parts == nil {
@@ -320,14 +337,14 @@ func (p *Progress) calibration(lang doc.Lang, ids []string) string {
 
 // The states of an exercise card (its data-state attribute).
 const (
-	xUnsolved = "unsolved"
-	xSolved   = "solved"
-	xFailed   = "failed"
+	Unsolved = "unsolved"
+	Solved   = "solved"
+	Failed   = "failed"
 )
 
-// ExerciseProgress is the learner's work on one exercise, kept in the
+// Exercise is the learner's work on one exercise, kept in the
 // progress by the exercise's id.
-type ExerciseProgress struct {
+type Exercise struct {
 	// State is unsolved, solved (once solved it stays so) or failed (the
 	// last check did not pass).
 	State string `json:"state"`
@@ -338,14 +355,14 @@ type ExerciseProgress struct {
 	Revealed bool `json:"revealed,omitempty"`
 }
 
-// exercise is the progress of one exercise, created on first use.
-func (p *Progress) exercise(id string) *ExerciseProgress {
+// Exercise is the progress of exercise id, created on first use.
+func (p *Record) Exercise(id string) *Exercise {
 	if p.Exercises == nil {
-		p.Exercises = map[string]*ExerciseProgress{}
+		p.Exercises = map[string]*Exercise{}
 	}
 	x := p.Exercises[id]
 	if x == nil {
-		x = &ExerciseProgress{State: xUnsolved}
+		x = &Exercise{State: Unsolved}
 		p.Exercises[id] = x
 	}
 	return x
@@ -353,28 +370,28 @@ func (p *Progress) exercise(id string) *ExerciseProgress {
 
 // normaliseExercises drops what a progress file says of exercises that
 // this site cannot read.
-func (p *Progress) normaliseExercises() {
+func (p *Record) normaliseExercises() {
 	if p.Exercises == nil {
-		p.Exercises = map[string]*ExerciseProgress{}
+		p.Exercises = map[string]*Exercise{}
 	}
 	for id, x := range p.Exercises {
 		switch {
 		case x == nil:
 			delete(p.Exercises, id)
-		case x.State != xSolved && x.State != xFailed:
-			x.State = xUnsolved
+		case x.State != Solved && x.State != Failed:
+			x.State = Unsolved
 		}
 	}
 }
 
 // mergeExercises takes in an imported file's exercises: an exercise
 // solved here stays solved.
-func (p *Progress) mergeExercises(in *Progress) {
+func (p *Record) mergeExercises(in *Record) {
 	for id, x := range in.Exercises {
-		if mine := p.Exercises[id]; mine != nil && mine.State == xSolved && x.State != xSolved {
+		if mine := p.Exercises[id]; mine != nil && mine.State == Solved && x.State != Solved {
 			continue
 		}
-		p.exercise(id)
+		p.Exercise(id)
 		p.Exercises[id] = x
 	}
 }
