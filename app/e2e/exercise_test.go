@@ -305,9 +305,12 @@ func TestExplorerOnThePage(t *testing.T) {
 		// One unit (a schedule, a shrink candidate, the final grading)
 		// cannot be cut: coordinator-epoch's longest went 750 ms without
 		// a frame on a quiet machine and 1,183 ms under a loaded make
-		// test (2026-12-04). The bound catches a page that freezes for
-		// the whole search (seconds), not a slow machine.
-		if gap > 2000 {
+		// test (2026-12-04), 2,183 ms beside a compiling machine at load
+		// 4 (2026-12-05) while that search took 7.8 s. The bound catches
+		// a page that freezes for the whole search (its gap is then the
+		// search's time), not a slow machine: over 2 s and over half the
+		// search.
+		if gap > 2000 && gap > float64(took.Milliseconds())/2 {
 			t.Errorf("%s: the page went %.0f ms without a frame", m.Name, gap)
 		}
 		t.Logf("explorer on the page: %-18s found and shrunk in %5d ms, longest frame gap %.0f ms", m.Name, took.Milliseconds(), gap)
