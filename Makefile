@@ -147,7 +147,7 @@ bench: wasm floor
 	{ date -u +%Y-%m-%dT%H:%MZ; cat /proc/loadavg 2>/dev/null || echo ?; } > $(BENCH_OUT)/start.txt
 	$(call bench_step,$(GO) test -run '^$$' -bench Simulation -benchtime 5x ./core/scenario,$(BENCH_OUT)/sim-native.txt)
 	$(call bench_step,GOOS=js GOARCH=wasm $(GO) test $(WASM_FLAGS) -run '^$$' -bench Simulation -benchtime 5x ./core/scenario,$(BENCH_OUT)/sim-wasm.txt)
-	$(call bench_step,$(GO) test -run '^$$' -bench EngineSeek -benchtime 3x ./app/session/,$(BENCH_OUT)/seek-native.txt)
+	$(call bench_step,$(GO) test -run '^$$' -bench EngineSeek -benchtime 3x ./app/engine/,$(BENCH_OUT)/seek-native.txt)
 	$(call bench_step,./bin/txnlab explore --runs $(EXPLORE_RUNS) --jobs 2 --out $(BENCH_OUT)/explore,$(BENCH_OUT)/explore.txt)
 	$(call bench_step,FLOOR_WEB=out/floor $(GO) test -count=1 -run '^$$' -bench . -benchtime 1x -timeout 30m ./app/e2e/,$(BENCH_OUT)/browser.txt)
 	$(GO) run ./cmd/benchreport -in $(BENCH_OUT) -wasm web/app.wasm -md BENCHMARKS.md
@@ -185,8 +185,8 @@ fuzz:
 	$(GO) test ./app -run '^$$' -fuzz '^FuzzCompareState$$' -fuzztime $(FUZZTIME) -fuzzminimizetime $(FUZZMINIMIZE)
 	$(GO) test ./app -run '^$$' -fuzz '^FuzzErrorIdentifiers$$' -fuzztime $(FUZZTIME) -fuzzminimizetime $(FUZZMINIMIZE)
 	$(GO) test ./core/explore -run '^$$' -fuzz '^FuzzInterpret$$' -fuzztime $(FUZZTIME) -fuzzminimizetime 10s
-	$(GO) test ./app/session -run '^$$' -fuzz '^FuzzNextElement$$' -fuzztime $(FUZZTIME) -fuzzminimizetime $(FUZZMINIMIZE)
-	$(GO) test ./app/session -run '^$$' -fuzz '^FuzzDecodeReply$$' -fuzztime $(FUZZTIME) -fuzzminimizetime $(FUZZMINIMIZE)
+	$(GO) test ./app/engine -run '^$$' -fuzz '^FuzzNextElement$$' -fuzztime $(FUZZTIME) -fuzzminimizetime $(FUZZMINIMIZE)
+	$(GO) test ./app/engine -run '^$$' -fuzz '^FuzzDecodeReply$$' -fuzztime $(FUZZTIME) -fuzzminimizetime $(FUZZMINIMIZE)
 
 # Random fault exploration, short: nothing broken must find nothing, under
 # Kafka 3.5's protocol and under Kafka 4's (verification and transaction

@@ -7,7 +7,7 @@
 // the server (app/server is `!wasm`), or the wasm doubles in size.
 //
 // The pages see the simulation only through [Engine], defined with its
-// implementation over core/scenario in app/session (engine.go here names
+// implementation over core/scenario in app/engine (engine.go here names
 // its types for the pages). Every button the learner presses is a
 // statement of the scenario language written into the script (Engine.Act),
 // so whatever happens in the browser is a script the CLI replays with the
@@ -22,7 +22,7 @@
 // children: the transport and app/panels' cards, inspector, narration,
 // Metrics panel and shortcuts' help), export.go, share.go, idle.go
 // (long histories drawn progressively, the engine's background work
-// between frames). app/session keeps the checkpoints that make a move back
+// between frames). app/engine keeps the checkpoints that make a move back
 // cheap.
 //
 // The parts both playgrounds compose, with small inputs of their own:

@@ -3,7 +3,7 @@ package app
 import (
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 
-	"txnlab/app/session"
+	"txnlab/app/engine"
 	"txnlab/lessons/doc"
 )
 
@@ -16,7 +16,7 @@ func newEngine() Engine {
 	if e := workerEngine(); e != nil {
 		return e
 	}
-	return session.New()
+	return engine.New()
 }
 
 // listenEngine has the page re-render when the engine's worker answered

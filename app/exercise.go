@@ -8,8 +8,8 @@ import (
 
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 
+	"txnlab/app/engine"
 	"txnlab/app/progress"
-	"txnlab/app/session"
 	"txnlab/lessons/doc"
 	"txnlab/lessons/exercise"
 )
@@ -42,7 +42,7 @@ type exerciseCard struct {
 	result  *exercise.Result
 	err     string
 	hints   int // hints shown
-	explore *session.Exploration
+	explore *engine.Exploration
 	xs      exercise.ExploreState
 	// seed is the first seed of the next exploration: after one that
 	// ended (found or none), the next tries other schedules.

@@ -3,7 +3,7 @@
 package app
 
 import (
-	"txnlab/app/session"
+	"txnlab/app/engine"
 	"txnlab/lessons/doc"
 	"txnlab/lessons/exercise"
 )
@@ -11,9 +11,9 @@ import (
 // startExploration runs an attack exercise's explorer in the page's
 // engine worker, or on the page when there is none (no Worker, or
 // ?engine=page); a worker that fails carries it over to the page.
-func startExploration(x doc.Exercise, seed uint64, notify func(exercise.ExploreState)) *session.Exploration {
+func startExploration(x doc.Exercise, seed uint64, notify func(exercise.ExploreState)) *engine.Exploration {
 	if l := pageLink(); l != nil {
 		return l.Explore(x, seed, notify)
 	}
-	return session.ExploreOnPage(x, seed, notify)
+	return engine.ExploreOnPage(x, seed, notify)
 }

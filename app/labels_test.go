@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"txnlab/app/session"
+	"txnlab/app/engine"
 	"txnlab/diagram"
 	"txnlab/scenarios"
 )
@@ -66,7 +66,7 @@ func svgTexts(t *testing.T, svg string) (texts []struct {
 // past its right edge — and the export writes every label whole.
 func TestLabelsFitTheDiagram(t *testing.T) {
 	for _, sc := range scenarios.All() {
-		e := session.New()
+		e := engine.New()
 		if err := e.Load(sc.Script); err != nil {
 			t.Fatal(err)
 		}

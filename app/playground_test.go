@@ -8,8 +8,8 @@ import (
 
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 
+	"txnlab/app/engine"
 	"txnlab/app/panels"
-	"txnlab/app/session"
 	"txnlab/core/protocol"
 	"txnlab/core/sim"
 	"txnlab/diagram"
@@ -198,7 +198,7 @@ func TestActAppliesPendingEditsFirst(t *testing.T) {
 }
 
 func TestDiagramLayout(t *testing.T) {
-	e := session.New()
+	e := engine.New()
 	sc, _ := scenarioBySlug("zombie-fencing-init")
 	if err := e.Load(sc.Script); err != nil {
 		t.Fatal(err)
@@ -268,7 +268,7 @@ func TestDiagramDrawsOnlyTheRowsOnScreen(t *testing.T) {
 }
 
 func TestMessageLabels(t *testing.T) {
-	e := session.New()
+	e := engine.New()
 	sc, _ := scenarioBySlug("zombie-fencing-init")
 	if err := e.Load(sc.Script); err != nil {
 		t.Fatal(err)
@@ -300,7 +300,7 @@ func TestMessageLabels(t *testing.T) {
 }
 
 func TestMessageFieldsNameTheErrorCode(t *testing.T) {
-	e := session.New()
+	e := engine.New()
 	sc, _ := scenarioBySlug("zombie-fencing-init")
 	if err := e.Load(sc.Script); err != nil {
 		t.Fatal(err)
@@ -319,7 +319,7 @@ func TestMessageFieldsNameTheErrorCode(t *testing.T) {
 }
 
 func TestExports(t *testing.T) {
-	e := session.New()
+	e := engine.New()
 	sc, _ := scenarioBySlug("zombie-fencing-init")
 	if err := e.Load(sc.Script); err != nil {
 		t.Fatal(err)

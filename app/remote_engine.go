@@ -8,7 +8,7 @@ import (
 	"syscall/js"
 	"time"
 
-	"txnlab/app/session"
+	"txnlab/app/engine"
 )
 
 // workerEngine is a new engine in the page's one Web Worker, which every
@@ -32,7 +32,7 @@ func workerFault() error {
 }
 
 // pageLink starts the worker once per page load.
-var pageLink = sync.OnceValue(func() *session.Link {
+var pageLink = sync.OnceValue(func() *engine.Link {
 	g := js.Global()
 	if g.Get("Worker").IsUndefined() || g.Get("location").IsUndefined() {
 		return nil
@@ -43,7 +43,7 @@ var pageLink = sync.OnceValue(func() *session.Link {
 	}
 	var w js.Value
 	arrived := make(chan struct{}, 1)
-	link := session.NewLink(func(b []byte) {
+	link := engine.NewLink(func(b []byte) {
 		if !w.IsUndefined() {
 			w.Call("postMessage", string(b))
 		}

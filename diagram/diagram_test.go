@@ -5,7 +5,7 @@ import (
 	"strings"
 	"testing"
 
-	"txnlab/app/session"
+	"txnlab/app/engine"
 	"txnlab/core/scenario"
 	"txnlab/core/sim"
 	"txnlab/scenarios"
@@ -17,7 +17,7 @@ import (
 func TestLayoutPrefixIsTheLayoutOfThePrefix(t *testing.T) {
 	for _, slug := range []string{"coordinator-crash-during-markers", "zombie-fencing-init", "markers-fail"} {
 		sc, _ := scenarios.Get(slug)
-		e := session.New()
+		e := engine.New()
 		if err := e.Load(sc.Script); err != nil {
 			t.Fatal(err)
 		}
@@ -56,7 +56,7 @@ func TestInternalISRNotesAreHidden(t *testing.T) {
 	n := 0
 	for _, slug := range []string{"coordinator-crash-during-markers", "coordinator-crash-before-prepare"} {
 		sc, _ := scenarios.Get(slug)
-		e := session.New()
+		e := engine.New()
 		if err := e.Load(sc.Script); err != nil {
 			t.Fatal(err)
 		}
@@ -87,7 +87,7 @@ func TestInternalISRNotesAreHidden(t *testing.T) {
 func TestAppendsAndExpectationsAreDrawnFromTheirFields(t *testing.T) {
 	markers := 0
 	for _, sc := range scenarios.All() {
-		e := session.New()
+		e := engine.New()
 		if err := e.Load(sc.Script); err != nil {
 			continue // a library script that stops early is tested elsewhere
 		}
@@ -180,7 +180,7 @@ func TestRunsCodedInOtherOrdersShareLanes(t *testing.T) {
 // arrows were half a megabyte a move for the page's collector.
 func TestALayoutOverTheLastIsTheSameAndAllocatesNothing(t *testing.T) {
 	sc, _ := scenarios.Get("coordinator-crash-during-markers")
-	e := session.New()
+	e := engine.New()
 	if err := e.Load(sc.Script); err != nil {
 		t.Fatal(err)
 	}

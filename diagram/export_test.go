@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"txnlab/app/session"
+	"txnlab/app/engine"
 	"txnlab/core/scenario"
 	"txnlab/core/sim"
 	"txnlab/scenarios"
@@ -72,7 +72,7 @@ func TestExportGolden(t *testing.T) {
 // TestMermaidCarriesWholeLabels: the Mermaid export writes each arrow's
 // whole text, never cut with "…".
 func TestMermaidCarriesWholeLabels(t *testing.T) {
-	e := session.New()
+	e := engine.New()
 	sc, _ := scenarios.Get("consume-transform-produce")
 	if err := e.Load(sc.Script); err != nil {
 		t.Fatal(err)

@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"txnlab/app/session"
+	"txnlab/app/engine"
 	"txnlab/core/scenario"
 	"txnlab/i18n"
 	"txnlab/i18n/english"
@@ -230,7 +230,7 @@ func TestCrashTheCoordinatorAnywhere(t *testing.T) {
 	if !slices.Equal(sc.Actions, []string{"crash coordinator(checkout-1)"}) {
 		t.Fatalf("its actions are %v", sc.Actions)
 	}
-	e := session.New()
+	e := engine.New()
 	if err := e.Load(sc.Script); err != nil {
 		t.Fatal(err)
 	}

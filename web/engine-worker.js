@@ -1,6 +1,6 @@
 // The playground's engine in a Web Worker (issue 13): the same app.wasm
 // as the page, which, finding no document, serves the engines of the
-// page's playgrounds instead of showing the UI (app/session/worker_js.go).
+// page's playgrounds instead of showing the UI (app/engine/worker_js.go).
 // The simulation and Go's collector then never take a frame of the page.
 //
 // The page's first message is, when it has one, the module it compiled

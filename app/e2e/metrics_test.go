@@ -9,7 +9,7 @@ import (
 	"github.com/chromedp/chromedp"
 	"github.com/chromedp/chromedp/kb"
 
-	"txnlab/app/session"
+	"txnlab/app/engine"
 	"txnlab/core/metrics"
 	"txnlab/scenarios"
 )
@@ -105,11 +105,11 @@ func TestMetricsPanelChartsTheHangingTransaction(t *testing.T) {
 	eval[bool](b, `(document.querySelector(".metrics-csv").click(), true)`)
 	b.waitFor("the CSV", `window.__saved !== null`)
 	sc, _ := scenarios.Get("hanging-transaction")
-	e := session.New()
+	e := engine.New()
 	if err := e.Load(sc.Script); err != nil {
 		t.Fatal(err)
 	}
-	var m session.Metrics
+	var m engine.Metrics
 	for ok := false; !ok; {
 		m, ok = e.Metrics()
 	}

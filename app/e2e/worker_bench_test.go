@@ -130,7 +130,7 @@ func (c *countWriter) Write(p []byte) (int, error) { *c += countWriter(len(p)); 
 
 // BenchmarkEngineInWorker is issue 13's measured prototype: the
 // 10,000-event history of BenchmarkSeek, the same moves, with the engine
-// (cmd/engineworker: app/session and the whole core, no UI) once on the
+// (cmd/engineworker: app/engine and the whole core, no UI) once on the
 // page's thread and once in a Web Worker. It reports the longest task of
 // the page's main thread while moving, each move's round trip (ask,
 // answer, decode the new events and the cluster state as JSON), the bytes

@@ -14,7 +14,7 @@ import (
 
 // watchWorkers counts, before the app runs, the messages between the
 // page and its Web Workers, and the state replies among them (the
-// protocol of app/session/worker.go): what proves the engine answers from
+// protocol of app/engine/worker.go): what proves the engine answers from
 // the worker. With broken set, every worker is started from a script that
 // does not exist, as a failed start would be.
 func watchWorkers(b *browser, broken bool) {
@@ -181,7 +181,7 @@ func TestAWorkerThatStopsLosesNothing(t *testing.T) {
 		// test) press it once the notice is shown.
 		said bool
 	}{
-		// What app/session/worker_js.go posts when the engine panics.
+		// What app/engine/worker_js.go posts when the engine panics.
 		{"reports a panic", `__engine.w.dispatchEvent(new MessageEvent("message", {data: '{"op":"fail","msg":"the engine stopped: test"}'}))`, true},
 		// Killed: no message ever again (the page's watchdog, after the
 		// press below is due).

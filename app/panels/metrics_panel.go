@@ -7,7 +7,7 @@ import (
 
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 
-	"txnlab/app/session"
+	"txnlab/app/engine"
 	"txnlab/app/uitext"
 	"txnlab/core/metrics"
 	"txnlab/core/sim"
@@ -166,7 +166,7 @@ func valueAt(pts []metrics.Point, t sim.Time) int64 {
 
 // drawMetrics groups a series into charts, in core/metrics' order, and
 // lists apart the metrics that stay 0 all run.
-func drawMetrics(l string, m session.Metrics) (groups []metricGroup, zero string, axis timeAxis) {
+func drawMetrics(l string, m engine.Metrics) (groups []metricGroup, zero string, axis timeAxis) {
 	axis = newTimeAxis(m.Points, m.End)
 	type key struct {
 		m       *metrics.Metric

@@ -4,7 +4,7 @@ import (
 	"strings"
 	"testing"
 
-	"txnlab/app/session"
+	"txnlab/app/engine"
 	"txnlab/app/uitext"
 	"txnlab/core/metrics"
 	"txnlab/lessons/doc"
@@ -73,14 +73,14 @@ func TestFormatDuration(t *testing.T) {
 
 // metricsOf runs a library scenario on the page's engine and returns its
 // metrics, polled until the engine has them.
-func metricsOf(t *testing.T, slug string) session.Metrics {
+func metricsOf(t *testing.T, slug string) engine.Metrics {
 	t.Helper()
 	sc, _ := scenarios.Get(slug)
-	e := session.New()
+	e := engine.New()
 	if err := e.Load(sc.Script); err != nil {
 		t.Fatal(err)
 	}
-	var m session.Metrics
+	var m engine.Metrics
 	for ok := false; !ok; {
 		m, ok = e.Metrics()
 	}

@@ -9,7 +9,7 @@ import (
 	"testing"
 
 	txnapp "txnlab/app"
-	"txnlab/app/session"
+	"txnlab/app/engine"
 	"txnlab/scenarios"
 )
 
@@ -29,7 +29,7 @@ func TestThePlaygroundsFirstStepsAreServerRendered(t *testing.T) {
 		if !ok {
 			t.Fatalf("no scenario %s", tc.slug)
 		}
-		e := session.New()
+		e := engine.New()
 		if err := e.Load(sc.Script); err != nil {
 			t.Fatal(err)
 		}

@@ -6,7 +6,7 @@ import (
 
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 
-	"txnlab/app/session"
+	"txnlab/app/engine"
 	"txnlab/lessons/doc"
 )
 
@@ -131,7 +131,7 @@ func CoreErrorIn(lang, msg string) string {
 // scriptErrorText is the editor's error line: kind is its format ("Line
 // %d, column %d: %s" or the runtime one). On a Chinese page the
 // identifiers are in monospace, as everywhere else.
-func ScriptErrorText(lang, kind string, se *session.ScriptError) []app.UI {
+func ScriptErrorText(lang, kind string, se *engine.ScriptError) []app.UI {
 	if doc.Lang(lang) != doc.Chinese {
 		return []app.UI{app.Text(fmt.Sprintf(Tr(lang, kind), se.Line, se.Col, se.Msg))}
 	}

@@ -339,7 +339,7 @@ var commands = []string{
 	"make wasm floor   # floor: cmd/floor, a bare go-app page, into out/floor",
 	"go test -run '^$' -bench Simulation -benchtime 5x ./core/scenario",
 	"GOOS=js GOARCH=wasm go test $(WASM_FLAGS) -run '^$' -bench Simulation -benchtime 5x ./core/scenario   # the app's build flags; PATH has $(go env GOROOT)/lib/wasm",
-	"go test -run '^$' -bench EngineSeek -benchtime 3x ./app/session/",
+	"go test -run '^$' -bench EngineSeek -benchtime 3x ./app/engine/",
 	"bin/txnlab explore --runs 2000 --jobs 2",
 	"FLOOR_WEB=out/floor go test -count=1 -run '^$' -bench . -benchtime 1x ./app/e2e/   # headless Chromium",
 	"go run ./cmd/benchreport -in out/bench -wasm web/app.wasm -md BENCHMARKS.md",

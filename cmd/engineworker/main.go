@@ -1,7 +1,7 @@
 //go:build js && wasm
 
 // Command engineworker is a measured prototype for issue 13's decision:
-// the playground's engine (app/session, the whole core) in a Web Worker,
+// the playground's engine (app/engine, the whole core) in a Web Worker,
 // so that the simulation and its garbage collector never run on the
 // page's thread. It is not part of the site: app/e2e's
 // BenchmarkEngineInWorker builds it, runs the same moves with the engine
@@ -27,12 +27,12 @@ import (
 	"syscall/js"
 	"time"
 
-	"txnlab/app/session"
+	"txnlab/app/engine"
 	"txnlab/core/sim"
 )
 
 func main() {
-	eng := session.New()
+	eng := engine.New()
 	reply := js.Global().Get("engineReply")
 	js.Global().Set("engineRequest", js.FuncOf(func(_ js.Value, args []js.Value) any {
 		req := args[0]

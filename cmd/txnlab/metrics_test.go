@@ -5,7 +5,7 @@ import (
 	"strings"
 	"testing"
 
-	"txnlab/app/session"
+	"txnlab/app/engine"
 	"txnlab/core/metrics"
 )
 
@@ -22,11 +22,11 @@ func TestMetricsCommandMatchesThePlayground(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		e := session.New()
+		e := engine.New()
 		if err := e.Load(string(src)); err != nil {
 			t.Fatal(err)
 		}
-		var m session.Metrics
+		var m engine.Metrics
 		for ok := false; !ok; {
 			m, ok = e.Metrics()
 		}

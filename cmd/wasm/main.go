@@ -14,12 +14,12 @@ import (
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 
 	txnapp "txnlab/app"
-	"txnlab/app/session"
+	"txnlab/app/engine"
 )
 
 func main() {
-	if session.InWorker() {
-		session.ServeWorker()
+	if engine.InWorker() {
+		engine.ServeWorker()
 		return
 	}
 	txnapp.Register()

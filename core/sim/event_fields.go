@@ -10,7 +10,7 @@ import (
 
 // EventField is one field of a trace event as the event's written forms
 // name it: the exports' JSON (Export: txnlab run --format json, the
-// playground's download) and the worker's wire (app/session, whose
+// playground's download) and the worker's wire (app/engine, whose
 // wireEvent a test holds to this table's Wire keys). An event's shape is
 // this table: a field added to Event is added here, and the forms follow.
 type EventField struct {

@@ -738,7 +738,7 @@ func (w *World) deliver(e *event) {
 		// envelope shares a block with envBlock-1 others, one of which
 		// may be held for long: without this, that one keeps this
 		// message and all it points to alive. The trace keeps its own
-		// reference. A session parked for seeking (app/session), whose
+		// reference. A session parked for seeking (app/engine), whose
 		// trace reads the history's events, then holds only its state:
 		// 3 MB less of 20 at 10,000 events.
 		env.Msg = nil

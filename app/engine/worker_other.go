@@ -1,6 +1,6 @@
 //go:build !(js && wasm)
 
-package session
+package engine
 
 // InWorker is false outside the browser: there is no Web Worker.
 func InWorker() bool { return false }

@@ -1,6 +1,6 @@
 //go:build js && wasm
 
-package session
+package engine
 
 import (
 	"fmt"

@@ -1,4 +1,4 @@
-package session
+package engine
 
 import (
 	"fmt"
@@ -188,7 +188,7 @@ func TestEngineSeekBackReplaysLittle(t *testing.T) {
 // cache does not have, with the checkpoints built between moves as the
 // page builds them while the learner looks; the mean and the slowest.
 //
-//	go test -run '^$' -bench EngineSeek ./app/session/
+//	go test -run '^$' -bench EngineSeek ./app/engine/
 func BenchmarkEngineSeek(b *testing.B) {
 	e := newSessionEngine()
 	if err := e.Load(workload.Script(workload.ForEvents(10000))); err != nil {

@@ -1,4 +1,4 @@
-// Package session is the simulation behind the playground pages: the
+// Package engine is the simulation behind the playground pages: the
 // [Engine] interface they drive and its implementation over core/scenario
 // ([New]), which records a script's whole history once and keeps parked
 // sessions (checkpoints) so that any position's cluster state is a short
@@ -8,7 +8,7 @@
 // playground and the lessons' embedded playgrounds — shares one engine
 // and nothing of the components: it imports no go-app, and could be
 // driven by a test or a tool alone.
-package session
+package engine
 
 import (
 	"fmt"

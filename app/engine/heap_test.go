@@ -1,4 +1,4 @@
-package session
+package engine
 
 import (
 	"runtime"
@@ -18,7 +18,7 @@ import (
 // pointers as amd64 has, so the figure is close to the worker's. For
 // where the heap goes:
 //
-//	go test -run '^$' -bench EngineHeap -benchtime 1x -memprofile heap.out ./app/session/
+//	go test -run '^$' -bench EngineHeap -benchtime 1x -memprofile heap.out ./app/engine/
 //	go tool pprof -sample_index=inuse_space -top heap.out
 func BenchmarkEngineHeap(b *testing.B) {
 	var heap, history uint64
