@@ -7,7 +7,7 @@ import "github.com/maxence-charriere/go-app/v10/pkg/app"
 // nothing is kept.
 func SetItem(key, value string) {
 	defer func() { recover() }()
-	if st := Storage(); st.Truthy() {
+	if st := storage(); st.Truthy() {
 		st.Call("setItem", key, value)
 	}
 }
@@ -15,7 +15,7 @@ func SetItem(key, value string) {
 // RemoveItem forgets key, where the browser allows it.
 func RemoveItem(key string) {
 	defer func() { recover() }()
-	if st := Storage(); st.Truthy() {
+	if st := storage(); st.Truthy() {
 		st.Call("removeItem", key)
 	}
 }
@@ -24,7 +24,7 @@ func RemoveItem(key string) {
 // refuses.
 func GetItem(key string) string {
 	defer func() { recover() }()
-	if st := Storage(); st.Truthy() {
+	if st := storage(); st.Truthy() {
 		if v := st.Call("getItem", key); v.Truthy() {
 			return v.String()
 		}
@@ -32,9 +32,9 @@ func GetItem(key string) string {
 	return ""
 }
 
-// Storage is window.localStorage, or undefined where reading it
+// storage is window.localStorage, or undefined where reading it
 // throws (storage disabled), which a plain Get would turn into a panic.
-func Storage() (v app.Value) {
+func storage() (v app.Value) {
 	defer func() {
 		if recover() != nil {
 			v = app.Undefined()

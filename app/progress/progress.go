@@ -119,12 +119,8 @@ func Load() *Record {
 	}
 	p := &Record{}
 	if app.IsClient {
-		if st := browser.Storage(); st.Truthy() {
-			if v := st.Call("getItem", progressKey); v.Truthy() {
-				if parsed, ok := Parse(v.String()); ok {
-					p = parsed
-				}
-			}
+		if parsed, ok := Parse(browser.GetItem(progressKey)); ok {
+			p = parsed
 		}
 	}
 	p.normalise()
@@ -198,9 +194,7 @@ func (p *Record) Save() {
 	if err != nil {
 		return
 	}
-	if st := browser.Storage(); st.Truthy() {
-		st.Call("setItem", progressKey, string(b))
-	}
+	browser.SetItem(progressKey, string(b))
 }
 
 // Question is the progress of question id, created on first use.
