@@ -4,6 +4,7 @@ import (
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 
 	"txnlab/app/class"
+	"txnlab/app/site"
 	"txnlab/lessons/doc"
 )
 
@@ -23,7 +24,7 @@ func lessonClassState(slug string) class.State {
 // leaves the lesson.
 func (p *lessonPage) classLessonTick(ctx app.Context) {
 	c := class.Current()
-	slug := lessonSlugOf(p.path)
+	slug := site.LessonSlugOf(p.path)
 	if c == nil || !c.Teacher || c.Ended || slug == "" {
 		return
 	}
@@ -79,7 +80,7 @@ func (p *lessonPage) notePresentedBlock() {
 // student's page goes where the instructor's is.
 func (p *lessonPage) renderClass() app.UI {
 	l := p.lang
-	slug := lessonSlugOf(p.path)
+	slug := site.LessonSlugOf(p.path)
 	follow := func(ctx app.Context) {
 		c := class.Current()
 		switch {
@@ -87,16 +88,16 @@ func (p *lessonPage) renderClass() app.UI {
 		case c.Teacher && slug != "":
 			c.SendState(ctx, lessonClassState(slug))
 		case !c.Teacher && c.Following && c.State.Rev != 0 && c.State.Lesson != slug:
-			to := inLang(l, PathPlayground)
+			to := inLang(l, site.PathPlayground)
 			if c.State.Lesson != "" {
-				to = inLang(l, PathLessons+"/"+c.State.Lesson)
+				to = inLang(l, site.PathLessons+"/"+c.State.Lesson)
 			}
 			ctx.Navigate(to)
 		case !c.Teacher && c.Following && c.State.Rev != 0:
 			followClassBlock(ctx, c.State)
 		}
 	}
-	return &class.Bar{Lang: l, Follow: follow, Start: p.classLessonTick, More: p.renderClassQuestions(), Local: p.classLocalQuestion, Join: PathPlayground}
+	return &class.Bar{Lang: l, Follow: follow, Start: p.classLessonTick, More: p.renderClassQuestions(), Local: p.classLocalQuestion, Join: site.PathPlayground}
 }
 
 // renderClassQuestions lists the lesson's questions an instructor can open

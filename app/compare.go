@@ -11,6 +11,7 @@ import (
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 
 	"txnlab/app/browser"
+	"txnlab/app/site"
 	"txnlab/core/scenario"
 	"txnlab/core/sim"
 	"txnlab/diagram"
@@ -102,7 +103,7 @@ func newComparePage() *comparePage {
 func (c *comparePage) OnNav(ctx app.Context) {
 	u := ctx.Page().URL()
 	c.lang = langOf(u.Path)
-	setPageIn(ctx, c.lang, tr(c.lang, "cmp.title"), tr(c.lang, "cmp.description"))
+	site.SetPageIn(ctx, c.lang, tr(c.lang, "cmp.title"), tr(c.lang, "cmp.description"))
 	fragment := ""
 	if app.IsClient {
 		fragment = app.Window().URL().Fragment
@@ -533,7 +534,7 @@ func (c *comparePage) onCompare(ctx app.Context, e app.Event) { c.compare(ctx) }
 
 // shareLink is the page's address with the script and both settings.
 func (c *comparePage) shareLink() string {
-	return inLang(c.lang, PathCompare) + "#" + compareFragment(c.script, c.settings[0], c.settings[1])
+	return inLang(c.lang, site.PathCompare) + "#" + compareFragment(c.script, c.settings[0], c.settings[1])
 }
 
 // onShare puts the link in the address bar and, if the browser lets it,
@@ -577,7 +578,7 @@ func (c *comparePage) twinFragment() string {
 
 func (c *comparePage) Render() app.UI {
 	l := c.lang
-	return shellTwin(l, inLang(l, PathCompare), c.twinFragment(),
+	return site.ShellTwin(l, inLang(l, site.PathCompare), c.twinFragment(),
 		app.Div().Class("compare").DataSet("state", c.state()).Body(
 			app.H1().Text(tr(l, "cmp.title")),
 			app.P().Class("cmp-lead").Text(tr(l, "cmp.lead")),
@@ -636,7 +637,7 @@ func (c *comparePage) renderForm() app.UI {
 				Disabled(c.busy).Text(tr(l, "cmp.run")),
 			app.Button().Type("button").Class("tool").DataSet("action", "share").
 				OnClick(c.onShare).Text(tr(l, "cmp.share")),
-			app.A().Class("cmp-playground").Href(inLang(l, PathPlayground)+"#s="+encodeScript(c.script)).
+			app.A().Class("cmp-playground").Href(inLang(l, site.PathPlayground)+"#s="+encodeScript(c.script)).
 				Text(tr(l, "cmp.open.playground")),
 			app.If(c.busy, func() app.UI {
 				return app.Span().Class("busy").Role("status").Text(tr(l, "Running the script…"))

@@ -8,6 +8,7 @@ import (
 
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 
+	"txnlab/app/site"
 	"txnlab/core/scenario"
 	"txnlab/core/sim"
 	"txnlab/diagram"
@@ -155,7 +156,7 @@ func TestCompareShareLinkRoundTrips(t *testing.T) {
 	src := jepsenEndTxn(t)
 	c := openCompare(t, doc.English, src, "kafka=3.6 break=epoch-bump", "kafka=4.0, seed=9")
 	link := c.shareLink()
-	frag, ok := strings.CutPrefix(link, PathCompare+"#")
+	frag, ok := strings.CutPrefix(link, site.PathCompare+"#")
 	if !ok {
 		t.Fatalf("link %q", link)
 	}
@@ -300,7 +301,7 @@ func TestCompareMountsAndThePlaygroundLinksToIt(t *testing.T) {
 	if h := render(p); !strings.Contains(h, `data-action="compare"`) {
 		t.Error("the playground has no Compare control")
 	}
-	if !Routed(PathCompare) || !Routed("/zh"+PathCompare) {
+	if !Routed(site.PathCompare) || !Routed("/zh"+site.PathCompare) {
 		t.Error("/compare is not routed")
 	}
 }

@@ -5,6 +5,7 @@ import (
 
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 
+	"txnlab/app/site"
 	"txnlab/lessons/doc"
 )
 
@@ -52,7 +53,7 @@ func StartFirstRun() {
 		return
 	}
 	u := app.Window().URL()
-	if u.Path == PathPlayground || u.Path == inLang(doc.Chinese, PathPlayground) {
+	if u.Path == site.PathPlayground || u.Path == inLang(doc.Chinese, site.PathPlayground) {
 		// go-app's loader removes its badge when main first yields,
 		// which is now, not when the app mounts: the badge stays until
 		// the app is there (third_party/go-app's app.js).

@@ -8,6 +8,7 @@ import (
 
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 
+	"txnlab/app/site"
 	"txnlab/internal/escape"
 )
 
@@ -161,7 +162,7 @@ func (p *playground) onLoadScenario(ctx app.Context, e app.Event) {
 	gen := p.lib.loadGen
 	ctx.After(loadDelay, func(ctx app.Context) {
 		if gen == p.lib.loadGen {
-			ctx.Navigate(playgroundLinkIn(p.lang, slug))
+			ctx.Navigate(site.PlaygroundLinkIn(p.lang, slug))
 		}
 	})
 }

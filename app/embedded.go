@@ -10,6 +10,7 @@ import (
 
 	"txnlab/app/browser"
 	"txnlab/app/panels"
+	"txnlab/app/site"
 	"txnlab/lessons/doc"
 )
 
@@ -41,7 +42,7 @@ type ShowRequest struct {
 
 // playgroundPath is the full playground's path for a page's language:
 // a Chinese lesson leads to the Chinese playground.
-func playgroundPath(lang string) string { return inLang(doc.Lang(lang), PathPlayground) }
+func playgroundPath(lang string) string { return inLang(doc.Lang(lang), site.PathPlayground) }
 
 // scenarioPlayground is an embedded playground. Its exported fields are
 // its inputs, compared by go-app at every render of the lesson page, so

@@ -6,6 +6,7 @@ import (
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 
 	"txnlab/app/class"
+	"txnlab/app/site"
 )
 
 // classBlockNote is the lesson block the instructor's page moved last:
@@ -65,7 +66,7 @@ func (s *scenarioPlayground) onClassStep(ctx app.Context, a app.Action) {
 func (s *scenarioPlayground) followClassOnMount(ctx app.Context) {
 	c := class.Current()
 	if c == nil || c.Teacher || !c.Following || c.Ended || c.State.Block != s.ID ||
-		c.State.Lesson != lessonSlugOf(app.Window().URL().Path) {
+		c.State.Lesson != site.LessonSlugOf(app.Window().URL().Path) {
 		return
 	}
 	s.followClass(ctx, classBlockStep{ID: c.State.Block, Script: c.State.Script, Step: c.State.Step})

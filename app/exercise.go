@@ -10,6 +10,7 @@ import (
 
 	"txnlab/app/engine"
 	"txnlab/app/progress"
+	"txnlab/app/site"
 	"txnlab/lessons/doc"
 	"txnlab/lessons/exercise"
 )
@@ -243,7 +244,7 @@ func (c *exerciseCard) Render() app.UI {
 			)
 		}),
 		app.P().Class("exercise-links").Body(
-			app.A().DataSet("link", "primer").Href(inLang(l, PathLessons+"/"+primerSlug)).Text(tr(l, "x.primer")),
+			app.A().DataSet("link", "primer").Href(inLang(l, site.PathLessons+"/"+primerSlug)).Text(tr(l, "x.primer")),
 			app.Text(" · "+tr(l, "x.reference")+" "),
 			app.Code().DataSet("link", "reference").Text(languageReference),
 		),

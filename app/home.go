@@ -3,6 +3,7 @@ package app
 import (
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 
+	"txnlab/app/site"
 	"txnlab/lessons/doc"
 )
 
@@ -28,19 +29,19 @@ func newHomePage() *homePage {
 
 func (h *homePage) OnNav(ctx app.Context) {
 	h.lang = langOf(ctx.Page().URL().Path)
-	setPageIn(ctx, h.lang, "", tr(h.lang, "home.lead"))
+	site.SetPageIn(ctx, h.lang, "", tr(h.lang, "home.lead"))
 }
 
 func (h *homePage) Render() app.UI {
 	l := h.lang
-	return shellIn(l, inLang(l, PathHome), true,
+	return site.ShellIn(l, inLang(l, site.PathHome), true,
 		app.Section().Class("hero").Body(
 			app.H1().Text(tr(l, "home.title")),
 			app.P().Class("lead").Text(tr(l, "home.lead")),
 			app.Ul().Class("actions").Body(
-				app.Li().Body(app.A().Class("button primary").Href(inLang(l, PathLessons)).Text(tr(l, "home.start"))),
-				app.Li().Body(app.A().Class("button").Href(inLang(l, PathPlayground)).Text(tr(l, "home.playground"))),
-				app.Li().Body(app.A().Class("button").Href(inLang(l, PathScenarios)).Text(tr(l, "home.scenarios"))),
+				app.Li().Body(app.A().Class("button primary").Href(inLang(l, site.PathLessons)).Text(tr(l, "home.start"))),
+				app.Li().Body(app.A().Class("button").Href(inLang(l, site.PathPlayground)).Text(tr(l, "home.playground"))),
+				app.Li().Body(app.A().Class("button").Href(inLang(l, site.PathScenarios)).Text(tr(l, "home.scenarios"))),
 			),
 		),
 		app.Section().Class("how").Aria("label", tr(l, "home.how")).Body(

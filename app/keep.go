@@ -9,6 +9,7 @@ import (
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 
 	"txnlab/app/browser"
+	"txnlab/app/site"
 	"txnlab/lessons/doc"
 )
 
@@ -106,7 +107,7 @@ func (p *playground) twinSuffix() string {
 		}
 	}
 	if p.lib.slug != "" {
-		return strings.TrimPrefix(playgroundLink(p.lib.slug), PathPlayground)
+		return strings.TrimPrefix(site.PlaygroundLink(p.lib.slug), site.PathPlayground)
 	}
 	return ""
 }

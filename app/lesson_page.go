@@ -8,6 +8,7 @@ import (
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 
 	"txnlab/app/progress"
+	"txnlab/app/site"
 	"txnlab/lessons/doc"
 )
 
@@ -32,7 +33,7 @@ func newLessonPage() *lessonPage {
 	p := &lessonPage{}
 	if app.IsClient {
 		p.lang = langOf(app.Window().URL().Path) // the first render is in the page's language
-		if d, ok := readPageData(app.Window().URL().Path); ok && d.Lesson != nil {
+		if d, ok := site.ReadPageData(app.Window().URL().Path); ok && d.Lesson != nil {
 			p.path, p.lesson, p.catalogue = d.Path, d.Lesson, d.Catalogue
 		}
 	}
@@ -81,29 +82,29 @@ var printListened bool
 func (p *lessonPage) OnNav(ctx app.Context) {
 	path := ctx.Page().URL().Path
 	p.lang = langOf(path)
-	slug := lessonSlugOf(path)
+	slug := site.LessonSlugOf(path)
 	if p.path != path || p.lesson == nil {
 		p.path, p.lesson, p.catalogue, p.failed, p.missing = path, nil, nil, false, false
 		p.slide = 0
 		switch {
-		case serverLessons != nil:
-			if l, ok := serverLessons.Lesson(p.lang, slug); ok {
-				p.lesson, p.catalogue = l, serverLessons.Catalogue(p.lang)
+		case site.ServerLessons != nil:
+			if l, ok := site.ServerLessons.Lesson(p.lang, slug); ok {
+				p.lesson, p.catalogue = l, site.ServerLessons.Catalogue(p.lang)
 			} else {
 				p.missing = true
 			}
 		case app.IsClient:
 			p.loading = true
-			fetchJSON(ctx, LessonDataPath(p.lang, slug), func(ctx app.Context, d lessonPageData, how fetchOutcome) {
+			site.FetchJSON(ctx, site.LessonDataPath(p.lang, slug), func(ctx app.Context, d lessonPageData, how site.FetchOutcome) {
 				if p.path != path {
 					return // the learner has moved on
 				}
 				p.loading = false
 				switch {
-				case how == notFound:
+				case how == site.NotFound:
 					p.missing = true
 					return
-				case how != fetched || d.Lesson == nil:
+				case how != site.Fetched || d.Lesson == nil:
 					p.failed = true
 					return
 				}
@@ -144,10 +145,10 @@ func (p *lessonPage) followStep(ctx app.Context) {
 // opened titles the page and records the visit.
 func (p *lessonPage) opened(ctx app.Context) {
 	if p.lesson == nil {
-		setPageIn(ctx, p.lang, tr(p.lang, "lessons.title"), tr(p.lang, "lessons.lead"))
+		site.SetPageIn(ctx, p.lang, tr(p.lang, "lessons.title"), tr(p.lang, "lessons.lead"))
 		return
 	}
-	setPageIn(ctx, p.lang, p.lesson.Title, p.lesson.Summary)
+	site.SetPageIn(ctx, p.lang, p.lesson.Title, p.lesson.Summary)
 	if app.IsClient {
 		prog := progress.Load()
 		if lp := prog.Lessons[p.lesson.Slug]; lp == nil || !lp.Opened {
@@ -159,8 +160,8 @@ func (p *lessonPage) opened(ctx app.Context) {
 
 func (p *lessonPage) Render() app.UI {
 	l := p.lang
-	return shellIn(l, p.path, true,
-		embedPageData(pageData{Path: p.path, Lesson: p.lesson, Catalogue: p.catalogue}),
+	return site.ShellIn(l, p.path, true,
+		site.EmbedPageData(site.PageData{Path: p.path, Lesson: p.lesson, Catalogue: p.catalogue}),
 		p.renderClass(),
 		app.Article().Class("lesson").Lang(l.HTMLLang()).Body(
 			app.If(p.lesson == nil, func() app.UI { return p.renderAbsent() }).
@@ -180,7 +181,7 @@ func (p *lessonPage) renderAbsent() app.UI {
 	}
 	return app.Div().Class("lesson-absent").Body(
 		app.P().Class("notice").Role("status").Text(msg),
-		app.P().Body(app.A().Href(inLang(l, PathLessons)).Text(tr(l, "lesson.all"))),
+		app.P().Body(app.A().Href(inLang(l, site.PathLessons)).Text(tr(l, "lesson.all"))),
 	)
 }
 
@@ -307,14 +308,14 @@ func (p *lessonPage) renderPrevNext() app.UI {
 		if m == nil {
 			return app.Span()
 		}
-		return app.A().Rel(rel).Href(lessonPath(l, m.Slug)).Body(
+		return app.A().Rel(rel).Href(site.LessonPath(l, m.Slug)).Body(
 			app.Span().Class("pager-label").Text(label),
 			app.Span().Class("pager-title").Text(m.Title),
 		)
 	}
 	return app.Nav().Class("pager").Aria("label", tr(l, "lesson.all")).Body(
 		link(prev, "prev", tr(l, "lesson.prev")),
-		app.A().Href(inLang(l, PathLessons)).Text(tr(l, "lesson.all")),
+		app.A().Href(inLang(l, site.PathLessons)).Text(tr(l, "lesson.all")),
 		link(next, "next", tr(l, "lesson.next")),
 	)
 }

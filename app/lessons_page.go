@@ -8,6 +8,7 @@ import (
 
 	"txnlab/app/browser"
 	"txnlab/app/progress"
+	"txnlab/app/site"
 	"txnlab/lessons/doc"
 )
 
@@ -32,7 +33,7 @@ func newLessonsPage() *lessonsPage {
 	if app.IsClient {
 		path := app.Window().URL().Path
 		p.lang, p.progress = langOf(path), progress.Load()
-		if d, ok := readPageData(path); ok {
+		if d, ok := site.ReadPageData(path); ok {
 			p.path, p.catalogue = d.Path, d.Catalogue
 		}
 	}
@@ -42,27 +43,27 @@ func newLessonsPage() *lessonsPage {
 func (p *lessonsPage) OnNav(ctx app.Context) {
 	path := ctx.Page().URL().Path
 	p.lang = langOf(path)
-	setPageIn(ctx, p.lang, tr(p.lang, "lessons.title"), tr(p.lang, "lessons.lead"))
+	site.SetPageIn(ctx, p.lang, tr(p.lang, "lessons.title"), tr(p.lang, "lessons.lead"))
 	p.progress = progress.Load()
 	if p.path == path && p.catalogue != nil {
 		return
 	}
 	p.path, p.failed = path, false
-	if serverLessons != nil {
-		p.catalogue = serverLessons.Catalogue(p.lang)
+	if site.ServerLessons != nil {
+		p.catalogue = site.ServerLessons.Catalogue(p.lang)
 		return
 	}
 	if app.IsClient {
-		fetchJSON(ctx, CatalogueDataPath(p.lang), func(ctx app.Context, c doc.Catalogue, how fetchOutcome) {
-			p.catalogue, p.failed = c, how != fetched
+		site.FetchJSON(ctx, site.CatalogueDataPath(p.lang), func(ctx app.Context, c doc.Catalogue, how site.FetchOutcome) {
+			p.catalogue, p.failed = c, how != site.Fetched
 		})
 	}
 }
 
 func (p *lessonsPage) Render() app.UI {
 	l := p.lang
-	return shellIn(l, inLang(l, PathLessons), true,
-		embedPageData(pageData{Path: p.path, Catalogue: p.catalogue}),
+	return site.ShellIn(l, inLang(l, site.PathLessons), true,
+		site.EmbedPageData(site.PageData{Path: p.path, Catalogue: p.catalogue}),
 		app.Section().Class("lessons").Body(
 			app.H1().Text(tr(l, "lessons.title")),
 			app.P().Class("lead").Text(tr(l, "lessons.lead")),
@@ -70,7 +71,7 @@ func (p *lessonsPage) Render() app.UI {
 			app.Ol().Class("course").Body(app.Range(p.catalogue).Slice(func(i int) app.UI {
 				return p.renderEntry(p.catalogue[i])
 			})),
-			app.P().Class("review-link").Body(app.A().Href(inLang(l, PathReview)).Text(tr(l, "review.link"))),
+			app.P().Class("review-link").Body(app.A().Href(inLang(l, site.PathReview)).Text(tr(l, "review.link"))),
 			calibrationLine(l, progress.Load(), nil),
 			p.renderProgressTools(),
 		),
@@ -87,7 +88,7 @@ func (p *lessonsPage) renderEntry(m doc.Meta) app.UI {
 	}
 	answered, total := p.questionTally(m)
 	return app.Li().Class("course-entry").Attr("data-lesson", m.Slug).Body(
-		app.A().Href(lessonPath(l, m.Slug)).Body(
+		app.A().Href(site.LessonPath(l, m.Slug)).Body(
 			app.Span().Class("lesson-number").Text(fmt.Sprintf("%02d", m.Order)),
 			app.Span().Class("lesson-title").Text(m.Title),
 		),

@@ -11,6 +11,7 @@ import (
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 
 	"txnlab/app/panels"
+	"txnlab/app/site"
 	"txnlab/app/uitext"
 	"txnlab/core/safety"
 	"txnlab/core/sim"
@@ -98,11 +99,11 @@ func TestLanguagePaths(t *testing.T) {
 			t.Errorf("inLang(zh, %q) = %q, want %q", tc.path, got, tc.zh)
 		}
 	}
-	if got := lessonSlugOf("/zh/lessons/03-x"); got != "03-x" {
+	if got := site.LessonSlugOf("/zh/lessons/03-x"); got != "03-x" {
 		t.Errorf("lessonSlugOf = %q", got)
 	}
 	for _, p := range []string{"/lessons", "/lessons/", "/lessons/a/b", "/playground"} {
-		if got := lessonSlugOf(p); got != "" {
+		if got := site.LessonSlugOf(p); got != "" {
 			t.Errorf("lessonSlugOf(%q) = %q, want none", p, got)
 		}
 	}
@@ -140,11 +141,11 @@ func TestMessagesUseTheGlossary(t *testing.T) {
 // The update notice appears once go-app reports a new version, with the
 // reload, in the page's language; before that it takes no room.
 func TestUpdateNotice(t *testing.T) {
-	u := &updateNotice{Lang: doc.Chinese}
+	u := &site.UpdateNotice{Lang: doc.Chinese}
 	if html := app.HTMLString(u.Render()); !strings.Contains(html, "hidden") {
 		t.Errorf("with no update the notice shows: %s", html)
 	}
-	u.available = true
+	u.Available = true
 	html := app.HTMLString(u.Render())
 	for _, want := range []string{"新版本已经就绪", `data-action="update"`, `role="status"`} {
 		if !strings.Contains(html, want) {

@@ -3,6 +3,7 @@ package app
 import (
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 
+	"txnlab/app/site"
 	"txnlab/lessons/doc"
 )
 
@@ -27,19 +28,19 @@ func newNotFoundPage() *notFoundPage {
 func (p *notFoundPage) OnNav(ctx app.Context) {
 	p.path = ctx.Page().URL().Path
 	p.lang = langOf(p.path)
-	setPageIn(ctx, p.lang, tr(p.lang, "notfound.title"), tr(p.lang, "notfound.title"))
+	site.SetPageIn(ctx, p.lang, tr(p.lang, "notfound.title"), tr(p.lang, "notfound.title"))
 }
 
 func (p *notFoundPage) Render() app.UI {
 	l := p.lang
-	return shellIn(l, p.path, false,
+	return site.ShellIn(l, p.path, false,
 		app.Section().Class("not-found").Body(
 			app.H1().Text(tr(l, "notfound.title")),
 			app.P().Text(tr(l, "notfound.text")),
 			app.Ul().Class("actions").Body(
-				app.Li().Body(app.A().Class("button primary").Href(inLang(l, PathLessons)).Text(tr(l, "nav.lessons"))),
-				app.Li().Body(app.A().Class("button").Href(inLang(l, PathHome)).Text(tr(l, "nav.home"))),
-				app.Li().Body(app.A().Class("button").Href(inLang(l, PathPlayground)).Text(tr(l, "nav.playground"))),
+				app.Li().Body(app.A().Class("button primary").Href(inLang(l, site.PathLessons)).Text(tr(l, "nav.lessons"))),
+				app.Li().Body(app.A().Class("button").Href(inLang(l, site.PathHome)).Text(tr(l, "nav.home"))),
+				app.Li().Body(app.A().Class("button").Href(inLang(l, site.PathPlayground)).Text(tr(l, "nav.playground"))),
 			),
 		),
 	)

@@ -12,6 +12,7 @@ import (
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 
 	"txnlab/app/panels"
+	"txnlab/app/site"
 	"txnlab/core/protocol"
 	"txnlab/core/sim"
 	"txnlab/lessons/doc"
@@ -185,7 +186,7 @@ func (p *playground) preopen() {
 func (p *playground) OnNav(ctx app.Context) {
 	p.keepNow()
 	p.lang = string(langOf(ctx.Page().URL().Path))
-	setPageIn(ctx, doc.Lang(p.lang), tr(p.lang, "Playground"), tr(p.lang, "pg.description"))
+	site.SetPageIn(ctx, doc.Lang(p.lang), tr(p.lang, "Playground"), tr(p.lang, "pg.description"))
 	p.stop()
 	if isLive(ctx.Page().URL()) {
 		p.notice, p.actionMsg = "", ""
@@ -739,7 +740,7 @@ func (p *playground) onKey(ctx app.Context, key string) {
 
 func (p *playground) Render() app.UI {
 	l := doc.Lang(p.lang)
-	return shellTwin(l, inLang(l, PathPlayground), p.twinSuffix(),
+	return site.ShellTwin(l, inLang(l, site.PathPlayground), p.twinSuffix(),
 		app.H1().Class("visually-hidden").Text(tr(l, "Playground")),
 		// The notices, which come and go, in a box that stays: go-app
 		// matches children by position, and a notice inserted before the

@@ -11,6 +11,7 @@ import (
 	"txnlab/app/browser"
 	"txnlab/app/class"
 	"txnlab/app/panels"
+	"txnlab/app/site"
 	"txnlab/diagram"
 	"txnlab/lessons/doc"
 )
@@ -281,12 +282,12 @@ func (p *playground) renderCompareLink() app.UI {
 // onCompare opens the compare page with the editor's script, under the
 // default settings (Kafka 3.5 against 4.0).
 func (p *playground) onCompare(ctx app.Context, e app.Event) {
-	ctx.Navigate(inLang(doc.Lang(p.lang), PathCompare) + "#" + compareFragment(p.script, defaultSettingsA, defaultSettingsB))
+	ctx.Navigate(inLang(doc.Lang(p.lang), site.PathCompare) + "#" + compareFragment(p.script, defaultSettingsA, defaultSettingsB))
 }
 
 // renderClass is the playground's class bar.
 func (p *playground) renderClass() app.UI {
-	return &class.Bar{Lang: doc.Lang(p.lang), Follow: p.classFollow, Start: p.classTick, Join: PathPlayground}
+	return &class.Bar{Lang: doc.Lang(p.lang), Follow: p.classFollow, Start: p.classTick, Join: site.PathPlayground}
 }
 
 // classTick starts the instructor's playground sending its state, until
@@ -312,7 +313,7 @@ func (p *playground) classFollow(ctx app.Context) {
 	}
 	s := c.State
 	if s.Lesson != "" {
-		ctx.Navigate(inLang(doc.Lang(p.lang), PathLessons+"/"+s.Lesson))
+		ctx.Navigate(inLang(doc.Lang(p.lang), site.PathLessons+"/"+s.Lesson))
 		return
 	}
 	if s.Script == "" {

@@ -10,6 +10,7 @@ import (
 
 	"txnlab/app/engine"
 	"txnlab/app/panels"
+	"txnlab/app/site"
 	"txnlab/core/protocol"
 	"txnlab/core/sim"
 	"txnlab/diagram"
@@ -378,12 +379,12 @@ func TestLibraryReadsTheScenariosPackage(t *testing.T) {
 	if _, ok := scenarioBySlug("no-such-thing"); ok {
 		t.Error("found a scenario that does not exist")
 	}
-	if got := playgroundLink("broken/coordinator-epoch-off"); got != "/playground?scenario=broken/coordinator-epoch-off" {
+	if got := site.PlaygroundLink("broken/coordinator-epoch-off"); got != "/playground?scenario=broken/coordinator-epoch-off" {
 		t.Errorf("link %s", got)
 	}
 	html := app.HTMLString((&scenariosPage{}).Render())
 	for _, sc := range list {
-		if !strings.Contains(html, `href="`+playgroundLink(sc.Slug)+`"`) {
+		if !strings.Contains(html, `href="`+site.PlaygroundLink(sc.Slug)+`"`) {
 			t.Errorf("the scenarios page does not link %s", sc.Slug)
 		}
 	}

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"txnlab/app/engine"
+	"txnlab/app/site"
 )
 
 // workerEngine is a new engine in the page's one Web Worker, which every
@@ -74,7 +75,7 @@ var pageLink = sync.OnceValue(func() *engine.Link {
 					fail(errors.New("the worker could not start"))
 				}
 			}()
-			w = g.Get("Worker").New(EngineWorkerPath)
+			w = g.Get("Worker").New(site.EngineWorkerPath)
 			// The module go-app's loader compiled (third_party/go-app):
 			// the worker then starts without compiling it again.
 			if m := g.Get("goappWasmModule"); m.Truthy() {

@@ -7,6 +7,7 @@ import (
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 
 	"txnlab/app/progress"
+	"txnlab/app/site"
 	"txnlab/lessons/doc"
 )
 
@@ -51,20 +52,20 @@ func (p *reviewPage) OnMount(ctx app.Context) {
 func (p *reviewPage) OnNav(ctx app.Context) {
 	path := ctx.Page().URL().Path
 	p.lang = langOf(path)
-	setPageIn(ctx, p.lang, tr(p.lang, "review.title"), tr(p.lang, "review.lead"))
+	site.SetPageIn(ctx, p.lang, tr(p.lang, "review.title"), tr(p.lang, "review.lead"))
 	if !app.IsClient || p.path == path && p.lessons != nil {
 		return
 	}
 	p.path, p.lessons, p.failed = path, nil, false
-	fetchJSON(ctx, CatalogueDataPath(p.lang), func(ctx app.Context, c doc.Catalogue, how fetchOutcome) {
-		p.failed = how != fetched
+	site.FetchJSON(ctx, site.CatalogueDataPath(p.lang), func(ctx app.Context, c doc.Catalogue, how site.FetchOutcome) {
+		p.failed = how != site.Fetched
 		got, left := make([]*doc.Lesson, len(c)), len(c)
 		for i, m := range c {
-			fetchJSON(ctx, LessonDataPath(p.lang, m.Slug), func(ctx app.Context, d lessonPageData, how fetchOutcome) {
+			site.FetchJSON(ctx, site.LessonDataPath(p.lang, m.Slug), func(ctx app.Context, d lessonPageData, how site.FetchOutcome) {
 				if p.path != path {
 					return // the learner has moved on
 				}
-				if how != fetched || d.Lesson == nil {
+				if how != site.Fetched || d.Lesson == nil {
 					p.failed = true
 					return
 				}
@@ -158,7 +159,7 @@ func (p *reviewPage) Render() app.UI {
 	if p.lessons != nil {
 		ids = prog.Review
 	}
-	return shellIn(l, inLang(l, PathReview), true,
+	return site.ShellIn(l, inLang(l, site.PathReview), true,
 		app.Section().Class("lessons review").Body(
 			app.H1().Text(tr(l, "review.title")),
 			app.P().Class("lead").Text(tr(l, "review.lead")),
@@ -171,7 +172,7 @@ func (p *reviewPage) Render() app.UI {
 			}),
 			app.Range(ids).Slice(func(i int) app.UI {
 				les, q := p.find(ids[i])
-				path := lessonPath(l, les.Slug)
+				path := site.LessonPath(l, les.Slug)
 				return app.Div().Class("review-item").Attr("data-review", q.ID).Body(
 					app.P().Class("review-from").Body(app.Text(tr(l, "q.lesson")+" "), app.A().Href(path).Text(les.Title)),
 					newCard(l, les, q, path),
@@ -182,7 +183,7 @@ func (p *reviewPage) Render() app.UI {
 				app.If(ids != nil, func() app.UI {
 					return app.Button().Class("button primary").Attr("data-action", "another-round").Text(tr(l, "review.again")).OnClick(p.onAgain)
 				}),
-				app.A().Class("button").Href(inLang(l, PathLessons)).Text(tr(l, "lesson.all")),
+				app.A().Class("button").Href(inLang(l, site.PathLessons)).Text(tr(l, "lesson.all")),
 			),
 		),
 	)

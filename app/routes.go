@@ -6,6 +6,7 @@ import (
 
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 
+	"txnlab/app/site"
 	"txnlab/lessons/doc"
 )
 
@@ -15,18 +16,18 @@ import (
 func Register() { registerOnce() }
 
 var registerOnce = sync.OnceFunc(func() {
-	app.Route(PathHome, func() app.Composer { return newHomePage() })
+	app.Route(site.PathHome, func() app.Composer { return newHomePage() })
 	app.Route("/zh", func() app.Composer { return newHomePage() })
 	app.Route("/zh/", func() app.Composer { return newHomePage() })
 	for _, prefix := range []string{"", "/zh"} {
-		app.Route(prefix+PathLessons, func() app.Composer { return newLessonsPage() })
-		app.Route(prefix+PathReview, func() app.Composer { return newReviewPage() })
-		app.RouteMatching(pathPrefix(prefix+PathLessons+"/"), func() app.Composer { return newLessonPage() })
+		app.Route(prefix+site.PathLessons, func() app.Composer { return newLessonsPage() })
+		app.Route(prefix+site.PathReview, func() app.Composer { return newReviewPage() })
+		app.RouteMatching(pathPrefix(prefix+site.PathLessons+"/"), func() app.Composer { return newLessonPage() })
 	}
 	for _, prefix := range []string{"", "/zh"} {
-		app.Route(prefix+PathPlayground, func() app.Composer { return newPlayground() })
-		app.Route(prefix+PathScenarios, func() app.Composer { return &scenariosPage{} })
-		app.Route(prefix+PathCompare, func() app.Composer { return newComparePage() })
+		app.Route(prefix+site.PathPlayground, func() app.Composer { return newPlayground() })
+		app.Route(prefix+site.PathScenarios, func() app.Composer { return &scenariosPage{} })
+		app.Route(prefix+site.PathCompare, func() app.Composer { return newComparePage() })
 	}
 	// Last: every other address (exact routes are matched first, then
 	// matchers in this order).
@@ -50,7 +51,7 @@ func (p pathPrefix) MatchString(path string) bool {
 // Paths lists every route but the lessons, for the static export and the
 // offline cache; the server adds each lesson's page and data.
 func Paths() []string {
-	return []string{PathHome, "/zh/", PathLessons, "/zh" + PathLessons, PathReview, "/zh" + PathReview, PathPlayground, "/zh" + PathPlayground, PathScenarios, "/zh" + PathScenarios, PathCompare, "/zh" + PathCompare}
+	return []string{site.PathHome, "/zh/", site.PathLessons, "/zh" + site.PathLessons, site.PathReview, "/zh" + site.PathReview, site.PathPlayground, "/zh" + site.PathPlayground, site.PathScenarios, "/zh" + site.PathScenarios, site.PathCompare, "/zh" + site.PathCompare}
 }
 
 // LibraryLinks are the playground's address for every library scenario
@@ -61,7 +62,7 @@ func Paths() []string {
 func LibraryLinks() []string {
 	var out []string
 	for _, sc := range Library() {
-		out = append(out, playgroundLink(sc.Slug), playgroundLinkIn(doc.Chinese, sc.Slug))
+		out = append(out, site.PlaygroundLink(sc.Slug), site.PlaygroundLinkIn(doc.Chinese, sc.Slug))
 	}
 	return out
 }

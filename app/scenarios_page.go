@@ -6,6 +6,7 @@ import (
 
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 
+	"txnlab/app/site"
 	"txnlab/lessons/doc"
 )
 
@@ -18,12 +19,12 @@ type scenariosPage struct {
 
 func (s *scenariosPage) OnNav(ctx app.Context) {
 	s.lang = langOf(ctx.Page().URL().Path)
-	setPageIn(ctx, s.lang, tr(s.lang, "scenarios.title"), tr(s.lang, "scenarios.description"))
+	site.SetPageIn(ctx, s.lang, tr(s.lang, "scenarios.title"), tr(s.lang, "scenarios.description"))
 }
 
 func (s *scenariosPage) Render() app.UI {
 	l := s.lang
-	return shellIn(l, inLang(l, PathScenarios), true,
+	return site.ShellIn(l, inLang(l, site.PathScenarios), true,
 		app.H1().Text(tr(l, "scenarios.title")),
 		app.P().Class("lead").Text(tr(l, "scenarios.lead")),
 		app.Range(libraryTopics).Slice(func(t int) app.UI {
@@ -53,14 +54,14 @@ func (s *scenariosPage) renderList(topic string, list []Scenario) app.UI {
 			}
 			title, purpose := sc.Title, paragraphs(sc.Purpose)
 			return app.Li().Class(class).DataSet("slug", sc.Slug).Body(
-				app.H3().Body(app.A().Href(playgroundLinkIn(l, sc.Slug)).Text(title)),
+				app.H3().Body(app.A().Href(site.PlaygroundLinkIn(l, sc.Slug)).Text(title)),
 				app.If(strings.HasPrefix(sc.Slug, "broken/"), func() app.UI {
 					return app.P().Class("tag").Text(tr(l, "scenarios.broken"))
 				}),
 				app.Range(purpose).Slice(func(j int) app.UI {
 					return app.P().Class("narrative").Text(purpose[j])
 				}),
-				app.A().Class("button").Href(playgroundLinkIn(l, sc.Slug)).
+				app.A().Class("button").Href(site.PlaygroundLinkIn(l, sc.Slug)).
 					Aria("label", fmt.Sprintf(tr(l, "scenarios.open.label"), title)).
 					Text(tr(l, "scenarios.open")),
 			)

@@ -17,8 +17,8 @@ import (
 	"github.com/chromedp/cdproto/page"
 	"github.com/chromedp/chromedp"
 
-	txnapp "txnlab/app"
 	"txnlab/app/server"
+	"txnlab/app/site"
 	"txnlab/lessons"
 )
 
@@ -334,7 +334,7 @@ func serveCourse(t *testing.T, course *lessons.Course) string {
 	url, _ := serve(t, srv)
 	t.Cleanup(func() {
 		if c, err := lessons.Embedded(); err == nil {
-			txnapp.UseLessons(c)
+			site.UseLessons(c)
 		}
 	})
 	return url

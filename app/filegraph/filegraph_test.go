@@ -17,7 +17,7 @@ func browser() build.Context {
 
 // uiPackages are the packages of app/ the measure covers, as paths
 // relative to this directory.
-var uiPackages = []string{"..", "../uitext", "../panels", "../browser", "../class", "../progress"}
+var uiPackages = []string{"..", "../uitext", "../panels", "../browser", "../class", "../progress", "../site"}
 
 // ceiling is, per package, how many file-to-file dependencies may run
 // back up, and how many fields (own plus embedded) a component may
@@ -54,6 +54,7 @@ var ceiling = map[string]struct{ back, fields int }{
 	"../class": {back: 0, fields: 8},
 	// What the site remembers of a learner (house8).
 	"../progress": {back: 0, fields: 0},
+	"../site":     {back: 0, fields: 2},
 }
 
 // TestUIHouse prints each UI package's measure (go test -v) and holds it

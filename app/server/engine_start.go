@@ -3,8 +3,7 @@ package server
 import (
 	"crypto/sha256"
 	"encoding/base64"
-
-	txnapp "txnlab/app"
+	"txnlab/app/site"
 )
 
 // engineStart is an inline script in every page's head that starts the
@@ -28,7 +27,7 @@ addEventListener("DOMContentLoaded", () => {
   if (typeof Worker === "undefined" || new URLSearchParams(location.search).get("engine") === "page") return;
   if (!document.querySelector(".playground, .embedded-playground")) return;
   try {
-    const w = new Worker("` + txnapp.EngineWorkerPath + `");
+    const w = new Worker("` + site.EngineWorkerPath + `");
     const q = [];
     w.onmessage = (m) => q.push({ data: m.data });
     w.onerror = (m) => q.push({ error: m.message || "the worker's script failed" });

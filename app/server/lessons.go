@@ -10,19 +10,19 @@ import (
 	"path/filepath"
 	"strings"
 
-	txnapp "txnlab/app"
+	"txnlab/app/site"
 	"txnlab/lessons/doc"
 )
 
 // lessonData holds the JSON the browser fetches for lesson pages,
 // encoded once at start-up: the course is fixed for the server's life.
 type lessonData struct {
-	src   txnapp.Lessons
-	files map[string][]byte // by path (txnapp.LessonDataPath, CatalogueDataPath)
+	src   site.Lessons
+	files map[string][]byte // by path (site.LessonDataPath, CatalogueDataPath)
 	pages []string          // every lesson page's path, both languages
 }
 
-func newLessonData(src txnapp.Lessons) (*lessonData, error) {
+func newLessonData(src site.Lessons) (*lessonData, error) {
 	d := &lessonData{src: src, files: map[string][]byte{}}
 	put := func(path string, v any) error {
 		b, err := json.Marshal(v)
@@ -34,7 +34,7 @@ func newLessonData(src txnapp.Lessons) (*lessonData, error) {
 	}
 	for _, lang := range doc.Langs {
 		cat := src.Catalogue(lang)
-		if err := put(txnapp.CatalogueDataPath(lang), cat); err != nil {
+		if err := put(site.CatalogueDataPath(lang), cat); err != nil {
 			return nil, err
 		}
 		for _, m := range cat {
@@ -42,14 +42,14 @@ func newLessonData(src txnapp.Lessons) (*lessonData, error) {
 			if !ok {
 				return nil, fmt.Errorf("the catalogue lists %s but it does not load", m.Slug)
 			}
-			path := txnapp.LessonDataPath(lang, m.Slug)
+			path := site.LessonDataPath(lang, m.Slug)
 			if err := put(path, struct {
 				Lesson    *doc.Lesson
 				Catalogue doc.Catalogue
 			}{l, cat}); err != nil {
 				return nil, err
 			}
-			d.pages = append(d.pages, lang.Prefix()+txnapp.PathLessons+"/"+m.Slug)
+			d.pages = append(d.pages, lang.Prefix()+site.PathLessons+"/"+m.Slug)
 		}
 	}
 	return d, nil
@@ -91,7 +91,7 @@ func (d *lessonData) knownPage(path string) bool {
 
 // isLessonPage tells whether path is under a lesson prefix.
 func isLessonPage(path string) bool {
-	return strings.HasPrefix(path, txnapp.PathLessons+"/") || strings.HasPrefix(path, "/zh"+txnapp.PathLessons+"/")
+	return strings.HasPrefix(path, site.PathLessons+"/") || strings.HasPrefix(path, "/zh"+site.PathLessons+"/")
 }
 
 // writeStatic writes the lesson data files under dir.

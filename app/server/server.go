@@ -28,6 +28,7 @@ import (
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 
 	txnapp "txnlab/app"
+	"txnlab/app/site"
 	"txnlab/classroom"
 	"txnlab/lessons/doc"
 )
@@ -67,7 +68,7 @@ type Config struct {
 
 	// Lessons is the course the lesson pages show. Default none: the
 	// catalogue is then empty.
-	Lessons txnapp.Lessons
+	Lessons site.Lessons
 
 	// Live is the session the playground's Live mode follows (live.go):
 	// the Kafka listener's, under txnlab serve --kafka. Default none.
@@ -143,7 +144,7 @@ func New(cfg Config) (*Server, error) {
 	if s.lessons, err = newLessonData(src); err != nil {
 		return nil, err
 	}
-	txnapp.UseLessons(src)
+	site.UseLessons(src)
 	txnapp.Register()
 	s.pages = newPagesHandler(s.version, len(s.wasm.raw), s.lessons.cacheable())
 	return s, nil
@@ -196,7 +197,7 @@ func newPagesHandler(version string, wasmLen int, lessons []string) *app.Handler
 		NoDefaultStyles: true,
 		// go-app's service worker caches "/" and the assets; caching every
 		// route and the favicon too is what makes the site work offline.
-		CacheableResources: slices.Concat(txnapp.Paths(), []string{"/web/icon.svg", txnapp.EngineWorkerPath}, txnapp.LibraryLinks(), lessons),
+		CacheableResources: slices.Concat(txnapp.Paths(), []string{"/web/icon.svg", site.EngineWorkerPath}, txnapp.LibraryLinks(), lessons),
 		Version:            version,
 		WasmContentLength:  strconv.Itoa(wasmLen),
 		Resources:          webResolver{},

@@ -49,8 +49,8 @@ func (s *Server) WriteStatic(dir string) error {
 		return errors.New("go-app's service worker changed: the static export's fallback for addresses without a slash no longer applies")
 	}
 	h.ServiceWorkerTemplate = worker
-	site := httptest.NewServer(h)
-	defer site.Close()
+	srv := httptest.NewServer(h)
+	defer srv.Close()
 	files := map[string]string{} // address → file
 	for _, f := range []string{"/wasm_exec.js", "/app.js", "/app-worker.js", "/manifest.webmanifest", "/app.css"} {
 		files[f] = f
@@ -59,7 +59,7 @@ func (s *Server) WriteStatic(dir string) error {
 		files[p] = staticPageFile(p)
 	}
 	for addr, file := range files {
-		res, err := http.Get(site.URL + addr)
+		res, err := http.Get(srv.URL + addr)
 		if err != nil {
 			return fmt.Errorf("rendering %s: %w", addr, err)
 		}

@@ -15,6 +15,7 @@ import (
 
 	txnapp "txnlab/app"
 	"txnlab/app/engine"
+	"txnlab/app/site"
 )
 
 func main() {
@@ -23,7 +24,7 @@ func main() {
 		return
 	}
 	txnapp.Register()
-	txnapp.ListenForPanics()
+	site.ListenForPanics()
 	dropFinalSlash()
 	txnapp.StartFirstRun()
 	app.RunWhenOnBrowser()

@@ -1,4 +1,4 @@
-package app
+package site
 
 import (
 	"encoding/json"
@@ -21,13 +21,13 @@ type Lessons interface {
 	Lesson(lang doc.Lang, slug string) (*doc.Lesson, bool)
 }
 
-// serverLessons is set by the server before it serves (UseLessons); nil
+// ServerLessons is set by the server before it serves (UseLessons); nil
 // in the browser.
-var serverLessons Lessons
+var ServerLessons Lessons
 
 // UseLessons gives the pages the course when they are pre-rendered on
 // the server.
-func UseLessons(l Lessons) { serverLessons = l }
+func UseLessons(l Lessons) { ServerLessons = l }
 
 // LessonDataPath is where a lesson's data is served as JSON, for the
 // browser's navigation between lessons and for the service worker's
@@ -48,16 +48,16 @@ func CatalogueDataPath(lang doc.Lang) string {
 // draws is the one the server sent (no flash of a loading state).
 const pageDataID = "page-data"
 
-// pageData is what a lesson or catalogue page carries for the browser.
-type pageData struct {
+// PageData is what a lesson or catalogue page carries for the browser.
+type PageData struct {
 	Path      string
 	Lesson    *doc.Lesson   `json:",omitempty"`
 	Catalogue doc.Catalogue `json:",omitempty"`
 }
 
-// embedPageData renders d into the page, on the server only: the browser
+// EmbedPageData renders d into the page, on the server only: the browser
 // has already read it by the time it renders.
-func embedPageData(d pageData) app.UI {
+func EmbedPageData(d PageData) app.UI {
 	if !app.IsServer {
 		return nil
 	}
@@ -68,10 +68,10 @@ func embedPageData(d pageData) app.UI {
 	return app.Raw(`<script type="application/json" id="` + pageDataID + `">` + string(b) + `</script>`)
 }
 
-// readPageData returns the data the server embedded for path, if this
+// ReadPageData returns the data the server embedded for path, if this
 // document was loaded at path.
-func readPageData(path string) (pageData, bool) {
-	var d pageData
+func ReadPageData(path string) (PageData, bool) {
+	var d PageData
 	if !app.IsClient {
 		return d, false
 	}
@@ -80,31 +80,31 @@ func readPageData(path string) (pageData, bool) {
 		return d, false
 	}
 	if json.Unmarshal([]byte(el.Get("textContent").String()), &d) != nil || d.Path != path {
-		return pageData{}, false
+		return PageData{}, false
 	}
 	return d, true
 }
 
-// fetchOutcome is how a fetchJSON ended: the learner is told "no such
+// FetchOutcome is how a fetchJSON ended: the learner is told "no such
 // lesson" for an answer of 404 and "you may be offline" for the rest.
-type fetchOutcome int
+type FetchOutcome int
 
 const (
-	fetched     fetchOutcome = iota // the value decoded
+	Fetched     FetchOutcome = iota // the value decoded
 	fetchFailed                     // no answer (offline and not cached), another status, or bad JSON
-	notFound                        // the server answered 404: the address names nothing
+	NotFound                        // the server answered 404: the address names nothing
 )
 
-// fetchJSON fetches url and decodes it into a value of T, then calls done
+// FetchJSON fetches url and decodes it into a value of T, then calls done
 // on the UI goroutine with how it went.
-func fetchJSON[T any](ctx app.Context, url string, done func(ctx app.Context, v T, how fetchOutcome)) {
+func FetchJSON[T any](ctx app.Context, url string, done func(ctx app.Context, v T, how FetchOutcome)) {
 	var onText, onFail app.Func
 	release := func() { onText.Release(); onFail.Release() }
 	status := 0
 	fail := func() {
 		how := fetchFailed
 		if status == 404 {
-			how = notFound
+			how = NotFound
 		}
 		ctx.Dispatch(func(ctx app.Context) {
 			var zero T
@@ -123,7 +123,7 @@ func fetchJSON[T any](ctx app.Context, url string, done func(ctx app.Context, v 
 			fail()
 			return nil
 		}
-		ctx.Dispatch(func(ctx app.Context) { done(ctx, v, fetched) })
+		ctx.Dispatch(func(ctx app.Context) { done(ctx, v, Fetched) })
 		return nil
 	})
 	var onResponse app.Func
@@ -139,8 +139,8 @@ func fetchJSON[T any](ctx app.Context, url string, done func(ctx app.Context, v 
 	app.Window().Call("fetch", url).Call("then", onResponse).Call("then", onText).Call("catch", onFail)
 }
 
-// lessonSlugOf is the slug in a lesson page's path, "" for none.
-func lessonSlugOf(path string) string {
+// LessonSlugOf is the slug in a lesson page's path, "" for none.
+func LessonSlugOf(path string) string {
 	path = strings.TrimPrefix(path, "/zh")
 	slug, ok := strings.CutPrefix(path, PathLessons+"/")
 	if !ok || slug == "" || strings.Contains(slug, "/") {

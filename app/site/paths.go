@@ -1,9 +1,10 @@
-package app
+package site
 
 import (
 	"net/url"
 	"strings"
 
+	"txnlab/app/uitext"
 	"txnlab/lessons/doc"
 )
 
@@ -31,18 +32,18 @@ const PathReview = PathLessons + "/review"
 // PathCompare is the compare page's path.
 const PathCompare = "/compare"
 
-// lessonPath is a lesson's address in lang.
-func lessonPath(lang doc.Lang, slug string) string {
-	return inLang(lang, PathLessons+"/"+slug)
+// LessonPath is a lesson's address in lang.
+func LessonPath(lang doc.Lang, slug string) string {
+	return uitext.InLang(lang, PathLessons+"/"+slug)
 }
 
-// playgroundLink opens a library scenario in the playground. A query
+// PlaygroundLink opens a library scenario in the playground. A query
 // parameter rather than a path keeps one playground route, which the static
 // export needs (one HTML file per route). The slash of "broken/…" stays
 // readable: it is legal in a query.
-func playgroundLink(slug string) string { return playgroundLinkIn(doc.English, slug) }
+func PlaygroundLink(slug string) string { return PlaygroundLinkIn(doc.English, slug) }
 
-// playgroundLinkIn is playgroundLink on the playground in lang.
-func playgroundLinkIn[L ~string](lang L, slug string) string {
-	return inLang(doc.Lang(lang), PathPlayground) + "?scenario=" + strings.ReplaceAll(url.QueryEscape(slug), "%2F", "/")
+// PlaygroundLinkIn is playgroundLink on the playground in lang.
+func PlaygroundLinkIn[L ~string](lang L, slug string) string {
+	return uitext.InLang(doc.Lang(lang), PathPlayground) + "?scenario=" + strings.ReplaceAll(url.QueryEscape(slug), "%2F", "/")
 }

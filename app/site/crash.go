@@ -1,7 +1,8 @@
-package app
+package site
 
 import (
 	"fmt"
+	"txnlab/app/uitext"
 
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 )
@@ -33,24 +34,24 @@ func showCrashNotice(v any) {
 	if el := doc.Call("getElementById", crashNoticeID); el.Truthy() {
 		return // one notice is enough
 	}
-	lang := langOf(app.Window().URL().Path)
+	lang := uitext.LangOf(app.Window().URL().Path)
 	box := doc.Call("createElement", "div")
 	box.Set("id", crashNoticeID)
 	box.Call("setAttribute", "role", "alert")
 	title := doc.Call("createElement", "strong")
-	title.Set("textContent", tr(lang, "crash.title"))
+	title.Set("textContent", uitext.Tr(lang, "crash.title"))
 	text := doc.Call("createElement", "p")
-	text.Set("textContent", tr(lang, "crash.text")+" ("+fmt.Sprint(v)+")")
+	text.Set("textContent", uitext.Tr(lang, "crash.text")+" ("+fmt.Sprint(v)+")")
 	reload := doc.Call("createElement", "button")
 	reload.Set("type", "button")
-	reload.Set("textContent", tr(lang, "crash.reload"))
+	reload.Set("textContent", uitext.Tr(lang, "crash.reload"))
 	reload.Call("addEventListener", "click", app.FuncOf(func(this app.Value, args []app.Value) any {
 		app.Window().Get("location").Call("reload")
 		return nil
 	}))
 	dismiss := doc.Call("createElement", "button")
 	dismiss.Set("type", "button")
-	dismiss.Set("textContent", tr(lang, "crash.dismiss"))
+	dismiss.Set("textContent", uitext.Tr(lang, "crash.dismiss"))
 	dismiss.Call("addEventListener", "click", app.FuncOf(func(this app.Value, args []app.Value) any {
 		box.Call("remove")
 		return nil

@@ -1,51 +1,52 @@
-package app
+package site
 
 import (
 	"net/url"
 
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 
+	"txnlab/app/uitext"
 	"txnlab/lessons/doc"
 )
 
 // siteName is the name in titles and the header.
 const siteName = "txnlab"
 
-// shellIn wraps a page's content in the header and footer every page
+// ShellIn wraps a page's content in the header and footer every page
 // shares, in lang. current is the page's path, so its link can say so
 // to screen readers. bilingual pages (those that exist in both
 // languages) offer the language control, which leads to the same page in
 // the other language.
-func shellIn(lang doc.Lang, current string, bilingual bool, content ...app.UI) app.UI {
+func ShellIn(lang doc.Lang, current string, bilingual bool, content ...app.UI) app.UI {
 	twin := ""
 	if !bilingual {
 		twin = "-"
 	}
-	return shellTwin(lang, current, twin, content...)
+	return ShellTwin(lang, current, twin, content...)
 }
 
-// shellTwin is shellIn for a bilingual page whose address carries more
+// ShellTwin is shellIn for a bilingual page whose address carries more
 // than its path: twin ("?scenario=…#s=…") goes after the other language's
 // path, so switching keeps the scenario and the shared script ("-": no
 // language control).
-func shellTwin(lang doc.Lang, current, twin string, content ...app.UI) app.UI {
-	home := inLang(lang, PathHome)
-	lessons := inLang(lang, PathLessons)
+func ShellTwin(lang doc.Lang, current, twin string, content ...app.UI) app.UI {
+	home := uitext.InLang(lang, PathHome)
+	lessons := uitext.InLang(lang, PathLessons)
 	return app.Div().Class("site").Body(
-		app.A().Class("skip-link").Href("#main").Text(tr(lang, "skip")),
+		app.A().Class("skip-link").Href("#main").Text(uitext.Tr(lang, "skip")),
 		app.Header().Class("site-header").Body(
 			app.A().Class("brand").Href(home).Text(siteName),
-			app.Nav().Aria("label", tr(lang, "nav.main")).Body(
-				navLink(home, tr(lang, "nav.home"), current),
-				navLink(lessons, tr(lang, "nav.lessons"), current),
-				navLink(inLang(lang, PathPlayground), tr(lang, "nav.playground"), current),
-				navLink(inLang(lang, PathScenarios), tr(lang, "nav.scenarios"), current),
+			app.Nav().Aria("label", uitext.Tr(lang, "nav.main")).Body(
+				navLink(home, uitext.Tr(lang, "nav.home"), current),
+				navLink(lessons, uitext.Tr(lang, "nav.lessons"), current),
+				navLink(uitext.InLang(lang, PathPlayground), uitext.Tr(lang, "nav.playground"), current),
+				navLink(uitext.InLang(lang, PathScenarios), uitext.Tr(lang, "nav.scenarios"), current),
 			),
 			app.If(twin != "-", func() app.UI { return languageControl(lang, current, twin) }),
 		),
-		&updateNotice{Lang: lang},
+		&UpdateNotice{Lang: lang},
 		app.Main().ID("main").Body(content...),
-		app.Footer().Class("site-footer").Body(app.Text(tr(lang, "footer"))),
+		app.Footer().Class("site-footer").Body(app.Text(uitext.Tr(lang, "footer"))),
 	)
 }
 
@@ -55,15 +56,15 @@ func languageControl(lang doc.Lang, current, twin string) app.UI {
 	link := func(l doc.Lang, name string) app.UI {
 		// current is a decoded path: a damaged address's "%" must be
 		// escaped again, or the link is one go-app cannot follow.
-		a := app.A().Href((&url.URL{Path: inLang(l, current)}).EscapedPath()+twin).Lang(l.HTMLLang()).Attr("hreflang", l.HTMLLang()).
+		a := app.A().Href((&url.URL{Path: uitext.InLang(l, current)}).EscapedPath()+twin).Lang(l.HTMLLang()).Attr("hreflang", l.HTMLLang()).
 			Attr("data-lang", string(l)).Text(name)
 		if l == lang {
 			a = a.Aria("current", "true")
 		}
 		return a
 	}
-	return app.Div().Class("lang-switch").Role("group").Aria("label", tr(lang, "lang.label")).Body(
-		app.Span().Class("lang-label").Aria("hidden", "true").Text(tr(lang, "lang.label")),
+	return app.Div().Class("lang-switch").Role("group").Aria("label", uitext.Tr(lang, "lang.label")).Body(
+		app.Span().Class("lang-label").Aria("hidden", "true").Text(uitext.Tr(lang, "lang.label")),
 		link(doc.English, "English"),
 		link(doc.Chinese, "中文"),
 	)
@@ -89,9 +90,9 @@ func setPage(ctx app.Context, title, description string) {
 	ctx.Page().SetLang("en")
 }
 
-// setPageIn is setPage for a page in lang: it also sets <html lang>, which
+// SetPageIn is setPage for a page in lang: it also sets <html lang>, which
 // the server writes into the pre-rendered page.
-func setPageIn(ctx app.Context, lang doc.Lang, title, description string) {
+func SetPageIn(ctx app.Context, lang doc.Lang, title, description string) {
 	setPage(ctx, title, description)
 	if lang == doc.Chinese && title == "" {
 		ctx.Page().SetTitle("%s — 一步一步看懂 Kafka 事务", siteName)
