@@ -4,6 +4,7 @@ import (
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 
 	"txnlab/app/class"
+	"txnlab/app/playground"
 	"txnlab/app/site"
 	"txnlab/lessons/doc"
 )
@@ -16,7 +17,7 @@ import (
 // lessonClassState is what a student's page follows on lesson slug: the
 // lesson and the block moved last.
 func lessonClassState(slug string) class.State {
-	return class.State{Lesson: slug, Block: classBlockNote.id, Script: classBlockNote.script, Step: classBlockNote.step}
+	return class.State{Lesson: slug, Block: playground.ClassBlockNote.ID, Script: playground.ClassBlockNote.Script, Step: playground.ClassBlockNote.Step}
 }
 
 // classLessonTick starts the instructor's lesson page sending its state
@@ -28,7 +29,7 @@ func (p *lessonPage) classLessonTick(ctx app.Context) {
 	if c == nil || !c.Teacher || c.Ended || slug == "" {
 		return
 	}
-	classBlockNote.id, classBlockNote.script, classBlockNote.step = "", "", 0
+	playground.ClassBlockNote.ID, playground.ClassBlockNote.Script, playground.ClassBlockNote.Step = "", "", 0
 	c.TickEvery(ctx, func(ctx app.Context) {
 		p.notePresentedBlock()
 		c.SendState(ctx, lessonClassState(slug))
@@ -67,11 +68,11 @@ func classQuestionText(q doc.Question) (string, []string) {
 // (classNoteBlock), and a question or exercise presented leaves the note.
 func (p *lessonPage) notePresentedBlock() {
 	slides := p.slides()
-	if !p.presenting || p.slide < 0 || p.slide >= len(slides) {
+	if !p.Presenting || p.slide < 0 || p.slide >= len(slides) {
 		return
 	}
-	if id := p.lesson.Segments[slides[p.slide]].Scenario; id != "" && id != classBlockNote.id {
-		classBlockNote.id, classBlockNote.script, classBlockNote.step = id, "", 0
+	if id := p.lesson.Segments[slides[p.slide]].Scenario; id != "" && id != playground.ClassBlockNote.ID {
+		playground.ClassBlockNote.ID, playground.ClassBlockNote.Script, playground.ClassBlockNote.Step = id, "", 0
 	}
 }
 
@@ -94,7 +95,7 @@ func (p *lessonPage) renderClass() app.UI {
 			}
 			ctx.Navigate(to)
 		case !c.Teacher && c.Following && c.State.Rev != 0:
-			followClassBlock(ctx, c.State)
+			playground.FollowClassBlock(ctx, c.State)
 		}
 	}
 	return &class.Bar{Lang: l, Follow: follow, Start: p.classLessonTick, More: p.renderClassQuestions(), Local: p.classLocalQuestion, Join: site.PathPlayground}

@@ -9,6 +9,7 @@ import (
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 
 	"txnlab/app/engine"
+	"txnlab/app/playground"
 	"txnlab/app/progress"
 	"txnlab/app/site"
 	"txnlab/lessons/doc"
@@ -79,7 +80,7 @@ func (c *exerciseCard) editorText() string {
 	return c.text
 }
 
-func (c *exerciseCard) textareaID() string { return "x-script-" + domID(c.X.ID) }
+func (c *exerciseCard) textareaID() string { return "x-script-" + playground.DomID(c.X.ID) }
 
 // setTextarea gives the editor a text from outside (Reset, a solution, the
 // explorer's script): the textarea's value is the browser's, not the
@@ -140,7 +141,7 @@ func (c *exerciseCard) onCheck(ctx app.Context, e app.Event) {
 	c.check, c.err = chk, ""
 	var slice func(ctx app.Context)
 	slice = func(ctx app.Context) {
-		deadline := time.Now().Add(workSlice)
+		deadline := time.Now().Add(playground.WorkSlice)
 		for !chk.Work(500) {
 			if time.Now().After(deadline) {
 				ctx.After(time.Millisecond, slice)
@@ -221,7 +222,7 @@ func (c *exerciseCard) Render() app.UI {
 			app.If(st.Tries >= revealAfter && !done, func() app.UI {
 				return app.Button().Class("button").DataSet("action", "reveal").Text(tr(l, "x.reveal")).OnClick(c.onReveal)
 			}),
-			app.A().Class("button").DataSet("action", "open").Href(playgroundPath(string(l))+"#s="+encodeScript(c.editorText())).
+			app.A().Class("button").DataSet("action", "open").Href(playground.PlaygroundPath(string(l))+"#s="+playground.EncodeScript(c.editorText())).
 				Text(tr(l, "x.open")),
 		),
 		app.Div().Class("exercise-status").Aria("live", "polite").Body(c.renderStatus()),

@@ -4,6 +4,7 @@ package app
 
 import (
 	"txnlab/app/engine"
+	"txnlab/app/playground"
 	"txnlab/lessons/doc"
 	"txnlab/lessons/exercise"
 )
@@ -12,7 +13,7 @@ import (
 // engine worker, or on the page when there is none (no Worker, or
 // ?engine=page); a worker that fails carries it over to the page.
 func startExploration(x doc.Exercise, seed uint64, notify func(exercise.ExploreState)) *engine.Exploration {
-	if l := pageLink(); l != nil {
+	if l := playground.PageLink(); l != nil {
 		return l.Explore(x, seed, notify)
 	}
 	return engine.ExploreOnPage(x, seed, notify)

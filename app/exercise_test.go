@@ -1,13 +1,14 @@
 package app
 
 import (
-	"html"
 	"strings"
 	"testing"
 
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 
+	"txnlab/app/pagetext"
 	"txnlab/app/progress"
+	"txnlab/i18n/english"
 	"txnlab/lessons/doc"
 	"txnlab/lessons/exercise"
 )
@@ -30,7 +31,7 @@ func renderCard(c *exerciseCard) string { return app.HTMLString(c) }
 
 // flat is a rendering's text as read: no tags, spaces collapsed.
 func flat(s string) string {
-	return strings.Join(strings.Fields(html.UnescapeString(anyTag.ReplaceAllString(s, " "))), " ")
+	return strings.Join(strings.Fields(pagetext.Plain(s)), " ")
 }
 
 func TestExerciseCardRendersWhatIsChecked(t *testing.T) {
@@ -143,10 +144,10 @@ func TestExerciseCardInChinese(t *testing.T) {
 		c.result, _ = exercise.Grade(&c.X, x.Start+"resume p\n")
 		for _, r := range []*exercise.Result{c.result, must(exercise.Grade(&c.X, x.Solution))} {
 			c.result = r
-			page := codeSpans.ReplaceAllString(renderCard(c), " ")
+			page := pagetext.WithoutCode(renderCard(c))
 			page = strings.NewReplacer("End it.", "", "Abort.", "", "Because.", "", "Twice.", "", "Retries.", "").Replace(page)
-			plain := html.UnescapeString(anyTag.ReplaceAllString(page, " "))
-			for _, w := range englishSentence.FindAllString(plain, -1) {
+			plain := pagetext.Plain(page)
+			for _, w := range english.Sentences(plain) {
 				t.Errorf("%s: English on the Chinese card: %q", x.ID, w)
 			}
 		}

@@ -7,6 +7,7 @@ import (
 
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 
+	"txnlab/app/playground"
 	"txnlab/app/progress"
 	"txnlab/app/site"
 	"txnlab/lessons/doc"
@@ -24,9 +25,9 @@ type lessonPage struct {
 	failed    bool // the data could not be had (offline, never cached)
 	missing   bool // no such lesson
 
-	presenter          // the presentation (lesson_presenter.go)
-	slide     int      // the block presented, in slides()
-	keydown   app.Func // the presenter's keys
+	playground.Presenter          // the presentation (lesson_presenter.go)
+	slide                int      // the block presented, in slides()
+	keydown              app.Func // the presenter's keys
 }
 
 func newLessonPage() *lessonPage {
@@ -50,8 +51,8 @@ type lessonPageData struct {
 // OnMount listens for a card's "Try another", and opens every after
 // block for print.
 func (p *lessonPage) OnMount(ctx app.Context) {
-	ctx.Handle(presentEdgeAction, func(ctx app.Context, a app.Action) {
-		if d, ok := a.Value.(int); ok && p.presenting {
+	ctx.Handle(playground.PresentEdgeAction, func(ctx app.Context, a app.Action) {
+		if d, ok := a.Value.(int); ok && p.Presenting {
 			p.moveSlide(d)
 		}
 	})
@@ -135,8 +136,8 @@ func (p *lessonPage) followStep(ctx app.Context) {
 		return
 	}
 	ctx.Defer(func(ctx app.Context) {
-		ctx.NewActionWithValue(ShowAction, ShowRequest{ID: id, Stop: line})
-		if el := app.Window().GetElementByID(playgroundAnchor(id)); el.Truthy() {
+		ctx.NewActionWithValue(playground.ShowAction, playground.ShowRequest{ID: id, Stop: line})
+		if el := app.Window().GetElementByID(playground.PlaygroundAnchor(id)); el.Truthy() {
 			el.Call("scrollIntoView", map[string]any{"block": "nearest"})
 		}
 	})
@@ -187,7 +188,7 @@ func (p *lessonPage) renderAbsent() app.UI {
 
 func (p *lessonPage) renderLesson() app.UI {
 	les, prog := p.lesson, progress.Load()
-	if p.presenting {
+	if p.Presenting {
 		return p.renderPresenter()
 	}
 	afters := slices.ContainsFunc(les.Segments, func(s doc.Segment) bool { return s.After != "" })
@@ -258,8 +259,8 @@ func (p *lessonPage) renderSegment(s doc.Segment) app.UI {
 			return nil
 		}
 		vals, _ := progress.Load().Draw(les, sc)
-		return &scenarioPlayground{ID: sc.ID, Title: doc.Fill(sc.Title, vals), Script: doc.Fill(sc.Script, vals), Facts: sc.Facts, Actions: sc.Actions, Lang: string(p.lang),
-			Guarded: p.guarded(sc.ID), Presenting: p.presenting}
+		return &playground.ScenarioPlayground{ID: sc.ID, Title: doc.Fill(sc.Title, vals), Script: doc.Fill(sc.Script, vals), Facts: sc.Facts, Actions: sc.Actions, Lang: string(p.lang),
+			Guarded: p.guarded(sc.ID), Presenting: p.Presenting}
 	case s.Question != "":
 		q, ok := les.QuestionByID(s.Question)
 		if !ok {

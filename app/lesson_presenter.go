@@ -5,6 +5,7 @@ import (
 
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 
+	"txnlab/app/playground"
 	"txnlab/lessons/doc"
 )
 
@@ -38,8 +39,8 @@ func (p *lessonPage) listenPresenterKeys(ctx app.Context) {
 	}
 	p.keydown = app.FuncOf(func(this app.Value, args []app.Value) any {
 		ev := args[0]
-		key, ok := shortcut(ev, p.presenting)
-		if !ok || (!p.presenting && key != "p" && key != "P") || key == "?" || key == "？" {
+		key, ok := playground.Shortcut(ev, p.Presenting)
+		if !ok || (!p.Presenting && key != "p" && key != "P") || key == "?" || key == "？" {
 			return nil
 		}
 		ev.Call("preventDefault")
@@ -64,13 +65,13 @@ func (p *lessonPage) onPresenterKey(ctx app.Context, key string) {
 		p.togglePresenting()
 		return
 	case "b", "B":
-		p.blank = !p.blank
+		p.Blank = !p.Blank
 		return
 	case "Escape":
-		p.stopPresenting()
+		p.StopPresenting()
 		return
 	}
-	p.blank = false
+	p.Blank = false
 	move := map[string]string{"PageDown": "next", "ArrowRight": "next", " ": "next",
 		"PageUp": "back", "ArrowLeft": "back", "Home": "home", "End": "end"}[key]
 	slides := p.slides()
@@ -87,17 +88,17 @@ func (p *lessonPage) onPresenterKey(ctx app.Context, key string) {
 		}
 		return
 	}
-	ctx.NewActionWithValue(presentStepAction, presentStep{ID: seg.Scenario, Move: move})
+	ctx.NewActionWithValue(playground.PresentStepAction, playground.PresentStep{ID: seg.Scenario, Move: move})
 }
 
 // togglePresenting enters or leaves the presentation; it starts at the
 // first block.
 func (p *lessonPage) togglePresenting() {
-	if p.presenting {
-		p.stopPresenting()
+	if p.Presenting {
+		p.StopPresenting()
 		return
 	}
-	p.startPresenting()
+	p.StartPresenting()
 	p.slide = 0
 }
 
@@ -135,11 +136,11 @@ func (p *lessonPage) renderPresenter() app.UI {
 		body = p.renderSegment(les.Segments[slides[p.slide]])
 	}
 	return app.Div().Class("lesson-presenter").Body(
-		presenterBar(l, &p.presenter, extra,
-			func(ctx app.Context, d int) { p.resize(d) },
-			func(ctx app.Context) { p.blank = !p.blank },
-			func(ctx app.Context) { p.stopPresenting() }),
-		app.Div().Class("pres-slide-body").DataSet("size", presenterSizes[p.size]).Lang(doc.Lang(l).HTMLLang()).Body(body),
-		app.If(p.blank, func() app.UI { return presenterBlank(l, func(app.Context) { p.blank = false }) }),
+		playground.PresenterBar(l, &p.Presenter, extra,
+			func(ctx app.Context, d int) { p.Resize(d) },
+			func(ctx app.Context) { p.Blank = !p.Blank },
+			func(ctx app.Context) { p.StopPresenting() }),
+		app.Div().Class("pres-slide-body").DataSet("size", playground.PresenterSizes[p.Size]).Lang(doc.Lang(l).HTMLLang()).Body(body),
+		app.If(p.Blank, func() app.UI { return playground.PresenterBlank(l, func(app.Context) { p.Blank = false }) }),
 	)
 }

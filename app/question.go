@@ -9,6 +9,7 @@ import (
 
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 
+	"txnlab/app/playground"
 	"txnlab/app/progress"
 	"txnlab/lessons/answer"
 	"txnlab/lessons/doc"
@@ -179,7 +180,7 @@ func (c *questionCard) decide(ctx app.Context, grade bool) {
 	c.running, c.err = true, ""
 	var slice func(ctx app.Context)
 	slice = func(ctx app.Context) {
-		deadline := time.Now().Add(workSlice)
+		deadline := time.Now().Add(playground.WorkSlice)
 		for !run.Work(500) {
 			if time.Now().After(deadline) {
 				ctx.After(time.Millisecond, slice)
@@ -196,7 +197,7 @@ func (c *questionCard) decide(ctx app.Context, grade bool) {
 		if grade {
 			c.grade(out)
 		}
-		ctx.NewActionWithValue(ShowAction, ShowRequest{ID: c.Q.Scenario, Script: c.Script, Stop: c.Q.Stop})
+		ctx.NewActionWithValue(playground.ShowAction, playground.ShowRequest{ID: c.Q.Scenario, Script: c.Script, Stop: c.Q.Stop})
 	}
 	slice(ctx)
 }
@@ -361,7 +362,7 @@ func (c *questionCard) renderStatus() app.UI {
 func (c *questionCard) renderShown() app.UI {
 	return app.P().Class("shown-in").Body(
 		app.Text(tr(c.Lang, "q.shown")+" "),
-		app.A().Href(c.Lesson+"#"+playgroundAnchor(c.Q.Scenario)).Text(c.ScenarioTitle),
+		app.A().Href(c.Lesson+"#"+playground.PlaygroundAnchor(c.Q.Scenario)).Text(c.ScenarioTitle),
 	)
 }
 

@@ -6,6 +6,7 @@ import (
 
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 
+	"txnlab/app/playground"
 	"txnlab/app/site"
 	"txnlab/lessons/doc"
 )
@@ -25,9 +26,9 @@ var registerOnce = sync.OnceFunc(func() {
 		app.RouteMatching(pathPrefix(prefix+site.PathLessons+"/"), func() app.Composer { return newLessonPage() })
 	}
 	for _, prefix := range []string{"", "/zh"} {
-		app.Route(prefix+site.PathPlayground, func() app.Composer { return newPlayground() })
+		app.Route(prefix+site.PathPlayground, func() app.Composer { return playground.NewPlayground() })
 		app.Route(prefix+site.PathScenarios, func() app.Composer { return &scenariosPage{} })
-		app.Route(prefix+site.PathCompare, func() app.Composer { return newComparePage() })
+		app.Route(prefix+site.PathCompare, func() app.Composer { return playground.NewComparePage() })
 	}
 	// Last: every other address (exact routes are matched first, then
 	// matchers in this order).
@@ -61,7 +62,7 @@ func Paths() []string {
 // cache is keyed by the whole address, query included).
 func LibraryLinks() []string {
 	var out []string
-	for _, sc := range Library() {
+	for _, sc := range playground.Library() {
 		out = append(out, site.PlaygroundLink(sc.Slug), site.PlaygroundLinkIn(doc.Chinese, sc.Slug))
 	}
 	return out

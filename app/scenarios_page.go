@@ -6,6 +6,7 @@ import (
 
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 
+	"txnlab/app/playground"
 	"txnlab/app/site"
 	"txnlab/lessons/doc"
 )
@@ -27,23 +28,23 @@ func (s *scenariosPage) Render() app.UI {
 	return site.ShellIn(l, inLang(l, site.PathScenarios), true,
 		app.H1().Text(tr(l, "scenarios.title")),
 		app.P().Class("lead").Text(tr(l, "scenarios.lead")),
-		app.Range(libraryTopics).Slice(func(t int) app.UI {
-			topic := libraryTopics[t]
-			var list []Scenario
+		app.Range(playground.LibraryTopics).Slice(func(t int) app.UI {
+			topic := playground.LibraryTopics[t]
+			var list []playground.Scenario
 			for _, slug := range topic.Slugs {
-				if sc, ok := scenarioBySlugIn(l, slug); ok {
+				if sc, ok := playground.ScenarioBySlugIn(l, slug); ok {
 					list = append(list, sc)
 				}
 			}
 			return app.Section().Class("scenario-topic").Body(
-				app.H2().Text(topicTitle(l, t)),
-				s.renderList(topicTitle(l, t), list),
+				app.H2().Text(playground.TopicTitle(l, t)),
+				s.renderList(playground.TopicTitle(l, t), list),
 			)
 		}),
 	)
 }
 
-func (s *scenariosPage) renderList(topic string, list []Scenario) app.UI {
+func (s *scenariosPage) renderList(topic string, list []playground.Scenario) app.UI {
 	l := s.lang
 	return app.Ul().Class("scenario-list").Aria("label", topic).Body(
 		app.Range(list).Slice(func(i int) app.UI {
@@ -52,7 +53,7 @@ func (s *scenariosPage) renderList(topic string, list []Scenario) app.UI {
 			if strings.HasPrefix(sc.Slug, "broken/") {
 				class += " broken"
 			}
-			title, purpose := sc.Title, paragraphs(sc.Purpose)
+			title, purpose := sc.Title, playground.Paragraphs(sc.Purpose)
 			return app.Li().Class(class).DataSet("slug", sc.Slug).Body(
 				app.H3().Body(app.A().Href(site.PlaygroundLinkIn(l, sc.Slug)).Text(title)),
 				app.If(strings.HasPrefix(sc.Slug, "broken/"), func() app.UI {
@@ -67,16 +68,4 @@ func (s *scenariosPage) renderList(topic string, list []Scenario) app.UI {
 			)
 		}),
 	)
-}
-
-// paragraphs splits a narrative on its blank lines and joins the lines of
-// each paragraph, as the script's comment wrapped them.
-func paragraphs(s string) []string {
-	var out []string
-	for _, p := range strings.Split(s, "\n\n") {
-		if p = unwrap(p); p != "" {
-			out = append(out, p)
-		}
-	}
-	return out
 }

@@ -2,14 +2,12 @@ package app
 
 import (
 	"encoding/json"
-	"html"
 	"regexp"
 	"strings"
 	"testing"
 
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 
-	"txnlab/app/panels"
 	"txnlab/app/progress"
 	"txnlab/lessons/answer"
 	"txnlab/lessons/doc"
@@ -271,29 +269,5 @@ func TestReviewDrawsTheWeakOnes(t *testing.T) {
 	}
 	if p.Tries(les, "s") == 0 {
 		t.Error("the answered varied question was not asked in a new variant")
-	}
-}
-
-// A lesson's playground says each step in a live region, as the full
-// playground does: silent before the run, then the step's events in the
-// page's language.
-func TestEmbeddedNarratesTheStep(t *testing.T) {
-	for _, lang := range []string{"en", "zh"} {
-		e := app.NewTestEngine()
-		s := mountEmbedded(t, e, "endtxn", lang)
-		region := regexp.MustCompile(`(?s)<div[^>]*data-narration[^>]*>(.*?)</div>`)
-		if m := region.FindStringSubmatch(app.HTMLString(s.Render())); m == nil || strings.TrimSpace(m[1]) != "" {
-			t.Fatalf("%s: before the run the live region is %q", lang, m)
-		}
-		s.lazy.ctx.NewActionWithValue(ShowAction, ShowRequest{ID: "endtxn", Stop: 5})
-		e.ConsumeAll()
-		page := app.HTMLString(s.Render())
-		m := region.FindStringSubmatch(page)
-		if m == nil || !strings.Contains(page, `aria-live="polite"`) {
-			t.Fatalf("%s: no live region", lang)
-		}
-		if want := panels.Narration(lang, s.engine, s.filter); html.UnescapeString(strings.TrimSpace(m[1])) != want || want == "" {
-			t.Errorf("%s: the live region says %q, want %q", lang, strings.TrimSpace(m[1]), want)
-		}
 	}
 }

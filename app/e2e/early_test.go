@@ -4,11 +4,10 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+	"txnlab/app/playground"
 
 	"github.com/chromedp/cdproto/fetch"
 	"github.com/chromedp/chromedp"
-
-	txnapp "txnlab/app"
 )
 
 // holdWasm holds the page's app.wasm until release is called: the page
@@ -90,8 +89,8 @@ func TestStepWorksBeforeTheAppStarts(t *testing.T) {
 			for range 10 {
 				b.click(stepButton)
 			}
-			if got := view(); got.Position != fmt.Sprintf(tc.step, txnapp.EarlySteps) {
-				t.Fatalf("ten presses from step 2 on the server's page show %q; want the last step it has, %d", got.Position, txnapp.EarlySteps)
+			if got := view(); got.Position != fmt.Sprintf(tc.step, playground.EarlySteps) {
+				t.Fatalf("ten presses from step 2 on the server's page show %q; want the last step it has, %d", got.Position, playground.EarlySteps)
 			}
 			// Every position the page shows from here on: the app must
 			// not draw an earlier one as it takes over (it used to draw
@@ -106,8 +105,8 @@ func TestStepWorksBeforeTheAppStarts(t *testing.T) {
 			waitIdle(b)
 			for _, shown := range eval[[]string](b, `window.__shown`) {
 				var at int
-				if fmt.Sscanf(strings.Fields(shown)[1], "%d", &at); at < txnapp.EarlySteps {
-					t.Errorf("as the app took over, the page showed %q, before the learner's step %d", shown, txnapp.EarlySteps)
+				if fmt.Sscanf(strings.Fields(shown)[1], "%d", &at); at < playground.EarlySteps {
+					t.Errorf("as the app took over, the page showed %q, before the learner's step %d", shown, playground.EarlySteps)
 				}
 			}
 			if got := view(); !got.App || got.Position != fmt.Sprintf(tc.step, 12) {

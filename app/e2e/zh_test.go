@@ -362,7 +362,7 @@ func TestArrowNamesInChinese(t *testing.T) {
 	}
 }
 
-// manyNotes (app/testdata/many-notes.scenario, which app/notes_test.go
+// manyNotes (app/playground/testdata/many-notes.scenario, which app/playground/notes_test.go
 // runs too) writes most kinds of the core's notes (a group's rebalances
 // and a member's session timeout, break and restore, transaction
 // timeouts, a coordinator crash and its log loaded elsewhere, a broker

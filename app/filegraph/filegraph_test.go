@@ -17,7 +17,7 @@ func browser() build.Context {
 
 // uiPackages are the packages of app/ the measure covers, as paths
 // relative to this directory.
-var uiPackages = []string{"..", "../uitext", "../panels", "../browser", "../class", "../progress", "../site"}
+var uiPackages = []string{"..", "../uitext", "../panels", "../browser", "../class", "../progress", "../site", "../playground"}
 
 // ceiling is, per package, how many file-to-file dependencies may run
 // back up, and how many fields (own plus embedded) a component may
@@ -40,8 +40,10 @@ var ceiling = map[string]struct{ back, fields int }{
 	// named parts (the library choice, the run's extras, the view
 	// choices, the page binding, the trace drawn; the lazy start, the
 	// inputs the state was made for, the share link): playground 10 + 12,
-	// scenarioPlayground 12 + 12 fields.
-	"..": {back: 14, fields: 24},
+	// scenarioPlayground 12 + 12 fields. house9: the playground and the
+	// site's frame out of app, which keeps the lessons and the plain
+	// pages: 2 here, 12 in app/playground, the same 14 in all.
+	"..": {back: 2, fields: 14},
 	// The catalogue of the UI's text, moved out of app (issue 26).
 	"../uitext": {back: 0, fields: 0},
 	// The playground's panels: no page, no pointer back (issue 26).
@@ -54,7 +56,11 @@ var ceiling = map[string]struct{ back, fields int }{
 	"../class": {back: 0, fields: 8},
 	// What the site remembers of a learner (house8).
 	"../progress": {back: 0, fields: 0},
-	"../site":     {back: 0, fields: 2},
+	// The site's frame: paths, shell, page data (house9).
+	"../site": {back: 0, fields: 2},
+	// The playground, the lesson's playground and the compare page
+	// (house9): the runner's methods over its files run back up.
+	"../playground": {back: 12, fields: 24},
 }
 
 // TestUIHouse prints each UI package's measure (go test -v) and holds it

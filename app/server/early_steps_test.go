@@ -8,8 +8,8 @@ import (
 	"strings"
 	"testing"
 
-	txnapp "txnlab/app"
 	"txnlab/app/engine"
+	"txnlab/app/playground"
 	"txnlab/scenarios"
 )
 
@@ -52,7 +52,7 @@ func TestThePlaygroundsFirstStepsAreServerRendered(t *testing.T) {
 			}
 			var n int
 			fmt.Sscan(regexp.MustCompile(`data-rows="(\d+)"`).FindStringSubmatch(m[3])[1], &n)
-			if n < rows || (k == txnapp.EarlySteps && n == 0) {
+			if n < rows || (k == playground.EarlySteps && n == 0) {
 				t.Errorf("GET %s: step %d's diagram has %d rows, after %d at the step before", tc.path, k, n, rows)
 			}
 			rows = n
@@ -67,8 +67,8 @@ func TestThePlaygroundsFirstStepsAreServerRendered(t *testing.T) {
 		if want := fmt.Sprintf(tc.step, 0, e.Len()); !strings.Contains(page, want) || !strings.Contains(page, `data-digest="`+e.Digest()+`"`) || !strings.Contains(page, `data-rows="0"`) {
 			t.Errorf("GET %s: the page outside its early steps is not at step 0 (%q, digest %s, no rows)", tc.path, want, e.Digest())
 		}
-		if len(parts) != txnapp.EarlySteps {
-			t.Fatalf("GET %s: %d steps rendered ahead, want %d", tc.path, len(parts), txnapp.EarlySteps)
+		if len(parts) != playground.EarlySteps {
+			t.Fatalf("GET %s: %d steps rendered ahead, want %d", tc.path, len(parts), playground.EarlySteps)
 		}
 		for k, at := range parts {
 			if len(at) != 6 || !strings.Contains(strings.Join(at, " "), ".playground &gt; .cluster") {

@@ -15,6 +15,7 @@ import (
 
 	txnapp "txnlab/app"
 	"txnlab/app/engine"
+	"txnlab/app/playground"
 	"txnlab/app/site"
 )
 
@@ -26,7 +27,7 @@ func main() {
 	txnapp.Register()
 	site.ListenForPanics()
 	dropFinalSlash()
-	txnapp.StartFirstRun()
+	playground.StartFirstRun()
 	app.RunWhenOnBrowser()
 }
 

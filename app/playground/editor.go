@@ -1,0 +1,483 @@
+package playground
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/maxence-charriere/go-app/v10/pkg/app"
+
+	"txnlab/app/engine"
+	"txnlab/app/site"
+	"txnlab/app/uitext"
+	"txnlab/internal/escape"
+)
+
+// The editor is a plain textarea, so typing, selection, undo and screen
+// readers behave as everywhere else. Line numbers, the executing line, the
+// expectation marks and the error underline are drawn in a backdrop
+// behind the (transparent) textarea, scrolled with it. Long lines wrap
+// (the library's comments run to 120 characters, wider than the editor's
+// column): each backdrop row holds its line's number and, in transparent
+// ink, its text, set in the textarea's font at the textarea's width, so
+// it wraps exactly as the textarea does and the number stays at the top
+// of its logical line.
+
+// setEditor gives the editor a new text from outside (a scenario, an
+// action, an undo). go-app writes the value only when it differs from the
+// one it last rendered, which the learner's typing may have made stale, so
+// the element is also set directly.
+func (p *playground) setEditor(ctx app.Context, text string) {
+	p.editorText, p.script, p.scriptErr = text, text, nil
+	if app.IsClient {
+		keepScript(p.page.source, text)
+		ctx.Defer(func(ctx app.Context) {
+			if ta := app.Window().GetElementByID("script"); ta.Truthy() && ta.Get("value").String() != text {
+				ta.Set("value", text)
+			}
+		})
+	}
+}
+
+// typedBeforeStart is what the learner typed into the pre-rendered
+// editor while the wasm was loading: the server's page has a working
+// textarea, and the app, mounting, replaces it with its own. It is read
+// when the package starts, and again just before go-app mounts anything
+// (StartFirstRun), and taken by the first playground that opens, so
+// nothing typed is lost.
+var typedBeforeStart = readTypedBeforeStart()
+
+// readTypedBeforeStart reads the server's page's editor.
+func readTypedBeforeStart() string {
+	if !app.IsClient || !app.Window().Get("document").Truthy() {
+		return "" // natively, or the engine's Web Worker (no document)
+	}
+	ta := app.Window().GetElementByID("script")
+	if !ta.Truthy() || ta.Get("value").String() == ta.Get("defaultValue").String() {
+		return ""
+	}
+	return ta.Get("value").String()
+}
+
+// takeTypedBeforeStart returns typedBeforeStart once.
+func takeTypedBeforeStart() (string, bool) {
+	s := typedBeforeStart
+	typedBeforeStart = ""
+	return s, s != ""
+}
+
+func (p *playground) onInput(ctx app.Context, e app.Event) {
+	p.script = ctx.JSSrc().Get("value").String()
+	p.actionMsg = "" // it spoke of the script before this edit
+	p.stop()
+	p.editGen++
+	gen := p.editGen
+	ctx.After(editDelay, func(ctx app.Context) {
+		if gen != p.editGen {
+			return // typing went on
+		}
+		keepScript(p.page.source, p.script)
+		p.applyEdits(ctx)
+	})
+}
+
+// editPending reports whether the editor holds text typed after its
+// error was found, not run yet: the error shown is an older text's, and
+// the editor says the edits are about to run.
+func (p *playground) editPending() bool {
+	return p.scriptErr != nil && p.scriptErrOf != p.script
+}
+
+// applyEdits reruns the typed script, keeping the position: editing the
+// end of a script should not send the learner back to the beginning.
+func (p *playground) applyEdits(ctx app.Context) {
+	if p.script == p.engine.Script() {
+		p.scriptErr = nil
+		return
+	}
+	p.startLoad(ctx, p.script, func(ctx app.Context, err error) {
+		// Where the learner was when the run ended: with the engine in a
+		// worker the run takes a few messages, and steps taken meanwhile
+		// count.
+		p.engine.Seek(p.posAtRunEnd)
+		p.followNewest(ctx)
+	})
+}
+
+// onEditorScroll keeps the gutter and the backdrop under the text. It
+// changes no state, so it skips the render.
+func (p *playground) onEditorScroll(ctx app.Context, e app.Event) {
+	ctx.PreventUpdate()
+	syncEditorScroll()
+}
+
+func syncEditorScroll() {
+	ta := app.Window().GetElementByID("script")
+	if !ta.Truthy() {
+		return
+	}
+	if b := app.Window().GetElementByID("script-backdrop"); b.Truthy() {
+		b.Set("scrollTop", ta.Get("scrollTop"))
+	}
+}
+
+// revealLine scrolls the editor so the executing line is in view, unless
+// the learner is typing in it.
+func revealLine(line int) {
+	ta := app.Window().GetElementByID("script")
+	if !ta.Truthy() || line <= 0 || app.Window().Get("document").Get("activeElement").Equal(ta) {
+		return
+	}
+	lh := editorLineHeight
+	top, h := ta.Get("scrollTop").Int(), ta.Get("clientHeight").Int()
+	y := (line-1)*lh + editorPadding
+	// Lines above may wrap: the line's row in the backdrop knows where
+	// it is.
+	if row := app.Window().Get("document").Call("querySelector", `#script-backdrop .ln[data-line="`+strconv.Itoa(line)+`"]`); row.Truthy() {
+		y = row.Get("offsetTop").Int()
+	}
+	if y < top+lh || y > top+h-2*lh {
+		ta.Set("scrollTop", max(0, y-h/3))
+		syncEditorScroll()
+	}
+}
+
+// Editor metrics, in CSS pixels; app.css uses the same numbers.
+const (
+	editorLineHeight = 20
+	editorPadding    = 8
+)
+
+// loadDelay is how long the scenario list waits after a change before it
+// opens the choice: Chrome fires change at every ArrowDown on a closed
+// list, and opening each scenario passed on the way would replace the
+// script at every key.
+const loadDelay = 600 * time.Millisecond
+
+func (p *playground) onLoadScenario(ctx app.Context, e app.Event) {
+	slug := ctx.JSSrc().Get("value").String()
+	if slug == "" {
+		return
+	}
+	p.lib.loadGen++
+	gen := p.lib.loadGen
+	ctx.After(loadDelay, func(ctx app.Context) {
+		if gen == p.lib.loadGen {
+			ctx.Navigate(site.PlaygroundLinkIn(p.lang, slug))
+		}
+	})
+}
+
+// edited reports whether the script is the learner's own: it differs
+// from the library scenario it started from (or there was none).
+func (p *playground) edited() bool { return p.script != "" && p.script != p.lib.original }
+
+// onRevert goes back to the scenario as the library has it; the replaced
+// script can be brought back with Undo.
+func (p *playground) onRevert(ctx app.Context, e app.Event) {
+	if p.lib.original == "" || p.script == p.lib.original {
+		return
+	}
+	p.pushUndo(p.script)
+	p.setEditor(ctx, p.lib.original)
+	p.say(false, uitext.Tr(p.lang, "pg.reverted"))
+	p.startLoad(ctx, p.lib.original, nil)
+}
+
+func (p *playground) onUndo(ctx app.Context, e app.Event) {
+	prev, ok := p.popUndo()
+	if !ok {
+		return
+	}
+	pos := p.engine.Pos()
+	p.setEditor(ctx, prev)
+	p.say(false, uitext.Tr(p.lang, "pg.undone"))
+	p.startLoad(ctx, prev, func(ctx app.Context, err error) {
+		p.engine.Seek(pos)
+		p.followNewest(ctx)
+	})
+}
+
+// editorError is the error the editor shows: the typed script's parse
+// error, else the loaded script's runtime error when the editor holds it.
+func (p *playground) editorError() *engine.ScriptError {
+	if p.scriptErr != nil {
+		return p.scriptErr
+	}
+	if err := p.engine.Err(); err != nil && p.script == p.engine.Script() {
+		return err
+	}
+	return nil
+}
+
+func (p *playground) renderEditor() app.UI {
+	se := p.editorError()
+	current := 0
+	if p.script == p.engine.Script() && !p.busy {
+		current = p.engine.Line()
+	}
+	marks := map[int]bool{} // line → expectation passed
+	for _, r := range p.engine.Results() {
+		ok, seen := marks[r.Pos.Line]
+		marks[r.Pos.Line] = r.OK && (!seen || ok)
+	}
+	if p.script != p.engine.Script() {
+		marks = nil
+	}
+	// Every line the textarea has, the empty one after a final newline
+	// included: the gutter must scroll exactly as far as the text.
+	lines := strings.Split(p.script, "\n")
+
+	// The lines go in blocks, each a component that go-app redraws only
+	// when its own lines change: moving the executing line redraws two
+	// blocks, not a long script's every line.
+	var backdrop []app.UI
+	for first := 1; first <= len(lines); first += editorBlockLines {
+		count := min(editorBlockLines, len(lines)-first+1)
+		in := func(n int) bool { return n >= first && n < first+count }
+		bd := &editorBlock{First: first, Count: count, Text: strings.Join(lines[first-1:first-1+count], "\n")}
+		if in(current) {
+			bd.Current = current
+		}
+		var m []byte
+		for n := first; n < first+count; n++ {
+			switch ok, has := marks[n]; {
+			case !has:
+				m = append(m, ' ')
+			case ok:
+				m = append(m, 'p')
+			default:
+				m = append(m, 'f')
+			}
+		}
+		bd.Marks = string(m)
+		if se != nil && in(se.Line) {
+			bd.ErrLine, bd.ErrCol = se.Line, se.Col
+		}
+		backdrop = append(backdrop, bd)
+	}
+
+	l := p.lang
+	scriptName, scriptSpan := uitext.LocalName(l, "Scenario script", "script-name")
+	area := app.Textarea().ID("script").
+		Aria("label", "Scenario script").
+		Aria("labelledby", scriptName).
+		Spellcheck(false).
+		Attr("autocomplete", "off").
+		Attr("autocapitalize", "off").
+		Attr("wrap", "soft").
+		Text(p.editorText).
+		// The child text is what the pre-rendered page shows before the
+		// wasm runs (a textarea ignores a value attribute in HTML).
+		Body(app.Text(p.editorText)).
+		OnInput(p.onInput).
+		OnScroll(p.onEditorScroll)
+	if se != nil {
+		area = area.Aria("invalid", "true").Aria("describedby", "script-error")
+	}
+
+	revertName, revertSpan := uitext.LocalName(l, "Revert script", "revert-name")
+	undoName, undoSpan := uitext.LocalName(l, "Undo script change", "undo-name")
+	_, listSpan := uitext.LocalName(l, "Load a library scenario", "library-select-name")
+	return app.Section().Class("editor").Aria("label", uitext.Tr(l, "Script")).Body(
+		app.If(scriptSpan != nil, func() app.UI { return app.Span().Body(scriptSpan, revertSpan, undoSpan, listSpan) }),
+		app.Div().Class("panel-head").Body(
+			app.H2().Text(uitext.Tr(l, "Script")),
+			app.Div().Class("editor-tools").Body(
+				p.renderLibrarySelect(),
+				app.Button().Type("button").Class("tool").Aria("label", "Revert script").
+					Aria("labelledby", revertName).
+					Title(uitext.Tr(l, "Back to the library's version of this scenario")).
+					Aria("disabled", p.lib.original == "" || p.script == p.lib.original).
+					OnClick(p.onRevert).Text(uitext.Tr(l, "Revert")),
+				app.Button().Type("button").Class("tool").Aria("label", "Undo script change").
+					Aria("labelledby", undoName).
+					Title(uitext.Tr(l, "Bring back the script before the last action, revert or load")).
+					Aria("disabled", len(p.undo) == 0).
+					OnClick(p.onUndo).Text(uitext.Tr(l, "Undo")),
+				app.Label().Class("tool file-button").Title(uitext.Tr(l, "Open a .scenario file (or drop one on the script)")).Body(
+					app.Text(uitext.Tr(l, "Open file")),
+					app.Input().Type("file").Accept(".scenario,.txt,text/plain").Class("visually-hidden").
+						Aria("label", uitext.Tr(l, "Open a scenario file")).DataSet("action", "open-file").OnChange(p.onOpenFile),
+				),
+			),
+		),
+		app.Div().Class("code").OnDragOver(p.onDragOver).OnDrop(p.onDrop).Body(
+			app.Div().ID("script-backdrop").Class("backdrop").Aria("hidden", "true").Body(backdrop...),
+			area,
+		),
+		app.If(se != nil, func() app.UI {
+			kind := "Line %d, column %d: %s"
+			if se.Runtime {
+				kind = "Line %d, column %d stops the run: %s"
+			}
+			return app.P().ID("script-error").Class("script-error").Role("alert").
+				DataSet("line", se.Line).DataSet("col", se.Col).
+				Body(uitext.ScriptErrorText(l, kind, se)...)
+		}),
+		app.If(p.script != p.engine.Script() && (se == nil || p.editPending()), func() app.UI {
+			return app.P().Class("editor-status").Role("status").Text(uitext.Tr(l, "Running your edits…"))
+		}),
+		p.renderResults(),
+	)
+}
+
+// editorBlockLines is the number of script lines in an editor block.
+const editorBlockLines = 64
+
+// editorBlock is a run of the backdrop's rows: per line, its number (the
+// gutter) and its text (transparent, so it wraps as the textarea's
+// does). Its fields are all it draws, so go-app redraws it only when one
+// changes: typing in a line redraws its block, not a long script's every
+// line.
+type editorBlock struct {
+	app.Compo
+	First   int    // the first line's number
+	Count   int    // lines in the block
+	Text    string // the block's lines, joined by newlines
+	Current int    // the executing line, when in the block
+	Marks   string // per line: 'p' an expectation passed, 'f' failed, ' ' none
+	ErrLine int    // the line with the error, when in the block
+	ErrCol  int
+}
+
+// Render writes the block as one piece of HTML, which the browser
+// parses in one go: 5,000 lines built as go-app elements (three elements
+// and a text per line, each a call from the wasm into JavaScript) kept a
+// pasted script's page busy for seconds.
+func (b *editorBlock) Render() app.UI {
+	lines := strings.SplitN(b.Text, "\n", b.Count)
+	var h strings.Builder
+	h.Grow(len(b.Text) + b.Count*64)
+	h.WriteString(`<div class="lines">`)
+	for i := range b.Count {
+		n := b.First + i
+		text := ""
+		if i < len(lines) {
+			text = lines[i]
+		}
+		gc, bc := "ln", "bl"
+		if n == b.Current {
+			gc += " current"
+			bc += " current"
+		}
+		if i < len(b.Marks) {
+			switch b.Marks[i] {
+			case 'p':
+				gc += " pass"
+			case 'f':
+				gc += " fail"
+			}
+		}
+		body := escape.HTML(text)
+		if n == b.ErrLine {
+			gc += " error"
+			bc += " error"
+			// The error column, underlined under the text.
+			r := []rune(text)
+			col := min(max(b.ErrCol-1, 0), len(r))
+			at, rest := " ", ""
+			if col < len(r) {
+				at, rest = string(r[col]), string(r[col+1:])
+			}
+			body = escape.HTML(string(r[:col])) + `<span class="error-at">` + escape.HTML(at) + `</span>` + escape.HTML(rest)
+		}
+		fmt.Fprintf(&h, `<div class="row"><div class="%s" data-line="%d">%d</div><div class="%s">%s</div></div>`, gc, n, n, bc, body)
+	}
+	h.WriteString(`</div>`)
+	return app.Raw(h.String())
+}
+
+// renderResults lists the expectations checked so far.
+func (p *playground) renderResults() app.UI {
+	rs := p.engine.Results()
+	l := p.lang
+	if len(rs) == 0 {
+		return app.P().Class("results-empty").Text(uitext.Tr(l, "Expectations appear here as the script checks them."))
+	}
+	failed := 0
+	for _, r := range rs {
+		if !r.OK {
+			failed++
+		}
+	}
+	return app.Details().Class("results").Open(failed > 0).Body(
+		app.Summary().Text(fmt.Sprintf(uitext.Tr(l, "%d expectation(s) checked, %d failed"), len(rs), failed)),
+		app.Ul().Body(app.Range(rs).Slice(func(i int) app.UI {
+			r := rs[i]
+			li := app.Li().Class("result").DataSet("line", r.Pos.Line)
+			if r.OK {
+				return li.Class("ok").Body(app.Text(fmt.Sprintf("✓ %d: ", r.Pos.Line)), app.Code().Text(r.Line))
+			}
+			return li.Class("fail").Body(
+				app.Text(fmt.Sprintf("✗ %d: ", r.Pos.Line)), app.Code().Text(r.Line),
+				app.Br(),
+				app.Span().Class("detail").Body(app.Text(uitext.Tr(l, "expected")+" "), app.Code().Text(r.Expected), app.Text(uitext.Tr(l, ", got")+" "), app.Code().Text(r.Actual)),
+			)
+		})),
+	)
+}
+
+// renderLibrarySelect is the editor's list of library scenarios. Until the
+// page's first history is loaded and drawn it lists only the scenario
+// shown: reading and listing the whole library is not needed for the
+// first step.
+func (p *playground) renderLibrarySelect() app.UI {
+	return &librarySelect{Lang: p.lang, Listed: p.lib.libraryListed, Slug: p.lib.slug, Title: p.lib.slugTitle, Edited: p.edited(), onChange: p.onLoadScenario}
+}
+
+// maxOpenedFile bounds a script read from a file, as a share link is.
+const maxOpenedFile = maxSharedScript
+
+// onOpenFile reads a .scenario file the learner picked.
+func (p *playground) onOpenFile(ctx app.Context, e app.Event) {
+	files := ctx.JSSrc().Get("files")
+	if !files.Truthy() || files.Length() == 0 {
+		return
+	}
+	p.readFile(ctx, files.Index(0))
+	ctx.JSSrc().Set("value", "") // the same file again is a new choice
+}
+
+// onDragOver lets a file be dropped on the script.
+func (p *playground) onDragOver(ctx app.Context, e app.Event) {
+	e.PreventDefault()
+	ctx.PreventUpdate()
+}
+
+// onDrop reads a file dropped on the script.
+func (p *playground) onDrop(ctx app.Context, e app.Event) {
+	dt := e.Get("dataTransfer")
+	if !dt.Truthy() || !dt.Get("files").Truthy() || dt.Get("files").Length() == 0 {
+		return // text dropped into the textarea: the browser inserts it
+	}
+	e.PreventDefault()
+	p.readFile(ctx, dt.Get("files").Index(0))
+}
+
+// readFile loads a file's text as the script; the script it replaces
+// goes on Undo.
+func (p *playground) readFile(ctx app.Context, file app.Value) {
+	name := file.Get("name").String()
+	if file.Get("size").Int() > maxOpenedFile {
+		p.say(true, fmt.Sprintf(uitext.Tr(p.lang, "%s is too big to be a scenario (over %d bytes)."), name, maxOpenedFile))
+		return
+	}
+	var onText app.Func
+	onText = app.FuncOf(func(this app.Value, args []app.Value) any {
+		onText.Release()
+		text := args[0].String()
+		ctx.Dispatch(func(ctx app.Context) {
+			if p.script != "" && p.script != text {
+				p.pushUndo(p.script)
+			}
+			p.lib.slug, p.lib.slugTitle, p.lib.original = "", "", text
+			p.setEditor(ctx, text)
+			p.startLoad(ctx, text, nil)
+			p.say(false, fmt.Sprintf(uitext.Tr(p.lang, "Opened %s. Undo brings back the script before it."), name))
+		})
+		return nil
+	})
+	file.Call("text").Call("then", onText)
+}

@@ -1,0 +1,214 @@
+package playground
+
+import (
+	"encoding/json"
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/maxence-charriere/go-app/v10/pkg/app"
+
+	"txnlab/app/panels"
+	"txnlab/app/uitext"
+	"txnlab/core/sim"
+	"txnlab/diagram"
+	"txnlab/internal/escape"
+)
+
+func (p *playground) onCloseMessage(ctx app.Context, e app.Event) { p.selected = 0 }
+
+func (p *playground) onFilterReplication(ctx app.Context, e app.Event) {
+	p.filter.Replication = ctx.JSSrc().Get("checked").Bool()
+	p.followNewest(ctx)
+}
+
+func (p *playground) onFilterFetch(ctx app.Context, e app.Event) {
+	p.filter.HideFetch = ctx.JSSrc().Get("checked").Bool()
+	p.followNewest(ctx)
+}
+
+func (p *playground) renderStage() app.UI {
+	p.snapshot() // the lane heads show the nodes' states
+	l := p.lang
+	return app.Div().Class("stage-body").Body(
+		app.Div().Class("diagram-panel").Body(
+			app.Div().Class("diagram-tools").Body(
+				app.Label().Class("check").Body(
+					app.Input().Type("checkbox").Checked(p.filter.Replication).OnChange(p.onFilterReplication),
+					app.Text(" "+uitext.Tr(l, "Show replication")),
+				),
+				app.Label().Class("check").Body(
+					app.Input().Type("checkbox").Checked(p.filter.HideFetch).OnChange(p.onFilterFetch),
+					app.Text(" "+uitext.Tr(l, "Hide Fetch polling")),
+				),
+				app.Span().Class("legend").Aria("hidden", "true").Body(
+					app.Span().Class("key request").Text(uitext.Tr(l, "request")),
+					app.Span().Class("key response").Text(uitext.Tr(l, "response")),
+					app.Span().Class("key error").Text(uitext.Tr(l, "error")),
+					app.Span().Class("key lost").Text("✕ "+uitext.Tr(l, "lost")),
+				),
+				p.renderExport(),
+				p.presentButton(),
+			),
+			p.renderDiagram(p.playing && !p.reducedMotion, uitext.Tr(l, "Nothing has happened yet: press Step or Play.")),
+		),
+		p.renderMessagePanel(),
+	)
+}
+
+func (p *playground) renderMessagePanel() app.UI {
+	l := p.lang
+	if p.selected == 0 {
+		return app.Aside().Class("message-panel empty").Aria("label", uitext.Tr(l, "Message")).Body(
+			app.H2().Text(uitext.Tr(l, "Message")),
+			app.P().Text(uitext.Tr(l, "Click an arrow to see every field of that request or response.")),
+		)
+	}
+	events := p.engine.Events()
+	send, end := findMessage(events, p.selected)
+	panel := app.Aside().Class("message-panel").Aria("label", uitext.Tr(l, "Message")).ID("message-panel")
+	closeBtn := app.Button().Type("button").Class("tool close").Aria("label", uitext.Tr(l, "Close message")).OnClick(p.onCloseMessage).Text("✕")
+	if send == nil {
+		return panel.Body(
+			app.Div().Class("panel-head").Body(app.H2().Text(uitext.Tr(l, "Message")), closeBtn),
+			app.P().Text(uitext.Tr(l, "This message has not been sent yet at this step.")),
+		)
+	}
+	kind := uitext.Tr(l, "request")
+	if send.Resp {
+		kind = uitext.Tr(l, "response")
+	}
+	fate := uitext.Tr(l, "in flight")
+	switch {
+	case end == nil:
+	case end.Kind == sim.KindDeliver:
+		fate = fmt.Sprintf(uitext.Tr(l, "delivered at %s"), end.At.String())
+	default:
+		fate = fmt.Sprintf(uitext.Tr(l, "lost at %s: %s"), end.At.String(), uitext.CoreErrorIn(l, end.Text))
+	}
+	var related app.UI
+	if send.Resp && send.ReplyTo != 0 {
+		related = app.Button().Type("button").Class("link").OnClick(func(ctx app.Context, e app.Event) { p.selected = send.ReplyTo }, panels.Scoped(send.ReplyTo)).
+			Text(fmt.Sprintf(uitext.Tr(l, "the request it answers (#%d)"), send.ReplyTo))
+	} else {
+		for i := range events {
+			if r := &events[i]; r.Kind == sim.KindSend && r.Resp && r.ReplyTo == send.MsgID {
+				id := r.MsgID
+				related = app.Button().Type("button").Class("link").OnClick(func(ctx app.Context, e app.Event) { p.selected = id }, panels.Scoped(id)).
+					Text(fmt.Sprintf(uitext.Tr(l, "its response (#%d)"), id))
+				break
+			}
+		}
+	}
+	fields := diagram.MessageFields(send.Msg)
+	raw, _ := json.MarshalIndent(send.Msg, "", "  ")
+	return panel.DataSet("msg", send.MsgID).Body(
+		app.Div().Class("panel-head").Body(
+			app.H2().Body(app.Code().Text(send.API.String()), app.Text(" "+kind)),
+			closeBtn,
+		),
+		app.Dl().Class("message-meta").Body(
+			app.Dt().Text(uitext.Tr(l, "API key")), app.Dd().Text(strconv.Itoa(int(send.Msg.APIKey()))),
+			app.Dt().Text(uitext.Tr(l, "from → to")), app.Dd().Text(p.engine.Names().Name(send.Node)+" → "+p.engine.Names().Name(send.Peer)),
+			app.Dt().Text(uitext.Tr(l, "sent")), app.Dd().Text(send.At.String()),
+			app.Dt().Text(uitext.Tr(l, "fate")), app.Dd().Text(fate),
+			app.If(send.Failed(), func() app.UI {
+				return app.Div().Class("meta-error").Body(app.Dt().Text(uitext.Tr(l, "error")), app.Dd().Body(app.Code().Text(send.ErrorName())))
+			}),
+			app.If(related != nil, func() app.UI {
+				return app.Div().Body(app.Dt().Text(uitext.Tr(l, "see also")), app.Dd().Body(related))
+			}),
+		),
+		app.Table().Class("fields").Body(
+			app.Caption().Class("visually-hidden").Text(uitext.Tr(l, "Fields")),
+			app.TBody().Body(app.Range(fields).Slice(func(i int) app.UI {
+				f := fields[i]
+				return app.Tr().Class("depth-"+strconv.Itoa(min(f.Depth, 5))).Body(
+					app.Th().Scope("row").Text(f.Name),
+					app.Td().Text(f.Value),
+				)
+			})),
+		),
+		app.Details().Class("raw").Body(
+			app.Summary().Text("JSON"),
+			app.Pre().Text(string(raw)),
+		),
+	)
+}
+
+// The trace lists the last traceShown events, from a multiple of
+// traceAlign on, in lists of traceAlign events, each a component drawn as
+// markup (app.Raw): while stepping only the last list changes, and a jump
+// redraws a handful of lists rather than hundreds of items.
+const (
+	traceShown = 200
+	traceAlign = 50
+)
+
+func (p *playground) renderTrace() app.UI {
+	n := len(p.layout().Rows) // the shown events up to this step
+	// In a long history the trace, which is below the fold, follows a
+	// move with the cluster state (idle.go), not in the move's own frame:
+	// its lists are a few milliseconds to build and parse that the new
+	// position need not wait for.
+	key := traceKey{p.histGen, p.filter}
+	if p.progressive() && p.engine.StateCost() > 0 && p.trace.traceKey == key && p.trace.traceRows <= len(p.full.Rows) {
+		n = p.trace.traceRows
+	}
+	p.trace.traceKey, p.trace.traceRows = key, n
+	skipped := max(0, n-traceShown) / traceAlign * traceAlign
+	var lists []app.UI
+	for from := skipped; from < n; from += traceAlign {
+		lists = append(lists, &traceList{Gen: p.histGen, Filter: p.filter, From: from, To: min(from+traceAlign, n), d: &p.diagramState})
+	}
+	return app.Section().Class("trace").Aria("labelledby", "trace-heading").Body(
+		app.H2().ID("trace-heading").Text(uitext.Tr(p.lang, "Trace (the diagram as text)")),
+		app.If(skipped > 0, func() app.UI {
+			return app.P().Class("muted").Text(fmt.Sprintf(uitext.Tr(p.lang, "%d earlier events not listed; the export has them all."), skipped))
+		}),
+		// The list keeps its newest events in view by itself: a
+		// column-reverse box scrolls from its end, so no script reads its
+		// height (which would lay out the panel, skipped while off
+		// screen, after every move).
+		app.Div().ID("trace").Class("trace-list").Body(app.Div().Class("trace-lists").Body(lists...)),
+	)
+}
+
+// traceList is the shown events From to To (numbered from 1) of the
+// history Gen.
+type traceList struct {
+	app.Compo
+	Gen      int
+	Filter   diagram.Filter
+	From, To int
+	d        *diagramState
+}
+
+// traceKey identifies the history and filter the trace drew its rows
+// from.
+type traceKey struct {
+	gen    int
+	filter diagram.Filter
+}
+
+func (t *traceList) Render() app.UI {
+	// The whole history's rows: the position's are a prefix of them, and
+	// the trace may show an earlier position's (renderTrace).
+	t.d.layout()
+	rows, h := t.d.full.Rows, t.d.engine.History()
+	var b strings.Builder
+	b.WriteString(`<ol start="` + strconv.Itoa(t.From+1) + `">`)
+	for _, i := range rows[t.From:min(t.To, len(rows))] {
+		e := &h[i]
+		b.WriteString(`<li class="ev-` + e.Kind.String())
+		if e.Failed() {
+			b.WriteString(" error")
+		}
+		// The trace's canonical lines (those the digest is computed
+		// over, as `txnlab run` prints them): data, in monospace, the
+		// same in every language.
+		b.WriteString(`"><code>` + escape.HTML(strings.TrimSpace(e.Line(t.d.engine.Names()))) + "</code></li>")
+	}
+	b.WriteString("</ol>")
+	return app.Raw(b.String())
+}

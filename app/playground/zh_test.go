@@ -1,0 +1,228 @@
+package playground
+
+import (
+	"fmt"
+	"html"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/maxence-charriere/go-app/v10/pkg/app"
+
+	"txnlab/app/pagetext"
+	"txnlab/app/panels"
+	"txnlab/app/uitext"
+	"txnlab/i18n/english"
+	"txnlab/lessons/doc"
+)
+
+// The Chinese playground, pre-rendered as the server sends it and at
+// every tab of the inspector at the end of a scenario that breaks a
+// mechanism, shows no English sentence; the English one does (the check
+// can fail).
+func TestChinesePlaygroundHasNoEnglishSentence(t *testing.T) {
+	for _, slug := range []string{"happy-path", "broken/coordinator-epoch", "zombie-fenced-on-produce"} {
+		p := newTestPlayground(t, slug)
+		p.lang = string(doc.Chinese)
+		p.lib.libraryListed = true
+		p.engine.Seek(p.engine.Len())
+		p.snapshot()
+		for i := range p.engine.Events() {
+			if e := p.engine.Events()[i]; e.MsgID != 0 && e.Resp {
+				p.selected = e.MsgID // a message open in the panel
+				break
+			}
+		}
+		for _, tab := range panels.Tabs {
+			p.view.tab = tab.ID
+			h := render(p)
+			for _, w := range pagetext.EnglishIn(h) {
+				t.Errorf("%s, tab %s: English on the Chinese page: %q", slug, tab.ID, w)
+			}
+		}
+		p.lang = "en"
+		if len(pagetext.EnglishIn(render(p))) == 0 {
+			t.Errorf("%s: the English page has no English sentence: the check cannot fail", slug)
+		}
+	}
+}
+
+// Every library scenario has a Chinese title and summary on a Chinese
+// page, from its Chinese twin's header (scenarios/zh), each title its own.
+func TestEveryScenarioIsInChinese(t *testing.T) {
+	en, zh := Library(), libraryIn(doc.Chinese)
+	if len(zh) != len(en) {
+		t.Fatalf("%d scenarios in Chinese, %d in English", len(zh), len(en))
+	}
+	seen := map[string]string{}
+	for i, sc := range zh {
+		if sc.Slug != en[i].Slug || sc.Lang == "" {
+			t.Errorf("%s: no Chinese twin (%s in English)", sc.Slug, en[i].Slug)
+		}
+		for _, s := range []string{sc.Title, sc.Purpose} {
+			if !hasHan(s) {
+				t.Errorf("%s: %q is not Chinese", sc.Slug, s)
+			}
+			for _, w := range english.Sentences(s) {
+				t.Errorf("%s: English in the Chinese summary: %q", sc.Slug, w)
+			}
+		}
+		if other, dup := seen[sc.Title]; dup {
+			t.Errorf("%s and %s share the Chinese title %q", other, sc.Slug, sc.Title)
+		}
+		seen[sc.Title] = sc.Slug
+	}
+	if len(libraryTopicsZh) != len(LibraryTopics) {
+		t.Errorf("%d Chinese topic titles for %d topics", len(libraryTopicsZh), len(LibraryTopics))
+	}
+}
+
+// A script that does not parse shows, on a Chinese page, its line and
+// column, a Chinese sentence, the identifiers the core's English names,
+// and no English sentence.
+func TestChineseScriptErrors(t *testing.T) {
+	base := "cluster brokers=3\ntopic orders partitions=1\nproducer app transactional.id=t1\n"
+	for _, tc := range []struct{ src, ident string }{
+		{base + "app init\napp bgin\n", "bgin"},
+		{"cluster brokers=3\ntopc orders partitions=1\n", "topc"},
+		{base + "app init\napp begin\napp send nowhere/0 k=v\n", "nowhere"},
+		{base + "expect app stat READY\n", "stat"},
+		{base + "app init x=1\n", "x=1"},
+		{"cluster brokers=3\ncluster brokers=3\n", ""},
+	} {
+		p := NewPlayground()
+		err := p.engine.Begin(tc.src)
+		if err == nil {
+			for done := false; !done; {
+				done, _ = p.engine.Work(time.Hour)
+			}
+			if se := p.engine.Err(); se != nil {
+				err = se
+			}
+		}
+		if err == nil {
+			t.Errorf("%q: no error", tc.src)
+			continue
+		}
+		se := asScriptError(err)
+		for _, kind := range []string{"Line %d, column %d: %s", "Line %d, column %d stops the run: %s"} {
+			h := renderUI(uitext.ScriptErrorText("zh", kind, se)...)
+			if want := fmt.Sprintf("第 %d 行第 %d 列", se.Line, se.Col); !strings.Contains(h, want) || se.Line < 2 {
+				t.Errorf("%q: no line and column in %s", se.Msg, h)
+			}
+			if tc.ident != "" && !strings.Contains(h, "<code>"+tc.ident+"</code>") {
+				t.Errorf("%q: the identifier %q is not named in %s", se.Msg, tc.ident, h)
+			}
+			for _, w := range pagetext.EnglishIn(h) {
+				t.Errorf("%q: English in the Chinese error: %q", se.Msg, w)
+			}
+		}
+		if en := renderUI(uitext.ScriptErrorText("en", "Line %d, column %d: %s", se)...); !strings.Contains(en, html.EscapeString(se.Msg)) && !strings.Contains(en, se.Msg) {
+			t.Errorf("the English error lost the core's text: %s", en)
+		}
+		for _, w := range english.Sentences(uitext.CoreErrorIn("zh", se.Msg)) {
+			t.Errorf("%q: English in the Chinese action error: %q", se.Msg, w)
+		}
+	}
+}
+
+func renderUI(uis ...app.UI) string { return app.HTMLString(app.Span().Body(uis...)) }
+
+// The live region says each step in words, in the page's language, from
+// the events' fields: at the step where the coordinator writes
+// PrepareCommit, who wrote what where.
+func TestNarrationSaysTheStepInWords(t *testing.T) {
+	p := newTestPlayground(t, "happy-path")
+	e := p.engine
+	at := -1
+	for i := 1; i <= e.Len() && at < 0; i++ {
+		for j := e.EventsAt(i - 1); j < e.EventsAt(i); j++ {
+			if ev := e.History()[j]; ev.Kind.String() == "append" && !ev.Internal && strings.Contains(ev.Text, "state=PrepareCommit") {
+				at = i
+			}
+		}
+	}
+	if at < 0 {
+		t.Fatal("no PrepareCommit write in the happy path")
+	}
+	e.Seek(at)
+	en := panels.Narration("en", e, p.filter)
+	zh := panels.Narration("zh", e, p.filter)
+	for _, want := range []string{fmt.Sprintf("Step %d of %d: ", at, e.Len()), "broker-2, coordinator of checkout-1, writes PrepareCommit to __transaction_state/32"} {
+		if !strings.Contains(en, want) {
+			t.Errorf("English narration %q lacks %q", en, want)
+		}
+	}
+	for _, want := range []string{fmt.Sprintf("第 %d 步", at), "broker-2 作为 checkout-1 的协调器，把 PrepareCommit 写入 __transaction_state/32"} {
+		if !strings.Contains(zh, want) {
+			t.Errorf("Chinese narration %q lacks %q", zh, want)
+		}
+	}
+	if strings.Contains(en, e.Digest()) || len(english.Sentences(zh)) > 0 {
+		t.Errorf("narrations: %q / %q", en, zh)
+	}
+	// Every step of a scenario that crashes and fences says something
+	// in both languages, and the Chinese never an English sentence.
+	p = newTestPlayground(t, "zombie-fenced-on-produce")
+	for i := 1; i <= p.engine.Len(); i++ {
+		p.engine.Seek(i)
+		zh := panels.Narration("zh", p.engine, p.filter)
+		if !strings.HasPrefix(zh, "第 ") {
+			t.Fatalf("step %d: %q", i, zh)
+		}
+		for _, w := range english.Sentences(zh) {
+			t.Errorf("step %d: English in the Chinese narration: %q", i, w)
+		}
+	}
+	if html := render(p); !strings.Contains(html, `aria-live="polite"`) || !strings.Contains(html, `id="narration"`) {
+		t.Error("the page has no polite live region")
+	}
+}
+
+// The identifiers of the core's texts, as a Chinese page names them.
+func TestErrorIdentifiers(t *testing.T) {
+	for msg, want := range map[string]string{
+		`unknown producer action "bgin"; did you mean "begin"? (a producer can init, begin, send)`: "bgin begin",
+		"p1's transaction #1 committed, but its offset 5 of audit/1 for group g1 is still pending": "p1 audit/1 g1",
+		"broker-2 answers PRODUCER_FENCED to InitProducerId on __transaction_state/39":             "broker-2 PRODUCER_FENCED InitProducerId __transaction_state/39",
+		"transaction.timeout.ms (60 s) passed: the coordinator aborts":                             "transaction.timeout.ms",
+		"an unterminated \"quote": "",
+		"":                        "",
+	} {
+		if got := strings.Join(uitext.ErrorIdentifiers(msg), " "); got != want {
+			t.Errorf("errorIdentifiers(%q) = %q, want %q", msg, got, want)
+		}
+	}
+	if s, ok := uitext.DidYouMean(`unknown statement "topc"; did you mean "topic"?`); !ok || s != "topic" {
+		t.Errorf("didYouMean = %q, %v", s, ok)
+	}
+	for text, want := range map[string]string{
+		"[checkout-1:{state=PrepareCommit pid=0 epoch=0}]": "checkout-1 PrepareCommit",
+		"[t:{state=Empty}]":                          "t Empty",
+		"[order-42=created] pid=0 epoch=0 seq=0 txn": "",
+		"[:{state=Empty}]":                           "",
+	} {
+		id, state, ok := panels.TxnStateRecord(text)
+		if got := strings.TrimSpace(id + " " + state); ok != (want != "") || (ok && got != want) {
+			t.Errorf("txnStateRecord(%q) = %q, %v", text, got, ok)
+		}
+	}
+}
+
+// Reading any text for its identifiers never panics, and every
+// identifier is in the text.
+func FuzzErrorIdentifiers(f *testing.F) {
+	f.Add(`unknown producer action "bgin"; did you mean "begin"?`)
+	f.Add("`app` is paused: resume it first")
+	f.Add("[checkout-1:{state=Ongoing pid=0 epoch=0}]")
+	f.Fuzz(func(t *testing.T, msg string) {
+		for _, id := range uitext.ErrorIdentifiers(msg) {
+			if !strings.Contains(msg, id) {
+				t.Fatalf("%q is not in %q", id, msg)
+			}
+		}
+		uitext.DidYouMean(msg)
+		panels.TxnStateRecord(msg)
+		uitext.CoreErrorIn("zh", msg)
+	})
+}
