@@ -160,7 +160,7 @@ func loadHistory(b *browser, src string) (steps int) {
 }
 
 // waitBackground waits until the page has finished its background work
-// (parking sessions along the history: app/idle.go).
+// (parking sessions along the history: app/playground/idle.go).
 func waitBackground(b *browser) {
 	b.t.Helper()
 	ctx, cancel := context.WithTimeout(b.ctx, 120*time.Second)
@@ -194,7 +194,7 @@ func summarize(xs []float64) stats {
 // the navigation's start, when a press of Step first moves the history:
 // the page polls by pressing Step every 4 ms from its first script on.
 // The server's page steps through its first steps before the app has
-// started (app/early_steps.go), so that is also timed apart: when the
+// started (app/playground/early_steps.go), so that is also timed apart: when the
 // app, once mounted, takes a step of its own (the app's time to
 // interactive). The floor's time is its app's first step: it is served
 // by the same server, so its pre-rendered page is the playground's, early

@@ -15,7 +15,7 @@ import (
 )
 
 // shareLink is the fragment the Share button writes for a script at a
-// step (app/share.go): the script deflated, URL-safe base64.
+// step (app/playground/share.go): the script deflated, URL-safe base64.
 func shareLink(t *testing.T, script string, step int) string {
 	t.Helper()
 	var b bytes.Buffer

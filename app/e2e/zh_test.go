@@ -402,7 +402,7 @@ func TestChineseDiagramNotes(t *testing.T) {
 	}
 }
 
-// readScenario is a test script kept as a file (app/notes_test.go reads it too).
+// readScenario is a test script kept as a file (app/playground/notes_test.go reads it too).
 func readScenario(path string) string {
 	b, err := os.ReadFile(path)
 	if err != nil {

@@ -89,6 +89,8 @@ type comparison struct {
 	shown, differing int
 }
 
+// NewComparePage is the compare route's page, under the default
+// settings (Kafka 3.5 against 4.0) until its address says others.
 func NewComparePage() *comparePage {
 	c := &comparePage{settings: [2]string{defaultSettingsA, defaultSettingsB}}
 	if app.IsClient {

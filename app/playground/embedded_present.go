@@ -17,7 +17,10 @@ const (
 
 // PresentStep is a move asked of the presented playground ID: "next",
 // "back", "home" or "end".
-type PresentStep struct{ ID, Move string }
+type PresentStep struct {
+	ID   string // the scenario block's id
+	Move string // next, back, home or end
+}
 
 // onPresentStep carries out a presenter's move on this playground.
 func (s *ScenarioPlayground) onPresentStep(ctx app.Context, a app.Action) {

@@ -8,8 +8,6 @@ import (
 	"testing"
 	"unicode"
 
-	"github.com/maxence-charriere/go-app/v10/pkg/app"
-
 	"txnlab/app/panels"
 	"txnlab/app/site"
 	"txnlab/app/uitext"
@@ -136,22 +134,6 @@ func TestMessagesUseTheGlossary(t *testing.T) {
 			if word.MatchString(m[0]) && !strings.Contains(m[1], zh) {
 				t.Errorf("%s: %q names %q, but its Chinese %q does not say %q", key, m[0], term.En, m[1], zh)
 			}
-		}
-	}
-}
-
-// The update notice appears once go-app reports a new version, with the
-// reload, in the page's language; before that it takes no room.
-func TestUpdateNotice(t *testing.T) {
-	u := &site.UpdateNotice{Lang: doc.Chinese}
-	if html := app.HTMLString(u.Render()); !strings.Contains(html, "hidden") {
-		t.Errorf("with no update the notice shows: %s", html)
-	}
-	u.Available = true
-	html := app.HTMLString(u.Render())
-	for _, want := range []string{"新版本已经就绪", `data-action="update"`, `role="status"`} {
-		if !strings.Contains(html, want) {
-			t.Errorf("the notice lacks %q: %s", want, html)
 		}
 	}
 }

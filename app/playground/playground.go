@@ -149,6 +149,7 @@ type libraryChoice struct {
 	loadGen       int    // the scenario list's pending choice (onLoadScenario)
 }
 
+// NewPlayground is the playground route's page.
 func NewPlayground() *playground {
 	// The first playground of the page takes the run the page began
 	// before it mounted (StartFirstRun).

@@ -39,9 +39,9 @@ const presenterSizeKey = "txnlab.presenter.size"
 // Presenter is the presenter view's state, which a page that can be
 // presented embeds.
 type Presenter struct {
-	Presenting bool
-	Size       int // index in presenterSizes
-	Blank      bool
+	Presenting bool // the page is presented
+	Size       int  // index in PresenterSizes
+	Blank      bool // B blanked the screen
 }
 
 // StartPresenting shows the view at the size the browser kept.
@@ -55,6 +55,7 @@ func (v *Presenter) StartPresenting() {
 	}
 }
 
+// StopPresenting goes back to the page as it was.
 func (v *Presenter) StopPresenting() { v.Presenting, v.Blank = false, false }
 
 // Resize moves the type size by delta steps and keeps it.

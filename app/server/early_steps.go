@@ -8,7 +8,7 @@ import (
 // earlySteps is an inline script in every page's head that makes the
 // playground's Step work before the wasm has started (issue 13): the
 // server renders the playground's changing parts at its first steps as
-// templates (app/early_steps.go), and this swaps them in when Step, Step
+// templates (app/playground/early_steps.go), and this swaps them in when Step, Step
 // back, Reset, the scrubber or their keys are used. Run to end is
 // remembered. When the app starts it calls txnlabEarly.stop(), which
 // ends this and says where the learner is, and the app draws that

@@ -16,7 +16,7 @@ import (
 //
 // Only a page that shows a playground (pre-rendered by the server) gets
 // one here; any other page's Go starts it when a playground needs it
-// (app/remote_engine.go), and so does ?engine=page, which keeps the
+// (app/playground/remote_engine.go), and so does ?engine=page, which keeps the
 // engine on the page. The worker's first replies, and an error, wait in
 // txnlabEngineQueued until the page's Go takes the worker over.
 //

@@ -27,7 +27,7 @@ import (
 
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 
-	txnapp "txnlab/app"
+	"txnlab/app/pages"
 	"txnlab/app/site"
 	"txnlab/classroom"
 	"txnlab/lessons/doc"
@@ -145,7 +145,7 @@ func New(cfg Config) (*Server, error) {
 		return nil, err
 	}
 	site.UseLessons(src)
-	txnapp.Register()
+	pages.Register()
 	s.pages = newPagesHandler(s.version, len(s.wasm.raw), s.lessons.cacheable())
 	return s, nil
 }
@@ -177,7 +177,7 @@ func newPagesHandler(version string, wasmLen int, lessons []string) *app.Handler
 		Name:        "txnlab",
 		ShortName:   "txnlab",
 		Title:       "txnlab — Kafka transactions, step by step",
-		Description: txnapp.Description,
+		Description: pages.Description,
 		Lang:        "en",
 		Keywords:    []string{"Kafka", "transactions", "exactly-once", "simulation", "playground"},
 		Icon: app.Icon{
@@ -197,7 +197,7 @@ func newPagesHandler(version string, wasmLen int, lessons []string) *app.Handler
 		NoDefaultStyles: true,
 		// go-app's service worker caches "/" and the assets; caching every
 		// route and the favicon too is what makes the site work offline.
-		CacheableResources: slices.Concat(txnapp.Paths(), []string{"/web/icon.svg", site.EngineWorkerPath}, txnapp.LibraryLinks(), lessons),
+		CacheableResources: slices.Concat(pages.Paths(), []string{"/web/icon.svg", site.EngineWorkerPath}, pages.LibraryLinks(), lessons),
 		Version:            version,
 		WasmContentLength:  strconv.Itoa(wasmLen),
 		Resources:          webResolver{},
@@ -309,7 +309,7 @@ func (s *Server) ServeHTTP(rw http.ResponseWriter, r *http.Request) {
 // isPage reports whether p is one of the site's pages (a lesson among
 // them), answered 200.
 func (s *Server) isPage(p string) bool {
-	if txnapp.Routed(p) {
+	if pages.Routed(p) {
 		return true // the review among them, under the lessons' prefix
 	}
 	return isLessonPage(p) && s.lessons.knownPage(p)

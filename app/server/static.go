@@ -13,10 +13,9 @@ import (
 	pathpkg "path"
 	"path/filepath"
 	"strings"
+	"txnlab/app/pages"
 
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
-
-	txnapp "txnlab/app"
 )
 
 // WriteStatic writes the whole site into dir as plain files, for any
@@ -55,7 +54,7 @@ func (s *Server) WriteStatic(dir string) error {
 	for _, f := range []string{"/wasm_exec.js", "/app.js", "/app-worker.js", "/manifest.webmanifest", "/app.css"} {
 		files[f] = f
 	}
-	for _, p := range append(txnapp.Paths(), s.lessons.pages...) {
+	for _, p := range append(pages.Paths(), s.lessons.pages...) {
 		files[p] = staticPageFile(p)
 	}
 	for addr, file := range files {

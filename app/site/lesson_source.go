@@ -50,9 +50,9 @@ const pageDataID = "page-data"
 
 // PageData is what a lesson or catalogue page carries for the browser.
 type PageData struct {
-	Path      string
-	Lesson    *doc.Lesson   `json:",omitempty"`
-	Catalogue doc.Catalogue `json:",omitempty"`
+	Path      string        // the page's path, which the data is of
+	Lesson    *doc.Lesson   `json:",omitempty"` // a lesson page's lesson
+	Catalogue doc.Catalogue `json:",omitempty"` // the lessons page's list
 }
 
 // EmbedPageData renders d into the page, on the server only: the browser

@@ -13,17 +13,19 @@ import (
 // carries one in its header (shellIn).
 type UpdateNotice struct {
 	app.Compo
-	Lang      doc.Lang
-	Available bool
+	Lang      doc.Lang // of the page it is in
+	available bool     // set by go-app's calls only: a parent's render must not reset it
 }
 
-func (u *UpdateNotice) OnMount(ctx app.Context) { u.Available = ctx.AppUpdateAvailable() }
+// OnMount reads whether a version came while the page was away.
+func (u *UpdateNotice) OnMount(ctx app.Context) { u.available = ctx.AppUpdateAvailable() }
 
 // OnAppUpdate is go-app's call once a new version is ready.
-func (u *UpdateNotice) OnAppUpdate(ctx app.Context) { u.Available = ctx.AppUpdateAvailable() }
+func (u *UpdateNotice) OnAppUpdate(ctx app.Context) { u.available = ctx.AppUpdateAvailable() }
 
+// Render is the notice with its reload button, or nothing.
 func (u *UpdateNotice) Render() app.UI {
-	if !u.Available {
+	if !u.available {
 		return app.Span().Class("update-notice").Hidden(true)
 	}
 	return app.Div().Class("update-notice").Role("status").Body(

@@ -27,8 +27,8 @@ func TestClientLinksNoServerWeight(t *testing.T) {
 	for _, p := range strings.Fields(string(out)) {
 		deps[p] = true
 	}
-	if !deps["txnlab/app"] || !deps["txnlab/core/scenario"] {
-		t.Fatal("the list of the wasm's packages is not what it should be: txnlab/app or the core is missing")
+	if !deps["txnlab/app/pages"] || !deps["txnlab/core/scenario"] {
+		t.Fatal("the list of the wasm's packages is not what it should be: txnlab/app/pages or the core is missing")
 	}
 	for _, p := range []string{"net/http", "crypto/tls", "crypto/x509",
 		"txnlab/app/server", "github.com/andybalholm/brotli", "github.com/yuin/goldmark",

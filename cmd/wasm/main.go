@@ -13,8 +13,8 @@ import (
 
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 
-	txnapp "txnlab/app"
 	"txnlab/app/engine"
+	"txnlab/app/pages"
 	"txnlab/app/playground"
 	"txnlab/app/site"
 )
@@ -24,7 +24,7 @@ func main() {
 		engine.ServeWorker()
 		return
 	}
-	txnapp.Register()
+	pages.Register()
 	site.ListenForPanics()
 	dropFinalSlash()
 	playground.StartFirstRun()

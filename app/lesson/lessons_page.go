@@ -1,4 +1,4 @@
-package app
+package lesson
 
 import (
 	"encoding/json"
@@ -9,6 +9,7 @@ import (
 	"txnlab/app/browser"
 	"txnlab/app/progress"
 	"txnlab/app/site"
+	"txnlab/app/uitext"
 	"txnlab/lessons/doc"
 )
 
@@ -24,15 +25,15 @@ type lessonsPage struct {
 	notice    string
 }
 
-// newLessonsPage is the route's page. In the browser its first render is
+// NewLessonsPage is the route's page. In the browser its first render is
 // already the page's language and the learner's progress: go-app renders
 // before OnNav, and a page drawn first in English then redrawn would show
 // a reader (and a quick test) the wrong one.
-func newLessonsPage() *lessonsPage {
+func NewLessonsPage() *lessonsPage {
 	p := &lessonsPage{}
 	if app.IsClient {
 		path := app.Window().URL().Path
-		p.lang, p.progress = langOf(path), progress.Load()
+		p.lang, p.progress = uitext.LangOf(path), progress.Load()
 		if d, ok := site.ReadPageData(path); ok {
 			p.path, p.catalogue = d.Path, d.Catalogue
 		}
@@ -42,8 +43,8 @@ func newLessonsPage() *lessonsPage {
 
 func (p *lessonsPage) OnNav(ctx app.Context) {
 	path := ctx.Page().URL().Path
-	p.lang = langOf(path)
-	site.SetPageIn(ctx, p.lang, tr(p.lang, "lessons.title"), tr(p.lang, "lessons.lead"))
+	p.lang = uitext.LangOf(path)
+	site.SetPageIn(ctx, p.lang, uitext.Tr(p.lang, "lessons.title"), uitext.Tr(p.lang, "lessons.lead"))
 	p.progress = progress.Load()
 	if p.path == path && p.catalogue != nil {
 		return
@@ -62,16 +63,16 @@ func (p *lessonsPage) OnNav(ctx app.Context) {
 
 func (p *lessonsPage) Render() app.UI {
 	l := p.lang
-	return site.ShellIn(l, inLang(l, site.PathLessons), true,
+	return site.ShellIn(l, uitext.InLang(l, site.PathLessons), true,
 		site.EmbedPageData(site.PageData{Path: p.path, Catalogue: p.catalogue}),
 		app.Section().Class("lessons").Body(
-			app.H1().Text(tr(l, "lessons.title")),
-			app.P().Class("lead").Text(tr(l, "lessons.lead")),
-			app.If(p.failed, func() app.UI { return app.P().Class("notice").Role("alert").Text(tr(l, "lesson.offline")) }),
+			app.H1().Text(uitext.Tr(l, "lessons.title")),
+			app.P().Class("lead").Text(uitext.Tr(l, "lessons.lead")),
+			app.If(p.failed, func() app.UI { return app.P().Class("notice").Role("alert").Text(uitext.Tr(l, "lesson.offline")) }),
 			app.Ol().Class("course").Body(app.Range(p.catalogue).Slice(func(i int) app.UI {
 				return p.renderEntry(p.catalogue[i])
 			})),
-			app.P().Class("review-link").Body(app.A().Href(inLang(l, site.PathReview)).Text(tr(l, "review.link"))),
+			app.P().Class("review-link").Body(app.A().Href(uitext.InLang(l, site.PathReview)).Text(uitext.Tr(l, "review.link"))),
 			calibrationLine(l, progress.Load(), nil),
 			p.renderProgressTools(),
 		),
@@ -80,10 +81,10 @@ func (p *lessonsPage) Render() app.UI {
 
 func (p *lessonsPage) renderEntry(m doc.Meta) app.UI {
 	l := p.lang
-	status := tr(l, "lessons.new")
+	status := uitext.Tr(l, "lessons.new")
 	if p.progress != nil {
 		if lp := p.progress.Lessons[m.Slug]; lp != nil && lp.Opened {
-			status = tr(l, "lessons.opened")
+			status = uitext.Tr(l, "lessons.opened")
 		}
 	}
 	answered, total := p.questionTally(m)
@@ -96,7 +97,7 @@ func (p *lessonsPage) renderEntry(m doc.Meta) app.UI {
 		app.P().Class("lesson-progress").Attr("data-progress", status).Body(
 			app.Span().Text(status),
 			app.If(total > 0, func() app.UI {
-				return app.Span().Text(" · " + fmt.Sprintf(tr(l, "lessons.answered"), answered, total))
+				return app.Span().Text(" · " + fmt.Sprintf(uitext.Tr(l, "lessons.answered"), answered, total))
 			}),
 		),
 	)
@@ -122,13 +123,13 @@ func (p *lessonsPage) questionTally(m doc.Meta) (right, total int) {
 
 func (p *lessonsPage) renderProgressTools() app.UI {
 	l := p.lang
-	return app.Section().Class("progress-tools").Aria("label", tr(l, "lessons.progress")).Body(
-		app.H2().Text(tr(l, "lessons.progress")),
-		app.P().Text(tr(l, "lessons.stored")),
+	return app.Section().Class("progress-tools").Aria("label", uitext.Tr(l, "lessons.progress")).Body(
+		app.H2().Text(uitext.Tr(l, "lessons.progress")),
+		app.P().Text(uitext.Tr(l, "lessons.stored")),
 		app.Div().Class("tool-row").Body(
-			app.Button().Class("button").Attr("data-action", "export-progress").Text(tr(l, "lessons.export")).OnClick(p.onExport),
+			app.Button().Class("button").Attr("data-action", "export-progress").Text(uitext.Tr(l, "lessons.export")).OnClick(p.onExport),
 			app.Label().Class("button file-button").Body(
-				app.Text(tr(l, "lessons.import")),
+				app.Text(uitext.Tr(l, "lessons.import")),
 				app.Input().Type("file").Accept(".json,application/json").Class("visually-hidden").
 					Attr("data-action", "import-progress").OnChange(p.onImport),
 			),
@@ -157,13 +158,13 @@ func (p *lessonsPage) onImport(ctx app.Context, e app.Event) {
 		ctx.Dispatch(func(ctx app.Context) {
 			in, ok := progress.Parse(text)
 			if !ok {
-				p.notice = tr(p.lang, "lessons.badfile")
+				p.notice = uitext.Tr(p.lang, "lessons.badfile")
 				return
 			}
 			prog := progress.Load()
 			prog.Merge(in)
 			prog.Save()
-			p.progress, p.notice = prog, tr(p.lang, "lessons.imported")
+			p.progress, p.notice = prog, uitext.Tr(p.lang, "lessons.imported")
 		})
 		return nil
 	})

@@ -1,6 +1,6 @@
 //go:build js && wasm
 
-package app
+package lesson
 
 import (
 	"txnlab/app/engine"

@@ -1,4 +1,4 @@
-package app
+package lesson
 
 import (
 	"fmt"
@@ -6,6 +6,7 @@ import (
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 
 	"txnlab/app/playground"
+	"txnlab/app/uitext"
 	"txnlab/lessons/doc"
 )
 
@@ -110,9 +111,9 @@ func (p *lessonPage) moveSlide(d int) {
 // presentButton enters the presentation.
 func (p *lessonPage) presentButton() app.UI {
 	return app.Button().Type("button").Class("tool present-button").DataSet("action", "present").
-		Attr("aria-keyshortcuts", "P").Title(tr(p.lang, "pres.enter.title")).
+		Attr("aria-keyshortcuts", "P").Title(uitext.Tr(p.lang, "pres.enter.title")).
 		OnClick(func(ctx app.Context, e app.Event) { p.togglePresenting() }).
-		Text(tr(p.lang, "pres.enter"))
+		Text(uitext.Tr(p.lang, "pres.enter"))
 }
 
 // renderPresenter is the presented lesson: the bar, with the lesson's
@@ -127,11 +128,11 @@ func (p *lessonPage) renderPresenter() app.UI {
 	}
 	extra := []app.UI{
 		app.Span().Class("pres-title").Text(les.Title),
-		nav(-1, "pres-prev", tr(l, "pres.prev"), p.slide == 0),
-		app.Output().Class("pres-slide").DataSet("slide", p.slide).Text(fmt.Sprintf(tr(l, "pres.slide"), min(p.slide+1, len(slides)), len(slides))),
-		nav(1, "pres-next", tr(l, "pres.next"), p.slide >= len(slides)-1),
+		nav(-1, "pres-prev", uitext.Tr(l, "pres.prev"), p.slide == 0),
+		app.Output().Class("pres-slide").DataSet("slide", p.slide).Text(fmt.Sprintf(uitext.Tr(l, "pres.slide"), min(p.slide+1, len(slides)), len(slides))),
+		nav(1, "pres-next", uitext.Tr(l, "pres.next"), p.slide >= len(slides)-1),
 	}
-	var body app.UI = app.P().Class("notice").Text(tr(l, "pres.noblocks"))
+	var body app.UI = app.P().Class("notice").Text(uitext.Tr(l, "pres.noblocks"))
 	if len(slides) > 0 {
 		body = p.renderSegment(les.Segments[slides[p.slide]])
 	}

@@ -1,4 +1,4 @@
-package app
+package lesson
 
 import (
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
@@ -6,6 +6,7 @@ import (
 	"txnlab/app/class"
 	"txnlab/app/playground"
 	"txnlab/app/site"
+	"txnlab/app/uitext"
 	"txnlab/lessons/doc"
 )
 
@@ -89,9 +90,9 @@ func (p *lessonPage) renderClass() app.UI {
 		case c.Teacher && slug != "":
 			c.SendState(ctx, lessonClassState(slug))
 		case !c.Teacher && c.Following && c.State.Rev != 0 && c.State.Lesson != slug:
-			to := inLang(l, site.PathPlayground)
+			to := uitext.InLang(l, site.PathPlayground)
 			if c.State.Lesson != "" {
-				to = inLang(l, site.PathLessons+"/"+c.State.Lesson)
+				to = uitext.InLang(l, site.PathLessons+"/"+c.State.Lesson)
 			}
 			ctx.Navigate(to)
 		case !c.Teacher && c.Following && c.State.Rev != 0:
@@ -116,7 +117,7 @@ func (p *lessonPage) renderClassQuestions() app.UI {
 		}
 		text, choices := classQuestionText(q)
 		items = append(items, app.Li().Body(
-			app.Button().DataSet("class-open", q.ID).Text(tr(l, "class.q.open")).OnClick(func(ctx app.Context, e app.Event) {
+			app.Button().DataSet("class-open", q.ID).Text(uitext.Tr(l, "class.q.open")).OnClick(func(ctx app.Context, e app.Event) {
 				c.Ask(ctx, "open", q.ID, text, choices)
 			}),
 			app.Text(" "+text),
@@ -125,5 +126,5 @@ func (p *lessonPage) renderClassQuestions() app.UI {
 	if len(items) == 0 {
 		return nil
 	}
-	return app.Details().Class("class-bar").ID("class-lesson-questions").Body(app.Summary().Text(tr(l, "class.q.lesson")), app.Ul().Body(items...))
+	return app.Details().Class("class-bar").ID("class-lesson-questions").Body(app.Summary().Text(uitext.Tr(l, "class.q.lesson")), app.Ul().Body(items...))
 }

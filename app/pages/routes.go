@@ -1,4 +1,4 @@
-package app
+package pages
 
 import (
 	"slices"
@@ -6,6 +6,7 @@ import (
 
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 
+	"txnlab/app/lesson"
 	"txnlab/app/playground"
 	"txnlab/app/site"
 	"txnlab/lessons/doc"
@@ -21,9 +22,9 @@ var registerOnce = sync.OnceFunc(func() {
 	app.Route("/zh", func() app.Composer { return newHomePage() })
 	app.Route("/zh/", func() app.Composer { return newHomePage() })
 	for _, prefix := range []string{"", "/zh"} {
-		app.Route(prefix+site.PathLessons, func() app.Composer { return newLessonsPage() })
-		app.Route(prefix+site.PathReview, func() app.Composer { return newReviewPage() })
-		app.RouteMatching(pathPrefix(prefix+site.PathLessons+"/"), func() app.Composer { return newLessonPage() })
+		app.Route(prefix+site.PathLessons, func() app.Composer { return lesson.NewLessonsPage() })
+		app.Route(prefix+site.PathReview, func() app.Composer { return lesson.NewReviewPage() })
+		app.RouteMatching(pathPrefix(prefix+site.PathLessons+"/"), func() app.Composer { return lesson.NewLessonPage() })
 	}
 	for _, prefix := range []string{"", "/zh"} {
 		app.Route(prefix+site.PathPlayground, func() app.Composer { return playground.NewPlayground() })

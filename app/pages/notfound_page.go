@@ -1,9 +1,10 @@
-package app
+package pages
 
 import (
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 
 	"txnlab/app/site"
+	"txnlab/app/uitext"
 	"txnlab/lessons/doc"
 )
 
@@ -20,27 +21,27 @@ func newNotFoundPage() *notFoundPage {
 	p := &notFoundPage{}
 	if app.IsClient {
 		p.path = app.Window().URL().Path
-		p.lang = langOf(p.path)
+		p.lang = uitext.LangOf(p.path)
 	}
 	return p
 }
 
 func (p *notFoundPage) OnNav(ctx app.Context) {
 	p.path = ctx.Page().URL().Path
-	p.lang = langOf(p.path)
-	site.SetPageIn(ctx, p.lang, tr(p.lang, "notfound.title"), tr(p.lang, "notfound.title"))
+	p.lang = uitext.LangOf(p.path)
+	site.SetPageIn(ctx, p.lang, uitext.Tr(p.lang, "notfound.title"), uitext.Tr(p.lang, "notfound.title"))
 }
 
 func (p *notFoundPage) Render() app.UI {
 	l := p.lang
 	return site.ShellIn(l, p.path, false,
 		app.Section().Class("not-found").Body(
-			app.H1().Text(tr(l, "notfound.title")),
-			app.P().Text(tr(l, "notfound.text")),
+			app.H1().Text(uitext.Tr(l, "notfound.title")),
+			app.P().Text(uitext.Tr(l, "notfound.text")),
 			app.Ul().Class("actions").Body(
-				app.Li().Body(app.A().Class("button primary").Href(inLang(l, site.PathLessons)).Text(tr(l, "nav.lessons"))),
-				app.Li().Body(app.A().Class("button").Href(inLang(l, site.PathHome)).Text(tr(l, "nav.home"))),
-				app.Li().Body(app.A().Class("button").Href(inLang(l, site.PathPlayground)).Text(tr(l, "nav.playground"))),
+				app.Li().Body(app.A().Class("button primary").Href(uitext.InLang(l, site.PathLessons)).Text(uitext.Tr(l, "nav.lessons"))),
+				app.Li().Body(app.A().Class("button").Href(uitext.InLang(l, site.PathHome)).Text(uitext.Tr(l, "nav.home"))),
+				app.Li().Body(app.A().Class("button").Href(uitext.InLang(l, site.PathPlayground)).Text(uitext.Tr(l, "nav.playground"))),
 			),
 		),
 	)

@@ -1,4 +1,4 @@
-package app
+package lesson
 
 import (
 	"slices"
@@ -10,6 +10,7 @@ import (
 	"txnlab/app/playground"
 	"txnlab/app/progress"
 	"txnlab/app/site"
+	"txnlab/app/uitext"
 	"txnlab/lessons/doc"
 )
 
@@ -30,10 +31,11 @@ type lessonPage struct {
 	keydown              app.Func // the presenter's keys
 }
 
-func newLessonPage() *lessonPage {
+// NewLessonPage is a lesson route's page.
+func NewLessonPage() *lessonPage {
 	p := &lessonPage{}
 	if app.IsClient {
-		p.lang = langOf(app.Window().URL().Path) // the first render is in the page's language
+		p.lang = uitext.LangOf(app.Window().URL().Path) // the first render is in the page's language
 		if d, ok := site.ReadPageData(app.Window().URL().Path); ok && d.Lesson != nil {
 			p.path, p.lesson, p.catalogue = d.Path, d.Lesson, d.Catalogue
 		}
@@ -82,7 +84,7 @@ var printListened bool
 
 func (p *lessonPage) OnNav(ctx app.Context) {
 	path := ctx.Page().URL().Path
-	p.lang = langOf(path)
+	p.lang = uitext.LangOf(path)
 	slug := site.LessonSlugOf(path)
 	if p.path != path || p.lesson == nil {
 		p.path, p.lesson, p.catalogue, p.failed, p.missing = path, nil, nil, false, false
@@ -146,7 +148,7 @@ func (p *lessonPage) followStep(ctx app.Context) {
 // opened titles the page and records the visit.
 func (p *lessonPage) opened(ctx app.Context) {
 	if p.lesson == nil {
-		site.SetPageIn(ctx, p.lang, tr(p.lang, "lessons.title"), tr(p.lang, "lessons.lead"))
+		site.SetPageIn(ctx, p.lang, uitext.Tr(p.lang, "lessons.title"), uitext.Tr(p.lang, "lessons.lead"))
 		return
 	}
 	site.SetPageIn(ctx, p.lang, p.lesson.Title, p.lesson.Summary)
@@ -173,16 +175,16 @@ func (p *lessonPage) Render() app.UI {
 
 func (p *lessonPage) renderAbsent() app.UI {
 	l := p.lang
-	msg := tr(l, "lesson.loading")
+	msg := uitext.Tr(l, "lesson.loading")
 	switch {
 	case p.missing:
-		msg = tr(l, "lesson.missing")
+		msg = uitext.Tr(l, "lesson.missing")
 	case p.failed:
-		msg = tr(l, "lesson.offline")
+		msg = uitext.Tr(l, "lesson.offline")
 	}
 	return app.Div().Class("lesson-absent").Body(
 		app.P().Class("notice").Role("status").Text(msg),
-		app.P().Body(app.A().Href(inLang(l, site.PathLessons)).Text(tr(l, "lesson.all"))),
+		app.P().Body(app.A().Href(uitext.InLang(l, site.PathLessons)).Text(uitext.Tr(l, "lesson.all"))),
 	)
 }
 
@@ -199,7 +201,7 @@ func (p *lessonPage) renderLesson() app.UI {
 		app.If(afters, func() app.UI {
 			return app.Label().Class("show-all").Body(
 				app.Input().Type("checkbox").Attr("data-action", "show-all").Checked(prog.ShowAll).OnChange(p.onShowAll),
-				app.Text(" "+tr(p.lang, "after.showall")),
+				app.Text(" "+uitext.Tr(p.lang, "after.showall")),
 			)
 		}),
 		app.Range(les.Segments).Slice(func(i int) app.UI { return p.renderSegment(les.Segments[i]) }),
@@ -279,7 +281,7 @@ func (p *lessonPage) renderSegment(s doc.Segment) app.UI {
 		}
 		return app.Details().Class("after-answer").Attr("data-after", s.After).
 			Open(prog.ShowAll || prog.Questions[s.After].Done()).Body(
-			app.Summary().Body(app.Text(tr(p.lang, "after.summary")), app.Span().Class("after-label").Text(tr(p.lang, "after.label"))),
+			app.Summary().Body(app.Text(uitext.Tr(p.lang, "after.summary")), app.Span().Class("after-label").Text(uitext.Tr(p.lang, "after.label"))),
 			app.Raw(`<div class="after-body">`+doc.Fill(s.HTML, vals)+`</div>`),
 		)
 	case s.Exercise != "":
@@ -314,10 +316,10 @@ func (p *lessonPage) renderPrevNext() app.UI {
 			app.Span().Class("pager-title").Text(m.Title),
 		)
 	}
-	return app.Nav().Class("pager").Aria("label", tr(l, "lesson.all")).Body(
-		link(prev, "prev", tr(l, "lesson.prev")),
-		app.A().Href(inLang(l, site.PathLessons)).Text(tr(l, "lesson.all")),
-		link(next, "next", tr(l, "lesson.next")),
+	return app.Nav().Class("pager").Aria("label", uitext.Tr(l, "lesson.all")).Body(
+		link(prev, "prev", uitext.Tr(l, "lesson.prev")),
+		app.A().Href(uitext.InLang(l, site.PathLessons)).Text(uitext.Tr(l, "lesson.all")),
+		link(next, "next", uitext.Tr(l, "lesson.next")),
 	)
 }
 

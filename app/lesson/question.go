@@ -1,4 +1,4 @@
-package app
+package lesson
 
 import (
 	"fmt"
@@ -11,6 +11,7 @@ import (
 
 	"txnlab/app/playground"
 	"txnlab/app/progress"
+	"txnlab/app/uitext"
 	"txnlab/lessons/answer"
 	"txnlab/lessons/doc"
 )
@@ -144,11 +145,11 @@ func (c *questionCard) onConfidence(level string) app.EventHandler {
 func (c *questionCard) onCheck(ctx app.Context, e app.Event) {
 	st := c.state()
 	if c.Q.Answer != "" && strings.TrimSpace(st.Typed) == "" {
-		c.err = tr(c.Lang, "q.type")
+		c.err = uitext.Tr(c.Lang, "q.type")
 		return
 	}
 	if c.Q.Answer == "" && len(st.Picked) == 0 {
-		c.err = tr(c.Lang, "q.pick")
+		c.err = uitext.Tr(c.Lang, "q.pick")
 		return
 	}
 	c.decide(ctx, true)
@@ -174,7 +175,7 @@ func (c *questionCard) decide(ctx app.Context, grade bool) {
 	}
 	run, err := answer.Start(&c.Q, c.Script)
 	if err != nil {
-		c.err = fmt.Sprintf(tr(c.Lang, "q.failed"), err)
+		c.err = fmt.Sprintf(uitext.Tr(c.Lang, "q.failed"), err)
 		return
 	}
 	c.running, c.err = true, ""
@@ -190,7 +191,7 @@ func (c *questionCard) decide(ctx app.Context, grade bool) {
 		c.running = false
 		out, err := run.Outcome()
 		if err != nil {
-			c.err = fmt.Sprintf(tr(c.Lang, "q.failed"), err)
+			c.err = fmt.Sprintf(uitext.Tr(c.Lang, "q.failed"), err)
 			return
 		}
 		c.outcome = out
@@ -240,7 +241,7 @@ func (c *questionCard) Render() app.UI {
 	order := doc.Order(progress.Load().Seed, q.ID, len(q.Choices))
 	return app.Section().Class("question").ID(q.ID).Attr("data-question", q.ID).Attr("data-state", st.State).
 		Aria("labelledby", q.ID+"-prompt").Body(
-		app.H3().Class("question-heading").Text(tr(l, "q.heading")),
+		app.H3().Class("question-heading").Text(uitext.Tr(l, "q.heading")),
 		app.Raw(`<div class="question-prompt" id="`+q.ID+`-prompt">`+q.PromptHTML+`</div>`),
 		app.If(q.Answer != "", func() app.UI {
 			mode := "text"
@@ -248,36 +249,36 @@ func (c *questionCard) Render() app.UI {
 				mode = "decimal"
 			}
 			return app.P().Class("question-answer").Body(
-				app.Label().For(q.ID+"-answer").Text(tr(l, "q.answer")+" "),
+				app.Label().For(q.ID+"-answer").Text(uitext.Tr(l, "q.answer")+" "),
 				app.Input().Type("text").ID(q.ID+"-answer").Attr("data-answer", q.ID).Attr("inputmode", mode).
 					Attr("autocomplete", "off").Value(st.Typed).Disabled(c.running).OnInput(c.onType),
 				app.If(done && c.outcome != nil, func() app.UI {
-					return app.Span().Class("happened-mark").Body(app.Text(" "+tr(l, "q.value")+" "), app.Code().Text(c.outcome.Value))
+					return app.Span().Class("happened-mark").Body(app.Text(" "+uitext.Tr(l, "q.value")+" "), app.Code().Text(c.outcome.Value))
 				}),
 			)
 		}).Else(func() app.UI { return c.renderChoices(order, done) }),
 		app.FieldSet().Class("confidence").Body(
-			app.Legend().Text(tr(l, "q.sure")),
+			app.Legend().Text(uitext.Tr(l, "q.sure")),
 			c.confidenceChoice("high", "q.sure.high"),
 			c.confidenceChoice("mid", "q.sure.mid"),
 			c.confidenceChoice("low", "q.sure.low"),
 		),
 		app.Div().Class("question-actions").Body(
 			app.Button().Class("button primary").Attr("data-action", "check").Disabled(c.running).
-				Text(tr(l, "q.check")).OnClick(c.onCheck),
+				Text(uitext.Tr(l, "q.check")).OnClick(c.onCheck),
 			app.If(st.State == progress.Wrong && c.hints < len(q.HintsHTML), func() app.UI {
-				return app.Button().Class("button").Attr("data-action", "hint").Text(tr(l, "q.hint")).OnClick(c.onHint)
+				return app.Button().Class("button").Attr("data-action", "hint").Text(uitext.Tr(l, "q.hint")).OnClick(c.onHint)
 			}),
 			app.If(st.Tries >= revealAfter && !done, func() app.UI {
-				return app.Button().Class("button").Attr("data-action", "reveal").Text(tr(l, "q.reveal")).OnClick(c.onReveal)
+				return app.Button().Class("button").Attr("data-action", "reveal").Text(uitext.Tr(l, "q.reveal")).OnClick(c.onReveal)
 			}),
 			app.If(c.Varies && done, func() app.UI {
-				return app.Button().Class("button").Attr("data-action", "another").Text(tr(l, "q.another")).OnClick(c.onAnother)
+				return app.Button().Class("button").Attr("data-action", "another").Text(uitext.Tr(l, "q.another")).OnClick(c.onAnother)
 			}),
 		),
 		app.Div().Class("question-status").Aria("live", "polite").Body(c.renderStatus()),
 		app.Range(q.HintsHTML[:min(c.hints, len(q.HintsHTML))]).Slice(func(i int) app.UI {
-			return app.Raw(`<p class="hint"><strong>` + tr(l, "q.hint") + `:</strong> ` + q.HintsHTML[i] + `</p>`)
+			return app.Raw(`<p class="hint"><strong>` + uitext.Tr(l, "q.hint") + `:</strong> ` + q.HintsHTML[i] + `</p>`)
 		}),
 		// The evidence is what the run showed, once it has been run for
 		// an answer (right or wrong) or for the revealed answer.
@@ -286,9 +287,9 @@ func (c *questionCard) Render() app.UI {
 		}),
 		app.If(done && c.outcome != nil, func() app.UI {
 			return app.Div().Class("explanation").Body(
-				app.H4().Text(tr(l, "q.explain")),
+				app.H4().Text(uitext.Tr(l, "q.explain")),
 				app.Raw(`<div class="explanation-text">`+q.ExplainHTML+`</div>`),
-				app.P().Class("modify").Text(tr(l, "q.modify")),
+				app.P().Class("modify").Text(uitext.Tr(l, "q.modify")),
 			)
 		}),
 	)
@@ -303,8 +304,8 @@ func (c *questionCard) renderChoices(order []int, done bool) app.UI {
 		input = "checkbox"
 	}
 	return app.FieldSet().Class("choices").Body(
-		app.Legend().Text(tr(l, "q.predict")),
-		app.If(q.Multiple, func() app.UI { return app.P().Class("hint-line").Text(tr(l, "q.multiple")) }),
+		app.Legend().Text(uitext.Tr(l, "q.predict")),
+		app.If(q.Multiple, func() app.UI { return app.P().Class("hint-line").Text(uitext.Tr(l, "q.multiple")) }),
 		app.Range(order).Slice(func(j int) app.UI {
 			i := order[j]
 			ch := q.Choices[i]
@@ -320,7 +321,7 @@ func (c *questionCard) renderChoices(order []int, done bool) app.UI {
 					OnChange(c.onPick(ch.Key), app.EventScope(ch.Key)),
 				app.Label().For(id).Body(app.Raw(`<span class="choice-text">`+ch.HTML+`</span>`)),
 				app.If(happened, func() app.UI {
-					return app.Span().Class("happened-mark").Text(" ✓ " + tr(l, "q.happened"))
+					return app.Span().Class("happened-mark").Text(" ✓ " + uitext.Tr(l, "q.happened"))
 				}),
 			)
 		}),
@@ -332,7 +333,7 @@ func (c *questionCard) confidenceChoice(level, key string) app.UI {
 	return app.Span().Class("confidence-choice").Body(
 		app.Input().Type("radio").ID(id).Name(c.Q.ID+"-sure").Value(level).
 			Checked(c.state().Confidence == level).OnChange(c.onConfidence(level), app.EventScope(level)),
-		app.Label().For(id).Text(tr(c.Lang, key)),
+		app.Label().For(id).Text(uitext.Tr(c.Lang, key)),
 	)
 }
 
@@ -342,17 +343,17 @@ func (c *questionCard) renderStatus() app.UI {
 	case c.err != "":
 		return app.P().Class("error").Text(c.err)
 	case c.running:
-		return app.P().Text(tr(l, "q.running"))
+		return app.P().Text(uitext.Tr(l, "q.running"))
 	case c.outcome == nil:
 		return nil
 	case c.last < 0 || st.State == progress.Wrong && !st.Revealed:
 		return app.Div().Body(
-			app.P().Class("wrong").Text(tr(l, "q.wrong")+" "+fmt.Sprintf(tr(l, "q.tries"), st.Tries)),
+			app.P().Class("wrong").Text(uitext.Tr(l, "q.wrong")+" "+fmt.Sprintf(uitext.Tr(l, "q.tries"), st.Tries)),
 			c.renderShown())
 	case st.State == progress.Correct:
-		return app.Div().Body(app.P().Class("right").Text(tr(l, "q.right")), c.renderShown())
+		return app.Div().Body(app.P().Class("right").Text(uitext.Tr(l, "q.right")), c.renderShown())
 	case st.Revealed:
-		return app.P().Text(tr(l, "q.revealed"))
+		return app.P().Text(uitext.Tr(l, "q.revealed"))
 	}
 	return nil
 }
@@ -361,7 +362,7 @@ func (c *questionCard) renderStatus() app.UI {
 // where the question looks.
 func (c *questionCard) renderShown() app.UI {
 	return app.P().Class("shown-in").Body(
-		app.Text(tr(c.Lang, "q.shown")+" "),
+		app.Text(uitext.Tr(c.Lang, "q.shown")+" "),
 		app.A().Href(c.Lesson+"#"+playground.PlaygroundAnchor(c.Q.Scenario)).Text(c.ScenarioTitle),
 	)
 }
@@ -369,7 +370,7 @@ func (c *questionCard) renderShown() app.UI {
 func (c *questionCard) renderEvidence() app.UI {
 	out := c.outcome
 	return app.Div().Class("evidence").Attr("data-evidence", c.Q.ID).Body(
-		app.H4().Text(fmt.Sprintf(tr(c.Lang, "q.evidence"), out.Clock)),
+		app.H4().Text(fmt.Sprintf(uitext.Tr(c.Lang, "q.evidence"), out.Clock)),
 		app.P().Body(app.Range(out.Evidence).Slice(func(i int) app.UI {
 			p := out.Evidence[i]
 			if p.Code != "" {

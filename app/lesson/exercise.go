@@ -1,4 +1,4 @@
-package app
+package lesson
 
 import (
 	"fmt"
@@ -12,6 +12,7 @@ import (
 	"txnlab/app/playground"
 	"txnlab/app/progress"
 	"txnlab/app/site"
+	"txnlab/app/uitext"
 	"txnlab/lessons/doc"
 	"txnlab/lessons/exercise"
 )
@@ -202,10 +203,10 @@ func (c *exerciseCard) Render() app.UI {
 	done := st.State == progress.Solved || st.Revealed
 	return app.Section().Class("exercise").ID(x.ID).DataSet("exercise", x.ID).DataSet("kind", x.Kind).
 		DataSet("state", st.State).Aria("labelledby", x.ID+"-heading").Body(
-		app.H3().ID(x.ID+"-heading").Class("exercise-heading").Text(tr(l, heading)),
+		app.H3().ID(x.ID+"-heading").Class("exercise-heading").Text(uitext.Tr(l, heading)),
 		app.Raw(`<div class="exercise-prompt">`+x.PromptHTML+`</div>`),
 		c.renderRules(),
-		app.Label().For(c.textareaID()).Class("exercise-label").Text(tr(l, "x.script")),
+		app.Label().For(c.textareaID()).Class("exercise-label").Text(uitext.Tr(l, "x.script")),
 		app.Textarea().ID(c.textareaID()).Class("exercise-script").DataSet("field", "script").
 			Spellcheck(false).Attr("autocomplete", "off").Attr("autocapitalize", "off").Attr("wrap", "off").
 			Attr("rows", min(max(strings.Count(c.editorText(), "\n")+2, 5), 20)).
@@ -213,40 +214,40 @@ func (c *exerciseCard) Render() app.UI {
 			Disabled(c.check != nil).OnInput(c.onInput),
 		app.Div().Class("exercise-actions").Body(
 			app.Button().Class("button primary").DataSet("action", "check").Disabled(c.check != nil).
-				Text(tr(l, "x.check")).OnClick(c.onCheck),
+				Text(uitext.Tr(l, "x.check")).OnClick(c.onCheck),
 			app.Button().Class("button").DataSet("action", "reset").Disabled(c.check != nil).
-				Text(tr(l, "x.reset")).OnClick(c.onReset),
+				Text(uitext.Tr(l, "x.reset")).OnClick(c.onReset),
 			app.If(st.State == progress.Failed && c.hints < len(x.HintsHTML), func() app.UI {
-				return app.Button().Class("button").DataSet("action", "hint").Text(tr(l, "x.hint")).OnClick(c.onHint)
+				return app.Button().Class("button").DataSet("action", "hint").Text(uitext.Tr(l, "x.hint")).OnClick(c.onHint)
 			}),
 			app.If(st.Tries >= revealAfter && !done, func() app.UI {
-				return app.Button().Class("button").DataSet("action", "reveal").Text(tr(l, "x.reveal")).OnClick(c.onReveal)
+				return app.Button().Class("button").DataSet("action", "reveal").Text(uitext.Tr(l, "x.reveal")).OnClick(c.onReveal)
 			}),
 			app.A().Class("button").DataSet("action", "open").Href(playground.PlaygroundPath(string(l))+"#s="+playground.EncodeScript(c.editorText())).
-				Text(tr(l, "x.open")),
+				Text(uitext.Tr(l, "x.open")),
 		),
 		app.Div().Class("exercise-status").Aria("live", "polite").Body(c.renderStatus()),
 		app.If(c.result != nil, func() app.UI { return c.renderResult() }),
 		app.Range(x.HintsHTML[:min(c.hints, len(x.HintsHTML))]).Slice(func(i int) app.UI {
-			return app.Raw(`<p class="hint"><strong>` + tr(l, "x.hint") + `:</strong> ` + x.HintsHTML[i] + `</p>`)
+			return app.Raw(`<p class="hint"><strong>` + uitext.Tr(l, "x.hint") + `:</strong> ` + x.HintsHTML[i] + `</p>`)
 		}),
 		app.If(x.Kind == doc.ExerciseAttack, func() app.UI { return c.renderExplorer() }),
 		app.If(st.Revealed, func() app.UI {
 			return app.Div().Class("exercise-solution").Body(
-				app.H4().Text(tr(l, "x.solution")),
+				app.H4().Text(uitext.Tr(l, "x.solution")),
 				app.Pre().DataSet("solution", x.ID).Body(app.Code().Text(x.Solution)),
-				app.Button().Class("button").DataSet("action", "use-solution").Text(tr(l, "x.use.solution")).OnClick(c.onUseSolution),
+				app.Button().Class("button").DataSet("action", "use-solution").Text(uitext.Tr(l, "x.use.solution")).OnClick(c.onUseSolution),
 			)
 		}),
 		app.If(done, func() app.UI {
 			return app.Div().Class("explanation").Body(
-				app.H4().Text(tr(l, "x.explain")),
+				app.H4().Text(uitext.Tr(l, "x.explain")),
 				app.Raw(`<div class="explanation-text">`+x.ExplainHTML+`</div>`),
 			)
 		}),
 		app.P().Class("exercise-links").Body(
-			app.A().DataSet("link", "primer").Href(inLang(l, site.PathLessons+"/"+primerSlug)).Text(tr(l, "x.primer")),
-			app.Text(" · "+tr(l, "x.reference")+" "),
+			app.A().DataSet("link", "primer").Href(uitext.InLang(l, site.PathLessons+"/"+primerSlug)).Text(uitext.Tr(l, "x.primer")),
+			app.Text(" · "+uitext.Tr(l, "x.reference")+" "),
 			app.Code().DataSet("link", "reference").Text(languageReference),
 		),
 	)
@@ -277,19 +278,19 @@ func (c *exerciseCard) renderRules() app.UI {
 	}
 	b.WriteString(`<div class="exercise-rules">`)
 	if x.Kind == doc.ExerciseAttack {
-		p(esc(tr(l, "x.attack.broken")+" "), codeHTML("break "+x.Break))
+		p(esc(uitext.Tr(l, "x.attack.broken")+" "), codeHTML("break "+x.Break))
 		var catches []string
 		for _, inv := range exercise.Catches(&x) {
 			catches = append(catches, codeHTML(inv))
 		}
-		p(esc(tr(l, "x.attack.catch")+" "), strings.Join(catches, " "+esc(tr(l, "x.attack.or"))+" "))
-		p(esc(tr(l, "x.attack.on")))
+		p(esc(uitext.Tr(l, "x.attack.catch")+" "), strings.Join(catches, " "+esc(uitext.Tr(l, "x.attack.or"))+" "))
+		p(esc(uitext.Tr(l, "x.attack.on")))
 		if x.Config != "" {
-			p(esc(tr(l, "x.attack.config")+" "), codeHTML(x.Config))
+			p(esc(uitext.Tr(l, "x.attack.config")+" "), codeHTML(x.Config))
 		}
 	}
 	if len(x.Goal) > 0 {
-		p(esc(tr(l, "x.goal")))
+		p(esc(uitext.Tr(l, "x.goal")))
 		b.WriteString(`<ul class="exercise-goal">`)
 		for _, g := range x.Goal {
 			b.WriteString("<li>" + codeHTML(g) + "</li>")
@@ -297,16 +298,16 @@ func (c *exerciseCard) renderRules() app.UI {
 		b.WriteString("</ul>")
 	}
 	if x.Kind == doc.ExerciseGoal {
-		p(esc(tr(l, "x.own")))
+		p(esc(uitext.Tr(l, "x.own")))
 	}
 	if x.MaxAdded > 0 {
-		p(esc(fmt.Sprintf(tr(l, "x.limit.added"), x.MaxAdded)))
+		p(esc(fmt.Sprintf(uitext.Tr(l, "x.limit.added"), x.MaxAdded)))
 	}
 	if len(x.Allow) > 0 {
-		p(esc(tr(l, "x.limit.allow")+" "), codeHTML(strings.Join(x.Allow, " ")))
+		p(esc(uitext.Tr(l, "x.limit.allow")+" "), codeHTML(strings.Join(x.Allow, " ")))
 	}
 	if x.Kind == doc.ExerciseAttack || len(x.Allow) == 0 {
-		p(esc(tr(l, "x.limit.nobreak")))
+		p(esc(uitext.Tr(l, "x.limit.nobreak")))
 	}
 	b.WriteString("</div>")
 	return app.Raw(b.String())
@@ -319,13 +320,13 @@ func (c *exerciseCard) renderStatus() app.UI {
 		return app.P().Class("error").Text(c.err)
 	case c.check != nil:
 		run, runs, line := c.check.Progress()
-		return app.P().Text(fmt.Sprintf(tr(l, "x.running"), run+1, runs, line))
+		return app.P().Text(fmt.Sprintf(uitext.Tr(l, "x.running"), run+1, runs, line))
 	case c.result != nil && c.result.Passed:
-		return app.P().Class("right").Text(tr(l, "x.solved"))
+		return app.P().Class("right").Text(uitext.Tr(l, "x.solved"))
 	case c.result != nil:
-		return app.P().Class("wrong").Text(tr(l, "x.failed") + " " + fmt.Sprintf(tr(l, "x.tries"), st.Tries))
+		return app.P().Class("wrong").Text(uitext.Tr(l, "x.failed") + " " + fmt.Sprintf(uitext.Tr(l, "x.tries"), st.Tries))
 	case st.Revealed && st.State != progress.Solved:
-		return app.P().Text(tr(l, "x.revealed"))
+		return app.P().Text(uitext.Tr(l, "x.revealed"))
 	}
 	return nil
 }
@@ -346,36 +347,36 @@ func (c *exerciseCard) renderResult() app.UI {
 		}
 		b.WriteString("</li>")
 	}
-	fmt.Fprintf(&b, `<div class="exercise-result" data-passed="%t"><h4>%s</h4><ul>`, r.Passed, esc(tr(l, "x.result")))
+	fmt.Fprintf(&b, `<div class="exercise-result" data-passed="%t"><h4>%s</h4><ul>`, r.Passed, esc(uitext.Tr(l, "x.result")))
 	if e := r.Err; e != nil {
 		text := scriptErrorHTML(l, e)
 		if e.Broken {
-			text += " " + esc(tr(l, "x.err.broken"))
+			text += " " + esc(uitext.Tr(l, "x.err.broken"))
 		}
 		li(false, "error", strconv.Itoa(e.Line), text)
 	}
 	for _, lim := range r.Limits {
 		switch lim.Kind {
 		case exercise.LimitAdded:
-			li(false, "limit", lim.Kind, esc(fmt.Sprintf(tr(l, "x.limit.too.many"), lim.Added, lim.Max)))
+			li(false, "limit", lim.Kind, esc(fmt.Sprintf(uitext.Tr(l, "x.limit.too.many"), lim.Added, lim.Max)))
 		case exercise.LimitVerb:
-			li(false, "limit", lim.Kind, esc(fmt.Sprintf(tr(l, "x.limit.verb"), lim.Line)+" "), codeHTML(lim.Verb))
+			li(false, "limit", lim.Kind, esc(fmt.Sprintf(uitext.Tr(l, "x.limit.verb"), lim.Line)+" "), codeHTML(lim.Verb))
 		default:
-			li(false, "limit", lim.Kind, esc(fmt.Sprintf(tr(l, "x.limit.break"), lim.Line)+" "), codeHTML(lim.Verb))
+			li(false, "limit", lim.Kind, esc(fmt.Sprintf(uitext.Tr(l, "x.limit.break"), lim.Line)+" "), codeHTML(lim.Verb))
 		}
 	}
 	for i, g := range r.Goals {
 		own := ""
 		if g.Own {
-			own = esc(fmt.Sprintf(tr(l, "x.own.line"), g.Line) + " ")
+			own = esc(fmt.Sprintf(uitext.Tr(l, "x.own.line"), g.Line) + " ")
 		}
 		switch {
 		case g.Err != "":
-			li(false, "goal", strconv.Itoa(i), own, codeHTML(g.Text), " "+esc(tr(l, "x.unknown"))+" ", codeHTML(g.Err))
+			li(false, "goal", strconv.Itoa(i), own, codeHTML(g.Text), " "+esc(uitext.Tr(l, "x.unknown"))+" ", codeHTML(g.Err))
 		case g.Held:
-			li(true, "goal", strconv.Itoa(i), own, codeHTML(g.Text), " "+esc(tr(l, "x.held")))
+			li(true, "goal", strconv.Itoa(i), own, codeHTML(g.Text), " "+esc(uitext.Tr(l, "x.held")))
 		default:
-			li(false, "goal", strconv.Itoa(i), own, codeHTML(g.Text), " "+esc(tr(l, "x.missed"))+" ", codeHTML(g.Actual))
+			li(false, "goal", strconv.Itoa(i), own, codeHTML(g.Text), " "+esc(uitext.Tr(l, "x.missed"))+" ", codeHTML(g.Actual))
 		}
 	}
 	for _, run := range r.Runs {
@@ -383,7 +384,7 @@ func (c *exerciseCard) renderResult() app.UI {
 		if run.Broken {
 			key, which, ok = "x.run.broken", "broken", run.Caught
 		}
-		what := esc(tr(l, "x.run.nothing"))
+		what := esc(uitext.Tr(l, "x.run.nothing"))
 		if len(run.Violated) > 0 {
 			what = codeHTML(strings.Join(run.Violated, ", "))
 			if run.Broken {
@@ -391,10 +392,10 @@ func (c *exerciseCard) renderResult() app.UI {
 				if run.Caught {
 					verdict = "x.run.caught"
 				}
-				what += " " + esc(tr(l, verdict))
+				what += " " + esc(uitext.Tr(l, verdict))
 			}
 		}
-		li(ok, "run", which, esc(tr(l, key)+" "), what)
+		li(ok, "run", which, esc(uitext.Tr(l, key)+" "), what)
 	}
 	b.WriteString("</ul></div>")
 	return app.Raw(b.String())
@@ -405,22 +406,22 @@ func (c *exerciseCard) renderResult() app.UI {
 // Chinese with the identifiers it names (as scriptErrorText says it).
 func scriptErrorHTML(l doc.Lang, e *exercise.ScriptError) string {
 	if l != doc.Chinese {
-		return esc(fmt.Sprintf(tr(l, "x.err"), e.Line, e.Col, e.Msg))
+		return esc(fmt.Sprintf(uitext.Tr(l, "x.err"), e.Line, e.Col, e.Msg))
 	}
-	lead := tr(l, "err.parse")
+	lead := uitext.Tr(l, "err.parse")
 	if e.Runtime {
-		lead = tr(l, "err.runtime")
+		lead = uitext.Tr(l, "err.runtime")
 	}
-	out := esc(fmt.Sprintf(tr(l, "x.err"), e.Line, e.Col, lead))
-	if ids := errorIdentifiers(e.Msg); len(ids) > 0 {
+	out := esc(fmt.Sprintf(uitext.Tr(l, "x.err"), e.Line, e.Col, lead))
+	if ids := uitext.ErrorIdentifiers(e.Msg); len(ids) > 0 {
 		var names []string
 		for _, id := range ids {
 			names = append(names, codeHTML(id))
 		}
-		out += esc(tr(l, "err.names.lead")) + strings.Join(names, "、") + "。"
+		out += esc(uitext.Tr(l, "err.names.lead")) + strings.Join(names, "、") + "。"
 	}
-	if s, ok := didYouMean(e.Msg); ok {
-		out += esc(tr(l, "err.didyoumean.lead")) + codeHTML(s) + "？"
+	if s, ok := uitext.DidYouMean(e.Msg); ok {
+		out += esc(uitext.Tr(l, "err.didyoumean.lead")) + codeHTML(s) + "？"
 	}
 	return out
 }
@@ -434,29 +435,29 @@ func (c *exerciseCard) renderExplorer() app.UI {
 	switch {
 	case running && xs.Phase == exercise.PhaseShrink:
 		progress = app.Div().Body(
-			app.Progress().Aria("label", tr(l, "x.explore.progress")).Max(xs.MaxTries).Value(xs.Tries),
-			app.P().Text(fmt.Sprintf(tr(l, "x.explore.shrink"), xs.Runs, xs.Tries)))
+			app.Progress().Aria("label", uitext.Tr(l, "x.explore.progress")).Max(xs.MaxTries).Value(xs.Tries),
+			app.P().Text(fmt.Sprintf(uitext.Tr(l, "x.explore.shrink"), xs.Runs, xs.Tries)))
 	case running:
 		progress = app.Div().Body(
-			app.Progress().Aria("label", tr(l, "x.explore.progress")).Max(xs.MaxRuns).Value(xs.Runs),
-			app.P().Text(fmt.Sprintf(tr(l, "x.explore.search"), xs.Runs, xs.MaxRuns)))
+			app.Progress().Aria("label", uitext.Tr(l, "x.explore.progress")).Max(xs.MaxRuns).Value(xs.Runs),
+			app.P().Text(fmt.Sprintf(uitext.Tr(l, "x.explore.search"), xs.Runs, xs.MaxRuns)))
 	case c.explore != nil && xs.Phase == exercise.PhaseFound:
 		progress = app.Div().Class("explored").Body(
-			app.P().Text(fmt.Sprintf(tr(l, "x.explore.found"), xs.Original)),
+			app.P().Text(fmt.Sprintf(uitext.Tr(l, "x.explore.found"), xs.Original)),
 			app.Pre().DataSet("explored", c.X.ID).Body(app.Code().Text(xs.Script)),
-			app.Button().Class("button primary").DataSet("action", "use-explored").Text(tr(l, "x.explore.use")).OnClick(c.onUseExplored),
+			app.Button().Class("button primary").DataSet("action", "use-explored").Text(uitext.Tr(l, "x.explore.use")).OnClick(c.onUseExplored),
 		)
 	case c.explore != nil && xs.Phase == exercise.PhaseNone:
-		progress = app.P().Text(fmt.Sprintf(tr(l, "x.explore.none"), xs.Runs))
+		progress = app.P().Text(fmt.Sprintf(uitext.Tr(l, "x.explore.none"), xs.Runs))
 	case c.explore != nil && xs.Phase == exercise.PhaseStop:
-		progress = app.P().Text(fmt.Sprintf(tr(l, "x.explore.stopped"), xs.Runs))
+		progress = app.P().Text(fmt.Sprintf(uitext.Tr(l, "x.explore.stopped"), xs.Runs))
 	}
 	return app.Div().Class("exercise-explorer").DataSet("explorer", xs.Phase).Body(
-		app.P().Class("hint-line").Text(tr(l, "x.explore.lead")),
+		app.P().Class("hint-line").Text(uitext.Tr(l, "x.explore.lead")),
 		app.Div().Class("exercise-actions").Body(
-			app.Button().Class("button").DataSet("action", "explore").Disabled(running).Text(tr(l, "x.explore")).OnClick(c.onExplore),
+			app.Button().Class("button").DataSet("action", "explore").Disabled(running).Text(uitext.Tr(l, "x.explore")).OnClick(c.onExplore),
 			app.If(running, func() app.UI {
-				return app.Button().Class("button").DataSet("action", "stop-explore").Text(tr(l, "x.explore.stop")).OnClick(c.onStopExplore)
+				return app.Button().Class("button").DataSet("action", "stop-explore").Text(uitext.Tr(l, "x.explore.stop")).OnClick(c.onStopExplore)
 			}),
 		),
 		app.Div().Aria("live", "polite").Body(progress),

@@ -1,4 +1,4 @@
-package app
+package lesson
 
 import (
 	"slices"
@@ -8,6 +8,7 @@ import (
 
 	"txnlab/app/progress"
 	"txnlab/app/site"
+	"txnlab/app/uitext"
 	"txnlab/lessons/doc"
 )
 
@@ -26,10 +27,11 @@ type reviewPage struct {
 	failed  bool
 }
 
-func newReviewPage() *reviewPage {
+// NewReviewPage is the review route's page.
+func NewReviewPage() *reviewPage {
 	p := &reviewPage{}
 	if app.IsClient {
-		p.lang = langOf(app.Window().URL().Path)
+		p.lang = uitext.LangOf(app.Window().URL().Path)
 	}
 	return p
 }
@@ -51,8 +53,8 @@ func (p *reviewPage) OnMount(ctx app.Context) {
 // the learner's own.
 func (p *reviewPage) OnNav(ctx app.Context) {
 	path := ctx.Page().URL().Path
-	p.lang = langOf(path)
-	site.SetPageIn(ctx, p.lang, tr(p.lang, "review.title"), tr(p.lang, "review.lead"))
+	p.lang = uitext.LangOf(path)
+	site.SetPageIn(ctx, p.lang, uitext.Tr(p.lang, "review.title"), uitext.Tr(p.lang, "review.lead"))
 	if !app.IsClient || p.path == path && p.lessons != nil {
 		return
 	}
@@ -159,31 +161,31 @@ func (p *reviewPage) Render() app.UI {
 	if p.lessons != nil {
 		ids = prog.Review
 	}
-	return site.ShellIn(l, inLang(l, site.PathReview), true,
+	return site.ShellIn(l, uitext.InLang(l, site.PathReview), true,
 		app.Section().Class("lessons review").Body(
-			app.H1().Text(tr(l, "review.title")),
-			app.P().Class("lead").Text(tr(l, "review.lead")),
-			app.If(p.failed, func() app.UI { return app.P().Class("notice").Role("alert").Text(tr(l, "lesson.offline")) }),
+			app.H1().Text(uitext.Tr(l, "review.title")),
+			app.P().Class("lead").Text(uitext.Tr(l, "review.lead")),
+			app.If(p.failed, func() app.UI { return app.P().Class("notice").Role("alert").Text(uitext.Tr(l, "lesson.offline")) }),
 			// The round is drawn from the progress in this browser, which
 			// the server never sees: until the app has drawn it, say so
 			// rather than show an empty page.
 			app.If(ids == nil && !p.failed, func() app.UI {
-				return app.P().Class("review-pending muted").Aria("busy", true).Text(tr(l, "review.pending"))
+				return app.P().Class("review-pending muted").Aria("busy", true).Text(uitext.Tr(l, "review.pending"))
 			}),
 			app.Range(ids).Slice(func(i int) app.UI {
 				les, q := p.find(ids[i])
 				path := site.LessonPath(l, les.Slug)
 				return app.Div().Class("review-item").Attr("data-review", q.ID).Body(
-					app.P().Class("review-from").Body(app.Text(tr(l, "q.lesson")+" "), app.A().Href(path).Text(les.Title)),
+					app.P().Class("review-from").Body(app.Text(uitext.Tr(l, "q.lesson")+" "), app.A().Href(path).Text(les.Title)),
 					newCard(l, les, q, path),
 				)
 			}),
 			calibrationLine(l, prog, nil),
 			app.P().Class("tool-row").Body(
 				app.If(ids != nil, func() app.UI {
-					return app.Button().Class("button primary").Attr("data-action", "another-round").Text(tr(l, "review.again")).OnClick(p.onAgain)
+					return app.Button().Class("button primary").Attr("data-action", "another-round").Text(uitext.Tr(l, "review.again")).OnClick(p.onAgain)
 				}),
-				app.A().Class("button").Href(inLang(l, site.PathLessons)).Text(tr(l, "lesson.all")),
+				app.A().Class("button").Href(uitext.InLang(l, site.PathLessons)).Text(uitext.Tr(l, "lesson.all")),
 			),
 		),
 	)

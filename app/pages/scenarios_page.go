@@ -1,4 +1,4 @@
-package app
+package pages
 
 import (
 	"fmt"
@@ -8,6 +8,7 @@ import (
 
 	"txnlab/app/playground"
 	"txnlab/app/site"
+	"txnlab/app/uitext"
 	"txnlab/lessons/doc"
 )
 
@@ -19,15 +20,15 @@ type scenariosPage struct {
 }
 
 func (s *scenariosPage) OnNav(ctx app.Context) {
-	s.lang = langOf(ctx.Page().URL().Path)
-	site.SetPageIn(ctx, s.lang, tr(s.lang, "scenarios.title"), tr(s.lang, "scenarios.description"))
+	s.lang = uitext.LangOf(ctx.Page().URL().Path)
+	site.SetPageIn(ctx, s.lang, uitext.Tr(s.lang, "scenarios.title"), uitext.Tr(s.lang, "scenarios.description"))
 }
 
 func (s *scenariosPage) Render() app.UI {
 	l := s.lang
-	return site.ShellIn(l, inLang(l, site.PathScenarios), true,
-		app.H1().Text(tr(l, "scenarios.title")),
-		app.P().Class("lead").Text(tr(l, "scenarios.lead")),
+	return site.ShellIn(l, uitext.InLang(l, site.PathScenarios), true,
+		app.H1().Text(uitext.Tr(l, "scenarios.title")),
+		app.P().Class("lead").Text(uitext.Tr(l, "scenarios.lead")),
 		app.Range(playground.LibraryTopics).Slice(func(t int) app.UI {
 			topic := playground.LibraryTopics[t]
 			var list []playground.Scenario
@@ -57,14 +58,14 @@ func (s *scenariosPage) renderList(topic string, list []playground.Scenario) app
 			return app.Li().Class(class).DataSet("slug", sc.Slug).Body(
 				app.H3().Body(app.A().Href(site.PlaygroundLinkIn(l, sc.Slug)).Text(title)),
 				app.If(strings.HasPrefix(sc.Slug, "broken/"), func() app.UI {
-					return app.P().Class("tag").Text(tr(l, "scenarios.broken"))
+					return app.P().Class("tag").Text(uitext.Tr(l, "scenarios.broken"))
 				}),
 				app.Range(purpose).Slice(func(j int) app.UI {
 					return app.P().Class("narrative").Text(purpose[j])
 				}),
 				app.A().Class("button").Href(site.PlaygroundLinkIn(l, sc.Slug)).
-					Aria("label", fmt.Sprintf(tr(l, "scenarios.open.label"), title)).
-					Text(tr(l, "scenarios.open")),
+					Aria("label", fmt.Sprintf(uitext.Tr(l, "scenarios.open.label"), title)).
+					Text(uitext.Tr(l, "scenarios.open")),
 			)
 		}),
 	)
