@@ -362,13 +362,13 @@ func TestArrowNamesInChinese(t *testing.T) {
 	}
 }
 
-// manyNotes (app/playground/testdata/many-notes.scenario, which app/playground/notes_test.go
-// runs too) writes most kinds of the core's notes (a group's rebalances
+// manyNotes (app/playground/testdata/many-notes.scenario, which
+// app/playground/notes_test.go runs too) writes most kinds of the core's notes (a group's rebalances
 // and a member's session timeout, break and restore, transaction
 // timeouts, a coordinator crash and its log loaded elsewhere, a broker
 // fenced and registered, partitions and heals, a duplicate batch, the
 // ISR shrinking and expanding).
-var manyNotes = readScenario("../testdata/many-notes.scenario")
+var manyNotes = readScenario("../playground/testdata/many-notes.scenario")
 
 // TestChineseDiagramNotes: a Chinese reader runs a script full of the
 // core's notes and steps through it: at every step the diagram (its
