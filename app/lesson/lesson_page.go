@@ -90,9 +90,9 @@ func (p *lessonPage) OnNav(ctx app.Context) {
 		p.path, p.lesson, p.catalogue, p.failed, p.missing = path, nil, nil, false, false
 		p.slide = 0
 		switch {
-		case site.ServerLessons != nil:
-			if l, ok := site.ServerLessons.Lesson(p.lang, slug); ok {
-				p.lesson, p.catalogue = l, site.ServerLessons.Catalogue(p.lang)
+		case site.ServerLessons() != nil:
+			if l, ok := site.ServerLessons().Lesson(p.lang, slug); ok {
+				p.lesson, p.catalogue = l, site.ServerLessons().Catalogue(p.lang)
 			} else {
 				p.missing = true
 			}

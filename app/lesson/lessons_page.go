@@ -50,8 +50,8 @@ func (p *lessonsPage) OnNav(ctx app.Context) {
 		return
 	}
 	p.path, p.failed = path, false
-	if site.ServerLessons != nil {
-		p.catalogue = site.ServerLessons.Catalogue(p.lang)
+	if site.ServerLessons() != nil {
+		p.catalogue = site.ServerLessons().Catalogue(p.lang)
 		return
 	}
 	if app.IsClient {

@@ -21,13 +21,18 @@ type Lessons interface {
 	Lesson(lang doc.Lang, slug string) (*doc.Lesson, bool)
 }
 
-// ServerLessons is set by the server before it serves (UseLessons); nil
+// serverLessons is set by the server before it serves (UseLessons); nil
 // in the browser.
-var ServerLessons Lessons
+var serverLessons Lessons
 
 // UseLessons gives the pages the course when they are pre-rendered on
 // the server.
-func UseLessons(l Lessons) { ServerLessons = l }
+func UseLessons(l Lessons) { serverLessons = l }
+
+// ServerLessons is the course UseLessons gave: the server's, while it
+// pre-renders a page; nil in the browser, where a page reads its lesson
+// from the page's data or fetches it.
+func ServerLessons() Lessons { return serverLessons }
 
 // LessonDataPath is where a lesson's data is served as JSON, for the
 // browser's navigation between lessons and for the service worker's
