@@ -63,7 +63,7 @@ var ceiling = map[string]struct{ back, fields int }{
 	"../site": {back: 0, fields: 2},
 	// The playground, the lesson's playground and the compare page
 	// (house9): the runner's methods over its files run back up.
-	"../playground": {back: 12, fields: 24},
+	"../playground": {back: 12, fields: 14},
 }
 
 // TestUIHouse prints each UI package's measure (go test -v) and holds it

@@ -37,19 +37,19 @@ var earlyTargets = []struct {
 // page's components that read it are encoded. In the browser, and for a
 // script that did not run, there are none.
 func (p *playground) renderEarlySteps() app.UI {
-	if !app.IsServer || p.engine.Len() == 0 || p.scriptErr != nil || p.engine.Err() != nil {
+	if !app.IsServer || p.run.engine.Len() == 0 || p.run.scriptErr != nil || p.run.engine.Err() != nil {
 		return nil
 	}
 	q := NewPlayground()
-	q.engine, q.histGen = p.engine, p.histGen
-	q.lang, q.lib.slug, q.lib.original = p.lang, p.lib.slug, p.lib.original
-	q.script, q.editorText = p.script, p.editorText
-	defer p.engine.Seek(p.engine.Pos())
+	q.run.engine, q.run.histGen = p.run.engine, p.run.histGen
+	q.run.lang, q.lib.slug, q.lib.original = p.run.lang, p.lib.slug, p.lib.original
+	q.run.script, q.run.editorText = p.run.script, p.run.editorText
+	defer p.run.engine.Seek(p.run.engine.Pos())
 	var b strings.Builder
 	b.WriteString(`<div class="early-steps" hidden>`)
-	for k := 1; k <= min(EarlySteps, q.engine.Len()); k++ {
-		q.engine.Seek(k)
-		q.follow(app.Context{})
+	for k := 1; k <= min(EarlySteps, q.run.engine.Len()); k++ {
+		q.run.engine.Seek(k)
+		q.run.follow(app.Context{})
 		for _, t := range earlyTargets {
 			b.WriteString(`<template data-early-step="` + strconv.Itoa(k) + `" data-early-at="` + escape.HTML(t.at) + `">`)
 			b.WriteString(app.HTMLString(t.render(q)))

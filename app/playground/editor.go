@@ -29,7 +29,7 @@ import (
 // one it last rendered, which the learner's typing may have made stale, so
 // the element is also set directly.
 func (p *playground) setEditor(ctx app.Context, text string) {
-	p.editorText, p.script, p.scriptErr = text, text, nil
+	p.run.editorText, p.run.script, p.run.scriptErr = text, text, nil
 	if app.IsClient {
 		keepScript(p.page.source, text)
 		ctx.Defer(func(ctx app.Context) {
@@ -68,16 +68,16 @@ func takeTypedBeforeStart() (string, bool) {
 }
 
 func (p *playground) onInput(ctx app.Context, e app.Event) {
-	p.script = ctx.JSSrc().Get("value").String()
-	p.actionMsg = "" // it spoke of the script before this edit
-	p.stop()
-	p.editGen++
-	gen := p.editGen
+	p.run.script = ctx.JSSrc().Get("value").String()
+	p.run.actionMsg = "" // it spoke of the script before this edit
+	p.run.stop()
+	p.run.editGen++
+	gen := p.run.editGen
 	ctx.After(editDelay, func(ctx app.Context) {
-		if gen != p.editGen {
+		if gen != p.run.editGen {
 			return // typing went on
 		}
-		keepScript(p.page.source, p.script)
+		keepScript(p.page.source, p.run.script)
 		p.applyEdits(ctx)
 	})
 }
@@ -86,21 +86,21 @@ func (p *playground) onInput(ctx app.Context, e app.Event) {
 // error was found, not run yet: the error shown is an older text's, and
 // the editor says the edits are about to run.
 func (p *playground) editPending() bool {
-	return p.scriptErr != nil && p.scriptErrOf != p.script
+	return p.run.scriptErr != nil && p.scriptErrOf != p.run.script
 }
 
 // applyEdits reruns the typed script, keeping the position: editing the
 // end of a script should not send the learner back to the beginning.
 func (p *playground) applyEdits(ctx app.Context) {
-	if p.script == p.engine.Script() {
-		p.scriptErr = nil
+	if p.run.script == p.run.engine.Script() {
+		p.run.scriptErr = nil
 		return
 	}
-	p.startLoad(ctx, p.script, func(ctx app.Context, err error) {
+	p.startLoad(ctx, p.run.script, func(ctx app.Context, err error) {
 		// Where the learner was when the run ended: with the engine in a
 		// worker the run takes a few messages, and steps taken meanwhile
 		// count.
-		p.engine.Seek(p.posAtRunEnd)
+		p.run.engine.Seek(p.run.posAtRunEnd)
 		p.followNewest(ctx)
 	})
 }
@@ -164,37 +164,37 @@ func (p *playground) onLoadScenario(ctx app.Context, e app.Event) {
 	gen := p.lib.loadGen
 	ctx.After(loadDelay, func(ctx app.Context) {
 		if gen == p.lib.loadGen {
-			ctx.Navigate(site.PlaygroundLinkIn(p.lang, slug))
+			ctx.Navigate(site.PlaygroundLinkIn(p.run.lang, slug))
 		}
 	})
 }
 
 // edited reports whether the script is the learner's own: it differs
 // from the library scenario it started from (or there was none).
-func (p *playground) edited() bool { return p.script != "" && p.script != p.lib.original }
+func (p *playground) edited() bool { return p.run.script != "" && p.run.script != p.lib.original }
 
 // onRevert goes back to the scenario as the library has it; the replaced
 // script can be brought back with Undo.
 func (p *playground) onRevert(ctx app.Context, e app.Event) {
-	if p.lib.original == "" || p.script == p.lib.original {
+	if p.lib.original == "" || p.run.script == p.lib.original {
 		return
 	}
-	p.pushUndo(p.script)
+	p.run.pushUndo(p.run.script)
 	p.setEditor(ctx, p.lib.original)
-	p.say(false, uitext.Tr(p.lang, "pg.reverted"))
+	p.say(false, uitext.Tr(p.run.lang, "pg.reverted"))
 	p.startLoad(ctx, p.lib.original, nil)
 }
 
 func (p *playground) onUndo(ctx app.Context, e app.Event) {
-	prev, ok := p.popUndo()
+	prev, ok := p.run.popUndo()
 	if !ok {
 		return
 	}
-	pos := p.engine.Pos()
+	pos := p.run.engine.Pos()
 	p.setEditor(ctx, prev)
-	p.say(false, uitext.Tr(p.lang, "pg.undone"))
+	p.say(false, uitext.Tr(p.run.lang, "pg.undone"))
 	p.startLoad(ctx, prev, func(ctx app.Context, err error) {
-		p.engine.Seek(pos)
+		p.run.engine.Seek(pos)
 		p.followNewest(ctx)
 	})
 }
@@ -202,10 +202,10 @@ func (p *playground) onUndo(ctx app.Context, e app.Event) {
 // editorError is the error the editor shows: the typed script's parse
 // error, else the loaded script's runtime error when the editor holds it.
 func (p *playground) editorError() *engine.ScriptError {
-	if p.scriptErr != nil {
-		return p.scriptErr
+	if p.run.scriptErr != nil {
+		return p.run.scriptErr
 	}
-	if err := p.engine.Err(); err != nil && p.script == p.engine.Script() {
+	if err := p.run.engine.Err(); err != nil && p.run.script == p.run.engine.Script() {
 		return err
 	}
 	return nil
@@ -214,20 +214,20 @@ func (p *playground) editorError() *engine.ScriptError {
 func (p *playground) renderEditor() app.UI {
 	se := p.editorError()
 	current := 0
-	if p.script == p.engine.Script() && !p.busy {
-		current = p.engine.Line()
+	if p.run.script == p.run.engine.Script() && !p.run.busy {
+		current = p.run.engine.Line()
 	}
 	marks := map[int]bool{} // line → expectation passed
-	for _, r := range p.engine.Results() {
+	for _, r := range p.run.engine.Results() {
 		ok, seen := marks[r.Pos.Line]
 		marks[r.Pos.Line] = r.OK && (!seen || ok)
 	}
-	if p.script != p.engine.Script() {
+	if p.run.script != p.run.engine.Script() {
 		marks = nil
 	}
 	// Every line the textarea has, the empty one after a final newline
 	// included: the gutter must scroll exactly as far as the text.
-	lines := strings.Split(p.script, "\n")
+	lines := strings.Split(p.run.script, "\n")
 
 	// The lines go in blocks, each a component that go-app redraws only
 	// when its own lines change: moving the executing line redraws two
@@ -258,7 +258,7 @@ func (p *playground) renderEditor() app.UI {
 		backdrop = append(backdrop, bd)
 	}
 
-	l := p.lang
+	l := p.run.lang
 	scriptName, scriptSpan := uitext.LocalName(l, "Scenario script", "script-name")
 	area := app.Textarea().ID("script").
 		Aria("label", "Scenario script").
@@ -267,10 +267,10 @@ func (p *playground) renderEditor() app.UI {
 		Attr("autocomplete", "off").
 		Attr("autocapitalize", "off").
 		Attr("wrap", "soft").
-		Text(p.editorText).
+		Text(p.run.editorText).
 		// The child text is what the pre-rendered page shows before the
 		// wasm runs (a textarea ignores a value attribute in HTML).
-		Body(app.Text(p.editorText)).
+		Body(app.Text(p.run.editorText)).
 		OnInput(p.onInput).
 		OnScroll(p.onEditorScroll)
 	if se != nil {
@@ -289,12 +289,12 @@ func (p *playground) renderEditor() app.UI {
 				app.Button().Type("button").Class("tool").Aria("label", "Revert script").
 					Aria("labelledby", revertName).
 					Title(uitext.Tr(l, "Back to the library's version of this scenario")).
-					Aria("disabled", p.lib.original == "" || p.script == p.lib.original).
+					Aria("disabled", p.lib.original == "" || p.run.script == p.lib.original).
 					OnClick(p.onRevert).Text(uitext.Tr(l, "Revert")),
 				app.Button().Type("button").Class("tool").Aria("label", "Undo script change").
 					Aria("labelledby", undoName).
 					Title(uitext.Tr(l, "Bring back the script before the last action, revert or load")).
-					Aria("disabled", len(p.undo) == 0).
+					Aria("disabled", len(p.run.undo) == 0).
 					OnClick(p.onUndo).Text(uitext.Tr(l, "Undo")),
 				app.Label().Class("tool file-button").Title(uitext.Tr(l, "Open a .scenario file (or drop one on the script)")).Body(
 					app.Text(uitext.Tr(l, "Open file")),
@@ -316,7 +316,7 @@ func (p *playground) renderEditor() app.UI {
 				DataSet("line", se.Line).DataSet("col", se.Col).
 				Body(uitext.ScriptErrorText(l, kind, se)...)
 		}),
-		app.If(p.script != p.engine.Script() && (se == nil || p.editPending()), func() app.UI {
+		app.If(p.run.script != p.run.engine.Script() && (se == nil || p.editPending()), func() app.UI {
 			return app.P().Class("editor-status").Role("status").Text(uitext.Tr(l, "Running your edits…"))
 		}),
 		p.renderResults(),
@@ -391,8 +391,8 @@ func (b *editorBlock) Render() app.UI {
 
 // renderResults lists the expectations checked so far.
 func (p *playground) renderResults() app.UI {
-	rs := p.engine.Results()
-	l := p.lang
+	rs := p.run.engine.Results()
+	l := p.run.lang
 	if len(rs) == 0 {
 		return app.P().Class("results-empty").Text(uitext.Tr(l, "Expectations appear here as the script checks them."))
 	}
@@ -424,7 +424,7 @@ func (p *playground) renderResults() app.UI {
 // shown: reading and listing the whole library is not needed for the
 // first step.
 func (p *playground) renderLibrarySelect() app.UI {
-	return &librarySelect{Lang: p.lang, Listed: p.lib.libraryListed, Slug: p.lib.slug, Title: p.lib.slugTitle, Edited: p.edited(), onChange: p.onLoadScenario}
+	return &librarySelect{Lang: p.run.lang, Listed: p.lib.libraryListed, Slug: p.lib.slug, Title: p.lib.slugTitle, Edited: p.edited(), onChange: p.onLoadScenario}
 }
 
 // maxOpenedFile bounds a script read from a file, as a share link is.
@@ -461,7 +461,7 @@ func (p *playground) onDrop(ctx app.Context, e app.Event) {
 func (p *playground) readFile(ctx app.Context, file app.Value) {
 	name := file.Get("name").String()
 	if file.Get("size").Int() > maxOpenedFile {
-		p.say(true, fmt.Sprintf(uitext.Tr(p.lang, "%s is too big to be a scenario (over %d bytes)."), name, maxOpenedFile))
+		p.say(true, fmt.Sprintf(uitext.Tr(p.run.lang, "%s is too big to be a scenario (over %d bytes)."), name, maxOpenedFile))
 		return
 	}
 	var onText app.Func
@@ -469,13 +469,13 @@ func (p *playground) readFile(ctx app.Context, file app.Value) {
 		onText.Release()
 		text := args[0].String()
 		ctx.Dispatch(func(ctx app.Context) {
-			if p.script != "" && p.script != text {
-				p.pushUndo(p.script)
+			if p.run.script != "" && p.run.script != text {
+				p.run.pushUndo(p.run.script)
 			}
 			p.lib.slug, p.lib.slugTitle, p.lib.original = "", "", text
 			p.setEditor(ctx, text)
 			p.startLoad(ctx, text, nil)
-			p.say(false, fmt.Sprintf(uitext.Tr(p.lang, "Opened %s. Undo brings back the script before it."), name))
+			p.say(false, fmt.Sprintf(uitext.Tr(p.run.lang, "Opened %s. Undo brings back the script before it."), name))
 		})
 		return nil
 	})

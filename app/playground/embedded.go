@@ -81,7 +81,7 @@ type ScenarioPlayground struct {
 
 	// runner is the script, the engine, the diagram's view, the
 	// position played and the run in progress (runner.go).
-	runner
+	run runner
 
 	// madeFor is the inputs the state below was made for.
 	madeFor blockInputs
@@ -132,23 +132,23 @@ func (s *ScenarioPlayground) OnInit() { s.setup() }
 // setup (re)starts from the inputs: a fresh engine, the lesson's script in
 // the editor, nothing run.
 func (s *ScenarioPlayground) setup() {
-	s.stop()
-	s.busyGen++ // a run in progress belongs to the old script
+	s.run.stop()
+	s.run.busyGen++ // a run in progress belongs to the old script
 	// histGen goes on counting: the diagram's chunks compare it, and a
 	// count starting again would leave the old script's rows drawn.
-	gen := s.histGen
-	s.diagramState = newDiagramState(newEngine(), "diagram-"+DomID(s.ID))
-	s.histGen = gen + 1
-	s.lang = s.Lang
-	s.viewH = embeddedViewH
+	gen := s.run.histGen
+	s.run.diagramState = newDiagramState(newEngine(), "diagram-"+DomID(s.ID))
+	s.run.histGen = gen + 1
+	s.run.lang = s.Lang
+	s.run.viewH = embeddedViewH
 	s.madeFor.loaded, s.madeFor.loadedID = s.Script, s.ID
-	s.editorText, s.script, s.scriptErr = s.Script, s.Script, nil
-	s.undoStack, s.lazy.started, s.busy = undoStack{max: 20}, false, false
+	s.run.editorText, s.run.script, s.run.scriptErr = s.Script, s.Script, nil
+	s.run.undoStack, s.lazy.started, s.run.busy = undoStack{max: 20}, false, false
 	// The learner's edit of this block, kept from an earlier visit, comes
 	// back (Reset restores the lesson's script).
 	if app.IsClient {
 		if edit := browser.GetItem(s.editKey()); edit != "" && edit != s.Script {
-			s.editorText, s.script = edit, edit
+			s.run.editorText, s.run.script = edit, edit
 		}
 	}
 }
@@ -165,11 +165,11 @@ func (s *ScenarioPlayground) keepEdit() {
 	if !app.IsClient {
 		return
 	}
-	if s.script == s.Script {
+	if s.run.script == s.Script {
 		browser.RemoveItem(s.editKey())
 		return
 	}
-	browser.SetItem(s.editKey(), s.script)
+	browser.SetItem(s.editKey(), s.run.script)
 }
 
 // embeddedViewH is the diagram's height before it is measured: its box's
@@ -199,9 +199,9 @@ func (s *ScenarioPlayground) OnMount(ctx app.Context) {
 	}
 	s.followClassOnMount(ctx)
 	if mq := app.Window().Call("matchMedia", "(prefers-reduced-motion: reduce)"); mq.Truthy() {
-		s.reducedMotion = mq.Get("matches").Bool()
+		s.run.reducedMotion = mq.Get("matches").Bool()
 	}
-	listenEngine(s.engine, func() { ctx.Dispatch(func(app.Context) {}) })
+	listenEngine(s.run.engine, func() { ctx.Dispatch(func(app.Context) {}) })
 	s.observe(ctx)
 }
 
@@ -217,7 +217,7 @@ func (s *ScenarioPlayground) OnPreRender(ctx app.Context) {
 // OnUpdate starts again when the page gives another script (a lesson
 // page reusing the component for another lesson's block).
 func (s *ScenarioPlayground) OnUpdate(ctx app.Context) {
-	s.lang = s.Lang
+	s.run.lang = s.Lang
 	if s.Script == s.madeFor.loaded {
 		return
 	}
@@ -229,15 +229,15 @@ func (s *ScenarioPlayground) OnUpdate(ctx app.Context) {
 	}
 	s.setup()
 	if app.IsClient {
-		ctx.Defer(func(ctx app.Context) { s.setTextarea(s.script) })
+		ctx.Defer(func(ctx app.Context) { s.setTextarea(s.run.script) })
 		s.observe(ctx)
 	}
 }
 
 // OnDismount stops the playback and lets the observer go.
 func (s *ScenarioPlayground) OnDismount() {
-	s.stop()
-	s.busyGen++
+	s.run.stop()
+	s.run.busyGen++
 	s.unobserve()
 }
 
@@ -258,7 +258,7 @@ func (s *ScenarioPlayground) observe(ctx app.Context) {
 				takeTurn(ctx, func(ctx app.Context, _ time.Duration) {
 					s.unobserve()
 					if !s.lazy.started {
-						s.load(ctx, s.script, nil)
+						s.load(ctx, s.run.script, nil)
 					}
 				})
 				break
@@ -288,16 +288,16 @@ func (s *ScenarioPlayground) unobserve() {
 // script runs), then calls done. A parse error is shown at once and the
 // last history that ran stays.
 func (s *ScenarioPlayground) load(ctx app.Context, src string, done func(app.Context)) {
-	s.stop()
+	s.run.stop()
 	s.lazy.started = true
-	if err := s.engine.Begin(src); err != nil {
-		s.scriptErr = asScriptError(err)
+	if err := s.run.engine.Begin(src); err != nil {
+		s.run.scriptErr = asScriptError(err)
 		return
 	}
-	s.scriptErr = nil
-	s.busyGen++
-	s.busy = true
-	s.work(ctx, s.busyGen, done)
+	s.run.scriptErr = nil
+	s.run.busyGen++
+	s.run.busy = true
+	s.work(ctx, s.run.busyGen, done)
 }
 
 // work runs a slice of the run begun by load.
@@ -314,11 +314,11 @@ func (s *ScenarioPlayground) work(ctx app.Context, gen int, done func(app.Contex
 // reports whether the run ended (a turn that did not end it changed
 // nothing on screen).
 func (s *ScenarioPlayground) workFor(ctx app.Context, gen int, done func(app.Context), budget time.Duration) bool {
-	if gen != s.busyGen {
+	if gen != s.run.busyGen {
 		return false // superseded
 	}
-	s.posAtRunEnd = s.engine.Pos() // Work replaces the history when it ends
-	finished, err := s.engine.Work(budget)
+	s.run.posAtRunEnd = s.run.engine.Pos() // Work replaces the history when it ends
+	finished, err := s.run.engine.Work(budget)
 	s.workErr = err
 	if !finished {
 		takeTurn(ctx, func(ctx app.Context, budget time.Duration) {
@@ -339,15 +339,15 @@ func (s *ScenarioPlayground) workFor(ctx app.Context, gen int, done func(app.Con
 	// and the drawing is done in a turn of its own after that.
 	takeTurn(ctx, func(ctx app.Context, _ time.Duration) {
 		ctx.PreventUpdate()
-		if gen != s.busyGen {
+		if gen != s.run.busyGen {
 			return
 		}
 		if done != nil {
 			done(ctx) // it may move the position (ShowRequest.Stop)
 		}
-		s.layout()
+		s.run.layout()
 		takeWholeTurn(ctx, func(ctx app.Context) {
-			if gen == s.busyGen {
+			if gen == s.run.busyGen {
 				s.finishRun(ctx, nil)
 			}
 		})
@@ -358,10 +358,10 @@ func (s *ScenarioPlayground) workFor(ctx app.Context, gen int, done func(app.Con
 // finishRun shows the history a run brought, after done.
 func (s *ScenarioPlayground) finishRun(ctx app.Context, done func(app.Context)) {
 	// A runtime error is the engine's Err, shown by the editor.
-	s.busy = false
-	s.histGen++
-	s.selected = 0
-	s.shownSnap, s.shownPos = engine.Snapshot{}, 0
+	s.run.busy = false
+	s.run.histGen++
+	s.run.selected = 0
+	s.run.shownSnap, s.run.shownPos = engine.Snapshot{}, 0
 	if done != nil {
 		done(ctx)
 	}
@@ -389,18 +389,18 @@ func (s *ScenarioPlayground) show(ctx app.Context, req ShowRequest) {
 	if src == "" {
 		src = s.Script
 	}
-	if s.script != src && s.script != s.Script {
-		s.pushUndo(s.script) // the learner's edit, which Undo brings back
+	if s.run.script != src && s.run.script != s.Script {
+		s.run.pushUndo(s.run.script) // the learner's edit, which Undo brings back
 	}
 	s.setEditor(ctx, src)
 	stop := func(ctx app.Context) {
-		at := s.engine.Len()
+		at := s.run.engine.Len()
 		if req.Stop > 0 {
-			at = s.engine.StepAfterLine(req.Stop)
+			at = s.run.engine.StepAfterLine(req.Stop)
 		}
-		s.engine.Seek(at)
+		s.run.engine.Seek(at)
 	}
-	if s.lazy.started && !s.busy && s.engine.Script() == src {
+	if s.lazy.started && !s.run.busy && s.run.engine.Script() == src {
 		stop(ctx)
 		s.followNewest(ctx)
 	} else {
@@ -414,21 +414,21 @@ func (s *ScenarioPlayground) show(ctx app.Context, req ShowRequest) {
 // the newest messages.
 func (s *ScenarioPlayground) followNewest(ctx app.Context) {
 	classNoteBlock(s)
-	s.shownSnap, s.shownPos = s.engine.Snapshot(), s.engine.Pos()
-	s.follow(ctx)
+	s.run.shownSnap, s.run.shownPos = s.run.engine.Snapshot(), s.run.engine.Pos()
+	s.run.follow(ctx)
 	if app.IsClient {
 		// go-app may set the range's value before its new max, and the
 		// browser then clamps the value to the old max (0 before the
 		// first run): set it again once both are in.
-		id, pos := s.scrubID(), s.engine.Pos()
+		id, pos := s.scrubID(), s.run.engine.Pos()
 		ctx.Defer(func(ctx app.Context) {
 			if r := app.Window().GetElementByID(id); r.Truthy() {
 				r.Set("value", pos)
 			}
 		})
 	}
-	if app.IsClient && s.playing && !s.reducedMotion {
-		id := s.scrollID
+	if app.IsClient && s.run.playing && !s.run.reducedMotion {
+		id := s.run.scrollID
 		ctx.Defer(func(ctx app.Context) { startTravellers(id) })
 	}
 }
@@ -444,8 +444,8 @@ func (s *ScenarioPlayground) textareaID() string { return "script-" + DomID(s.ID
 // setEditor gives the editor a text from outside (see playground.setEditor)
 // and cancels a rerun of the typing it replaces.
 func (s *ScenarioPlayground) setEditor(ctx app.Context, text string) {
-	s.editorText, s.script, s.scriptErr = text, text, nil
-	s.editGen++
+	s.run.editorText, s.run.script, s.run.scriptErr = text, text, nil
+	s.run.editGen++
 	if app.IsClient {
 		ctx.Defer(func(ctx app.Context) { s.setTextarea(text) })
 	}
@@ -460,12 +460,12 @@ func (s *ScenarioPlayground) setTextarea(text string) {
 // onInput reruns the script editDelay after the last keystroke, keeping
 // the position, as the full editor does.
 func (s *ScenarioPlayground) onInput(ctx app.Context, e app.Event) {
-	s.script = ctx.JSSrc().Get("value").String()
-	s.stop()
-	s.editGen++
-	gen := s.editGen
+	s.run.script = ctx.JSSrc().Get("value").String()
+	s.run.stop()
+	s.run.editGen++
+	gen := s.run.editGen
 	ctx.After(editDelay, func(ctx app.Context) {
-		if gen == s.editGen {
+		if gen == s.run.editGen {
 			s.keepEdit()
 			s.applyEdits(ctx)
 		}
@@ -473,26 +473,26 @@ func (s *ScenarioPlayground) onInput(ctx app.Context, e app.Event) {
 }
 
 func (s *ScenarioPlayground) applyEdits(ctx app.Context) {
-	if s.script == s.engine.Script() && s.lazy.started {
-		s.scriptErr = nil
+	if s.run.script == s.run.engine.Script() && s.lazy.started {
+		s.run.scriptErr = nil
 		return
 	}
 	// Where the learner was when the run ended, as the full playground
 	// does: with the engine in a worker steps can be taken meanwhile.
-	s.load(ctx, s.script, func(ctx app.Context) { s.engine.Seek(s.posAtRunEnd) })
+	s.load(ctx, s.run.script, func(ctx app.Context) { s.run.engine.Seek(s.run.posAtRunEnd) })
 }
 
 // onReset goes back to the lesson's script at its start; an edit is kept
 // on Undo.
 func (s *ScenarioPlayground) onReset(ctx app.Context, e app.Event) {
-	s.stop()
-	if s.script != s.Script {
-		s.pushUndo(s.script)
+	s.run.stop()
+	if s.run.script != s.Script {
+		s.run.pushUndo(s.run.script)
 	}
 	s.setEditor(ctx, s.Script)
 	s.keepEdit()
-	if s.lazy.started && !s.busy && s.engine.Script() == s.Script {
-		s.engine.Seek(0)
+	if s.lazy.started && !s.run.busy && s.run.engine.Script() == s.Script {
+		s.run.engine.Seek(0)
 		s.followNewest(ctx)
 		return
 	}
@@ -500,28 +500,28 @@ func (s *ScenarioPlayground) onReset(ctx app.Context, e app.Event) {
 }
 
 func (s *ScenarioPlayground) onUndo(ctx app.Context, e app.Event) {
-	prev, ok := s.popUndo()
+	prev, ok := s.run.popUndo()
 	if !ok {
 		return
 	}
-	pos := s.engine.Pos()
+	pos := s.run.engine.Pos()
 	s.setEditor(ctx, prev)
 	s.keepEdit()
-	s.load(ctx, prev, func(ctx app.Context) { s.engine.Seek(pos) })
+	s.load(ctx, prev, func(ctx app.Context) { s.run.engine.Seek(pos) })
 }
 
 func (s *ScenarioPlayground) onRun(ctx app.Context, e app.Event) {
 	s.unobserve()
-	s.load(ctx, s.script, nil)
+	s.load(ctx, s.run.script, nil)
 }
 
 // editorError is the typed script's parse error, else the loaded
 // script's runtime error when the editor holds it.
 func (s *ScenarioPlayground) editorError() *engine.ScriptError {
-	if s.scriptErr != nil {
-		return s.scriptErr
+	if s.run.scriptErr != nil {
+		return s.run.scriptErr
 	}
-	if err := s.engine.Err(); err != nil && s.script == s.engine.Script() {
+	if err := s.run.engine.Err(); err != nil && s.run.script == s.run.engine.Script() {
 		return err
 	}
 	return nil
@@ -530,34 +530,34 @@ func (s *ScenarioPlayground) editorError() *engine.ScriptError {
 // ---- Transport ----
 
 func (s *ScenarioPlayground) move(ctx app.Context, f func()) {
-	s.stop()
+	s.run.stop()
 	f()
 	s.followNewest(ctx)
 }
 
 func (s *ScenarioPlayground) onStepBack(ctx app.Context, e app.Event) {
-	s.move(ctx, s.engine.StepBack)
+	s.move(ctx, s.run.engine.StepBack)
 }
 
 func (s *ScenarioPlayground) onStep(ctx app.Context, e app.Event) {
-	s.move(ctx, func() { s.engine.Step() })
+	s.move(ctx, func() { s.run.engine.Step() })
 }
 
 func (s *ScenarioPlayground) onRunToEnd(ctx app.Context, e app.Event) {
-	s.move(ctx, func() { s.engine.Seek(s.engine.Len()) })
+	s.move(ctx, func() { s.run.engine.Seek(s.run.engine.Len()) })
 }
 
 func (s *ScenarioPlayground) onScrub(ctx app.Context, e app.Event) {
 	i, _ := strconv.Atoi(ctx.JSSrc().Get("value").String())
-	s.move(ctx, func() { s.engine.Seek(i) })
+	s.move(ctx, func() { s.run.engine.Seek(i) })
 }
 
-func (s *ScenarioPlayground) onPause(ctx app.Context, e app.Event) { s.stop() }
+func (s *ScenarioPlayground) onPause(ctx app.Context, e app.Event) { s.run.stop() }
 
 // onPlay plays at 1× (the full playground has the speeds); at the end it
 // replays, as media players do.
 func (s *ScenarioPlayground) onPlay(ctx app.Context, e app.Event) {
-	s.player.play(ctx, s.engine, func() time.Duration { return baseInterval }, s.followNewest)
+	s.run.player.play(ctx, s.run.engine, func() time.Duration { return baseInterval }, s.followNewest)
 }
 
 // ---- Facts and the link ----
@@ -575,9 +575,9 @@ func factValue(e engine.Engine, query string) string {
 // fullLink is the full playground with the script in the editor, in the
 // page's language (share.go's #s= fragment).
 func (s *ScenarioPlayground) fullLink() string {
-	if s.share.link == "" || s.share.linkScript != s.script {
-		s.share.linkScript = s.script
-		s.share.link = PlaygroundPath(s.Lang) + "#s=" + EncodeScript(s.script)
+	if s.share.link == "" || s.share.linkScript != s.run.script {
+		s.share.linkScript = s.run.script
+		s.share.link = PlaygroundPath(s.Lang) + "#s=" + EncodeScript(s.run.script)
 	}
 	return s.share.link
 }
@@ -585,7 +585,7 @@ func (s *ScenarioPlayground) fullLink() string {
 // ---- Page ----
 
 func (s *ScenarioPlayground) Render() app.UI {
-	if s.engine == nil {
+	if s.run.engine == nil {
 		s.setup() // a component rendered without OnInit (a test's Render)
 	}
 	l := s.Lang
@@ -595,7 +595,7 @@ func (s *ScenarioPlayground) Render() app.UI {
 	}
 	state := "idle"
 	switch {
-	case s.busy:
+	case s.run.busy:
 		state = "running"
 	case s.lazy.started:
 		state = "ready"
@@ -634,10 +634,10 @@ func (s *ScenarioPlayground) renderEditor() app.UI {
 		Attr("autocomplete", "off").
 		Attr("autocapitalize", "off").
 		Attr("wrap", "off").
-		Attr("rows", min(max(strings.Count(s.editorText, "\n")+1, 4), 14)).
-		Text(s.editorText).
+		Attr("rows", min(max(strings.Count(s.run.editorText, "\n")+1, 4), 14)).
+		Text(s.run.editorText).
 		// The pre-rendered page shows the script before the wasm runs.
-		Body(app.Text(s.editorText)).
+		Body(app.Text(s.run.editorText)).
 		OnInput(s.onInput)
 	errID := "script-error-" + DomID(s.ID)
 	if se != nil {
@@ -668,8 +668,8 @@ func (s *ScenarioPlayground) renderEditor() app.UI {
 					Aria("label", uitext.Tr(l, "Run the scenario")).OnClick(s.onRun).Text(label)
 			}),
 			transportButton(l, DomID(s.ID), "reset", "⇤", "",
-				s.script == s.Script && s.engine.Pos() == 0, s.onReset),
-			app.If(len(s.undo) > 0, func() app.UI {
+				s.run.script == s.Script && s.run.engine.Pos() == 0, s.onReset),
+			app.If(len(s.run.undo) > 0, func() app.UI {
 				return app.Button().Type("button").Class("tool").DataSet("action", "undo").
 					Aria("label", uitext.Tr(l, "Undo script change")).Title(uitext.Tr(l, "Bring back your script")).
 					OnClick(s.onUndo).Text(uitext.Tr(l, "Undo"))
@@ -689,23 +689,23 @@ func (s *ScenarioPlayground) renderEditor() app.UI {
 
 func (s *ScenarioPlayground) renderTransport() app.UI {
 	l := s.Lang
-	t := transportControls{Lang: l, IDPrefix: DomID(s.ID), Pos: s.engine.Pos(), Len: s.engine.Len(), Playing: s.playing,
+	t := transportControls{Lang: l, IDPrefix: DomID(s.ID), Pos: s.run.engine.Pos(), Len: s.run.engine.Len(), Playing: s.run.playing,
 		OnBack: s.onStepBack, OnPlay: s.onPlay, OnPause: s.onPause, OnStep: s.onStep, OnEnd: s.onRunToEnd}
 	line := uitext.Tr(l, "finished")
-	if n := s.engine.Line(); n > 0 {
+	if n := s.run.engine.Line(); n > 0 {
 		line = fmt.Sprintf(uitext.Tr(l, "line %d"), n)
 	}
 	if !s.lazy.started {
 		line = uitext.Tr(l, "not yet run")
 	}
-	d := s.engine.Digest()
+	d := s.run.engine.Digest()
 	return app.Div().Class("transport-panel").Body(
 		app.Div().Class("transport").Role("toolbar").Aria("label", uitext.Tr(l, "Transport")).Body(t.buttons()...),
 		app.Div().Class("scrubber").Body(t.scrubber(s.onScrub).ID(s.scrubID())),
 		app.Div().Class("status").Body(
 			app.Span().Class("position").Text(fmt.Sprintf(uitext.Tr(l, "Step %d of %d"), t.Pos, t.Len)),
 			app.Span().Class("line").Text(line),
-			app.If(s.busy, func() app.UI {
+			app.If(s.run.busy, func() app.UI {
 				return app.Span().Class("busy").Role("status").Text(uitext.Tr(l, "Running the script…"))
 			}),
 			app.Output().Class("digest").DataSet("digest", d).Text(fmt.Sprintf(uitext.Tr(l, "digest %s"), d)),
@@ -713,8 +713,8 @@ func (s *ScenarioPlayground) renderTransport() app.UI {
 		// What the step just taken did, for a screen reader, as the full
 		// playground says it (narrate.go); silent until the script ran.
 		app.Div().Class("visually-hidden").Role("status").Aria("live", "polite").Aria("atomic", "true").
-			DataSet("narration", true).Body(app.If(s.lazy.started && !s.busy, func() app.UI {
-			return app.Text(panels.Narration(l, s.engine, s.filter))
+			DataSet("narration", true).Body(app.If(s.lazy.started && !s.run.busy, func() app.UI {
+			return app.Text(panels.Narration(l, s.run.engine, s.run.filter))
 		})),
 	)
 }
@@ -723,7 +723,7 @@ func (s *ScenarioPlayground) renderTransport() app.UI {
 // its size, so the page does not jump when it arrives.
 func (s *ScenarioPlayground) renderStage() app.UI {
 	l := s.Lang
-	if !s.lazy.started || (s.busy && s.engine.Len() == 0) {
+	if !s.lazy.started || (s.run.busy && s.run.engine.Len() == 0) {
 		text := uitext.Tr(l, "The diagram appears when this scenario runs: press Run, or scroll here.")
 		if s.guarding() {
 			text = uitext.Tr(l, "ep.guard.note")
@@ -733,7 +733,7 @@ func (s *ScenarioPlayground) renderStage() app.UI {
 		}
 		return app.Div().Class("diagram-placeholder").DataSet("placeholder", true).Text(text)
 	}
-	return s.renderDiagram(s.playing && !s.reducedMotion, uitext.Tr(l, "Nothing has happened yet: press Step or Play."))
+	return s.run.renderDiagram(s.run.playing && !s.run.reducedMotion, uitext.Tr(l, "Nothing has happened yet: press Step or Play."))
 }
 
 // renderFacts lists each fact query with its value at the position, once
@@ -742,12 +742,12 @@ func (s *ScenarioPlayground) renderFacts() app.UI {
 	if len(s.Facts) == 0 {
 		return app.Text("")
 	}
-	ready := s.lazy.started && !s.busy && s.engine.Len() > 0
+	ready := s.lazy.started && !s.run.busy && s.run.engine.Len() > 0
 	rows := make([]app.UI, len(s.Facts))
 	for i, q := range s.Facts {
 		v := "…"
 		if ready {
-			v = factValue(s.engine, q)
+			v = factValue(s.run.engine, q)
 		}
 		rows[i] = app.Li().Class("fact").DataSet("fact", q).Body(
 			app.Code().Text(q),
@@ -770,31 +770,31 @@ func PlaygroundAnchor(scenarioID string) string { return "playground-" + DomID(s
 // script before it goes on Undo.
 func (s *ScenarioPlayground) onAct(stmt string) app.EventHandler {
 	return func(ctx app.Context, e app.Event) {
-		s.stop()
+		s.run.stop()
 		switch {
-		case s.busy:
+		case s.run.busy:
 			return
-		case !s.lazy.started || s.scriptErr != nil || s.script != s.engine.Script():
-			s.actionMsg = uitext.Tr(s.Lang, "ep.act.first")
-			return
-		}
-		before := s.engine.Script()
-		if err := s.engine.BeginAct(stmt); err != nil {
-			s.actionMsg = err.Error()
+		case !s.lazy.started || s.run.scriptErr != nil || s.run.script != s.run.engine.Script():
+			s.run.actionMsg = uitext.Tr(s.Lang, "ep.act.first")
 			return
 		}
-		s.actionMsg = ""
-		s.busyGen++
-		s.busy = true
-		s.work(ctx, s.busyGen, func(ctx app.Context) {
+		before := s.run.engine.Script()
+		if err := s.run.engine.BeginAct(stmt); err != nil {
+			s.run.actionMsg = err.Error()
+			return
+		}
+		s.run.actionMsg = ""
+		s.run.busyGen++
+		s.run.busy = true
+		s.work(ctx, s.run.busyGen, func(ctx app.Context) {
 			if s.workErr != nil {
-				s.actionMsg = s.workErr.Error()
+				s.run.actionMsg = s.workErr.Error()
 				return
 			}
-			s.pushUndo(before)
-			s.setEditor(ctx, s.engine.Script())
+			s.run.pushUndo(before)
+			s.setEditor(ctx, s.run.engine.Script())
 			s.keepEdit()
-			s.actionMsg = fmt.Sprintf(uitext.Tr(s.Lang, "ep.act.done"), stmt)
+			s.run.actionMsg = fmt.Sprintf(uitext.Tr(s.Lang, "ep.act.done"), stmt)
 		})
 	}
 }
@@ -808,10 +808,10 @@ func (s *ScenarioPlayground) renderActions() app.UI {
 		app.Range(s.Actions).Slice(func(i int) app.UI {
 			stmt := s.Actions[i]
 			return app.Button().Type("button").Class("action").DataSet("action", "act").DataSet("stmt", stmt).
-				Aria("disabled", !s.lazy.started || s.busy).
+				Aria("disabled", !s.lazy.started || s.run.busy).
 				OnClick(s.onAct(stmt), app.EventScope(stmt)).
 				Body(app.Text(uitext.Tr(s.Lang, "ep.act.here")+" "), app.Code().Text(stmt))
 		}),
-		app.If(s.actionMsg != "", func() app.UI { return app.Span().Class("action-msg").Role("status").Text(s.actionMsg) }),
+		app.If(s.run.actionMsg != "", func() app.UI { return app.Span().Class("action-msg").Role("status").Text(s.run.actionMsg) }),
 	)
 }

@@ -21,14 +21,14 @@ var ClassBlockNote struct {
 // classNoteBlock notes s's step for the class, on the instructor's page.
 func classNoteBlock(s *ScenarioPlayground) {
 	c := class.Current()
-	if c == nil || !c.Teacher || c.Ended || s.busy || !s.lazy.started {
+	if c == nil || !c.Teacher || c.Ended || s.run.busy || !s.lazy.started {
 		return
 	}
-	script := s.engine.Script()
+	script := s.run.engine.Script()
 	if script == s.Script {
 		script = ""
 	}
-	ClassBlockNote.ID, ClassBlockNote.Script, ClassBlockNote.Step = s.ID, script, s.engine.Pos()
+	ClassBlockNote.ID, ClassBlockNote.Script, ClassBlockNote.Step = s.ID, script, s.run.engine.Pos()
 }
 
 // classStepAction asks the embedded playground of a student's lesson
@@ -78,7 +78,7 @@ func (s *ScenarioPlayground) followClass(ctx app.Context, req classBlockStep) {
 		ctx.PreventUpdate()
 		return
 	}
-	if s.busy {
+	if s.run.busy {
 		// A run on its way (its own, as it came into view): follow
 		// once it is in.
 		ctx.After(100*time.Millisecond, func(ctx app.Context) { s.followClass(ctx, req) })
@@ -101,15 +101,15 @@ func (s *ScenarioPlayground) followClass(ctx app.Context, req classBlockStep) {
 		if st := c.State; st.Block == s.ID {
 			at = st.Step
 		}
-		s.engine.Seek(at)
+		s.run.engine.Seek(at)
 	}
-	if !s.lazy.started || s.engine.Script() != src {
+	if !s.lazy.started || s.run.engine.Script() != src {
 		s.unobserve()
 		s.setEditor(ctx, src)
 		s.load(ctx, src, seek)
 		return
 	}
-	if s.engine.Pos() == req.Step {
+	if s.run.engine.Pos() == req.Step {
 		ctx.PreventUpdate()
 		return
 	}

@@ -36,38 +36,38 @@ func (s *ScenarioPlayground) onPresentStep(ctx app.Context, a app.Action) {
 			return
 		}
 		s.unobserve()
-		s.load(ctx, s.script, nil) // the first step of a guarded playground runs it
+		s.load(ctx, s.run.script, nil) // the first step of a guarded playground runs it
 		return
 	}
-	if s.busy {
+	if s.run.busy {
 		return
 	}
-	pos, n := s.engine.Pos(), s.engine.Len()
+	pos, n := s.run.engine.Pos(), s.run.engine.Len()
 	switch req.Move {
 	case "next":
 		if pos >= n {
 			edge(1)
 			return
 		}
-		s.move(ctx, func() { s.engine.Step() })
+		s.move(ctx, func() { s.run.engine.Step() })
 	case "back":
 		if pos == 0 {
 			edge(-1)
 			return
 		}
-		s.move(ctx, s.engine.StepBack)
+		s.move(ctx, s.run.engine.StepBack)
 	case "home":
-		s.move(ctx, func() { s.engine.Seek(0) })
+		s.move(ctx, func() { s.run.engine.Seek(0) })
 	case "end":
-		s.move(ctx, func() { s.engine.Seek(n) })
+		s.move(ctx, func() { s.run.engine.Seek(n) })
 	}
 }
 
 // renderPresenterCaption is the presented playground's caption: the
 // step in words beside the script's line.
 func (s *ScenarioPlayground) renderPresenterCaption() app.UI {
-	if !s.Presenting || !s.lazy.started || s.busy {
+	if !s.Presenting || !s.lazy.started || s.run.busy {
 		return app.Text("")
 	}
-	return presenterCaption(s.Lang, s.engine, panels.Narration(s.Lang, s.engine, s.filter))
+	return presenterCaption(s.Lang, s.run.engine, panels.Narration(s.Lang, s.run.engine, s.run.filter))
 }

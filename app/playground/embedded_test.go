@@ -41,7 +41,7 @@ func mountEmbedded(t *testing.T, e app.TestEngine, id, lang string) *ScenarioPla
 		t.Fatal(err)
 	}
 	e.ConsumeAll()
-	s.engine = atPos{s.engine}
+	s.run.engine = atPos{s.run.engine}
 	return s
 }
 
@@ -51,8 +51,8 @@ func mountEmbedded(t *testing.T, e app.TestEngine, id, lang string) *ScenarioPla
 func TestEmbeddedShowsTheScriptAndRunsNothingUntilAsked(t *testing.T) {
 	e := app.NewTestEngine()
 	s := mountEmbedded(t, e, "endtxn", "en")
-	if s.engine.Script() != "" || s.engine.Len() != 0 || s.lazy.started {
-		t.Fatalf("the playground ran before it was asked: script %q, %d steps", s.engine.Script(), s.engine.Len())
+	if s.run.engine.Script() != "" || s.run.engine.Len() != 0 || s.lazy.started {
+		t.Fatalf("the playground ran before it was asked: script %q, %d steps", s.run.engine.Script(), s.run.engine.Len())
 	}
 	html := app.HTMLString(s.Render())
 	for _, want := range []string{
@@ -84,21 +84,21 @@ func TestEmbeddedShowRequestStopsAfterTheLine(t *testing.T) {
 
 	s.lazy.ctx.NewActionWithValue(ShowAction, ShowRequest{ID: "endtxn", Stop: 5})
 	e.ConsumeAll()
-	if s.busy || s.engine.Len() == 0 {
-		t.Fatalf("the script did not run: busy=%v len=%d", s.busy, s.engine.Len())
+	if s.run.busy || s.run.engine.Len() == 0 {
+		t.Fatalf("the script did not run: busy=%v len=%d", s.run.busy, s.run.engine.Len())
 	}
-	want := s.engine.StepAfterLine(5)
-	if got := s.engine.Pos(); got != want || got == 0 {
+	want := s.run.engine.StepAfterLine(5)
+	if got := s.run.engine.Pos(); got != want || got == 0 {
 		t.Fatalf("at step %d, want %d (right after line 5)", got, want)
 	}
-	if l := s.engine.Line(); l <= 5 && l != 0 {
+	if l := s.run.engine.Line(); l <= 5 && l != 0 {
 		t.Errorf("stopped on line %d, before line 5 ran", l)
 	}
 	html := app.HTMLString(s.Render())
 	for _, want := range []string{
 		`aria-label="Sequence diagram"`, `data-api="InitProducerId"`,
-		`data-digest="` + s.engine.Digest() + `"`,
-		fmt.Sprintf(`Step %d of %d`, want, s.engine.Len()),
+		`data-digest="` + s.run.engine.Digest() + `"`,
+		fmt.Sprintf(`Step %d of %d`, want, s.run.engine.Len()),
 		fmt.Sprintf(`<output data-value="txn order-txn-1 state@%d">`, want),
 		fmt.Sprintf(`partition orders/0 lso@%d`, want),
 	} {
@@ -111,11 +111,11 @@ func TestEmbeddedShowRequestStopsAfterTheLine(t *testing.T) {
 	}
 
 	// Stop 0 is the end; the script is already loaded, so nothing reruns.
-	gen := s.histGen
+	gen := s.run.histGen
 	s.lazy.ctx.NewActionWithValue(ShowAction, ShowRequest{ID: "endtxn"})
 	e.ConsumeAll()
-	if s.engine.Pos() != s.engine.Len() || s.histGen != gen {
-		t.Errorf("Stop 0: at %d of %d (histories %d → %d)", s.engine.Pos(), s.engine.Len(), gen, s.histGen)
+	if s.run.engine.Pos() != s.run.engine.Len() || s.run.histGen != gen {
+		t.Errorf("Stop 0: at %d of %d (histories %d → %d)", s.run.engine.Pos(), s.run.engine.Len(), gen, s.run.histGen)
 	}
 	if other.lazy.started {
 		t.Error("a request for endtxn ran the block other")
@@ -129,23 +129,23 @@ func TestEmbeddedKeepsTheLearnersEdit(t *testing.T) {
 	e := app.NewTestEngine()
 	s := mountEmbedded(t, e, "endtxn", "en")
 	edited := lessonScript + "app begin\n"
-	s.script = edited // as typing leaves it
+	s.run.script = edited // as typing leaves it
 	card := strings.Replace(lessonScript, "app commit", "app abort", 1)
 	s.lazy.ctx.NewActionWithValue(ShowAction, ShowRequest{ID: "endtxn", Script: card, Stop: 7})
 	e.ConsumeAll()
-	if s.engine.Script() != card || s.script != card {
-		t.Fatalf("the card's script was not loaded: %q", s.engine.Script())
+	if s.run.engine.Script() != card || s.run.script != card {
+		t.Fatalf("the card's script was not loaded: %q", s.run.engine.Script())
 	}
-	if len(s.undo) != 1 || s.undo[0] != edited {
-		t.Fatalf("the edit is not on Undo: %q", s.undo)
+	if len(s.run.undo) != 1 || s.run.undo[0] != edited {
+		t.Fatalf("the edit is not on Undo: %q", s.run.undo)
 	}
 	s.onUndo(s.lazy.ctx, app.Event{})
-	if s.script != edited || s.engine.Script() != edited {
+	if s.run.script != edited || s.run.engine.Script() != edited {
 		t.Errorf("Undo did not bring the edit back")
 	}
 	s.onReset(s.lazy.ctx, app.Event{})
-	if s.script != lessonScript || s.engine.Script() != lessonScript || s.engine.Pos() != 0 {
-		t.Errorf("Reset: script %q at %d", s.script, s.engine.Pos())
+	if s.run.script != lessonScript || s.run.engine.Script() != lessonScript || s.run.engine.Pos() != 0 {
+		t.Errorf("Reset: script %q at %d", s.run.script, s.run.engine.Pos())
 	}
 
 	s.lazy.ctx.NewActionWithValue(ShowAction, ShowRequest{ID: "endtxn", Script: "cluster brokers=3\napp bogus\n"})
@@ -154,7 +154,7 @@ func TestEmbeddedKeepsTheLearnersEdit(t *testing.T) {
 	if !strings.Contains(html, `data-line="2"`) || !strings.Contains(html, `role="alert"`) {
 		t.Errorf("no parse error at line 2:\n%s", html)
 	}
-	if s.engine.Script() != lessonScript {
+	if s.run.engine.Script() != lessonScript {
 		t.Errorf("a script that does not parse replaced the history")
 	}
 }
@@ -197,11 +197,11 @@ func TestEmbeddedStartsAgainOnANewScript(t *testing.T) {
 	s := mountEmbedded(t, e, "endtxn", "en")
 	s.onRun(s.lazy.ctx, app.Event{})
 	e.ConsumeAll()
-	gen := s.histGen
+	gen := s.run.histGen
 	s.Script = strings.Replace(lessonScript, "k=v", "k=w", 1)
 	s.OnUpdate(s.lazy.ctx)
-	if s.lazy.started || s.script != s.Script || s.engine.Len() != 0 || s.histGen <= gen {
-		t.Errorf("after a new script: started=%v len=%d gen %d→%d", s.lazy.started, s.engine.Len(), gen, s.histGen)
+	if s.lazy.started || s.run.script != s.Script || s.run.engine.Len() != 0 || s.run.histGen <= gen {
+		t.Errorf("after a new script: started=%v len=%d gen %d→%d", s.lazy.started, s.run.engine.Len(), gen, s.run.histGen)
 	}
 }
 
@@ -217,19 +217,19 @@ func TestEmbeddedActionWritesTheStatementAtTheStep(t *testing.T) {
 	e.ConsumeAll()
 	s.onRun(s.lazy.ctx, app.Event{})
 	e.ConsumeAll()
-	s.engine.Seek(s.engine.Len() / 2)
+	s.run.engine.Seek(s.run.engine.Len() / 2)
 	s.onAct(s.Actions[0])(s.lazy.ctx, app.Event{})
 	e.ConsumeAll()
-	if !strings.Contains(s.script, "crash coordinator(order-txn-1)") || s.engine.Script() != s.script {
-		t.Fatalf("after the action the script is:\n%s\n(msg %q)", s.script, s.actionMsg)
+	if !strings.Contains(s.run.script, "crash coordinator(order-txn-1)") || s.run.engine.Script() != s.run.script {
+		t.Fatalf("after the action the script is:\n%s\n(msg %q)", s.run.script, s.run.actionMsg)
 	}
 	if !strings.Contains(app.HTMLString(s.Render()), `data-action="act"`) {
 		t.Error("no action button")
 	}
 	s.onUndo(s.lazy.ctx, app.Event{})
 	e.ConsumeAll()
-	if s.script != lessonScript {
-		t.Errorf("Undo left:\n%s", s.script)
+	if s.run.script != lessonScript {
+		t.Errorf("Undo left:\n%s", s.run.script)
 	}
 }
 
@@ -255,24 +255,24 @@ func TestEmbeddedStepDuringAnEditsRunIsKept(t *testing.T) {
 	s := mountEmbedded(t, e, "endtxn", "en")
 	s.onRun(s.lazy.ctx, app.Event{})
 	e.ConsumeAll()
-	s.engine.Seek(2)
-	held := &heldRun{Engine: s.engine, hold: true}
-	s.engine = held
-	s.script = lessonScript + "app begin\n"
+	s.run.engine.Seek(2)
+	held := &heldRun{Engine: s.run.engine, hold: true}
+	s.run.engine = held
+	s.run.script = lessonScript + "app begin\n"
 	s.applyEdits(s.lazy.ctx)
-	if !s.busy {
+	if !s.run.busy {
 		t.Fatal("the edit's run ended at once: the test holds nothing")
 	}
 	s.onStep(s.lazy.ctx, app.Event{}) // on the old history, while the run goes on
-	for deadline := time.Now().Add(5 * time.Second); s.busy && time.Now().Before(deadline); {
+	for deadline := time.Now().Add(5 * time.Second); s.run.busy && time.Now().Before(deadline); {
 		time.Sleep(5 * time.Millisecond)
 		e.ConsumeAll()
 	}
-	if s.busy || s.engine.Script() != s.script {
+	if s.run.busy || s.run.engine.Script() != s.run.script {
 		t.Fatalf("the edit's run did not end")
 	}
-	if s.engine.Pos() != 3 {
-		t.Errorf("after a step during the edit's run: at %d, want 3", s.engine.Pos())
+	if s.run.engine.Pos() != 3 {
+		t.Errorf("after a step during the edit's run: at %d, want 3", s.run.engine.Pos())
 	}
 }
 
@@ -365,7 +365,7 @@ func TestEmbeddedNarratesTheStep(t *testing.T) {
 		if m == nil || !strings.Contains(page, `aria-live="polite"`) {
 			t.Fatalf("%s: no live region", lang)
 		}
-		if want := panels.Narration(lang, s.engine, s.filter); html.UnescapeString(strings.TrimSpace(m[1])) != want || want == "" {
+		if want := panels.Narration(lang, s.run.engine, s.run.filter); html.UnescapeString(strings.TrimSpace(m[1])) != want || want == "" {
 			t.Errorf("%s: the live region says %q, want %q", lang, strings.TrimSpace(m[1]), want)
 		}
 	}

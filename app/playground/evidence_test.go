@@ -24,12 +24,12 @@ func TestBrokenExamplesExerciseTheirMechanism(t *testing.T) {
 		}
 		name = strings.TrimSuffix(name, "-off")
 		p := newTestPlayground(t, sc.Slug)
-		if why, idle := panels.Unexercised(p.engine.History())[name]; idle {
+		if why, idle := panels.Unexercised(p.run.engine.History())[name]; idle {
 			t.Errorf("%s: says %s is never exercised (%s)", sc.Slug, name, uitext.Tr("", why))
 		}
 	}
 	p := newTestPlayground(t, "happy-path")
-	idle := panels.Unexercised(p.engine.History())
+	idle := panels.Unexercised(p.run.engine.History())
 	for _, name := range []string{"add-offsets", "epoch-fencing", "sequence-check"} {
 		if _, ok := idle[name]; !ok {
 			t.Errorf("happy-path: %s not reported idle", name)

@@ -18,10 +18,10 @@ import (
 
 func (p *playground) renderExport() app.UI {
 	item := func(label, title string, h app.EventHandler) app.UI {
-		return app.Li().Body(app.Button().Type("button").Class("menu-item").Title(uitext.Tr(p.lang, title)).OnClick(h).Text(uitext.Tr(p.lang, label)))
+		return app.Li().Body(app.Button().Type("button").Class("menu-item").Title(uitext.Tr(p.run.lang, title)).OnClick(h).Text(uitext.Tr(p.run.lang, label)))
 	}
 	return app.Details().Class("export").Body(
-		app.Summary().Class("tool").Text(uitext.Tr(p.lang, "Export")),
+		app.Summary().Class("tool").Text(uitext.Tr(p.run.lang, "Export")),
 		app.Ul().Class("menu").Body(
 			item("Diagram (SVG)", "The whole diagram up to this step, as an SVG file", p.onExportSVG),
 			item("Diagram (Mermaid)", "A Mermaid sequenceDiagram of the history up to this step", p.onExportMermaid),
@@ -45,25 +45,25 @@ func (p *playground) exportName(ext string) string {
 }
 
 func (p *playground) onExportSVG(ctx app.Context, e app.Event) {
-	browser.Download(ctx, p.exportName(".svg"), "image/svg+xml", diagram.SVGIn(p.engine.Names(), p.engine.History(), p.engine.Events(), p.filter, uitext.DiagramWords(p.lang)))
+	browser.Download(ctx, p.exportName(".svg"), "image/svg+xml", diagram.SVGIn(p.run.engine.Names(), p.run.engine.History(), p.run.engine.Events(), p.run.filter, uitext.DiagramWords(p.run.lang)))
 }
 
 func (p *playground) onExportMermaid(ctx app.Context, e app.Event) {
-	browser.Download(ctx, p.exportName(".mmd"), "text/plain", diagram.MermaidIn(p.engine.Names(), p.engine.Events(), p.filter, uitext.DiagramWords(p.lang)))
+	browser.Download(ctx, p.exportName(".mmd"), "text/plain", diagram.MermaidIn(p.run.engine.Names(), p.run.engine.Events(), p.run.filter, uitext.DiagramWords(p.run.lang)))
 }
 
 func (p *playground) onExportJSON(ctx app.Context, e app.Event) {
 	doc := map[string]any{
-		"script": p.engine.Script(),
-		"step":   p.engine.Pos(),
-		"steps":  p.engine.Len(),
-		"digest": p.engine.Digest(),
-		"events": sim.Export{Names: p.engine.Names(), Events: p.engine.Events()},
+		"script": p.run.engine.Script(),
+		"step":   p.run.engine.Pos(),
+		"steps":  p.run.engine.Len(),
+		"digest": p.run.engine.Digest(),
+		"events": sim.Export{Names: p.run.engine.Names(), Events: p.run.engine.Events()},
 	}
 	b, _ := json.MarshalIndent(doc, "", "  ")
 	browser.Download(ctx, p.exportName(".json"), "application/json", string(b))
 }
 
 func (p *playground) onExportScript(ctx app.Context, e app.Event) {
-	browser.Download(ctx, p.exportName(".scenario"), "text/plain", p.script)
+	browser.Download(ctx, p.exportName(".scenario"), "text/plain", p.run.script)
 }

@@ -82,37 +82,37 @@ var tuneGC = sync.OnceFunc(func() {
 
 // progressive reports whether the loaded history is shown progressively.
 func (p *playground) progressive() bool {
-	return app.IsClient && p.page.hasCtx && len(p.engine.History()) >= progressiveEvents
+	return app.IsClient && p.page.hasCtx && len(p.run.engine.History()) >= progressiveEvents
 }
 
 // snapshot is the cluster state to draw: the one at the position, or,
 // while a long history's is not computed yet, the last one drawn (and its
 // computation is queued for after this frame).
 func (p *playground) snapshot() engine.Snapshot {
-	later := stateLater(p.engine)
-	if p.engine.StateCost() == 0 || !p.progressive() && !later {
-		p.shownSnap, p.shownPos = p.engine.Snapshot(), p.engine.Pos()
-		return p.shownSnap
+	later := stateLater(p.run.engine)
+	if p.run.engine.StateCost() == 0 || !p.progressive() && !later {
+		p.run.shownSnap, p.run.shownPos = p.run.engine.Snapshot(), p.run.engine.Pos()
+		return p.run.shownSnap
 	}
 	if later {
 		// The engine's worker is asked; its reply re-renders the page.
-		if snap := p.engine.Snapshot(); !p.shownSnap.Valid {
-			p.shownSnap = snap
+		if snap := p.run.engine.Snapshot(); !p.run.shownSnap.Valid {
+			p.run.shownSnap = snap
 		}
 		if !p.progressive() {
-			return p.shownSnap
+			return p.run.shownSnap
 		}
 	}
 	p.queueSettle()
-	return p.shownSnap
+	return p.run.shownSnap
 }
 
 // violations are the invariant violations to draw and whether they are
 // the position's (rather than the last ones drawn, while a long history's
 // are not checked yet).
 func (p *playground) violations() ([]check.Violation, bool) {
-	if !p.progressive() || p.engine.ViolationsReady() || (p.view.tab == panels.TabInvariants && p.engine.StateCost() == 0) {
-		p.paint.shownViol, p.paint.shownViolPos = p.engine.Violations(), p.engine.Pos()
+	if !p.progressive() || p.run.engine.ViolationsReady() || (p.view.tab == panels.TabInvariants && p.run.engine.StateCost() == 0) {
+		p.paint.shownViol, p.paint.shownViolPos = p.run.engine.Violations(), p.run.engine.Pos()
 		return p.paint.shownViol, true
 	}
 	p.queueSettle()
@@ -134,19 +134,19 @@ func (p *playground) queueSettle() {
 // It reports whether it changed what is drawn.
 func (p *playground) settle(ctx app.Context) bool {
 	p.paint.settleQueued = false
-	if p.busy {
+	if p.run.busy {
 		return false
 	}
-	if p.engine.StateCost() > 0 {
-		p.engine.Idle(settleSlice) // the state at the position comes first
+	if p.run.engine.StateCost() > 0 {
+		p.run.engine.Idle(settleSlice) // the state at the position comes first
 		p.queueSettle()
-		if p.engine.StateCost() > 0 {
+		if p.run.engine.StateCost() > 0 {
 			return false // more frames to go
 		}
 		p.paint.movedAt = time.Now()
 		return true
 	}
-	if !p.engine.ViolationsReady() {
+	if !p.run.engine.ViolationsReady() {
 		if wait := violationsDelay - time.Since(p.paint.movedAt); wait > 0 {
 			if !p.paint.violTimer {
 				p.paint.violTimer = true
@@ -159,7 +159,7 @@ func (p *playground) settle(ctx app.Context) bool {
 			p.idle()
 			return false
 		}
-		p.engine.Violations()
+		p.run.engine.Violations()
 		p.idle()
 		return true
 	}
@@ -177,14 +177,14 @@ func (p *playground) idle() {
 	setIdleMark(false)
 	p.afterPaint(func(ctx app.Context) bool {
 		p.paint.idleQueued = false
-		if p.busy || p.paint.settleQueued {
+		if p.run.busy || p.paint.settleQueued {
 			return false // a run or a settle goes first; it resumes this
 		}
 		slice := idleSlice
-		if time.Since(p.paint.movedAt) > restAfter && !p.playing {
+		if time.Since(p.paint.movedAt) > restAfter && !p.run.playing {
 			slice = restSlice
 		}
-		more := p.engine.Idle(slice)
+		more := p.run.engine.Idle(slice)
 		if more {
 			p.idle()
 		}

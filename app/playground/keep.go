@@ -117,8 +117,8 @@ func (p *playground) twinSuffix() string {
 // before the page leaves it inside the app (the language control, a
 // link): pagehide fires only when the document goes.
 func (p *playground) keepNow() {
-	if p.page.source != "" && p.script != "" {
-		keepScript(p.page.source, p.script)
-		keepPos(p.page.source, p.engine.Pos())
+	if p.page.source != "" && p.run.script != "" {
+		keepScript(p.page.source, p.run.script)
+		keepPos(p.page.source, p.run.engine.Pos())
 	}
 }

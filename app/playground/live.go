@@ -76,7 +76,7 @@ func (f *liveFeed) close() {
 func (p *playground) openLive(ctx app.Context) {
 	p.closeLive()
 	p.live = &liveFeed{state: liveConnecting}
-	p.lib.slug, p.lib.slugTitle, p.lib.original = "", uitext.Tr(p.lang, "live.title"), ""
+	p.lib.slug, p.lib.slugTitle, p.lib.original = "", uitext.Tr(p.run.lang, "live.title"), ""
 	p.setEditor(ctx, "")
 	if !app.IsClient {
 		return
@@ -100,7 +100,7 @@ func (p *playground) openLive(ctx app.Context) {
 		f.funcs = append(f.funcs, fn)
 		f.es.Call("addEventListener", event, fn)
 	}
-	f.es = app.Window().Get("EventSource").New(liveEventsPath + "?lang=" + p.lang)
+	f.es = app.Window().Get("EventSource").New(liveEventsPath + "?lang=" + p.run.lang)
 	on("script", func(ctx app.Context, data string) {
 		f.state, f.script = liveFollowing, data
 		f.breakAPI = breakpointIn(f.script, "")
@@ -141,13 +141,13 @@ func (p *playground) closeLive() {
 // stays where they are. Lines arriving during a run wait for it.
 func (p *playground) liveRun(ctx app.Context, first bool) {
 	f := p.live
-	if p.busy {
+	if p.run.busy {
 		f.pending = true
 		return
 	}
 	f.pending = false
-	follow := first || p.engine.Pos() >= p.engine.Len()
-	pos := p.engine.Pos()
+	follow := first || p.run.engine.Pos() >= p.run.engine.Len()
+	pos := p.run.engine.Pos()
 	src := f.script
 	p.setEditor(ctx, src)
 	p.startLoad(ctx, src, func(ctx app.Context, err error) {
@@ -155,9 +155,9 @@ func (p *playground) liveRun(ctx app.Context, first bool) {
 			return
 		}
 		if follow {
-			p.engine.Seek(p.engine.Len())
+			p.run.engine.Seek(p.run.engine.Len())
 		} else {
-			p.engine.Seek(pos)
+			p.run.engine.Seek(pos)
 		}
 		p.followNewest(ctx)
 		if f.pending {
@@ -174,10 +174,10 @@ func (p *playground) liveAct(ctx app.Context, stmt string) bool {
 		return false
 	}
 	if p.live.state != liveFollowing {
-		p.say(true, uitext.Tr(p.lang, "live.notfollowing"))
+		p.say(true, uitext.Tr(p.run.lang, "live.notfollowing"))
 		return true
 	}
-	lang := p.lang
+	lang := p.run.lang
 	var onResponse, onText, onFail app.Func
 	release := func() { onResponse.Release(); onText.Release(); onFail.Release() }
 	ok := false
@@ -218,7 +218,7 @@ func (p *playground) renderLive() app.UI {
 	if p.live == nil {
 		return nil
 	}
-	l := doc.Lang(p.lang)
+	l := doc.Lang(p.run.lang)
 	return app.Div().Body(
 		app.P().Class("live-status").Role("status").DataSet("live", p.live.state).Body(
 			app.Span().Class("live-dot").Aria("hidden", true),
@@ -272,7 +272,7 @@ func (p *playground) onLiveBreak(ctx app.Context, e app.Event) {
 	if p.live == nil {
 		return
 	}
-	lang := p.lang
+	lang := p.run.lang
 	p.livePost(ctx, liveBreakPath, api, func(ctx app.Context, ok bool) {
 		switch {
 		case !ok:
@@ -288,7 +288,7 @@ func (p *playground) onLiveBreak(ctx app.Context, e app.Event) {
 }
 
 func (p *playground) onLiveStep(ctx app.Context, e app.Event) {
-	lang := p.lang
+	lang := p.run.lang
 	p.livePost(ctx, liveStepPath, "", func(ctx app.Context, ok bool) {
 		if ok {
 			p.say(false, uitext.Tr(lang, "live.stepped"))
@@ -315,11 +315,11 @@ func (p *playground) livePost(ctx app.Context, path, body string, done func(ctx 
 	})
 	onFail = app.FuncOf(func(this app.Value, args []app.Value) any {
 		release()
-		ctx.Dispatch(func(ctx app.Context) { p.say(true, uitext.Tr(p.lang, "live.unreachable")) })
+		ctx.Dispatch(func(ctx app.Context) { p.say(true, uitext.Tr(p.run.lang, "live.unreachable")) })
 		return nil
 	})
 	opts := app.Window().Get("Object").New()
 	opts.Set("method", "POST")
 	opts.Set("body", body)
-	app.Window().Call("fetch", path+"?lang="+p.lang, opts).Call("then", onResponse).Call("catch", onFail)
+	app.Window().Call("fetch", path+"?lang="+p.run.lang, opts).Call("then", onResponse).Call("catch", onFail)
 }

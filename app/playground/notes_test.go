@@ -87,11 +87,11 @@ func TestChineseDiagramSaysNotesInChinese(t *testing.T) {
 	p := NewPlayground()
 	p.setEditor(ctx, manyNotes)
 	p.startLoad(ctx, manyNotes, nil)
-	if p.engine.Len() == 0 || p.engine.Err() != nil {
-		t.Fatalf("the script did not run: %v", p.engine.Err())
+	if p.run.engine.Len() == 0 || p.run.engine.Err() != nil {
+		t.Fatalf("the script did not run: %v", p.run.engine.Err())
 	}
-	p.engine.Seek(p.engine.Len())
-	hist, names := p.engine.History(), p.engine.Names()
+	p.run.engine.Seek(p.run.engine.Len())
+	hist, names := p.run.engine.History(), p.run.engine.Names()
 	notes := map[sim.NoteCode]bool{}
 	for i := range hist {
 		if hist[i].Note != nil {

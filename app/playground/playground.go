@@ -51,7 +51,7 @@ type playground struct {
 
 	// runner is the script, the engine, the diagram's view, the
 	// position played and the run in progress (runner.go).
-	runner
+	run runner
 
 	// scriptErrOf is the text scriptErr is the error of (typing on
 	// makes it an older text's until the edits run).
@@ -157,11 +157,11 @@ func NewPlayground() *playground {
 	if !ok {
 		f.engine = newEngine()
 	}
-	p := &playground{runner: newRunner(f.engine, "diagram-scroll", 50), inRun: runExtras{firstSrc: f.src}}
+	p := &playground{run: newRunner(f.engine, "diagram-scroll", 50), inRun: runExtras{firstSrc: f.src}}
 	p.view = viewChoices{speed: defaultSpeed, tab: panels.TabTransactions, untilAPI: "WriteTxnMarkers"}
-	p.describedBy = "trace-heading"
+	p.run.describedBy = "trace-heading"
 	if app.IsClient {
-		p.lang = string(uitext.LangOf(app.Window().URL().Path))
+		p.run.lang = string(uitext.LangOf(app.Window().URL().Path))
 	}
 	if ok {
 		p.preopen()
@@ -175,48 +175,48 @@ func NewPlayground() *playground {
 // OnNav only then, so that first drawing would otherwise be of an empty
 // playground at step 0, shown between the server's page and OnNav's.
 func (p *playground) preopen() {
-	o := openAt(p.lang, app.Window().URL())
-	if o.src != p.engine.Script() {
+	o := openAt(p.run.lang, app.Window().URL())
+	if o.src != p.run.engine.Script() {
 		return
 	}
-	p.editorText, p.script = o.src, o.src
+	p.run.editorText, p.run.script = o.src, o.src
 	p.setScenario(o.sc)
 	if pos := o.startPos(); pos > 0 {
-		p.engine.Seek(pos)
+		p.run.engine.Seek(pos)
 	}
 }
 
 func (p *playground) OnNav(ctx app.Context) {
 	p.keepNow()
-	p.lang = string(uitext.LangOf(ctx.Page().URL().Path))
-	site.SetPageIn(ctx, doc.Lang(p.lang), uitext.Tr(p.lang, "Playground"), uitext.Tr(p.lang, "pg.description"))
-	p.stop()
+	p.run.lang = string(uitext.LangOf(ctx.Page().URL().Path))
+	site.SetPageIn(ctx, doc.Lang(p.run.lang), uitext.Tr(p.run.lang, "Playground"), uitext.Tr(p.run.lang, "pg.description"))
+	p.run.stop()
 	if isLive(ctx.Page().URL()) {
-		p.notice, p.actionMsg = "", ""
+		p.notice, p.run.actionMsg = "", ""
 		p.openLive(ctx)
 		return
 	}
 	p.closeLive()
-	o := openAt(p.lang, ctx.Page().URL())
-	p.notice, p.actionMsg = o.notice, ""
+	o := openAt(p.run.lang, ctx.Page().URL())
+	p.notice, p.run.actionMsg = o.notice, ""
 	sc, src, pos := o.sc, o.src, o.startPos()
 	takeEarlyPos()
-	if p.script != "" && p.script != sc.Script && p.script != p.lib.original && p.script != src {
+	if p.run.script != "" && p.run.script != sc.Script && p.run.script != p.lib.original && p.run.script != src {
 		// Opening another scenario must not throw away an edited script.
-		p.pushUndo(p.script)
+		p.run.pushUndo(p.run.script)
 	}
 	p.setScenario(sc)
-	p.selected = 0
+	p.run.selected = 0
 	if app.IsClient {
 		p.page.source = sourceOf(app.Window().URL())
 	}
 	takeTypedBeforeStart()
 	p.setEditor(ctx, src)
 	p.startLoad(ctx, src, func(ctx app.Context, err error) {
-		p.scrollTop = 0
-		p.scrollDiagram(ctx, 0)
+		p.run.scrollTop = 0
+		p.run.scrollDiagram(ctx, 0)
 		if pos > 0 {
-			p.engine.Seek(pos)
+			p.run.engine.Seek(pos)
 			p.followNewest(ctx)
 		}
 	})
@@ -300,26 +300,26 @@ func openAt(lang string, u *url.URL) opening {
 
 func (p *playground) OnMount(ctx app.Context) {
 	if mq := app.Window().Call("matchMedia", "(prefers-reduced-motion: reduce)"); mq.Truthy() {
-		p.reducedMotion = mq.Get("matches").Bool()
+		p.run.reducedMotion = mq.Get("matches").Bool()
 	}
 	p.listenKeys(ctx)
 	p.listenLeave()
 	p.page.ctx, p.page.hasCtx = ctx, true
 	// The engine's worker answers a move's state a reply later: draw it
 	// when it comes.
-	listenEngine(p.engine, func() { ctx.Dispatch(func(app.Context) {}) })
+	listenEngine(p.run.engine, func() { ctx.Dispatch(func(app.Context) {}) })
 	tuneGC()
 	// A diagram just mounted is scrolled to its top: setting it there
 	// would lay out the page being mounted for nothing.
-	p.domScrollTop = 0
+	p.run.domScrollTop = 0
 	// Measured in the first frame, after its layout, rather than
 	// forcing one while the page is being mounted.
-	p.beforePaint(p.measureDiagram)
+	p.beforePaint(p.run.measureDiagram)
 }
 
 func (p *playground) OnDismount() {
 	p.keepNow()
-	p.stop()
+	p.run.stop()
 	p.closeLive()
 	p.releaseIdle()
 	if p.page.onLeave != nil {
@@ -341,9 +341,9 @@ func (p *playground) OnDismount() {
 // script (beforeunload), which the browser turns into its own prompt.
 func (p *playground) listenLeave() {
 	p.page.onLeave = app.FuncOf(func(this app.Value, args []app.Value) any {
-		keepScript(p.page.source, p.script)
-		keepPos(p.page.source, p.engine.Pos())
-		if ev := args[0]; ev.Get("type").String() == "beforeunload" && p.script != p.lib.original {
+		keepScript(p.page.source, p.run.script)
+		keepPos(p.page.source, p.run.engine.Pos())
+		if ev := args[0]; ev.Get("type").String() == "beforeunload" && p.run.script != p.lib.original {
 			ev.Call("preventDefault")
 			ev.Set("returnValue", "")
 		}
@@ -358,30 +358,30 @@ func (p *playground) listenLeave() {
 // startLoad runs src in slices of workSlice, then calls done. A parse
 // error is shown at once and the last good history stays.
 func (p *playground) startLoad(ctx app.Context, src string, done func(app.Context, error)) {
-	p.stop()
+	p.run.stop()
 	p.inRun.acting = false // a new run supersedes an action in progress
 	if first := p.inRun.firstSrc; first != "" {
 		p.inRun.firstSrc = ""
 		if first == src {
-			p.scriptErr = nil
-			p.run(ctx, done)
+			p.run.scriptErr = nil
+			p.driveRun(ctx, done)
 			return
 		}
 	}
-	if err := p.engine.Begin(src); err != nil {
-		p.scriptErr, p.scriptErrOf = asScriptError(err), src
+	if err := p.run.engine.Begin(src); err != nil {
+		p.run.scriptErr, p.scriptErrOf = asScriptError(err), src
 		return
 	}
-	p.scriptErr = nil
-	p.run(ctx, done)
+	p.run.scriptErr = nil
+	p.driveRun(ctx, done)
 }
 
-// run drives the engine's run in progress to its end.
-func (p *playground) run(ctx app.Context, done func(app.Context, error)) {
-	p.busyGen++
-	p.busy = true
+// driveRun drives the engine's run in progress to its end.
+func (p *playground) driveRun(ctx app.Context, done func(app.Context, error)) {
+	p.run.busyGen++
+	p.run.busy = true
 	p.inRun.busySince = time.Now()
-	p.work(ctx, p.busyGen, done, true)
+	p.work(ctx, p.run.busyGen, done, true)
 }
 
 // quietRun is how long a run goes on without redrawing the page between
@@ -392,15 +392,15 @@ const quietRun = 250 * time.Millisecond
 // work runs a slice of the run; first is the slice the handler that
 // began the run takes (its own changes are drawn whatever happens).
 func (p *playground) work(ctx app.Context, gen int, done func(app.Context, error), first bool) {
-	if gen != p.busyGen {
+	if gen != p.run.busyGen {
 		return // superseded by a newer run
 	}
 	budget := WorkSlice
 	if app.IsServer {
 		budget = time.Hour // pre-rendering: nobody is waiting for a frame
 	}
-	p.posAtRunEnd = p.engine.Pos() // Work replaces the history when it ends
-	finished, err := p.engine.Work(budget)
+	p.run.posAtRunEnd = p.run.engine.Pos() // Work replaces the history when it ends
+	finished, err := p.run.engine.Work(budget)
 	if !finished {
 		ctx.After(time.Millisecond, func(ctx app.Context) { p.work(ctx, gen, done, false) })
 		if !first && time.Since(p.inRun.busySince) < quietRun {
@@ -408,19 +408,19 @@ func (p *playground) work(ctx app.Context, gen int, done func(app.Context, error
 		}
 		return
 	}
-	p.busy = false
-	p.histGen++
+	p.run.busy = false
+	p.run.histGen++
 	// What was drawn of the old history is no state of the new one.
-	p.shownSnap, p.shownPos, p.paint.shownViol, p.paint.shownViolPos = engine.Snapshot{}, 0, nil, -1
+	p.run.shownSnap, p.run.shownPos, p.paint.shownViol, p.paint.shownViolPos = engine.Snapshot{}, 0, nil, -1
 	if done != nil {
 		done(ctx, err)
 	}
 	switch {
 	case p.inRun.endAfterRun:
-		p.engine.Seek(p.engine.Len())
+		p.run.engine.Seek(p.run.engine.Len())
 		p.followNewest(ctx)
 	case p.inRun.stepsAfterRun > 0:
-		p.engine.Seek(p.engine.Pos() + p.inRun.stepsAfterRun)
+		p.run.engine.Seek(p.run.engine.Pos() + p.inRun.stepsAfterRun)
 		p.followNewest(ctx)
 	}
 	p.inRun.endAfterRun, p.inRun.stepsAfterRun = false, 0
@@ -451,47 +451,47 @@ func asScriptError(err error) *engine.ScriptError {
 // script the learner sees; a script that does not parse is refused, since
 // the action would be written into it.
 func (p *playground) act(ctx app.Context, stmt string) {
-	p.stop()
+	p.run.stop()
 	if p.liveAct(ctx, stmt) {
 		return
 	}
-	if p.scriptErr != nil {
-		p.say(true, fmt.Sprintf(uitext.Tr(p.lang, "pg.act.error"), p.scriptErr.Line, stmt))
+	if p.run.scriptErr != nil {
+		p.say(true, fmt.Sprintf(uitext.Tr(p.run.lang, "pg.act.error"), p.run.scriptErr.Line, stmt))
 		return
 	}
 	if p.inRun.acting {
-		p.say(true, uitext.Tr(p.lang, "pg.act.busy"))
+		p.say(true, uitext.Tr(p.run.lang, "pg.act.busy"))
 		return
 	}
-	if p.busy || p.script != p.engine.Script() {
+	if p.run.busy || p.run.script != p.run.engine.Script() {
 		// Apply the pending edits, keeping the position, then act.
-		pos := p.engine.Pos()
-		p.startLoad(ctx, p.script, func(ctx app.Context, err error) {
-			p.engine.Seek(pos)
-			if p.script == p.engine.Script() {
+		pos := p.run.engine.Pos()
+		p.startLoad(ctx, p.run.script, func(ctx app.Context, err error) {
+			p.run.engine.Seek(pos)
+			if p.run.script == p.run.engine.Script() {
 				p.act(ctx, stmt)
 			}
 		})
-		if p.scriptErr != nil {
-			p.say(true, fmt.Sprintf(uitext.Tr(p.lang, "pg.act.fix"), p.scriptErr.Line))
+		if p.run.scriptErr != nil {
+			p.say(true, fmt.Sprintf(uitext.Tr(p.run.lang, "pg.act.fix"), p.run.scriptErr.Line))
 		}
 		return
 	}
-	before := p.engine.Script()
-	if err := p.engine.BeginAct(stmt); err != nil {
-		p.say(true, actionError(p.lang, stmt, err))
+	before := p.run.engine.Script()
+	if err := p.run.engine.BeginAct(stmt); err != nil {
+		p.say(true, actionError(p.run.lang, stmt, err))
 		return
 	}
 	p.inRun.acting = true
-	p.run(ctx, func(ctx app.Context, err error) {
+	p.driveRun(ctx, func(ctx app.Context, err error) {
 		p.inRun.acting = false
 		if err != nil {
-			p.say(true, actionError(p.lang, stmt, err))
+			p.say(true, actionError(p.run.lang, stmt, err))
 			return
 		}
-		p.pushUndo(before)
-		p.setEditor(ctx, p.engine.Script())
-		p.say(false, fmt.Sprintf(uitext.Tr(p.lang, "pg.act.added"), stmt))
+		p.run.pushUndo(before)
+		p.setEditor(ctx, p.run.engine.Script())
+		p.say(false, fmt.Sprintf(uitext.Tr(p.run.lang, "pg.act.added"), stmt))
 		p.followNewest(ctx)
 	})
 }
@@ -510,22 +510,22 @@ func actionError(lang, stmt string, err error) string {
 	return "Could not run " + msg
 }
 
-func (p *playground) say(isErr bool, msg string) { p.actionMsg, p.actionErr = msg, isErr }
+func (p *playground) say(isErr bool, msg string) { p.run.actionMsg, p.actionErr = msg, isErr }
 
 // ---- Transport ----
 
 // stale reports whether the editor holds a script that does not parse:
 // the engine still holds the last one that did, and moving through that
 // history next to the new text would present it as the new one's.
-func (p *playground) stale() bool { return p.scriptErr != nil }
+func (p *playground) stale() bool { return p.run.scriptErr != nil }
 
 // refuseStale says why a move is refused while the script is stale.
 func (p *playground) refuseStale() bool {
 	if !p.stale() {
 		return false
 	}
-	p.stop()
-	p.say(true, fmt.Sprintf(uitext.Tr(p.lang, "pg.stale"), p.scriptErr.Line))
+	p.run.stop()
+	p.say(true, fmt.Sprintf(uitext.Tr(p.run.lang, "pg.stale"), p.run.scriptErr.Line))
 	return true
 }
 
@@ -537,8 +537,8 @@ func (p *playground) onReset(ctx app.Context, e app.Event) {
 	if p.refuseStale() {
 		return
 	}
-	p.stop()
-	p.engine.Seek(0)
+	p.run.stop()
+	p.run.engine.Seek(0)
 	p.followNewest(ctx)
 }
 
@@ -546,8 +546,8 @@ func (p *playground) onStepBack(ctx app.Context, e app.Event) {
 	if p.refuseStale() {
 		return
 	}
-	p.stop()
-	p.engine.StepBack()
+	p.run.stop()
+	p.run.engine.StepBack()
 	p.followNewest(ctx)
 }
 
@@ -555,12 +555,12 @@ func (p *playground) onStep(ctx app.Context, e app.Event) {
 	if p.refuseStale() {
 		return
 	}
-	p.stop()
-	if p.busy && p.engine.Len() == 0 {
+	p.run.stop()
+	if p.run.busy && p.run.engine.Len() == 0 {
 		p.inRun.stepsAfterRun++
 		return
 	}
-	p.engine.Step()
+	p.run.engine.Step()
 	p.followNewest(ctx)
 }
 
@@ -568,16 +568,16 @@ func (p *playground) onRunToEnd(ctx app.Context, e app.Event) {
 	if p.refuseStale() {
 		return
 	}
-	p.stop()
-	if p.busy {
+	p.run.stop()
+	if p.run.busy {
 		p.inRun.endAfterRun = true
 		return
 	}
-	p.engine.Seek(p.engine.Len())
+	p.run.engine.Seek(p.run.engine.Len())
 	p.followNewest(ctx)
 }
 
-func (p *playground) onPause(ctx app.Context, e app.Event) { p.stop() }
+func (p *playground) onPause(ctx app.Context, e app.Event) { p.run.stop() }
 
 func (p *playground) onPlay(ctx app.Context, e app.Event) { p.play(ctx) }
 
@@ -585,7 +585,7 @@ func (p *playground) play(ctx app.Context) {
 	if p.refuseStale() {
 		return
 	}
-	p.player.play(ctx, p.engine, p.interval, p.followNewest)
+	p.run.player.play(ctx, p.run.engine, p.interval, p.followNewest)
 }
 
 func (p *playground) onSpeed(ctx app.Context, e app.Event) {
@@ -598,8 +598,8 @@ func (p *playground) onScrub(ctx app.Context, e app.Event) {
 		return
 	}
 	i, _ := strconv.Atoi(ctx.JSSrc().Get("value").String())
-	p.stop()
-	p.engine.Seek(i)
+	p.run.stop()
+	p.run.engine.Seek(i)
 	p.followNewest(ctx)
 }
 
@@ -611,8 +611,8 @@ func (p *playground) onRunUntil(ctx app.Context, e app.Event) {
 	if p.refuseStale() {
 		return
 	}
-	p.stop()
-	p.seekFound(ctx, nextMessage(p.engine, p.view.untilAPI), fmt.Sprintf(uitext.Tr(p.lang, "pg.until.none"), p.view.untilAPI))
+	p.run.stop()
+	p.seekFound(ctx, nextMessage(p.run.engine, p.view.untilAPI), fmt.Sprintf(uitext.Tr(p.run.lang, "pg.until.none"), p.view.untilAPI))
 }
 
 // nextMessage is the first step after Pos whose events include a message
@@ -723,8 +723,8 @@ func (p *playground) onKey(ctx app.Context, key string) {
 	case "?", "？": // a Chinese input method may give the full-width one
 		p.openHelp(ctx)
 	case " ":
-		if p.playing {
-			p.stop()
+		if p.run.playing {
+			p.run.stop()
 		} else {
 			p.play(ctx)
 		}
@@ -742,7 +742,7 @@ func (p *playground) onKey(ctx app.Context, key string) {
 // ---- Page ----
 
 func (p *playground) Render() app.UI {
-	l := doc.Lang(p.lang)
+	l := doc.Lang(p.run.lang)
 	return site.ShellTwin(l, uitext.InLang(l, site.PathPlayground), p.twinSuffix(),
 		app.H1().Class("visually-hidden").Text(uitext.Tr(l, "Playground")),
 		// The notices, which come and go, in a box that stays: go-app
@@ -762,7 +762,7 @@ func (p *playground) Render() app.UI {
 						OnClick(func(ctx app.Context, e app.Event) { p.notice = "" }),
 				)
 			}),
-			renderEngineFault(l, p.engine),
+			renderEngineFault(l, p.run.engine),
 		),
 		p.renderCompareLink(),
 		p.renderLive(),
@@ -784,7 +784,7 @@ func (p *playground) Render() app.UI {
 // renderStageSection is the transport and the diagram, with the message
 // panel.
 func (p *playground) renderStageSection() app.UI {
-	sec := app.Section().Class(stageClass(p.stale())).Aria("label", uitext.Tr(p.lang, "Simulation"))
+	sec := app.Section().Class(stageClass(p.stale())).Aria("label", uitext.Tr(p.run.lang, "Simulation"))
 	if p.view.Presenting {
 		sec = sec.DataSet("size", PresenterSizes[p.view.Size])
 	}
@@ -807,18 +807,18 @@ func stageClass(stale bool) string {
 // followNewest scrolls the diagram so its newest row is in view after the
 // render, and starts the travelling-message animation while playing.
 func (p *playground) followNewest(ctx app.Context) {
-	p.follow(ctx)
+	p.run.follow(ctx)
 	p.moved()
-	keepPos(p.page.source, p.engine.Pos())
-	line := p.engine.Line()
-	playing := p.playing
+	keepPos(p.page.source, p.run.engine.Pos())
+	line := p.run.engine.Line()
+	playing := p.run.playing
 	if app.IsClient {
 		// The editor's scroll reads the textarea's geometry: after the
 		// frame's layout (beforePaint), not right after the render,
 		// where it would lay the page out once more.
 		p.beforePaint(func() { revealLine(line) })
-		if playing && !p.reducedMotion {
-			ctx.Defer(func(ctx app.Context) { startTravellers(p.scrollID) })
+		if playing && !p.run.reducedMotion {
+			ctx.Defer(func(ctx app.Context) { startTravellers(p.run.scrollID) })
 		}
 	}
 }

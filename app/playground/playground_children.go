@@ -25,14 +25,14 @@ import (
 
 func (p *playground) renderCluster() app.UI {
 	p.snapshot()
-	return panels.NewCluster(p.lang, p.histGen, p.shownPos, &p.shownSnap, p.act)
+	return panels.NewCluster(p.run.lang, p.run.histGen, p.run.shownPos, &p.run.shownSnap, p.act)
 }
 
 func (p *playground) renderInspector() app.UI {
 	p.snapshot()
 	_, current := p.violations()
-	return panels.NewInspector(panels.InspectorView{Lang: p.lang, Gen: p.histGen, StatePos: p.shownPos, ViolPos: p.paint.shownViolPos, Current: current, Tab: p.view.tab,
-		Snap: &p.shownSnap, Viol: &p.paint.shownViol, Engine: p.engine},
+	return panels.NewInspector(panels.InspectorView{Lang: p.run.lang, Gen: p.run.histGen, StatePos: p.run.shownPos, ViolPos: p.paint.shownViolPos, Current: current, Tab: p.view.tab,
+		Snap: &p.run.shownSnap, Viol: &p.paint.shownViol, Engine: p.run.engine},
 		panels.InspectorHooks{Unexercised: p.unexercised, OnTab: p.setTab, Follow: p.followEvent, Act: p.act})
 }
 
@@ -43,43 +43,43 @@ func (p *playground) setTab(id string) { p.view.tab = id }
 // row in the diagram (shown, should a filter hide it), its message in the
 // message panel, and the diagram and the panel on screen.
 func (p *playground) followEvent(ctx app.Context, idx int) {
-	hist := p.engine.History()
+	hist := p.run.engine.History()
 	if idx < 0 || idx >= len(hist) {
 		return
 	}
 	e := &hist[idx]
-	p.stop()
+	p.run.stop()
 	// The link itself may be gone after the render (the violations of an
 	// earlier step are other ones), and go-app drops what an unmounted
 	// element deferred: defer on the page's own context.
 	if p.page.hasCtx {
 		ctx = p.page.ctx
 	}
-	if !p.filter.Shows(e) {
-		p.filter.HideFetch = false
-		if !p.filter.Shows(e) {
-			p.filter.Replication = true
+	if !p.run.filter.Shows(e) {
+		p.run.filter.HideFetch = false
+		if !p.run.filter.Shows(e) {
+			p.run.filter.Replication = true
 		}
 	}
-	p.engine.Seek(panels.StepOfEvent(p.engine, idx))
+	p.run.engine.Seek(panels.StepOfEvent(p.run.engine, idx))
 	if e.MsgID != 0 {
-		p.selected = e.MsgID
+		p.run.selected = e.MsgID
 	}
 	p.followNewest(ctx)
 	if app.IsClient {
-		p.measureDiagram()
+		p.run.measureDiagram()
 	}
-	l := p.layout()
+	l := p.run.layout()
 	if row := sort.SearchInts(l.Rows, idx); row < len(l.Rows) {
-		visible := max(p.viewH-diagram.HeadHeight, diagram.RowHeight)
-		p.scrollDiagram(ctx, max(0, diagram.RowY(row)-visible/2))
+		visible := max(p.run.viewH-diagram.HeadHeight, diagram.RowHeight)
+		p.run.scrollDiagram(ctx, max(0, diagram.RowY(row)-visible/2))
 	}
 	if !app.IsClient {
 		return
 	}
 	ctx.Defer(func(ctx app.Context) {
 		doc := app.Window().Get("document")
-		for _, sel := range []string{"#" + p.scrollID, "#message-panel"} {
+		for _, sel := range []string{"#" + p.run.scrollID, "#message-panel"} {
 			if el := doc.Call("querySelector", sel); el.Truthy() {
 				el.Call("scrollIntoView", map[string]any{"block": "nearest"})
 			}
@@ -89,7 +89,7 @@ func (p *playground) followEvent(ctx app.Context, idx int) {
 
 // unexercised is panels.Unexercised(History()), once per history.
 func (p *playground) unexercised() map[string]string {
-	return panels.UnexercisedOf(p.engine, p.histGen)
+	return panels.UnexercisedOf(p.run.engine, p.run.histGen)
 }
 
 // renderNarration is the live region. It is visually hidden: the
@@ -97,23 +97,23 @@ func (p *playground) unexercised() map[string]string {
 func (p *playground) renderNarration() app.UI {
 	return app.Div().ID("narration").Class("visually-hidden").
 		Role("status").Aria("live", "polite").Aria("atomic", "true").
-		Text(panels.Narration(p.lang, p.engine, p.filter))
+		Text(panels.Narration(p.run.lang, p.run.engine, p.run.filter))
 }
 
 // renderMetrics is the panel, closed until the learner opens it.
 func (p *playground) renderMetrics() app.UI {
 	ready := false
 	if p.view.mx.Open {
-		_, ready = p.engine.Metrics()
-		if !ready && !stateLater(p.engine) && p.page.hasCtx && !p.view.mx.Polling {
+		_, ready = p.run.engine.Metrics()
+		if !ready && !stateLater(p.run.engine) && p.page.hasCtx && !p.view.mx.Polling {
 			// The page's own engine replays in slices: come back for
 			// the next one after a frame.
 			p.view.mx.Polling = true
 			p.page.ctx.After(time.Millisecond, func(app.Context) { p.view.mx.Polling = false })
 		}
 	}
-	return panels.NewMetrics(panels.MetricsView{Gen: p.histGen, Lang: p.lang, Open: p.view.mx.Open, Ready: ready, Pos: p.engine.Pos(),
-		Engine: p.engine, Charts: &p.view.mx, CSVName: p.exportName("-metrics.csv")}, p.metricsToggled, browser.Download)
+	return panels.NewMetrics(panels.MetricsView{Gen: p.run.histGen, Lang: p.run.lang, Open: p.view.mx.Open, Ready: ready, Pos: p.run.engine.Pos(),
+		Engine: p.run.engine, Charts: &p.view.mx, CSVName: p.exportName("-metrics.csv")}, p.metricsToggled, browser.Download)
 }
 
 // metricsToggled is how the panel reports that the learner opened or
@@ -143,7 +143,7 @@ func (p *playground) openHelp(ctx app.Context) {
 }
 
 func (p *playground) renderShortcuts() app.UI {
-	return panels.NewShortcuts(p.lang, p.view.helpOpen, p.helpClosed)
+	return panels.NewShortcuts(p.run.lang, p.view.helpOpen, p.helpClosed)
 }
 
 // helpClosed is how the help reports that it closed.
@@ -155,19 +155,19 @@ func (p *playground) helpButton() app.UI {
 	return app.Button().Type("button").Class("tool shortcuts-button").
 		Attr("aria-keyshortcuts", "?").DataSet("action", "shortcuts").
 		OnClick(func(ctx app.Context, e app.Event) { p.openHelp(ctx) }).
-		Text(uitext.Tr(p.lang, "keys.open"))
+		Text(uitext.Tr(p.run.lang, "keys.open"))
 }
 
 // controls are the playground's transport's inputs.
 func (p *playground) controls() transportControls {
-	return transportControls{Lang: p.lang, IDPrefix: "transport", Pos: p.engine.Pos(), Len: p.engine.Len(), Playing: p.playing, Keys: true, Stale: p.stale(),
+	return transportControls{Lang: p.run.lang, IDPrefix: "transport", Pos: p.run.engine.Pos(), Len: p.run.engine.Len(), Playing: p.run.playing, Keys: true, Stale: p.stale(),
 		OnReset: p.onReset, OnBack: p.onStepBack, OnPlay: p.onPlay, OnPause: p.onPause, OnStep: p.onStep, OnEnd: p.onRunToEnd}
 }
 
 func (p *playground) renderTransport() app.UI {
-	pos, n := p.engine.Pos(), p.engine.Len()
+	pos, n := p.run.engine.Pos(), p.run.engine.Len()
 	t := p.controls()
-	l := p.lang
+	l := p.run.lang
 	untilName := uitext.LabelledBy(l, "Run until", "run-until-name")
 	_, apiName := uitext.LocalName(l, "API to run until", "until-api-name")
 	return app.Div().Class("transport-panel").Body(
@@ -178,7 +178,7 @@ func (p *playground) renderTransport() app.UI {
 					&choice{Label: "Speed", LabelledBy: uitext.LabelledBy(l, "Speed", "speed-name"), Values: speedValues, Texts: speedTexts, Selected: strconv.Itoa(p.view.speed), onChange: p.onSpeed},
 				),
 				app.Label().Class("check skip-quiet").Title(uitext.Tr(t.Lang, "play.skipquiet.title")).Body(
-					app.Input().Type("checkbox").DataSet("action", "skip-quiet").Checked(p.player.quiet != nil).OnChange(p.onSkipQuiet),
+					app.Input().Type("checkbox").DataSet("action", "skip-quiet").Checked(p.run.player.quiet != nil).OnChange(p.onSkipQuiet),
 					app.Text(" "+uitext.Tr(t.Lang, "play.skipquiet")),
 				),
 				app.Button().Type("button").Class("transport-button").DataSet("action", "next-interesting").
@@ -204,37 +204,37 @@ func (p *playground) renderTransport() app.UI {
 }
 
 func (p *playground) renderStatus() app.UI {
-	pos, n := p.engine.Pos(), p.engine.Len()
-	lang := p.lang
+	pos, n := p.run.engine.Pos(), p.run.engine.Len()
+	lang := p.run.lang
 	line := uitext.Tr(lang, "finished")
-	if l := p.engine.Line(); l > 0 {
+	if l := p.run.engine.Line(); l > 0 {
 		line = fmt.Sprintf(uitext.Tr(lang, "line %d"), l)
 	}
-	busy, running := p.engine.Busy()
+	busy, running := p.run.engine.Busy()
 	// data-running: a run is in progress, from its first moment (the
 	// busy note shows only once it lasts): the engine's worker answers a
 	// run a message later, and the tests wait for it.
 	return app.Div().Class("status").DataSet("running", running).Body(
 		app.If(p.stale(), func() app.UI {
-			se := p.scriptErr
+			se := p.run.scriptErr
 			return app.P().Class("stale-note").Role("alert").DataSet("stale", se.Line).Text(fmt.Sprintf(
 				uitext.Tr(lang, "pg.stale.note"), se.Line, se.Col))
 		}),
 		app.Span().Class("position").DataSet("pos", pos).DataSet("len", n).Text(fmt.Sprintf(uitext.Tr(lang, "Step %d of %d"), pos, n)),
-		app.Span().Class("clock").Title(uitext.Tr(lang, "pg.clock")).Text("t = "+p.engine.Now().String()),
+		app.Span().Class("clock").Title(uitext.Tr(lang, "pg.clock")).Text("t = "+p.run.engine.Now().String()),
 		app.Span().Class("line").Text(line),
 		app.If(running, func() app.UI {
 			return app.Span().Class("busy").Role("status").Text(fmt.Sprintf(uitext.Tr(lang, "running the script… %d steps"), busy))
 		}),
-		app.Output().Class("digest").DataSet("digest", p.engine.Digest()).
+		app.Output().Class("digest").DataSet("digest", p.run.engine.Digest()).
 			Title(uitext.Tr(lang, "pg.digest")).
-			Text(fmt.Sprintf(uitext.Tr(lang, "digest %s"), p.engine.Digest())),
-		app.If(p.actionMsg != "", func() app.UI {
+			Text(fmt.Sprintf(uitext.Tr(lang, "digest %s"), p.run.engine.Digest())),
+		app.If(p.run.actionMsg != "", func() app.UI {
 			c := "action-msg"
 			if p.actionErr {
 				c += " error"
 			}
-			return app.Span().Class(c).Role("status").Text(p.actionMsg)
+			return app.Span().Class(c).Role("status").Text(p.run.actionMsg)
 		}),
 		p.helpButton(),
 	)
@@ -243,10 +243,10 @@ func (p *playground) renderStatus() app.UI {
 // onSkipQuiet turns on or off the passing of quiet steps while playing.
 func (p *playground) onSkipQuiet(ctx app.Context, e app.Event) {
 	if ctx.JSSrc().Get("checked").Bool() {
-		f := &p.filter // the filter at each step, not the one of this moment
-		p.player.quiet = func(e engine.Engine, pos int) bool { return quietStep(e, *f, pos) }
+		f := &p.run.filter // the filter at each step, not the one of this moment
+		p.run.player.quiet = func(e engine.Engine, pos int) bool { return quietStep(e, *f, pos) }
 	} else {
-		p.player.quiet = nil
+		p.run.player.quiet = nil
 	}
 }
 
@@ -256,8 +256,8 @@ func (p *playground) onNextInteresting(ctx app.Context, e app.Event) {
 	if p.refuseStale() {
 		return
 	}
-	p.stop()
-	p.seekFound(ctx, nextInteresting(p.engine, p.filter), uitext.Tr(p.controls().Lang, "play.next.none"))
+	p.run.stop()
+	p.seekFound(ctx, nextInteresting(p.run.engine, p.run.filter), uitext.Tr(p.controls().Lang, "play.next.none"))
 }
 
 // seekFound moves to step i, found by a search forward, and shows it
@@ -267,14 +267,14 @@ func (p *playground) seekFound(ctx app.Context, i int, none string) {
 		p.say(true, none)
 		return
 	}
-	p.engine.Seek(i)
+	p.run.engine.Seek(i)
 	p.say(false, "")
 	p.followNewest(ctx)
 }
 
 // renderCompareLink is the playground's way to the compare page.
 func (p *playground) renderCompareLink() app.UI {
-	l := p.lang
+	l := p.run.lang
 	return app.P().Class("pg-compare").Body(
 		app.Button().Type("button").Class("tool").DataSet("action", "compare").
 			Title(uitext.Tr(l, "pg.compare.label")).OnClick(p.onCompare).Text(uitext.Tr(l, "pg.compare")),
@@ -284,12 +284,12 @@ func (p *playground) renderCompareLink() app.UI {
 // onCompare opens the compare page with the editor's script, under the
 // default settings (Kafka 3.5 against 4.0).
 func (p *playground) onCompare(ctx app.Context, e app.Event) {
-	ctx.Navigate(uitext.InLang(doc.Lang(p.lang), site.PathCompare) + "#" + compareFragment(p.script, defaultSettingsA, defaultSettingsB))
+	ctx.Navigate(uitext.InLang(doc.Lang(p.run.lang), site.PathCompare) + "#" + compareFragment(p.run.script, defaultSettingsA, defaultSettingsB))
 }
 
 // renderClass is the playground's class bar.
 func (p *playground) renderClass() app.UI {
-	return &class.Bar{Lang: doc.Lang(p.lang), Follow: p.classFollow, Start: p.classTick, Join: site.PathPlayground}
+	return &class.Bar{Lang: doc.Lang(p.run.lang), Follow: p.classFollow, Start: p.classTick, Join: site.PathPlayground}
 }
 
 // classTick starts the instructor's playground sending its state, until
@@ -301,8 +301,8 @@ func (p *playground) classTick(ctx app.Context) {
 		return
 	}
 	c.TickEvery(ctx, func(ctx app.Context) {
-		if p.scriptErr == nil && !p.busy {
-			c.SendState(ctx, class.State{Script: p.script, Step: p.engine.Pos()})
+		if p.run.scriptErr == nil && !p.run.busy {
+			c.SendState(ctx, class.State{Script: p.run.script, Step: p.run.engine.Pos()})
 		}
 	})
 }
@@ -315,26 +315,26 @@ func (p *playground) classFollow(ctx app.Context) {
 	}
 	s := c.State
 	if s.Lesson != "" {
-		ctx.Navigate(uitext.InLang(doc.Lang(p.lang), site.PathLessons+"/"+s.Lesson))
+		ctx.Navigate(uitext.InLang(doc.Lang(p.run.lang), site.PathLessons+"/"+s.Lesson))
 		return
 	}
 	if s.Script == "" {
 		return
 	}
-	if s.Script != p.script {
-		p.stop()
+	if s.Script != p.run.script {
+		p.run.stop()
 		p.setEditor(ctx, s.Script)
 		p.startLoad(ctx, s.Script, func(ctx app.Context, err error) {
 			if class.Current() == c && c.Following {
-				p.engine.Seek(c.State.Step)
+				p.run.engine.Seek(c.State.Step)
 				p.followNewest(ctx)
 			}
 		})
 		return
 	}
-	if p.engine.Pos() != s.Step {
-		p.stop()
-		p.engine.Seek(s.Step)
+	if p.run.engine.Pos() != s.Step {
+		p.run.stop()
+		p.run.engine.Seek(s.Step)
 		p.followNewest(ctx)
 	}
 }

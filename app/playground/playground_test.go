@@ -33,8 +33,8 @@ func newTestPlayground(t *testing.T, slug string) *playground {
 	p.lib.slug, p.lib.original = sc.Slug, sc.Script
 	p.setEditor(ctx, sc.Script)
 	p.startLoad(ctx, sc.Script, nil)
-	if p.busy || p.engine.Len() == 0 {
-		t.Fatalf("the scenario did not load: busy=%v len=%d", p.busy, p.engine.Len())
+	if p.run.busy || p.run.engine.Len() == 0 {
+		t.Fatalf("the scenario did not load: busy=%v len=%d", p.run.busy, p.run.engine.Len())
 	}
 	return p
 }
@@ -54,7 +54,7 @@ func TestPlaygroundMountsAndUpdatesInTheTestEngine(t *testing.T) {
 	e.ConsumeAll()
 	for _, move := range []func(app.Context, app.Event){p.onStep, p.onStep, p.onRunToEnd, p.onStepBack, p.onReset} {
 		move(ctx, app.Event{})
-		p.selected = 0
+		p.run.selected = 0
 		if err := e.Load(p); err != nil {
 			t.Fatal(err)
 		}
@@ -70,7 +70,7 @@ func TestPlaygroundMountsAndUpdatesInTheTestEngine(t *testing.T) {
 
 func TestPlaygroundRendersTheContract(t *testing.T) {
 	p := newTestPlayground(t, "happy-path")
-	p.engine.Seek(p.engine.Len())
+	p.run.engine.Seek(p.run.engine.Len())
 	html := render(p)
 	for _, want := range []string{
 		`aria-label="Scenario script"`,
@@ -78,7 +78,7 @@ func TestPlaygroundRendersTheContract(t *testing.T) {
 		`aria-label="Pause"`, `aria-label="Step"`, `aria-label="Run to end"`,
 		`aria-label="Speed"`, `aria-label="Position in the history"`, `aria-label="API to run until"`,
 		`aria-label="Sequence diagram"`,
-		`data-digest="` + p.engine.Digest() + `"`,
+		`data-digest="` + p.run.engine.Digest() + `"`,
 		`aria-label="Cluster"`,
 		`data-node="broker-0"`, `data-node="app"`, `data-node="reader"`,
 		`data-stmt="crash broker-0"`, `data-stmt="app commit"`, `data-stmt="reader poll"`,
@@ -97,40 +97,40 @@ func TestPlaygroundRendersTheContract(t *testing.T) {
 func TestTransportMovesThroughTheHistory(t *testing.T) {
 	p := newTestPlayground(t, "happy-path")
 	var ev app.Event
-	d0 := p.engine.Digest()
+	d0 := p.run.engine.Digest()
 
 	p.onStep(ctx, ev)
 	if html := render(p); !strings.Contains(html, "Step 1 of") {
 		t.Errorf("after Step: %s", html)
 	}
-	if p.engine.Digest() == d0 {
+	if p.run.engine.Digest() == d0 {
 		t.Errorf("a step left the digest at %s", d0)
 	}
 	p.onStepBack(ctx, ev)
-	if p.engine.Pos() != 0 || p.engine.Digest() != d0 {
-		t.Errorf("Step back: at %d, digest %s, want 0 and %s", p.engine.Pos(), p.engine.Digest(), d0)
+	if p.run.engine.Pos() != 0 || p.run.engine.Digest() != d0 {
+		t.Errorf("Step back: at %d, digest %s, want 0 and %s", p.run.engine.Pos(), p.run.engine.Digest(), d0)
 	}
 	p.onStepBack(ctx, ev) // at 0: nothing to undo
-	if p.engine.Pos() != 0 {
-		t.Errorf("Step back at 0 moved to %d", p.engine.Pos())
+	if p.run.engine.Pos() != 0 {
+		t.Errorf("Step back at 0 moved to %d", p.run.engine.Pos())
 	}
 	p.onRunToEnd(ctx, ev)
-	if p.engine.Pos() != p.engine.Len() {
-		t.Errorf("Run to end: at %d of %d", p.engine.Pos(), p.engine.Len())
+	if p.run.engine.Pos() != p.run.engine.Len() {
+		t.Errorf("Run to end: at %d of %d", p.run.engine.Pos(), p.run.engine.Len())
 	}
 	p.onReset(ctx, ev)
-	if p.engine.Pos() != 0 {
-		t.Errorf("Reset: at %d", p.engine.Pos())
+	if p.run.engine.Pos() != 0 {
+		t.Errorf("Reset: at %d", p.run.engine.Pos())
 	}
 	p.view.untilAPI = "WriteTxnMarkers"
 	p.onRunUntil(ctx, ev)
 	sent := false
-	evs := p.engine.Events()
-	for _, e := range evs[p.engine.EventsAt(p.engine.Pos()-1):] {
+	evs := p.run.engine.Events()
+	for _, e := range evs[p.run.engine.EventsAt(p.run.engine.Pos()-1):] {
 		sent = sent || e.Kind == sim.KindSend && e.API == protocol.WriteTxnMarkers
 	}
 	if !sent || p.actionErr {
-		t.Errorf("Run until WriteTxnMarkers stopped at %d without sending one (%s)", p.engine.Pos(), p.actionMsg)
+		t.Errorf("Run until WriteTxnMarkers stopped at %d without sending one (%s)", p.run.engine.Pos(), p.run.actionMsg)
 	}
 	p.onRunToEnd(ctx, ev)
 	p.onRunUntil(ctx, ev)
@@ -143,39 +143,39 @@ func TestTransportMovesThroughTheHistory(t *testing.T) {
 // moment, the editor shows the new script, and Undo brings the old back.
 func TestActFromACardRewritesTheScript(t *testing.T) {
 	p := newTestPlayground(t, "coordinator-crash-during-markers")
-	old := p.script
+	old := p.run.script
 	p.view.untilAPI = "WriteTxnMarkers"
 	p.onRunUntil(ctx, app.Event{})
 	p.act(ctx, "crash broker-0")
 	if p.actionErr {
-		t.Fatalf("the action failed: %s", p.actionMsg)
+		t.Fatalf("the action failed: %s", p.run.actionMsg)
 	}
-	if !strings.Contains(p.script, "\ncrash broker-0\n") || p.editorText != p.script || p.engine.Script() != p.script {
-		t.Fatalf("the editor does not show the new script:\n%s", p.script)
+	if !strings.Contains(p.run.script, "\ncrash broker-0\n") || p.run.editorText != p.run.script || p.run.engine.Script() != p.run.script {
+		t.Fatalf("the editor does not show the new script:\n%s", p.run.script)
 	}
-	if snap := p.engine.Snapshot(); snap.Brokers[0].Status != "crashed" {
+	if snap := p.run.engine.Snapshot(); snap.Brokers[0].Status != "crashed" {
 		t.Errorf("broker-0 is %s after the crash", snap.Brokers[0].Status)
 	}
 	p.onUndo(ctx, app.Event{})
-	if p.script != old || p.engine.Script() != old {
+	if p.run.script != old || p.run.engine.Script() != old {
 		t.Error("Undo did not bring the original script back")
 	}
 }
 
 func TestActRefusesToWriteIntoABrokenScript(t *testing.T) {
 	p := newTestPlayground(t, "happy-path")
-	p.engine.Seek(5)
-	p.script = p.script + "app sned\n"
+	p.run.engine.Seek(5)
+	p.run.script = p.run.script + "app sned\n"
 	p.applyEdits(ctx)
-	if p.scriptErr == nil {
+	if p.run.scriptErr == nil {
 		t.Fatal("no parse error")
 	}
-	typed := p.script
+	typed := p.run.script
 	p.act(ctx, "crash broker-0")
-	if !p.actionErr || !strings.Contains(p.actionMsg, "fix it first") {
-		t.Errorf("the action was not refused: %q", p.actionMsg)
+	if !p.actionErr || !strings.Contains(p.run.actionMsg, "fix it first") {
+		t.Errorf("the action was not refused: %q", p.run.actionMsg)
 	}
-	if p.script != typed {
+	if p.run.script != typed {
 		t.Error("the refused action changed what the learner typed")
 	}
 	html := render(p)
@@ -190,11 +190,11 @@ func TestActRefusesToWriteIntoABrokenScript(t *testing.T) {
 // script the learner sees.
 func TestActAppliesPendingEditsFirst(t *testing.T) {
 	p := newTestPlayground(t, "happy-path")
-	p.engine.Seek(p.engine.Len())
-	p.script += "# my note\n"
+	p.run.engine.Seek(p.run.engine.Len())
+	p.run.script += "# my note\n"
 	p.act(ctx, "reader poll")
-	if !strings.Contains(p.script, "# my note\n") || !strings.HasSuffix(p.script, "reader poll\n") {
-		t.Errorf("script after the action:\n%s", p.script)
+	if !strings.Contains(p.run.script, "# my note\n") || !strings.HasSuffix(p.run.script, "reader poll\n") {
+		t.Errorf("script after the action:\n%s", p.run.script)
 	}
 }
 
@@ -254,12 +254,12 @@ func TestDiagramLayout(t *testing.T) {
 func TestDiagramDrawsOnlyTheRowsOnScreen(t *testing.T) {
 	p := newTestPlayground(t, "markers-fail")
 	p.onRunToEnd(ctx, app.Event{})
-	l := p.layout()
+	l := p.run.layout()
 	if l.NowRow < 500 {
 		t.Fatalf("only %d rows: pick a longer scenario", l.NowRow)
 	}
-	from, to := p.window()
-	drawn := diagram.DrawRows(l, p.engine.Events(), from, to, 0)
+	from, to := p.run.window()
+	drawn := diagram.DrawRows(l, p.run.engine.Events(), from, to, 0)
 	if len(drawn) > 200 {
 		t.Errorf("%d shapes drawn for a window of %d rows", len(drawn), to-from)
 	}
@@ -420,7 +420,7 @@ func TestShareLinksRoundTrip(t *testing.T) {
 func TestFatalProducerCardIsInactive(t *testing.T) {
 	p := newTestPlayground(t, "zombie-fencing-init")
 	p.onRunToEnd(ctx, app.Event{})
-	snap := p.engine.Snapshot()
+	snap := p.run.engine.Snapshot()
 	var card string
 	for _, pr := range snap.Producers {
 		if pr.Name == "p1" {
@@ -428,7 +428,7 @@ func TestFatalProducerCardIsInactive(t *testing.T) {
 				t.Fatalf("p1 ends in %s; the test wants a fenced producer", pr.State)
 			}
 			group, offsets := panels.OffsetsGuess(snap)
-			card = app.HTMLString(panels.ProducerCard(p.lang, p.act, pr, nil, group, offsets))
+			card = app.HTMLString(panels.ProducerCard(p.run.lang, p.act, pr, nil, group, offsets))
 		}
 	}
 	for _, stmt := range []string{"p1 init", "p1 begin", "p1 commit", "p1 abort"} {
@@ -504,24 +504,24 @@ func TestMessageFieldsShowTheVersion(t *testing.T) {
 // old error (a move refused because of a line since fixed).
 func TestAnErrorOfAnOlderTextSaysTheEditsAreRunning(t *testing.T) {
 	p := newTestPlayground(t, "happy-path")
-	p.script += "reader p\n"
+	p.run.script += "reader p\n"
 	p.applyEdits(ctx)
-	if p.scriptErr == nil {
+	if p.run.scriptErr == nil {
 		t.Fatal("no parse error")
 	}
 	if html := render(p); strings.Contains(html, "editor-status") {
 		t.Error("the editor says the edits are running while they stopped at an error")
 	}
-	p.script = strings.TrimSuffix(p.script, "reader p\n") + "reader poll\n" // typed, not run yet
+	p.run.script = strings.TrimSuffix(p.run.script, "reader p\n") + "reader poll\n" // typed, not run yet
 	if html := render(p); !strings.Contains(html, "editor-status") {
 		t.Error("the editor shows the older text's error without saying the edits are about to run")
 	}
 	p.applyEdits(ctx)
-	for p.busy {
-		p.work(ctx, p.busyGen, nil, false)
+	for p.run.busy {
+		p.work(ctx, p.run.busyGen, nil, false)
 	}
-	if p.scriptErr != nil || p.engine.Script() != p.script {
-		t.Fatalf("the fixed script did not run: %v", p.scriptErr)
+	if p.run.scriptErr != nil || p.run.engine.Script() != p.run.script {
+		t.Fatalf("the fixed script did not run: %v", p.run.scriptErr)
 	}
 	if html := render(p); strings.Contains(html, "editor-status") {
 		t.Error("the editor still says the edits are running after they ran")
@@ -534,15 +534,15 @@ func TestAnErrorOfAnOlderTextSaysTheEditsAreRunning(t *testing.T) {
 func TestRunToEndDuringARunWaitsForItsHistory(t *testing.T) {
 	p := newTestPlayground(t, "happy-path")
 	var ev app.Event
-	if err := p.engine.Begin(p.engine.Script()); err != nil {
+	if err := p.run.engine.Begin(p.run.engine.Script()); err != nil {
 		t.Fatal(err)
 	}
-	p.busyGen++
-	p.busy = true
+	p.run.busyGen++
+	p.run.busy = true
 	p.onRunToEnd(ctx, ev)
-	p.work(ctx, p.busyGen, nil, false)
-	if n := p.engine.Len(); n == 0 || p.engine.Pos() != n {
-		t.Errorf("Run to end pressed during the run: at %d of %d, want the end", p.engine.Pos(), n)
+	p.work(ctx, p.run.busyGen, nil, false)
+	if n := p.run.engine.Len(); n == 0 || p.run.engine.Pos() != n {
+		t.Errorf("Run to end pressed during the run: at %d of %d, want the end", p.run.engine.Pos(), n)
 	}
 }
 
@@ -551,16 +551,16 @@ func TestRunToEndDuringARunWaitsForItsHistory(t *testing.T) {
 func TestStepDuringTheFirstRunIsTakenWhenItsHistoryComes(t *testing.T) {
 	p := NewPlayground()
 	sc, _ := scenarioBySlug("happy-path")
-	if err := p.engine.Begin(sc.Script); err != nil {
+	if err := p.run.engine.Begin(sc.Script); err != nil {
 		t.Fatal(err)
 	}
-	p.busyGen++
-	p.busy = true
+	p.run.busyGen++
+	p.run.busy = true
 	var ev app.Event
 	p.onStep(ctx, ev)
 	p.onStep(ctx, ev)
-	p.work(ctx, p.busyGen, nil, false)
-	if p.engine.Len() == 0 || p.engine.Pos() != 2 {
-		t.Errorf("two steps pressed during the first run: at %d of %d, want 2", p.engine.Pos(), p.engine.Len())
+	p.work(ctx, p.run.busyGen, nil, false)
+	if p.run.engine.Len() == 0 || p.run.engine.Pos() != 2 {
+		t.Errorf("two steps pressed during the first run: at %d of %d, want 2", p.run.engine.Pos(), p.run.engine.Len())
 	}
 }

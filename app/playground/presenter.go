@@ -147,9 +147,9 @@ func presenterCaption(lang string, e engine.Engine, said string) app.UI {
 // presentButton enters the presenter view.
 func (p *playground) presentButton() app.UI {
 	return app.Button().Type("button").Class("tool present-button").DataSet("action", "present").
-		Attr("aria-keyshortcuts", "P").Title(uitext.Tr(p.lang, "pres.enter.title")).
+		Attr("aria-keyshortcuts", "P").Title(uitext.Tr(p.run.lang, "pres.enter.title")).
 		OnClick(func(ctx app.Context, e app.Event) { p.togglePresenting(ctx) }).
-		Text(uitext.Tr(p.lang, "pres.enter"))
+		Text(uitext.Tr(p.run.lang, "pres.enter"))
 }
 
 // togglePresenting enters or leaves the view; the diagram's box changes
@@ -171,9 +171,9 @@ func (p *playground) remeasure(app.Context) {
 		return
 	}
 	p.beforePaint(func() {
-		p.measureDiagram()
+		p.run.measureDiagram()
 		if p.page.hasCtx {
-			p.page.ctx.Dispatch(func(ctx app.Context) { p.follow(ctx) })
+			p.page.ctx.Dispatch(func(ctx app.Context) { p.run.follow(ctx) })
 		}
 	})
 }
@@ -220,7 +220,7 @@ func (p *playground) renderPresenterBar() app.UI {
 	if !p.view.Presenting {
 		return app.Text("")
 	}
-	return PresenterBar(p.lang, &p.view.Presenter, nil,
+	return PresenterBar(p.run.lang, &p.view.Presenter, nil,
 		func(ctx app.Context, d int) { p.view.Resize(d); p.remeasure(ctx) },
 		func(ctx app.Context) { p.view.Blank = !p.view.Blank },
 		func(ctx app.Context) { p.togglePresenting(ctx) })
@@ -234,7 +234,7 @@ func (p *playground) renderPresenterCaption() app.UI {
 		return app.Text("")
 	}
 	return app.Div().Body(
-		presenterCaption(p.lang, p.engine, panels.Narration(p.lang, p.engine, p.filter)),
-		app.If(p.view.Blank, func() app.UI { return PresenterBlank(p.lang, func(app.Context) { p.view.Blank = false }) }),
+		presenterCaption(p.run.lang, p.run.engine, panels.Narration(p.run.lang, p.run.engine, p.run.filter)),
+		app.If(p.view.Blank, func() app.UI { return PresenterBlank(p.run.lang, func(app.Context) { p.view.Blank = false }) }),
 	)
 }

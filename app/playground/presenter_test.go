@@ -59,9 +59,9 @@ func TestPresenterViewRendersInBothLanguages(t *testing.T) {
 	p.lib.libraryListed = true
 	p.view.StartPresenting()
 	p.view.Blank = true
-	p.engine.Seek(3)
+	p.run.engine.Seek(3)
 	for _, lang := range []doc.Lang{doc.Chinese, doc.English} {
-		p.lang = string(lang)
+		p.run.lang = string(lang)
 		h := render(p)
 		for _, want := range []string{`class="playground presenting"`, `class="pres-bar"`, `class="pres-caption"`, `data-blank`} {
 			if !strings.Contains(h, want) {

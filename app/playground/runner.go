@@ -5,10 +5,12 @@ import "txnlab/app/engine"
 // runner is what a playground is made of, whichever page shows it: the
 // script and its editor, the engine and the diagram's view, the position
 // played, the undo of replaced scripts, the run in progress. The full
-// playground and a lesson's playground embed one, so a field means the
-// same in both and a child drawn from it (the transport, the cards, the
-// inspector, the metrics panel) is given what it shows and reports
-// through funcs rather than pointing back at either page.
+// playground and a lesson's playground each hold one as their field run
+// (p.run.engine, s.run.script), so a field means the same in both, a
+// reader sees which state is the run's and which the page's own, and a
+// child drawn from it (the transport, the cards, the inspector, the
+// metrics panel) is given what it shows and reports through funcs rather
+// than pointing back at either page.
 type runner struct {
 	// diagramState holds the engine and the diagram's view
 	// (diagram_state.go).

@@ -69,24 +69,24 @@ func (p *playground) onShare(ctx app.Context, e app.Event) {
 	if !app.IsClient {
 		return
 	}
-	if len(p.script) > maxSharedScript {
+	if len(p.run.script) > maxSharedScript {
 		// The page that opens the link would refuse it: say so now.
-		p.say(true, uitext.Tr(p.lang, "pg.share.toobig"))
+		p.say(true, uitext.Tr(p.run.lang, "pg.share.toobig"))
 		return
 	}
 	u := app.Window().URL()
 	u.RawQuery = ""
 	// The step goes with the script, so the link opens where it was
 	// shared from.
-	u.Fragment = "s=" + EncodeScript(p.script) + "&p=" + strconv.Itoa(p.engine.Pos())
+	u.Fragment = "s=" + EncodeScript(p.run.script) + "&p=" + strconv.Itoa(p.run.engine.Pos())
 	link := u.String()
 	app.Window().Get("history").Call("replaceState", nil, "", link)
 	// A reload of the new address brings this script back.
 	p.page.source = sourceOf(u)
-	keepScript(p.page.source, p.script)
-	keepPos(p.page.source, p.engine.Pos())
-	p.say(false, uitext.Tr(p.lang, "pg.share.address"))
+	keepScript(p.page.source, p.run.script)
+	keepPos(p.page.source, p.run.engine.Pos())
+	p.say(false, uitext.Tr(p.run.lang, "pg.share.address"))
 	if browser.CopyToClipboard(link) {
-		p.say(false, uitext.Tr(p.lang, "pg.share.copied"))
+		p.say(false, uitext.Tr(p.run.lang, "pg.share.copied"))
 	}
 }

@@ -15,30 +15,30 @@ import (
 	"txnlab/internal/escape"
 )
 
-func (p *playground) onCloseMessage(ctx app.Context, e app.Event) { p.selected = 0 }
+func (p *playground) onCloseMessage(ctx app.Context, e app.Event) { p.run.selected = 0 }
 
 func (p *playground) onFilterReplication(ctx app.Context, e app.Event) {
-	p.filter.Replication = ctx.JSSrc().Get("checked").Bool()
+	p.run.filter.Replication = ctx.JSSrc().Get("checked").Bool()
 	p.followNewest(ctx)
 }
 
 func (p *playground) onFilterFetch(ctx app.Context, e app.Event) {
-	p.filter.HideFetch = ctx.JSSrc().Get("checked").Bool()
+	p.run.filter.HideFetch = ctx.JSSrc().Get("checked").Bool()
 	p.followNewest(ctx)
 }
 
 func (p *playground) renderStage() app.UI {
 	p.snapshot() // the lane heads show the nodes' states
-	l := p.lang
+	l := p.run.lang
 	return app.Div().Class("stage-body").Body(
 		app.Div().Class("diagram-panel").Body(
 			app.Div().Class("diagram-tools").Body(
 				app.Label().Class("check").Body(
-					app.Input().Type("checkbox").Checked(p.filter.Replication).OnChange(p.onFilterReplication),
+					app.Input().Type("checkbox").Checked(p.run.filter.Replication).OnChange(p.onFilterReplication),
 					app.Text(" "+uitext.Tr(l, "Show replication")),
 				),
 				app.Label().Class("check").Body(
-					app.Input().Type("checkbox").Checked(p.filter.HideFetch).OnChange(p.onFilterFetch),
+					app.Input().Type("checkbox").Checked(p.run.filter.HideFetch).OnChange(p.onFilterFetch),
 					app.Text(" "+uitext.Tr(l, "Hide Fetch polling")),
 				),
 				app.Span().Class("legend").Aria("hidden", "true").Body(
@@ -50,22 +50,22 @@ func (p *playground) renderStage() app.UI {
 				p.renderExport(),
 				p.presentButton(),
 			),
-			p.renderDiagram(p.playing && !p.reducedMotion, uitext.Tr(l, "Nothing has happened yet: press Step or Play.")),
+			p.run.renderDiagram(p.run.playing && !p.run.reducedMotion, uitext.Tr(l, "Nothing has happened yet: press Step or Play.")),
 		),
 		p.renderMessagePanel(),
 	)
 }
 
 func (p *playground) renderMessagePanel() app.UI {
-	l := p.lang
-	if p.selected == 0 {
+	l := p.run.lang
+	if p.run.selected == 0 {
 		return app.Aside().Class("message-panel empty").Aria("label", uitext.Tr(l, "Message")).Body(
 			app.H2().Text(uitext.Tr(l, "Message")),
 			app.P().Text(uitext.Tr(l, "Click an arrow to see every field of that request or response.")),
 		)
 	}
-	events := p.engine.Events()
-	send, end := findMessage(events, p.selected)
+	events := p.run.engine.Events()
+	send, end := findMessage(events, p.run.selected)
 	panel := app.Aside().Class("message-panel").Aria("label", uitext.Tr(l, "Message")).ID("message-panel")
 	closeBtn := app.Button().Type("button").Class("tool close").Aria("label", uitext.Tr(l, "Close message")).OnClick(p.onCloseMessage).Text("✕")
 	if send == nil {
@@ -88,13 +88,13 @@ func (p *playground) renderMessagePanel() app.UI {
 	}
 	var related app.UI
 	if send.Resp && send.ReplyTo != 0 {
-		related = app.Button().Type("button").Class("link").OnClick(func(ctx app.Context, e app.Event) { p.selected = send.ReplyTo }, panels.Scoped(send.ReplyTo)).
+		related = app.Button().Type("button").Class("link").OnClick(func(ctx app.Context, e app.Event) { p.run.selected = send.ReplyTo }, panels.Scoped(send.ReplyTo)).
 			Text(fmt.Sprintf(uitext.Tr(l, "the request it answers (#%d)"), send.ReplyTo))
 	} else {
 		for i := range events {
 			if r := &events[i]; r.Kind == sim.KindSend && r.Resp && r.ReplyTo == send.MsgID {
 				id := r.MsgID
-				related = app.Button().Type("button").Class("link").OnClick(func(ctx app.Context, e app.Event) { p.selected = id }, panels.Scoped(id)).
+				related = app.Button().Type("button").Class("link").OnClick(func(ctx app.Context, e app.Event) { p.run.selected = id }, panels.Scoped(id)).
 					Text(fmt.Sprintf(uitext.Tr(l, "its response (#%d)"), id))
 				break
 			}
@@ -109,7 +109,7 @@ func (p *playground) renderMessagePanel() app.UI {
 		),
 		app.Dl().Class("message-meta").Body(
 			app.Dt().Text(uitext.Tr(l, "API key")), app.Dd().Text(strconv.Itoa(int(send.Msg.APIKey()))),
-			app.Dt().Text(uitext.Tr(l, "from → to")), app.Dd().Text(p.engine.Names().Name(send.Node)+" → "+p.engine.Names().Name(send.Peer)),
+			app.Dt().Text(uitext.Tr(l, "from → to")), app.Dd().Text(p.run.engine.Names().Name(send.Node)+" → "+p.run.engine.Names().Name(send.Peer)),
 			app.Dt().Text(uitext.Tr(l, "sent")), app.Dd().Text(send.At.String()),
 			app.Dt().Text(uitext.Tr(l, "fate")), app.Dd().Text(fate),
 			app.If(send.Failed(), func() app.UI {
@@ -146,25 +146,25 @@ const (
 )
 
 func (p *playground) renderTrace() app.UI {
-	n := len(p.layout().Rows) // the shown events up to this step
+	n := len(p.run.layout().Rows) // the shown events up to this step
 	// In a long history the trace, which is below the fold, follows a
 	// move with the cluster state (idle.go), not in the move's own frame:
 	// its lists are a few milliseconds to build and parse that the new
 	// position need not wait for.
-	key := traceKey{p.histGen, p.filter}
-	if p.progressive() && p.engine.StateCost() > 0 && p.trace.traceKey == key && p.trace.traceRows <= len(p.full.Rows) {
+	key := traceKey{p.run.histGen, p.run.filter}
+	if p.progressive() && p.run.engine.StateCost() > 0 && p.trace.traceKey == key && p.trace.traceRows <= len(p.run.full.Rows) {
 		n = p.trace.traceRows
 	}
 	p.trace.traceKey, p.trace.traceRows = key, n
 	skipped := max(0, n-traceShown) / traceAlign * traceAlign
 	var lists []app.UI
 	for from := skipped; from < n; from += traceAlign {
-		lists = append(lists, &traceList{Gen: p.histGen, Filter: p.filter, From: from, To: min(from+traceAlign, n), d: &p.diagramState})
+		lists = append(lists, &traceList{Gen: p.run.histGen, Filter: p.run.filter, From: from, To: min(from+traceAlign, n), d: &p.run.diagramState})
 	}
 	return app.Section().Class("trace").Aria("labelledby", "trace-heading").Body(
-		app.H2().ID("trace-heading").Text(uitext.Tr(p.lang, "Trace (the diagram as text)")),
+		app.H2().ID("trace-heading").Text(uitext.Tr(p.run.lang, "Trace (the diagram as text)")),
 		app.If(skipped > 0, func() app.UI {
-			return app.P().Class("muted").Text(fmt.Sprintf(uitext.Tr(p.lang, "%d earlier events not listed; the export has them all."), skipped))
+			return app.P().Class("muted").Text(fmt.Sprintf(uitext.Tr(p.run.lang, "%d earlier events not listed; the export has them all."), skipped))
 		}),
 		// The list keeps its newest events in view by itself: a
 		// column-reverse box scrolls from its end, so no script reads its

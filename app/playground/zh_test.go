@@ -23,13 +23,13 @@ import (
 func TestChinesePlaygroundHasNoEnglishSentence(t *testing.T) {
 	for _, slug := range []string{"happy-path", "broken/coordinator-epoch", "zombie-fenced-on-produce"} {
 		p := newTestPlayground(t, slug)
-		p.lang = string(doc.Chinese)
+		p.run.lang = string(doc.Chinese)
 		p.lib.libraryListed = true
-		p.engine.Seek(p.engine.Len())
+		p.run.engine.Seek(p.run.engine.Len())
 		p.snapshot()
-		for i := range p.engine.Events() {
-			if e := p.engine.Events()[i]; e.MsgID != 0 && e.Resp {
-				p.selected = e.MsgID // a message open in the panel
+		for i := range p.run.engine.Events() {
+			if e := p.run.engine.Events()[i]; e.MsgID != 0 && e.Resp {
+				p.run.selected = e.MsgID // a message open in the panel
 				break
 			}
 		}
@@ -40,7 +40,7 @@ func TestChinesePlaygroundHasNoEnglishSentence(t *testing.T) {
 				t.Errorf("%s, tab %s: English on the Chinese page: %q", slug, tab.ID, w)
 			}
 		}
-		p.lang = "en"
+		p.run.lang = "en"
 		if len(pagetext.EnglishIn(render(p))) == 0 {
 			t.Errorf("%s: the English page has no English sentence: the check cannot fail", slug)
 		}
@@ -91,12 +91,12 @@ func TestChineseScriptErrors(t *testing.T) {
 		{"cluster brokers=3\ncluster brokers=3\n", ""},
 	} {
 		p := NewPlayground()
-		err := p.engine.Begin(tc.src)
+		err := p.run.engine.Begin(tc.src)
 		if err == nil {
 			for done := false; !done; {
-				done, _ = p.engine.Work(time.Hour)
+				done, _ = p.run.engine.Work(time.Hour)
 			}
-			if se := p.engine.Err(); se != nil {
+			if se := p.run.engine.Err(); se != nil {
 				err = se
 			}
 		}
@@ -133,7 +133,7 @@ func renderUI(uis ...app.UI) string { return app.HTMLString(app.Span().Body(uis.
 // PrepareCommit, who wrote what where.
 func TestNarrationSaysTheStepInWords(t *testing.T) {
 	p := newTestPlayground(t, "happy-path")
-	e := p.engine
+	e := p.run.engine
 	at := -1
 	for i := 1; i <= e.Len() && at < 0; i++ {
 		for j := e.EventsAt(i - 1); j < e.EventsAt(i); j++ {
@@ -146,8 +146,8 @@ func TestNarrationSaysTheStepInWords(t *testing.T) {
 		t.Fatal("no PrepareCommit write in the happy path")
 	}
 	e.Seek(at)
-	en := panels.Narration("en", e, p.filter)
-	zh := panels.Narration("zh", e, p.filter)
+	en := panels.Narration("en", e, p.run.filter)
+	zh := panels.Narration("zh", e, p.run.filter)
 	for _, want := range []string{fmt.Sprintf("Step %d of %d: ", at, e.Len()), "broker-2, coordinator of checkout-1, writes PrepareCommit to __transaction_state/32"} {
 		if !strings.Contains(en, want) {
 			t.Errorf("English narration %q lacks %q", en, want)
@@ -164,9 +164,9 @@ func TestNarrationSaysTheStepInWords(t *testing.T) {
 	// Every step of a scenario that crashes and fences says something
 	// in both languages, and the Chinese never an English sentence.
 	p = newTestPlayground(t, "zombie-fenced-on-produce")
-	for i := 1; i <= p.engine.Len(); i++ {
-		p.engine.Seek(i)
-		zh := panels.Narration("zh", p.engine, p.filter)
+	for i := 1; i <= p.run.engine.Len(); i++ {
+		p.run.engine.Seek(i)
+		zh := panels.Narration("zh", p.run.engine, p.run.filter)
 		if !strings.HasPrefix(zh, "第 ") {
 			t.Fatalf("step %d: %q", i, zh)
 		}
