@@ -8,6 +8,7 @@
 package explore
 
 import (
+	"errors"
 	"fmt"
 	"strconv"
 	"strings"
@@ -73,12 +74,22 @@ func (o *Outcome) Has(inv string) bool {
 // default), then judges the history. final turns the liveness checks on:
 // pass it only for scripts that end healed and quiescent.
 func Exec(src string, budget int, final bool) *Outcome {
-	return execSeed(src, budget, final, 0)
+	return execSeed(src, budget, final, 0, nil)
 }
 
+// errPaused ends a run whose pause hook asked to stop.
+var errPaused = errors.New("stopped")
+
+// pauseSteps is how many steps a run takes between two calls of its
+// pause hook: about 2 ms natively, 10 ms in a browser, so that a page
+// running a shrink in slices gets its frames back within one (a whole
+// candidate can take half a second there).
+const pauseSteps = 2000
+
 // execSeed is Exec under another seed than the cluster statement's (0:
-// that one).
-func execSeed(src string, budget int, final bool, seed uint64) *Outcome {
+// that one). pause, when set, is called every pauseSteps steps; when it
+// returns false the run ends with errPaused.
+func execSeed(src string, budget int, final bool, seed uint64, pause func() bool) *Outcome {
 	if budget <= 0 {
 		budget = DefaultStepBudget
 	}
@@ -102,6 +113,10 @@ func execSeed(src string, budget int, final bool, seed uint64) *Outcome {
 		}
 		s.Step()
 		o.Steps++
+		if pause != nil && o.Steps%pauseSteps == 0 && !pause() {
+			o.Err = errPaused
+			return o
+		}
 	}
 	if s.Err != nil {
 		o.Err = s.Err
@@ -125,7 +140,7 @@ func ExecFinal(src string, budget int) *Outcome {
 	if _, err := scenario.Parse("explore", src); err != nil {
 		return &Outcome{Err: err}
 	}
-	r, sess := replay(Lines(src), budget, 0)
+	r, sess := replay(Lines(src), budget, 0, nil)
 	return &Outcome{Panic: r.Panic, Err: r.Err, Steps: r.Steps, Exhausted: r.Exhausted, Violations: r.Violations, Session: sess}
 }
 

@@ -217,7 +217,13 @@ func MinimizeTick(r *Run, mechanism *safety.Mechanism, inv string, maxTries int,
 		shape = Shape(v.Message)
 	}
 	pinned := pinnedLines(r, mechanism)
-	if o := Exec(r.Script(), 0, false); o.Err == nil && has(o.Violations, inv, shape) {
+	var pause func() bool
+	if tick != nil {
+		pause = func() bool { return tick(0) }
+	}
+	if o := execSeed(r.Script(), 0, false, 0, pause); o.Err == errPaused {
+		return &Shrunk{Lines: r.Lines}
+	} else if o.Err == nil && has(o.Violations, inv, shape) {
 		return Shrink(r.Lines, ShrinkOptions{Invariant: inv, Shape: shape, MaxTries: maxTries, Pinned: pinned, Tick: tick})
 	}
 	sh := Shrink(r.Lines[:r.Body], ShrinkOptions{Invariant: inv, Shape: shape, Final: true, MaxTries: maxTries, Pinned: pinned, Tick: tick})

@@ -33,6 +33,11 @@ type Options struct {
 	// after the cluster statement ("" for none), e.g.
 	// "transaction.version=2" to explore Kafka 4's protocol.
 	Config string
+	// Pause, when set, is called every few thousand steps of the run:
+	// a host that must not block (a page exploring in slices) hands
+	// control back in it. When it returns false the run ends there,
+	// with an error.
+	Pause func() bool
 }
 
 // Run is one generated and executed scenario.
@@ -107,6 +112,9 @@ type gen struct {
 	steps  int
 	budget int
 	full   bool
+	// pause, when set, is called every pauseSteps steps; false ends
+	// the run with errPaused.
+	pause func() bool
 
 	brokers   int
 	topics    []topicInfo
@@ -135,7 +143,7 @@ func Generate(opts Options) (run *Run) {
 	if opts.StepBudget <= 0 {
 		opts.StepBudget = DefaultStepBudget
 	}
-	g := &gen{r: sim.NewRand(sim.DeriveSeed(opts.Seed, "explore")), opts: opts, decls: scenario.NewDecls(), budget: opts.StepBudget}
+	g := &gen{r: sim.NewRand(sim.DeriveSeed(opts.Seed, "explore")), opts: opts, decls: scenario.NewDecls(), budget: opts.StepBudget, pause: opts.Pause}
 	g.sess = scenario.NewSession("explore", &scenario.Script{File: "explore", Decls: g.decls})
 	defer func() {
 		// A panic in the simulation is a finding: the lines so far
@@ -186,6 +194,10 @@ func (g *gen) emit(format string, args ...any) bool {
 		}
 		g.sess.Step()
 		g.steps++
+		if g.pause != nil && g.steps%pauseSteps == 0 && !g.pause() {
+			g.err = errPaused
+			return false
+		}
 	}
 	if g.sess.Err != nil {
 		g.err = fmt.Errorf("generator wrote a line that cannot apply: %v", g.sess.Err)
@@ -954,17 +966,18 @@ func (g *gen) liveness() {
 // polls) and judges the whole with the liveness checks on. It is how the
 // shrinker judges a candidate for a violation only the final check sees.
 func Replay(body []string, budget int) *Run {
-	r, _ := replay(body, budget, 0)
+	r, _ := replay(body, budget, 0, nil)
 	return r
 }
 
 // replay is Replay under a seed (0: the cluster statement's), returning
-// the session too, whose Results hold the body's expectations.
-func replay(body []string, budget int, seed uint64) (run *Run, sess *scenario.Session) {
+// the session too, whose Results hold the body's expectations; pause is
+// execSeed's.
+func replay(body []string, budget int, seed uint64, pause func() bool) (run *Run, sess *scenario.Session) {
 	if budget <= 0 {
 		budget = DefaultStepBudget
 	}
-	g := &gen{r: sim.NewRand(1), decls: scenario.NewDecls(), budget: budget}
+	g := &gen{r: sim.NewRand(1), decls: scenario.NewDecls(), budget: budget, pause: pause}
 	g.sess = scenario.NewSession("explore", &scenario.Script{File: "explore", Decls: g.decls})
 	g.sess.SeedOverride = seed
 	sess = g.sess

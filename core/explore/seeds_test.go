@@ -38,7 +38,7 @@ func TestBrokenScenariosEverySeed(t *testing.T) {
 			continue
 		}
 		for seed := uint64(1); seed <= 10; seed++ {
-			o := execSeed(src, 0, false, seed)
+			o := execSeed(src, 0, false, seed, nil)
 			if o.Err != nil {
 				t.Errorf("%s --seed %d: %v", name, seed, o.Err)
 				continue

@@ -66,8 +66,9 @@ type ShrinkOptions struct {
 	// that the shrunk script still says what was broken.
 	Pinned []string
 	// Tick, when set, is called before each candidate is run, with the
-	// candidates run so far; when it returns false the shrink ends there
-	// with the shortest script found so far. A host that must not block
+	// candidates run so far, and again every few thousand steps of its
+	// runs; when it returns false the shrink ends there with the
+	// shortest script found so far. A host that must not block
 	// (a browser running the explorer in slices) hands control back in
 	// it, and a Stop button answers false.
 	Tick func(tries int) bool
@@ -95,6 +96,7 @@ type shrinker struct {
 	tries int
 	best  []string
 	cache map[string]bool
+	pause func() bool
 }
 
 // Shrink delta-debugs a failing script: it removes clients, chunks of
@@ -111,6 +113,7 @@ func Shrink(lines []string, opts ShrinkOptions) *Shrunk {
 		opts.Seeds = DefaultShrinkSeeds
 	}
 	s := &shrinker{opts: opts, best: append([]string(nil), lines...), cache: map[string]bool{}}
+	s.pause = s.pauseHook()
 	seedDependent := false
 	if opts.Keep == nil && opts.Seeds > 1 && !s.fails(s.best) {
 		// The run itself shows the violation under its own seed only:
@@ -172,6 +175,9 @@ func (s *shrinker) fails(lines []string) bool {
 		// violation there, and the other seeds are not run.
 		ok = true
 		for i := 0; ok && i < max(s.opts.Seeds, 1); i++ {
+			if i > 0 && s.pause != nil && !s.pause() {
+				return false
+			}
 			ok = s.failsUnder(lines, src, shrinkSeed(i))
 		}
 	}
@@ -192,12 +198,27 @@ func shrinkSeed(i int) uint64 {
 	return uint64(i) + 1
 }
 
+// pauseHook is the runs' hook into Tick (nil without one): a false answer
+// ends the shrink as one before a candidate does.
+func (s *shrinker) pauseHook() func() bool {
+	if s.opts.Tick == nil {
+		return nil
+	}
+	return func() bool {
+		if s.opts.Tick(s.tries) {
+			return true
+		}
+		s.opts.MaxTries = s.tries
+		return false
+	}
+}
+
 func (s *shrinker) failsUnder(lines []string, src string, seed uint64) bool {
 	if s.opts.Final {
-		r, _ := replay(lines, s.opts.StepBudget, seed)
+		r, _ := replay(lines, s.opts.StepBudget, seed, s.pause)
 		return r.Err == nil && !r.Exhausted && has(r.Violations, s.opts.Invariant, s.opts.Shape)
 	}
-	o := execSeed(src, s.opts.StepBudget, false, seed)
+	o := execSeed(src, s.opts.StepBudget, false, seed, s.pause)
 	return o.Err == nil && !o.Exhausted && has(o.Violations, s.opts.Invariant, s.opts.Shape)
 }
 
