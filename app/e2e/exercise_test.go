@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"testing/fstest"
@@ -280,20 +281,23 @@ func TestExplorerOnThePage(t *testing.T) {
 	base := exerciseCourse(t)
 	b := newBrowser(t)
 	b.openURL(base + "/lessons/02-attacks?engine=page")
-	for _, m := range []*safety.Mechanism{safety.SequenceCheck, safety.CoordinatorEpoch} {
+	// coordinator-epoch first: its search is the longest, and the first
+	// exploration on a page carries the browser's compiling of the
+	// explorer's code (below).
+	for _, m := range []*safety.Mechanism{safety.CoordinatorEpoch, safety.SequenceCheck} {
 		id := "x-attack-" + m.Name
 		sel := exerciseSel(id)
 		b.waitFor("the card", `!!document.querySelector(`+jsString(sel+` [data-action="explore"]`)+`)`)
-		// The longest gap between two frames while it explores: the
-		// slices leave the page its frames.
-		eval[bool](b, `(() => { window.xGap = 0; let last = performance.now(); window.xRun = true;
-			const tick = (now) => { window.xGap = Math.max(window.xGap, now - last); last = now; if (window.xRun) requestAnimationFrame(tick) };
+		// Every gap between two frames over 200 ms while it explores:
+		// the page is frozen then.
+		eval[bool](b, `(() => { window.xGaps = []; let last = performance.now(); window.xRun = true;
+			const tick = (now) => { if (now - last > 200) window.xGaps.push(now - last); last = now; if (window.xRun) requestAnimationFrame(tick) };
 			requestAnimationFrame(tick); return true })()`)
 		start := time.Now()
 		b.click(sel + ` [data-action="explore"]`)
 		waitExplored(b, sel, 2*time.Minute)
-		took := time.Since(start)
-		gap := eval[float64](b, `(() => { window.xRun = false; return window.xGap })()`)
+		took := float64(time.Since(start).Milliseconds())
+		gaps := eval[[]float64](b, `(() => { window.xRun = false; return window.xGaps })()`)
 		found := eval[string](b, `document.querySelector(`+jsString(sel+` [data-explored]`)+`).textContent`)
 		b.click(sel + ` [data-action="use-explored"]`)
 		b.waitFor("the script in the editor", `document.querySelector(`+jsString(sel+` textarea`)+`).value === `+jsString(found))
@@ -302,18 +306,34 @@ func TestExplorerOnThePage(t *testing.T) {
 		if engine := eval[string](b, `document.documentElement.dataset.engine ?? ""`); engine != "page" {
 			t.Errorf("engine %q, want page", engine)
 		}
-		// One unit (a schedule, a shrink candidate, the final grading)
-		// cannot be cut: coordinator-epoch's longest went 750 ms without
-		// a frame on a quiet machine and 1,183 ms under a loaded make
-		// test (2026-12-04), 2,183 ms beside a compiling machine at load
-		// 4 (2026-12-05) while that search took 7.8 s. The bound catches
-		// a page that freezes for the whole search (its gap is then the
-		// search's time), not a slow machine: over 2 s and over half the
-		// search.
-		if gap > 2000 && gap > float64(took.Milliseconds())/2 {
-			t.Errorf("%s: the page went %.0f ms without a frame", m.Name, gap)
+		slices.Sort(gaps)
+		longest, frozen := 0.0, 0.0
+		if len(gaps) > 0 {
+			longest = gaps[len(gaps)-1]
+			for _, g := range gaps[:len(gaps)-1] {
+				frozen += g
+			}
 		}
-		t.Logf("explorer on the page: %-18s found and shrunk in %5d ms, longest frame gap %.0f ms", m.Name, took.Milliseconds(), gap)
+		// A shrink candidate once ran whole (five seeds) between two
+		// frames: coordinator-epoch's search froze the page in stretches
+		// of 650 to 2,050 ms, 5.5 s of 7.1 s, on a quiet machine
+		// (2026-12-05). Runs now pause between seeds and every few
+		// thousand steps: 50-90 ms there. What no
+		// slicing cuts is the first exploration's first slices, where
+		// Chromium compiles the explorer's code on its first call (500 +
+		// 330 ms here lazily, 170 + 50 ms with
+		// --no-wasm-lazy-compilation); a slow machine stretches it (2.9 s
+		// in CI). So the longest freeze is allowed to be long, but not
+		// the whole search; the others together must stay under a third
+		// of it. Both are ratios, which a loaded machine stretches alike.
+		if longest > took*2/3 {
+			t.Errorf("%s: the page went %.0f ms without a frame in a %.0f ms search", m.Name, longest, took)
+		}
+		if frozen > took/3 {
+			t.Errorf("%s: besides its longest, the page was frozen %.0f ms of a %.0f ms search, in %d stretches over 200 ms: %.0f",
+				m.Name, frozen, took, len(gaps)-1, gaps)
+		}
+		t.Logf("explorer on the page: %-18s found and shrunk in %5.0f ms, longest frame gap %.0f ms, %d more over 200 ms (%.0f ms)", m.Name, took, longest, max(len(gaps)-1, 0), frozen)
 	}
 }
 

@@ -70,10 +70,11 @@ type Explorer struct {
 	cfg     explore.Config
 	catches []string
 	state   ExploreState
-	run     *explore.Run
-	shrunk  *explore.Shrunk
-	next    func() (int, bool)
-	stop    func()
+	// next resumes the exploration (a coroutine over run) to its next
+	// pause, stop ends it; both nil before the first unit and after
+	// the last.
+	next func() (struct{}, bool)
+	stop func()
 }
 
 // NewExplorer prepares an exploration for an attack exercise, from seed
@@ -119,15 +120,19 @@ func configWords(st scenario.Settings) string {
 // State is what the explorer has done so far.
 func (e *Explorer) State() ExploreState { return e.state }
 
-// Work does at most n units (a generated schedule, or a shrink
-// candidate) and reports whether the exploration is over.
+// Work does at most n units and reports whether the exploration is over.
+// A unit ends at the next pause: a generated schedule or a shrink
+// candidate, or a few thousand simulation steps of one (a candidate
+// can run for half a second in a browser, longer than a page may go
+// without a frame).
 func (e *Explorer) Work(n int) bool {
+	if e.next == nil && !e.state.Done() {
+		e.next, e.stop = iter.Pull(e.run)
+	}
 	for ; n > 0 && !e.state.Done(); n-- {
-		switch e.state.Phase {
-		case PhaseSearch:
-			e.search()
-		case PhaseShrink:
-			e.shrinkStep()
+		if _, more := e.next(); !more {
+			e.next, e.stop = nil, nil
+			break
 		}
 	}
 	return e.state.Done()
@@ -135,57 +140,70 @@ func (e *Explorer) Work(n int) bool {
 
 // Stop ends the exploration where it is.
 func (e *Explorer) Stop() {
+	if !e.state.Done() {
+		e.state.Phase = PhaseStop
+	}
 	if e.stop != nil {
 		e.stop()
 		e.next, e.stop = nil, nil
 	}
-	if !e.state.Done() {
-		e.state.Phase = PhaseStop
-	}
 }
 
-// search generates and judges the next schedule.
-func (e *Explorer) search() {
-	if e.state.Runs >= e.state.MaxRuns {
-		e.state.Phase = PhaseNone
-		return
-	}
-	i := e.state.Runs
-	r := explore.Generate(e.cfg.RunOptions(i))
-	e.state.Runs++
-	if r.Err != nil || r.Exhausted {
-		return
-	}
-	inv := explore.Target(r, e.mech)
-	if !slices.Contains(e.catches, inv) {
-		inv = ""
-		for _, v := range r.Violations {
-			if slices.Contains(e.catches, v.Invariant) {
-				inv = v.Invariant
-				break
-			}
+// run is the whole exploration, pausing (yield) between its units: it
+// searches until a schedule shows an invariant the exercise counts,
+// shrinks it, and keeps the result when the exercise's grader passes it.
+func (e *Explorer) run(yield func(struct{}) bool) {
+	pause := func() bool { return yield(struct{}{}) }
+	for !e.state.Done() {
+		if e.state.Runs >= e.state.MaxRuns {
+			e.state.Phase = PhaseNone
+			return
+		}
+		opts := e.cfg.RunOptions(e.state.Runs)
+		opts.Pause = pause
+		r := explore.Generate(opts)
+		e.state.Runs++
+		if e.state.Done() {
+			return // stopped during the run
+		}
+		if inv := e.caught(r); inv != "" {
+			e.shrink(r, inv, yield)
+		}
+		if !e.state.Done() && !pause() {
+			return
 		}
 	}
-	if inv == "" {
-		return
-	}
-	e.run = r
-	e.state.Phase, e.state.Seed, e.state.Original, e.state.Invariant, e.state.Tries = PhaseShrink, r.Seed, len(r.Lines), inv, 0
-	mech, maxTries := e.mech, e.state.MaxTries
-	e.next, e.stop = iter.Pull(func(yield func(int) bool) {
-		e.shrunk = explore.MinimizeTick(r, mech, inv, maxTries, yield)
-	})
 }
 
-// shrinkStep runs the shrink to its next candidate; once it is over,
-// the shrunk script is judged as the learner's would be.
-func (e *Explorer) shrinkStep() {
-	if tries, more := e.next(); more {
-		e.state.Tries = tries
-		return
+// caught is the invariant r violates that the exercise counts ("" for
+// none): the mechanism's own when it is one of them.
+func (e *Explorer) caught(r *explore.Run) string {
+	if r.Err != nil || r.Exhausted {
+		return ""
 	}
-	e.next, e.stop = nil, nil
-	sh := e.shrunk
+	if inv := explore.Target(r, e.mech); slices.Contains(e.catches, inv) {
+		return inv
+	}
+	for _, v := range r.Violations {
+		if slices.Contains(e.catches, v.Invariant) {
+			return v.Invariant
+		}
+	}
+	return ""
+}
+
+// shrink shrinks the schedule r, which violates inv; once it is over,
+// the shrunk script is judged as the learner's would be, and the search
+// goes on when it does not pass.
+func (e *Explorer) shrink(r *explore.Run, inv string, yield func(struct{}) bool) {
+	e.state.Phase, e.state.Seed, e.state.Original, e.state.Invariant, e.state.Tries = PhaseShrink, r.Seed, len(r.Lines), inv, 0
+	sh := explore.MinimizeTick(r, e.mech, inv, e.state.MaxTries, func(tries int) bool {
+		e.state.Tries = tries
+		return yield(struct{}{})
+	})
+	if e.state.Done() {
+		return // stopped
+	}
 	e.state.Tries = sh.Tries
 	script := LearnerScript(e.ex, sh.Lines)
 	res, err := Grade(e.ex, script)
