@@ -17,9 +17,9 @@ import (
 // between frames or between a worker's messages. It generates random
 // fault schedules with the mechanism broken until the checker reports
 // one of the invariants the exercise counts, shrinks that schedule
-// (explore.MinimizeTick, one candidate a unit), and turns the result
-// into a script the learner can put in the editor: one this package's
-// grader passes.
+// (explore.MinimizeTick; a unit ends at any of its pauses), and turns
+// the result into a script the learner can put in the editor: one this
+// package's grader passes.
 
 // The explorer's phases.
 const (
