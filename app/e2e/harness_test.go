@@ -81,6 +81,9 @@ func run(m *testing.M) int {
 	go func() { done <- srv.Serve(ctx, ln) }()
 
 	code := m.Run()
+	shared.mu.Lock()
+	stopSharedBrowser()
+	shared.mu.Unlock()
 	stop()
 	if err := <-done; err != nil {
 		fmt.Fprintln(os.Stderr, "e2e: server:", err)
@@ -129,8 +132,8 @@ func findChromium() (string, error) {
 	return "", errors.New("chromium not found")
 }
 
-// browser is one test's tab in a fresh browser with a fresh profile, so no
-// service worker or cache from another test can serve it anything.
+// browser is one test's tab in a browser context of its own (newTab), so
+// no service worker or cache from another test can serve it anything.
 type browser struct {
 	t   testing.TB
 	ctx context.Context
@@ -153,23 +156,18 @@ func needsSite(t testing.TB) {
 	}
 }
 
-// newBrowser starts Chromium for t. Its cleanup saves a screenshot under
-// artifacts/screenshots/ and fails t on any console error or uncaught
-// exception the page produced, unless the test took them with
-// takeConsoleErrors.
+// newBrowser opens a tab for t in a browser context of its own. Its
+// cleanup saves a screenshot under artifacts/screenshots/ and fails t on
+// any console error or uncaught exception the page produced, unless the
+// test took them with takeConsoleErrors.
 func newBrowser(t testing.TB) *browser {
 	t.Helper()
 	needsSite(t)
-	profile := t.TempDir() // removed after the browser is gone (cleanups run last-first)
-	allocCtx, cancelAlloc := chromedp.NewExecAllocator(context.Background(), browserOptions(profile)...)
-	t.Cleanup(cancelAlloc)
-	ctx, cancelTab := chromedp.NewContext(allocCtx)
-	t.Cleanup(cancelTab)
-	// Start the browser before subscribing to its console: subscribing
-	// first would start a second browser on the same profile.
-	if err := chromedp.Do(ctx); err != nil {
+	ctx, closeTab, err := newTab()
+	if err != nil {
 		t.Fatalf("starting chromium: %v", err)
 	}
+	t.Cleanup(closeTab)
 	b := &browser{t: t, ctx: ctx}
 	messages := chromedp.Console(ctx)
 	go func() {
@@ -226,6 +224,66 @@ func browserOptions(profile string) []chromedp.ExecAllocatorOption {
 		chromedp.UserDataDir(profile),
 		chromedp.WindowSize(1280, 800),
 	)
+}
+
+// The tests share one Chromium, started with browserOptions and a fresh
+// profile at the first newBrowser. Each test's tab lies in a browser
+// context of its own (CDP's Target.createBrowserContext, disposed with
+// the tab): its own cookies, storage, caches and service workers, as a
+// fresh profile would give it. Starting a Chromium per test took 1 to 4
+// s on 2 cores, some 150 times a run.
+var shared struct {
+	mu      sync.Mutex
+	ctx     context.Context // the first tab's: its browser is the shared one
+	cancel  func()
+	profile string
+}
+
+// newTab opens a tab in a new browser context of the shared browser,
+// starting the browser if it is not running (the first time, or after
+// it died: one restart).
+func newTab() (context.Context, context.CancelFunc, error) {
+	shared.mu.Lock()
+	defer shared.mu.Unlock()
+	var err error
+	for attempt := 0; attempt < 2; attempt++ {
+		if shared.ctx == nil || shared.ctx.Err() != nil {
+			if err = startSharedBrowser(); err != nil {
+				continue
+			}
+		}
+		ctx, cancel := chromedp.NewContext(shared.ctx, chromedp.WithNewBrowserContext())
+		if err = chromedp.Do(ctx); err == nil {
+			return ctx, cancel, nil
+		}
+		cancel()
+		stopSharedBrowser()
+	}
+	return nil, nil, err
+}
+
+// startSharedBrowser starts the shared Chromium with a fresh profile.
+func startSharedBrowser() error {
+	stopSharedBrowser()
+	profile, err := os.MkdirTemp("", "txnlab-e2e-chromium-")
+	if err != nil {
+		return err
+	}
+	allocCtx, cancelAlloc := chromedp.NewExecAllocator(context.Background(), browserOptions(profile)...)
+	ctx, cancelTab := chromedp.NewContext(allocCtx)
+	shared.ctx, shared.profile = ctx, profile
+	shared.cancel = func() { cancelTab(); cancelAlloc() }
+	return chromedp.Do(ctx)
+}
+
+// stopSharedBrowser ends the shared Chromium, if any, and removes its
+// profile.
+func stopSharedBrowser() {
+	if shared.cancel != nil {
+		shared.cancel()
+		os.RemoveAll(shared.profile)
+	}
+	shared.ctx, shared.cancel, shared.profile = nil, nil, ""
 }
 
 func (b *browser) finish() {
