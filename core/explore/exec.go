@@ -86,6 +86,12 @@ var errPaused = errors.New("stopped")
 // candidate can take half a second there).
 const pauseSteps = 2000
 
+// stopsAt reports whether a run that has taken steps steps must end
+// there: its pause hook (nil: none) is due and answers false.
+func stopsAt(pause func() bool, steps int) bool {
+	return pause != nil && steps%pauseSteps == 0 && !pause()
+}
+
 // execSeed is Exec under another seed than the cluster statement's (0:
 // that one). pause, when set, is called every pauseSteps steps; when it
 // returns false the run ends with errPaused.
@@ -113,7 +119,7 @@ func execSeed(src string, budget int, final bool, seed uint64, pause func() bool
 		}
 		s.Step()
 		o.Steps++
-		if pause != nil && o.Steps%pauseSteps == 0 && !pause() {
+		if stopsAt(pause, o.Steps) {
 			o.Err = errPaused
 			return o
 		}

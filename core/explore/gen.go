@@ -194,7 +194,7 @@ func (g *gen) emit(format string, args ...any) bool {
 		}
 		g.sess.Step()
 		g.steps++
-		if g.pause != nil && g.steps%pauseSteps == 0 && !g.pause() {
+		if stopsAt(g.pause, g.steps) {
 			g.err = errPaused
 			return false
 		}
