@@ -232,7 +232,7 @@ func (c *checker) lateMarker(l logged) bool {
 	if l.marker == "" || l.markerBehind || c.in.Trace == nil {
 		return false
 	}
-	x := c.evidence()
+	x := c.markerEvidence()
 	m := x.marker(l)
 	if len(m) == 0 || m[0] < 0 {
 		return false
@@ -1233,7 +1233,12 @@ func (c *checker) traceInvariants() {
 	// grew with each poll of the run.
 	committedFetch := map[int64]bool{}
 	// One pass: an answer is always sent after its request.
-	for _, e := range c.in.Trace.All() {
+	// Only state events (an illegal transition) and clients' sends are
+	// read.
+	keep := func(k sim.Kind, internal bool) bool {
+		return k == sim.KindState || k == sim.KindSend && !internal
+	}
+	for _, e := range c.in.Trace.Select(keep) {
 		if e.Kind == sim.KindState && e.Illegal {
 			c.illegalTransition(e)
 			continue
