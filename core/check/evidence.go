@@ -74,8 +74,8 @@ type evidenceIndex struct {
 	produces map[produceKey][]produceSend
 	fetches  map[fetchKey][]fetchSend
 	markers  map[markerKey][]int
-	appends  map[appendKey][]int
-	replies  map[int64]int // request message id → its response's send
+	appends  map[appendKey]int // the last append at the key
+	replies  map[int64]int     // request message id → its response's send
 	grants   map[grantKey]int
 	endTxns  map[sim.NodeID][]int
 	offsets  map[offsetKey][]int
@@ -104,7 +104,7 @@ func (c *checker) index(full bool) *evidenceIndex {
 	}
 	x := &evidenceIndex{
 		produces: map[produceKey][]produceSend{}, fetches: map[fetchKey][]fetchSend{},
-		markers: map[markerKey][]int{}, appends: map[appendKey][]int{}, replies: map[int64]int{},
+		markers: map[markerKey][]int{}, appends: map[appendKey]int{}, replies: map[int64]int{},
 		grants: map[grantKey]int{}, endTxns: map[sim.NodeID][]int{}, offsets: map[offsetKey][]int{},
 		trace: c.in.Trace, full: full,
 	}
@@ -118,8 +118,7 @@ func (c *checker) index(full bool) *evidenceIndex {
 			continue // replication
 		}
 		if e.Kind == sim.KindAppend {
-			k := appendKey{e.Subject, e.Offset}
-			x.appends[k] = append(x.appends[k], i)
+			x.appends[appendKey{e.Subject, e.Offset}] = i
 			continue
 		}
 		if e.Kind != sim.KindSend {
@@ -251,8 +250,8 @@ func (x *evidenceIndex) marker(l logged) []int {
 
 // appended is the leader's append of the batch at offset of tp.
 func (x *evidenceIndex) appended(tp protocol.TopicPartition, offset int64) int {
-	if a := x.appends[appendKey{tp.String(), offset}]; len(a) > 0 {
-		return a[len(a)-1]
+	if i, ok := x.appends[appendKey{tp.String(), offset}]; ok {
+		return i
 	}
 	return -1
 }
