@@ -46,18 +46,12 @@ func (b *Broker) handleProduce(w *sim.World, env *sim.Envelope, m *protocol.Prod
 func (b *Broker) produceAppend(w *sim.World, env *sim.Envelope, m *protocol.ProduceRequest, v *verification) {
 	ch := checks(w)
 	ch.Verification = m.TransactionalId != "" && b.verifies(w, protocol.VersionOf(m) >= protocol.ProduceTV2Version)
-	resp := &protocol.ProduceResponse{Responses: make([]protocol.ProducePartitionResponse, len(m.Partitions))}
-	// looping keeps a write that completes synchronously (already
-	// replicated) from answering before the other partitions are done.
-	waiting, looping := 0, true
-	finish := func(w *sim.World) {
-		if waiting == 0 && !looping {
-			if m.Acks == 0 {
-				b.noProduceResponse(w, env, resp)
-				return
-			}
-			b.reply(w, env, resp)
-		}
+	pc := &producing{b: b, env: env, acks: m.Acks, looping: true}
+	resp := &pc.resp
+	if len(m.Partitions) == 1 {
+		resp.Responses = pc.one[:]
+	} else {
+		resp.Responses = make([]protocol.ProducePartitionResponse, len(m.Partitions))
 	}
 	for i, pd := range m.Partitions {
 		r := &resp.Responses[i]
@@ -97,17 +91,44 @@ func (b *Broker) produceAppend(w *sim.World, env *sim.Envelope, m *protocol.Prod
 			continue
 		}
 		need := res.BaseOffset + int64(len(pd.Records.Records))
-		waiting++
+		pc.waiting++
 		b.awaitHW(w, log, need, sim.Time(m.TimeoutMs), func(w *sim.World, err protocol.ErrorCode) {
 			if err != protocol.NONE {
 				r.ErrorCode = err
 			}
-			waiting--
-			finish(w)
+			pc.waiting--
+			pc.finish(w)
 		})
 	}
-	looping = false
-	finish(w)
+	pc.looping = false
+	pc.finish(w)
+}
+
+// producing is one produce request's answer while its writes complete:
+// one allocation where the response, its one partition (the common
+// case), the two counters and the closure that answers were five.
+type producing struct {
+	b    *Broker
+	env  *sim.Envelope
+	resp protocol.ProduceResponse
+	one  [1]protocol.ProducePartitionResponse
+	acks int16
+	// waiting counts the writes still awaiting replication; looping
+	// keeps a write that completes synchronously (already replicated)
+	// from answering before the other partitions are done.
+	waiting int
+	looping bool
+}
+
+// finish answers once no write is pending.
+func (pc *producing) finish(w *sim.World) {
+	if pc.waiting == 0 && !pc.looping {
+		if pc.acks == 0 {
+			pc.b.noProduceResponse(w, pc.env, &pc.resp)
+			return
+		}
+		pc.b.reply(w, pc.env, &pc.resp)
+	}
 }
 
 // noProduceResponse ends an acks=0 request, which gets no response

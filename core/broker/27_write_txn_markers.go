@@ -28,14 +28,12 @@ import (
 // __consumer_offsets partitions the group coordinator then materialises or
 // drops the transaction's pending offsets.
 func (b *Broker) handleWriteTxnMarkers(w *sim.World, env *sim.Envelope, m *protocol.WriteTxnMarkersRequest) {
-	resp := &protocol.WriteTxnMarkersResponse{Markers: make([]protocol.WritableTxnMarkerResult, len(m.Markers))}
-	// looping keeps a write that completes synchronously (already
-	// replicated) from answering before the other partitions are done.
-	waiting, looping := 0, true
-	finish := func(w *sim.World) {
-		if waiting == 0 && !looping {
-			b.reply(w, env, resp)
-		}
+	mc := &markering{b: b, env: env, looping: true}
+	resp := &mc.resp
+	if len(m.Markers) == 1 {
+		resp.Markers = mc.one[:]
+	} else {
+		resp.Markers = make([]protocol.WritableTxnMarkerResult, len(m.Markers))
 	}
 	for i, mk := range m.Markers {
 		resp.Markers[i] = protocol.WritableTxnMarkerResult{ProducerId: mk.ProducerId, Partitions: make([]protocol.PartitionError, len(mk.Partitions))}
@@ -72,18 +70,41 @@ func (b *Broker) handleWriteTxnMarkers(w *sim.World, env *sim.Envelope, m *proto
 				continue
 			}
 			b.afterAppend(w, log, res.Offset, false)
-			waiting++
+			mc.waiting++
 			pid, commit := mk.ProducerId, mk.TransactionResult
 			b.awaitHW(w, log, res.Offset+1, b.Cfg.RequestTimeoutMs, func(w *sim.World, err protocol.ErrorCode) {
 				r.ErrorCode = err
 				if err == protocol.NONE && tp.Topic == protocol.ConsumerOffsetsTopic {
 					b.Group.OnMarker(w, tp.Partition, pid, commit)
 				}
-				waiting--
-				finish(w)
+				mc.waiting--
+				mc.finish(w)
 			})
 		}
 	}
-	looping = false
-	finish(w)
+	mc.looping = false
+	mc.finish(w)
+}
+
+// markering is one WriteTxnMarkers request's answer while its appends
+// complete: one allocation where the response, its one marker (the
+// common case), the two counters and the closure that answers were
+// five.
+type markering struct {
+	b    *Broker
+	env  *sim.Envelope
+	resp protocol.WriteTxnMarkersResponse
+	one  [1]protocol.WritableTxnMarkerResult
+	// waiting counts the appends still awaiting replication; looping
+	// keeps a write that completes synchronously (already replicated)
+	// from answering before the other partitions are done.
+	waiting int
+	looping bool
+}
+
+// finish answers once no append is pending.
+func (mc *markering) finish(w *sim.World) {
+	if mc.waiting == 0 && !mc.looping {
+		mc.b.reply(w, mc.env, &mc.resp)
+	}
 }

@@ -153,9 +153,11 @@ type sendRef struct {
 }
 
 type checker struct {
-	in    *Input
-	out   []Violation
-	sends map[recordKey][]sendRef
+	in  *Input
+	out []Violation
+	// sends is the first send of each record identity: the one sendOf
+	// answers with.
+	sends map[recordKey]sendRef
 	seen  map[string]bool
 	ev    *evidenceIndex // built on first use (evidence.go)
 	// logged is loggedRecords' answer, built on first use: five
@@ -165,7 +167,11 @@ type checker struct {
 }
 
 func newChecker(in *Input) *checker {
-	c := &checker{in: in, sends: map[recordKey][]sendRef{}, seen: map[string]bool{}}
+	n := 0
+	for i := range in.Producers {
+		n += len(in.Producers[i].Sends)
+	}
+	c := &checker{in: in, sends: make(map[recordKey]sendRef, n), seen: map[string]bool{}}
 	for i := range in.Producers {
 		p := &in.Producers[i]
 		for j := range p.Sends {
@@ -173,13 +179,11 @@ func newChecker(in *Input) *checker {
 			if s.Sequence < 0 {
 				continue
 			}
-			k := recordKey{s.TP, s.ProducerId, s.ProducerEpoch, s.Sequence}
-			c.sends[k] = append(c.sends[k], sendRef{p, s})
+			c.addSend(recordKey{s.TP, s.ProducerId, s.ProducerEpoch, s.Sequence}, sendRef{p, s})
 			// A copy written under an identity the record had before
 			// it was re-sequenced is still this send's.
 			for _, e := range s.Earlier {
-				k := recordKey{s.TP, e.ProducerId, e.ProducerEpoch, e.Sequence}
-				c.sends[k] = append(c.sends[k], sendRef{p, s})
+				c.addSend(recordKey{s.TP, e.ProducerId, e.ProducerEpoch, e.Sequence}, sendRef{p, s})
 			}
 		}
 	}
@@ -232,7 +236,7 @@ func (c *checker) lateMarker(l logged) bool {
 	if l.marker == "" || l.markerBehind || c.in.Trace == nil {
 		return false
 	}
-	x := c.evidence()
+	x := c.markerEvidence()
 	m := x.marker(l)
 	if len(m) == 0 || m[0] < 0 {
 		return false
@@ -243,11 +247,15 @@ func (c *checker) lateMarker(l logged) bool {
 
 // sendOf finds the send a logged record came from.
 func (c *checker) sendOf(tp protocol.TopicPartition, pid int64, epoch int16, seq int32) (sendRef, bool) {
-	refs := c.sends[recordKey{tp, pid, epoch, seq}]
-	if len(refs) == 0 {
-		return sendRef{}, false
+	ref, ok := c.sends[recordKey{tp, pid, epoch, seq}]
+	return ref, ok
+}
+
+// addSend records ref as k's send unless an earlier one is.
+func (c *checker) addSend(k recordKey, ref sendRef) {
+	if _, ok := c.sends[k]; !ok {
+		c.sends[k] = ref
 	}
-	return refs[0], true
 }
 
 func (r sendRef) txn() *client.TxnRecord {
@@ -1144,11 +1152,18 @@ func (c *checker) offsetState(group string, tp protocol.TopicPartition, pid int6
 // markerConsistency: every marker that closes a part of one transaction
 // says the same thing.
 func (c *checker) markerConsistency() {
-	seen := map[*client.TxnRecord]map[string][]string{}
-	first := map[*client.TxnRecord]map[string]logged{} // the first record each marker type closed
+	// Per transaction, the first record each marker type closed (an
+	// index into loggedRecords, -1 for none); the partitions a message
+	// names are gathered again only for a violation (markedOn), since
+	// rendering each record's partition cost more than the rest of the
+	// invariant.
+	type closed struct{ commit, abort int }
+	records := c.loggedRecords()
+	byTxn := map[*client.TxnRecord]*closed{}
 	var order []*client.TxnRecord
 	refs := map[*client.TxnRecord]sendRef{}
-	for _, l := range c.loggedRecords() {
+	for i := range records {
+		l := &records[i]
 		if l.marker == "" || !l.batch.IsTransactional {
 			continue
 		}
@@ -1157,39 +1172,64 @@ func (c *checker) markerConsistency() {
 			continue
 		}
 		t := ref.txn()
-		if seen[t] == nil {
-			seen[t] = map[string][]string{}
-			first[t] = map[string]logged{}
+		o := byTxn[t]
+		if o == nil {
+			o = &closed{-1, -1}
+			byTxn[t] = o
 			order = append(order, t)
 			refs[t] = ref
 		}
-		seen[t][l.marker] = append(seen[t][l.marker], l.tp.String())
-		if _, ok := first[t][l.marker]; !ok {
-			first[t][l.marker] = l
+		switch l.marker {
+		case "COMMIT":
+			if o.commit < 0 {
+				o.commit = i
+			}
+		case "ABORT":
+			if o.abort < 0 {
+				o.abort = i
+			}
 		}
 	}
 	for _, t := range order {
-		m := seen[t]
-		if len(m["COMMIT"]) > 0 && len(m["ABORT"]) > 0 {
-			ev := func() []int {
-				x := c.evidence()
-				return events(append(x.marker(first[t]["COMMIT"]), x.marker(first[t]["ABORT"])...)...)
-			}
-			if c.laterCommitOfForgotten(refs[t], t, first[t]["COMMIT"]) {
-				c.reportAnomalyAs(safety.UnreplicatedTxnState, safety.MarkerConsistency, ev, "%s got COMMIT markers on %v and ABORT markers on %v: the COMMIT markers belong to a later transaction at epoch %d, begun after a failover lost the __transaction_state records that registered this one", txnName(refs[t]), uniq(m["COMMIT"]), uniq(m["ABORT"]), first[t]["COMMIT"].markerProducerEpoch)
-				continue
-			}
-			if c.abortOfLostEpoch(refs[t], first[t]["ABORT"]) {
-				c.reportAnomalyAs(safety.UnreplicatedTxnState, safety.MarkerConsistency, ev, "%s got COMMIT markers on %v and ABORT markers on %v: the ABORT carries epoch %d, which its coordinator never reached, written by a coordinator whose __transaction_state records were lost in a failover", txnName(refs[t]), uniq(m["COMMIT"]), uniq(m["ABORT"]), first[t]["ABORT"].markerProducerEpoch)
-				continue
-			}
-			if c.lateMarker(first[t]["COMMIT"]) || c.lateMarker(first[t]["ABORT"]) {
-				c.reportAnomalyAs(safety.LateMarker, safety.MarkerConsistency, ev, "%s got COMMIT markers on %v and ABORT markers on %v: one of them belonged to an earlier transaction at the same producer epoch and arrived late", txnName(refs[t]), uniq(m["COMMIT"]), uniq(m["ABORT"]))
-				continue
-			}
-			c.report(safety.MarkerConsistency, ev, "%s got COMMIT markers on %v and ABORT markers on %v", txnName(refs[t]), uniq(m["COMMIT"]), uniq(m["ABORT"]))
+		o := byTxn[t]
+		if o.commit < 0 || o.abort < 0 {
+			continue
+		}
+		firstCommit, firstAbort := records[o.commit], records[o.abort]
+		ev := func() []int {
+			x := c.evidence()
+			return events(append(x.marker(firstCommit), x.marker(firstAbort)...)...)
+		}
+		commits, aborts := c.markedOn(t, "COMMIT"), c.markedOn(t, "ABORT")
+		if c.laterCommitOfForgotten(refs[t], t, firstCommit) {
+			c.reportAnomalyAs(safety.UnreplicatedTxnState, safety.MarkerConsistency, ev, "%s got COMMIT markers on %v and ABORT markers on %v: the COMMIT markers belong to a later transaction at epoch %d, begun after a failover lost the __transaction_state records that registered this one", txnName(refs[t]), commits, aborts, firstCommit.markerProducerEpoch)
+			continue
+		}
+		if c.abortOfLostEpoch(refs[t], firstAbort) {
+			c.reportAnomalyAs(safety.UnreplicatedTxnState, safety.MarkerConsistency, ev, "%s got COMMIT markers on %v and ABORT markers on %v: the ABORT carries epoch %d, which its coordinator never reached, written by a coordinator whose __transaction_state records were lost in a failover", txnName(refs[t]), commits, aborts, firstAbort.markerProducerEpoch)
+			continue
+		}
+		if c.lateMarker(firstCommit) || c.lateMarker(firstAbort) {
+			c.reportAnomalyAs(safety.LateMarker, safety.MarkerConsistency, ev, "%s got COMMIT markers on %v and ABORT markers on %v: one of them belonged to an earlier transaction at the same producer epoch and arrived late", txnName(refs[t]), commits, aborts)
+			continue
+		}
+		c.report(safety.MarkerConsistency, ev, "%s got COMMIT markers on %v and ABORT markers on %v", txnName(refs[t]), commits, aborts)
+	}
+}
+
+// markedOn lists, once each in log order, the partitions where a marker
+// of type marker closed a record of transaction t.
+func (c *checker) markedOn(t *client.TxnRecord, marker string) []string {
+	var tps []string
+	for _, l := range c.loggedRecords() {
+		if l.marker != marker || !l.batch.IsTransactional {
+			continue
+		}
+		if ref, ok := c.sendOf(l.tp, l.batch.ProducerId, l.batch.ProducerEpoch, l.seq); ok && ref.txn() == t {
+			tps = append(tps, l.tp.String())
 		}
 	}
+	return uniq(tps)
 }
 
 func uniq(xs []string) []string {
@@ -1233,7 +1273,12 @@ func (c *checker) traceInvariants() {
 	// grew with each poll of the run.
 	committedFetch := map[int64]bool{}
 	// One pass: an answer is always sent after its request.
-	for _, e := range c.in.Trace.All() {
+	// Only state events (an illegal transition) and clients' sends are
+	// read.
+	keep := func(k sim.Kind, internal bool) bool {
+		return k == sim.KindState || k == sim.KindSend && !internal
+	}
+	for _, e := range c.in.Trace.Select(keep) {
 		if e.Kind == sim.KindState && e.Illegal {
 			c.illegalTransition(e)
 			continue

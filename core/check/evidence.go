@@ -74,39 +74,63 @@ type evidenceIndex struct {
 	produces map[produceKey][]produceSend
 	fetches  map[fetchKey][]fetchSend
 	markers  map[markerKey][]int
-	appends  map[appendKey][]int
-	replies  map[int64]int // request message id → its response's send
+	appends  map[appendKey]int // the last append at the key
+	replies  map[int64]int     // request message id → its response's send
 	grants   map[grantKey]int
 	endTxns  map[sim.NodeID][]int
 	offsets  map[offsetKey][]int
 	trace    *sim.Trace
+	// full is false for an index of produces, markers and appends only
+	// (markerEvidence): the others stay empty.
+	full bool
 }
 
 // evidence returns the index, building it on first use.
-func (c *checker) evidence() *evidenceIndex {
-	if c.ev != nil {
+func (c *checker) evidence() *evidenceIndex { return c.index(true) }
+
+// markerEvidence returns an index whose produces, markers and appends
+// are filled, all that lateMarker reads: it asks on every record a
+// read_committed consumer received, so a clean run builds an index
+// after all, and the fetches and replies it does not read were most of
+// the work of building the whole one.
+func (c *checker) markerEvidence() *evidenceIndex { return c.index(false) }
+
+// index returns the index, built whole if full, else at least
+// markerEvidence's part; a partial one is built again whole when a
+// violation needs the rest.
+func (c *checker) index(full bool) *evidenceIndex {
+	if c.ev != nil && (c.ev.full || !full) {
 		return c.ev
 	}
 	x := &evidenceIndex{
 		produces: map[produceKey][]produceSend{}, fetches: map[fetchKey][]fetchSend{},
-		markers: map[markerKey][]int{}, appends: map[appendKey][]int{}, replies: map[int64]int{},
+		markers: map[markerKey][]int{}, appends: map[appendKey]int{}, replies: map[int64]int{},
 		grants: map[grantKey]int{}, endTxns: map[sim.NodeID][]int{}, offsets: map[offsetKey][]int{},
-		trace: c.in.Trace,
+		trace: c.in.Trace, full: full,
 	}
 	c.ev = x
 	if c.in.Trace == nil {
 		return x
 	}
-	for i, e := range c.in.Trace.All() {
+	// Replication is internal; only sends and appends are indexed.
+	for i, e := range c.in.Trace.Select(sendOrAppend) {
 		if e.Internal {
 			continue // replication
 		}
 		if e.Kind == sim.KindAppend {
-			k := appendKey{e.Subject, e.Offset}
-			x.appends[k] = append(x.appends[k], i)
+			x.appends[appendKey{e.Subject, e.Offset}] = i
 			continue
 		}
 		if e.Kind != sim.KindSend {
+			continue
+		}
+		if !full {
+			switch m := e.Msg.(type) {
+			case *protocol.ProduceRequest:
+				x.addProduce(i, e, m)
+			case *protocol.WriteTxnMarkersRequest:
+				x.addMarkers(i, m)
+			}
 			continue
 		}
 		if e.ReplyTo != 0 {
@@ -116,11 +140,7 @@ func (c *checker) evidence() *evidenceIndex {
 		}
 		switch m := e.Msg.(type) {
 		case *protocol.ProduceRequest:
-			for _, p := range m.Partitions {
-				b := &p.Records
-				k := produceKey{p.TopicPartition, b.ProducerId, b.ProducerEpoch}
-				x.produces[k] = append(x.produces[k], produceSend{i, e.MsgID, e.Node, e.At, b.BaseSequence, int32(len(b.Records))})
-			}
+			x.addProduce(i, e, m)
 		case *protocol.FetchResponse:
 			for _, pd := range m.Responses {
 				if len(pd.Records) == 0 {
@@ -130,12 +150,7 @@ func (c *checker) evidence() *evidenceIndex {
 				x.fetches[k] = append(x.fetches[k], fetchSend{i, pd.Records[0].BaseOffset, pd.Records[len(pd.Records)-1].LastOffset()})
 			}
 		case *protocol.WriteTxnMarkersRequest:
-			for _, mk := range m.Markers {
-				for _, tp := range mk.Partitions {
-					k := markerKey{mk.ProducerId, tp, mk.TransactionResult, mk.CoordinatorEpoch}
-					x.markers[k] = append(x.markers[k], i)
-				}
-			}
+			x.addMarkers(i, m)
 		case *protocol.InitProducerIdResponse:
 			if m.ErrorCode == protocol.NONE {
 				k := grantKey{m.ProducerId, m.ProducerEpoch}
@@ -153,6 +168,31 @@ func (c *checker) evidence() *evidenceIndex {
 		}
 	}
 	return x
+}
+
+// addProduce indexes event i, the send of m.
+func (x *evidenceIndex) addProduce(i int, e *sim.Event, m *protocol.ProduceRequest) {
+	for _, p := range m.Partitions {
+		b := &p.Records
+		k := produceKey{p.TopicPartition, b.ProducerId, b.ProducerEpoch}
+		x.produces[k] = append(x.produces[k], produceSend{i, e.MsgID, e.Node, e.At, b.BaseSequence, int32(len(b.Records))})
+	}
+}
+
+// addMarkers indexes event i, the send of m.
+func (x *evidenceIndex) addMarkers(i int, m *protocol.WriteTxnMarkersRequest) {
+	for _, mk := range m.Markers {
+		for _, tp := range mk.Partitions {
+			k := markerKey{mk.ProducerId, tp, mk.TransactionResult, mk.CoordinatorEpoch}
+			x.markers[k] = append(x.markers[k], i)
+		}
+	}
+}
+
+// sendOrAppend keeps the events the index reads: a client's sends and
+// a leader's appends.
+func sendOrAppend(k sim.Kind, internal bool) bool {
+	return !internal && (k == sim.KindSend || k == sim.KindAppend)
 }
 
 // produced is the first Produce request that carried the record with
@@ -210,8 +250,8 @@ func (x *evidenceIndex) marker(l logged) []int {
 
 // appended is the leader's append of the batch at offset of tp.
 func (x *evidenceIndex) appended(tp protocol.TopicPartition, offset int64) int {
-	if a := x.appends[appendKey{tp.String(), offset}]; len(a) > 0 {
-		return a[len(a)-1]
+	if i, ok := x.appends[appendKey{tp.String(), offset}]; ok {
+		return i
 	}
 	return -1
 }
