@@ -519,6 +519,11 @@ func TestPagesArePreRendered(t *testing.T) {
 		if b := rec.Body.String(); strings.Contains(b, "raw.githubusercontent.com") {
 			t.Errorf("GET %s refers to go-app's remote icon", path)
 		}
+		// A link preview reads these: the server knows no domain, so a
+		// URL without a host ("https:///playground") must not be written.
+		if b := rec.Body.String(); strings.Contains(b, `"https:///`) || strings.Contains(b, `"https://"`) {
+			t.Errorf("GET %s: a URL with no host in the head: %s", path, b[:min(len(b), 1500)])
+		}
 	}
 	if rec := get(t, s, "/nope"); rec.Code != http.StatusNotFound {
 		t.Errorf("GET /nope: %d", rec.Code)

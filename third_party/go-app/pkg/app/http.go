@@ -684,9 +684,14 @@ func (h *Handler) servePage(w http.ResponseWriter, r *http.Request) {
 				Meta().
 					Name("mobile-web-app-capable").
 					Content("yes"),
-				Meta().
-					Property("og:url").
-					Content(resolveOGResource(h.Domain, h.Resources.Resolve(page.URL().Path))),
+				// txnlab: og:url and og:image only with a Domain; without one
+				// upstream wrote "https:///path" and "https://", which no
+				// link preview can use.
+				If(h.Domain != "", func() UI {
+					return Meta().
+						Property("og:url").
+						Content(resolveOGResource(h.Domain, h.Resources.Resolve(page.URL().Path)))
+				}),
 				Meta().
 					Property("og:title").
 					Content(page.Title()),
@@ -696,15 +701,20 @@ func (h *Handler) servePage(w http.ResponseWriter, r *http.Request) {
 				Meta().
 					Property("og:type").
 					Content("website"),
-				Meta().
-					Property("og:image").
-					Content(resolveOGResource(h.Domain, page.Image())),
+				If(page.Image() != "" && (h.Domain != "" || remoteLocation(page.Image())), func() UI {
+					return Meta().
+						Property("og:image").
+						Content(resolveOGResource(h.Domain, page.Image()))
+				}),
 				Range(page.twitterCardMap).Map(func(k string) UI {
 					v := page.twitterCardMap[k]
 					if v == "" {
 						return nil
 					}
 					if k == "twitter:image" {
+						if h.Domain == "" && !remoteLocation(v) {
+							return nil // txnlab: as og:image
+						}
 						v = resolveOGResource(h.Domain, v)
 					}
 					return Meta().
