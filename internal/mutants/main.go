@@ -212,6 +212,14 @@ type verdict struct {
 func (r *runner) cmd(name string, args ...string) (string, error) {
 	c := exec.Command(name, args...)
 	c.Dir = r.dir
+	// -trimpath: the copy's packages then build and test as the working
+	// tree's do under make (its cli and test-core targets use -trimpath),
+	// so go's caches hold every package no mutant touches (the copy lies
+	// in another directory, which an untrimmed build writes into every
+	// package and every cache key): the unmutated copy's build and tests
+	// come from make test's own, and a mutant rebuilds and re-tests only
+	// what depends on its file.
+	c.Env = append(os.Environ(), "GOFLAGS="+strings.TrimSpace(os.Getenv("GOFLAGS")+" -trimpath"))
 	out, err := c.CombinedOutput()
 	if r.verbose {
 		fmt.Printf("$ %s %s\n%s", name, strings.Join(args, " "), out)
@@ -237,7 +245,10 @@ func (r *runner) judge() verdict {
 			return verdict{true, "the explorer (transaction.version=" + tv + "): " + firstViolation(out), out}
 		}
 	}
-	out, err := r.cmd("go", "test", "-count=1", "./core/...")
+	// Not -count=1: go test's cache keys a result on the package's
+	// sources and its dependencies' and on the files and variables the
+	// test read, so a cached result is one of this very code.
+	out, err := r.cmd("go", "test", "./core/...")
 	if err != nil {
 		return verdict{true, "go test ./core/...: " + failedTests(out), out}
 	}
