@@ -5,7 +5,6 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"runtime"
 	"strings"
 	"testing"
 )
@@ -27,8 +26,14 @@ func TestStrippedBinaryRuns(t *testing.T) {
 	if out, err := build.CombinedOutput(); err != nil {
 		t.Fatalf("go build: %v\n%s", err, out)
 	}
+	// go env, not runtime.GOROOT: make test-core builds the tests with
+	// -trimpath, which leaves the binary no GOROOT to report.
+	goroot, err := exec.Command("go", "env", "GOROOT").Output()
+	if err != nil {
+		t.Fatalf("go env GOROOT: %v", err)
+	}
 	run := func() string {
-		exe := filepath.Join(runtime.GOROOT(), "lib", "wasm", "go_js_wasm_exec")
+		exe := filepath.Join(strings.TrimSpace(string(goroot)), "lib", "wasm", "go_js_wasm_exec")
 		out, err := exec.Command(exe, bin).CombinedOutput()
 		if err != nil {
 			t.Fatalf("running %s: %v\n%s", bin, err, out)
