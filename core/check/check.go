@@ -1283,8 +1283,8 @@ func (c *checker) traceInvariants() {
 			c.illegalTransition(e)
 			continue
 		}
-		if e.Kind != sim.KindSend || e.Internal {
-			continue // replication fetches are internal
+		if e.Kind != sim.KindSend {
+			continue // a legal transition (keep yields no internal send)
 		}
 		var m *protocol.FetchResponse
 		switch msg := e.Msg.(type) {

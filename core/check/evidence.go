@@ -112,16 +112,11 @@ func (c *checker) index(full bool) *evidenceIndex {
 	if c.in.Trace == nil {
 		return x
 	}
-	// Replication is internal; only sends and appends are indexed.
+	// Replication is internal; only sends and appends are indexed, and
+	// sendOrAppend yields nothing else.
 	for i, e := range c.in.Trace.Select(sendOrAppend) {
-		if e.Internal {
-			continue // replication
-		}
 		if e.Kind == sim.KindAppend {
 			x.appends[appendKey{e.Subject, e.Offset}] = i
-			continue
-		}
-		if e.Kind != sim.KindSend {
 			continue
 		}
 		if !full {
