@@ -23,7 +23,8 @@ import (
 // short keys, no field at its zero value, no Index (its place), no Text
 // that is its note's English, and message bodies without their zero
 // fields (compactJSON). The happy path's 496 events crossed as 347 kB,
-// with every field named; 126 kB now.
+// with every field named; 126 kB now. The page reads each event's own
+// fields by hand (wire_fast.go) and its message's body by reflection.
 
 // wireEvent is a trace event on the wire.
 type wireEvent struct {
@@ -242,8 +243,9 @@ func decodeEvent(i int, w *wireEvent, names *sim.Names) (sim.Event, error) {
 // eventDecoder decodes a history's events as they came from the worker
 // (a JSON array), a few at a time: remoteEngine.Work gives it a slice of its
 // budget. It finds each event's bounds itself (nextElement) and decodes
-// it with json.Unmarshal, rather than through json.Decoder, whose
-// streaming code is 26 kB of the wasm that nothing else uses.
+// it with decodeWireEvent (by hand, json.Unmarshal for what it does not
+// read), rather than through json.Decoder, whose streaming code is 26 kB
+// of the wasm that nothing else uses.
 type eventDecoder struct {
 	raw   []byte
 	names *sim.Names // the history's, where the states are coded
@@ -290,7 +292,7 @@ func (d *eventDecoder) more(deadline time.Time) (bool, error) {
 		}
 		d.at = end
 		var w wireEvent
-		if err := json.Unmarshal(d.raw[start:end], &w); err != nil {
+		if err := decodeWireEvent(d.raw[start:end], &w); err != nil {
 			return false, fmt.Errorf("event %d: %w", len(d.out), err)
 		}
 		e, err := decodeEvent(len(d.out), &w, d.names)

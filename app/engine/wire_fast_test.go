@@ -1,0 +1,143 @@
+package engine
+
+import (
+	"encoding/json"
+	"reflect"
+	"testing"
+
+	"txnlab/core/sim"
+	"txnlab/core/workload"
+	"txnlab/scenarios"
+)
+
+// TestHistoriesAreReadByHand: every event of the library's scripts and
+// of the 10,000-event workload, as the worker writes it, is read by
+// decodeWireEvent's own scanner, not handed to json.Unmarshal (which
+// would still decode it, at twice the page's time), and reads back as
+// json.Unmarshal reads it.
+func TestHistoriesAreReadByHand(t *testing.T) {
+	scripts := map[string]string{"workload": workload.Script(workload.ForEvents(10000))}
+	for _, lang := range []string{"", scenarios.Chinese} {
+		for _, s := range scenarios.AllIn(lang) {
+			scripts[lang+"/"+s.Slug] = s.Script
+		}
+	}
+	events := 0
+	for name, src := range scripts {
+		e := newSessionEngine()
+		e.Load(src) // a broken example's error is a history too
+		h, err := e.onWire()
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		for i, w := range h.Events.list {
+			b, err := json.Marshal(w)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var fast, slow wireEvent
+			if !scanWireEvent(b, &fast) {
+				t.Fatalf("%s: event %d left to json.Unmarshal: %s", name, i, b)
+			}
+			if err := json.Unmarshal(b, &slow); err != nil {
+				t.Fatal(err)
+			}
+			if !reflect.DeepEqual(fast, slow) {
+				t.Fatalf("%s: event %d read by hand as %+v, by json as %+v", name, i, fast, slow)
+			}
+			events++
+		}
+	}
+	if events < 10000 {
+		t.Fatalf("only %d events read", events)
+	}
+}
+
+// TestEscapedStrings: a string with an escape reads as json reads it.
+func TestEscapedStrings(t *testing.T) {
+	for in, want := range map[string]wireEvent{
+		`{"s":"a\"b","k":1}`:                   {Subject: `a"b`, Kind: 1},
+		`{"x":"\u003ctombstone\u003e \u00e9"}`: {Text: "<tombstone> é"},
+		`{"no":{"a":["\\","\ud83d\ude00"]}}`:   {Note: &wireNote{Args: []string{`\`, "😀"}}},
+	} {
+		var w wireEvent
+		if !scanWireEvent([]byte(in), &w) || !reflect.DeepEqual(w, want) {
+			t.Errorf("%s: read as %+v, want %+v", in, w, want)
+		}
+	}
+}
+
+// TestInvalidBodyFailsTheEvent: the scanner only delimits a message's
+// body; decoding the event then refuses one that is not JSON, as
+// json.Unmarshal would have refused the event.
+func TestInvalidBodyFailsTheEvent(t *testing.T) {
+	var w wireEvent
+	if err := decodeWireEvent([]byte(`{"k":1,"a":1,"M":{"a":1,"b":{"x":}}}`), &w); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := decodeEvent(0, &w, sim.NewNames()); err == nil {
+		t.Fatalf("an invalid body was decoded: %+v", w.Msg)
+	}
+}
+
+// TestOddEventsAreLeftToJSON: what the scanner does not read (escapes,
+// nulls, fractions, a repeated or unknown key, white space, a value out
+// of its field's range) json.Unmarshal decodes, or refuses.
+func TestOddEventsAreLeftToJSON(t *testing.T) {
+	for _, c := range []struct {
+		in   string
+		want wireEvent
+		err  bool
+	}{
+		{in: `{"t":1,"t":2}`, want: wireEvent{At: 2}},
+		{in: `{"T":3}`, want: wireEvent{At: 3}},
+		{in: `{ "k" : 4 }`, want: wireEvent{Kind: 4}},
+		{in: `{"t":null,"k":5}`, want: wireEvent{Kind: 5}},
+		{in: `{"no":{"c":1},"no":{"a":["x"]}}`, want: wireEvent{Note: &wireNote{Code: 1, Args: []string{"x"}}}},
+		{in: `{"t":1.5}`, err: true},
+		{in: `{"n":65536}`, err: true},
+		{in: `{"n":-1}`, err: true},
+		{in: `{"n":-0}`, err: true},
+		{in: `{"t":01}`, err: true},
+		{in: `{"s":"a`, err: true},
+	} {
+		var fast wireEvent
+		if scanWireEvent([]byte(c.in), &fast) {
+			t.Errorf("%s: read by hand as %+v", c.in, fast)
+		}
+		var w wireEvent
+		err := decodeWireEvent([]byte(c.in), &w)
+		if (err != nil) != c.err || err == nil && !reflect.DeepEqual(w, c.want) {
+			t.Errorf("%s: decoded %+v, %v; want %+v (error %v)", c.in, w, err, c.want, c.err)
+		}
+	}
+}
+
+// FuzzDecodeWireEvent: whatever the scanner reads, json.Unmarshal reads
+// the same (a message's body aside, which it only delimits: decodeEvent
+// decodes it, and so refuses one json would have refused).
+func FuzzDecodeWireEvent(f *testing.F) {
+	for _, s := range []string{
+		`{}`, `{"t":12,"m":3,"rt":2,"o":-1,"s":"p1","f":"Empty","to":"Ongoing","x":"→ 中文","xn":true,"n":1,"p":2,"a":0,"e":47,"k":3,"ex":1,"r":true,"in":false,"il":true,"u":true,"c":7,"i":4}`,
+		`{"no":{"c":3,"a":["t1","0"]},"M":{"a":22,"r":true,"b":{"Results":[{"Topic":"a\"}"}]}}}`,
+		`{"no":{"a":[]}}`, `{"i":-9223372036854775808}`, `{"t":9223372036854775808}`, `{"M":{"b":{]}}`,
+		`{"s":"\xff"}`, `{"a":1e3}`, `{"r":truex}`, `{"M":{"a":-32769,"b":{}}}`,
+	} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, b []byte) {
+		var fast, slow wireEvent
+		if !scanWireEvent(b, &fast) {
+			return
+		}
+		if err := json.Unmarshal(b, &slow); err != nil {
+			if fast.Msg != nil && !json.Valid(fast.Msg.Body) {
+				return
+			}
+			t.Fatalf("%q: read by hand as %+v; json.Unmarshal: %v", b, fast, err)
+		}
+		if !reflect.DeepEqual(fast, slow) {
+			t.Fatalf("%q: read by hand as %+v, by json as %+v", b, fast, slow)
+		}
+	})
+}
