@@ -211,8 +211,9 @@ func decodeReply(msg []byte, m *reply) error {
 
 // decodeEvent is encodeEvents undone for the event at place i, its
 // states coded in names (the page's table of the history, whose state
-// codes are its own: the wire writes states by name).
-func decodeEvent(i int, w *wireEvent, names *sim.Names) (sim.Event, error) {
+// codes are its own: the wire writes states by name), its message decoded
+// once per body through bodies (nil decodes every one).
+func decodeEvent(i int, w *wireEvent, names *sim.Names, bodies messageMemo) (sim.Event, error) {
 	e := sim.Event{Index: i, From: names.InternLabel(w.From), To: names.InternLabel(w.To), Text: w.Text}
 	fillEvent(&e, w)
 	if w.Index != nil {
@@ -227,7 +228,12 @@ func decodeEvent(i int, w *wireEvent, names *sim.Names) (sim.Event, error) {
 		return sim.Event{}, fmt.Errorf("event %d: a note's text without a note", i)
 	}
 	if w.Msg != nil {
-		t, ok := messageTypes[msgKey(w.Msg.API, w.Msg.Resp)]
+		key := msgKey(w.Msg.API, w.Msg.Resp)
+		if m, ok := bodies[key][string(w.Msg.Body)]; ok {
+			e.Msg = m
+			return e, nil
+		}
+		t, ok := messageTypes[key]
 		if !ok {
 			return sim.Event{}, fmt.Errorf("event %d: no message type for API %d", i, w.Msg.API)
 		}
@@ -236,9 +242,23 @@ func decodeEvent(i int, w *wireEvent, names *sim.Names) (sim.Event, error) {
 			return sim.Event{}, fmt.Errorf("event %d: %w", i, err)
 		}
 		e.Msg = v.Interface().(protocol.Message)
+		if bodies != nil {
+			if bodies[key] == nil {
+				bodies[key] = map[string]protocol.Message{}
+			}
+			bodies[key][string(w.Msg.Body)] = e.Msg
+		}
 	}
 	return e, nil
 }
+
+// messageMemo is the messages a history's decoding has made, by type
+// (msgKey) and body. Two thirds of a history's bodies repeat one before
+// them, byte for byte (a follower's fetch of the same partitions from
+// the same offsets, its empty answer): their events then share one
+// message, which the page only reads, instead of decoding it again by
+// reflection.
+type messageMemo map[[2]int]map[string]protocol.Message
 
 // eventDecoder decodes a history's events as they came from the worker
 // (a JSON array), a few at a time: remoteEngine.Work gives it a slice of its
@@ -247,17 +267,18 @@ func decodeEvent(i int, w *wireEvent, names *sim.Names) (sim.Event, error) {
 // read), rather than through json.Decoder, whose streaming code is 26 kB
 // of the wasm that nothing else uses.
 type eventDecoder struct {
-	raw   []byte
-	names *sim.Names // the history's, where the states are coded
-	at    int        // where the next event is looked for
-	out   []sim.Event
-	done  bool
+	raw    []byte
+	names  *sim.Names // the history's, where the states are coded
+	bodies messageMemo
+	at     int // where the next event is looked for
+	out    []sim.Event
+	done   bool
 }
 
 // newEventDecoder decodes raw, an array of about n events, coding their
 // states in names.
 func newEventDecoder(raw []byte, n int, names *sim.Names) *eventDecoder {
-	d := &eventDecoder{raw: raw, names: names, out: make([]sim.Event, 0, n)}
+	d := &eventDecoder{raw: raw, names: names, bodies: messageMemo{}, out: make([]sim.Event, 0, n)}
 	if i := skipSpace(raw, 0); i == len(raw) || string(raw[i:]) == "null" {
 		d.done = true // no events
 	} else if raw[i] != '[' {
@@ -295,7 +316,7 @@ func (d *eventDecoder) more(deadline time.Time) (bool, error) {
 		if err := decodeWireEvent(d.raw[start:end], &w); err != nil {
 			return false, fmt.Errorf("event %d: %w", len(d.out), err)
 		}
-		e, err := decodeEvent(len(d.out), &w, d.names)
+		e, err := decodeEvent(len(d.out), &w, d.names, d.bodies)
 		if err != nil {
 			return false, err
 		}

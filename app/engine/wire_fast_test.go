@@ -4,7 +4,9 @@ import (
 	"encoding/json"
 	"reflect"
 	"testing"
+	"time"
 
+	"txnlab/core/protocol"
 	"txnlab/core/sim"
 	"txnlab/core/workload"
 	"txnlab/scenarios"
@@ -75,7 +77,7 @@ func TestInvalidBodyFailsTheEvent(t *testing.T) {
 	if err := decodeWireEvent([]byte(`{"k":1,"a":1,"M":{"a":1,"b":{"x":}}}`), &w); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := decodeEvent(0, &w, sim.NewNames()); err == nil {
+	if _, err := decodeEvent(0, &w, sim.NewNames(), nil); err == nil {
 		t.Fatalf("an invalid body was decoded: %+v", w.Msg)
 	}
 }
@@ -140,4 +142,47 @@ func FuzzDecodeWireEvent(f *testing.F) {
 			t.Fatalf("%q: read by hand as %+v, by json as %+v", b, fast, slow)
 		}
 	})
+}
+
+// TestRepeatedBodiesShareAMessage: a history's events whose message
+// bodies repeat byte for byte share one decoded message, and every
+// event's message is what decoding its own body gives.
+func TestRepeatedBodiesShareAMessage(t *testing.T) {
+	s, _ := scenarios.Get("happy-path")
+	e := newSessionEngine()
+	if err := e.Load(s.Script); err != nil {
+		t.Fatal(err)
+	}
+	h, err := e.onWire()
+	if err != nil {
+		t.Fatal(err)
+	}
+	raw, err := json.Marshal(h.Events.list)
+	if err != nil {
+		t.Fatal(err)
+	}
+	d := newEventDecoder(raw, len(h.Events.list), sim.NewNames())
+	if done, err := d.more(time.Now().Add(time.Hour)); !done || err != nil {
+		t.Fatalf("decoded: %v, %v", done, err)
+	}
+	shared := map[protocol.Message]bool{}
+	withMsg := 0
+	for i, ev := range d.out {
+		w := h.Events.list[i]
+		if w.Msg == nil {
+			continue
+		}
+		withMsg++
+		shared[ev.Msg] = true
+		alone, err := decodeEvent(i, &w, sim.NewNames(), nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !reflect.DeepEqual(ev.Msg, alone.Msg) {
+			t.Fatalf("event %d: message %+v, its body alone %+v", i, ev.Msg, alone.Msg)
+		}
+	}
+	if len(shared) >= withMsg || withMsg == 0 {
+		t.Fatalf("%d messages decoded for %d events with one", len(shared), withMsg)
+	}
 }
