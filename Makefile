@@ -191,6 +191,7 @@ fuzz:
 	$(GO) test ./app/engine -run '^$$' -fuzz '^FuzzNextElement$$' -fuzztime $(FUZZTIME) -fuzzminimizetime $(FUZZMINIMIZE)
 	$(GO) test ./app/engine -run '^$$' -fuzz '^FuzzDecodeReply$$' -fuzztime $(FUZZTIME) -fuzzminimizetime $(FUZZMINIMIZE)
 	$(GO) test ./app/engine -run '^$$' -fuzz '^FuzzDecodeWireEvent$$' -fuzztime $(FUZZTIME) -fuzzminimizetime $(FUZZMINIMIZE)
+	$(GO) test ./app/engine -run '^$$' -fuzz '^FuzzEventDecoder$$' -fuzztime $(FUZZTIME) -fuzzminimizetime $(FUZZMINIMIZE)
 
 # Random fault exploration, short: nothing broken must find nothing, under
 # Kafka 3.5's protocol and under Kafka 4's (verification and transaction

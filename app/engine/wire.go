@@ -303,18 +303,22 @@ func (d *eventDecoder) more(deadline time.Time) (bool, error) {
 		return false, errors.New("a history's events: not an array")
 	}
 	for n := 1; ; n++ {
-		start, end, err := nextElement(d.raw, d.at)
-		if err != nil {
-			return false, fmt.Errorf("a history's events: %w", err)
-		}
-		if start < 0 {
-			d.done = true
-			return true, nil
-		}
-		d.at = end
 		var w wireEvent
-		if err := decodeWireEvent(d.raw[start:end], &w); err != nil {
-			return false, fmt.Errorf("event %d: %w", len(d.out), err)
+		if end, ok := d.scanNext(&w); ok {
+			d.at = end
+		} else {
+			start, end, err := nextElement(d.raw, d.at)
+			if err != nil {
+				return false, fmt.Errorf("a history's events: %w", err)
+			}
+			if start < 0 {
+				d.done = true
+				return true, nil
+			}
+			d.at = end
+			if err := decodeWireEvent(d.raw[start:end], &w); err != nil {
+				return false, fmt.Errorf("event %d: %w", len(d.out), err)
+			}
 		}
 		e, err := decodeEvent(len(d.out), &w, d.names, d.bodies)
 		if err != nil {
@@ -325,6 +329,26 @@ func (d *eventDecoder) more(deadline time.Time) (bool, error) {
 			return false, nil
 		}
 	}
+}
+
+// scanNext reads the next event by hand, as it reads the whole array
+// once: it reports where the event ends, or false (w then zero) for
+// more's slower way, nextElement's bounds and decodeWireEvent, which
+// reads the same events and decides the rest.
+func (d *eventDecoder) scanNext(w *wireEvent) (end int, ok bool) {
+	i := skipSpace(d.raw, d.at)
+	if i < len(d.raw) && d.raw[i] == ',' {
+		i = skipSpace(d.raw, i+1) // after the element before
+	}
+	p := wireScanner{b: d.raw, i: i}
+	if p.event(w) {
+		// nextElement would end this element here too.
+		if j := skipSpace(d.raw, p.i); j < len(d.raw) && (d.raw[j] == ',' || d.raw[j] == ']') {
+			return p.i, true
+		}
+	}
+	*w = wireEvent{}
+	return 0, false
 }
 
 // nextElement finds the next element of a JSON array whose opening '['

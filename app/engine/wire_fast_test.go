@@ -186,3 +186,41 @@ func TestRepeatedBodiesShareAMessage(t *testing.T) {
 		t.Fatalf("%d messages decoded for %d events with one", len(shared), withMsg)
 	}
 }
+
+// FuzzEventDecoder: a history's events as the decoder reads them (by
+// hand where it can) are the events json.Unmarshal and decodeEvent give,
+// whenever those accept the array.
+func FuzzEventDecoder(f *testing.F) {
+	for _, s := range []string{
+		`[]`, `[{}]`, `[{"t":1,"k":2},{"s":"a\"b"},{"M":{"a":1,"b":{"Partitions":[{"Topic":"t"}]}}}]`,
+		` [ {"t":1} , {"t" : 2} ] `, `[{"t":1}x]`, `[{"t":1},]`, `[{"k":1},{"k":1},{"no":{"c":2,"a":[]}}]`,
+	} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, b []byte) {
+		var ws []wireEvent
+		if json.Unmarshal(b, &ws) != nil {
+			return
+		}
+		want := make([]sim.Event, len(ws))
+		names := sim.NewNames()
+		for i := range ws {
+			e, err := decodeEvent(i, &ws[i], names, nil)
+			if err != nil {
+				return
+			}
+			want[i] = e
+		}
+		d := newEventDecoder(b, 0, sim.NewNames())
+		done, err := d.more(time.Now().Add(time.Hour))
+		if !done || err != nil {
+			t.Fatalf("%q: decoded %v, %v", b, done, err)
+		}
+		if len(want) == 0 && len(d.out) == 0 {
+			return
+		}
+		if !reflect.DeepEqual(d.out, want) {
+			t.Fatalf("%q: decoded %+v, json %+v", b, d.out, want)
+		}
+	})
+}
