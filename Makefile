@@ -116,9 +116,13 @@ vet:
 test-core:
 	$(GO) test -trimpath ./core/... ./cmd/... ./lessons/... ./i18n/... ./kafkalistener/... ./diagram/... ./internal/... ./scenarios/...
 
-# The core, and the question grading the browser runs, under Node.
+# The core, the question grading and the history decoding the browser
+# runs, under Node.
 test-wasm:
 	GOOS=js GOARCH=wasm $(GO) test ./core/... ./lessons/answer/
+	@# The page's reading of a history's events (app/engine/wire_fast.go),
+	@# as the browser runs it.
+	GOOS=js GOARCH=wasm $(GO) test -run 'ByHand|Escaped|InvalidBody|LeftToJSON|Repeated|FuzzEventDecoder|FuzzDecodeWireEvent' ./app/engine/
 
 # The UI's components natively (go-app's test engine), the UI's house
 # (app/filegraph), the server: every package under app/ but the browser's.
