@@ -122,7 +122,7 @@ test-wasm:
 	GOOS=js GOARCH=wasm $(GO) test ./core/... ./lessons/answer/
 	@# The page's reading of a history's events (app/engine/wire_fast.go),
 	@# as the browser runs it.
-	GOOS=js GOARCH=wasm $(GO) test -run 'ByHand|Escaped|InvalidBody|LeftToJSON|Repeated|FuzzEventDecoder|FuzzDecodeWireEvent' ./app/engine/
+	GOOS=js GOARCH=wasm $(GO) test -run 'ByHand|Escaped|InvalidBody|LeftToJSON|Repeated|FuzzEventDecoder|FuzzDecodeWireEvent|FuzzScanBody' ./app/engine/
 
 # The UI's components natively (go-app's test engine), the UI's house
 # (app/filegraph), the server: every package under app/ but the browser's.
@@ -196,6 +196,7 @@ fuzz:
 	$(GO) test ./app/engine -run '^$$' -fuzz '^FuzzDecodeReply$$' -fuzztime $(FUZZTIME) -fuzzminimizetime $(FUZZMINIMIZE)
 	$(GO) test ./app/engine -run '^$$' -fuzz '^FuzzDecodeWireEvent$$' -fuzztime $(FUZZTIME) -fuzzminimizetime $(FUZZMINIMIZE)
 	$(GO) test ./app/engine -run '^$$' -fuzz '^FuzzEventDecoder$$' -fuzztime $(FUZZTIME) -fuzzminimizetime $(FUZZMINIMIZE)
+	$(GO) test ./app/engine -run '^$$' -fuzz '^FuzzScanBody$$' -fuzztime $(FUZZTIME) -fuzzminimizetime $(FUZZMINIMIZE)
 
 # Random fault exploration, short: nothing broken must find nothing, under
 # Kafka 3.5's protocol and under Kafka 4's (verification and transaction

@@ -212,8 +212,8 @@ func decodeReply(msg []byte, m *reply) error {
 // decodeEvent is encodeEvents undone for the event at place i, its
 // states coded in names (the page's table of the history, whose state
 // codes are its own: the wire writes states by name), its message decoded
-// once per body through bodies (nil decodes every one).
-func decodeEvent(i int, w *wireEvent, names *sim.Names, bodies messageMemo) (sim.Event, error) {
+// once per body through memo (nil decodes every one).
+func decodeEvent(i int, w *wireEvent, names *sim.Names, memo *decodeMemo) (sim.Event, error) {
 	e := sim.Event{Index: i, From: names.InternLabel(w.From), To: names.InternLabel(w.To), Text: w.Text}
 	fillEvent(&e, w)
 	if w.Index != nil {
@@ -229,7 +229,7 @@ func decodeEvent(i int, w *wireEvent, names *sim.Names, bodies messageMemo) (sim
 	}
 	if w.Msg != nil {
 		key := msgKey(w.Msg.API, w.Msg.Resp)
-		if m, ok := bodies[key][string(w.Msg.Body)]; ok {
+		if m, ok := memo.message(key, w.Msg.Body); ok {
 			e.Msg = m
 			return e, nil
 		}
@@ -237,28 +237,62 @@ func decodeEvent(i int, w *wireEvent, names *sim.Names, bodies messageMemo) (sim
 		if !ok {
 			return sim.Event{}, fmt.Errorf("event %d: no message type for API %d", i, w.Msg.API)
 		}
-		v := reflect.New(t)
-		if err := json.Unmarshal(w.Msg.Body, v.Interface()); err != nil {
-			return sim.Event{}, fmt.Errorf("event %d: %w", i, err)
-		}
-		e.Msg = v.Interface().(protocol.Message)
-		if bodies != nil {
-			if bodies[key] == nil {
-				bodies[key] = map[string]protocol.Message{}
+		if e.Msg = scanBody(key, w.Msg.Body, memo.strings()); e.Msg == nil {
+			v := reflect.New(t)
+			if err := json.Unmarshal(w.Msg.Body, v.Interface()); err != nil {
+				return sim.Event{}, fmt.Errorf("event %d: %w", i, err)
 			}
-			bodies[key][string(w.Msg.Body)] = e.Msg
+			e.Msg = v.Interface().(protocol.Message)
 		}
+		memo.keep(key, w.Msg.Body, e.Msg)
 	}
 	return e, nil
 }
 
-// messageMemo is the messages a history's decoding has made, by type
-// (msgKey) and body. Two thirds of a history's bodies repeat one before
+// decodeMemo is what decoding a history keeps from one event for the
+// next ones. Two thirds of a history's message bodies repeat one before
 // them, byte for byte (a follower's fetch of the same partitions from
 // the same offsets, its empty answer): their events then share one
 // message, which the page only reads, instead of decoding it again by
-// reflection.
-type messageMemo map[[2]int]map[string]protocol.Message
+// reflection (msgs, by msgKey and body). And a history names the same
+// few topics, subjects and states thousands of times: the hand reader
+// makes each string once (strs, wireScanner.shared).
+type decodeMemo struct {
+	msgs map[[2]int]map[string]protocol.Message
+	strs map[string]string
+}
+
+func newDecodeMemo() *decodeMemo {
+	return &decodeMemo{msgs: map[[2]int]map[string]protocol.Message{}, strs: map[string]string{}}
+}
+
+// message is the message decoded before from the same type and body.
+func (m *decodeMemo) message(key [2]int, body []byte) (protocol.Message, bool) {
+	if m == nil {
+		return nil, false
+	}
+	msg, ok := m.msgs[key][string(body)]
+	return msg, ok
+}
+
+// keep remembers msg as what key and body decode to.
+func (m *decodeMemo) keep(key [2]int, body []byte, msg protocol.Message) {
+	if m == nil {
+		return
+	}
+	if m.msgs[key] == nil {
+		m.msgs[key] = map[string]protocol.Message{}
+	}
+	m.msgs[key][string(body)] = msg
+}
+
+// strings is the table of strings the hand reader shares (nil: none).
+func (m *decodeMemo) strings() map[string]string {
+	if m == nil {
+		return nil
+	}
+	return m.strs
+}
 
 // eventDecoder decodes a history's events as they came from the worker
 // (a JSON array), a few at a time: remoteEngine.Work gives it a slice of its
@@ -267,18 +301,18 @@ type messageMemo map[[2]int]map[string]protocol.Message
 // read), rather than through json.Decoder, whose streaming code is 26 kB
 // of the wasm that nothing else uses.
 type eventDecoder struct {
-	raw    []byte
-	names  *sim.Names // the history's, where the states are coded
-	bodies messageMemo
-	at     int // where the next event is looked for
-	out    []sim.Event
-	done   bool
+	raw   []byte
+	names *sim.Names // the history's, where the states are coded
+	memo  *decodeMemo
+	at    int // where the next event is looked for
+	out   []sim.Event
+	done  bool
 }
 
 // newEventDecoder decodes raw, an array of about n events, coding their
 // states in names.
 func newEventDecoder(raw []byte, n int, names *sim.Names) *eventDecoder {
-	d := &eventDecoder{raw: raw, names: names, bodies: messageMemo{}, out: make([]sim.Event, 0, n)}
+	d := &eventDecoder{raw: raw, names: names, memo: newDecodeMemo(), out: make([]sim.Event, 0, n)}
 	if i := skipSpace(raw, 0); i == len(raw) || string(raw[i:]) == "null" {
 		d.done = true // no events
 	} else if raw[i] != '[' {
@@ -320,7 +354,7 @@ func (d *eventDecoder) more(deadline time.Time) (bool, error) {
 				return false, fmt.Errorf("event %d: %w", len(d.out), err)
 			}
 		}
-		e, err := decodeEvent(len(d.out), &w, d.names, d.bodies)
+		e, err := decodeEvent(len(d.out), &w, d.names, d.memo)
 		if err != nil {
 			return false, err
 		}
@@ -340,7 +374,7 @@ func (d *eventDecoder) scanNext(w *wireEvent) (end int, ok bool) {
 	if i < len(d.raw) && d.raw[i] == ',' {
 		i = skipSpace(d.raw, i+1) // after the element before
 	}
-	p := wireScanner{b: d.raw, i: i}
+	p := wireScanner{b: d.raw, i: i, shared: d.memo.strings()}
 	if p.event(w) {
 		// nextElement would end this element here too.
 		if j := skipSpace(d.raw, p.i); j < len(d.raw) && (d.raw[j] == ',' || d.raw[j] == ']') {

@@ -44,7 +44,15 @@ func scanWireEvent(b []byte, w *wireEvent) bool {
 type wireScanner struct {
 	b []byte
 	i int
+	// shared holds the strings read so far, when the caller keeps them
+	// across events: a history names the same few topics, subjects and
+	// states thousands of times, and each would be a new string.
+	shared map[string]string
 }
+
+// maxShared is the longest string shared: names are short, and a longer
+// string (an event's text, a record's value) seldom repeats.
+const maxShared = 40
 
 // The keys of wireEvent, wireNote and wireMsg, as bits of a set: a key
 // seen twice gives up (json.Unmarshal would merge a repeated object).
@@ -74,8 +82,10 @@ const (
 	keyIndex
 )
 
-// event reads one wireEvent object.
-func (p *wireScanner) event(w *wireEvent) bool {
+// object reads an object, each of whose values field reads: field
+// returns the key's bit (0 for a key it does not know) and whether the
+// value read. A key seen twice gives up.
+func (p *wireScanner) object(field func(key string) (bit int, ok bool)) bool {
 	if !p.next('{') {
 		return false
 	}
@@ -88,73 +98,8 @@ func (p *wireScanner) event(w *wireEvent) bool {
 		if !ok || !p.next(':') {
 			return false
 		}
-		var bit int
-		switch key {
-		case "t":
-			bit, ok = keyAt, p.int64(&w.At)
-		case "m":
-			bit, ok = keyMsgID, p.int64(&w.MsgID)
-		case "rt":
-			bit, ok = keyReplyTo, p.int64(&w.ReplyTo)
-		case "o":
-			bit, ok = keyOffset, p.int64(&w.Offset)
-		case "s":
-			bit = keySubject
-			w.Subject, ok = p.str()
-		case "f":
-			bit = keyFrom
-			w.From, ok = p.str()
-		case "to":
-			bit = keyTo
-			w.To, ok = p.str()
-		case "x":
-			bit = keyText
-			w.Text, ok = p.str()
-		case "xn":
-			bit = keyNoteText
-			w.NoteText, ok = p.bool()
-		case "no":
-			bit = keyNote
-			w.Note = &wireNote{}
-			ok = p.note(w.Note)
-		case "M":
-			bit = keyMsg
-			w.Msg = &wireMsg{}
-			ok = p.msg(w.Msg)
-		case "n":
-			bit, ok = keyNode, p.uint16(&w.Node)
-		case "p":
-			bit, ok = keyPeer, p.uint16(&w.Peer)
-		case "a":
-			bit, ok = keyAPI, p.int(&w.API)
-		case "e":
-			bit, ok = keyError, p.int(&w.Error)
-		case "k":
-			bit, ok = keyKind, p.int(&w.Kind)
-		case "ex":
-			bit, ok = keyException, p.int(&w.Exception)
-		case "r":
-			bit = keyResp
-			w.Resp, ok = p.bool()
-		case "in":
-			bit = keyInternal
-			w.Internal, ok = p.bool()
-		case "il":
-			bit = keyIllegal
-			w.Illegal, ok = p.bool()
-		case "u":
-			bit = keyUnmet
-			w.Unmet, ok = p.bool()
-		case "c":
-			bit, ok = keyContents, p.int(&w.Contents)
-		case "i":
-			bit = keyIndex
-			w.Index = new(int)
-			ok = p.int(w.Index)
-		default:
-			return false
-		}
-		if !ok || seen&bit != 0 {
+		bit, ok := field(key)
+		if !ok || bit == 0 || seen&bit != 0 {
 			return false
 		}
 		seen |= bit
@@ -167,84 +112,239 @@ func (p *wireScanner) event(w *wireEvent) bool {
 	}
 }
 
+// event reads one wireEvent object.
+func (p *wireScanner) event(w *wireEvent) bool {
+	return p.object(func(key string) (int, bool) {
+		switch key {
+		case "t":
+			return keyAt, p.int64(&w.At)
+		case "m":
+			return keyMsgID, p.int64(&w.MsgID)
+		case "rt":
+			return keyReplyTo, p.int64(&w.ReplyTo)
+		case "o":
+			return keyOffset, p.int64(&w.Offset)
+		case "s":
+			return keySubject, p.str1(&w.Subject)
+		case "f":
+			return keyFrom, p.str1(&w.From)
+		case "to":
+			return keyTo, p.str1(&w.To)
+		case "x":
+			return keyText, p.str1(&w.Text)
+		case "xn":
+			return keyNoteText, p.bool1(&w.NoteText)
+		case "no":
+			w.Note = &wireNote{}
+			return keyNote, p.note(w.Note)
+		case "M":
+			w.Msg = &wireMsg{}
+			return keyMsg, p.msg(w.Msg)
+		case "n":
+			return keyNode, p.uint16(&w.Node)
+		case "p":
+			return keyPeer, p.uint16(&w.Peer)
+		case "a":
+			return keyAPI, p.int(&w.API)
+		case "e":
+			return keyError, p.int(&w.Error)
+		case "k":
+			return keyKind, p.int(&w.Kind)
+		case "ex":
+			return keyException, p.int(&w.Exception)
+		case "r":
+			return keyResp, p.bool1(&w.Resp)
+		case "in":
+			return keyInternal, p.bool1(&w.Internal)
+		case "il":
+			return keyIllegal, p.bool1(&w.Illegal)
+		case "u":
+			return keyUnmet, p.bool1(&w.Unmet)
+		case "c":
+			return keyContents, p.int(&w.Contents)
+		case "i":
+			w.Index = new(int)
+			return keyIndex, p.int(w.Index)
+		}
+		return 0, false
+	})
+}
+
 // note reads a wireNote object.
 func (p *wireScanner) note(n *wireNote) bool {
-	if !p.next('{') {
-		return false
-	}
-	if p.next('}') {
-		return true
-	}
-	seen := 0
-	for {
-		key, ok := p.str()
-		if !ok || !p.next(':') {
-			return false
-		}
-		var bit int
+	return p.object(func(key string) (int, bool) {
 		switch key {
 		case "c":
-			bit, ok = 1, p.int(&n.Code)
+			return 1, p.int(&n.Code)
 		case "a":
-			bit = 2
+			var ok bool
 			n.Args, ok = p.strs()
-		default:
-			return false
+			return 2, ok
 		}
-		if !ok || seen&bit != 0 {
-			return false
-		}
-		seen |= bit
-		if p.next('}') {
-			return true
-		}
-		if !p.next(',') {
-			return false
-		}
-	}
+		return 0, false
+	})
 }
 
 // msg reads a wireMsg object; its body stays JSON, a slice of b
 // (decodeEvent decodes it, and so finds any error in it).
 func (p *wireScanner) msg(m *wireMsg) bool {
-	if !p.next('{') {
-		return false
-	}
-	if p.next('}') {
-		return true
-	}
-	seen := 0
-	for {
-		key, ok := p.str()
-		if !ok || !p.next(':') {
-			return false
-		}
-		var bit int
+	return p.object(func(key string) (int, bool) {
 		switch key {
 		case "a":
 			var api int64
-			bit, ok = 1, p.intIn(&api, math.MinInt16, math.MaxInt16)
+			ok := p.intIn(&api, math.MinInt16, math.MaxInt16)
 			m.API = protocol.APIKey(api)
+			return 1, ok
 		case "r":
-			bit = 2
-			m.Resp, ok = p.bool()
+			return 2, p.bool1(&m.Resp)
 		case "b":
-			bit = 4
-			m.Body, ok = p.object()
-		default:
+			var ok bool
+			m.Body, ok = p.rawObject()
+			return 4, ok
+		}
+		return 0, false
+	})
+}
+
+// After the memo of repeated bodies (messageMemo), nearly all the time
+// left in decoding a lesson's histories by reflection went to the
+// followers' Fetch requests and their answers (95 % of it over the
+// library): a follower lists every partition it follows, 17 to 50 a
+// request. Those two read by hand; any other message, or a Fetch answer
+// that carries records, is json.Unmarshal's.
+
+// fetchRequest reads a FetchRequest's body.
+func (p *wireScanner) fetchRequest(m *protocol.FetchRequest) bool {
+	return p.object(func(key string) (int, bool) {
+		switch key {
+		case "ReplicaId":
+			return 1, p.int32(&m.ReplicaId)
+		case "MaxWaitMs":
+			return 2, p.int32(&m.MaxWaitMs)
+		case "MinBytes":
+			return 4, p.int32(&m.MinBytes)
+		case "IsolationLevel":
+			var v int64
+			ok := p.intIn(&v, math.MinInt8, math.MaxInt8)
+			m.IsolationLevel = int8(v)
+			return 8, ok
+		case "SessionEpoch":
+			return 16, p.int32(&m.SessionEpoch)
+		case "Partitions":
+			return 32, readArray(p, &m.Partitions, func(f *protocol.FetchPartition) bool {
+				return p.object(func(key string) (int, bool) {
+					switch key {
+					case "Topic":
+						return 1, p.str1(&f.Topic)
+					case "Partition":
+						return 2, p.int32(&f.Partition)
+					case "FetchOffset":
+						return 4, p.int64(&f.FetchOffset)
+					case "LastFetchedEpoch":
+						return 8, p.int32(&f.LastFetchedEpoch)
+					}
+					return 0, false
+				})
+			})
+		}
+		return 0, false
+	})
+}
+
+// fetchResponse reads a FetchResponse's body whose partitions carry no
+// records.
+func (p *wireScanner) fetchResponse(m *protocol.FetchResponse) bool {
+	return p.object(func(key string) (int, bool) {
+		if key != "Responses" {
+			return 0, false
+		}
+		return 1, readArray(p, &m.Responses, func(d *protocol.FetchPartitionData) bool {
+			return p.object(func(key string) (int, bool) {
+				switch key {
+				case "Topic":
+					return 1, p.str1(&d.Topic)
+				case "Partition":
+					return 2, p.int32(&d.Partition)
+				case "ErrorCode":
+					var v int64
+					ok := p.intIn(&v, math.MinInt16, math.MaxInt16)
+					d.ErrorCode = protocol.ErrorCode(v)
+					return 4, ok
+				case "HighWatermark":
+					return 8, p.int64(&d.HighWatermark)
+				case "LastStableOffset":
+					return 16, p.int64(&d.LastStableOffset)
+				case "LogStartOffset":
+					return 32, p.int64(&d.LogStartOffset)
+				case "AbortedTransactions":
+					return 64, readArray(p, &d.AbortedTransactions, func(a *protocol.AbortedTransaction) bool {
+						return p.object(func(key string) (int, bool) {
+							switch key {
+							case "ProducerId":
+								return 1, p.int64(&a.ProducerId)
+							case "FirstOffset":
+								return 2, p.int64(&a.FirstOffset)
+							}
+							return 0, false
+						})
+					})
+				case "Diverging":
+					return 128, p.bool1(&d.Diverging)
+				case "DivergingEpoch":
+					return 256, p.int32(&d.DivergingEpoch)
+				case "DivergingEndOffset":
+					return 512, p.int64(&d.DivergingEndOffset)
+				}
+				return 0, false // Records among them
+			})
+		})
+	})
+}
+
+// readArray reads an array into *out, each element with read; [] is an
+// empty slice, as json.Unmarshal makes it.
+func readArray[T any](p *wireScanner, out *[]T, read func(*T) bool) bool {
+	if !p.next('[') {
+		return false
+	}
+	*out = []T{}
+	if p.next(']') {
+		return true
+	}
+	for {
+		var v T
+		if !read(&v) {
 			return false
 		}
-		if !ok || seen&bit != 0 {
-			return false
-		}
-		seen |= bit
-		if p.next('}') {
+		*out = append(*out, v)
+		if p.next(']') {
 			return true
 		}
 		if !p.next(',') {
 			return false
 		}
 	}
+}
+
+// scanBody reads a message's body by hand if it is one of those read so
+// (the followers' Fetch requests and answers without records), its
+// strings shared through shared (nil for none); nil otherwise, for
+// json.Unmarshal.
+func scanBody(key [2]int, body []byte, shared map[string]string) protocol.Message {
+	p := wireScanner{b: body, shared: shared}
+	switch key {
+	case msgKey(protocol.Fetch, false):
+		m := &protocol.FetchRequest{}
+		if p.fetchRequest(m) && p.i == len(body) {
+			return m
+		}
+	case msgKey(protocol.Fetch, true):
+		m := &protocol.FetchResponse{}
+		if p.fetchResponse(m) && p.i == len(body) {
+			return m
+		}
+	}
+	return nil
 }
 
 // next consumes c if it comes next.
@@ -279,7 +379,15 @@ func (p *wireScanner) str() (string, bool) {
 			if !ascii && !utf8.Valid(s) {
 				return "", false
 			}
-			return string(s), true
+			if p.shared == nil || len(s) > maxShared {
+				return string(s), true
+			}
+			if v, ok := p.shared[string(s)]; ok {
+				return v, true
+			}
+			v := string(s)
+			p.shared[v] = v
+			return v, true
 		case c == '\\':
 			escaped = true
 			p.i++ // the escaped byte cannot end the string
@@ -290,6 +398,13 @@ func (p *wireScanner) str() (string, bool) {
 		}
 	}
 	return "", false
+}
+
+// str1 reads a string into *v.
+func (p *wireScanner) str1(v *string) bool {
+	var ok bool
+	*v, ok = p.str()
+	return ok
 }
 
 // strs reads an array of strings; [] is an empty slice, as json.Unmarshal
@@ -367,6 +482,20 @@ func (p *wireScanner) intIn(v *int64, lo, hi int64) bool {
 	return true
 }
 
+// bool1 reads true or false into *v.
+func (p *wireScanner) bool1(v *bool) bool {
+	var ok bool
+	*v, ok = p.bool()
+	return ok
+}
+
+func (p *wireScanner) int32(v *int32) bool {
+	var x int64
+	ok := p.intIn(&x, math.MinInt32, math.MaxInt32)
+	*v = int32(x)
+	return ok
+}
+
 func (p *wireScanner) int64(v *int64) bool { return p.intIn(v, math.MinInt64, math.MaxInt64) }
 
 func (p *wireScanner) int(v *int) bool {
@@ -383,10 +512,10 @@ func (p *wireScanner) uint16(v *uint16) bool {
 	return ok
 }
 
-// object finds the extent of an object value (a message's body) by its
-// braces and strings; whether it is valid JSON inside is for whoever
+// rawObject finds the extent of an object value (a message's body) by
+// its braces and strings; whether it is valid JSON inside is for whoever
 // decodes it.
-func (p *wireScanner) object() ([]byte, bool) {
+func (p *wireScanner) rawObject() ([]byte, bool) {
 	start := p.i
 	if !p.next('{') {
 		return nil, false

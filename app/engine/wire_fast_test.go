@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"bytes"
 	"encoding/json"
 	"reflect"
 	"testing"
@@ -24,7 +25,7 @@ func TestHistoriesAreReadByHand(t *testing.T) {
 			scripts[lang+"/"+s.Slug] = s.Script
 		}
 	}
-	events := 0
+	events, fetches, byHand := 0, 0, 0
 	for name, src := range scripts {
 		e := newSessionEngine()
 		e.Load(src) // a broken example's error is a history too
@@ -48,11 +49,54 @@ func TestHistoriesAreReadByHand(t *testing.T) {
 				t.Fatalf("%s: event %d read by hand as %+v, by json as %+v", name, i, fast, slow)
 			}
 			events++
+			if w.Msg == nil || w.Msg.API != protocol.Fetch {
+				continue
+			}
+			fetches++
+			key := msgKey(w.Msg.API, w.Msg.Resp)
+			m := scanBody(key, w.Msg.Body, nil)
+			if m == nil {
+				if !w.Msg.Resp || !bytes.Contains(w.Msg.Body, []byte(`"Records"`)) {
+					t.Fatalf("%s: event %d: body left to json.Unmarshal: %s", name, i, w.Msg.Body)
+				}
+				continue
+			}
+			byHand++
+			v := reflect.New(messageTypes[key]).Interface()
+			if err := json.Unmarshal(w.Msg.Body, v); err != nil || !reflect.DeepEqual(m, v) {
+				t.Fatalf("%s: event %d: body read by hand as %+v, by json as %+v (%v)", name, i, m, v, err)
+			}
 		}
 	}
 	if events < 10000 {
 		t.Fatalf("only %d events read", events)
 	}
+	t.Logf("%d events, %d of %d Fetch bodies read by hand", events, byHand, fetches)
+}
+
+// FuzzScanBody: a Fetch request or answer the scanner reads is what
+// json.Unmarshal reads from the same body.
+func FuzzScanBody(f *testing.F) {
+	for _, s := range []string{
+		`{}`, `{"ReplicaId":1,"MaxWaitMs":500,"MinBytes":1,"IsolationLevel":1,"SessionEpoch":-1,"Partitions":[{"Topic":"__consumer_offsets","LastFetchedEpoch":-1},{"Topic":"t","Partition":3,"FetchOffset":7}]}`,
+		`{"Partitions":[]}`, `{"Partitions":[{}]}`, `{"IsolationLevel":128}`,
+		`{"Responses":[{"Topic":"t","Partition":1,"ErrorCode":-1,"HighWatermark":5,"LastStableOffset":4,"LogStartOffset":1,"AbortedTransactions":[{"ProducerId":2,"FirstOffset":3}],"Diverging":true,"DivergingEpoch":2,"DivergingEndOffset":9}]}`,
+		`{"Responses":[{"Records":[]}]}`, `{"Responses":null}`,
+	} {
+		f.Add([]byte(s), true)
+		f.Add([]byte(s), false)
+	}
+	f.Fuzz(func(t *testing.T, body []byte, resp bool) {
+		key := msgKey(protocol.Fetch, resp)
+		m := scanBody(key, body, map[string]string{})
+		if m == nil {
+			return
+		}
+		v := reflect.New(messageTypes[key]).Interface()
+		if err := json.Unmarshal(body, v); err != nil || !reflect.DeepEqual(m, v) {
+			t.Fatalf("%q: read by hand as %+v, by json as %+v (%v)", body, m, v, err)
+		}
+	})
 }
 
 // TestEscapedStrings: a string with an escape reads as json reads it.
