@@ -2,10 +2,17 @@ package e2e
 
 import (
 	"fmt"
+	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
 	"github.com/chromedp/chromedp"
+
+	"txnlab/core/scenario"
+	"txnlab/core/sim"
+	"txnlab/diagram"
+	"txnlab/scenarios"
 )
 
 // labelsOutside scrolls the diagram from top to bottom and returns every
@@ -144,5 +151,52 @@ func TestLabelsFitAndFieldsAreTheMessages(t *testing.T) {
 		if !strings.Contains(texts[i], "AbortedTransactions=[{pid=0 FirstOffset=0}]") {
 			t.Errorf("the %s export lacks the Fetch answer's whole label", name)
 		}
+	}
+}
+
+// TestReplicationMessagesAreTheWorkers: a follower's Fetch request and
+// its answer, which the page reads by hand from the worker's wire
+// (app/engine/wire_fast.go) rather than by reflection, show in the
+// message panel every field the simulation sent, as the same run made
+// natively has them.
+func TestReplicationMessagesAreTheWorkers(t *testing.T) {
+	b := newBrowser(t)
+	openScenario(b, "happy-path")
+	b.click(`.diagram-tools input[type=checkbox]`) // Show replication
+	runToEnd(b)
+
+	sc, _ := scenarios.Get("happy-path")
+	script, err := scenario.Parse("cli", sc.Script)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := scenario.NewSession("cli", script)
+	s.Run()
+	sent := map[string]sim.Event{}
+	for _, e := range s.Cluster.World.Trace.All() {
+		if e.Kind == sim.KindSend {
+			sent[strconv.FormatInt(e.MsgID, 10)] = *e // All reuses e
+		}
+	}
+	for _, kind := range []string{"request", "response"} {
+		sel := `.arrow.internal[data-api="Fetch"][data-kind="` + kind + `"]`
+		if findArrow(b, sel) == 0 {
+			t.Fatalf("no follower's Fetch %s in the diagram", kind)
+		}
+		eval[bool](b, `(document.querySelector(`+jsString(selDiagram+" "+sel+" .hit")+`).dispatchEvent(new MouseEvent("click", {bubbles: true})), true)`)
+		b.waitFor("the message panel", `!!document.querySelector("#message-panel table.fields")`)
+		id := eval[string](b, `document.querySelector("#message-panel").dataset.msg`)
+		e, ok := sent[id]
+		if !ok || e.Msg == nil || !e.Internal {
+			t.Fatalf("message #%s: no follower's Fetch %s of that number natively (%+v)", id, kind, e)
+		}
+		var want []string
+		for _, f := range diagram.MessageFields(e.Msg) {
+			want = append(want, f.Name+"="+f.Value)
+		}
+		if got := panelFields(b); !slices.Equal(got, want) || len(want) < 4 {
+			t.Errorf("Fetch %s #%s: the panel shows\n%v\nthe simulation sent\n%v", kind, id, got, want)
+		}
+		b.click(`#message-panel button.close`)
 	}
 }
