@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"txnlab/core/workload"
+	"txnlab/scenarios"
 )
 
 // wireHistoryOf is the 10,000-event workload's history as the worker
@@ -42,6 +43,36 @@ func BenchmarkWireEncodeHistory(b *testing.B) {
 // events decoded, as Remote.Work decodes them.
 func BenchmarkWireDecodeHistory(b *testing.B) {
 	e := wireHistoryOf(b)
+	msg := wireReplyOf(b, e)
+	for b.Loop() {
+		decodeWireReply(b, msg, len(e.events))
+	}
+	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*len(e.events)), "ns/event")
+}
+
+// BenchmarkWireDecodeLibrary is the page's side for the histories a
+// lesson's playgrounds bring: every library script's, read and decoded
+// as Remote.Work decodes them.
+func BenchmarkWireDecodeLibrary(b *testing.B) {
+	var msgs [][]byte
+	var counts []int
+	events := 0
+	for _, s := range scenarios.All() {
+		e := newSessionEngine()
+		e.Load(s.Script) // a broken example's error is a history too
+		msgs, counts, events = append(msgs, wireReplyOf(b, e)), append(counts, len(e.events)), events+len(e.events)
+	}
+	for b.Loop() {
+		for i, msg := range msgs {
+			decodeWireReply(b, msg, counts[i])
+		}
+	}
+	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*events), "ns/event")
+}
+
+// wireReplyOf is e's history as the worker's reply to a run.
+func wireReplyOf(b *testing.B, e *sessionEngine) []byte {
+	b.Helper()
 	h, err := e.onWire()
 	if err != nil {
 		b.Fatal(err)
@@ -50,19 +81,21 @@ func BenchmarkWireDecodeHistory(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	for b.Loop() {
-		var m reply
-		if err := decodeReply(msg, &m); err != nil {
-			b.Fatal(err)
-		}
-		names, err := decodeNames(m.Hist.Names)
-		if err != nil {
-			b.Fatal(err)
-		}
-		d := newEventDecoder(m.Hist.Events.raw, len(e.events), names)
-		if done, err := d.more(time.Now().Add(time.Hour)); !done || err != nil {
-			b.Fatalf("decoded: %v, %v", done, err)
-		}
+	return msg
+}
+
+// decodeWireReply reads msg and decodes its n events, as Remote.Work does.
+func decodeWireReply(b *testing.B, msg []byte, n int) {
+	var m reply
+	if err := decodeReply(msg, &m); err != nil {
+		b.Fatal(err)
 	}
-	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*len(e.events)), "ns/event")
+	names, err := decodeNames(m.Hist.Names)
+	if err != nil {
+		b.Fatal(err)
+	}
+	d := newEventDecoder(m.Hist.Events.raw, n, names)
+	if done, err := d.more(time.Now().Add(time.Hour)); !done || err != nil {
+		b.Fatalf("decoded: %v, %v", done, err)
+	}
 }
