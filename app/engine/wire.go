@@ -296,10 +296,10 @@ func (m *decodeMemo) strings() map[string]string {
 
 // eventDecoder decodes a history's events as they came from the worker
 // (a JSON array), a few at a time: remoteEngine.Work gives it a slice of its
-// budget. It finds each event's bounds itself (nextElement) and decodes
-// it with decodeWireEvent (by hand, json.Unmarshal for what it does not
-// read), rather than through json.Decoder, whose streaming code is 26 kB
-// of the wasm that nothing else uses.
+// budget. It reads each event by hand where it can (scanNext), else
+// finds its bounds (nextElement) and decodes it with decodeWireEvent,
+// rather than through json.Decoder, whose streaming code is 26 kB of the
+// wasm that nothing else uses.
 type eventDecoder struct {
 	raw   []byte
 	names *sim.Names // the history's, where the states are coded
