@@ -17,7 +17,8 @@ import (
 // of the 10,000-event workload, as the worker writes it, is read by
 // decodeWireEvent's own scanner, not handed to json.Unmarshal (which
 // would still decode it, at twice the page's time), and reads back as
-// json.Unmarshal reads it.
+// json.Unmarshal reads it; so is every Fetch request's body, and every
+// Fetch answer's that carries no records.
 func TestHistoriesAreReadByHand(t *testing.T) {
 	scripts := map[string]string{"workload": workload.Script(workload.ForEvents(10000))}
 	for _, lang := range []string{"", scenarios.Chinese} {
