@@ -299,7 +299,7 @@ func (m *decodeMemo) strings() map[string]string {
 // eventDecoder decodes a history's events as they came from the worker
 // (a JSON array), a few at a time: remoteEngine.Work gives it a slice of its
 // budget. It reads each event by hand where it can (scanNext), else
-// finds its bounds (nextElement) and decodes it with decodeWireEvent,
+// finds its bounds (nextElement) and decodes it with json.Unmarshal,
 // rather than through json.Decoder, whose streaming code is 26 kB of the
 // wasm that nothing else uses.
 type eventDecoder struct {
@@ -352,7 +352,7 @@ func (d *eventDecoder) more(deadline time.Time) (bool, error) {
 				return true, nil
 			}
 			d.at = end
-			if err := decodeWireEvent(d.raw[start:end], &w); err != nil {
+			if err := json.Unmarshal(d.raw[start:end], &w); err != nil {
 				return false, fmt.Errorf("event %d: %w", len(d.out), err)
 			}
 		}
@@ -369,7 +369,7 @@ func (d *eventDecoder) more(deadline time.Time) (bool, error) {
 
 // scanNext reads the next event by hand, as it reads the whole array
 // once: it reports where the event ends, or false (w then zero) for
-// more's slower way, nextElement's bounds and decodeWireEvent, which
+// more's slower way, nextElement's bounds and json.Unmarshal, which
 // reads the same events and decides the rest.
 func (d *eventDecoder) scanNext(w *wireEvent) (end int, ok bool) {
 	i := skipSpace(d.raw, d.at)

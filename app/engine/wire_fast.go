@@ -9,31 +9,21 @@ import (
 )
 
 // A history's events cross as JSON objects (wireEvent), and the page
-// decodes every one of them before a playground can be stepped:
-// json.Unmarshal, by reflection, took about 60 % of that time in the
-// browser (22 µs an event under wasm; a 10,000-event history 220 ms of
-// the page's thread, a lesson page with thirteen playgrounds 700 ms of
-// its CPU). The worker writes them with json.Marshal, so they have one
-// shape: no white space, the keys of wireEvent's tags each at most once,
-// integers, strings that rarely hold an escape. decodeWireEvent reads that
-// shape by hand (a string with an escape through json.Unmarshal alone)
-// and hands anything else (a null, a number with a fraction, a key it
-// does not know, white space) to json.Unmarshal, whose
-// result is then the one kept: FuzzDecodeWireEvent holds the two to the
-// same events.
+// decodes every one of them before a playground can be stepped. With
+// json.Unmarshal, by reflection, that was 22 µs an event under wasm, a
+// 10,000-event history 220 ms of the page's thread, and 712 ms of lesson
+// 03's page's CPU (BENCHMARKS.md). The worker writes them with
+// json.Marshal, so they have one shape: no white space, the keys of
+// wireEvent's tags each at most once, integers, strings that rarely hold
+// an escape. The scanner reads that shape by hand (a string with an
+// escape through json.Unmarshal alone) and gives up on anything else (a
+// null, a number with a fraction, a key it does not know, white space),
+// which eventDecoder then hands to json.Unmarshal: FuzzDecodeWireEvent
+// and FuzzEventDecoder hold the two to the same events.
 
-// decodeWireEvent decodes b, one element of the events' array, into w
-// as json.Unmarshal would.
-func decodeWireEvent(b []byte, w *wireEvent) error {
-	if scanWireEvent(b, w) {
-		return nil
-	}
-	*w = wireEvent{}
-	return json.Unmarshal(b, w)
-}
-
-// scanWireEvent is decodeWireEvent's own reading: it reports false, with
-// w partly written, where json.Unmarshal must decide.
+// scanWireEvent reads b, one element of the events' array, into w by
+// hand: it reports false, with w partly written, where json.Unmarshal
+// must decide.
 func scanWireEvent(b []byte, w *wireEvent) bool {
 	p := wireScanner{b: b}
 	return p.event(w) && p.i == len(b)
@@ -54,8 +44,8 @@ type wireScanner struct {
 // string (an event's text, a record's value) seldom repeats.
 const maxShared = 40
 
-// The keys of wireEvent, wireNote and wireMsg, as bits of a set: a key
-// seen twice gives up (json.Unmarshal would merge a repeated object).
+// The keys of wireEvent, as bits of the set object keeps: a key seen
+// twice gives up (json.Unmarshal would merge a repeated object).
 const (
 	keyAt = 1 << iota
 	keyMsgID

@@ -3,6 +3,7 @@ package engine
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"reflect"
 	"testing"
 	"time"
@@ -15,7 +16,7 @@ import (
 
 // TestHistoriesAreReadByHand: every event of the library's scripts and
 // of the 10,000-event workload, as the worker writes it, is read by
-// decodeWireEvent's own scanner, not handed to json.Unmarshal (which
+// the hand scanner, not handed to json.Unmarshal (which
 // would still decode it, at twice the page's time), and reads back as
 // json.Unmarshal reads it; so is every Fetch request's body, and every
 // Fetch answer's that carries no records.
@@ -114,33 +115,45 @@ func TestEscapedStrings(t *testing.T) {
 	}
 }
 
+// decodeOne runs the page's event decoder over an array holding the one
+// event in.
+func decodeOne(in string) (sim.Event, error) {
+	d := newEventDecoder([]byte("["+in+"]"), 1, sim.NewNames())
+	if _, err := d.more(time.Now().Add(time.Hour)); err != nil || len(d.out) != 1 {
+		return sim.Event{}, fmt.Errorf("%d events, %v", len(d.out), err)
+	}
+	return d.out[0], nil
+}
+
 // TestInvalidBodyFailsTheEvent: the scanner only delimits a message's
 // body; decoding the event then refuses one that is not JSON, as
 // json.Unmarshal would have refused the event.
 func TestInvalidBodyFailsTheEvent(t *testing.T) {
+	in := `{"k":1,"a":1,"M":{"a":1,"b":{"x":}}}`
 	var w wireEvent
-	if err := decodeWireEvent([]byte(`{"k":1,"a":1,"M":{"a":1,"b":{"x":}}}`), &w); err != nil {
-		t.Fatal(err)
+	if !scanWireEvent([]byte(in), &w) {
+		t.Fatal("the scanner did not delimit the body")
 	}
-	if _, err := decodeEvent(0, &w, sim.NewNames(), nil); err == nil {
-		t.Fatalf("an invalid body was decoded: %+v", w.Msg)
+	if e, err := decodeOne(in); err == nil {
+		t.Fatalf("an invalid body was decoded: %+v", e.Msg)
 	}
 }
 
-// TestOddEventsAreLeftToJSON: what the scanner does not read (escapes,
-// nulls, fractions, a repeated or unknown key, white space, a value out
-// of its field's range) json.Unmarshal decodes, or refuses.
+// TestOddEventsAreLeftToJSON: what the scanner does not read (a repeated
+// or unknown key, white space, a null, fractions, a value out of its
+// field's range) the decoder hands to json.Unmarshal, which decodes it
+// or refuses it.
 func TestOddEventsAreLeftToJSON(t *testing.T) {
 	for _, c := range []struct {
 		in   string
-		want wireEvent
+		want sim.Event
 		err  bool
 	}{
-		{in: `{"t":1,"t":2}`, want: wireEvent{At: 2}},
-		{in: `{"T":3}`, want: wireEvent{At: 3}},
-		{in: `{ "k" : 4 }`, want: wireEvent{Kind: 4}},
-		{in: `{"t":null,"k":5}`, want: wireEvent{Kind: 5}},
-		{in: `{"no":{"c":1},"no":{"a":["x"]}}`, want: wireEvent{Note: &wireNote{Code: 1, Args: []string{"x"}}}},
+		{in: `{"t":1,"t":2}`, want: sim.Event{At: 2}},
+		{in: `{"T":3}`, want: sim.Event{At: 3}},
+		{in: `{ "k" : 4 }`, want: sim.Event{Kind: 4}},
+		{in: `{"t":null,"k":5}`, want: sim.Event{Kind: 5}},
+		{in: `{"no":{"c":1},"no":{"a":["x"]}}`, want: sim.Event{Note: &sim.Note{Code: 1, Args: []string{"x"}}}},
 		{in: `{"t":1.5}`, err: true},
 		{in: `{"n":65536}`, err: true},
 		{in: `{"n":-1}`, err: true},
@@ -152,10 +165,9 @@ func TestOddEventsAreLeftToJSON(t *testing.T) {
 		if scanWireEvent([]byte(c.in), &fast) {
 			t.Errorf("%s: read by hand as %+v", c.in, fast)
 		}
-		var w wireEvent
-		err := decodeWireEvent([]byte(c.in), &w)
-		if (err != nil) != c.err || err == nil && !reflect.DeepEqual(w, c.want) {
-			t.Errorf("%s: decoded %+v, %v; want %+v (error %v)", c.in, w, err, c.want, c.err)
+		e, err := decodeOne(c.in)
+		if (err != nil) != c.err || err == nil && !reflect.DeepEqual(e, c.want) {
+			t.Errorf("%s: decoded %+v, %v; want %+v (error %v)", c.in, e, err, c.want, c.err)
 		}
 	}
 }
