@@ -10,6 +10,7 @@ import (
 	"strings"
 	"testing"
 	"time"
+	"txnlab/core/workload"
 
 	"github.com/chromedp/cdproto/emulation"
 	"github.com/chromedp/chromedp"
@@ -730,4 +731,37 @@ func TestTheGroupsTabShowsTheRebalance(t *testing.T) {
 	if !strings.Contains(b.text(".inspector"), "__consumer_offsets") {
 		t.Error("the committed offsets are no longer shown under the membership")
 	}
+}
+
+// The diagram's box redraws itself when the learner scrolls it (and only
+// it: the playground around it draws nothing from the scroll), and the
+// page redraws it when a move scrolls it: scrolled to the top, then a
+// Step back, the rows the diagram follows to are drawn, not left as they
+// were at the top.
+func TestDiagramDrawsTheRowsScrolledTo(t *testing.T) {
+	b := newBrowser(t)
+	b.open("/playground")
+	waitIdle(b)
+	setScript(b, workload.Script(workload.ForMessages(300)))
+	b.waitFor("the script to load", `!document.querySelector(".editor-status") && /of [0-9]{3,}/.test(document.querySelector(".status .position").textContent)`)
+	n := runToEnd(b)
+	scroll := `document.querySelector(` + jsString(selScroll) + `)`
+	drawn := func(what string) {
+		b.t.Helper()
+		b.waitFor(what, fmt.Sprintf(`(() => {
+			const s = %s, d = document.querySelector(%s).dataset;
+			const row = Math.floor(s.scrollTop / %d);
+			return +d.first <= row && (+d.last > row + 2 || +d.last >= +d.rows);
+		})()`, scroll, jsString(selDiagram), rowHeight))
+	}
+	drawn("the newest rows drawn at the end")
+	if top := eval[int](b, scroll+`.scrollTop`); top < 2000 {
+		t.Fatalf("at the end of %d steps the diagram is scrolled to %d px: too short a history for this test", n, top)
+	}
+	eval[bool](b, `(`+scroll+`.scrollTop = 0, true)`)
+	drawn("the first rows drawn after a scroll to the top")
+	b.click(`button[aria-label="Step back"]`)
+	waitPosition(b, n-1)
+	b.waitFor("the diagram following the position", scroll+`.scrollTop > 1000`)
+	drawn("the rows followed to drawn after Step back")
 }

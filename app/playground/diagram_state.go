@@ -44,12 +44,18 @@ type diagramState struct {
 	domScrollTop int
 	scrollSeq    int
 	viewH        int
-	selected     int64           // the message shown in the message panel
-	histGen      int             // counts the histories loaded, for components that draw from one
-	laid         *diagram.Layout // the diagram of laidKey, computed once per position
-	laidKey      layoutKey
-	full         *diagram.Layout // the whole history's diagram, of fullKey (pos 0)
-	fullKey      layoutKey
+	// drawn is the window of rows the diagram's box last drew, and
+	// redraws counts the times the page found that the box must draw
+	// another (diagramBox): the box redraws itself on a scroll, the page
+	// when it moves the scroll position.
+	drawn    [2]int
+	redraws  int
+	selected int64           // the message shown in the message panel
+	histGen  int             // counts the histories loaded, for components that draw from one
+	laid     *diagram.Layout // the diagram of laidKey, computed once per position
+	laidKey  layoutKey
+	full     *diagram.Layout // the whole history's diagram, of fullKey (pos 0)
+	fullKey  layoutKey
 
 	// shownSnap is the cluster state drawn (the lane heads, the cards),
 	// of position shownPos: while a long history's state at the position
@@ -153,15 +159,15 @@ func (p *diagramState) measureDiagram() {
 	}
 }
 
-// onDiagramScroll redraws only when the rows to draw change.
+// onDiagramScroll redraws the diagram's box (and only it: diagramBox)
+// when the rows to draw are not those drawn.
 func (p *diagramState) onDiagramScroll(ctx app.Context, e app.Event) {
-	from, to := p.window()
 	p.scrollTop = ctx.JSSrc().Get("scrollTop").Int()
 	p.domScrollTop = p.scrollTop
 	if h := ctx.JSSrc().Get("clientHeight").Int(); h > 0 {
 		p.viewH = h
 	}
-	if f, t := p.window(); f == from && t == to {
+	if from, to := p.window(); p.drawn == [2]int{from, to} {
 		ctx.PreventUpdate()
 	}
 }
@@ -218,16 +224,55 @@ func (p *diagramState) svgUI(s diagram.Shape) app.UI {
 // in view, and empty (a hint) while nothing has happened. travel animates
 // the newest messages. The lane heads show shownSnap: the caller takes
 // the snapshot it wants drawn first.
+//
+// The box is a component of its own (diagramBox) so that a scroll redraws
+// the box alone; the clicks and keys that select an arrow are handled
+// around it, by the caller's component, since the message panel draws the
+// selection.
 func (p *diagramState) renderDiagram(travel bool, empty string) app.UI {
+	if from, to := p.window(); p.drawn != [2]int{from, to} {
+		p.redraws++
+	}
+	return app.Div().Class("diagram-events").OnClick(p.onDiagramClick).OnKeyDown(p.onDiagramKey).Body(
+		&diagramBox{Gen: p.histGen, Pos: p.engine.Pos(), Filter: p.filter, Redraw: p.redraws,
+			Selected: p.selected, Travel: travel, Lang: p.lang, StatePos: p.shownPos, Empty: empty, d: p},
+	)
+}
+
+// diagramBox is the diagram's scrolling box. Its fields are everything it
+// draws from, so the page redraws it when one changes; its own scroll
+// handler redraws it alone (go-app's UpdateIsolator): scrolling a long
+// history re-rendered the whole playground, editor and panels included,
+// at every chunk of rows it brought into view.
+type diagramBox struct {
+	app.Compo
+	Gen, Pos int
+	Filter   diagram.Filter
+	Redraw   int // diagramState.redraws: the rows to draw moved
+	Selected int64
+	Travel   bool
+	Lang     string
+	StatePos int
+	Empty    string
+	d        *diagramState
+}
+
+// IsolatesUpdates keeps a scroll's redraw inside the box: nothing around
+// it draws from the scroll position.
+func (b *diagramBox) IsolatesUpdates() {}
+
+func (b *diagramBox) Render() app.UI {
+	p := b.d
 	from, to := p.window()
+	p.drawn = [2]int{from, to}
 	_, name := uitext.LocalName(p.lang, "Sequence diagram", p.scrollID+"-name")
 	return app.Div().ID(p.scrollID).Class("diagram-scroll").OnScroll(p.onDiagramScroll).Body(
 		name,
 		&laneHeadsView{Gen: p.histGen, Filter: p.filter, StatePos: p.shownPos, d: p},
 		&diagramView{Gen: p.histGen, Pos: p.engine.Pos(), Filter: p.filter, From: from, To: to,
-			Selected: p.selected, Travel: travel, Lang: p.lang, d: p},
+			Selected: p.selected, Travel: b.Travel, Lang: p.lang, d: p},
 		app.If(p.layout().NowRow == 0, func() app.UI {
-			return app.P().Class("diagram-empty").Text(empty)
+			return app.P().Class("diagram-empty").Text(b.Empty)
 		}),
 	)
 }
@@ -299,8 +344,6 @@ func (d *diagramView) Render() app.UI {
 		// The rows drawn, so a test can tell when a scroll has
 		// been drawn.
 		DataSet("first", max(0, d.From)).DataSet("last", to).
-		OnClick(p.onDiagramClick).
-		OnKeyDown(p.onDiagramKey).
 		Body(kids...)
 }
 
