@@ -1,0 +1,37 @@
+package playground
+
+import (
+	"testing"
+
+	"txnlab/app/engine"
+	"txnlab/core/workload"
+	"txnlab/diagram"
+)
+
+// BenchmarkDrawChunks draws, as a chunk's Render does, every chunk of
+// the diagram of BenchmarkDiagramFrames' history (10,000 messages,
+// replication shown) at its end: the Go a scroll or a step runs for the
+// rows it brings into view, natively and under wasm.
+//
+//	go test -run '^$' -bench DrawChunks ./app/playground
+func BenchmarkDrawChunks(b *testing.B) {
+	e := engine.New()
+	if err := e.Load(workload.Script(workload.ForMessages(10_000))); err != nil {
+		b.Fatal(err)
+	}
+	e.Seek(e.Len())
+	d := newDiagramState(e, "d")
+	d.filter = diagram.Filter{Replication: true}
+	l := d.layout()
+	chunks := (len(l.Rows) + chunkRows - 1) / chunkRows
+	b.ReportAllocs()
+	bytes := 0
+	for b.Loop() {
+		for c := range chunks {
+			bytes += len(rawSVG("rows", drawChunk(l, e.Events(), c, 0)))
+		}
+	}
+	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*chunks)/1000, "µs/chunk")
+	b.ReportMetric(float64(len(l.Arrows))/float64(chunks), "arrows/chunk")
+	b.ReportMetric(float64(bytes)/float64(b.N*chunks), "B/chunk")
+}
