@@ -417,13 +417,13 @@ func drawFrame(l *diagram.Layout, travel bool, events []sim.Event) []diagram.Sha
 
 // drawChunk draws chunk c's notes and the arrows sent in it.
 func drawChunk(l *diagram.Layout, events []sim.Event, c int, selected int64) []diagram.Shape {
-	var out []diagram.Shape
+	from, to := chunkArrows(l, c)
+	out := make([]diagram.Shape, 0, chunkRows+to-from)
 	for r := c * chunkRows; r < (c+1)*chunkRows && r < len(l.Rows); r++ {
 		if s, ok := diagram.DrawNote(l, &events[l.Rows[r]], r); ok {
 			out = append(out, s)
 		}
 	}
-	from, to := chunkArrows(l, c)
 	for i := from; i < to; i++ {
 		out = append(out, diagram.DrawArrow(l, events, &l.Arrows[i], selected))
 	}
@@ -436,9 +436,14 @@ func drawChunk(l *diagram.Layout, events []sim.Event, c int, selected int64) []d
 // switches to SVG). An arrow is focusable and a button, as svgUI makes it.
 func rawSVG(class string, shapes []diagram.Shape) string {
 	var b strings.Builder
+	// About what a chunk's shapes take (16 rows, 4-5 kB of markup):
+	// growing from nothing copied the markup over and over.
+	b.Grow(64 + 600*len(shapes))
 	// A fixed size: one relative to the diagram's, which grows at every
 	// step, would lay every chunk out again at every step.
-	b.WriteString(`<svg class="` + class + `" width="1" height="1" overflow="visible">`)
+	b.WriteString(`<svg class="`)
+	b.WriteString(class)
+	b.WriteString(`" width="1" height="1" overflow="visible">`)
 	for _, s := range shapes {
 		writeRaw(&b, s)
 	}
@@ -447,19 +452,26 @@ func rawSVG(class string, shapes []diagram.Shape) string {
 }
 
 func writeRaw(b *strings.Builder, s diagram.Shape) {
-	b.WriteString("<" + s.Tag)
+	b.WriteByte('<')
+	b.WriteString(s.Tag)
 	for _, a := range s.Attrs {
-		b.WriteString(" " + a.K + `="` + escape.HTML(a.V) + `"`)
+		b.WriteByte(' ')
+		b.WriteString(a.K)
+		b.WriteString(`="`)
+		escape.WriteHTML(b, a.V)
+		b.WriteByte('"')
 	}
 	if s.Msg != 0 {
 		b.WriteString(` tabindex="0" role="button"`)
 	}
-	b.WriteString(">")
-	b.WriteString(escape.HTML(s.Text))
+	b.WriteByte('>')
+	escape.WriteHTML(b, s.Text)
 	for _, k := range s.Kids {
 		writeRaw(b, k)
 	}
-	b.WriteString("</" + s.Tag + ">")
+	b.WriteString("</")
+	b.WriteString(s.Tag)
+	b.WriteByte('>')
 }
 
 // msgTarget is the message id of the arrow an event reached, 0 if none.

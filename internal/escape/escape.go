@@ -18,3 +18,7 @@ var htmlEscaper = strings.NewReplacer(
 // HTML escapes <, >, &, ' and " in s, for text or a quoted attribute value
 // in HTML or SVG markup, exactly as html.EscapeString does.
 func HTML(s string) string { return htmlEscaper.Replace(s) }
+
+// WriteHTML writes s to b escaped as HTML does: markup built in a
+// builder takes no escaped copy of each value on the way.
+func WriteHTML(b *strings.Builder, s string) { htmlEscaper.WriteString(b, s) }

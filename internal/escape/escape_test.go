@@ -2,6 +2,7 @@ package escape
 
 import (
 	"html"
+	"strings"
 	"testing"
 )
 
@@ -16,6 +17,10 @@ func TestHTMLMatchesStandardLibrary(t *testing.T) {
 		if got, want := HTML(s), html.EscapeString(s); got != want {
 			t.Errorf("HTML(%q) = %q, want %q", s, got, want)
 		}
+		var b strings.Builder
+		if WriteHTML(&b, s); b.String() != html.EscapeString(s) {
+			t.Errorf("WriteHTML(%q) wrote %q, want %q", s, b.String(), html.EscapeString(s))
+		}
 	}
 }
 
@@ -24,6 +29,10 @@ func FuzzHTML(f *testing.F) {
 	f.Fuzz(func(t *testing.T, s string) {
 		if got, want := HTML(s), html.EscapeString(s); got != want {
 			t.Fatalf("HTML(%q) = %q, want %q", s, got, want)
+		}
+		var b strings.Builder
+		if WriteHTML(&b, s); b.String() != html.EscapeString(s) {
+			t.Fatalf("WriteHTML(%q) wrote %q, want %q", s, b.String(), html.EscapeString(s))
 		}
 	})
 }
