@@ -240,7 +240,7 @@ func TestProfileDiagramSteps(t *testing.T) {
 		}
 	})
 	for _, tk := range tasks {
-		t.Logf("task %.1f ms: %s\n%s", tk.ms, tk.inside, inTask(res.Profile, tk))
+		t.Logf("task %.1f ms at %.0f+%.0f: %s\n%s", tk.ms, tk.ts, tk.dur, tk.inside, inTask(res.Profile, tk))
 	}
 	logProfile(t, "diagram steps", res.Profile)
 }
@@ -368,7 +368,7 @@ func TestProfileLessonPage(t *testing.T) {
 		}
 	})
 	for _, tk := range tasks {
-		t.Logf("task %.1f ms: %s\n%s", tk.ms, tk.inside, inTask(res.Profile, tk))
+		t.Logf("task %.1f ms at %.0f+%.0f: %s\n%s", tk.ms, tk.ts, tk.dur, tk.inside, inTask(res.Profile, tk))
 	}
 	logProfile(t, "lesson page", res.Profile)
 }
