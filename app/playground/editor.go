@@ -225,18 +225,16 @@ func (p *playground) renderEditor() app.UI {
 	if p.run.script != p.run.engine.Script() {
 		marks = nil
 	}
-	// Every line the textarea has, the empty one after a final newline
-	// included: the gutter must scroll exactly as far as the text.
-	lines := strings.Split(p.run.script, "\n")
-
 	// The lines go in blocks, each a component that go-app redraws only
 	// when its own lines change: moving the executing line redraws two
 	// blocks, not a long script's every line.
-	var backdrop []app.UI
-	for first := 1; first <= len(lines); first += editorBlockLines {
-		count := min(editorBlockLines, len(lines)-first+1)
+	blocks, lines := scriptBlocks(p.run.script)
+	backdrop := make([]app.UI, 0, len(blocks))
+	for k, text := range blocks {
+		first := 1 + k*editorBlockLines
+		count := min(editorBlockLines, lines-first+1)
 		in := func(n int) bool { return n >= first && n < first+count }
-		bd := &editorBlock{First: first, Count: count, Text: strings.Join(lines[first-1:first-1+count], "\n")}
+		bd := &editorBlock{First: first, Count: count, Text: text}
 		if in(current) {
 			bd.Current = current
 		}
@@ -325,6 +323,28 @@ func (p *playground) renderEditor() app.UI {
 
 // editorBlockLines is the number of script lines in an editor block.
 const editorBlockLines = 64
+
+// scriptBlocks cuts script into the editor's blocks of editorBlockLines
+// lines, each its lines joined by newlines, and counts its lines: every
+// line the textarea has, the empty one after a final newline included,
+// since the gutter must scroll exactly as far as the text. The blocks
+// are pieces of script itself: splitting a long script into lines and
+// joining them again at every render was a sixth of what the
+// playground's page allocated over a session of moves, and so of what
+// brought its collector.
+func scriptBlocks(script string) (blocks []string, lines int) {
+	start, newlines := 0, 0
+	for i := 0; i < len(script); i++ {
+		if script[i] != '\n' {
+			continue
+		}
+		if newlines++; newlines%editorBlockLines == 0 {
+			blocks = append(blocks, script[start:i])
+			start = i + 1
+		}
+	}
+	return append(blocks, script[start:]), newlines + 1
+}
 
 // editorBlock is a run of the backdrop's rows: per line, its number (the
 // gutter) and its text (transparent, so it wraps as the textarea's

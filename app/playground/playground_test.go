@@ -2,7 +2,9 @@ package playground
 
 import (
 	"encoding/xml"
+	"fmt"
 	"io"
+	"slices"
 	"strings"
 	"testing"
 
@@ -562,5 +564,29 @@ func TestStepDuringTheFirstRunIsTakenWhenItsHistoryComes(t *testing.T) {
 	p.work(ctx, p.run.busyGen, nil, false)
 	if p.run.engine.Len() == 0 || p.run.engine.Pos() != 2 {
 		t.Errorf("two steps pressed during the first run: at %d of %d, want 2", p.run.engine.Pos(), p.run.engine.Len())
+	}
+}
+
+// The editor's blocks are the script's lines, editorBlockLines to a
+// block, joined as they were: the gutter numbers every line, the empty
+// one after a final newline included.
+func TestScriptBlocksAreTheLinesJoined(t *testing.T) {
+	for _, n := range []int{0, 1, 2, editorBlockLines - 1, editorBlockLines, editorBlockLines + 1, 3*editorBlockLines + 7} {
+		for _, end := range []string{"", "\n"} {
+			var ls []string
+			for i := range n {
+				ls = append(ls, fmt.Sprintf("line %d", i+1))
+			}
+			script := strings.Join(ls, "\n") + end
+			lines := strings.Split(script, "\n")
+			var want []string
+			for first := 0; first < len(lines); first += editorBlockLines {
+				want = append(want, strings.Join(lines[first:min(first+editorBlockLines, len(lines))], "\n"))
+			}
+			got, count := scriptBlocks(script)
+			if count != len(lines) || !slices.Equal(got, want) {
+				t.Errorf("%d lines + %q: %d lines in %d blocks, want %d in %d", n, end, count, len(got), len(lines), len(want))
+			}
+		}
 	}
 }
