@@ -401,11 +401,7 @@ func BenchmarkSeek(b *testing.B) {
 // main thread (a task longer than a frame delays one).
 func BenchmarkDiagramFrames(b *testing.B) {
 	br := newBenchBrowser(b)
-	n := loadHistory(br, workload.Script(messages10k))
-	br.click(`.diagram-tools input[type=checkbox]`) // Show replication
-	br.click(button("Run to end"))
-	waitPosition(br, n)
-	waitBackground(br)
+	n := openLongDiagram(br)
 	arrows := eval[int](br, `+document.querySelector(`+jsString(selDiagram)+`).dataset.arrows`)
 	b.Logf("history: %d steps, %d arrows", n, arrows)
 	var stepFrames, scrollFrames, stepTasks, scrollTasks, stepCPU, scrollCPU []float64
@@ -418,20 +414,7 @@ func BenchmarkDiagramFrames(b *testing.B) {
 		})
 		stepTasks, stepCPU = append(stepTasks, w...), append(stepCPU, c...)
 		w, c = mainThreadTaskTimes(br, func() {
-			scrollFrames = append(scrollFrames, eval[[]float64](br, `new Promise(resolve => {
-				const s = document.querySelector(`+jsString(selScroll)+`);
-				const stop = window.__frames();
-				let k = 0;
-				const jumps = [0, s.scrollHeight / 2, s.scrollHeight / 4, s.scrollHeight];
-				const tick = () => {
-					if (k < 150) s.scrollTop -= 40;
-					else if (k < 150 + jumps.length * 10) { if ((k - 150) % 10 === 0) s.scrollTop = jumps[(k - 150) / 10]; }
-					else { resolve(stop()); return; }
-					k++;
-					requestAnimationFrame(tick);
-				};
-				requestAnimationFrame(tick);
-			})`, chromedp.EvalAwaitPromise)...)
+			scrollFrames = append(scrollFrames, scrollLongDiagram(br)...)
 		})
 		scrollTasks, scrollCPU = append(scrollTasks, w...), append(scrollCPU, c...)
 	}
@@ -459,6 +442,41 @@ func BenchmarkDiagramFrames(b *testing.B) {
 	b.ReportMetric(float64(missed(stepFrames)+missed(scrollFrames))/float64(max(1, len(stepFrames)+len(scrollFrames)))*100, "%missed")
 	b.ReportMetric(float64(arrows), "arrows")
 	b.ReportMetric(0, "ns/op")
+}
+
+// openLongDiagram opens the playground on the 10,000-message history
+// with replication shown, runs it to its end and waits for the page's
+// background work: the diagram the frame benchmarks and their profiles
+// move through. It returns the history's length.
+func openLongDiagram(br *browser) int {
+	br.t.Helper()
+	n := loadHistory(br, workload.Script(messages10k))
+	br.click(`.diagram-tools input[type=checkbox]`) // Show replication
+	br.click(button("Run to end"))
+	waitPosition(br, n)
+	waitBackground(br)
+	return n
+}
+
+// scrollLongDiagram scrolls the diagram up 40 px a frame for 150 frames,
+// then jumps it to its top, middle, quarter and bottom, ten frames
+// apart, and returns the intervals between frames meanwhile, in ms.
+func scrollLongDiagram(br *browser) []float64 {
+	br.t.Helper()
+	return eval[[]float64](br, `new Promise(resolve => {
+		const s = document.querySelector(`+jsString(selScroll)+`);
+		const stop = window.__frames();
+		let k = 0;
+		const jumps = [0, s.scrollHeight / 2, s.scrollHeight / 4, s.scrollHeight];
+		const tick = () => {
+			if (k < 150) s.scrollTop -= 40;
+			else if (k < 150 + jumps.length * 10) { if ((k - 150) % 10 === 0) s.scrollTop = jumps[(k - 150) / 10]; }
+			else { resolve(stop()); return; }
+			k++;
+			requestAnimationFrame(tick);
+		};
+		requestAnimationFrame(tick);
+	})`, chromedp.EvalAwaitPromise)
 }
 
 // stepBackAndForth presses Step back 20 times from position n and Step 20

@@ -68,7 +68,7 @@ func TestProfileMoves(t *testing.T) {
 	t.Logf("scrub: pos %v state %v", summarize(tp), summarize(tf))
 }
 
-func logProfile(t *testing.T, what string, p *profiler.Profile) {
+func logProfile(t testing.TB, what string, p *profiler.Profile) {
 	if dir := os.Getenv("PROFILE_OUT"); dir != "" {
 		// The whole profile, for DevTools or a script: what.cpuprofile.
 		if b, err := json.Marshal(p); err == nil {
@@ -194,11 +194,7 @@ func TestProfileFrames(t *testing.T) {
 		t.Skip("PROFILE=1 to profile")
 	}
 	br := newBenchBrowser(t)
-	n := loadHistory(br, workload.Script(messages10k))
-	br.click(`.diagram-tools input[type=checkbox]`)
-	br.click(button("Run to end"))
-	waitPosition(br, n)
-	waitBackground(br)
+	n := openLongDiagram(br)
 	chromedp.Call(br.ctx, profiler.Enable, cdp.Empty{})
 	chromedp.Call(br.ctx, profiler.SetSamplingInterval, profiler.SetSamplingIntervalParams{Interval: 500})
 	chromedp.Call(br.ctx, profiler.Start, cdp.Empty{})
@@ -221,19 +217,25 @@ func TestProfileDiagramSteps(t *testing.T) {
 		t.Skip("PROFILE=1 to profile")
 	}
 	br := newBenchBrowser(t)
-	n := loadHistory(br, workload.Script(messages10k))
-	br.click(`.diagram-tools input[type=checkbox]`) // Show replication
-	br.click(button("Run to end"))
-	waitPosition(br, n)
-	waitBackground(br)
+	n := openLongDiagram(br)
+	profileLongTasks(br, "diagram steps", 6, func() { stepBackAndForth(br, n) })
+}
+
+// profileLongTasks runs f under a CDP trace and the page's CPU profile
+// (sampled every 200 µs) and logs, for the k longest main-thread tasks,
+// their time and what ran inside them, then the profile as logProfile
+// does, under what.
+func profileLongTasks(br *browser, what string, k int, f func()) {
+	t := br.t
+	t.Helper()
 	if _, err := chromedp.Call(br.ctx, profiler.Enable, cdp.Empty{}); err != nil {
 		t.Fatal(err)
 	}
 	chromedp.Call(br.ctx, profiler.SetSamplingInterval, profiler.SetSamplingIntervalParams{Interval: 200})
 	chromedp.Call(br.ctx, profiler.Start, cdp.Empty{})
 	var res profiler.StopResult
-	tasks := longestTasks(br, 6, func() {
-		stepBackAndForth(br, n)
+	tasks := longestTasks(br, k, func() {
+		f()
 		var err error
 		if res, err = chromedp.Call(br.ctx, profiler.Stop, cdp.Empty{}); err != nil {
 			t.Fatal(err)
@@ -242,7 +244,22 @@ func TestProfileDiagramSteps(t *testing.T) {
 	for _, tk := range tasks {
 		t.Logf("task %.1f ms at %.0f+%.0f: %s\n%s", tk.ms, tk.ts, tk.dur, tk.inside, inTask(res.Profile, tk))
 	}
-	logProfile(t, "diagram steps", res.Profile)
+	logProfile(t, what, res.Profile)
+}
+
+// TestProfileDiagramScroll is a tool, not a test: with PROFILE=1 it
+// scrolls BenchmarkDiagramFrames' history as that benchmark does, after
+// its steps, under a CDP trace and the page's CPU profile, and logs what
+// ran inside the longest main-thread tasks.
+func TestProfileDiagramScroll(t *testing.T) {
+	if os.Getenv("PROFILE") == "" {
+		t.Skip("PROFILE=1 to profile")
+	}
+	br := newBenchBrowser(t)
+	n := openLongDiagram(br)
+	stepBackAndForth(br, n)
+	time.Sleep(300 * time.Millisecond) // the last state and invariants
+	profileLongTasks(br, "diagram scroll", 6, func() { scrollLongDiagram(br) })
 }
 
 // longTask is a task of the page's main thread and what ran inside it:
