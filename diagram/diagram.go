@@ -490,8 +490,9 @@ type Attr struct{ K, V string }
 // El is an element of tag with attributes given as name, value pairs.
 func El(tag string, attrs ...string) Shape {
 	// Room for the attribute or two a drawing adds after (an arrow's
-	// error, its label): appending to a slice grown from nothing
-	// allocated at each doubling, for each of a chunk's shapes.
+	// data-error and aria-label, its shaft's marker): appending to a
+	// slice grown from nothing allocated at each doubling, for each of a
+	// chunk's shapes.
 	s := Shape{Tag: tag, Attrs: make([]Attr, 0, len(attrs)/2+2)}
 	for i := 0; i+1 < len(attrs); i += 2 {
 		s.Attrs = append(s.Attrs, Attr{attrs[i], attrs[i+1]})

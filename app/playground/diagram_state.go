@@ -436,8 +436,9 @@ func drawChunk(l *diagram.Layout, events []sim.Event, c int, selected int64) []d
 // switches to SVG). An arrow is focusable and a button, as svgUI makes it.
 func rawSVG(class string, shapes []diagram.Shape) string {
 	var b strings.Builder
-	// About what a chunk's shapes take (16 rows, 4-5 kB of markup):
-	// growing from nothing copied the markup over and over.
+	// Room for an arrow's markup (a few hundred bytes, its title and
+	// label the most) per shape: a builder grown from nothing copied
+	// the chunk's markup over and over.
 	b.Grow(64 + 600*len(shapes))
 	// A fixed size: one relative to the diagram's, which grows at every
 	// step, would lay every chunk out again at every step.
