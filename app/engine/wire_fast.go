@@ -181,10 +181,7 @@ func (p *wireScanner) msg(m *wireMsg) bool {
 	return p.object(func(key string) (int, bool) {
 		switch key {
 		case "a":
-			var api int64
-			ok := p.intIn(&api, math.MinInt16, math.MaxInt16)
-			m.API = protocol.APIKey(api)
-			return 1, ok
+			return 1, intAs(p, &m.API, math.MinInt16, math.MaxInt16)
 		case "r":
 			return 2, p.bool1(&m.Resp)
 		case "b":
@@ -214,10 +211,7 @@ func (p *wireScanner) fetchRequest(m *protocol.FetchRequest) bool {
 		case "MinBytes":
 			return 4, p.int32(&m.MinBytes)
 		case "IsolationLevel":
-			var v int64
-			ok := p.intIn(&v, math.MinInt8, math.MaxInt8)
-			m.IsolationLevel = int8(v)
-			return 8, ok
+			return 8, intAs(p, &m.IsolationLevel, math.MinInt8, math.MaxInt8)
 		case "SessionEpoch":
 			return 16, p.int32(&m.SessionEpoch)
 		case "Partitions":
@@ -256,10 +250,7 @@ func (p *wireScanner) fetchResponse(m *protocol.FetchResponse) bool {
 				case "Partition":
 					return 2, p.int32(&d.Partition)
 				case "ErrorCode":
-					var v int64
-					ok := p.intIn(&v, math.MinInt16, math.MaxInt16)
-					d.ErrorCode = protocol.ErrorCode(v)
-					return 4, ok
+					return 4, intAs(p, &d.ErrorCode, math.MinInt16, math.MaxInt16)
 				case "HighWatermark":
 					return 8, p.int64(&d.HighWatermark)
 				case "LastStableOffset":
@@ -479,28 +470,22 @@ func (p *wireScanner) bool1(v *bool) bool {
 	return ok
 }
 
-func (p *wireScanner) int32(v *int32) bool {
+// intAs reads an integer between lo and hi, the range of v's type, into
+// *v.
+func intAs[T ~int8 | ~int16 | ~int32 | ~int | ~uint16](p *wireScanner, v *T, lo, hi int64) bool {
 	var x int64
-	ok := p.intIn(&x, math.MinInt32, math.MaxInt32)
-	*v = int32(x)
+	ok := p.intIn(&x, lo, hi)
+	*v = T(x)
 	return ok
 }
+
+func (p *wireScanner) int32(v *int32) bool { return intAs(p, v, math.MinInt32, math.MaxInt32) }
 
 func (p *wireScanner) int64(v *int64) bool { return p.intIn(v, math.MinInt64, math.MaxInt64) }
 
-func (p *wireScanner) int(v *int) bool {
-	var x int64
-	ok := p.intIn(&x, math.MinInt, math.MaxInt)
-	*v = int(x)
-	return ok
-}
+func (p *wireScanner) int(v *int) bool { return intAs(p, v, math.MinInt, math.MaxInt) }
 
-func (p *wireScanner) uint16(v *uint16) bool {
-	var x int64
-	ok := p.intIn(&x, 0, math.MaxUint16)
-	*v = uint16(x)
-	return ok
-}
+func (p *wireScanner) uint16(v *uint16) bool { return intAs(p, v, 0, math.MaxUint16) }
 
 // rawObject finds the extent of an object value (a message's body) by
 // its braces and strings; whether it is valid JSON inside is for whoever
