@@ -123,6 +123,7 @@ func MessageFields(m protocol.Message) []protocol.Field {
 	if m == nil {
 		return nil
 	}
+	m = protocol.Decoded(m) // once, for the three readers below
 	var kept []protocol.Field
 	if v := protocol.VersionOf(m); v != 0 && !m.IsResponse() {
 		// The request header's version: which fields the message carries.

@@ -100,3 +100,27 @@ func BenchmarkRemoteHeap(b *testing.B) {
 
 // heldRemote is heldEngine for BenchmarkRemoteHeap.
 var heldRemote Engine
+
+// BenchmarkRemoteMark is the time one collection takes with the page's
+// side of the browser benchmarks' longest history held (the 10,004-arrow
+// diagram's, 28,133 events): under wasm Go's collector marks the whole
+// heap in one task of the page's thread, which is then one of its long
+// tasks. The page keeps the history's messages encoded (wire_message.go)
+// for this figure. Under Node, as the page runs it:
+//
+//	GOOS=js GOARCH=wasm go test -run '^$' -bench RemoteMark ./app/engine/
+func BenchmarkRemoteMark(b *testing.B) {
+	p := newPipe()
+	r := p.link.Engine()
+	if err := r.Load(workload.Script(workload.ForMessages(10_000))); err != nil {
+		b.Fatal(err)
+	}
+	p.server, p.toWork, p.toPage = nil, nil, nil
+	runtime.GC()
+	for b.Loop() {
+		runtime.GC()
+	}
+	b.ReportMetric(float64(b.Elapsed().Microseconds())/1e3/float64(b.N), "ms/mark")
+	b.ReportMetric(0, "ns/op")
+	runtime.KeepAlive(r)
+}

@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"txnlab/core/protocol"
 	"txnlab/core/sim"
 	"txnlab/core/workload"
 	"txnlab/scenarios"
@@ -99,9 +100,10 @@ func TestRemoteMatchesTheEngineOnEveryLibraryScript(t *testing.T) {
 }
 
 // sameEvents compares two histories event by event: the fields, the
-// message's type and fields, and the trace line with each side's node
-// names (which renders the message's summary, memoized in the message and
-// so not compared as is).
+// message's type and fields once decoded (the page keeps its messages
+// encoded), its JSON as the exports write it, and the trace line with
+// each side's node names (which renders the message's summary, memoized
+// in the message and so not compared as is).
 func sameEvents(t *testing.T, na, nb *sim.Names, a, b []sim.Event) bool {
 	t.Helper()
 	if len(a) != len(b) || (na == nil) != (nb == nil) || na != nil && na.Len() != nb.Len() {
@@ -109,7 +111,9 @@ func sameEvents(t *testing.T, na, nb *sim.Names, a, b []sim.Event) bool {
 	}
 	for i := range a {
 		x, y := a[i], b[i]
-		if reflect.TypeOf(x.Msg) != reflect.TypeOf(y.Msg) || jsonOf(t, x.Msg) != jsonOf(t, y.Msg) || x.Line(na) != y.Line(nb) {
+		dx, dy := protocol.Decoded(x.Msg), protocol.Decoded(y.Msg)
+		if reflect.TypeOf(dx) != reflect.TypeOf(dy) || jsonOf(t, x.Msg) != jsonOf(t, y.Msg) || jsonOf(t, dx) != jsonOf(t, dy) ||
+			!reflect.DeepEqual(protocol.MessageFields(dx), protocol.MessageFields(dy)) || x.Line(na) != y.Line(nb) {
 			t.Logf("event %d: %s\nthrough the worker: %s", i, x.Line(na), y.Line(nb))
 			return false
 		}

@@ -231,22 +231,12 @@ func decodeEvent(i int, w *wireEvent, names *sim.Names, memo *decodeMemo) (sim.E
 	}
 	if w.Msg != nil {
 		key := msgKey(w.Msg.API, w.Msg.Resp)
-		if m, ok := memo.message(key, w.Msg.Body); ok {
-			e.Msg = m
-			return e, nil
-		}
-		t, ok := messageTypes[key]
-		if !ok {
+		if _, ok := messageTypes[key]; !ok {
 			return sim.Event{}, fmt.Errorf("event %d: no message type for API %d", i, w.Msg.API)
 		}
-		if e.Msg = scanBody(key, w.Msg.Body, memo.strings()); e.Msg == nil {
-			v := reflect.New(t)
-			if err := json.Unmarshal(w.Msg.Body, v.Interface()); err != nil {
-				return sim.Event{}, fmt.Errorf("event %d: %w", i, err)
-			}
-			e.Msg = v.Interface().(protocol.Message)
+		if e.Msg = memo.message(key, w.Msg.Body); e.Msg == nil {
+			return sim.Event{}, fmt.Errorf("event %d: a message's body is not a JSON object", i)
 		}
-		memo.keep(key, w.Msg.Body, e.Msg)
 	}
 	return e, nil
 }
@@ -255,37 +245,43 @@ func decodeEvent(i int, w *wireEvent, names *sim.Names, memo *decodeMemo) (sim.E
 // next ones. Two thirds of a history's message bodies repeat one before
 // them, byte for byte (a follower's fetch of the same partitions from
 // the same offsets, its empty answer): their events then share one
-// message, which the page only reads, instead of decoding it again by
-// reflection (msgs, by msgKey and body). And a history names the same
-// few topics, subjects and states thousands of times: the hand reader
-// makes each string once (strs, wireScanner.shared).
+// message (msgs, by msgKey and body), its body copied once into bodies.
+// And a history names the same few topics, subjects and states thousands
+// of times: the hand reader makes each string once (strs,
+// wireScanner.shared).
 type decodeMemo struct {
-	msgs map[[2]int]map[string]protocol.Message
-	strs map[string]string
+	msgs   map[[2]int]map[string]*encodedMessage
+	bodies bodyArena
+	strs   map[string]string
 }
 
 func newDecodeMemo() *decodeMemo {
-	return &decodeMemo{msgs: map[[2]int]map[string]protocol.Message{}, strs: map[string]string{}}
+	return &decodeMemo{msgs: map[[2]int]map[string]*encodedMessage{}, strs: map[string]string{}}
 }
 
-// message is the message decoded before from the same type and body.
-func (m *decodeMemo) message(key [2]int, body []byte) (protocol.Message, bool) {
-	if m == nil {
-		return nil, false
+// message is the message of type key whose body is body, made once per
+// body (a new one for every call when m is nil); nil when the body is not
+// a JSON object. The hand reader only finds where a body ends, and a
+// history with a body that cannot be read should fail as it loads, not
+// when the message is drawn.
+func (m *decodeMemo) message(key [2]int, body []byte) protocol.Message {
+	if m != nil {
+		if msg, ok := m.msgs[key][string(body)]; ok {
+			return msg
+		}
 	}
-	msg, ok := m.msgs[key][string(body)]
-	return msg, ok
-}
-
-// keep remembers msg as what key and body decode to.
-func (m *decodeMemo) keep(key [2]int, body []byte, msg protocol.Message) {
-	if m == nil {
-		return
+	if len(body) == 0 || body[0] != '{' || !json.Valid(body) {
+		return nil
 	}
+	if m == nil {
+		return &encodedMessage{key: key, body: append([]byte(nil), body...)}
+	}
+	msg := &encodedMessage{key: key, body: m.bodies.copy(body)}
 	if m.msgs[key] == nil {
-		m.msgs[key] = map[string]protocol.Message{}
+		m.msgs[key] = map[string]*encodedMessage{}
 	}
-	m.msgs[key][string(body)] = msg
+	m.msgs[key][string(msg.body)] = msg
+	return msg
 }
 
 // strings is the table of strings the hand reader shares (nil: none).

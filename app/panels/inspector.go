@@ -681,7 +681,7 @@ func Unexercised(history []sim.Event) map[string]string {
 		if e.Kind != sim.KindSend || e.Internal {
 			continue
 		}
-		switch m := e.Msg.(type) {
+		switch m := protocol.Decoded(e.Msg).(type) {
 		case *protocol.InitProducerIdResponse:
 			epoch(m.ProducerId, m.ProducerEpoch)
 		case *protocol.EndTxnRequest:

@@ -82,7 +82,7 @@ const (
 // field when set, else the classic client's version of that API (0 for
 // the APIs whose version the simulation does not vary).
 func VersionOf(m Message) int16 {
-	switch m := m.(type) {
+	switch m := Decoded(m).(type) {
 	case *ProduceRequest:
 		return orClassic(m.Version, ProduceClassicVersion)
 	case *AddPartitionsToTxnRequest:
@@ -211,10 +211,29 @@ type Message interface {
 	Summary() string
 }
 
+// Encoded is a message kept in its encoded form until it is read. The
+// playground's page keeps a long history's messages so: decoded, they
+// are a graph of pointers that its garbage collector marks in one task
+// (BENCHMARKS.md). Decode gives the message itself, anew at each call.
+// The functions of this package that read a message's fields decode it
+// first; code that switches on a message's type calls Decoded.
+type Encoded interface {
+	Message
+	Decode() Message
+}
+
+// Decoded is m, or the message m stands for when it is Encoded.
+func Decoded(m Message) Message {
+	if e, ok := m.(Encoded); ok {
+		return e.Decode()
+	}
+	return m
+}
+
 // Error extracts the first non-NONE error code a response carries, so the
 // trace and the diagram can colour a response by it. Requests return NONE.
 func Error(m Message) ErrorCode {
-	if e, ok := m.(interface{ TopError() ErrorCode }); ok {
+	if e, ok := Decoded(m).(interface{ TopError() ErrorCode }); ok {
 		return e.TopError()
 	}
 	return NONE

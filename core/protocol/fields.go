@@ -192,7 +192,7 @@ func FieldEquals(m Message, want map[string]FieldValue) bool {
 // lists (fieldSpecs), by the names scripts use. It reports false for a
 // message that has no walk.
 func matchFields(m Message, emit func(string, FieldValue)) bool {
-	wm, ok := m.(walkable)
+	wm, ok := Decoded(m).(walkable)
 	if !ok {
 		return false
 	}
@@ -230,7 +230,7 @@ const MaxFields = 400
 // "READ_COMMITTED (1)"); a nullable TransactionalId left empty reads
 // "null"; a partition reads "orders/0".
 func MessageFields(m Message) []Field {
-	wm, ok := m.(walkable)
+	wm, ok := Decoded(m).(walkable)
 	if !ok {
 		return nil
 	}

@@ -25,6 +25,7 @@ type SummaryStyle struct {
 
 // SummaryIn writes m's summary in a style; a nil style is Summary.
 func SummaryIn(m Message, st *SummaryStyle) string {
+	m = Decoded(m)
 	s, ok := m.(interface{ summarize(*fields) })
 	if !ok {
 		return m.Summary()

@@ -1,0 +1,73 @@
+package engine
+
+import (
+	"encoding/json"
+	"reflect"
+
+	"txnlab/core/protocol"
+)
+
+// The page keeps a history's messages as the worker wrote them, and
+// decodes one when it is read: an arrow drawn, the message panel, a
+// trace line shown, an export. Decoded, the messages of the 10,004-arrow
+// history were 2.9 MB of the page's 9.3 MB live heap and most of its
+// pointers, and Go's collector under wasm marks the whole heap in one
+// task of the page's thread (29.6 ms of a 44.6 ms scroll task,
+// BENCHMARKS.md); their bodies are bytes it does not scan. A decoded
+// message is not kept: the few on screen are read again at the next
+// draw, which costs less than the collector's marking them ever after.
+
+// encodedMessage is a message of the page's history in its wire form
+// (protocol.Encoded): its type (msgKey) and its JSON body, a piece of
+// the history's bodyArena.
+type encodedMessage struct {
+	key  [2]int
+	body []byte
+}
+
+// APIKey is the message's API.
+func (m *encodedMessage) APIKey() protocol.APIKey { return protocol.APIKey(m.key[0]) }
+
+// IsResponse tells a response from a request.
+func (m *encodedMessage) IsResponse() bool { return m.key[1] == 1 }
+
+// Summary is the decoded message's.
+func (m *encodedMessage) Summary() string { return m.Decode().Summary() }
+
+// MarshalJSON writes the decoded message, as the exports of an engine on
+// the page write theirs: the body left out its zero fields (compactJSON).
+func (m *encodedMessage) MarshalJSON() ([]byte, error) { return json.Marshal(m.Decode()) }
+
+// Decode reads the body, by hand where it can (scanBody), else with
+// json.Unmarshal. Loading the history checked the message's type and
+// that its body is a JSON object; a field json.Unmarshal cannot read
+// (which the worker, writing the same types, never sends) is left zero
+// rather than fail a draw.
+func (m *encodedMessage) Decode() protocol.Message {
+	if msg := scanBody(m.key, m.body, nil); msg != nil {
+		return msg
+	}
+	v := reflect.New(messageTypes[m.key])
+	_ = json.Unmarshal(m.body, v.Interface())
+	return v.Interface().(protocol.Message)
+}
+
+// bodyArena holds a history's message bodies, copied out of the reply
+// that brought them in blocks: a body kept as a piece of the reply would
+// keep the whole reply alive, events and all.
+type bodyArena struct{ block []byte }
+
+// arenaBlock is the size of a bodyArena's block.
+const arenaBlock = 64 << 10
+
+// copy returns a copy of b in the arena.
+func (a *bodyArena) copy(b []byte) []byte {
+	if len(b) > cap(a.block)-len(a.block) {
+		a.block = make([]byte, 0, max(arenaBlock, len(b)))
+	}
+	start := len(a.block)
+	a.block = append(a.block, b...)
+	return a.block[start:len(a.block):len(a.block)]
+}
+
+var _ protocol.Encoded = (*encodedMessage)(nil)
