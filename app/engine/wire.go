@@ -245,18 +245,19 @@ func decodeEvent(i int, w *wireEvent, names *sim.Names, memo *decodeMemo) (sim.E
 // next ones. Two thirds of a history's message bodies repeat one before
 // them, byte for byte (a follower's fetch of the same partitions from
 // the same offsets, its empty answer): their events then share one
-// message (msgs, by msgKey and body), its body copied once into bodies.
-// And a history names the same few topics, subjects and states thousands
+// message (msgs, by msgKey and body), its body copied once into bodies,
+// decoded when read and kept among the history's recent few. And a history names the same few topics, subjects and states thousands
 // of times: the hand reader makes each string once (strs,
 // wireScanner.shared).
 type decodeMemo struct {
 	msgs   map[[2]int]map[string]*encodedMessage
 	bodies bodyArena
+	recent *recentMessages
 	strs   map[string]string
 }
 
 func newDecodeMemo() *decodeMemo {
-	return &decodeMemo{msgs: map[[2]int]map[string]*encodedMessage{}, strs: map[string]string{}}
+	return &decodeMemo{msgs: map[[2]int]map[string]*encodedMessage{}, recent: &recentMessages{}, strs: map[string]string{}}
 }
 
 // message is the message of type key whose body is body, made once per
@@ -276,7 +277,7 @@ func (m *decodeMemo) message(key [2]int, body []byte) protocol.Message {
 	if m == nil {
 		return &encodedMessage{key: key, body: append([]byte(nil), body...)}
 	}
-	msg := &encodedMessage{key: key, body: m.bodies.copy(body)}
+	msg := &encodedMessage{key: key, body: m.bodies.copy(body), recent: m.recent}
 	if m.msgs[key] == nil {
 		m.msgs[key] = map[string]*encodedMessage{}
 	}

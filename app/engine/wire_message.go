@@ -16,13 +16,17 @@ import (
 // BENCHMARKS.md); their bodies are bytes it does not scan. A decoded
 // message is not kept: the few on screen are read again at the next
 // draw, which costs less than the collector's marking them ever after.
+// Only the last few read are kept (recentMessages): a step draws again
+// the chunk of arrows it changed, and a render the selected message.
 
 // encodedMessage is a message of the page's history in its wire form
 // (protocol.Encoded): its type (msgKey) and its JSON body, a piece of
-// the history's bodyArena.
+// the history's bodyArena, and the history's messages decoded last (nil:
+// decode at every read).
 type encodedMessage struct {
-	key  [2]int
-	body []byte
+	key    [2]int
+	body   []byte
+	recent *recentMessages
 }
 
 // APIKey is the message's API.
@@ -44,12 +48,57 @@ func (m *encodedMessage) MarshalJSON() ([]byte, error) { return json.Marshal(m.D
 // (which the worker, writing the same types, never sends) is left zero
 // rather than fail a draw.
 func (m *encodedMessage) Decode() protocol.Message {
-	if msg := scanBody(m.key, m.body, nil); msg != nil {
+	if msg := m.recent.find(m); msg != nil {
 		return msg
 	}
-	v := reflect.New(messageTypes[m.key])
-	_ = json.Unmarshal(m.body, v.Interface())
-	return v.Interface().(protocol.Message)
+	msg := scanBody(m.key, m.body, nil)
+	if msg == nil {
+		v := reflect.New(messageTypes[m.key])
+		_ = json.Unmarshal(m.body, v.Interface())
+		msg = v.Interface().(protocol.Message)
+	}
+	m.recent.keep(m, msg)
+	return msg
+}
+
+// recentMessages are the messages of a history decoded last, a few
+// hundred: the chunks of arrows around the position and the trace's
+// last lines, drawn again as the learner steps, with the message
+// panel's. Decoding a message by reflection under wasm takes tens of µs
+// to hundreds, and its summary as long again (a message memoizes it);
+// kept, it is a graph the collector marks, so only these few are. A
+// message read again once it left is decoded again.
+type recentMessages struct {
+	decoded map[*encodedMessage]protocol.Message
+	order   [recentSize]*encodedMessage // oldest at next
+	next    int
+}
+
+// recentSize is how many decoded messages a history keeps: more than
+// the arrows of a tall screen's chunks and the trace's last list.
+const recentSize = 512
+
+// find is enc's decoded message if it is one of the recent; nil else.
+func (r *recentMessages) find(enc *encodedMessage) protocol.Message {
+	if r == nil {
+		return nil
+	}
+	return r.decoded[enc]
+}
+
+// keep remembers msg as enc decoded, in place of the oldest kept.
+func (r *recentMessages) keep(enc *encodedMessage, msg protocol.Message) {
+	if r == nil {
+		return
+	}
+	if r.decoded == nil {
+		r.decoded = make(map[*encodedMessage]protocol.Message, recentSize)
+	}
+	if old := r.order[r.next]; old != nil {
+		delete(r.decoded, old)
+	}
+	r.order[r.next], r.decoded[enc] = enc, msg
+	r.next = (r.next + 1) % recentSize
 }
 
 // bodyArena holds a history's message bodies, copied out of the reply
