@@ -246,9 +246,9 @@ func decodeEvent(i int, w *wireEvent, names *sim.Names, memo *decodeMemo) (sim.E
 // them, byte for byte (a follower's fetch of the same partitions from
 // the same offsets, its empty answer): their events then share one
 // message (msgs, by msgKey and body), its body copied once into bodies,
-// decoded when read and kept among the history's recent few. And a history names the same few topics, subjects and states thousands
-// of times: the hand reader makes each string once (strs,
-// wireScanner.shared).
+// decoded when read, the last read kept decoded (recent). And a history
+// names the same few topics, subjects and states thousands of times:
+// the hand reader makes each string once (strs, wireScanner.shared).
 type decodeMemo struct {
 	msgs   map[[2]int]map[string]*encodedMessage
 	bodies bodyArena

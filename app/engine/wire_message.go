@@ -13,11 +13,11 @@ import (
 // history were 2.9 MB of the page's 9.3 MB live heap and most of its
 // pointers, and Go's collector under wasm marks the whole heap in one
 // task of the page's thread (29.6 ms of a 44.6 ms scroll task,
-// BENCHMARKS.md); their bodies are bytes it does not scan. A decoded
-// message is not kept: the few on screen are read again at the next
-// draw, which costs less than the collector's marking them ever after.
-// Only the last few read are kept (recentMessages): a step draws again
-// the chunk of arrows it changed, and a render the selected message.
+// BENCHMARKS.md); their bodies are bytes it does not scan. Only the
+// last few hundred read stay decoded (recentMessages): a step draws
+// again the chunk of arrows it changed and the trace's last lines, a
+// render the selected message, and decoding those at every draw cost
+// more than the collector's marking them.
 
 // encodedMessage is a message of the page's history in its wire form
 // (protocol.Encoded): its type (msgKey) and its JSON body, a piece of

@@ -214,8 +214,8 @@ type Message interface {
 // Encoded is a message kept in its encoded form until it is read. The
 // playground's page keeps a long history's messages so: decoded, they
 // are a graph of pointers that its garbage collector marks in one task
-// (BENCHMARKS.md). Decode gives the message itself, anew at each call.
-// The functions of this package that read a message's fields decode it
+// (BENCHMARKS.md). Decode gives the message itself, which its readers
+// share and never change. The functions of this package that read a message's fields decode it
 // first; code that switches on a message's type calls Decoded.
 type Encoded interface {
 	Message
