@@ -82,7 +82,7 @@ const (
 // field when set, else the classic client's version of that API (0 for
 // the APIs whose version the simulation does not vary).
 func VersionOf(m Message) int16 {
-	switch m := Decoded(m).(type) {
+	switch m := m.(type) {
 	case *ProduceRequest:
 		return orClassic(m.Version, ProduceClassicVersion)
 	case *AddPartitionsToTxnRequest:
@@ -97,6 +97,8 @@ func VersionOf(m Message) int16 {
 		return orClassic(m.Version, EndTxnClassicVersion)
 	case *TxnOffsetCommitRequest:
 		return orClassic(m.Version, TxnOffsetCommitClassicVersion)
+	case Encoded:
+		return VersionOf(m.Decode())
 	}
 	return 0
 }
@@ -216,7 +218,9 @@ type Message interface {
 // are a graph of pointers that its garbage collector marks in one task
 // (BENCHMARKS.md). Decode gives the message itself, which its readers
 // share and never change. The functions of this package that read a message's fields decode it
-// first; code that switches on a message's type calls Decoded.
+// first (after the types they know, so that the simulation's own
+// messages pay nothing); code that switches on a message's type calls
+// Decoded.
 type Encoded interface {
 	Message
 	Decode() Message
@@ -233,8 +237,11 @@ func Decoded(m Message) Message {
 // Error extracts the first non-NONE error code a response carries, so the
 // trace and the diagram can colour a response by it. Requests return NONE.
 func Error(m Message) ErrorCode {
-	if e, ok := Decoded(m).(interface{ TopError() ErrorCode }); ok {
-		return e.TopError()
+	switch m := m.(type) {
+	case interface{ TopError() ErrorCode }:
+		return m.TopError()
+	case Encoded:
+		return Error(m.Decode())
 	}
 	return NONE
 }

@@ -192,7 +192,10 @@ func FieldEquals(m Message, want map[string]FieldValue) bool {
 // lists (fieldSpecs), by the names scripts use. It reports false for a
 // message that has no walk.
 func matchFields(m Message, emit func(string, FieldValue)) bool {
-	wm, ok := Decoded(m).(walkable)
+	wm, ok := m.(walkable)
+	if e, encoded := m.(Encoded); !ok && encoded {
+		wm, ok = e.Decode().(walkable)
+	}
 	if !ok {
 		return false
 	}
@@ -230,7 +233,10 @@ const MaxFields = 400
 // "READ_COMMITTED (1)"); a nullable TransactionalId left empty reads
 // "null"; a partition reads "orders/0".
 func MessageFields(m Message) []Field {
-	wm, ok := Decoded(m).(walkable)
+	wm, ok := m.(walkable)
+	if e, encoded := m.(Encoded); !ok && encoded {
+		wm, ok = e.Decode().(walkable)
+	}
 	if !ok {
 		return nil
 	}

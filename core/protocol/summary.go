@@ -25,8 +25,10 @@ type SummaryStyle struct {
 
 // SummaryIn writes m's summary in a style; a nil style is Summary.
 func SummaryIn(m Message, st *SummaryStyle) string {
-	m = Decoded(m)
 	s, ok := m.(interface{ summarize(*fields) })
+	if e, encoded := m.(Encoded); !ok && encoded {
+		return SummaryIn(e.Decode(), st)
+	}
 	if !ok {
 		return m.Summary()
 	}
