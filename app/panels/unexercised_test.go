@@ -7,6 +7,7 @@ import (
 
 	"txnlab/app/engine"
 	"txnlab/core/safety"
+	"txnlab/core/workload"
 	"txnlab/scenarios"
 )
 
@@ -36,6 +37,23 @@ func TestUnexercisedReadsTheWorkersHistory(t *testing.T) {
 		if !exercised[m.Name] {
 			t.Errorf("no library script exercises %s", m.Name)
 		}
+	}
+}
+
+// BenchmarkUnexercised is the break tab's scan over the browser
+// benchmarks' longest history (10,000 messages) as the page holds it,
+// its messages encoded: the task that opens the break tab. Under Node,
+// as the page runs it:
+//
+//	GOOS=js GOARCH=wasm go test -run '^$' -bench Unexercised ./app/panels/
+func BenchmarkUnexercised(b *testing.B) {
+	e := workerEngine()
+	if err := e.Load(workload.Script(workload.ForMessages(10_000))); err != nil {
+		b.Fatal(err)
+	}
+	h := e.History()
+	for b.Loop() {
+		Unexercised(h)
 	}
 }
 
