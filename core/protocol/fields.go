@@ -193,10 +193,10 @@ func FieldEquals(m Message, want map[string]FieldValue) bool {
 // message that has no walk.
 func matchFields(m Message, emit func(string, FieldValue)) bool {
 	wm, ok := m.(walkable)
-	if e, encoded := m.(Encoded); !ok && encoded {
-		wm, ok = e.Decode().(walkable)
-	}
 	if !ok {
+		if e, encoded := m.(Encoded); encoded {
+			return matchFields(e.Decode(), emit)
+		}
 		return false
 	}
 	specs := fieldSpecs[msgType{m.APIKey(), m.IsResponse()}]
@@ -234,10 +234,10 @@ const MaxFields = 400
 // "null"; a partition reads "orders/0".
 func MessageFields(m Message) []Field {
 	wm, ok := m.(walkable)
-	if e, encoded := m.(Encoded); !ok && encoded {
-		wm, ok = e.Decode().(walkable)
-	}
 	if !ok {
+		if e, encoded := m.(Encoded); encoded {
+			return MessageFields(e.Decode())
+		}
 		return nil
 	}
 	w := &walker{display: true, part: -1}

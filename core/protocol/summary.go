@@ -26,10 +26,10 @@ type SummaryStyle struct {
 // SummaryIn writes m's summary in a style; a nil style is Summary.
 func SummaryIn(m Message, st *SummaryStyle) string {
 	s, ok := m.(interface{ summarize(*fields) })
-	if e, encoded := m.(Encoded); !ok && encoded {
-		return SummaryIn(e.Decode(), st)
-	}
 	if !ok {
+		if e, encoded := m.(Encoded); encoded {
+			return SummaryIn(e.Decode(), st)
+		}
 		return m.Summary()
 	}
 	f := fields{style: st}
