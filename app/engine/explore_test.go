@@ -29,7 +29,7 @@ func passes(t *testing.T, ex doc.Exercise, st exercise.ExploreState) {
 // The exploration runs in the worker and reports as it goes; once it is
 // over, neither side keeps it.
 func TestExploreInTheWorker(t *testing.T) {
-	p := newPipe()
+	p := newLoopback()
 	ex := attack("aborted-filter")
 	var states []exercise.ExploreState
 	x := p.link.Explore(ex, 1, func(st exercise.ExploreState) { states = append(states, st) })
@@ -66,7 +66,7 @@ func TestExploreInTheWorker(t *testing.T) {
 
 // Stop in the worker ends the exploration there and says so.
 func TestExploreStopsInTheWorker(t *testing.T) {
-	p := newPipe()
+	p := newLoopback()
 	var last exercise.ExploreState
 	x := p.link.Explore(attack("epoch-bump"), 1, func(st exercise.ExploreState) { last = st })
 	p.server.Receive(p.toWork[0])
@@ -89,7 +89,7 @@ func TestExploreStopsInTheWorker(t *testing.T) {
 
 // An exercise the worker cannot explore for is reported over at once.
 func TestExploreRefusedInTheWorker(t *testing.T) {
-	p := newPipe()
+	p := newLoopback()
 	var last exercise.ExploreState
 	p.link.Explore(doc.Exercise{ID: "x-goal", Kind: doc.ExerciseGoal}, 1, func(st exercise.ExploreState) { last = st })
 	p.pump()
@@ -122,12 +122,12 @@ func notifyDone(done chan<- exercise.ExploreState) func(exercise.ExploreState) {
 // page and finds the same script.
 func TestExploreFallsBackToThePage(t *testing.T) {
 	ex := attack("sequence-check")
-	p := newPipe()
+	p := newLoopback()
 	inWorker := p.link.Explore(ex, 1, func(exercise.ExploreState) {})
 	p.pump()
 	passes(t, ex, inWorker.State())
 
-	q := newPipe()
+	q := newLoopback()
 	done := make(chan exercise.ExploreState, 1)
 	x := q.link.Explore(ex, 1, notifyDone(done))
 	q.link.Fail(errors.New("the worker stopped"))

@@ -77,7 +77,7 @@ func BenchmarkRemoteHeap(b *testing.B) {
 	for b.Loop() {
 		heldRemote = nil
 		before := heapAfterGC()
-		p := newPipe()
+		p := newLoopback()
 		r := p.link.Engine()
 		if err := r.Load(workload.Script(workload.ForEvents(10000))); err != nil {
 			b.Fatal(err)
@@ -110,7 +110,7 @@ var heldRemote Engine
 //
 //	GOOS=js GOARCH=wasm go test -run '^$' -bench RemoteMark ./app/engine/
 func BenchmarkRemoteMark(b *testing.B) {
-	p := newPipe()
+	p := newLoopback()
 	r := p.link.Engine()
 	if err := r.Load(workload.Script(workload.ForMessages(10_000))); err != nil {
 		b.Fatal(err)

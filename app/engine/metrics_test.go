@@ -51,7 +51,7 @@ func TestMetricsMatchTheCLIOnEveryLibraryScript(t *testing.T) {
 			local := newSessionEngine()
 			local.Load(sc.Script)
 			lm := localMetrics(t, local)
-			p := newPipe()
+			p := newLoopback()
 			r := p.link.Engine()
 			r.Load(sc.Script)
 			if _, ok := r.Metrics(); ok {
@@ -82,7 +82,7 @@ func TestMetricsMatchTheCLIOnEveryLibraryScript(t *testing.T) {
 // transaction climbs; after the worker fails, the page's own engine
 // computes it.
 func TestMetricsFollowTheHistory(t *testing.T) {
-	p := newPipe()
+	p := newLoopback()
 	r := p.link.Engine()
 	notified := 0
 	r.Notify(func() { notified++ })

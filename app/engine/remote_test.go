@@ -14,43 +14,6 @@ import (
 	"txnlab/scenarios"
 )
 
-// pipe is the page's link and the worker's server in one process: sent
-// messages queue, and pump delivers them both ways until both are quiet,
-// as the browser's event loop would between frames.
-type pipe struct {
-	link    *Link
-	server  *Server
-	toWork  [][]byte
-	toPage  [][]byte
-	delayed bool // pump only when asked (the page sees replies late)
-}
-
-func newPipe() *pipe {
-	p := &pipe{}
-	p.server = NewServer(func(b []byte) { p.toPage = append(p.toPage, b) })
-	p.link = NewLink(func(b []byte) { p.toWork = append(p.toWork, b) }, p.pump)
-	return p
-}
-
-func (p *pipe) pump() {
-	for {
-		for len(p.toWork) > 0 {
-			m := p.toWork[0]
-			p.toWork = p.toWork[1:]
-			p.server.Receive(m)
-		}
-		more := p.server.Work(time.Hour)
-		for len(p.toPage) > 0 {
-			m := p.toPage[0]
-			p.toPage = p.toPage[1:]
-			p.link.Receive(m)
-		}
-		if !more && len(p.toWork) == 0 && len(p.toPage) == 0 {
-			return
-		}
-	}
-}
-
 var _ Engine = (*Remote)(nil)
 
 // Every library script through the worker's protocol: the page holds the
@@ -62,7 +25,7 @@ func TestRemoteMatchesTheEngineOnEveryLibraryScript(t *testing.T) {
 		t.Run(sc.Slug, func(t *testing.T) {
 			local := newSessionEngine()
 			lerr := local.Load(sc.Script)
-			p := newPipe()
+			p := newLoopback()
 			r := p.link.Engine()
 			rerr := r.Load(sc.Script)
 			if (lerr == nil) != (rerr == nil) || lerr != nil && lerr.Error() != rerr.Error() {
@@ -138,7 +101,7 @@ func jsonOf(t *testing.T, v any) string {
 // A move shows the position at once and the state a reply later; a query
 // answers once the reply came.
 func TestRemoteStateComesAReplyLater(t *testing.T) {
-	p := newPipe()
+	p := newLoopback()
 	r := p.link.Engine()
 	notified := 0
 	r.Notify(func() { notified++ })
@@ -173,7 +136,7 @@ func TestRemoteStateComesAReplyLater(t *testing.T) {
 
 // Actions and mistakes through the worker behave as the engine's own.
 func TestRemoteActsAndRefusesAsTheEngine(t *testing.T) {
-	p := newPipe()
+	p := newLoopback()
 	r := p.link.Engine()
 	src := mustScenario(t, "happy-path")
 	if err := r.Load(src); err != nil {
@@ -208,7 +171,7 @@ func TestRemoteActsAndRefusesAsTheEngine(t *testing.T) {
 // When the worker fails, the engine carries on on the page at the same
 // script and position, and a run in progress completes there.
 func TestRemoteFallsBackToThePage(t *testing.T) {
-	p := newPipe()
+	p := newLoopback()
 	r := p.link.Engine()
 	src := mustScenario(t, "happy-path")
 	if err := r.Load(src); err != nil {
@@ -253,7 +216,7 @@ func TestRemoteStatesCrossAsChanges(t *testing.T) {
 	if err := local.Load(src); err != nil {
 		t.Fatal(err)
 	}
-	p := newPipe()
+	p := newLoopback()
 	var sent []int
 	p.server.reply = func(b []byte) {
 		if strings.Contains(string(b), `"op":"state"`) {
@@ -304,7 +267,7 @@ func TestRemoteStatesCrossAsChanges(t *testing.T) {
 // same position, rather than draw a wrong state.
 func TestRemoteStateOutOfOrderFallsBack(t *testing.T) {
 	src := workload.Script(workload.ForEvents(1000))
-	p := newPipe()
+	p := newLoopback()
 	dropped := false
 	p.server.reply = func(b []byte) {
 		if !dropped && strings.Contains(string(b), `"op":"state"`) && strings.Contains(string(b), `"seq":2`) {
@@ -339,7 +302,7 @@ func TestRemoteStepsAheadOfTheLearner(t *testing.T) {
 	src := workload.Script(workload.ForEvents(1000))
 	local := newSessionEngine()
 	local.Load(src)
-	p := newPipe()
+	p := newLoopback()
 	r := p.link.Engine()
 	if err := r.Load(src); err != nil {
 		t.Fatal(err)
@@ -375,7 +338,7 @@ func TestRemoteStepsAheadOfTheLearner(t *testing.T) {
 // A worker that goes silent while the page waits for it is stalled; one
 // that answered, or says it is busy, is not.
 func TestLinkStalledWhenTheWorkerGoesSilent(t *testing.T) {
-	p := newPipe()
+	p := newLoopback()
 	r := p.link.Engine()
 	now := time.Now()
 	if p.link.Stalled(now.Add(time.Hour), 10*time.Second) {
@@ -407,7 +370,7 @@ func TestLinkStalledWhenTheWorkerGoesSilent(t *testing.T) {
 // A script that does not parse is refused at once, whether a run is in
 // flight or not; a run in flight is not lost for it, and none is.
 func TestRemoteRefusesAScriptThatDoesNotParse(t *testing.T) {
-	p := newPipe()
+	p := newLoopback()
 	r := p.link.Engine()
 	good := mustScenario(t, "happy-path")
 	// No run in flight: the run was asked for before the parse.
@@ -451,7 +414,7 @@ func TestRemoteDecodesAHistoryInSlices(t *testing.T) {
 	if err := local.Load(src); err != nil {
 		t.Fatal(err)
 	}
-	p := newPipe()
+	p := newLoopback()
 	r := p.link.Engine()
 	if err := r.Begin(src); err != nil {
 		t.Fatal(err)
@@ -504,7 +467,7 @@ func TestRemoteRunsAnUnreadableHistoryOnThePage(t *testing.T) {
 		{"the node names", `"names":["",`, `"names":["","",`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			p := newPipe()
+			p := newLoopback()
 			first, next := mustScenario(t, "happy-path"), mustScenario(t, "zombie-fencing-init")
 			r := p.link.Engine()
 			if err := r.Load(first); err != nil {

@@ -43,7 +43,7 @@ advance 50ms
 	if err := local.Load(script); err != nil {
 		t.Fatal(err)
 	}
-	p := newPipe()
+	p := newLoopback()
 	r := p.link.Engine()
 	if err := r.Load(script); err != nil {
 		t.Fatalf("through the worker: %v", err)

@@ -3,7 +3,6 @@ package panels
 import (
 	"maps"
 	"testing"
-	"time"
 
 	"txnlab/app/engine"
 	"txnlab/core/safety"
@@ -21,7 +20,7 @@ func TestUnexercisedReadsTheWorkersHistory(t *testing.T) {
 	for _, sc := range scenarios.All() {
 		local := engine.New()
 		local.Load(sc.Script)
-		remote := workerEngine()
+		remote := engine.NewLoopback()
 		remote.Load(sc.Script)
 		want, got := Unexercised(local.History()), Unexercised(remote.History())
 		if !maps.Equal(got, want) {
@@ -47,7 +46,7 @@ func TestUnexercisedReadsTheWorkersHistory(t *testing.T) {
 //
 //	GOOS=js GOARCH=wasm go test -run '^$' -bench Unexercised ./app/panels/
 func BenchmarkUnexercised(b *testing.B) {
-	e := workerEngine()
+	e := engine.NewLoopback()
 	if err := e.Load(workload.Script(workload.ForMessages(10_000))); err != nil {
 		b.Fatal(err)
 	}
@@ -55,32 +54,4 @@ func BenchmarkUnexercised(b *testing.B) {
 	for b.Loop() {
 		Unexercised(h)
 	}
-}
-
-// workerEngine is an engine whose history comes from a worker's server
-// in the same process, its messages delivered as the browser would.
-func workerEngine() engine.Engine {
-	var toWork, toPage [][]byte
-	var link *engine.Link
-	server := engine.NewServer(func(b []byte) { toPage = append(toPage, b) })
-	pump := func() {
-		for {
-			for len(toWork) > 0 {
-				m := toWork[0]
-				toWork = toWork[1:]
-				server.Receive(m)
-			}
-			more := server.Work(time.Hour)
-			for len(toPage) > 0 {
-				m := toPage[0]
-				toPage = toPage[1:]
-				link.Receive(m)
-			}
-			if !more && len(toWork)+len(toPage) == 0 {
-				return
-			}
-		}
-	}
-	link = engine.NewLink(func(b []byte) { toWork = append(toWork, b) }, pump)
-	return link.Engine()
 }
