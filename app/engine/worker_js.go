@@ -13,6 +13,18 @@ import (
 // worker turns to it.
 const workerSlice = 8 * time.Millisecond
 
+// warmQuiet is how long the page must have said nothing, and been told
+// nothing, before the worker warms its code (warm.go).
+const warmQuiet = time.Second
+
+// later is the later of a and b.
+func later(a, b time.Time) time.Time {
+	if a.After(b) {
+		return a
+	}
+	return b
+}
+
 // busyEvery is how often a worker at work says so (Link.Stalled).
 const busyEvery = time.Second
 
@@ -25,15 +37,18 @@ func InWorker() bool {
 
 // ServeWorker runs the engines of the page that started this worker, and
 // never returns. Messages are strings of JSON (worker.go); the ones that
-// came before Go ran wait in self.engineQueued.
-func ServeWorker() {
+// came before Go ran wait in self.engineQueued. While it has nothing to
+// do, it runs warm's scripts once (warm.go), so that the page's first
+// playground finds that code compiled.
+func ServeWorker(warm Warm) {
 	self := js.Global()
 	post := self.Get("postMessage")
 	var srv *Server
-	var posted time.Time
+	var posted, heard time.Time
 	srv = NewServer(func(b []byte) { post.Invoke(string(b)); posted = time.Now() })
 	wake := make(chan struct{}, 1)
 	receive := func(v js.Value) {
+		heard = time.Now()
 		if v.Type() == js.TypeString {
 			srv.Receive([]byte(v.String()))
 		}
@@ -53,6 +68,7 @@ func ServeWorker() {
 		self.Set("engineQueued", js.Undefined())
 	}
 	srv.Ready()
+	pieces := warm.pieces()
 	for {
 		more, err := work(srv)
 		if err != nil {
@@ -68,6 +84,24 @@ func ServeWorker() {
 			}
 			// Give the event loop a turn: the page's next move may be
 			// waiting.
+			time.Sleep(time.Millisecond)
+			continue
+		}
+		if len(pieces) > 0 {
+			// Warm the page's code (warm.go) once the page has been
+			// quiet a while, one piece, then let the event loop
+			// deliver what came meanwhile: the page is then likely
+			// idle too, and on a machine of two cores a warm-up
+			// beside the page's own work slows that work down.
+			if wait := warmQuiet - time.Since(later(heard, posted)); wait > 0 {
+				select {
+				case <-wake:
+				case <-time.After(wait):
+				}
+				continue
+			}
+			warmOne(pieces[0])
+			pieces = pieces[1:]
 			time.Sleep(time.Millisecond)
 			continue
 		}

@@ -6,4 +6,4 @@ package engine
 func InWorker() bool { return false }
 
 // ServeWorker is the worker's loop, which exists only in the browser.
-func ServeWorker() { panic("session: ServeWorker runs only in a Web Worker") }
+func ServeWorker(warm Warm) { panic("session: ServeWorker runs only in a Web Worker") }

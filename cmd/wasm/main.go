@@ -21,7 +21,7 @@ import (
 
 func main() {
 	if engine.InWorker() {
-		engine.ServeWorker()
+		engine.ServeWorker(playground.Warm())
 		return
 	}
 	pages.Register()

@@ -1,0 +1,109 @@
+package engine
+
+import (
+	"time"
+
+	"txnlab/core/scenario"
+)
+
+// Warming the page's code from the worker. Chrome compiles each function
+// of a WebAssembly module at its first call, on the thread that makes
+// it, and the module the page hands its worker (web/engine-worker.js) is
+// the page's own compiled module: a function the worker has called is
+// compiled for the page as well. Without this, a lesson's first
+// playground compiles the scenario parser, the page's side of the
+// worker's protocol and the diagram in the tasks that boot it
+// (TestProfileLessonPage: wasm.CompileLazy, 57 of a 77 ms task, with
+// scenario.Parse its largest caller). The worker is idle while the
+// learner reads, so it calls them first, a piece at a time between its
+// messages, on its own thread. BenchmarkLessonFirstPlayground, against
+// the code before (interleaved, six runs of three cold loads each): the
+// page compiles about 133 functions rather than 390 when the first
+// playground runs, in 20-64 ms rather than 64-171; go-app's mounting and
+// the components' plumbing, which need a document, remain.
+
+// Warm is what the worker warms the page's code with (ServeWorker).
+type Warm struct {
+	// Scripts: the first is run end to end through the page's side of
+	// the protocol, the others parsed.
+	Scripts []string
+	// Draw, when set, is called on that run's engine at each position
+	// the warm-up visits, to draw it as a playground would, but into
+	// nothing: the worker has no document.
+	Draw func(Engine)
+}
+
+// pieces are the warm-up, one for each pause of the worker, so that a
+// request from the page waits for one piece at most: the first script
+// run through a loopback, then read and drawn at its end, middle and
+// start, stepped, and the other scripts parsed, a few at a time.
+func (w Warm) pieces() []func() {
+	if len(w.Scripts) == 0 {
+		return nil
+	}
+	lb := newLoopback()
+	e := lb.link.Engine()
+	ran := false
+	pieces := []func(){func() { ran = warmRun(lb, e, w.Scripts[0]) }}
+	for _, at := range []func() int{e.Len, func() int { return e.Len() / 2 }, func() int { return 1 }, func() int { return 0 }} {
+		pieces = append(pieces, func() {
+			if ran {
+				warmRead(lb, e, at(), w.Draw)
+			}
+		})
+	}
+	pieces = append(pieces, func() {
+		if ran {
+			e.Step()
+			lb.pump()
+			e.StepBack()
+			lb.pump()
+		}
+	})
+	const parsed = 8 // scripts a piece: a few ms once the parser is compiled
+	for i := 1; i < len(w.Scripts); i += parsed {
+		batch := w.Scripts[i:min(i+parsed, len(w.Scripts))]
+		pieces = append(pieces, func() {
+			for _, src := range batch {
+				scenario.Parse(scriptFile, src)
+			}
+		})
+	}
+	return pieces
+}
+
+// warmRun runs src on e, an engine of lb, as a playground does: begun
+// and worked to its end. It reports whether the run was read.
+func warmRun(lb *loopback, e *Remote, src string) bool {
+	if e.Begin(src) != nil {
+		return false
+	}
+	// The loopback answers every request within pump: a run is done
+	// within a few rounds, and a bug here must not spin the worker.
+	for range 100 {
+		lb.pump()
+		if done, err := e.Work(time.Hour); done || err != nil {
+			return err == nil
+		}
+	}
+	return false
+}
+
+// warmRead moves e to pos and reads it as a playground does, drawn by
+// draw when it is set.
+func warmRead(lb *loopback, e *Remote, pos int, draw func(Engine)) {
+	e.Seek(pos)
+	lb.pump()
+	e.Snapshot()
+	e.Violations()
+	e.Results()
+	if draw != nil {
+		draw(e)
+	}
+}
+
+// warmOne runs a piece, its panic dropped.
+func warmOne(piece func()) {
+	defer func() { recover() }()
+	piece()
+}
