@@ -871,6 +871,61 @@ func lessonPageMoves(br *browser) {
 	})`, chromedp.EvalAwaitPromise)
 }
 
+// BenchmarkLessonFirstPlayground is a learner who reads the first screen
+// of lesson 03 for a few seconds, then scrolls to its first playground,
+// which runs as it comes into view, and steps it three times. It reports
+// the longest main-thread task of that (and its CPU time: on a loaded
+// machine a task's duration counts its waits for a core) and the time
+// the page's thread spent compiling wasm functions at their first call
+// (V8's wasm.CompileLazy), which the engine's worker does for the page
+// while the learner reads (app/engine/warm.go), median of three cold
+// loads.
+// BenchmarkLessonPage scrolls at once instead, while both threads start.
+func BenchmarkLessonFirstPlayground(b *testing.B) {
+	const loads = 3
+	var tasks, cpu, compile, compiles []float64
+	for b.Loop() {
+		for range loads {
+			br := newBenchBrowser(b)
+			br.open("/lessons/03-transaction-protocols")
+			time.Sleep(readingFirstScreen)
+			events := traceMain(br, []string{"toplevel", "__metadata", "v8.wasm"}, func() {
+				pg := `.embedded-playground`
+				br.do(chromedp.ScrollIntoView(chromedp.CSS(pg)))
+				if eval[bool](br, `document.querySelector(".embedded-playground").dataset.state === "idle"`) {
+					br.click(pg + ` button[data-action="run"]`) // a question guards it
+				}
+				br.waitFor("the first playground to run", `document.querySelector(".embedded-playground").dataset.state === "ready"`)
+				for range 3 {
+					br.click(pg + ` button[data-action="step"]`)
+				}
+			})
+			longest, longestCPU, ms, n := 0.0, 0.0, 0.0, 0.0
+			for _, e := range events {
+				if isTask(e) && e.Dur/1000 > longest {
+					longest, longestCPU = e.Dur/1000, e.Tdur/1000
+				}
+				if e.Ph == "X" && e.Name == "wasm.CompileLazy" {
+					ms, n = ms+e.Dur/1000, n+1
+				}
+			}
+			tasks, cpu = append(tasks, longest), append(cpu, longestCPU)
+			compile, compiles = append(compile, ms), append(compiles, n)
+		}
+	}
+	t, tc, c, n := summarize(tasks), summarize(cpu), summarize(compile), summarize(compiles)
+	b.Logf("longest task %.1f ms (its CPU time %.1f), compiling %.1f ms in %.0f functions", tasks, cpu, compile, compiles)
+	b.ReportMetric(t.p50, "ms/first-playground-task-max")
+	b.ReportMetric(tc.p50, "ms/first-playground-task-cpu")
+	b.ReportMetric(c.p50, "ms/first-playground-compile")
+	b.ReportMetric(n.p50, "functions/first-playground-compiled")
+	b.ReportMetric(0, "ns/op")
+}
+
+// readingFirstScreen is how long BenchmarkLessonFirstPlayground's learner
+// reads before scrolling.
+const readingFirstScreen = 3 * time.Second
+
 // BenchmarkTypingInALongScript pastes a 4,999-line script, then types ten
 // characters in its middle, 100 ms apart (a steady typist), and reports
 // the longest task the page's main thread ran per keystroke (the page
