@@ -217,6 +217,14 @@ func report(dir, wasm string, h host) string {
 	add("… the longest task's CPU time (the thread's own: a task's duration counts its waits for a core), for comparison", "", v, ok, 0, true, "%.1f", " ms")
 	v, ok = br.get("BenchmarkLessonPage", "ms/lesson-frame-max")
 	add("… longest interval between frames", "", v, ok, 0, true, "%.1f", " ms")
+	v, ok = br.get("BenchmarkLessonFirstPlayground", "ms/first-playground-task-max")
+	add("Lesson 03's first playground, run and stepped after 3 s of reading: longest main-thread task (median of 3 cold loads)", "≤ 16 ms", v, ok, 16, true, "%.1f", " ms")
+	v, ok = br.get("BenchmarkLessonFirstPlayground", "ms/first-playground-task-cpu")
+	add("… that task's CPU time, for comparison", "", v, ok, 0, true, "%.1f", " ms")
+	v, ok = br.get("BenchmarkLessonFirstPlayground", "ms/first-playground-compile")
+	add("… the page's thread compiling wasm functions at their first call (the worker warms the page's code while the learner reads)", "", v, ok, 0, true, "%.1f", " ms")
+	v, ok = br.get("BenchmarkLessonFirstPlayground", "functions/first-playground-compiled")
+	add("… functions it compiled", "", v, ok, 0, true, "%.0f", "")
 
 	for _, s := range []struct{ what, unit string }{
 		{"Seek, 10,000-event history: Step back, new position drawn (slowest of 30)", "ms/stepback-pos-max"},
