@@ -13,17 +13,10 @@ import (
 // worker turns to it.
 const workerSlice = 8 * time.Millisecond
 
-// warmQuiet is how long the page must have said nothing, and been told
-// nothing, before the worker warms its code (warm.go).
+// warmQuiet is how long the worker waits, with the page silent, before
+// it warms the page's code (warm.go): it starts beside the page's own
+// start, and on a machine of two cores a warm-up then slows the page.
 const warmQuiet = time.Second
-
-// later is the later of a and b.
-func later(a, b time.Time) time.Time {
-	if a.After(b) {
-		return a
-	}
-	return b
-}
 
 // busyEvery is how often a worker at work says so (Link.Stalled).
 const busyEvery = time.Second
@@ -44,12 +37,13 @@ func ServeWorker(warm Warm) {
 	self := js.Global()
 	post := self.Get("postMessage")
 	var srv *Server
-	var posted, heard time.Time
+	var posted time.Time
 	srv = NewServer(func(b []byte) { post.Invoke(string(b)); posted = time.Now() })
 	wake := make(chan struct{}, 1)
+	asked := false // whether the page has asked anything yet
 	receive := func(v js.Value) {
-		heard = time.Now()
 		if v.Type() == js.TypeString {
+			asked = true
 			srv.Receive([]byte(v.String()))
 		}
 		select {
@@ -69,6 +63,7 @@ func ServeWorker(warm Warm) {
 	}
 	srv.Ready()
 	pieces := warm.pieces()
+	quietFrom := time.Now()
 	for {
 		more, err := work(srv)
 		if err != nil {
@@ -87,13 +82,17 @@ func ServeWorker(warm Warm) {
 			time.Sleep(time.Millisecond)
 			continue
 		}
+		if asked {
+			// The page's playgrounds have begun (their first run
+			// compiles what the warm-up would have): a warm-up now
+			// could only slow a move of the learner's.
+			pieces = nil
+		}
 		if len(pieces) > 0 {
-			// Warm the page's code (warm.go) once the page has been
-			// quiet a while, one piece, then let the event loop
-			// deliver what came meanwhile: the page is then likely
-			// idle too, and on a machine of two cores a warm-up
-			// beside the page's own work slows that work down.
-			if wait := warmQuiet - time.Since(later(heard, posted)); wait > 0 {
+			// Warm the page's code (warm.go) a piece at a time once the
+			// page has had a moment to start, then let the event loop
+			// deliver what came meanwhile.
+			if wait := warmQuiet - time.Since(quietFrom); wait > 0 {
 				select {
 				case <-wake:
 				case <-time.After(wait):
