@@ -63,8 +63,10 @@ const (
 )
 
 // The garbage collector runs on the page's one thread: a cycle marks the
-// whole heap in one go (about 130 ms for a history of 28,000 events), a
-// frame the page misses. The simulation allocates fast, so at Go's
+// whole heap in one go, a frame the page may miss (about 130 ms for a
+// history of 28,000 events while the page kept its messages decoded; 3
+// to 4 ms under Node for the page's side of it since they stay encoded,
+// app/engine's BenchmarkRemoteMark). The simulation allocates fast, so at Go's
 // default pace (GOGC 100) replays collect often; the browser collects
 // half as often, within a bound on the heap.
 const (
