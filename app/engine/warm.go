@@ -19,8 +19,9 @@ import (
 // messages, on its own thread. BenchmarkLessonFirstPlayground, against
 // the code before (interleaved, six runs of three cold loads each): the
 // page compiles about 133 functions rather than 390 when the first
-// playground runs, in 20-64 ms rather than 64-171; go-app's mounting and
-// the components' plumbing, which need a document, remain.
+// playground runs, in 16-79 ms rather than 50-171 (medians 30-58 against
+// 79-117); go-app's mounting and the components' plumbing, which need a
+// document, remain.
 
 // Warm is what the worker warms the page's code with (ServeWorker).
 type Warm struct {

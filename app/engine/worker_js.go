@@ -13,10 +13,10 @@ import (
 // worker turns to it.
 const workerSlice = 8 * time.Millisecond
 
-// warmQuiet is how long the worker waits, with the page silent, before
-// it warms the page's code (warm.go): it starts beside the page's own
-// start, and on a machine of two cores a warm-up then slows the page.
-const warmQuiet = time.Second
+// warmPageAfter is how long after it starts the worker waits before it warms
+// the page's code (warm.go): it starts beside the page's own start, and
+// on a machine of two cores a warm-up then slowed the page.
+const warmPageAfter = time.Second
 
 // busyEvery is how often a worker at work says so (Link.Stalled).
 const busyEvery = time.Second
@@ -30,9 +30,9 @@ func InWorker() bool {
 
 // ServeWorker runs the engines of the page that started this worker, and
 // never returns. Messages are strings of JSON (worker.go); the ones that
-// came before Go ran wait in self.engineQueued. While it has nothing to
-// do, it runs warm's scripts once (warm.go), so that the page's first
-// playground finds that code compiled.
+// came before Go ran wait in self.engineQueued. Until the page first
+// asks it something, it runs warm's scripts (warm.go), so that the
+// page's first playground finds that code compiled.
 func ServeWorker(warm Warm) {
 	self := js.Global()
 	post := self.Get("postMessage")
@@ -63,7 +63,7 @@ func ServeWorker(warm Warm) {
 	}
 	srv.Ready()
 	pieces := warm.pieces()
-	quietFrom := time.Now()
+	started := time.Now()
 	for {
 		more, err := work(srv)
 		if err != nil {
@@ -92,7 +92,7 @@ func ServeWorker(warm Warm) {
 			// Warm the page's code (warm.go) a piece at a time once the
 			// page has had a moment to start, then let the event loop
 			// deliver what came meanwhile.
-			if wait := warmQuiet - time.Since(quietFrom); wait > 0 {
+			if wait := warmPageAfter - time.Since(started); wait > 0 {
 				select {
 				case <-wake:
 				case <-time.After(wait):
