@@ -1,10 +1,6 @@
 package engine
 
-import (
-	"time"
-
-	"txnlab/core/scenario"
-)
+import "txnlab/core/scenario"
 
 // Warming the page's code from the worker. Chrome compiles each function
 // of a WebAssembly module at its first call, on the thread that makes
@@ -45,7 +41,8 @@ func (w Warm) pieces() []func() {
 	lb := newLoopback()
 	e := lb.link.Engine()
 	ran := false
-	pieces := []func(){func() { ran = warmRun(lb, e, w.Scripts[0]) }}
+	// Load is the page's Begin and Work, the loopback's pump its wait.
+	pieces := []func(){func() { ran = e.Load(w.Scripts[0]) == nil }}
 	for _, at := range []func() int{e.Len, func() int { return e.Len() / 2 }, func() int { return 1 }, func() int { return 0 }} {
 		pieces = append(pieces, func() {
 			if ran {
@@ -71,23 +68,6 @@ func (w Warm) pieces() []func() {
 		})
 	}
 	return pieces
-}
-
-// warmRun runs src on e, an engine of lb, as a playground does: begun
-// and worked to its end. It reports whether the run was read.
-func warmRun(lb *loopback, e *Remote, src string) bool {
-	if e.Begin(src) != nil {
-		return false
-	}
-	// The loopback answers every request within pump: a run is done
-	// within a few rounds, and a bug here must not spin the worker.
-	for range 100 {
-		lb.pump()
-		if done, err := e.Work(time.Hour); done || err != nil {
-			return err == nil
-		}
-	}
-	return false
 }
 
 // warmRead moves e to pos and reads it as a playground does, drawn by
