@@ -6,7 +6,8 @@
 //	go run ./cmd/benchreport -in out/bench -wasm web/app.wasm -md BENCHMARKS.md
 //
 // The inputs, in -in: start.txt (the date and /proc/loadavg when the run
-// began), sim-native.txt, sim-wasm.txt, seek-native.txt and browser.txt
+// began), loads.txt (each step's name, the load it began at and the
+// seconds it waited for a quiet machine), sim-native.txt, sim-wasm.txt, seek-native.txt and browser.txt
 // (`go test -bench` outputs), explore.txt (`txnlab explore`'s summary).
 // A missing input leaves its figures "not measured".
 package main
@@ -324,6 +325,9 @@ func report(dir, wasm string, h host) string {
 	fmt.Fprintf(&b, "Taken %s with `make bench` on commit %s.\n", date, h.Commit)
 	fmt.Fprintf(&b, "Machine: %s, %d cores, %s memory, %s; %s; %s; Node %s.\n", h.CPU, h.Cores, h.Memory, h.OS, h.Go, h.Chromium, h.Node)
 	fmt.Fprintf(&b, "Load average %s when the run began and %s when it ended: the machine is shared, so a loaded run's figures are upper bounds.\n", loadStart, loadEnd)
+	if steps := stepLoads(readFile(dir, "loads.txt")); steps != "" {
+		fmt.Fprintf(&b, "Each step waited for the load average to fall under 1 (at most three minutes) and began at: %s.\n", steps)
+	}
 	fmt.Fprintln(&b)
 	fmt.Fprintln(&b, "| what | measured | budget | |")
 	fmt.Fprintln(&b, "|---|---:|---|---|")
@@ -342,14 +346,35 @@ func report(dir, wasm string, h host) string {
 	return b.String()
 }
 
-// commands are what `make bench` runs, as the Makefile has them.
+// stepLoads is loads.txt ("NAME LOAD WAITED" a line) as prose: "start
+// 0.42 (waited 85 s), sim-wasm 0.61, …"; "" when there is none.
+func stepLoads(s string) string {
+	var parts []string
+	for _, line := range strings.Split(s, "\n") {
+		f := strings.Fields(line)
+		if len(f) < 2 {
+			continue
+		}
+		p := f[0] + " " + f[1]
+		if len(f) >= 3 && f[2] != "0" {
+			p += " (waited " + f[2] + " s)"
+		}
+		parts = append(parts, p)
+	}
+	return strings.Join(parts, ", ")
+}
+
+// commands are what `make bench` runs, as the Makefile has them (the
+// test binaries built first, each run from its package's directory,
+// each step after the machine has settled).
 var commands = []string{
 	"make wasm floor   # floor: cmd/floor, a bare go-app page, into out/floor",
-	"go test -run '^$' -bench Simulation -benchtime 5x ./core/scenario",
-	"GOOS=js GOARCH=wasm go test $(WASM_FLAGS) -run '^$' -bench Simulation -benchtime 5x ./core/scenario   # the app's build flags; PATH has $(go env GOROOT)/lib/wasm",
-	"go test -run '^$' -bench EngineSeek -benchtime 3x ./app/engine/",
+	"go test -c ./core/scenario; GOOS=js GOARCH=wasm go test -c $(WASM_FLAGS) ./core/scenario; go test -c ./app/engine ./app/e2e   # every binary before any step",
+	"scenario.test -test.run '^$' -test.bench Simulation -test.benchtime 5x",
+	"go_js_wasm_exec scenario-wasm.test -test.run '^$' -test.bench Simulation -test.benchtime 5x   # the app's build flags, under Node; PATH has $(go env GOROOT)/lib/wasm",
+	"engine.test -test.run '^$' -test.bench EngineSeek -test.benchtime 3x",
 	"bin/txnlab explore --runs 2000 --jobs 2",
-	"FLOOR_WEB=out/floor go test -count=1 -run '^$' -bench . -benchtime 1x ./app/e2e/   # headless Chromium",
+	"FLOOR_WEB=out/floor e2e.test -test.run '^$' -test.bench . -test.benchtime 1x   # headless Chromium",
 	"go run ./cmd/benchreport -in out/bench -wasm web/app.wasm -md BENCHMARKS.md",
 }
 

@@ -42,12 +42,14 @@ func TestReportJudgesEveryBudget(t *testing.T) {
 		}
 	}
 	write("start.txt", "2026-11-30T08:00Z\n1.25 2.00 3.00 1/200 1234\n")
+	write("loads.txt", "start 0.95 85\nsim-wasm 0.61 0\n")
 	write("browser.txt", browserOut)
 	write("explore.txt", "explore: 2000 runs in 7.1s (281.7 runs/s, 3120 events/run, 2 job(s)), seeds 1..2000, nothing broken\n")
 	write("app.wasm", strings.Repeat("x", 1000))
 	r := report(dir, filepath.Join(dir, "app.wasm"), host{CPU: "Test CPU", Cores: 2, Commit: "abc123"})
 	for _, want := range []string{
 		beginMarker, endMarker, "2026-11-30T08:00Z", "Test CPU, 2 cores", "Load average 1.25",
+		"began at: start 0.95 (waited 85 s), sim-wasm 0.61.",
 		"| 1.82 s | ≤ 1.0 s | **not met** (1.8× the budget) |",
 		"| 42 ms | ≤ 50 ms | met |",
 		"| 1.30× | ≤ 1.3× | met |",
