@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/chromedp/cdproto/page"
 	"github.com/chromedp/chromedp"
 
 	"txnlab/lessons"
@@ -456,5 +457,67 @@ func TestALessonDiagramAtItsStartShowsItsWholeHint(t *testing.T) {
 	})()`)
 	if cut > 0 {
 		t.Errorf("the hint runs %.0f px past the bottom of the diagram's box", cut)
+	}
+}
+
+// TestLessonTextReadBackFromThePage: the page data leaves the lesson's
+// runs of text out (the page has them), so the app reads them back from
+// the server's page before its first render. Once it has drawn the lesson
+// its own way, every run of text reads as the server's page did, in
+// Chinese; and a page that lost a run before the app started (an
+// extension, a translator) is fetched whole rather than shown with a
+// hole.
+func TestLessonTextReadBackFromThePage(t *testing.T) {
+	const path = "/zh/lessons/03-transaction-protocols"
+	course, err := lessons.Embedded()
+	if err != nil {
+		t.Fatal(err)
+	}
+	les, ok := course.Lesson(doc.Chinese, "03-transaction-protocols")
+	if !ok {
+		t.Fatal("no Chinese lesson 03")
+	}
+	texts := 0
+	for _, s := range les.Segments {
+		if s.IsText() {
+			texts++
+		}
+	}
+	const shown = `[...document.querySelectorAll("article.lesson .lesson-text")].map(e => e.textContent)`
+	server := func(b *browser) []string {
+		return eval[[]string](b, `fetch(location.pathname).then(r => r.text()).then(h =>
+			[...new DOMParser().parseFromString(h, "text/html").querySelectorAll("article.lesson .lesson-text")].map(e => e.textContent))`, chromedp.EvalAwaitPromise)
+	}
+	// The app has drawn the lesson itself once the page data, which only
+	// the server renders, is gone.
+	const drawn = `!document.getElementById("page-data") && document.querySelectorAll("article.lesson .lesson-text").length > 0`
+
+	b := newBrowser(t)
+	b.open(path)
+	b.waitFor("the app's own lesson", drawn)
+	want := server(b)
+	if len(want) != texts {
+		t.Fatalf("the server's page has %d runs of text, the lesson %d", len(want), texts)
+	}
+	got := eval[[]string](b, shown)
+	if strings.Join(got, "\n---\n") != strings.Join(want, "\n---\n") {
+		t.Errorf("after the app drew the lesson, its %d runs of text are not the server's %d:\n%q\nwant\n%q", len(got), len(want), got, want)
+	}
+	const fetched = `performance.getEntriesByType("resource").some(e => e.name.endsWith("/lesson-data/zh/03-transaction-protocols.json"))`
+	if eval[bool](b, fetched) {
+		t.Error("the app fetched the lesson it had in the page")
+	}
+
+	lost := newBrowser(t)
+	if _, err := chromedp.Call(lost.ctx, page.AddScriptToEvaluateOnNewDocument, page.AddScriptToEvaluateOnNewDocumentParams{Source: `addEventListener("DOMContentLoaded", () => document.querySelector('.lesson-text[data-segment]')?.remove())`}); err != nil {
+		t.Fatal(err)
+	}
+	lost.open(path)
+	lost.waitFor("the lesson fetched whole", drawn+` && document.querySelectorAll("article.lesson .lesson-text").length === `+strconv.Itoa(texts))
+	if got := eval[[]string](lost, shown); strings.Join(got, "\n---\n") != strings.Join(want, "\n---\n") {
+		t.Errorf("a page that lost a run of text shows %q, want the whole lesson %q", got, want)
+	}
+	if !eval[bool](lost, fetched) {
+		t.Error("a page that lost a run of text was not fetched whole")
 	}
 }

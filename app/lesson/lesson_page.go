@@ -204,7 +204,7 @@ func (p *lessonPage) renderLesson() app.UI {
 				app.Text(" "+uitext.Tr(p.lang, "after.showall")),
 			)
 		}),
-		app.Range(les.Segments).Slice(func(i int) app.UI { return p.renderSegment(les.Segments[i]) }),
+		app.Range(les.Segments).Slice(func(i int) app.UI { return p.renderSegment(i) }),
 		calibrationLine(p.lang, prog, p.questionIDs()),
 		p.renderPrevNext(),
 	)
@@ -252,8 +252,10 @@ func newCard(lang doc.Lang, les *doc.Lesson, q *doc.Question, lesson string) *qu
 	return c
 }
 
-func (p *lessonPage) renderSegment(s doc.Segment) app.UI {
+// renderSegment is the lesson's segment i.
+func (p *lessonPage) renderSegment(i int) app.UI {
 	les := p.lesson
+	s := les.Segments[i]
 	switch {
 	case s.Scenario != "":
 		sc, ok := les.ScenarioByID(s.Scenario)
@@ -290,8 +292,7 @@ func (p *lessonPage) renderSegment(s doc.Segment) app.UI {
 		}
 		return nil
 	}
-	// go-app's Raw needs one root element: the run of blocks is wrapped.
-	return app.Raw(`<div class="lesson-text">` + s.HTML + `</div>`)
+	return site.LessonText(i, s.HTML)
 }
 
 func (p *lessonPage) renderPrevNext() app.UI {

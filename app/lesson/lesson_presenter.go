@@ -134,7 +134,7 @@ func (p *lessonPage) renderPresenter() app.UI {
 	}
 	var body app.UI = app.P().Class("notice").Text(uitext.Tr(l, "pres.noblocks"))
 	if len(slides) > 0 {
-		body = p.renderSegment(les.Segments[slides[p.slide]])
+		body = p.renderSegment(slides[p.slide])
 	}
 	return app.Div().Class("lesson-presenter").Body(
 		playground.PresenterBar(l, &p.Presenter, extra,

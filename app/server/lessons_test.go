@@ -11,6 +11,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -274,6 +275,61 @@ func TestTheReviewSaysItsRoundComes(t *testing.T) {
 		rec := get(t, s, path)
 		if rec.Code != http.StatusOK || !strings.Contains(rec.Body.String(), want) {
 			t.Errorf("%s: %d, without %q", path, rec.Code, want)
+		}
+	}
+}
+
+// A lesson page carries each run of the lesson's text once: in the page,
+// numbered for the browser to read back, and not again in the page data
+// (which keeps every other segment whole: the answers' folded parts, the
+// blocks mounted in place).
+func TestLessonPageCarriesItsTextOnce(t *testing.T) {
+	s := newLessonServer(t)
+	course, err := lessons.Embedded()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, lang := range []doc.Lang{doc.English, doc.Chinese} {
+		les, ok := course.Lesson(lang, "03-transaction-protocols")
+		if !ok {
+			t.Fatalf("no lesson 03 in %s", lang)
+		}
+		path := "/lessons/03-transaction-protocols"
+		if lang == doc.Chinese {
+			path = "/zh" + path
+		}
+		page := get(t, s, path).Body.String()
+		m := regexp.MustCompile(`(?s)<script type="application/json" id="page-data">(.*?)</script>`).FindStringSubmatch(page)
+		if m == nil {
+			t.Fatalf("GET %s: no page data", path)
+		}
+		var data struct{ Lesson *doc.Lesson }
+		if err := json.Unmarshal([]byte(m[1]), &data); err != nil || data.Lesson == nil {
+			t.Fatalf("GET %s: the page data does not decode to a lesson: %v", path, err)
+		}
+		if len(data.Lesson.Segments) != len(les.Segments) {
+			t.Fatalf("GET %s: %d segments in the page data, the lesson has %d", path, len(data.Lesson.Segments), len(les.Segments))
+		}
+		texts, afters := 0, 0
+		for i, seg := range les.Segments {
+			got := data.Lesson.Segments[i]
+			switch {
+			case seg.IsText():
+				texts++
+				if got.HTML != "" {
+					t.Errorf("GET %s: segment %d's text is in the page data again", path, i)
+				}
+				if div := `<div class="lesson-text" data-segment="` + strconv.Itoa(i) + `">` + seg.HTML + `</div>`; !strings.Contains(page, div) {
+					t.Errorf("GET %s: segment %d's text is not in the page as %.80q…", path, i, div)
+				}
+			case got != seg:
+				t.Errorf("GET %s: segment %d in the page data is %+v, want %+v", path, i, got, seg)
+			case seg.After != "":
+				afters++
+			}
+		}
+		if texts == 0 || afters == 0 {
+			t.Errorf("GET %s: %d runs of text and %d folded answers: the test checks neither kind", path, texts, afters)
 		}
 	}
 }

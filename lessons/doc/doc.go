@@ -80,6 +80,12 @@ type Segment struct {
 	After string `json:",omitempty"`
 }
 
+// IsText reports whether s is a run of the lesson's own text (HTML alone),
+// not a block mounted in its place or an answer's folded part.
+func (s Segment) IsText() bool {
+	return s.Scenario == "" && s.Question == "" && s.Exercise == "" && s.After == ""
+}
+
 // Scenario is a ```scenario block: a script that becomes an embedded
 // playground.
 type Scenario struct {
