@@ -142,8 +142,9 @@ run: wasm
 
 # Benchmarks, each output saved under BENCH_OUT, then the figures written
 # into BENCHMARKS.md between its markers (cmd/benchreport), with the date,
-# the machine and each budget. About ten minutes on 2 cores; run it on a
-# quiet machine (the load average is recorded with the figures).
+# the machine and each budget. About six minutes on 2 cores, more when a
+# step waits; run it on a quiet machine (the load average is recorded
+# with the figures).
 #
 # Every benchmark binary is built before the first one runs, and each
 # step waits for the machine to settle (the 1-minute load average under

@@ -7,8 +7,9 @@
 //
 // The inputs, in -in: start.txt (the date and /proc/loadavg when the run
 // began), loads.txt (each step's name, the load it began at and the
-// seconds it waited for a quiet machine), sim-native.txt, sim-wasm.txt, seek-native.txt and browser.txt
-// (`go test -bench` outputs), explore.txt (`txnlab explore`'s summary).
+// seconds it waited for a quiet machine), sim-native.txt, sim-wasm.txt,
+// seek-native.txt and browser.txt (`go test -bench` outputs), explore.txt
+// (`txnlab explore`'s summary).
 // A missing input leaves its figures "not measured".
 package main
 
@@ -326,7 +327,7 @@ func report(dir, wasm string, h host) string {
 	fmt.Fprintf(&b, "Machine: %s, %d cores, %s memory, %s; %s; %s; Node %s.\n", h.CPU, h.Cores, h.Memory, h.OS, h.Go, h.Chromium, h.Node)
 	fmt.Fprintf(&b, "Load average %s when the run began and %s when it ended: the machine is shared, so a loaded run's figures are upper bounds.\n", loadStart, loadEnd)
 	if steps := stepLoads(readFile(dir, "loads.txt")); steps != "" {
-		fmt.Fprintf(&b, "Each step waited for the load average to fall under 1 (at most three minutes) and began at: %s.\n", steps)
+		fmt.Fprintf(&b, "Each step waited for the load average to fall under 1 (at most BENCH_SETTLE seconds) and began at: %s.\n", steps)
 	}
 	fmt.Fprintln(&b)
 	fmt.Fprintln(&b, "| what | measured | budget | |")
