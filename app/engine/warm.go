@@ -32,8 +32,8 @@ type Warm struct {
 
 // pieces are the warm-up, one for each pause of the worker, so that a
 // request from the page waits for one piece at most: the first script
-// run through a loopback, then read and drawn at its end, middle and
-// start, stepped, and the other scripts parsed, a few at a time.
+// run through a loopback, then read and drawn at its end, middle, first
+// step and start, stepped, and the other scripts parsed, a few at a time.
 func (w Warm) pieces() []func() {
 	if len(w.Scripts) == 0 {
 		return nil

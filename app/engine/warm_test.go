@@ -8,7 +8,7 @@ import (
 
 // TestWarmUpReadsTheWholeRun: the worker's warm-up runs a library script
 // through the page's side of the protocol to its end and draws it at its
-// end, middle and start, as a playground does, and every piece of it
+// end, middle, first step and start, as a playground does, and every piece of it
 // finishes without a panic (the worker would drop one silently, and the
 // page would compile that code itself again).
 func TestWarmUpReadsTheWholeRun(t *testing.T) {

@@ -7,7 +7,8 @@ import (
 
 // Warm is what the engine's worker warms the page's code with while it
 // waits for its first request (engine.ServeWorker): the library's
-// scripts, the chapter's first, and WarmDraw.
+// scripts in the library's order (by name: abort.scenario is the one
+// run), and WarmDraw.
 func Warm() engine.Warm {
 	w := engine.Warm{Draw: WarmDraw}
 	for _, s := range scenarios.All() {
