@@ -89,6 +89,32 @@ func (d *lessonData) knownPage(path string) bool {
 	return false
 }
 
+// byNumber is the page of the lesson whose number is path's last
+// segment ("/zh/lessons/3", "/lessons/03"), as a learner types a lesson
+// they know by its number; "" if path is not such an address or no
+// lesson has that number. The answer is one of the course's own pages.
+func (d *lessonData) byNumber(path string) string {
+	cut := strings.LastIndexByte(path, '/') + 1
+	dir, num := path[:cut], path[cut:]
+	if dir != site.PathLessons+"/" && dir != "/zh"+site.PathLessons+"/" || len(num) == 0 || len(num) > 2 {
+		return ""
+	}
+	for _, c := range num {
+		if c < '0' || c > '9' {
+			return ""
+		}
+	}
+	if len(num) == 1 {
+		num = "0" + num
+	}
+	for _, p := range d.pages {
+		if strings.HasPrefix(p, dir+num+"-") {
+			return p
+		}
+	}
+	return ""
+}
+
 // isLessonPage tells whether path is under a lesson prefix.
 func isLessonPage(path string) bool {
 	return strings.HasPrefix(path, site.PathLessons+"/") || strings.HasPrefix(path, "/zh"+site.PathLessons+"/")

@@ -297,6 +297,13 @@ func (s *Server) ServeHTTP(rw http.ResponseWriter, r *http.Request) {
 			to += "?" + r.URL.RawQuery
 		}
 		http.Redirect(w, r, to, http.StatusMovedPermanently)
+	case s.lessons.byNumber(p) != "":
+		// "/lessons/3": the lesson numbered so, the query kept.
+		to := s.lessons.byNumber(p)
+		if r.URL.RawQuery != "" {
+			to += "?" + r.URL.RawQuery
+		}
+		http.Redirect(w, r, to, http.StatusMovedPermanently)
 	default:
 		// go-app's own files (app.js, the worker, the manifest, …) or
 		// the not-found page, in the address's language, with a way back.

@@ -701,7 +701,8 @@ func TestNegotiate(t *testing.T) {
 }
 
 // TestATrailingSlashLeadsToThePage: "/playground/" (as people type it)
-// lands on the playground with the share link's query kept; a slash after
+// lands on the playground with the share link's query kept, "/lessons/3"
+// on lesson 03; a slash after
 // something that is not a page stays "not found", and no address can make
 // the redirect leave the site.
 func TestATrailingSlashLeadsToThePage(t *testing.T) {
@@ -712,13 +713,19 @@ func TestATrailingSlashLeadsToThePage(t *testing.T) {
 		"/lessons/?x=1":                      "/lessons?x=1",
 		"/playground/?scenario=happy-path":   "/playground?scenario=happy-path",
 		"/lessons/03-transaction-protocols/": "/lessons/03-transaction-protocols",
+		// A lesson by its number, as a learner types it.
+		"/lessons/3":        "/lessons/03-transaction-protocols",
+		"/zh/lessons/03":    "/zh/lessons/03-transaction-protocols",
+		"/zh/lessons/0?x=1": "/zh/lessons/00-scenario-language?x=1",
+		"/lessons/9":        "/lessons/09-chapter-companion",
 	} {
 		rec := get(t, s, path)
 		if rec.Code != http.StatusMovedPermanently || rec.Header().Get("Location") != want {
 			t.Errorf("GET %s: %d to %q, want 301 to %q", path, rec.Code, rec.Header().Get("Location"), want)
 		}
 	}
-	for _, path := range []string{"/nope/", "//evil.example/", "/lessons/99-nope/", "/web/"} {
+	for _, path := range []string{"/nope/", "//evil.example/", "/lessons/99-nope/", "/web/",
+		"/lessons/99", "/lessons/003", "/lessons/+3", "/lessons/-3", "/zh/zh/lessons/3", "/playground/3"} {
 		if rec := get(t, s, path); rec.Code != http.StatusNotFound {
 			t.Errorf("GET %s: %d (Location %q), want 404", path, rec.Code, rec.Header().Get("Location"))
 		}
