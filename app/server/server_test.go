@@ -702,9 +702,9 @@ func TestNegotiate(t *testing.T) {
 
 // TestATrailingSlashLeadsToThePage: "/playground/" (as people type it)
 // lands on the playground with the share link's query kept, "/lessons/3"
-// on lesson 03; a slash after
-// something that is not a page stays "not found", and no address can make
-// the redirect leave the site.
+// on lesson 03; a slash after something that is not a page, or a number
+// no lesson has, stays "not found", and no address can make the redirect
+// leave the site.
 func TestATrailingSlashLeadsToThePage(t *testing.T) {
 	s := newLessonServer(t)
 	for path, want := range map[string]string{
