@@ -296,6 +296,15 @@ func TestPhonesAndTablets(t *testing.T) {
 		if bad := eval[[]target](b, small); len(bad) > 0 {
 			t.Errorf("%s: %d controls smaller than 44×44 px, e.g. %+v", path, len(bad), bad[:min(3, len(bad))])
 		}
+		// A summary made tall for a finger still shows that it opens:
+		// its triangle is a list item's marker, which another display
+		// drops ("Teach a class" and "Metrics" lost theirs). The export
+		// menu's button has none by design.
+		if bare := eval[[]string](b, `[...document.querySelectorAll("summary")]
+			.filter(e => e.offsetParent !== null && !e.closest(".export") && getComputedStyle(e).display !== "list-item")
+			.map(e => e.outerHTML.slice(0, 80))`); len(bare) > 0 {
+			t.Errorf("%s: %d summaries show no disclosure triangle on a phone, e.g. %q", path, len(bare), bare[0])
+		}
 	}
 	// The diagram pans: it is a scrolling box wider and taller than the
 	// screen shows, and no element under a finger on it forbids panning
