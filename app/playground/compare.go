@@ -128,8 +128,11 @@ func (c *comparePage) open(ctx app.Context, slug, fragment string, run bool) {
 	if slug != "" {
 		if sc, ok := ScenarioBySlugIn(c.lang, slug); ok {
 			c.setEditor(ctx, sc.Script)
-		} else {
-			c.notice = fmt.Sprintf(uitext.Tr(c.lang, "pg.noscenario"), slug)
+		} else if sc, ok := ScenarioBySlugIn(c.lang, defaultCompare); ok {
+			// The page's own default, named: the playground's notice
+			// ("here is the happy path") said so over another script.
+			c.setEditor(ctx, sc.Script)
+			c.notice = fmt.Sprintf(uitext.Tr(c.lang, "cmp.noscenario"), slug, strings.TrimRight(sc.Title, ".。"))
 		}
 	}
 	if fragment != "" {

@@ -178,6 +178,20 @@ func TestCompareShareLinkRoundTrips(t *testing.T) {
 	if bad.notice == "" {
 		t.Error("a broken link says nothing")
 	}
+	// An unknown scenario names the script the page shows instead (it
+	// said "here is the happy path" over the Jepsen script), in either
+	// language, after another scenario was open too.
+	for _, lang := range []doc.Lang{doc.English, doc.Chinese} {
+		shown, _ := ScenarioBySlugIn(lang, defaultCompare)
+		title := strings.TrimRight(shown.Title, ".。")
+		u := NewComparePage()
+		u.lang = lang
+		u.open(ctx, "abort", "", false)
+		u.open(ctx, "nope", "", false)
+		if u.script != shown.Script || !strings.Contains(u.notice, `"nope"`) || !strings.Contains(u.notice, title) {
+			t.Errorf("%s, ?scenario=nope: notice %q over a script starting %q; want %q named", lang, u.notice, u.script[:min(40, len(u.script))], title)
+		}
+	}
 	zh := openCompare(t, doc.Chinese, src, "kafka=3.5", "kafka=4.0")
 	if l := zh.shareLink(); !strings.HasPrefix(l, "/zh/compare#s=") {
 		t.Errorf("Chinese link %q", l)

@@ -7,6 +7,7 @@ var compareMessages = map[string][2]string{
 	"cmp.description":     {"Run one scenario script under two settings — a Kafka release's protocol, a mechanism switched off, a seed — and see both sequence diagrams side by side, aligned by statement, with the steps that differ marked.", "在两种设置下运行同一个场景脚本（某个 Kafka 版本的协议、关掉的一个机制、一个种子），并排查看两张按语句对齐的时序图，不同的步骤会被标出。"},
 	"cmp.lead":            {"The same script runs twice: under settings A and under settings B. Each statement starts at the same height in both diagrams; a step only one run has is marked (− in A, + in B), and each statement that differs gets a one-line summary. The digests are the ones txnlab diff prints for the same script and settings.", "同一个脚本运行两次：一次用设置 A，一次用设置 B。每条语句在两张图中从同一高度开始；只有一次运行才有的步骤会被标出（A 中为 −，B 中为 +），每条有差异的语句都附一行摘要说明。两个摘要值与 txnlab diff 对同一脚本和设置打印的一致。"},
 	"cmp.script":          {"Script", "脚本"},
+	"cmp.noscenario":      {"There is no scenario named %q; here is “%s”.", "没有名为 %q 的场景；这里显示的是“%s”。"},
 	"cmp.settings":        {"Settings (KEY=VALUE words)", "设置（KEY=VALUE 形式，空格分隔）"},
 	"cmp.run.legend":      {"Run %s", "运行 %s"},
 	"cmp.pick.kafka":      {"Protocol", "协议"},
