@@ -11,7 +11,7 @@ const usage = `txnlab — learn Kafka transactions by running them
 
 usage:
   txnlab run FILE... [--format text|json|mermaid] [--seed N] [--all]
-  txnlab serve [--addr 127.0.0.1:8080] [--static DIR] [--lessons DIR [--lessons-only]] [--kafka 127.0.0.1:9092]
+  txnlab serve [--addr 127.0.0.1:8080] [--web DIR] [--static DIR] [--lessons DIR [--lessons-only]] [--kafka 127.0.0.1:9092] [--nats URL | --nats-store DIR | --no-classes]
   txnlab course check DIR
   txnlab kafka [--listen 127.0.0.1:9092] [--save FILE] [SCRIPT]
   txnlab explore [--runs N] [--seed S] [--break MECHANISM] [--config KEY=VALUE...] [--out DIR]

@@ -79,6 +79,12 @@ func serveCmd(args []string) error {
 		fmt.Fprintln(fs.Output(), "txnlab serve: --lessons-only needs --lessons DIR")
 		return errUsage
 	}
+	if fi, err := os.Stat(*web); err != nil || !fi.IsDir() {
+		// Checked before the listener and the classes start: run from
+		// another folder, "open web: no such file or directory" said
+		// neither which folder it meant nor how to give one.
+		return fmt.Errorf("no web directory %q here: run txnlab serve from the repository's root, where `make wasm` builds web/app.wasm (`make run` does both), or pass --web DIR", *web)
+	}
 	course, err := serveCourse(*lessonsDir, *lessonsOnly)
 	if err != nil {
 		return err

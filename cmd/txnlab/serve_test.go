@@ -115,6 +115,14 @@ func TestServeUsageMistakesExitTwo(t *testing.T) {
 	if err := txnlab("serve", "--web", t.TempDir()).Run(); err == nil {
 		t.Errorf("serve without app.wasm succeeded")
 	}
+	// Started outside the repository, serve says which folder it
+	// looked for and how to give another.
+	cmd := txnlab("serve", "--addr", "127.0.0.1:0")
+	cmd.Dir = t.TempDir()
+	out, err := cmd.CombinedOutput()
+	if err == nil || !strings.Contains(string(out), `"web"`) || !strings.Contains(string(out), "--web DIR") {
+		t.Errorf("serve outside the repository: %v, %q; want the web directory named and --web suggested", err, out)
+	}
 }
 
 // startServe runs `txnlab serve` with args on a free port and returns
