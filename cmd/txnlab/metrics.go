@@ -36,8 +36,20 @@ func metricsCmd(args []string, stdout, stderr io.Writer) int {
 	if err := fs.Parse(rest); err != nil {
 		return 2
 	}
-	if file == "" && fs.NArg() > 0 {
-		file = fs.Arg(0)
+	extra := fs.Args()
+	if file == "" && len(extra) > 0 {
+		file, extra = extra[0], extra[1:]
+	}
+	if len(extra) > 0 || *list && file != "" {
+		// A second file, or a file with --list, was dropped without a
+		// word: say what was not read.
+		stray := file
+		if len(extra) > 0 {
+			stray = extra[0]
+		}
+		fmt.Fprintf(stderr, "txnlab metrics: unexpected argument %q (one scenario FILE, or --list alone)\n", stray)
+		fs.Usage()
+		return 2
 	}
 	if *list {
 		w := csv.NewWriter(stdout)

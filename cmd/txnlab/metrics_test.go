@@ -35,3 +35,21 @@ func TestMetricsCommandMatchesThePlayground(t *testing.T) {
 		}
 	}
 }
+
+// An argument the command would not read is refused (exit 2), not
+// dropped: a second file, or a file given with --list.
+func TestMetricsRefusesWhatItWouldNotRead(t *testing.T) {
+	file := "../../scenarios/abort.scenario"
+	for _, args := range [][]string{{file, file}, {"--list", "x"}, {file, "--list"}, {"--seed", "3", file, "extra"}} {
+		var out, errOut strings.Builder
+		if code := metricsCmd(args, &out, &errOut); code != 2 || !strings.Contains(errOut.String(), "unexpected argument") || out.Len() != 0 {
+			t.Errorf("txnlab metrics %q: exit %d, stderr %q, %d bytes out; want exit 2 naming the argument", args, code, errOut.String(), out.Len())
+		}
+	}
+	for _, args := range [][]string{{"--list"}, {file, "--seed", "3"}, {"--seed", "3", file}} {
+		var out, errOut strings.Builder
+		if code := metricsCmd(args, &out, &errOut); code != 0 {
+			t.Errorf("txnlab metrics %q: exit %d: %s", args, code, errOut.String())
+		}
+	}
+}
