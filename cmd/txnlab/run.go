@@ -19,12 +19,17 @@ func runCmd(args []string, stdout, stderr io.Writer) int {
 	format := fs.String("format", "text", "output format: text, json or mermaid")
 	seed := fs.Uint64("seed", 0, "override the cluster statement's seed")
 	all := fs.Bool("all", false, "text: also show replication traffic")
+	fs.Usage = func() {
+		fmt.Fprintln(stderr, "usage: txnlab run FILE... [--format text|json|mermaid] [--seed N] [--all]")
+		fs.PrintDefaults()
+	}
 	files, err := parseInterspersed(fs, args)
 	if err != nil {
 		return 2
 	}
 	if len(files) == 0 {
 		fmt.Fprintln(stderr, "txnlab run: no scenario file given")
+		fs.Usage()
 		return 2
 	}
 	if *format != "text" && *format != "json" && *format != "mermaid" {

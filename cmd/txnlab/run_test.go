@@ -61,3 +61,14 @@ func TestMetricsCommand(t *testing.T) {
 		t.Errorf("a missing file: exit %d, want 2", code)
 	}
 }
+
+// A mistake in run's arguments shows run's own usage line (Go's flag
+// package said "Usage of run:" and nothing of FILE), and exits 2.
+func TestRunUsageMistakesShowItsUsage(t *testing.T) {
+	for _, args := range [][]string{{}, {"--seed", "abc", "x.scenario"}, {"--nope", "x.scenario"}} {
+		var out, errOut bytes.Buffer
+		if code := runCmd(args, &out, &errOut); code != 2 || !strings.Contains(errOut.String(), "usage: txnlab run FILE...") {
+			t.Errorf("txnlab run %q: exit %d, stderr %q; want exit 2 and run's usage", args, code, errOut.String())
+		}
+	}
+}
