@@ -17,7 +17,7 @@ help:
 	@echo "make wasm-size    - the wasm's code by package (cmd/wasmsize)"
 	@echo "make test         - vet, unit and scenario tests, wasm tests under Node, browser tests, mutants"
 	@echo "make test-browser - the browser tests alone (headless Chromium)"
-	@echo "make fuzz         - long fuzz runs of every parser (scripts, queries, lessons)"
+	@echo "make fuzz         - long fuzz runs of every fuzz target (parsers, codecs, the interpreter)"
 	@echo "make bench        - benchmarks; figures go to BENCHMARKS.md"
 	@echo "make mutants      - plant each committed one-line bug in a copy of the tree; every one must be caught"
 
