@@ -98,15 +98,20 @@ func (v *InspectorView) Render() app.UI {
 		if id == TabInvariants && len(viol) > 0 {
 			class += " alarm"
 		}
-		tabButtons[i] = app.Button().Type("button").Class(class).Role("tab").
+		tab := app.Button().Type("button").Class(class).Role("tab").
 			ID("tab-"+id).
 			Aria("busy", id == TabInvariants && !current).
 			Aria("selected", v.Tab == id).
-			Aria("controls", "panel-"+id).
 			TabIndex(map[bool]int{true: 0, false: -1}[v.Tab == id]).
 			OnClick(func(ctx app.Context, e app.Event) { v.setTab(id) }, Scoped(id)).
 			OnKeyDown(v.onTabKey).
 			Text(label)
+		if v.Tab == id {
+			// Only the selected tab's panel is drawn: another tab's
+			// aria-controls would name an element the page lacks.
+			tab = tab.Aria("controls", "panel-"+id)
+		}
+		tabButtons[i] = tab
 	}
 	var panel app.UI
 	switch {
