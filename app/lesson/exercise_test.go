@@ -34,6 +34,16 @@ func flat(s string) string {
 	return strings.Join(strings.Fields(pagetext.Plain(s)), " ")
 }
 
+// A limit of one reads as English: the card said "Add at most 1
+// statements" (four exercises of the course allow one, lessons 00, 01, 06, 09).
+func TestExerciseCardLimitOfOne(t *testing.T) {
+	one := goalX
+	one.MaxAdded = 1
+	if got := flat(renderCard(&exerciseCard{X: one, Lang: doc.English})); strings.Contains(got, "1 statements") || !strings.Contains(got, "at most 1 ") {
+		t.Errorf("a limit of one statement reads: %s", got)
+	}
+}
+
 func TestExerciseCardRendersWhatIsChecked(t *testing.T) {
 	for _, tc := range []struct {
 		x    doc.Exercise
@@ -41,7 +51,7 @@ func TestExerciseCardRendersWhatIsChecked(t *testing.T) {
 		want []string
 	}{
 		{goalX, doc.English, []string{`data-exercise="x-card-abort"`, `data-state="unsolved"`, `data-kind="goal"`,
-			"<code>expect txn t1 state=CompleteAbort</code>", "at most 2 statements", "<code>abort run</code>",
+			"<code>expect txn t1 state=CompleteAbort</code>", "add to the starting script: at most 2 ", "<code>abort run</code>",
 			"p send orders/0 k=a", `data-action="check"`, `data-action="reset"`, `href="/lessons/00-scenario-language"`,
 			"docs/scenario-language.md", `href="/playground#s=`}},
 		{attackX, doc.Chinese, []string{`data-exercise="x-card-dup"`, "<code>break sequence-check</code>", "<code>no-duplicates</code>",

@@ -14,7 +14,7 @@ var exerciseMessages = map[string][2]string{
 	"x.attack.or":        {"or", "或"},
 	"x.attack.on":        {"Then with the mechanism on, where the checker must report nothing.", "第二次打开这个机制，此时检查器必须什么都不报告。"},
 	"x.attack.config":    {"Both runs use these settings:", "两次运行都使用这些设置："},
-	"x.limit.added":      {"Add at most %d statements to the starting script (expect lines do not count).", "在起始脚本上最多添加 %d 条语句（expect 语句不计）。"},
+	"x.limit.added":      {"Statements you may add to the starting script: at most %d (expect lines do not count).", "在起始脚本上最多添加 %d 条语句（expect 语句不计）。"},
 	"x.limit.allow":      {"The statements you add may only use:", "你添加的语句只能使用："},
 	"x.limit.nobreak":    {"No break or restore.", "不能使用 break 或 restore。"},
 	"x.script":           {"Your script", "你的脚本"},
