@@ -462,10 +462,10 @@ func TestQueryErrors(t *testing.T) {
 	got := loadErrors(t, fsys)
 	want := []string{
 		en + `:11: scenario facts: query "txn tx stat": txn has no "stat": expected one of state, epoch, pid, partitions; did you mean "state"? (column 8 of the query)`,
-		en + `:11: scenario facts: query "partition orders/9 lso": partition 9 does not exist: topic orders has partitions 0 to 0 (column 18 of the query)`,
+		en + `:11: scenario facts: query "partition orders/9 lso": partition 9 does not exist: topic orders has one partition, 0 (column 18 of the query)`,
 		en + `:33: evidence: query {txn tx stat}: txn has no "stat": expected one of state, epoch, pid, partitions; did you mean "state"? (column 8 of the query)`,
 		zh + `:11: scenario facts: query "txn tx stat": txn has no "stat": expected one of state, epoch, pid, partitions; did you mean "state"? (column 8 of the query)`,
-		zh + `:11: scenario facts: query "partition orders/9 lso": partition 9 does not exist: topic orders has partitions 0 to 0 (column 18 of the query)`,
+		zh + `:11: scenario facts: query "partition orders/9 lso": partition 9 does not exist: topic orders has one partition, 0 (column 18 of the query)`,
 		zh + `:35: evidence: query {txn tx stat}: txn has no "stat": expected one of state, epoch, pid, partitions; did you mean "state"? (column 8 of the query)`,
 	}
 	if !reflect.DeepEqual(got, want) {

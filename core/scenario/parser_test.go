@@ -381,6 +381,7 @@ func TestBadLines(t *testing.T) {
 
 		// partitions and values
 		{"p1 send orders/2 k=v", `10:16: partition 2 does not exist: topic orders has partitions 0 to 1`},
+		{"p1 send payments/1 k=v", `10:18: partition 1 does not exist: topic payments has one partition, 0`},
 		{"p1 send ordrs/0 k=v", `10:9: unknown topic "ordrs": declare it with topic first; did you mean "orders"?`},
 		{"p1 send orders k=v", `10:9: expected TOPIC/PARTITION like orders/0, got "orders"`},
 		{"p1 send orders/x k=v", `10:16: the partition must be a non-negative integer, got "x"`},

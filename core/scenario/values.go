@@ -255,6 +255,9 @@ func (lp *lineParser) topicPartition(raw string, col int) protocol.TopicPartitio
 		lp.failf(col, "unknown topic %q: declare it with topic first%s", topic, didYouMean(topic, names))
 	}
 	if p >= int64(decl.Partitions) {
+		if decl.Partitions == 1 {
+			lp.failf(pcol, "partition %d does not exist: topic %s has one partition, 0", p, topic)
+		}
 		lp.failf(pcol, "partition %d does not exist: topic %s has partitions 0 to %d", p, topic, decl.Partitions-1)
 	}
 	return protocol.TopicPartition{Topic: topic, Partition: int32(p)}
