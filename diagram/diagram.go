@@ -121,6 +121,10 @@ type Layout struct {
 	// Words are the words the diagram adds to an arrow's accessible name
 	// in the page's language; nil writes English (the exports).
 	Words *Words
+	// Markers begins the ids of the arrowheads the arrows point to
+	// (ArrowDefs): a page that shows several diagrams gives each its
+	// own, since an id names one element of a page; "" in an export.
+	Markers string
 }
 
 // Words are the words the diagram writes around Kafka's identifiers, in
@@ -439,7 +443,7 @@ func (full *Layout) AtInto(old *Layout, n, lastStep int) *Layout {
 	if l == nil {
 		l = &Layout{}
 	}
-	*l = Layout{Lanes: full.Lanes, Names: full.Names, X: full.X, Width: full.Width, Words: full.Words,
+	*l = Layout{Lanes: full.Lanes, Names: full.Names, X: full.X, Width: full.Width, Words: full.Words, Markers: full.Markers,
 		Arrows: l.Arrows[:0], Newest: l.Newest[:0], Spans: l.Spans[:0]}
 	rows := sort.Search(len(full.Rows), func(r int) bool { return full.Rows[r] >= n })
 	l.Rows = full.Rows[:rows:rows]
@@ -648,9 +652,9 @@ func DrawArrow(l *Layout, events []sim.Event, a *Arrow, selected int64) Shape {
 	}
 	// "→", not " to ": the name is read on Chinese pages too.
 	g = g.attr("aria-label", l.Names.Name(e.Node)+" → "+l.Names.Name(e.Peer)+": "+desc)
-	marker := "url(#head-" + kind + ")"
+	marker := "url(#" + l.Markers + "head-" + kind + ")"
 	if e.Failed() {
-		marker = "url(#head-error)"
+		marker = "url(#" + l.Markers + "head-error)"
 	}
 	shaft := El("path", "class", "shaft", "d", d, "fill", "none")
 	if a.Drop < 0 {

@@ -13,11 +13,11 @@ import (
 // namespace is silently not drawn.
 const SVGNS = "http://www.w3.org/2000/svg"
 
-// ArrowDefs are the arrowheads, one per colour: SVG markers do not inherit
-// the line's colour.
-func ArrowDefs() Shape {
+// ArrowDefs are the arrowheads, one per colour (SVG markers do not inherit
+// the line's colour), their ids begun with markers (Layout.Markers).
+func ArrowDefs(markers string) Shape {
 	head := func(id string) Shape {
-		return El("marker", "id", "head-"+id, "viewBox", "0 0 10 10", "refX", "9", "refY", "5",
+		return El("marker", "id", markers+"head-"+id, "viewBox", "0 0 10 10", "refX", "9", "refY", "5",
 			"markerWidth", "7", "markerHeight", "7", "orient", "auto-start-reverse").
 			With(El("path", "class", "head head-"+id, "d", "M0,0 L10,5 L0,10 z"))
 	}
@@ -88,7 +88,7 @@ func SVGIn(names *sim.Names, history, events []sim.Event, f Filter, words *Words
 	h := HeadHeight + l.Height
 	fmt.Fprintf(&b, `<svg xmlns="%s" width="%d" height="%d" viewBox="0 0 %d %d">`+"\n", SVGNS, l.Width, h, l.Width, h)
 	b.WriteString("<style>" + exportStyle + "</style>\n")
-	writeShape(&b, ArrowDefs())
+	writeShape(&b, ArrowDefs(l.Markers))
 	writeShape(&b, LaneHeads(l, nil))
 	fmt.Fprintf(&b, `<g transform="translate(0,%d)">`+"\n", HeadHeight)
 	for _, s := range DrawRows(l, events, 0, l.NowRow+1, 0) {

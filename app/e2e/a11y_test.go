@@ -6,7 +6,8 @@ import "testing"
 // a control with no name (a button, link, field, list or summary that
 // says nothing), an image without alt text, an ARIA reference
 // (aria-labelledby, aria-describedby, aria-controls) to an element the
-// page lacks, a page without one h1 or without its main landmark.
+// page lacks, two elements with one id (a reference then reaches the
+// first), a page without one h1 or without its main landmark.
 const ariaProblems = `(() => {
 	const out = [];
 	const name = e => {
@@ -30,16 +31,21 @@ const ariaProblems = `(() => {
 			}
 		}
 	}
+	const ids = {};
+	for (const e of document.querySelectorAll("[id]")) ids[e.id] = (ids[e.id] || 0) + 1;
+	for (const [id, n] of Object.entries(ids)) if (n > 1) out.push(n + " elements with id " + id);
 	if (document.querySelectorAll("h1").length !== 1) out.push(document.querySelectorAll("h1").length + " h1 elements");
 	if (!document.querySelector("main")) out.push("no main landmark");
 	return out;
 })()`
 
 // TestWhatAScreenReaderMeets: on every kind of page, in both languages,
-// and on the playground with each of the inspector's tabs open, every
-// control has a name and every ARIA reference leads to an element (the
+// on a lesson with every playground run, and on the playground with each
+// of the inspector's tabs open, every control has a name, every ARIA
+// reference leads to an element and no two elements share an id (the
 // inspector's tabs named, in aria-controls, the panels of the tabs not
-// shown, which the page does not draw).
+// shown, which the page does not draw; each diagram of a lesson or of
+// the compare page defined the same arrowheads' ids).
 func TestWhatAScreenReaderMeets(t *testing.T) {
 	b := newBrowser(t)
 	check := func(where string) {
@@ -56,6 +62,18 @@ func TestWhatAScreenReaderMeets(t *testing.T) {
 		}
 		check(u)
 	}
+	b.open("/lessons/03-transaction-protocols")
+	for _, id := range eval[[]string](b, `[...document.querySelectorAll(".embedded-playground")].map(p => p.dataset.scenario)`) {
+		sel := `[data-scenario="` + id + `"]`
+		if eval[string](b, `document.querySelector(`+jsString(sel)+`).dataset.state`) != "ready" {
+			b.click(sel + ` button[data-action="run"]`)
+			b.waitFor(id+" to run", `document.querySelector(`+jsString(sel)+`).dataset.state === "ready"`)
+		}
+	}
+	if n := count(b, `.embedded-playground svg.sequence`); n < 2 {
+		t.Fatalf("lesson 03 draws %d diagrams after every playground ran", n)
+	}
+	check("/lessons/03-transaction-protocols, every playground run")
 	b.open("/playground")
 	waitIdle(b)
 	runToEnd(b)

@@ -406,7 +406,8 @@ func (s *compareSide) svg(lang doc.Lang, i int, cmp *comparison) string {
 		`" height="` + itoa(h) + `" viewBox="0 0 ` + itoa(l.Width) + " " + itoa(h) + `" role="img" aria-label="` +
 		htmlAttr(fmt.Sprintf(uitext.Tr(lang, "cmp.diagram.label"), id, len(s.differs))) + `" data-rows="` + itoa(l.NowRow) +
 		`" data-differs="` + itoa(len(s.differs)) + `">`)
-	writeRaw(&b, diagram.ArrowDefs())
+	l.Markers = "cmp-" + id + "-" // two diagrams on the page
+	writeRaw(&b, diagram.ArrowDefs(l.Markers))
 	writeRaw(&b, diagram.LaneHeads(l, nil))
 	b.WriteString(`<g transform="translate(0,` + itoa(diagram.HeadHeight) + `)">`)
 	for k, row := range s.stmtRow {

@@ -87,6 +87,8 @@ func (p *diagramState) layout() *diagram.Layout {
 			p.fullKey, p.full = full, diagram.FullLayout(
 				diagram.LanesOf(p.filter, diagram.Run{Names: p.engine.Names(), Events: p.engine.History()}), p.engine.Names(), p.engine.History(), p.filter)
 			p.full.Words = uitext.DiagramWords(p.lang)
+			// A lesson shows several diagrams: each its own arrowheads.
+			p.full.Markers = p.scrollID + "-"
 		}
 		last := 0
 		if p.engine.Pos() > 0 {
@@ -404,7 +406,7 @@ func chunkHasMsg(l *diagram.Layout, c int, events []sim.Event, id int64) bool {
 // lifelines, the spans of nodes down or paused, the line of now and,
 // while playing, the dots travelling along the newest arrows.
 func drawFrame(l *diagram.Layout, travel bool, events []sim.Event) []diagram.Shape {
-	out := []diagram.Shape{diagram.ArrowDefs()}
+	out := []diagram.Shape{diagram.ArrowDefs(l.Markers)}
 	full := diagram.DrawRows(l, events, 0, 0, 0) // lifelines and spans only
 	out = append(out, full...)
 	y := diagram.RowY(l.NowRow) - diagram.RowHeight/2
