@@ -280,7 +280,7 @@ func TestPhonesAndTablets(t *testing.T) {
 		.filter(e => e.offsetParent !== null && !e.closest(".visually-hidden, svg, .skip-link"))
 		.map(e => { const r = e.getBoundingClientRect(); return {what: e.outerHTML.slice(0, 80), w: r.width, h: r.height}; })
 		.filter(r => r.w < 44 || r.h < 44)`
-	for _, path := range []string{"/", "/lessons", "/lessons/03-transaction-protocols", "/scenarios", "/playground"} {
+	for _, path := range []string{"/", "/lessons", "/lessons/03-transaction-protocols", "/zh/lessons/05-transaction-log", "/lessons/review", "/scenarios", "/compare", "/playground"} {
 		b.open(path)
 		if path == "/playground" {
 			waitIdle(b)
