@@ -184,3 +184,34 @@ func TestPlaygroundOpensCompare(t *testing.T) {
 		t.Error("the happy path shows no difference between Kafka 3.5 and 4.0 (AddPartitionsToTxn moves to the leader)")
 	}
 }
+
+// TestCompareKeepsWhatTheLearnerWroteAcrossAReload: a script edited and
+// settings changed on the compare page come back after a reload (the page
+// showed its default again, the learner's work gone), by the address,
+// which now says what is on screen; the page opened afresh shows its
+// default, with an address that carries nothing.
+func TestCompareKeepsWhatTheLearnerWroteAcrossAReload(t *testing.T) {
+	b := newBrowser(t)
+	b.open("/compare")
+	waitIdle(b)
+	if h := eval[string](b, `location.hash`); h != "" {
+		t.Errorf("the untouched page's address carries %q", h)
+	}
+	original := eval[string](b, `document.querySelector("#cmp-script").value`)
+	setField(b, "#cmp-script", original+"\n# my own line\n")
+	setField(b, "#cmp-settings-b", "kafka=3.8")
+	b.waitFor("the address to carry the edits", `location.hash.includes("s=") && location.hash.includes("3.8")`)
+	b.openURL(eval[string](b, `location.href`)) // a reload
+	waitIdle(b)
+	if got := eval[string](b, `document.querySelector("#cmp-script").value`); !strings.Contains(got, "# my own line") {
+		t.Errorf("after a reload the script lost the learner's line (%d bytes)", len(got))
+	}
+	if got := eval[string](b, `document.querySelector("#cmp-settings-b").value`); got != "kafka=3.8" {
+		t.Errorf("after a reload settings B are %q, want kafka=3.8", got)
+	}
+	b.open("/compare")
+	waitIdle(b)
+	if got := eval[string](b, `document.querySelector("#cmp-script").value`); got != original {
+		t.Errorf("the page opened afresh shows another script than its default")
+	}
+}

@@ -74,6 +74,13 @@ type comparePage struct {
 	result *comparison
 
 	twinKey, twin string // the language control's fragment, of twinKey
+
+	// plain is the script the address gives without a fragment (its
+	// scenario's, or the default): what the page shows before any edit.
+	// editGen counts the script's edits, so that only the last is written
+	// into the address (keep).
+	plain   string
+	editGen int
 }
 
 // comparison is a finished comparison as the page draws it.
@@ -135,6 +142,7 @@ func (c *comparePage) open(ctx app.Context, slug, fragment string, run bool) {
 			c.notice = fmt.Sprintf(uitext.Tr(c.lang, "cmp.noscenario"), slug, strings.TrimRight(sc.Title, ".。"))
 		}
 	}
+	c.plain = c.script
 	if fragment != "" {
 		src, a, b, ok, err := compareState(fragment)
 		switch {
@@ -188,6 +196,7 @@ func compareState(fragment string) (src, a, b string, ok bool, err error) {
 // compare parses both settings and the script and starts both runs;
 // they run in slices (work) so a long script does not freeze the page.
 func (c *comparePage) compare(ctx app.Context) {
+	c.keep()
 	c.busyGen++
 	c.busy = false
 	c.shareMsg = ""
@@ -497,6 +506,7 @@ func withSetting(text, key, value string) string {
 func (c *comparePage) onSettings(i int) app.EventHandler {
 	return func(ctx app.Context, e app.Event) {
 		c.settings[i] = ctx.JSSrc().Get("value").String()
+		c.keepLater(ctx)
 	}
 }
 
@@ -536,6 +546,38 @@ func (c *comparePage) setEditor(ctx app.Context, text string) {
 func (c *comparePage) onScript(ctx app.Context, e app.Event) {
 	c.script = ctx.JSSrc().Get("value").String()
 	ctx.PreventUpdate()
+	c.keepLater(ctx)
+}
+
+// keepLater keeps the page's state once the typing pauses: compressing a
+// long script into the address at every key would slow the typing.
+func (c *comparePage) keepLater(ctx app.Context) {
+	c.editGen++
+	gen := c.editGen
+	ctx.After(editDelay, func(ctx app.Context) {
+		ctx.PreventUpdate()
+		if gen == c.editGen {
+			c.keep()
+		}
+	})
+}
+
+// keep writes the script and the settings into the address's fragment,
+// as a share link does, so that a reload (or a bookmark) brings back what
+// the learner wrote: the page lost it before. An address that gives what
+// is shown anyway keeps no fragment.
+func (c *comparePage) keep() {
+	if !app.IsClient {
+		return
+	}
+	frag := ""
+	if c.script != c.plain || c.settings != [2]string{defaultSettingsA, defaultSettingsB} {
+		frag = "#" + compareFragment(c.script, c.settings[0], c.settings[1])
+	}
+	loc := app.Window().Get("location")
+	if loc.Get("hash").String() != frag {
+		app.Window().Get("history").Call("replaceState", nil, "", loc.Get("pathname").String()+loc.Get("search").String()+frag)
+	}
 }
 
 func (c *comparePage) onCompare(ctx app.Context, e app.Event) { c.compare(ctx) }
