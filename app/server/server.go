@@ -292,25 +292,27 @@ func (s *Server) ServeHTTP(rw http.ResponseWriter, r *http.Request) {
 		// to the page (the query kept, a share link's script with it)
 		// rather than to "not found". The target is one of our own
 		// routes, never a host.
-		to := strings.TrimRight(p, "/")
-		if r.URL.RawQuery != "" {
-			to += "?" + r.URL.RawQuery
-		}
-		http.Redirect(w, r, to, http.StatusMovedPermanently)
-	case s.lessons.byNumber(p) != "":
-		// "/lessons/3": the lesson numbered so, the query kept.
-		to := s.lessons.byNumber(p)
-		if r.URL.RawQuery != "" {
-			to += "?" + r.URL.RawQuery
-		}
-		http.Redirect(w, r, to, http.StatusMovedPermanently)
+		redirectKeepingQuery(w, r, strings.TrimRight(p, "/"))
 	default:
+		if to := s.lessons.byNumber(p); to != "" {
+			redirectKeepingQuery(w, r, to) // "/lessons/3": the lesson numbered so
+			return
+		}
 		// go-app's own files (app.js, the worker, the manifest, …) or
 		// the not-found page, in the address's language, with a way back.
 		withGzip(w, r, func(w http.ResponseWriter) {
 			s.pages.ServeHTTP(&statusWriter{ResponseWriter: w, status: http.StatusNotFound}, r)
 		})
 	}
+}
+
+// redirectKeepingQuery answers 301 to our own path to, with the request's
+// query (a share link's script, a scenario) kept.
+func redirectKeepingQuery(w http.ResponseWriter, r *http.Request, to string) {
+	if r.URL.RawQuery != "" {
+		to += "?" + r.URL.RawQuery
+	}
+	http.Redirect(w, r, to, http.StatusMovedPermanently)
 }
 
 // isPage reports whether p is one of the site's pages (a lesson among
