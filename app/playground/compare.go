@@ -73,14 +73,19 @@ type comparePage struct {
 	// result is the last comparison finished; nil before the first.
 	result *comparison
 
-	twinKey, twin string // the language control's fragment, of twinKey
+	// addr is what the page keeps of its addresses (compareAddress).
+	addr compareAddress
+}
 
-	// plain is the script the address gives without a fragment (its
-	// scenario's, or the default): what the page shows before any edit.
-	// editGen counts the script's edits, so that only the last is written
-	// into the address (keep).
-	plain   string
-	editGen int
+// compareAddress is what the compare page keeps of its addresses: the
+// language control's fragment (twin, made of twinKey), the script its own
+// address gives without a fragment (plain: its scenario's or the default,
+// what the page shows before any edit), and editGen, which counts the
+// edits so that only the last is written into the address (keep).
+type compareAddress struct {
+	twinKey, twin string
+	plain         string
+	editGen       int
 }
 
 // comparison is a finished comparison as the page draws it.
@@ -142,7 +147,7 @@ func (c *comparePage) open(ctx app.Context, slug, fragment string, run bool) {
 			c.notice = fmt.Sprintf(uitext.Tr(c.lang, "cmp.noscenario"), slug, strings.TrimRight(sc.Title, ".。"))
 		}
 	}
-	c.plain = c.script
+	c.addr.plain = c.script
 	if fragment != "" {
 		src, a, b, ok, err := compareState(fragment)
 		switch {
@@ -552,11 +557,11 @@ func (c *comparePage) onScript(ctx app.Context, e app.Event) {
 // keepLater keeps the page's state once the typing pauses: compressing a
 // long script into the address at every key would slow the typing.
 func (c *comparePage) keepLater(ctx app.Context) {
-	c.editGen++
-	gen := c.editGen
+	c.addr.editGen++
+	gen := c.addr.editGen
 	ctx.After(editDelay, func(ctx app.Context) {
 		ctx.PreventUpdate()
-		if gen == c.editGen {
+		if gen == c.addr.editGen {
 			c.keep()
 		}
 	})
@@ -571,7 +576,7 @@ func (c *comparePage) keep() {
 		return
 	}
 	frag := ""
-	if c.script != c.plain || c.settings != [2]string{defaultSettingsA, defaultSettingsB} {
+	if c.script != c.addr.plain || c.settings != [2]string{defaultSettingsA, defaultSettingsB} {
 		frag = "#" + compareFragment(c.script, c.settings[0], c.settings[1])
 	}
 	loc := app.Window().Get("location")
@@ -618,10 +623,10 @@ func scrollTo(line int) app.EventHandler {
 // language opens the same comparison.
 func (c *comparePage) twinFragment() string {
 	key := c.script + "\x00" + c.settings[0] + "\x00" + c.settings[1]
-	if c.twinKey != key {
-		c.twinKey, c.twin = key, "#"+compareFragment(c.script, c.settings[0], c.settings[1])
+	if c.addr.twinKey != key {
+		c.addr.twinKey, c.addr.twin = key, "#"+compareFragment(c.script, c.settings[0], c.settings[1])
 	}
-	return c.twin
+	return c.addr.twin
 }
 
 // ---- Page ----
