@@ -103,8 +103,12 @@ func runFile(file, format string, seed uint64, all bool, stdout, stderr io.Write
 			fmt.Fprint(stdout, diagram.Mermaid(out.Session.Cluster.World.Names(), out.Session.Cluster.World.Trace.Events(0), diagram.Filter{}))
 		}
 	default:
-		if out.Session != nil && out.Session.Cluster != nil {
+		switch {
+		case out.Session != nil && out.Session.Cluster != nil:
 			writeText(stdout, out.Session, all)
+		case out.Err == nil:
+			// An empty script, or comments alone, printed nothing at all.
+			fmt.Fprintf(stdout, "== %s\n-- no cluster statement: nothing ran\n", file)
 		}
 	}
 	if out.Err != nil {

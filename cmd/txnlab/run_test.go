@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -70,5 +71,18 @@ func TestRunUsageMistakesShowItsUsage(t *testing.T) {
 		if code := runCmd(args, &out, &errOut); code != 2 || !strings.Contains(errOut.String(), "usage: txnlab run FILE...") {
 			t.Errorf("txnlab run %q: exit %d, stderr %q; want exit 2 and run's usage", args, code, errOut.String())
 		}
+	}
+}
+
+// A script with no cluster statement (empty, or comments alone) says
+// that nothing ran, where it printed nothing at all.
+func TestRunSaysWhenNothingRan(t *testing.T) {
+	file := filepath.Join(t.TempDir(), "comments.scenario")
+	if err := os.WriteFile(file, []byte("# only a comment\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var out, errOut bytes.Buffer
+	if code := runCmd([]string{file}, &out, &errOut); code != 0 || !strings.Contains(out.String(), "no cluster statement: nothing ran") {
+		t.Errorf("txnlab run on comments alone: exit %d, %q %q", code, out.String(), errOut.String())
 	}
 }
