@@ -77,13 +77,14 @@ type comparePage struct {
 	addr compareAddress
 }
 
-// compareAddress is what the compare page keeps of its addresses: the
-// language control's fragment (twin, made of twinKey), the script its own
-// address gives without a fragment (plain: its scenario's or the default,
-// what the page shows before any edit), and editGen, which counts the
-// edits so that only the last is written into the address (keep).
+// compareAddress is what the compare page keeps of its addresses: its
+// state as a fragment (frag, made of fragKey: stateFragment), the script
+// its own address gives without a fragment (plain: its scenario's or the
+// default, what the page shows before any edit), and editGen, which
+// counts the edits so that only the last is written into the address
+// (keep).
 type compareAddress struct {
-	twinKey, twin string
+	fragKey, frag string
 	plain         string
 	editGen       int
 }
@@ -577,7 +578,7 @@ func (c *comparePage) keep() {
 	}
 	frag := ""
 	if c.script != c.addr.plain || c.settings != [2]string{defaultSettingsA, defaultSettingsB} {
-		frag = "#" + compareFragment(c.script, c.settings[0], c.settings[1])
+		frag = c.stateFragment()
 	}
 	loc := app.Window().Get("location")
 	if loc.Get("hash").String() != frag {
@@ -589,7 +590,7 @@ func (c *comparePage) onCompare(ctx app.Context, e app.Event) { c.compare(ctx) }
 
 // shareLink is the page's address with the script and both settings.
 func (c *comparePage) shareLink() string {
-	return uitext.InLang(c.lang, site.PathCompare) + "#" + compareFragment(c.script, c.settings[0], c.settings[1])
+	return uitext.InLang(c.lang, site.PathCompare) + c.stateFragment()
 }
 
 // onShare puts the link in the address bar and, if the browser lets it,
@@ -601,7 +602,7 @@ func (c *comparePage) onShare(ctx app.Context, e app.Event) {
 	u := app.Window().URL()
 	u.RawQuery = ""
 	u.Fragment = ""
-	link := strings.TrimSuffix(u.String(), "#") + "#" + compareFragment(c.script, c.settings[0], c.settings[1])
+	link := strings.TrimSuffix(u.String(), "#") + c.stateFragment()
 	app.Window().Get("history").Call("replaceState", nil, "", link)
 	c.shareMsg = uitext.Tr(c.lang, "cmp.share.address")
 	if browser.CopyToClipboard(link) {
@@ -619,21 +620,23 @@ func scrollTo(line int) app.EventHandler {
 	}
 }
 
-// twinFragment is the fragment the language control keeps, so the other
-// language opens the same comparison.
-func (c *comparePage) twinFragment() string {
+// stateFragment is "#" and the page's script and settings as a share
+// link's fragment: what the share link, the address kept across a reload
+// (keep) and the language control carry. Compressing a long script is
+// done once for each state, not at every render or kept edit.
+func (c *comparePage) stateFragment() string {
 	key := c.script + "\x00" + c.settings[0] + "\x00" + c.settings[1]
-	if c.addr.twinKey != key {
-		c.addr.twinKey, c.addr.twin = key, "#"+compareFragment(c.script, c.settings[0], c.settings[1])
+	if c.addr.fragKey != key {
+		c.addr.fragKey, c.addr.frag = key, "#"+compareFragment(c.script, c.settings[0], c.settings[1])
 	}
-	return c.addr.twin
+	return c.addr.frag
 }
 
 // ---- Page ----
 
 func (c *comparePage) Render() app.UI {
 	l := c.lang
-	return site.ShellTwin(l, uitext.InLang(l, site.PathCompare), c.twinFragment(),
+	return site.ShellTwin(l, uitext.InLang(l, site.PathCompare), c.stateFragment(),
 		app.Div().Class("compare").DataSet("state", c.state()).Body(
 			app.H1().Text(uitext.Tr(l, "cmp.title")),
 			app.P().Class("cmp-lead").Text(uitext.Tr(l, "cmp.lead")),
