@@ -92,12 +92,14 @@ func takeWholeTurn(ctx app.Context, f func(ctx app.Context)) {
 // others are queued for the next frame.
 func runTurns() {
 	turns.waiting = false
-	turns.start = time.Now()
 	q := turns.queue
 	turns.queue = nil
-	for _, t := range q {
+	for i, t := range q {
 		t.ctx.Dispatch(func(ctx app.Context) {
-			left := turnBudget - time.Since(turns.start)
+			if i == 0 {
+				turns.start = time.Now()
+			}
+			left := budgetLeft(i == 0, time.Since(turns.start))
 			if left <= 0 {
 				ctx.PreventUpdate()
 				takeTurn(t.ctx, t.f)
@@ -106,4 +108,19 @@ func runTurns() {
 			t.f(ctx, left)
 		})
 	}
+}
+
+// budgetLeft is what a frame's turn may take once the turns before it in
+// the frame have spent what they did. The frame's first turn always has
+// the whole budget: go-app may render between two dispatches, and on a
+// loaded machine a frame whose budget was gone before any turn began
+// would put every turn off again, a playground's run with them (the
+// likeliest reason a lesson playground once stayed "running" for 15 s
+// under the test suite's load: its drawing is a whole turn, which waits
+// for half a frame's budget).
+func budgetLeft(first bool, spent time.Duration) time.Duration {
+	if first {
+		return turnBudget
+	}
+	return turnBudget - spent
 }
