@@ -224,7 +224,7 @@ func (p *playground) renderStatus() app.UI {
 		app.Span().Class("clock").Title(uitext.Tr(lang, "pg.clock")).Text("t = "+p.run.engine.Now().String()),
 		app.Span().Class("line").Text(line),
 		app.If(running, func() app.UI {
-			return app.Span().Class("busy").Role("status").Text(fmt.Sprintf(uitext.Tr(lang, "running the script… %d steps"), busy))
+			return app.Span().Class("busy").Role("status").Text(fmt.Sprintf(uitext.Tr(lang, "running the script… step %d"), busy))
 		}),
 		app.Output().Class("digest").DataSet("digest", p.run.engine.Digest()).
 			Title(uitext.Tr(lang, "pg.digest")).

@@ -47,9 +47,9 @@ var playgroundMessages = map[string][2]string{
 	"API to run until":     {"API to run until", "运行到哪个 API"},
 	"Run until":            {"Run until", "运行到"},
 	"Step until the next message of this API": {"Step until the next message of this API", "单步执行到这个 API 的下一条消息"},
-	"pg.clock":                     {"Virtual time: the simulation's own clock", "虚拟时间：模拟器自己的时钟"},
-	"pg.digest":                    {"Trace digest up to this step: at the end, `txnlab run` prints the same digest for the same script", "到这一步为止的追踪记录摘要：运行到结尾时，同一个脚本用 `txnlab run` 会打印出同样的摘要"},
-	"running the script… %d steps": {"running the script… %d steps", "正在运行脚本…… 已 %d 步"},
+	"pg.clock":                    {"Virtual time: the simulation's own clock", "虚拟时间：模拟器自己的时钟"},
+	"pg.digest":                   {"Trace digest up to this step: at the end, `txnlab run` prints the same digest for the same script", "到这一步为止的追踪记录摘要：运行到结尾时，同一个脚本用 `txnlab run` 会打印出同样的摘要"},
+	"running the script… step %d": {"running the script… step %d", "正在运行脚本……第 %d 步"},
 
 	// The editor.
 	"Revert":        {"Revert", "还原"},
