@@ -209,9 +209,31 @@ func TestCompareKeepsWhatTheLearnerWroteAcrossAReload(t *testing.T) {
 	if got := eval[string](b, `document.querySelector("#cmp-settings-b").value`); got != "kafka=3.8" {
 		t.Errorf("after a reload settings B are %q, want kafka=3.8", got)
 	}
+	// Revert brings the page's own script back and keeps the settings.
+	b.click(`[data-action="revert"]`)
+	waitIdle(b)
+	if got := eval[string](b, `document.querySelector("#cmp-script").value`); got != original {
+		t.Errorf("after Revert the script is not the page's own (%d bytes, want %d)", len(got), len(original))
+	}
+	if got := eval[string](b, `document.querySelector("#cmp-settings-b").value`); got != "kafka=3.8" {
+		t.Errorf("Revert changed settings B to %q", got)
+	}
+	if eval[bool](b, `!!document.querySelector('[data-action="revert"]')`) {
+		t.Error("Revert still offered for the page's own script")
+	}
+	b.openURL(eval[string](b, `location.href`)) // the address kept the revert too
+	waitIdle(b)
+	if got := eval[string](b, `document.querySelector("#cmp-script").value`); got != original {
+		t.Errorf("after Revert and a reload the learner's line is back")
+	}
 	b.open("/compare")
 	waitIdle(b)
 	if got := eval[string](b, `document.querySelector("#cmp-script").value`); got != original {
 		t.Errorf("the page opened afresh shows another script than its default")
 	}
+	if eval[bool](b, `!!document.querySelector('[data-action="revert"]')`) {
+		t.Error("a fresh page offers Revert")
+	}
+	setField(b, "#cmp-script", original+"\n# typed\n")
+	b.waitFor("Revert once the script is edited", `!!document.querySelector('[data-action="revert"]')`)
 }

@@ -138,17 +138,22 @@ func (c *comparePage) OnDismount() { c.busyGen++ }
 // wins) and, if run, runs the comparison.
 func (c *comparePage) open(ctx app.Context, slug, fragment string, run bool) {
 	c.notice = ""
-	if slug != "" {
-		if sc, ok := ScenarioBySlugIn(c.lang, slug); ok {
-			c.setEditor(ctx, sc.Script)
-		} else if sc, ok := ScenarioBySlugIn(c.lang, defaultCompare); ok {
-			// The page's own default, named: the playground's notice
-			// ("here is the happy path") said so over another script.
-			c.setEditor(ctx, sc.Script)
-			c.notice = fmt.Sprintf(uitext.Tr(c.lang, "cmp.noscenario"), slug, strings.TrimRight(sc.Title, ".。"))
+	// The page's own script: its address's scenario, or the default,
+	// named when the address asked for one the library lacks (the
+	// playground's notice, "here is the happy path", said so over
+	// another script). Not the script shown: a navigation within the
+	// page (its fragment changed) keeps what the learner wrote.
+	own, known := ScenarioBySlugIn(c.lang, slug)
+	if !known {
+		own, _ = ScenarioBySlugIn(c.lang, defaultCompare)
+		if slug != "" {
+			c.notice = fmt.Sprintf(uitext.Tr(c.lang, "cmp.noscenario"), slug, strings.TrimRight(own.Title, ".。"))
 		}
 	}
-	c.addr.plain = c.script
+	c.addr.plain = own.Script
+	if slug != "" {
+		c.setEditor(ctx, own.Script)
+	}
 	if fragment != "" {
 		src, a, b, ok, err := compareState(fragment)
 		switch {
@@ -550,9 +555,25 @@ func (c *comparePage) setEditor(ctx app.Context, text string) {
 }
 
 func (c *comparePage) onScript(ctx app.Context, e app.Event) {
+	was := c.edited()
 	c.script = ctx.JSSrc().Get("value").String()
-	ctx.PreventUpdate()
+	if c.edited() == was {
+		ctx.PreventUpdate() // only Revert's showing depends on the text
+	}
 	c.keepLater(ctx)
+}
+
+// edited reports whether the script is not the one the page opened with
+// (its address's scenario or the default), which Revert brings back.
+func (c *comparePage) edited() bool { return c.script != c.addr.plain }
+
+// onRevert brings back the script the page opened with, keeps both
+// settings, and compares again: the learner's way back from an edit,
+// which before meant clearing the address by hand.
+func (c *comparePage) onRevert(ctx app.Context, e app.Event) {
+	c.addr.editGen++ // an edit's pending keep is overtaken
+	c.setEditor(ctx, c.addr.plain)
+	c.compare(ctx)
 }
 
 // keepLater keeps the page's state once the typing pauses: compressing a
@@ -695,6 +716,10 @@ func (c *comparePage) renderForm() app.UI {
 				Disabled(c.busy).Text(uitext.Tr(l, "cmp.run")),
 			app.Button().Type("button").Class("tool").DataSet("action", "share").
 				OnClick(c.onShare).Text(uitext.Tr(l, "cmp.share")),
+			app.If(c.edited(), func() app.UI {
+				return app.Button().Type("button").Class("tool").DataSet("action", "revert").
+					Title(uitext.Tr(l, "cmp.revert")).OnClick(c.onRevert).Text(uitext.Tr(l, "Revert"))
+			}),
 			app.A().Class("cmp-playground").Href(uitext.InLang(l, site.PathPlayground)+"#s="+EncodeScript(c.script)).
 				Text(uitext.Tr(l, "cmp.open.playground")),
 			app.If(c.busy, func() app.UI {

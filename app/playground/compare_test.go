@@ -1,6 +1,7 @@
 package playground
 
 import (
+	"fmt"
 	"os"
 	"regexp"
 	"strings"
@@ -83,6 +84,11 @@ func TestCompareShowsWhatTheCLIComputes(t *testing.T) {
 	}
 	if c.result.differing == 0 || c.result.differing == len(c.result.diffs) {
 		t.Errorf("%d of %d statements differ", c.result.differing, len(c.result.diffs))
+	}
+	// The heading reads right whatever the count, one included.
+	heading := fmt.Sprintf("Statements that differ: %d of %d", c.result.differing, len(c.result.diffs))
+	if !strings.Contains(h, heading) {
+		t.Errorf("the result's heading is not %q", heading)
 	}
 }
 
