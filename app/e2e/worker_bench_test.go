@@ -136,7 +136,9 @@ func (c *countWriter) Write(p []byte) (int, error) { *c += countWriter(len(p)); 
 // answer, decode the new events and the cluster state as JSON), the bytes
 // that crossed, and the engine's Go heap after a collection. The page
 // draws nothing: the figures are the engine's share of a frame, and what
-// moving it off the page's thread leaves there.
+// moving it off the page's thread leaves there. Between two moves the
+// engine does its background work in slices, as the site's worker does
+// (a move can wait for a slice, or for a collection begun in one).
 func BenchmarkEngineInWorker(b *testing.B) {
 	if skipReason != "" {
 		b.Skip(skipReason)

@@ -15,7 +15,8 @@
 //	{op: "seek", pos}     move; reply {pos, digest, events, snapshot}
 //	{op: "stats"}         reply {heap, sys, gcs, pauseMs}
 //
-// What a page draws from crosses as JSON: the whole history once per
+// Between requests the engine idles in slices, as the site's worker
+// does. What a page draws from crosses as JSON: the whole history once per
 // script (a history never changes, and the page lays its lanes out from
 // all of it), then at each move the position, its digest, how many of
 // the history's events it shows, and the cluster state there.
@@ -31,9 +32,35 @@ import (
 	"txnlab/core/sim"
 )
 
+// idleSlice is how long the engine idles between two looks for a
+// request, as app/engine's worker does (workerSlice there).
+const idleSlice = 8 * time.Millisecond
+
 func main() {
 	eng := engine.New()
 	reply := js.Global().Get("engineReply")
+	// Between requests the engine does its background work (Idle: the
+	// state at the position, the steps before it, the checkpoints a move
+	// used up) in slices, each its own task, so a request waits at most
+	// a slice: what the site's worker does between two messages, which
+	// a prototype that never idled left out, so that its moves in a drag
+	// found the checkpoints the moves before had used.
+	idling := false
+	var idle js.Func
+	idle = js.FuncOf(func(js.Value, []js.Value) any {
+		if eng.Idle(idleSlice) {
+			js.Global().Call("setTimeout", idle, 0)
+		} else {
+			idling = false
+		}
+		return nil
+	})
+	startIdle := func() {
+		if !idling {
+			idling = true
+			js.Global().Call("setTimeout", idle, 0)
+		}
+	}
 	js.Global().Set("engineRequest", js.FuncOf(func(_ js.Value, args []js.Value) any {
 		req := args[0]
 		out := map[string]any{"op": req.Get("op").String()}
@@ -70,6 +97,7 @@ func main() {
 			out["error"] = "unknown op"
 		}
 		reply.Invoke(js.ValueOf(out))
+		startIdle()
 		return nil
 	}))
 	js.Global().Call("engineReady")
