@@ -282,8 +282,14 @@ func TestPhonesAndTablets(t *testing.T) {
 		.filter(r => r.w < 44 || r.h < 44)`
 	for _, path := range []string{"/", "/lessons", "/lessons/03-transaction-protocols", "/zh/lessons/05-transaction-log", "/lessons/review", "/scenarios", "/compare", "/playground"} {
 		b.open(path)
-		if path == "/playground" {
+		switch path {
+		case "/playground":
 			waitIdle(b)
+		case "/compare":
+			// Edited, so that every button of its row shows (Revert).
+			waitIdle(b)
+			setField(b, "#cmp-script", eval[string](b, `document.querySelector("#cmp-script").value`)+"# mine\n")
+			b.waitFor("Revert", `!!document.querySelector('[data-action="revert"]')`)
 		}
 		if over := eval[int](b, `document.scrollingElement.scrollWidth - innerWidth`); over > 0 {
 			wide := eval[[]string](b, `[...document.querySelectorAll("body *")].filter(e => e.getBoundingClientRect().right > innerWidth + 1 && !e.closest(".diagram-scroll, pre, .tab-panel, table")).slice(0, 5).map(e => e.outerHTML.slice(0, 100))`)
