@@ -114,10 +114,8 @@ func runTurns() {
 // the frame have spent what they did. The frame's first turn always has
 // the whole budget: go-app may render between two dispatches, and on a
 // loaded machine a frame whose budget was gone before any turn began
-// would put every turn off again, a playground's run with them (the
-// likeliest reason a lesson playground once stayed "running" for 15 s
-// under the test suite's load: its drawing is a whole turn, which waits
-// for half a frame's budget).
+// would put every turn off again, a playground's run with them (its
+// drawing is a whole turn, which waits for half a frame's budget).
 func budgetLeft(first bool, spent time.Duration) time.Duration {
 	if first {
 		return turnBudget
