@@ -132,7 +132,7 @@ func printDiff(w io.Writer, file string, a, b *scenario.RecordedRun, all bool) i
 			}
 		}
 	}
-	fmt.Fprintf(w, "\n%d of %d statements differ\n", differing, len(diffs))
+	fmt.Fprintf(w, "\nstatements that differ: %d of %d\n", differing, len(diffs))
 	for i, r := range []*scenario.RecordedRun{a, b} {
 		fmt.Fprintf(w, "%c: digest %s, %d expectation(s) failed, %s\n", "ab"[i], r.Digest(), r.Session.Failed(), violations(r))
 	}

@@ -49,7 +49,7 @@ func TestDiffSameSettings(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("exit %d: %s%s", code, stdout.String(), stderr.String())
 	}
-	if !strings.Contains(stdout.String(), "\n0 of ") || strings.Contains(stdout.String(), "\nline ") {
+	if !strings.Contains(stdout.String(), "\nstatements that differ: 0 of ") || strings.Contains(stdout.String(), "\nline ") {
 		t.Errorf("identical runs reported different:\n%s", stdout.String())
 	}
 }
