@@ -16,10 +16,10 @@
 //	{op: "stats"}         reply {heap, sys, gcs, pauseMs}
 //
 // Between requests the engine idles in slices, as the site's worker
-// does. What a page draws from crosses as JSON: the whole history once per
-// script (a history never changes, and the page lays its lanes out from
-// all of it), then at each move the position, its digest, how many of
-// the history's events it shows, and the cluster state there.
+// does. What a page draws from crosses as JSON: the whole history once
+// per script (a history never changes, and the page lays its lanes out
+// from all of it), then at each move the position, its digest, how many
+// of the history's events it shows, and the cluster state there.
 package main
 
 import (
@@ -42,9 +42,8 @@ func main() {
 	// Between requests the engine does its background work (Idle: the
 	// state at the position, the steps before it, the checkpoints a move
 	// used up) in slices, each its own task, so a request waits at most
-	// a slice: what the site's worker does between two messages, which
-	// a prototype that never idled left out, so that its moves in a drag
-	// found the checkpoints the moves before had used.
+	// a slice, as in the site's worker. Without it, each move of a drag
+	// found the checkpoints the moves before it had used up.
 	idling := false
 	var idle js.Func
 	idle = js.FuncOf(func(js.Value, []js.Value) any {
