@@ -236,4 +236,8 @@ func TestCompareKeepsWhatTheLearnerWroteAcrossAReload(t *testing.T) {
 	}
 	setField(b, "#cmp-script", original+"\n# typed\n")
 	b.waitFor("Revert once the script is edited", `!!document.querySelector('[data-action="revert"]')`)
+	// Drawing Revert redraws the form: what the learner typed stays.
+	if got := eval[string](b, `document.querySelector("#cmp-script").value`); !strings.HasSuffix(got, "# typed\n") {
+		t.Errorf("the edit that brought Revert was lost (%d bytes)", len(got))
+	}
 }
