@@ -598,7 +598,7 @@ func (c *comparePage) keep() {
 		return
 	}
 	frag := ""
-	if c.script != c.addr.plain || c.settings != [2]string{defaultSettingsA, defaultSettingsB} {
+	if c.edited() || c.settings != [2]string{defaultSettingsA, defaultSettingsB} {
 		frag = c.stateFragment()
 	}
 	loc := app.Window().Get("location")
