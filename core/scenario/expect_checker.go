@@ -58,20 +58,50 @@ func (s *ExpectViolationStmt) String() string {
 // script heals, restarts, runs and advances past the coordinator's
 // timeouts itself, and the expectation fails, saying what is missing,
 // when the cluster is not healed or still has work outstanding.
-type ExpectLivenessStmt struct{ Base }
+//
+// With Violation it expects the opposite: the liveness checks find a
+// violation (of Invariant, of any when InvAny), on the same healed,
+// quiet cluster. That is how a script shows what only the liveness
+// checks see (a transaction decided but never completed), which expect
+// violation, judging the history so far, forgives while the markers
+// may still be on their way.
+type ExpectLivenessStmt struct {
+	Base
+	Violation bool
+	Invariant Invariant
+}
 
 // String renders the statement canonically.
-func (s *ExpectLivenessStmt) String() string { return "expect liveness" }
+func (s *ExpectLivenessStmt) String() string {
+	switch {
+	case !s.Violation:
+		return "expect liveness"
+	case s.Invariant == InvAny:
+		return "expect liveness violation"
+	}
+	return "expect liveness violation " + s.Invariant.String()
+}
 
 func parseExpectLiveness(lp *lineParser) Stmt {
-	lp.done("expect liveness takes no arguments")
-	return &ExpectLivenessStmt{}
+	st := &ExpectLivenessStmt{}
+	if lp.more() {
+		if t := lp.toks[lp.i]; t.raw != "violation" || t.quoted {
+			lp.done(`expect liveness takes nothing or "violation [INVARIANT]"`)
+		}
+		lp.i++
+		st.Violation = true
+		st.Invariant = parseInvariantArg(lp, "expect liveness violation")
+	}
+	return st
 }
 
 func (st *ExpectLivenessStmt) apply(s *Session) *Error { return s.expect(st) }
 
 func (st *ExpectLivenessStmt) evaluate(s *Session) (string, string, bool, *Error) {
-	const want = "a healed, quiet cluster where every invariant holds and every decided transaction completed"
+	want := "a healed, quiet cluster where every invariant holds and every decided transaction completed"
+	if st.Violation {
+		want = "on a healed, quiet cluster, " + violationWanted(st.Invariant)
+	}
 	if why := s.unhealed(); why != "" {
 		return want, "not healed: " + why, false, nil
 	}
@@ -79,6 +109,9 @@ func (st *ExpectLivenessStmt) evaluate(s *Session) (string, string, bool, *Error
 		return want, "work still outstanding (run first)", false, nil
 	}
 	vs := s.Cluster.Check(true)
+	if st.Violation {
+		return violationOf(st.Invariant, vs, "on a healed, quiet cluster, ")
+	}
 	return want, describeViolations(vs), len(vs) == 0, nil
 }
 
@@ -106,18 +139,23 @@ func parseExpectInvariants(lp *lineParser) Stmt {
 }
 
 func parseExpectViolation(lp *lineParser) Stmt {
-	st := &ExpectViolationStmt{}
-	if lp.more() {
-		v := lp.next("")
-		inv, ok := InvariantByName(v.raw)
-		if !ok || v.quoted {
-			names := enumNames(invariantNames)
-			lp.failf(v.col, "unknown invariant %q%s (invariants: %s)", v.raw, didYouMean(v.text, names), strings.Join(names, ", "))
-		}
-		st.Invariant = inv
-		lp.done("expect violation takes at most one invariant")
+	return &ExpectViolationStmt{Invariant: parseInvariantArg(lp, "expect violation")}
+}
+
+// parseInvariantArg reads the optional invariant that ends the
+// statement named stmt (InvAny when there is none).
+func parseInvariantArg(lp *lineParser, stmt string) Invariant {
+	if !lp.more() {
+		return InvAny
 	}
-	return st
+	v := lp.next("")
+	inv, ok := InvariantByName(v.raw)
+	if !ok || v.quoted {
+		names := enumNames(invariantNames)
+		lp.failf(v.col, "unknown invariant %q%s (invariants: %s)", v.raw, didYouMean(v.text, names), strings.Join(names, ", "))
+	}
+	lp.done(stmt + " takes at most one invariant")
+	return inv
 }
 
 func (st *ExpectInvariantsStmt) apply(s *Session) *Error { return s.expect(st) }
@@ -129,18 +167,27 @@ func (st *ExpectInvariantsStmt) evaluate(s *Session) (string, string, bool, *Err
 }
 
 func (st *ExpectViolationStmt) evaluate(s *Session) (string, string, bool, *Error) {
-	vs := s.Cluster.Check(false)
-	want := "any invariant"
-	if st.Invariant != InvAny {
-		want = st.Invariant.String()
+	return violationOf(st.Invariant, s.Cluster.Check(false), "")
+}
+
+// violationWanted is what an expectation of a violation of inv wants.
+func violationWanted(inv Invariant) string {
+	if inv == InvAny {
+		return "a violation of any invariant"
 	}
+	return "a violation of " + inv.String()
+}
+
+// violationOf judges an expectation of a violation of inv (any when
+// InvAny) against the checker's verdict vs; where says on what.
+func violationOf(inv Invariant, vs []check.Violation, where string) (string, string, bool, *Error) {
 	ok := false
 	for _, v := range vs {
-		if st.Invariant == InvAny || v.Invariant == st.Invariant.String() {
+		if inv == InvAny || v.Invariant == inv.String() {
 			ok = true
 		}
 	}
-	return "a violation of " + want, describeViolations(vs), ok, nil
+	return where + violationWanted(inv), describeViolations(vs), ok, nil
 }
 
 func describeViolations(vs []check.Violation) string {

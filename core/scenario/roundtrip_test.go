@@ -131,6 +131,8 @@ expect group g2 state=Stable generation=2 members=c1,c3 leader=c3
 expect group g2 members=none
 expect invariants
 expect liveness
+expect liveness violation
+expect liveness violation offsets-atomicity
 expect violation
 `
 
