@@ -275,16 +275,30 @@ func Document(mechanism *safety.Mechanism, inv string, sh *Shrunk, foundBy strin
 	} else {
 		b.WriteString("# Reproduces under " + itoa(DefaultShrinkSeeds) + " seeds (txnlab run --seed N).\n")
 	}
-	if sh.Final {
-		b.WriteString("# Only the final (liveness) check sees it: replay with `txnlab explore --check FILE`.\n")
-	}
-	for _, l := range sh.Lines {
-		b.WriteString(l + "\n")
-	}
-	if !sh.Final {
+	switch {
+	case !sh.Final:
+		writeLines(&b, sh.Lines)
 		b.WriteString("expect violation " + inv + "\n")
+	case inv == Quiescence:
+		// No expectation says "never goes quiet": the file is the
+		// body, to which --check appends the liveness phase.
+		b.WriteString("# Only the final (liveness) check sees it: replay with `txnlab explore --check FILE`.\n")
+		writeLines(&b, sh.Lines)
+	default:
+		// The body, the liveness phase its end calls for, and the
+		// expectation that judges the healed, quiet cluster as the
+		// explorer did: `txnlab run` shows it, the playground too.
+		b.WriteString("# Only the liveness checks see it: the script heals the cluster and lets it settle first.\n")
+		writeLines(&b, Replay(sh.Lines, 0).Lines)
+		b.WriteString("expect liveness violation " + inv + "\n")
 	}
 	return b.String()
+}
+
+func writeLines(b *strings.Builder, lines []string) {
+	for _, l := range lines {
+		b.WriteString(l + "\n")
+	}
 }
 
 // Narrative is a title and a short paragraph on what breaking a

@@ -32,4 +32,19 @@ func TestAFinalShrinkIsABody(t *testing.T) {
 	if !has(o.Violations, inv, "") {
 		t.Fatalf("the shrunk file does not show %s under --check:\n%s", inv, Join(sh.Lines))
 	}
+
+	// Written out, it carries the phase once and says what the liveness
+	// checks find: `txnlab run` shows it, and --check judges it as it
+	// stands.
+	sh.Final = true
+	doc := Document(m, inv, sh, "test", len(r.Lines))
+	if n := strings.Count(doc, "\nadvance 75s\n"); n != 1 || !strings.HasSuffix(doc, "\nexpect liveness violation "+inv+"\n") {
+		t.Fatalf("the document runs the liveness phase %d times, or does not end with its expectation:\n%s", n, doc)
+	}
+	if o := Exec(doc, 0, false); o.Err != nil || o.Session.Failed() != 0 {
+		t.Fatalf("txnlab run does not reproduce the document (err %v, %d failed):\n%s", o.Err, o.Session.Failed(), doc)
+	}
+	if o := ExecFinal(doc, 0); o.Err != nil || o.Session.Failed() != 0 || !has(o.Violations, inv, "") {
+		t.Fatalf("--check does not show %s in the document (err %v, %d failed):\n%s", inv, o.Err, o.Session.Failed(), doc)
+	}
 }
