@@ -254,9 +254,12 @@ func exploreCmd(args []string, stdout, stderr io.Writer) int {
 	fmt.Fprintf(stdout, "shrunk on %s: %d -> %d statements (%d lines with the header) in %d tries, %s\n",
 		inv, len(r.Lines), len(sh.Lines), strings.Count(doc, "\n"), sh.Tries, time.Since(t0).Round(time.Millisecond))
 	fmt.Fprintf(stdout, "  %s (full script: %s)\n", path, full)
-	if sh.Final {
+	switch {
+	case sh.Final && inv == explore.Quiescence:
 		fmt.Fprintf(stdout, "  only the final (liveness) check sees it: txnlab explore --check %s\n", path)
-	} else {
+	case sh.Final:
+		fmt.Fprintf(stdout, "  reproduce: txnlab run %s (only the liveness checks see it: the script heals and settles first)\n", path)
+	default:
 		fmt.Fprintf(stdout, "  reproduce: txnlab run %s\n", path)
 	}
 	return 1
