@@ -41,17 +41,7 @@ c1 poll
 			"a violation of read-committed", "not healed: the network has a cut, drop or delay rule (heal)"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			src := tc.script + tc.expect + "\n"
-			script, err := Parse("t.scenario", src)
-			if err != nil {
-				t.Fatal(err)
-			}
-			s := NewSession("t.scenario", script)
-			s.Run()
-			if s.Err != nil {
-				t.Fatal(s.Err)
-			}
-			rs := s.Results
+			rs := runScript(t, tc.script+tc.expect+"\n").Results
 			r := rs[len(rs)-1]
 			if r.Line != tc.expect || r.OK != tc.ok || !strings.Contains(r.Expected, tc.wanted) || !strings.Contains(r.Actual, tc.actual) {
 				t.Errorf("got %s\nwant ok=%v, expected containing %q, actual containing %q", r, tc.ok, tc.wanted, tc.actual)
