@@ -470,8 +470,13 @@ func (c *checker) atomicity() {
 			c.report(safety.Atomicity, record(ref, o.commit[0], o.commit[0]), "%s aborted for its producer but its records at %v were committed", txnName(ref), places(o.commit))
 		case len(o.open) > 0 && t.Outcome != "open" && c.coordinatorForgot(ref, t, o.open):
 			c.reportAnomaly(safety.UnreplicatedTxnState, record(ref, o.open[0]), "%s was decided, but its coordinator has no record of it (at its producer id and epoch it holds Empty or an earlier transaction completed before these records were written, or a later epoch whose InitProducerId found nothing open to fence, or it completed the transaction without these partitions, which its log never registered): the __transaction_state records that registered its partitions were lost in a failover, and no marker will ever reach its records at %v", txnName(ref), places(o.open))
-		case len(o.open) > 0 && (c.in.Final || c.coordinatorDone(ref, t)) && t.Outcome != "open":
+		case len(o.open) > 0 && t.Outcome != "open" && c.coordinatorDone(ref, t):
 			c.report(safety.Atomicity, record(ref, o.open[0]), "%s was decided and its coordinator finished it, but its records at %v never got a marker", txnName(ref), places(o.open))
+		case len(o.open) > 0 && t.Outcome != "open" && c.in.Final:
+			// Only the liveness checks get here: the coordinator has
+			// not finished it, and on a healed, quiet cluster nothing
+			// ever will.
+			c.report(safety.Atomicity, record(ref, o.open[0]), "%s was decided%s, but on the healed, quiet cluster its records at %v never got a marker", txnName(ref), c.heldIn(ref), places(o.open))
 		}
 	}
 }
@@ -727,6 +732,16 @@ func (c *checker) coordinatorDone(ref sendRef, t *client.TxnRecord) bool {
 	done := cs.State == protocol.CompleteCommit || cs.State == protocol.CompleteAbort || cs.State == protocol.Empty
 	later := cs.ProducerId != t.ProducerId || cs.ProducerEpoch >= t.ProducerEpoch
 	return done && later && c.laterTxnOrSame(ref, t)
+}
+
+// heldIn says, for a message, the state a transaction's coordinator
+// holds it in when that is a decision it has not finished ("" else).
+func (c *checker) heldIn(ref sendRef) string {
+	cs, ok := c.in.Coordinators[ref.p.TransactionalId]
+	if !ok || !cs.Known || (cs.State != protocol.PrepareCommit && cs.State != protocol.PrepareAbort) {
+		return ""
+	}
+	return " and its coordinator still holds it in " + cs.State.String()
 }
 
 // laterTxnOrSame is true when the coordinator's completed transaction is
