@@ -618,11 +618,11 @@ func (v *InspectorView) breakPanel(snap Snapshot) app.UI {
 
 // preconditions says which of core/safety's preconditions a history
 // met; each mechanism's entry names the one it needs (Needs).
-func preconditions(bumped, moved, txnProduce, committedFetch, offsets, retried, endTV2 bool) map[*safety.Precondition]bool {
+func preconditions(bumped, moved, txnProduce, committedFetch, offsets, retried, endTV2, preparedOnLoad bool) map[*safety.Precondition]bool {
 	return map[*safety.Precondition]bool{
 		safety.SecondEpoch: bumped, safety.CoordinatorMoved: moved, safety.TxnProduce: txnProduce,
 		safety.ReadCommittedFetch: committedFetch, safety.TxnOffsetCommit: offsets,
-		safety.RetriedBatch: retried, safety.EndTxnTV2: endTV2,
+		safety.RetriedBatch: retried, safety.EndTxnTV2: endTV2, safety.PreparedOnLoad: preparedOnLoad,
 	}
 }
 
@@ -654,7 +654,9 @@ func UnexercisedOf(e Engine, gen int) map[string]string {
 // Produce; the LSO bound and the aborted filter, a read_committed fetch;
 // AddOffsetsToTxn, a TxnOffsetCommit; the sequence check, a retried
 // idempotent batch; partition verification, a transactional Produce; the
-// epoch bump, an EndTxn of transaction version 2. An empty history (not
+// epoch bump, an EndTxn of transaction version 2; marker recovery, a
+// coordinator that finds a prepared transaction while loading (its note
+// says so whether it then sends the markers or not). An empty history (not
 // run yet) proves nothing. Each mechanism's entry names its
 // precondition (safety.Mechanism.Needs); TestEveryMechanismHasAPrecondition
 // fails on a precondition of core/safety's table this scan does not judge.
@@ -675,7 +677,7 @@ func Unexercised(history []sim.Event) map[string]string {
 		resp bool
 	}
 	epochs := map[int64]int16{}
-	var bumped, moved, txnProduce, committedFetch, offsets, retried, endTV2 bool
+	var bumped, moved, txnProduce, committedFetch, offsets, retried, endTV2, preparedOnLoad bool
 	batches := map[batchKey]bool{}
 	epoch := func(pid int64, e int16) {
 		if pid < 0 || e < 0 {
@@ -688,6 +690,9 @@ func Unexercised(history []sim.Event) map[string]string {
 	}
 	for i := range history {
 		e := &history[i]
+		if e.Note != nil && (e.Note.Code == sim.NoteTxnFoundWhileLoading || e.Note.Code == sim.NoteTxnLeftPrepared) {
+			preparedOnLoad = true
+		}
 		if e.Kind != sim.KindSend || e.Internal {
 			continue
 		}
@@ -732,7 +737,7 @@ func Unexercised(history []sim.Event) map[string]string {
 			offsets = true
 		}
 	}
-	met := preconditions(bumped, moved, txnProduce, committedFetch, offsets, retried, endTV2)
+	met := preconditions(bumped, moved, txnProduce, committedFetch, offsets, retried, endTV2, preparedOnLoad)
 	for _, m := range safety.Mechanisms {
 		if !met[m.Needs] {
 			out[m.Name] = "break.never." + m.Needs.Name

@@ -169,6 +169,8 @@ var Messages = map[string][2]string{
 	"break.never.txn-offset-commit": {"no producer calls send-offsets (sendOffsetsToTransaction), so no TxnOffsetCommit is sent",
 		"没有生产者调用 send-offsets（sendOffsetsToTransaction），因此不会发送 TxnOffsetCommit"},
 	"break.never.retried-batch": {"no idempotent Produce is ever retried", "没有任何幂等的 Produce 被重试"},
+	"break.never.prepared-on-load": {"no coordinator, loading its __transaction_state partition, finds a transaction in PrepareCommit or PrepareAbort (no coordinator fails over between a decision and its markers)",
+		"没有哪个协调器在载入它的 __transaction_state 分区时发现处于 PrepareCommit 或 PrepareAbort 的事务（决定之后、标记写完之前，协调器从未故障转移）"},
 	"break.never.end-txn-tv2": {"no producer ends a transaction under transaction version 2 (EndTxn v5)",
 		"没有生产者在事务版本 2 下结束事务（EndTxn v5）"},
 	// The full playground's ways through a long history (transport.go).

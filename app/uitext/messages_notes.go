@@ -63,6 +63,7 @@ var NoteMessages = map[sim.NoteCode]string{
 	sim.NoteCoordinatorResigns:       "协调器卸任",
 	sim.NoteTxnLoaded:                "载入了 {0} 个事务 ID，协调器 epoch {1}",
 	sim.NoteTxnFoundWhileLoading:     "载入时发现处于 {0}：重新发送事务标记",
+	sim.NoteTxnLeftPrepared:          "载入时发现处于 {0}：原样保留，不发送事务标记（marker-recovery 已被关闭）",
 	sim.NoteTimeoutAtMaxEpoch:        "事务在 epoch 32767 超时：无法再隔离（IllegalStateException），扫描停止",
 	sim.NoteTxnTimedOut:              "事务 {0} 后超时：隔离生产者并中止事务",
 	sim.NoteTxnIdExpired:             "事务 ID 已过期：写入墓碑记录",

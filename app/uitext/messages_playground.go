@@ -269,6 +269,8 @@ var playgroundMessages = map[string][2]string{
 	"mechanism.aborted-filter":    {"read_committed consumers drop the batches of aborted transactions", "read_committed 的消费者丢弃已中止事务的批次"},
 	"mechanism.add-offsets":       {"sendOffsetsToTransaction sends AddOffsetsToTxn first", "sendOffsetsToTransaction 先发送 AddOffsetsToTxn"},
 	"mechanism.sequence-check":    {"brokers detect duplicate and out-of-order sequence numbers", "Broker 检测重复和乱序的序列号"},
+	"mechanism.marker-recovery": {"a coordinator that takes over sends the markers again for every transaction it finds in PrepareCommit or PrepareAbort",
+		"接手的协调器为它发现的每个处于 PrepareCommit 或 PrepareAbort 的事务重新发送事务标记"},
 	"mechanism.partition-verification": {"the partition leader verifies (under transaction version 2, adds) a partition with the coordinator before a transactional write",
 		"分区 Leader 在事务性写入之前先向协调器核实这个分区（在事务版本 2 下是把它加入事务）"},
 	"mechanism.epoch-bump": {"under transaction version 2 the coordinator bumps the producer epoch at every EndTxn", "在事务版本 2 下，协调器在每个 EndTxn 时提升生产者 epoch"},

@@ -33,6 +33,40 @@ var motifs = map[string]func(g *gen){
 	"read-aborted": (*gen).motifReadAborted,
 	"duplicate":    (*gen).motifDuplicate,
 	"late-end-txn": (*gen).motifLateEndTxn,
+	"lost-markers": (*gen).motifLostMarkers,
+}
+
+// motifLostMarkers: a transaction ends, the markers its coordinator sends
+// are lost, and the coordinator crashes before it can send them again.
+// The transaction is decided (PrepareCommit or PrepareAbort is in
+// __transaction_state), and only the successor that loads it finishes
+// it. With marker recovery the successor sends the markers; without, the
+// records stay open for ever, which the liveness checks see once the
+// cluster is healed.
+func (g *gen) motifLostMarkers() {
+	p := g.inTxn()
+	if p == nil {
+		return
+	}
+	g.emit("%s send %s %s", p.name, g.randomTP(), g.records())
+	if !g.can(p) || g.producer(p.name).State != client.InTransaction {
+		return
+	}
+	leader, _ := g.c().CoordinatorOf(p.txnID)
+	if leader < 0 {
+		return
+	}
+	g.emit("drop WriteTxnMarkers from=broker-%d", leader)
+	if g.chance(50) {
+		g.emit("%s commit", p.name)
+	} else {
+		g.emit("%s abort", p.name)
+	}
+	if !g.ok() || !g.crashCoordinatorOf(p.txnID) {
+		return
+	}
+	g.emit("run for=%s", []string{"10s", "20s"}[g.pick(2)])
+	g.emit("heal")
 }
 
 // motifLateEndTxn: a commit's EndTxn crawls past request.timeout.ms, its

@@ -40,6 +40,13 @@ type Mechanism struct {
 	// Provoke is how the explorer leans a run towards the mechanism's
 	// anomaly when it is broken.
 	Provoke Provocation
+	// Liveness marks a mechanism whose break only the liveness checks
+	// see: on a healed, quiet cluster a decided transaction is left
+	// incomplete, which the checker forgives while its markers may still
+	// be on their way. Its example ends with `expect liveness violation`,
+	// the explorer finds it after its liveness phase, and an attack on
+	// it is judged with the liveness checks on.
+	Liveness bool
 }
 
 // Provocation is how the explorer provokes a mechanism's anomaly: the
@@ -91,11 +98,12 @@ var (
 	TxnOffsetCommit    = &Precondition{"txn-offset-commit", "a producer sends offsets in a transaction (TxnOffsetCommit)"}
 	RetriedBatch       = &Precondition{"retried-batch", "an idempotent batch is sent again"}
 	EndTxnTV2          = &Precondition{"end-txn-tv2", "a producer ends a transaction under transaction version 2 (EndTxn v5)"}
+	PreparedOnLoad     = &Precondition{"prepared-on-load", "a coordinator loading its __transaction_state partition finds a transaction in PrepareCommit or PrepareAbort"}
 )
 
 // Preconditions lists every precondition.
 var Preconditions = []*Precondition{SecondEpoch, CoordinatorMoved, TxnProduce, ReadCommittedFetch,
-	TxnOffsetCommit, RetriedBatch, EndTxnTV2}
+	TxnOffsetCommit, RetriedBatch, EndTxnTV2, PreparedOnLoad}
 
 // String returns the script's name.
 func (m *Mechanism) String() string { return m.Name }
@@ -144,7 +152,7 @@ var (
 var Invariants = []*Invariant{ReadCommitted, Atomicity, NoDuplicates, Durability, Fencing,
 	OffsetsAtomicity, MarkerConsistency, Transitions, LSO}
 
-// The mechanisms: Kafka 3.5's seven, then the two defenses KIP-890 added.
+// The mechanisms: Kafka 3.5's eight, then the two defenses KIP-890 added.
 var (
 	EpochFencing = &Mechanism{Name: "epoch-fencing",
 		Prevents: "brokers and the coordinator reject requests with an older producer epoch",
@@ -194,6 +202,17 @@ var (
 		Narrative: "Brokers accept any sequence number. A produce response is lost, the idempotent producer retries the batch, and the broker appends it again " +
 			"instead of answering DUPLICATE_SEQUENCE_NUMBER.",
 		Needs: RetriedBatch, Provoke: Provocation{Motif: "duplicate", Idempotent: true, Pipeline: true}}
+	// MarkerRecovery: a coordinator that takes over a __transaction_state
+	// partition finishes the transactions it finds decided (Kafka's
+	// onElection: the markers of every PrepareCommit and PrepareAbort
+	// are sent again). Broken, nothing else ever sends them.
+	MarkerRecovery = &Mechanism{Name: "marker-recovery",
+		Prevents: "a coordinator that takes over sends the markers again for every transaction it finds in PrepareCommit or PrepareAbort",
+		Catches:  Atomicity, Liveness: true,
+		Title: "Broken marker recovery: a transaction decided before a failover never completes.",
+		Narrative: "A coordinator that loads its __transaction_state partition leaves the transactions it finds in PrepareCommit or PrepareAbort as they are. " +
+			"A transaction whose markers were lost with the coordinator that decided it is never finished: its records never get a marker, and read_committed consumers never read past them.",
+		Needs: PreparedOnLoad, Provoke: Provocation{Motif: "lost-markers"}}
 	// PartitionVerification: the partition leader appends a
 	// transactional batch without asking the coordinator (no
 	// verification, and under transaction version 2 no implicit add, so
@@ -220,7 +239,7 @@ var (
 // Mechanisms lists every mechanism in the order the language documents
 // them.
 var Mechanisms = []*Mechanism{EpochFencing, CoordinatorEpoch, AddPartitions, LSOBound, AbortedFilter,
-	AddOffsets, SequenceCheck, PartitionVerification, EpochBump}
+	AddOffsets, SequenceCheck, MarkerRecovery, PartitionVerification, EpochBump}
 
 var (
 	mechanismByName = byName(Mechanisms, (*Mechanism).String)

@@ -90,6 +90,10 @@ const (
 	// keep their numbers.
 	NoteRebalanceMemberLeft
 
+	// Added for the marker-recovery mechanism, kept last for the same
+	// reason.
+	NoteTxnLeftPrepared
+
 	noteCount
 )
 
@@ -144,6 +148,7 @@ var NoteTemplates = [noteCount]string{
 	NoteCoordinatorResigns:       "coordinator resigns",
 	NoteTxnLoaded:                "loaded {0} transactional id(s), coordinator epoch {1}",
 	NoteTxnFoundWhileLoading:     "found in {0} while loading: sending the markers again",
+	NoteTxnLeftPrepared:          "found in {0} while loading: left as it is, no markers sent (marker-recovery is broken)",
 	NoteTimeoutAtMaxEpoch:        "transaction timed out at epoch 32767: it cannot be fenced (IllegalStateException), the scan stops",
 	NoteTxnTimedOut:              "transaction timed out after {0}: fencing the producer and aborting",
 	NoteTxnIdExpired:             "transactional id expired: writing a tombstone",

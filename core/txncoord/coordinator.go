@@ -14,6 +14,7 @@ import (
 
 	"txnlab/core/partition"
 	"txnlab/core/protocol"
+	"txnlab/core/safety"
 	"txnlab/core/sim"
 )
 
@@ -281,6 +282,12 @@ func (c *Coordinator) finishLoad(w *sim.World, job loadJob) {
 	for _, id := range ids {
 		md := entry.txns[id]
 		if md.State == protocol.PrepareCommit || md.State == protocol.PrepareAbort {
+			if w.Broken(safety.MarkerRecovery) {
+				// Decided, and now never finished: nothing else
+				// sends a prepared transaction's markers.
+				w.Note(c.host.BrokerNode(), "txn "+id, sim.NoteTxnLeftPrepared, md.State.String())
+				continue
+			}
 			w.Note(c.host.BrokerNode(), "txn "+id, sim.NoteTxnFoundWhileLoading, md.State.String())
 			c.markers.add(w, c, id, job.epoch, md.State == protocol.PrepareCommit, md, md.prepareComplete(w.Now()))
 		}
