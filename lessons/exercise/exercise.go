@@ -148,6 +148,9 @@ type Check struct {
 	runs []*scenario.Session
 	at   int
 	done bool
+	// final judges the runs with the liveness checks on: an attack on a
+	// liveness mechanism, whose anomaly only they see.
+	final bool
 }
 
 // Start parses the learner's script, checks its limits and prepares its
@@ -173,6 +176,7 @@ func Start(ex *doc.Exercise, script string) (*Check, error) {
 		broken.Break = append(slices.Clone(on.Break), m)
 		settings = []scenario.Settings{broken, on}
 		c.res.Catches = Catches(ex)
+		c.final = m.Liveness
 	default:
 		return nil, errors.New("exercise " + ex.ID + ": unknown kind " + ex.Kind)
 	}
@@ -240,7 +244,7 @@ func (c *Check) finish(s *scenario.Session) {
 	if attack {
 		run := AttackRun{Broken: broken}
 		seen := map[string]bool{}
-		for _, v := range s.Cluster.Check(false) {
+		for _, v := range s.Cluster.Check(c.final) {
 			if !seen[v.Invariant] {
 				seen[v.Invariant] = true
 				run.Violated = append(run.Violated, v.Invariant)
