@@ -285,6 +285,9 @@ func (c *exerciseCard) renderRules() app.UI {
 		}
 		p(esc(uitext.Tr(l, "x.attack.catch")+" "), strings.Join(catches, " "+esc(uitext.Tr(l, "x.attack.or"))+" "))
 		p(esc(uitext.Tr(l, "x.attack.on")))
+		if exercise.Final(&x) {
+			p(esc(uitext.Tr(l, "x.attack.liveness")))
+		}
 		if x.Config != "" {
 			p(esc(uitext.Tr(l, "x.attack.config")+" "), codeHTML(x.Config))
 		}

@@ -44,6 +44,27 @@ func TestExerciseCardLimitOfOne(t *testing.T) {
 	}
 }
 
+// An attack on a liveness mechanism says its runs are judged with the
+// liveness checks on; another attack does not.
+func TestExerciseCardSaysALivenessAttackIsJudgedSettled(t *testing.T) {
+	liveness := attackX
+	liveness.Break = "marker-recovery"
+	for _, tc := range []struct {
+		x    doc.Exercise
+		lang doc.Lang
+		want string
+		says bool
+	}{
+		{liveness, doc.English, "liveness checks on", true},
+		{liveness, doc.Chinese, "打开活性检查", true},
+		{attackX, doc.English, "liveness checks on", false},
+	} {
+		if got := renderCard(&exerciseCard{X: tc.x, Lang: tc.lang}); strings.Contains(got, tc.want) != tc.says {
+			t.Errorf("%s (%s): says %q %v, want %v:\n%s", tc.x.Break, tc.lang, tc.want, !tc.says, tc.says, got)
+		}
+	}
+}
+
 func TestExerciseCardRendersWhatIsChecked(t *testing.T) {
 	for _, tc := range []struct {
 		x    doc.Exercise

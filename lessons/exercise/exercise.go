@@ -137,6 +137,14 @@ func Catches(ex *doc.Exercise) []string {
 	return nil
 }
 
+// Final reports whether an exercise's runs are judged with the liveness
+// checks on: an attack on a liveness mechanism (safety.Mechanism.Liveness),
+// whose anomaly only they see. Its start heals and settles the cluster.
+func Final(ex *doc.Exercise) bool {
+	m, ok := safety.MechanismByName(ex.Break)
+	return ex.Kind == doc.ExerciseAttack && ok && m.Liveness
+}
+
 // Check is a script being judged. A host that must not block calls Work
 // in slices; Grade runs it whole.
 type Check struct {
@@ -176,7 +184,7 @@ func Start(ex *doc.Exercise, script string) (*Check, error) {
 		broken.Break = append(slices.Clone(on.Break), m)
 		settings = []scenario.Settings{broken, on}
 		c.res.Catches = Catches(ex)
-		c.final = m.Liveness
+		c.final = Final(ex)
 	default:
 		return nil, errors.New("exercise " + ex.ID + ": unknown kind " + ex.Kind)
 	}
