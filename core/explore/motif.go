@@ -44,12 +44,8 @@ var motifs = map[string]func(g *gen){
 // records stay open for ever, which the liveness checks see once the
 // cluster is healed.
 func (g *gen) motifLostMarkers() {
-	p := g.inTxn()
+	p := g.sentInTxn()
 	if p == nil {
-		return
-	}
-	g.emit("%s send %s %s", p.name, g.randomTP(), g.records())
-	if !g.can(p) || g.producer(p.name).State != client.InTransaction {
 		return
 	}
 	leader, _ := g.c().CoordinatorOf(p.txnID)
@@ -76,12 +72,8 @@ func (g *gen) motifLostMarkers() {
 // commits the open transaction, which a read_committed consumer then
 // reads before its commit was sent.
 func (g *gen) motifLateEndTxn() {
-	p := g.inTxn()
+	p := g.sentInTxn()
 	if p == nil {
-		return
-	}
-	g.emit("%s send %s %s", p.name, g.randomTP(), g.records())
-	if !g.can(p) || g.producer(p.name).State != client.InTransaction {
 		return
 	}
 	g.emit("delay EndTxn by=45s from=%s", p.name)
@@ -125,6 +117,20 @@ func (g *gen) inTxn() *prodInfo {
 }
 
 // can reports whether p can still act.
+// sentInTxn is a producer in a transaction that has just sent a record
+// to a random partition, still in its transaction (nil when none could).
+func (g *gen) sentInTxn() *prodInfo {
+	p := g.inTxn()
+	if p == nil {
+		return nil
+	}
+	g.emit("%s send %s %s", p.name, g.randomTP(), g.records())
+	if !g.can(p) || g.producer(p.name).State != client.InTransaction {
+		return nil
+	}
+	return p
+}
+
 func (g *gen) can(p *prodInfo) bool { return g.ok() && g.usable(p.name) }
 
 // motifTxn: a whole transaction, optionally with offsets, committed or
