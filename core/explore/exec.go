@@ -151,10 +151,11 @@ func ExecFinal(src string, budget int) *Outcome {
 	if _, err := scenario.Parse("explore", src); err != nil {
 		return &Outcome{Err: err}
 	}
-	if l := Lines(src); len(l) > 0 && strings.HasPrefix(l[len(l)-1], "expect liveness") {
+	lines := Lines(src)
+	if len(lines) > 0 && strings.HasPrefix(lines[len(lines)-1], "expect liveness") {
 		return Exec(src, budget, true)
 	}
-	r, sess := replay(Lines(src), budget, 0, nil)
+	r, sess := replay(lines, budget, 0, nil)
 	return &Outcome{Panic: r.Panic, Err: r.Err, Steps: r.Steps, Exhausted: r.Exhausted, Violations: r.Violations, Session: sess}
 }
 
