@@ -289,7 +289,7 @@ func Document(mechanism *safety.Mechanism, inv string, sh *Shrunk, foundBy strin
 		// expectation that judges the healed, quiet cluster as the
 		// explorer did: `txnlab run` shows it, the playground too.
 		b.WriteString("# Only the liveness checks see it: the script heals the cluster and lets it settle first.\n")
-		writeLines(&b, Replay(sh.Lines, 0).Lines)
+		writeLines(&b, sh.Settled())
 		b.WriteString("expect liveness violation " + inv + "\n")
 	}
 	return b.String()

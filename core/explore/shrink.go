@@ -91,6 +91,16 @@ type Shrunk struct {
 	Final bool
 }
 
+// Settled is the shrunk script as it shows its violation: the lines,
+// and for a Final one the liveness phase Replay gives their end, which
+// heals and settles the cluster for the liveness checks.
+func (sh *Shrunk) Settled() []string {
+	if !sh.Final {
+		return sh.Lines
+	}
+	return Replay(sh.Lines, 0).Lines
+}
+
 type shrinker struct {
 	opts  ShrinkOptions
 	tries int

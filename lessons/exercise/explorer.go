@@ -205,14 +205,10 @@ func (e *Explorer) shrink(r *explore.Run, inv string, yield func(struct{}) bool)
 		return // stopped
 	}
 	e.state.Tries = sh.Tries
-	lines := sh.Lines
-	if sh.Final {
-		// A body only the liveness checks judge: with the phase that
-		// heals and settles it, as the grader of a liveness mechanism's
-		// attack wants.
-		lines = explore.Replay(sh.Lines, 0).Lines
-	}
-	script := LearnerScript(e.ex, lines)
+	// A body only the liveness checks judge comes with the phase that
+	// heals and settles it, as the grader of a liveness mechanism's
+	// attack wants.
+	script := LearnerScript(e.ex, sh.Settled())
 	res, err := Grade(e.ex, script)
 	if err == nil && res.Err == nil && len(res.Runs) == 2 && res.Runs[0].Caught && len(res.Runs[1].Violated) == 0 {
 		e.state.Phase, e.state.Script, e.state.Violation = PhaseFound, script, sh.Violation
