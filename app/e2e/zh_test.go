@@ -9,6 +9,8 @@ import (
 
 	"github.com/chromedp/chromedp"
 	"github.com/chromedp/chromedp/kb"
+
+	"txnlab/app/uitext"
 )
 
 // englishOnPage lists the English sentences the page shows or says,
@@ -409,4 +411,90 @@ func readScenario(path string) string {
 		panic(err)
 	}
 	return string(b)
+}
+
+// failedScript ends with expectations that fail, each saying what it
+// wanted and what the run has in the core's words: a violation wanted
+// and none found, another error than the one returned, a producer that
+// never called.
+const failedScript = `cluster brokers=3
+topic orders partitions=1
+producer app transactional.id=t1
+producer idle transactional.id=t2
+app init
+app begin
+app send orders/0 a=1
+app commit
+run
+expect violation
+expect app error PRODUCER_FENCED
+expect idle ok
+`
+
+// TestChineseFailedExpectationSaysWhyInChinese: a Chinese reader whose
+// expectations fail reads what each wanted and what the run has in
+// Chinese, the values in monospace; before, the core's English ("a
+// violation of any invariant", "no violation", "commit returned NONE")
+// stood there as code, where the page's English check does not look.
+func TestChineseFailedExpectationSaysWhyInChinese(t *testing.T) {
+	for _, lang := range []string{"en", "zh"} {
+		b := newBrowser(t)
+		path := "/playground"
+		if lang == "zh" {
+			path = "/zh/playground"
+		}
+		b.open(path)
+		waitIdle(b)
+		setScript(b, failedScript)
+		waitIdle(b)
+		b.click(button("Run to end"))
+		b.waitFor("the run to end", `!document.querySelector(".status[data-running=true]")`)
+		_, n := pos(b)
+		waitPos(b, n)
+		b.waitFor("three failed expectations", `document.querySelectorAll(".results li.fail").length === 3`)
+		details := eval[[]string](b, `[...document.querySelectorAll(".results li.fail .detail")].map(d => d.textContent)`)
+		var english []string
+		for _, d := range details {
+			english = append(english, englishWordPairs(d)...)
+		}
+		switch {
+		case lang == "en" && len(english) == 0:
+			t.Errorf("the English details hold no English (%q): the check cannot fail", details)
+		case lang == "zh" && len(english) > 0:
+			t.Errorf("English in the Chinese details %q: %q", details, english)
+		case lang == "zh":
+			noEnglish(t, b, "after the failed expectations")
+			if n := count(b, ".results li.fail .detail code"); n < 4 {
+				t.Errorf("%d values in monospace in the details (%q)", n, details)
+			}
+		}
+	}
+}
+
+// englishWordPairs lists two plain English words in a row in text, code
+// included (identifiers, numbers, fields and Chinese set apart), so that
+// a short phrase ("no violation") counts too.
+func englishWordPairs(text string) []string {
+	var out []string
+	prev := ""
+	// A Chinese character or mark ends a run of words, as a mark does.
+	text = strings.Map(func(r rune) rune {
+		if r > 0x2000 {
+			return '|'
+		}
+		return r
+	}, text)
+	for _, w := range strings.Fields(strings.ReplaceAll(text, "|", " | ")) {
+		bare := strings.Trim(w, ",:;()[]")
+		plain := bare != "" && !uitext.IsIdentifier(bare) && strings.Trim(bare, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ'") == ""
+		if !plain {
+			prev = ""
+			continue
+		}
+		if prev != "" {
+			out = append(out, prev+" "+bare)
+		}
+		prev = bare
+	}
+	return out
 }

@@ -11,6 +11,7 @@ import (
 	"txnlab/app/engine"
 	"txnlab/app/site"
 	"txnlab/app/uitext"
+	"txnlab/core/scenario"
 	"txnlab/internal/escape"
 )
 
@@ -433,7 +434,7 @@ func (p *playground) renderResults() app.UI {
 			return li.Class("fail").Body(
 				app.Text(fmt.Sprintf("✗ %d: ", r.Pos.Line)), app.Code().Text(r.Line),
 				app.Br(),
-				app.Span().Class("detail").Body(app.Text(uitext.Tr(l, "expected")+" "), app.Code().Text(r.Expected), app.Text(uitext.Tr(l, ", got")+" "), app.Code().Text(r.Actual)),
+				app.Span().Class("detail").Body(expectationDetail(l, r)...),
 			)
 		})),
 	)
@@ -500,4 +501,13 @@ func (p *playground) readFile(ctx app.Context, file app.Value) {
 		return nil
 	})
 	file.Call("text").Call("then", onText)
+}
+
+// expectationDetail says what a failed expectation wanted and what the
+// run has, in the page's language (uitext.ExpectationValue).
+func expectationDetail(l string, r scenario.Result) []app.UI {
+	out := []app.UI{app.Text(uitext.Tr(l, "expected") + " ")}
+	out = append(out, uitext.PiecesUI(uitext.ExpectationValue(l, r.Expected))...)
+	out = append(out, app.Text(uitext.Tr(l, ", got")+" "))
+	return append(out, uitext.PiecesUI(uitext.ExpectationValue(l, r.Actual))...)
 }
