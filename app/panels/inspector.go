@@ -616,13 +616,19 @@ func (v *InspectorView) breakPanel(snap Snapshot) app.UI {
 	)
 }
 
-// preconditions says which of core/safety's preconditions a history
-// met; each mechanism's entry names the one it needs (Needs).
-func preconditions(bumped, moved, txnProduce, committedFetch, offsets, retried, endTV2, preparedOnLoad bool) map[*safety.Precondition]bool {
+// seen is what the break tab's scan found in a history, one field per
+// precondition of core/safety's table.
+type seen struct {
+	bumped, moved, txnProduce, committedFetch, offsets, retried, endTV2, preparedOnLoad bool
+}
+
+// met says which of core/safety's preconditions the history met; each
+// mechanism's entry names the one it needs (Needs).
+func (s *seen) met() map[*safety.Precondition]bool {
 	return map[*safety.Precondition]bool{
-		safety.SecondEpoch: bumped, safety.CoordinatorMoved: moved, safety.TxnProduce: txnProduce,
-		safety.ReadCommittedFetch: committedFetch, safety.TxnOffsetCommit: offsets,
-		safety.RetriedBatch: retried, safety.EndTxnTV2: endTV2, safety.PreparedOnLoad: preparedOnLoad,
+		safety.SecondEpoch: s.bumped, safety.CoordinatorMoved: s.moved, safety.TxnProduce: s.txnProduce,
+		safety.ReadCommittedFetch: s.committedFetch, safety.TxnOffsetCommit: s.offsets,
+		safety.RetriedBatch: s.retried, safety.EndTxnTV2: s.endTV2, safety.PreparedOnLoad: s.preparedOnLoad,
 	}
 }
 
@@ -677,21 +683,21 @@ func Unexercised(history []sim.Event) map[string]string {
 		resp bool
 	}
 	epochs := map[int64]int16{}
-	var bumped, moved, txnProduce, committedFetch, offsets, retried, endTV2, preparedOnLoad bool
+	var got seen
 	batches := map[batchKey]bool{}
 	epoch := func(pid int64, e int16) {
 		if pid < 0 || e < 0 {
 			return
 		}
 		if old, ok := epochs[pid]; ok && old != e {
-			bumped = true
+			got.bumped = true
 		}
 		epochs[pid] = e
 	}
 	for i := range history {
 		e := &history[i]
 		if e.Note != nil && (e.Note.Code == sim.NoteTxnFoundWhileLoading || e.Note.Code == sim.NoteTxnLeftPrepared) {
-			preparedOnLoad = true
+			got.preparedOnLoad = true
 		}
 		if e.Kind != sim.KindSend || e.Internal {
 			continue
@@ -707,37 +713,37 @@ func Unexercised(history []sim.Event) map[string]string {
 		case sent{protocol.EndTxn, false}:
 			if m, ok := protocol.Decoded(e.Msg).(*protocol.EndTxnRequest); ok {
 				epoch(m.ProducerId, m.ProducerEpoch)
-				endTV2 = endTV2 || protocol.VersionOf(m) >= protocol.EndTxnTV2Version
+				got.endTV2 = got.endTV2 || protocol.VersionOf(m) >= protocol.EndTxnTV2Version
 			}
 		case sent{protocol.WriteTxnMarkers, false}:
 			if m, ok := protocol.Decoded(e.Msg).(*protocol.WriteTxnMarkersRequest); ok {
 				for _, mk := range m.Markers {
 					epoch(mk.ProducerId, mk.ProducerEpoch)
-					moved = moved || mk.CoordinatorEpoch > 0
+					got.moved = got.moved || mk.CoordinatorEpoch > 0
 				}
 			}
 		case sent{protocol.Produce, false}:
 			if m, ok := protocol.Decoded(e.Msg).(*protocol.ProduceRequest); ok {
-				txnProduce = txnProduce || m.TransactionalId != ""
+				got.txnProduce = got.txnProduce || m.TransactionalId != ""
 				for _, pd := range m.Partitions {
 					b := &pd.Records
 					epoch(b.ProducerId, b.ProducerEpoch)
 					if b.BaseSequence >= 0 {
 						k := batchKey{pd.TopicPartition.String(), b.ProducerId, b.ProducerEpoch, b.BaseSequence}
-						retried = retried || batches[k]
+						got.retried = got.retried || batches[k]
 						batches[k] = true
 					}
 				}
 			}
 		case sent{protocol.Fetch, false}:
 			if m, ok := protocol.Decoded(e.Msg).(*protocol.FetchRequest); ok {
-				committedFetch = committedFetch || (m.ReplicaId == protocol.ConsumerReplicaId && m.IsolationLevel == protocol.ReadCommitted)
+				got.committedFetch = got.committedFetch || (m.ReplicaId == protocol.ConsumerReplicaId && m.IsolationLevel == protocol.ReadCommitted)
 			}
 		case sent{protocol.TxnOffsetCommit, false}:
-			offsets = true
+			got.offsets = true
 		}
 	}
-	met := preconditions(bumped, moved, txnProduce, committedFetch, offsets, retried, endTV2, preparedOnLoad)
+	met := got.met()
 	for _, m := range safety.Mechanisms {
 		if !met[m.Needs] {
 			out[m.Name] = "break.never." + m.Needs.Name

@@ -10,7 +10,7 @@ import (
 // that the break tab's scan does not judge is named, rather than every
 // switch that needs it being called idle for ever.
 func TestEveryPreconditionIsJudged(t *testing.T) {
-	judged := preconditions(false, false, false, false, false, false, false, false)
+	judged := (&seen{}).met()
 	for _, p := range safety.Preconditions {
 		if _, ok := judged[p]; !ok {
 			t.Errorf("Unexercised does not judge precondition %s", p)
