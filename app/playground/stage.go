@@ -13,6 +13,7 @@ import (
 	"txnlab/core/sim"
 	"txnlab/diagram"
 	"txnlab/internal/escape"
+	"txnlab/lessons/doc"
 )
 
 func (p *playground) onCloseMessage(ctx app.Context, e app.Event) { p.run.selected = 0 }
@@ -84,7 +85,7 @@ func (p *playground) renderMessagePanel() app.UI {
 	case end.Kind == sim.KindDeliver:
 		fate = fmt.Sprintf(uitext.Tr(l, "delivered at %s"), end.At.String())
 	default:
-		fate = fmt.Sprintf(uitext.Tr(l, "lost at %s: %s"), end.At.String(), uitext.CoreErrorIn(l, end.Text))
+		fate = fmt.Sprintf(uitext.Tr(l, "lost at %s: %s"), end.At.String(), uitext.DropReasonIn(l, end.Text))
 	}
 	var related app.UI
 	if send.Resp && send.ReplyTo != 0 {
@@ -159,7 +160,7 @@ func (p *playground) renderTrace() app.UI {
 	skipped := max(0, n-traceShown) / traceAlign * traceAlign
 	var lists []app.UI
 	for from := skipped; from < n; from += traceAlign {
-		lists = append(lists, &traceList{Gen: p.run.histGen, Filter: p.run.filter, From: from, To: min(from+traceAlign, n), d: &p.run.diagramState})
+		lists = append(lists, &traceList{Gen: p.run.histGen, Filter: p.run.filter, Lang: p.run.lang, From: from, To: min(from+traceAlign, n), d: &p.run.diagramState})
 	}
 	return app.Section().Class("trace").Aria("labelledby", "trace-heading").Body(
 		app.H2().ID("trace-heading").Text(uitext.Tr(p.run.lang, "Trace (the diagram as text)")),
@@ -175,11 +176,12 @@ func (p *playground) renderTrace() app.UI {
 }
 
 // traceList is the shown events From to To (numbered from 1) of the
-// history Gen.
+// history Gen, in language Lang.
 type traceList struct {
 	app.Compo
 	Gen      int
 	Filter   diagram.Filter
+	Lang     string
 	From, To int
 	d        *diagramState
 }
@@ -206,9 +208,52 @@ func (t *traceList) Render() app.UI {
 		}
 		// The trace's canonical lines (those the digest is computed
 		// over, as `txnlab run` prints them): data, in monospace, the
-		// same in every language.
-		b.WriteString(`"><code>` + escape.HTML(strings.TrimSpace(e.Line(t.d.engine.Names()))) + "</code></li>")
+		// same in every language, but for the core's sentences in them
+		// (a note, why a message was lost), which a Chinese page says
+		// in Chinese after the line's data.
+		line := strings.TrimSpace(e.Line(t.d.engine.Names()))
+		data, said := line, ""
+		if t.Lang == string(doc.Chinese) {
+			data, said = sayInTrace(t.Lang, e, line)
+		}
+		b.WriteString(`"><code>` + escape.HTML(data) + "</code>")
+		if said != "" {
+			b.WriteString(" " + said)
+		}
+		b.WriteString("</li>")
 	}
 	b.WriteString("</ol>")
 	return app.Raw(b.String())
+}
+
+// sayInTrace splits an event's canonical line into its data and the
+// core's sentence at its end, said in language l as HTML: a note's
+// text, why a message was lost, what a failed expectation found. said
+// is "" when the line has no such sentence.
+func sayInTrace(l string, e *sim.Event, line string) (data, said string) {
+	switch {
+	case e.Kind == sim.KindDrop:
+		if d, ok := strings.CutSuffix(line, " ("+e.Text+")"); ok {
+			return d, escape.HTML("（" + uitext.DropReasonIn(l, e.Text) + "）")
+		}
+	case e.Kind == sim.KindExpect && e.Unmet:
+		if d, actual, ok := strings.Cut(line, " (actual: "); ok && strings.HasSuffix(actual, ")") {
+			var b strings.Builder
+			b.WriteString(escape.HTML("（" + uitext.Tr(l, "trace.actual")))
+			for _, p := range uitext.ExpectationValue(l, strings.TrimSuffix(actual, ")")) {
+				if p.Code {
+					b.WriteString("<code>" + escape.HTML(p.Text) + "</code>")
+				} else {
+					b.WriteString(escape.HTML(p.Text))
+				}
+			}
+			b.WriteString("）")
+			return d, b.String()
+		}
+	case e.Note != nil && e.Text != "":
+		if d, ok := strings.CutSuffix(line, " "+e.Text); ok {
+			return d, escape.HTML(uitext.EventText(l, e))
+		}
+	}
+	return line, ""
 }

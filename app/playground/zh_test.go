@@ -3,6 +3,7 @@ package playground
 import (
 	"fmt"
 	"html"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -225,4 +226,68 @@ func FuzzErrorIdentifiers(f *testing.F) {
 		panels.TxnStateRecord(msg)
 		uitext.CoreErrorIn("zh", msg)
 	})
+}
+
+// The trace on a Chinese page keeps each event's canonical line as data
+// (code), but says the core's sentences in it in Chinese after it: a
+// note's text and why a message was lost. Before, "duplicate batch (seq
+// 1) answered with its original offset 2" stood there in English.
+func TestChineseTraceSaysTheCoresSentencesInChinese(t *testing.T) {
+	item := regexp.MustCompile(`<li class="ev-(note|drop)[^"]*"><code>([^<]*)</code>([^<]*)</li>`)
+	for _, slug := range []string{"find-and-abort-hanging", "broken/coordinator-epoch"} {
+		p := newTestPlayground(t, slug)
+		p.run.engine.Seek(p.run.engine.Len())
+		d := &p.run.diagramState
+		d.layout()
+		kinds := map[string]int{}
+		for _, lang := range []string{"zh", "en"} {
+			h := app.HTMLString((&traceList{Lang: lang, From: 0, To: len(d.full.Rows), d: d}).Render())
+			for _, m := range item.FindAllStringSubmatch(h, -1) {
+				data, said := html.UnescapeString(m[2]), html.UnescapeString(m[3])
+				if lang == "en" {
+					if said != "" {
+						t.Errorf("%s: the English trace says %q apart from its line %q", slug, said, data)
+					}
+					continue
+				}
+				kinds[m[1]]++
+				if !strings.ContainsFunc(said, func(r rune) bool { return r >= 0x4e00 }) {
+					t.Errorf("%s: %s line %q says %q, no Chinese", slug, m[1], data, said)
+				}
+				if w := english.Sentences(said); len(w) > 0 {
+					t.Errorf("%s: English in %q: %q", slug, said, w)
+				}
+				if w := pagetext.Prose(data); len(w) > 0 {
+					t.Errorf("%s: an English sentence in the line's data %q: %q", slug, data, w)
+				}
+			}
+		}
+		if kinds["note"]+kinds["drop"] == 0 {
+			t.Errorf("%s: no note or lost message in the trace (%v)", slug, kinds)
+		}
+	}
+
+	// A failed expectation's line: what the run has, in Chinese.
+	p := newTestPlayground(t, "happy-path")
+	script := p.lib.original + "\nexpect violation\n"
+	p.setEditor(ctx, script)
+	p.startLoad(ctx, script, nil)
+	p.run.engine.Seek(p.run.engine.Len())
+	d := &p.run.diagramState
+	d.layout()
+	h := app.HTMLString((&traceList{Lang: "zh", From: 0, To: len(d.full.Rows), d: d}).Render())
+	failed := regexp.MustCompile(`<li class="ev-expect[^"]*">(.*?)</li>`)
+	n := 0
+	for _, m := range failed.FindAllStringSubmatch(h, -1) {
+		if !strings.Contains(m[1], "FAIL") {
+			continue
+		}
+		n++
+		if strings.Contains(m[1], "actual:") || !strings.Contains(m[1], "实际：") || !strings.Contains(m[1], "没有发现违反") {
+			t.Errorf("the failed expectation's line on a Chinese page: %s", m[1])
+		}
+	}
+	if n != 1 {
+		t.Errorf("%d failed expectations in the trace, want 1", n)
+	}
 }

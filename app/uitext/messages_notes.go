@@ -95,6 +95,15 @@ func NoteIn(l string, n *sim.Note) string {
 	return n.English()
 }
 
+// DropReasonIn is why a message was lost (a drop event's Text, one of
+// sim.DropReasons) in language l.
+func DropReasonIn(l, reason string) string {
+	if _, ok := Messages["drop."+reason]; ok {
+		return Tr(l, "drop."+reason)
+	}
+	return CoreErrorIn(l, reason)
+}
+
 // eventText is an event's text in language l: its note written in l
 // (the text's prefix, a call's result name, kept), else the text.
 func EventText(l string, e *sim.Event) string {
@@ -110,7 +119,7 @@ func DiagramWords(l string) *diagram.Words {
 		return nil
 	}
 	return &diagram.Words{
-		Lost:     func(reason string) string { return fmt.Sprintf(Tr(l, "lost: %s"), CoreErrorIn(l, reason)) },
+		Lost:     func(reason string) string { return fmt.Sprintf(Tr(l, "lost: %s"), DropReasonIn(l, reason)) },
 		InFlight: Tr(l, "in flight"),
 		Note:     func(n *sim.Note) string { return NoteIn(l, n) },
 		Leads:    Tr(l, "diagram.leads"),

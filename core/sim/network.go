@@ -87,10 +87,21 @@ func (n *Network) Heal() {
 	n.Delays = nil
 }
 
+// Why a message is lost (a KindDrop event's Text): the page says each in
+// its language (app/uitext), the trace's canonical line in English.
+const (
+	DropNetworkCut      = "network cut"
+	DropByRule          = "dropped by rule"
+	DropDestinationDown = "destination down"
+)
+
+// DropReasons lists every reason a message is lost.
+var DropReasons = []string{DropNetworkCut, DropByRule, DropDestinationDown}
+
 // judge decides at delivery whether a message is lost, and why.
 func (n *Network) judge(env *Envelope) string {
 	if env.From != env.To && n.cuts[pair(env.From, env.To)] {
-		return "network cut"
+		return DropNetworkCut
 	}
 	for i, r := range n.Drops {
 		if r.matches(env) {
@@ -100,7 +111,7 @@ func (n *Network) judge(env *Envelope) string {
 					n.Drops = append(n.Drops[:i:i], n.Drops[i+1:]...)
 				}
 			}
-			return "dropped by rule"
+			return DropByRule
 		}
 	}
 	return ""

@@ -718,7 +718,7 @@ func (w *World) deliver(e *event) {
 		n = w.node(env.To) // a node added after the send
 	}
 	if n == nil || n.status == Crashed {
-		w.drop(env, "destination down")
+		w.drop(env, DropDestinationDown)
 		// The sender's connection is refused: it learns of it one latency
 		// later, as a client's NetworkClient sees a disconnection, and can
 		// retry elsewhere without waiting for request.timeout.ms.
