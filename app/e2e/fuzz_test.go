@@ -67,6 +67,10 @@ func fuzzCount(t *testing.T) int {
 	return fuzzActions
 }
 
+// fuzzLessons are lessons an address may open: the primer, one with
+// attacks and goals, one with variants.
+var fuzzLessons = []string{"00-scenario-language", "05-transaction-log", "01-why-transactions", "07-failures-and-limits"}
+
 // fuzzAddress is a page address, mostly a damaged one.
 func fuzzAddress(r *rand.Rand, slugs []string) string {
 	garbage := func() string {
@@ -76,7 +80,7 @@ func fuzzAddress(r *rand.Rand, slugs []string) string {
 		}
 		return b64(b)
 	}
-	switch r.IntN(12) {
+	switch r.IntN(14) {
 	case 0:
 		return "/playground#s=%%%"
 	case 1:
@@ -99,6 +103,11 @@ func fuzzAddress(r *rand.Rand, slugs []string) string {
 		return "/playground?scenario=" + slugs[r.IntN(len(slugs))] + "#s=" + garbage()
 	case 10:
 		return "/zh/"
+	case 11:
+		// A lesson: its questions, exercises and playgrounds.
+		return []string{"", "/zh"}[r.IntN(2)] + "/lessons/" + fuzzLessons[r.IntN(len(fuzzLessons))]
+	case 12:
+		return []string{"/compare", "/zh/compare", "/compare?a=" + garbage()}[r.IntN(3)]
 	}
 	return "/playground"
 }
