@@ -167,16 +167,21 @@ func ViolationText(lang, msg string) app.UI {
 // Chinese sentence about the message still shows them; nothing when it
 // names none.
 func appendIdentifiers(out []app.UI, lang, msg string) []app.UI {
+	return append(out, PiecesUI(identifierPieces(lang, msg))...)
+}
+
+// identifierPieces is appendIdentifiers' text as pieces.
+func identifierPieces(lang, msg string) []Piece {
 	ids := ErrorIdentifiers(msg)
 	if len(ids) == 0 {
-		return out
+		return nil
 	}
-	out = append(out, app.Text(Tr(lang, "err.names.lead")))
+	out := []Piece{prose(Tr(lang, "err.names.lead"))}
 	for i, id := range ids {
 		if i > 0 {
-			out = append(out, app.Text("、"))
+			out = append(out, prose("、"))
 		}
-		out = append(out, app.Code().Text(id))
+		out = append(out, code(id))
 	}
-	return append(out, app.Text("。"))
+	return append(out, prose("。"))
 }

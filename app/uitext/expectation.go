@@ -27,42 +27,35 @@ type Piece struct {
 func prose(s string) Piece { return Piece{Text: s} }
 func code(s string) Piece  { return Piece{Text: s, Code: true} }
 
-// expectPhrases are the core's whole phrases (core/scenario's expect
-// statements), in Chinese. A test asserts that failing expectations
-// produce each of them, so that none is stale.
-var expectPhrases = map[string][]Piece{
-	"no violation":                       {prose("没有发现违反")},
-	"every invariant holds":              {prose("每个不变量都成立")},
-	"a violation of any invariant":       {prose("任一不变量被违反")},
-	"no call made":                       {prose("还没有发出调用")},
-	"no call has returned":               {prose("还没有调用返回")},
-	"no admin command has run":           {prose("还没有运行过管理命令")},
-	"no admin command has returned":      {prose("还没有管理命令返回")},
-	"work still outstanding (run first)": {prose("仍有未完成的工作（先 "), code("run"), prose("）")},
-	"the coordinator's metadata":         {prose("协调者的元数据")},
-	"a healed, quiet cluster where every invariant holds and every decided transaction completed": {
-		prose("已恢复且安静的集群上，每个不变量都成立，每个已作出决定的事务都已完成")},
-	"the network has a cut, drop or delay rule (heal)": {
-		prose("网络上还有 "), code("cut"), prose("、"), code("drop"), prose(" 或 "), code("delay"), prose(" 规则（先 "), code("heal"), prose("）")},
-}
-
-// expectForms are the core's phrases around values: en is the English
-// with %s where each value goes, zh the Chinese pieces, with an empty
-// code piece where each value goes, in the same order.
-var expectForms = []struct {
-	en string
-	zh []Piece
-}{
-	{"a violation of %s", []Piece{code(""), prose(" 被违反")}},
-	{"at least one %s", []Piece{prose("至少一个 "), code("")}},
-	{"no live coordinator for %s", []Piece{code(""), prose(" 没有存活的协调者")}},
-	{"no live group coordinator for %s", []Piece{code(""), prose(" 没有存活的组协调者")}},
-	{"%s is crashed", []Piece{code(""), prose(" 已崩溃")}},
-	{"%s is paused", []Piece{code(""), prose(" 已暂停")}},
-	{"%s returned %s", []Piece{code(""), prose(" 返回了 "), code("")}},
-	{"(%s failed: %s)", []Piece{prose("（"), code(""), prose(" 失败："), code(""), prose("）")}},
-	{"no fetch answer for %s sent to %s", []Piece{prose("发给 "), code(""), prose(" 的拉取应答里没有 "), code("")}},
-	{"found %s", []Piece{prose("找到 "), code("")}},
+// expectTexts are the core's phrases (core/scenario's expect
+// statements) and their Chinese. In en, %s is a value as a script
+// writes it; in zh, each %s takes the next value and `…` marks code, so
+// that the table is data, not code to build it (a table of pieces cost
+// the wasm 30 kB). A test asserts that failing expectations produce
+// each of them, so that none is stale.
+var expectTexts = []struct{ en, zh string }{
+	{"no violation", "没有发现违反"},
+	{"every invariant holds", "每个不变量都成立"},
+	{"a violation of any invariant", "任一不变量被违反"},
+	{"no call made", "还没有发出调用"},
+	{"no call has returned", "还没有调用返回"},
+	{"no admin command has run", "还没有运行过管理命令"},
+	{"no admin command has returned", "还没有管理命令返回"},
+	{"work still outstanding (run first)", "仍有未完成的工作（先 `run`）"},
+	{"the coordinator's metadata", "协调者的元数据"},
+	{"a healed, quiet cluster where every invariant holds and every decided transaction completed",
+		"已恢复且安静的集群上，每个不变量都成立，每个已作出决定的事务都已完成"},
+	{"the network has a cut, drop or delay rule (heal)", "网络上还有 `cut`、`drop` 或 `delay` 规则（先 `heal`）"},
+	{"a violation of %s", "%s 被违反"},
+	{"at least one %s", "至少一个 %s"},
+	{"no live coordinator for %s", "%s 没有存活的协调者"},
+	{"no live group coordinator for %s", "%s 没有存活的组协调者"},
+	{"%s is crashed", "%s 已崩溃"},
+	{"%s is paused", "%s 已暂停"},
+	{"%s returned %s", "%s 返回了 %s"},
+	{"(%s failed: %s)", "（%s 失败：%s）"},
+	{"no fetch answer for %s sent to %s", "发给 %[2]s 的拉取应答里没有 %[1]s"},
+	{"found %s", "找到 %s"},
 }
 
 // expectLeads are the core's phrases before a further phrase; sep
@@ -85,9 +78,6 @@ func ExpectationValue(lang, v string) []Piece {
 }
 
 func expectationZh(v string) []Piece {
-	if zh, ok := expectPhrases[v]; ok {
-		return zh
-	}
 	for _, l := range expectLeads {
 		rest, ok := strings.CutPrefix(v, l.en)
 		if !ok {
@@ -106,16 +96,9 @@ func expectationZh(v string) []Piece {
 		}
 		return out
 	}
-	for _, f := range expectForms {
-		if vals, ok := fill(f.en, v); ok {
-			out := make([]Piece, len(f.zh))
-			copy(out, f.zh)
-			for i, j := range out {
-				if j.Code && j.Text == "" {
-					out[i].Text, vals = vals[0], vals[1:]
-				}
-			}
-			return out
+	for _, t := range expectTexts {
+		if vals, ok := fill(t.en, v); ok {
+			return zhPieces(t.zh, vals)
 		}
 	}
 	if out, ok := violationPieces(v); ok {
@@ -125,7 +108,8 @@ func expectationZh(v string) []Piece {
 }
 
 // fill matches v against a form whose values are %s, each a value as a
-// script writes it (valueLike): the values, in order.
+// script writes it (valueLike): the values, in order (none for a whole
+// phrase).
 func fill(form, v string) ([]string, bool) {
 	lits := strings.Split(form, "%s")
 	rest, ok := strings.CutPrefix(v, lits[0])
@@ -146,6 +130,44 @@ func fill(form, v string) ([]string, bool) {
 		vals = append(vals, val)
 	}
 	return vals, rest == ""
+}
+
+// zhPieces is a Chinese text of expectTexts as pieces: `…` and each
+// value (%s, or %[n]s for the nth) as code, the rest prose.
+func zhPieces(zh string, vals []string) []Piece {
+	var out []Piece
+	next := 0
+	for i, part := range strings.Split(zh, "`") {
+		if i%2 == 1 {
+			out = append(out, code(part))
+			continue
+		}
+		for part != "" {
+			at := strings.Index(part, "%")
+			if at < 0 {
+				out = append(out, prose(part))
+				break
+			}
+			if at > 0 {
+				out = append(out, prose(part[:at]))
+			}
+			verb := part[at:]
+			n := next
+			if len(verb) >= 5 && verb[1] == '[' && verb[3] == ']' {
+				n = int(verb[2] - '1')
+				verb = verb[4:]
+			} else {
+				verb = verb[1:]
+				next++
+			}
+			verb = strings.TrimPrefix(verb, "s")
+			if n < len(vals) {
+				out = append(out, code(vals[n]))
+			}
+			part = verb
+		}
+	}
+	return out
 }
 
 // violationPieces is a checker's findings ("fencing: …; atomicity (Kafka's
@@ -172,17 +194,7 @@ func violationPieces(v string) ([]Piece, bool) {
 			}
 			out = append(out, prose("："+Tr(doc.Chinese, "err.violation")))
 		}
-		for j, id := range ErrorIdentifiers(msg) {
-			if j == 0 {
-				out = append(out, prose(Tr(doc.Chinese, "err.names.lead")))
-			} else {
-				out = append(out, prose("、"))
-			}
-			out = append(out, code(id))
-		}
-		if out[len(out)-1].Code {
-			out = append(out, prose("。"))
-		}
+		out = append(out, identifierPieces(string(doc.Chinese), msg)...)
 	}
 	return out, true
 }
