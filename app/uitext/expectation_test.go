@@ -198,3 +198,25 @@ func leadParts(v string) []string {
 	}
 	return []string{v}
 }
+
+// FuzzExpectationValue: any text, as the core or a script might write
+// it, is said without a panic, and each value a Chinese page shows as
+// code is a part of the text (nothing invented, nothing from another
+// value).
+func FuzzExpectationValue(f *testing.F) {
+	for _, s := range []string{"no violation", "commit returned NONE", "not healed: broker-0 is crashed; ",
+		"no fetch answer for a sent to ", "(x failed: )", "fencing: p1's transaction #1; atomicity (Kafka's own anomaly x): y",
+		"on a healed, quiet cluster, not healed: ; ", "%s", "`", "a violation of %[2]s"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, v string) {
+		if en := ExpectationValue("en", v); len(en) != 1 || en[0].Text != v {
+			t.Fatalf("%q in English: %+v", v, en)
+		}
+		for _, p := range ExpectationValue("zh", v) {
+			if p.Code && !strings.Contains(v, p.Text) {
+				t.Fatalf("%q in Chinese shows %q as code", v, p.Text)
+			}
+		}
+	})
+}
