@@ -11,6 +11,7 @@ import (
 	"github.com/chromedp/chromedp/kb"
 
 	"txnlab/app/uitext"
+	"txnlab/i18n/english"
 )
 
 // englishOnPage lists the English sentences the page shows or says,
@@ -472,29 +473,6 @@ func TestChineseFailedExpectationSaysWhyInChinese(t *testing.T) {
 }
 
 // englishWordPairs lists two plain English words in a row in text, code
-// included (identifiers, numbers, fields and Chinese set apart), so that
-// a short phrase ("no violation") counts too.
-func englishWordPairs(text string) []string {
-	var out []string
-	prev := ""
-	// A Chinese character or mark ends a run of words, as a mark does.
-	text = strings.Map(func(r rune) rune {
-		if r > 0x2000 {
-			return '|'
-		}
-		return r
-	}, text)
-	for _, w := range strings.Fields(strings.ReplaceAll(text, "|", " | ")) {
-		bare := strings.Trim(w, ",:;()[]")
-		plain := bare != "" && !uitext.IsIdentifier(bare) && strings.Trim(bare, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ'") == ""
-		if !plain {
-			prev = ""
-			continue
-		}
-		if prev != "" {
-			out = append(out, prev+" "+bare)
-		}
-		prev = bare
-	}
-	return out
-}
+// included (english.WordPairs), so that a short phrase ("no violation")
+// counts too.
+func englishWordPairs(text string) []string { return english.WordPairs(text, uitext.IsIdentifier) }

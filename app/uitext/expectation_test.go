@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"txnlab/core/scenario"
+	"txnlab/i18n/english"
 	"txnlab/scenarios"
 )
 
@@ -78,32 +79,10 @@ func failedExpectations(t *testing.T) []string {
 }
 
 // englishWords lists the places where a text holds two plain English
-// words in a row, code included (identifiers, numbers, fields and marks
-// set apart): stricter than the lessons' four-word rule, because what an
-// expectation says in English is often short ("no violation").
-func englishWords(text string) []string {
-	var out []string
-	prev := ""
-	// A Chinese character or mark ends a run of words as a mark does.
-	text = strings.Map(func(r rune) rune {
-		if r > 0x2000 {
-			return '|'
-		}
-		return r
-	}, text)
-	for _, w := range strings.Fields(strings.ReplaceAll(text, "|", " | ")) {
-		bare := strings.Trim(w, ",:;()[]")
-		if bare == "" || IsIdentifier(bare) || !allLetters(bare) {
-			prev = ""
-			continue
-		}
-		if prev != "" {
-			out = append(out, prev+" "+bare)
-		}
-		prev = bare
-	}
-	return out
-}
+// words in a row, code included: stricter than the lessons' four-word
+// rule, because what an expectation says in English is often short ("no
+// violation").
+func englishWords(text string) []string { return english.WordPairs(text, IsIdentifier) }
 
 // statementText is the library's statements, comments left out: the
 // values a script itself writes ("kept after", a b c), which an
@@ -130,7 +109,7 @@ func TestExpectationValuesInChinese(t *testing.T) {
 	}
 	scripts := statementText()
 	// English is what, shown as it is, the check below refuses.
-	english := func(ps []Piece) []string {
+	englishIn := func(ps []Piece) []string {
 		var out []string
 		for _, p := range ps {
 			if !p.Code {
@@ -151,11 +130,11 @@ func TestExpectationValuesInChinese(t *testing.T) {
 		if len(en) != 1 || !en[0].Code || en[0].Text != v {
 			t.Errorf("%q in English: %+v", v, en)
 		}
-		if len(english(en)) > 0 {
+		if len(englishIn(en)) > 0 {
 			refused++
 		}
 		zh := ExpectationValue("zh", v)
-		for _, w := range english(zh) {
+		for _, w := range englishIn(zh) {
 			t.Errorf("%q in Chinese is %+v: English %q", v, zh, w)
 		}
 		for _, part := range leadParts(v) {
