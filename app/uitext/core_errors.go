@@ -185,3 +185,26 @@ func identifierPieces(lang, msg string) []Piece {
 	}
 	return append(out, prose("。"))
 }
+
+// Piece is a part of a text a page shows: prose, or code (a value, an
+// identifier, a statement), which is the same in every language.
+type Piece struct {
+	Text string
+	Code bool
+}
+
+func prose(s string) Piece { return Piece{Text: s} }
+func code(s string) Piece  { return Piece{Text: s, Code: true} }
+
+// PiecesUI is pieces as go-app elements: code as <code>.
+func PiecesUI(ps []Piece) []app.UI {
+	out := make([]app.UI, 0, len(ps))
+	for _, p := range ps {
+		if p.Code {
+			out = append(out, app.Code().Text(p.Text))
+		} else if p.Text != "" {
+			out = append(out, app.Text(p.Text))
+		}
+	}
+	return out
+}

@@ -3,8 +3,6 @@ package uitext
 import (
 	"strings"
 
-	"github.com/maxence-charriere/go-app/v10/pkg/app"
-
 	"txnlab/core/safety"
 	"txnlab/lessons/doc"
 )
@@ -16,16 +14,6 @@ import (
 // phrases ("no violation", "Produce returned PRODUCER_FENCED", a
 // checker's message). A Chinese page shows the values as code and says
 // the phrases in Chinese, so that code never carries an English sentence.
-
-// Piece is a part of a text a page shows: prose, or code (a value, an
-// identifier, a statement), which is the same in every language.
-type Piece struct {
-	Text string
-	Code bool
-}
-
-func prose(s string) Piece { return Piece{Text: s} }
-func code(s string) Piece  { return Piece{Text: s, Code: true} }
 
 // expectTexts are the core's phrases (core/scenario's expect
 // statements) and their Chinese. In en, %s is a value as a script
@@ -229,17 +217,4 @@ func allLetters(w string) bool {
 		}
 	}
 	return true
-}
-
-// PiecesUI is pieces as go-app elements: code as <code>.
-func PiecesUI(ps []Piece) []app.UI {
-	out := make([]app.UI, 0, len(ps))
-	for _, p := range ps {
-		if p.Code {
-			out = append(out, app.Code().Text(p.Text))
-		} else if p.Text != "" {
-			out = append(out, app.Text(p.Text))
-		}
-	}
-	return out
 }
