@@ -265,19 +265,6 @@ func esc(s string) string { return htmlEscaper.Replace(s) }
 // codeHTML is s as a code element.
 func codeHTML(s string) string { return "<code>" + esc(s) + "</code>" }
 
-// piecesHTML is a text's pieces as HTML: its code as code elements.
-func piecesHTML(ps []uitext.Piece) string {
-	var b strings.Builder
-	for _, p := range ps {
-		if p.Code {
-			b.WriteString(codeHTML(p.Text))
-		} else {
-			b.WriteString(esc(p.Text))
-		}
-	}
-	return b.String()
-}
-
 // renderRules says exactly what the check checks.
 func (c *exerciseCard) renderRules() app.UI {
 	l, x := c.Lang, c.X
@@ -392,7 +379,7 @@ func (c *exerciseCard) renderResult() app.UI {
 		case g.Held:
 			li(true, "goal", strconv.Itoa(i), own, codeHTML(g.Text), " "+esc(uitext.Tr(l, "x.held")))
 		default:
-			li(false, "goal", strconv.Itoa(i), own, codeHTML(g.Text), " "+esc(uitext.Tr(l, "x.missed"))+" ", piecesHTML(uitext.ExpectationValue(string(l), g.Actual)))
+			li(false, "goal", strconv.Itoa(i), own, codeHTML(g.Text), " "+esc(uitext.Tr(l, "x.missed"))+" ", uitext.PiecesHTML(uitext.ExpectationValue(string(l), g.Actual)))
 		}
 	}
 	for _, run := range r.Runs {

@@ -238,17 +238,8 @@ func sayInTrace(l string, e *sim.Event, line string) (data, said string) {
 		}
 	case e.Kind == sim.KindExpect && e.Unmet:
 		if d, actual, ok := strings.Cut(line, " (actual: "); ok && strings.HasSuffix(actual, ")") {
-			var b strings.Builder
-			b.WriteString(escape.HTML("（" + uitext.Tr(l, "trace.actual")))
-			for _, p := range uitext.ExpectationValue(l, strings.TrimSuffix(actual, ")")) {
-				if p.Code {
-					b.WriteString("<code>" + escape.HTML(p.Text) + "</code>")
-				} else {
-					b.WriteString(escape.HTML(p.Text))
-				}
-			}
-			b.WriteString("）")
-			return d, b.String()
+			found := uitext.PiecesHTML(uitext.ExpectationValue(l, strings.TrimSuffix(actual, ")")))
+			return d, escape.HTML("（"+uitext.Tr(l, "trace.actual")) + found + "）"
 		}
 	case e.Note != nil && e.Text != "":
 		if d, ok := strings.CutSuffix(line, " "+e.Text); ok {

@@ -7,6 +7,7 @@ import (
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 
 	"txnlab/app/engine"
+	"txnlab/internal/escape"
 	"txnlab/lessons/doc"
 )
 
@@ -207,4 +208,19 @@ func PiecesUI(ps []Piece) []app.UI {
 		}
 	}
 	return out
+}
+
+// PiecesHTML is pieces as HTML, escaped: code as <code>.
+func PiecesHTML(ps []Piece) string {
+	var b strings.Builder
+	for _, p := range ps {
+		if p.Code {
+			b.WriteString("<code>")
+			escape.WriteHTML(&b, p.Text)
+			b.WriteString("</code>")
+		} else {
+			escape.WriteHTML(&b, p.Text)
+		}
+	}
+	return b.String()
 }

@@ -149,7 +149,7 @@ func zhPieces(zh string, vals []string) []Piece {
 				next++
 			}
 			verb = strings.TrimPrefix(verb, "s")
-			if n < len(vals) {
+			if n >= 0 && n < len(vals) {
 				out = append(out, code(vals[n]))
 			}
 			part = verb
@@ -178,7 +178,7 @@ func violationPieces(v string) ([]Piece, bool) {
 			}
 			out = append(out, code(inv))
 			if a, ok := strings.CutSuffix(anomaly, ")"); ok {
-				out = append(out, prose("（Kafka 自身的异常 "), code(a), prose("）"))
+				out = append(out, prose("（"+Tr(doc.Chinese, "violation.anomaly")+" "), code(a), prose("）"))
 			}
 			out = append(out, prose("："+Tr(doc.Chinese, "err.violation")))
 		}

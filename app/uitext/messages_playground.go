@@ -82,6 +82,7 @@ var playgroundMessages = map[string][2]string{
 	"err.names.lead":      {"It names: ", "涉及："},
 	"err.didyoumean.lead": {"Did you mean ", "你是不是想写 "},
 	"err.violation":       {"The checker found a violation. ", "检查器发现了一次违反。"},
+	"violation.anomaly":   {"Kafka's own anomaly", "Kafka 自身的异常"},
 
 	// The diagram and the message panel.
 	"Show replication":   {"Show replication", "显示复制"},
