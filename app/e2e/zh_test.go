@@ -444,10 +444,11 @@ func TestChineseFailedExpectationSaysWhyInChinese(t *testing.T) {
 		if lang == "zh" {
 			path = "/zh/playground"
 		}
-		b.open(path)
+		// A shared link: the page opens on this script, not on another
+		// whose history a Run to end could still reach.
+		b.open(path + shareLink(t, failedScript, 0))
 		waitIdle(b)
-		setScript(b, failedScript)
-		waitIdle(b)
+		b.waitFor("the script", `document.querySelector(`+jsString(selScript)+`).value.includes("producer idle")`)
 		b.click(button("Run to end"))
 		b.waitFor("the run to end", `!document.querySelector(".status[data-running=true]")`)
 		_, n := pos(b)
