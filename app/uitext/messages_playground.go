@@ -99,8 +99,9 @@ var playgroundMessages = map[string][2]string{
 	"delivered at %s": {"delivered at %s", "于 %s 送达"},
 	"lost at %s: %s":  {"lost at %s: %s", "于 %s 丢失：%s"},
 	"lost: %s":        {"lost: %s", "丢失：%s"},
+	// The trace's lead before what a failed expectation found.
+	"trace.actual": {"actual: ", "实际："},
 	// "drop." plus a core/sim drop reason (sim.DropReasons).
-	"trace.actual":          {"actual: ", "实际："},
 	"drop.network cut":      {"network cut", "网络被切断"},
 	"drop.dropped by rule":  {"dropped by rule", "被 drop 规则丢弃"},
 	"drop.destination down": {"destination down", "目标节点已宕机"},
