@@ -2,6 +2,7 @@ package scenario
 
 import (
 	"errors"
+	"os"
 	"reflect"
 	"strconv"
 	"strings"
@@ -10,20 +11,25 @@ import (
 	"txnlab/core/protocol"
 	"txnlab/core/safety"
 	"txnlab/core/sim"
+	"txnlab/internal/badlines"
 )
 
-// prelude declares what the line tables use. It is 9 lines long, so the
-// line under test is line 10.
-const prelude = `cluster brokers=3
-topic orders partitions=2
-topic payments
-producer p1 transactional.id=order-txn-1
-producer p2 transactional.id=order-txn-1
-producer ip
-consumer c1 isolation.level=read_committed group.id=g1
-consumer c2
-# the line under test follows
-`
+// prelude declares what the line tables use: the bad-lines corpus's
+// (testdata/bad-lines.txt, which the pages' tests read too). It is 9
+// lines long, so the line under test is line 10.
+var prelude, badLines = readBadLines()
+
+func readBadLines() (string, []badlines.Case) {
+	b, err := os.ReadFile("testdata/bad-lines.txt")
+	if err != nil {
+		panic(err)
+	}
+	p, cases, err := badlines.Parse(string(b))
+	if err != nil {
+		panic("testdata/bad-lines.txt: " + err.Error())
+	}
+	return p, cases
+}
 
 const testLine = 10
 
@@ -323,234 +329,19 @@ func TestGoodLines(t *testing.T) {
 // TestBadLines checks the exact error, with line and column, for lines
 // parsed after the prelude (line 10).
 func TestBadLines(t *testing.T) {
-	tests := []struct{ line, want string }{
-		// statements and clients
-		{"sned orders/0 k=v", `10:1: unknown statement "sned"; did you mean "send"?`},
-		{"send orders/0 k=v", `10:1: "send" needs a client first: write "NAME send ..." with a declared producer or consumer`},
-		{"p1 sned orders/0 k=v", `10:4: unknown producer action "sned"; did you mean "send"? (a producer can init, begin, send, send-offsets, commit, abort, close)`},
-		{"p9 init", `10:1: unknown client "p9": declare it with producer or consumer first; did you mean "p1"?`},
-		{"zz9 init", `10:1: unknown client "zz9": declare it with producer or consumer first`},
-		{"p1", `10:4: p1 is a producer: say what it does (init, begin, send, send-offsets, commit, abort, close)`},
-		{"c1 poll now", `10:9: unexpected "now": poll takes no arguments (a trailing & is allowed)`},
-		{"c1 init", `10:4: unknown consumer action "init" (a consumer can assign, poll, seek, commit, subscribe, unsubscribe); c1 is a consumer`},
-		{"c2 commit", `10:4: c2 has no group.id: commit needs one; declare the consumer with group.id=GROUP`},
-		{"ip init", `10:4: ip has no transactional.id: init is a transactional call; declare the producer with transactional.id=ID`},
-		{"ip send-offsets g orders/0=1", `10:4: ip has no transactional.id: send-offsets is a transactional call; declare the producer with transactional.id=ID`},
-		{"p1 commit & &", `10:11: unexpected "&": commit takes no arguments (a trailing & is allowed)`},
-		{`"expect" invariants`, `10:1: unknown statement "\"expect\""; did you mean "expect"?`},
-
-		// declarations
-		{"producer p1", `10:10: client "p1" is already declared on line 4: a crashed or closed client stays declared; declare a new name`},
-		{"consumer txn", `10:10: client name "txn" is a keyword of the language: choose another name`},
-		{"producer partition", `10:10: client name "partition" is a keyword of the language: choose another name`},
-		{"producer send", `10:10: client name "send" is a keyword of the language: choose another name`},
-		{"producer broker-1", `10:10: client name "broker-1" looks like a broker: choose another name`},
-		{"producer P1", `10:10: client name "P1" must start with a lowercase letter and hold only a-z, 0-9, '_' and '-'`},
-		{"producer 1p", `10:10: client name "1p" must start with a lowercase letter and hold only a-z, 0-9, '_' and '-'`},
-		{"producer", `10:10: producer needs a name, e.g. producer p1`},
-		{"producer p3 transactional.id", `10:13: expected an option KEY=VALUE (transactional.id, transaction.timeout.ms, enable.idempotence, acks, request.timeout.ms, delivery.timeout.ms, max.block.ms, retry.backoff.ms, max.in.flight.requests.per.connection), got "transactional.id"`},
-		{"producer p3 transactional.id=", `10:13: transactional.id needs a value: write transactional.id=...`},
-		{`producer p3 transactional.id=""`, `10:30: transactional.id must not be empty`},
-		{"producer p3 transactonal.id=x", `10:13: unknown option "transactonal.id" for producer; did you mean "transactional.id"?`},
-		{"producer p3 foo=1", `10:13: unknown option "foo" for producer; options: transactional.id, transaction.timeout.ms, enable.idempotence, acks, request.timeout.ms, delivery.timeout.ms, max.block.ms, retry.backoff.ms, max.in.flight.requests.per.connection`},
-		{"producer p3 acks=2", `10:13: acks must be all, -1, 1 or 0, got "2"`},
-		{"producer p3 acks=1 acks=1", `10:20: option acks is given twice`},
-		{"producer p3 enable.idempotence=yes", `10:13: enable.idempotence must be true or false, got "yes"`},
-		{"producer p3 acks=1 enable.idempotence=true", `10:20: enable.idempotence=true needs acks=all, as in Kafka`},
-		{"producer p3 transactional.id=t enable.idempotence=false", `10:13: a transactional producer needs idempotence: drop enable.idempotence=false and keep acks=all, as in Kafka`},
-		{"producer p3 transactional.id=t acks=1", `10:13: a transactional producer needs idempotence: drop enable.idempotence=false and keep acks=all, as in Kafka`},
-		{"producer p3 transaction.timeout.ms=30d", `10:13: transaction.timeout.ms must be at most 2147483647ms, got 30d`},
-		{"producer p3 transaction.timeout.ms=soon", `10:13: transaction.timeout.ms must be a duration like 250ms, 5s, 2m, 3h or 7d, got "soon"`},
-		{"producer p3 delivery.timeout.ms=10s", `10:13: delivery.timeout.ms must be at least request.timeout.ms (30s), as in Kafka`},
-		{"consumer c3 isolation.level=read_comitted", `10:13: isolation.level must be read_committed or read_uncommitted, got "read_comitted"; did you mean "read_committed"?`},
-		{"consumer c3 group.id", `10:13: expected an option KEY=VALUE (isolation.level, group.id, session.timeout.ms, heartbeat.interval.ms, max.poll.interval.ms, group.instance.id, partition.assignment.strategy, fetch.max.wait.ms, fetch.min.bytes), got "group.id"`},
-		{"topic orders", `10:7: topic "orders" is already declared on line 2`},
-		{"topic", `10:7: topic needs a name, e.g. topic orders partitions=2`},
-		{"topic or/ders", `10:7: topic name "or/ders" may only hold letters, digits, '.', '_' and '-' (at most 249)`},
-		{"topic __mine", `10:7: topic names starting with __ are reserved for Kafka's internal topics`},
-		{"topic ..", `10:7: topic name ".." is not allowed`},
-		{"topic t partitions=0", `10:9: partitions must be between 1 and 64, got 0`},
-		{"topic t partitions=65", `10:9: partitions must be between 1 and 64, got 65`},
-		{"topic t rf=4", `10:9: rf must be between 1 and 3 (the number of brokers), got 4`},
-		{"topic t partitions=-1", `10:9: partitions must be a positive integer, got "-1"`},
-		{"cluster brokers=3", `10:1: the cluster was already created on line 1: a script has one cluster statement`},
-		{"config", `10:8: config needs at least one KEY=VALUE, e.g. config transaction.max.timeout.ms=15m`},
-		{"config transaction.max.timeout=15m", `10:8: unknown option "transaction.max.timeout" for config; did you mean "transaction.max.timeout.ms"?`},
-		{"config foo=1", `10:8: unknown option "foo" for config; options: transaction.max.timeout.ms, transactional.id.expiration.ms, transaction.abort.timed.out.transaction.cleanup.interval.ms, transaction.remove.expired.transaction.cleanup.interval.ms, broker.session.timeout.ms, request.timeout.ms, producer.id.expiration.ms, producer.id.expiration.check.interval.ms, min.insync.replicas, transaction.state.log.min.isr, transaction.partition.verification.enable, transaction.version, leader.epoch.bump.on.isr.shrink, coordinator.reload.on.partition.change, group.initial.rebalance.delay.ms, group.min.session.timeout.ms, group.max.session.timeout.ms`},
-		{"config request.timeout.ms=0", `10:8: request.timeout.ms must be at least 1ms, got 0`},
-		{"config min.insync.replicas=10", `10:8: min.insync.replicas must be between 1 and 9, got 10`},
-		{"config min.insync.replicas=2s", `10:8: min.insync.replicas must be a positive integer, got "2s"`},
-
-		// partitions and values
-		{"p1 send orders/2 k=v", `10:16: partition 2 does not exist: topic orders has partitions 0 to 1`},
-		{"p1 send payments/1 k=v", `10:18: partition 1 does not exist: topic payments has one partition, 0`},
-		{"p1 send ordrs/0 k=v", `10:9: unknown topic "ordrs": declare it with topic first; did you mean "orders"?`},
-		{"p1 send orders k=v", `10:9: expected TOPIC/PARTITION like orders/0, got "orders"`},
-		{"p1 send orders/x k=v", `10:16: the partition must be a non-negative integer, got "x"`},
-		{"p1 send orders/99999999999 k=v", `10:16: the partition must be between 0 and 2147483647, got 99999999999`},
-		{"p1 send orders/0", `10:18: send needs at least one record KEY=VALUE after orders/0`},
-		{"p1 send", `10:9: send needs a partition and records, e.g. p1 send orders/0 k1=v1`},
-		{"p1 send orders/0 kv", `10:18: expected a record KEY=VALUE, got "kv"`},
-		{"p1 send orders/0 k=", `10:20: record value is empty: write KEY="" for an empty value`},
-		{"p1 send orders/0 =v", `10:18: record key is empty: write ""=VALUE for an empty key`},
-		{`p1 send orders/0 k=a"b"`, `10:21: a quote must enclose the whole value`},
-		{`p1 send orders/0 k="b"c`, `10:23: unexpected text after the closing quote`},
-		{`p1 send orders/0 k="unterminated`, `10:20: unterminated quote: add a closing "`},
-		{`p1 send orders/0 k="bad\n"`, `10:24: unknown escape "\\n" in quotes: only \" and \\ are allowed`},
-		{"p1 send __transaction_state/0 k=v", `10:9: cannot send to the internal topic __transaction_state`},
-		{"p1 send-offsets g1", `10:20: send-offsets needs at least one TOPIC/PARTITION=OFFSET after the group`},
-		{"p1 send-offsets g1 orders/0", `10:20: expected TOPIC/PARTITION=OFFSET, got "orders/0"`},
-		{"p1 send-offsets g1 orders/0=-1", `10:29: the offset must be a non-negative integer, got "-1"`},
-		{"p1 send-offsets g1 orders/0=1 orders/0=2", `10:31: orders/0 is given twice`},
-		{"c1 assign", `10:11: assign needs at least one TOPIC/PARTITION, e.g. c1 assign orders/0`},
-		{"c1 assign orders/0 orders/0", `10:20: orders/0 is given twice`},
-		{"c1 seek orders/0", `10:18: seek needs an offset after orders/0`},
-		{"c1 seek orders/0 x", `10:18: the offset must be a non-negative integer, got "x"`},
-		{"c1 seek orders/0 1 2", `10:20: unexpected "2": seek takes a partition and an offset`},
-		{"wait p9", `10:6: unknown client "p9": declare it with producer or consumer first; did you mean "p1"?`},
-		{"wait", `10:6: wait needs a client name`},
-
-		// faults
-		{"crash broker-3", `10:7: broker-3 does not exist: the cluster has broker-0 to broker-2`},
-		{"crash broker", `10:7: unknown client "broker": declare it with producer or consumer first`},
-		{"crash Broker-1", `10:7: expected a node (broker-N, a client, coordinator(ID), group-coordinator(GROUP) or leader(TOPIC/PART)), got "Broker-1"`},
-		{"crash", `10:7: crash needs a node: broker-N, a client, coordinator(ID), group-coordinator(GROUP) or leader(TOPIC/PART)`},
-		{"crash broker-1 broker-2", `10:16: unexpected "broker-2": crash takes one node`},
-		{"crash coordinator(x", `10:7: missing ")" at the end of "coordinator(x"`},
-		{"crash coordinator()", `10:19: the transactional id must not be empty`},
-		{"crash leader(orders/5)", `10:21: partition 5 does not exist: topic orders has partitions 0 to 1`},
-		{"restart p1", `10:9: a crashed client cannot be restarted: declare a new one`},
-		{"pause p9", `10:7: unknown client "p9": declare it with producer or consumer first; did you mean "p1"?`},
-		{"partition broker-0", `10:11: partition needs at least two groups separated by '|' (use isolate to cut off one node)`},
-		{"partition", `10:11: partition needs groups of nodes, e.g. partition broker-0,p1 | broker-1,broker-2`},
-		{"partition broker-0 | broker-0", `10:22: broker-0 is named twice`},
-		{"partition broker-0 || broker-1", `10:21: expected a node before "|"`},
-		{"partition broker-0, | broker-1", `10:21: expected a node before "|"`},
-		{"partition broker-0 | broker-1,", `10:30: expected a node after the last separator`},
-		{"partition broker-0 broker-1 | broker-2", `10:20: expected ',' or '|' before "broker-1"`},
-		{"heal now", `10:6: unexpected "now": heal takes no arguments`},
-		{"drop Produse", `10:6: unknown API "Produse"; did you mean "Produce"?`},
-		{"drop produce", `10:6: unknown API "produce"; did you mean "Produce"?`},
-		{"drop ApiVersions", `10:6: unknown API "ApiVersions" (APIs: Produce, Fetch, ListOffsets, Metadata, OffsetCommit, OffsetFetch, FindCoordinator, JoinGroup, Heartbeat, LeaveGroup, SyncGroup, InitProducerId, AddPartitionsToTxn, AddOffsetsToTxn, EndTxn, WriteTxnMarkers, TxnOffsetCommit, DescribeProducers, DescribeTransactions, ListTransactions)`},
-		{"drop EndTxn.request", `10:12: unknown suffix ".request": write EndTxn for requests or EndTxn.response for responses`},
-		{"drop EndTxn count=0", `10:13: count must be between 1 and 2147483647, got 0`},
-		{"drop EndTxn from=p9", `10:18: unknown client "p9": declare it with producer or consumer first; did you mean "p1"?`},
-		{`drop EndTxn from=coordinator("a"b)`, `10:33: unexpected text after the closing quote`},
-		{`drop EndTxn from=leader(orders/7)`, `10:32: partition 7 does not exist: topic orders has partitions 0 to 1`},
-		{`producer p3 transactional.id=a"b"`, `10:31: a quote must enclose the whole value`},
-		{"drop EndTxn by=1s", `10:13: unknown option "by" for drop; options: from, to, count`},
-		{"drop", `10:6: drop needs an API, e.g. drop WriteTxnMarkers count=1`},
-		{"delay EndTxn", `10:14: delay needs by=DURATION, e.g. by=2s`},
-		{"delay EndTxn by=-1s", `10:14: by must be a duration like 250ms, 5s, 2m, 3h or 7d, got "-1s"`},
-		{"delay EndTxn by=1w", `10:14: by must be a duration like 250ms, 5s, 2m, 3h or 7d, got "1w"`},
-		{"run for=366d", `10:5: for must be at most 365d, got 366d`},
-		{"run for=99999999999999999999ms", `10:5: for must be at most 365d, got 99999999999999999999ms`},
-		{"run 5s", `10:5: expected an option KEY=VALUE (for), got "5s"`},
-		{"run until", `10:11: run until needs an API, e.g. run until EndTxn.response`},
-		{"run until EndTxn count=1", `10:18: unknown option "count" for run until; options: from, to, nth, for`},
-		{"advance", `10:9: advance needs a duration, e.g. advance 10s`},
-		{"advance 1.5s", `10:9: advance must be a duration like 250ms, 5s, 2m, 3h or 7d, got "1.5s"`},
-		{"advance 1s 2s", `10:12: unexpected "2s": advance takes one duration`},
-		{"break epoch-fencng", `10:7: unknown mechanism "epoch-fencng"; did you mean "epoch-fencing"? (mechanisms: ` + mechanismList + `)`},
-		{"restore", `10:9: restore needs a mechanism: ` + mechanismList},
-
-		// expectations
-		{"expect", `10:8: expect needs a subject: a client name, or one of txn, partition, log, offsets, trace, coordinator, group, invariants, liveness, violation, admin`},
-		{"expect tnx x", `10:8: unknown expectation "tnx"; did you mean "txn"?: expected a client name or one of txn, partition, log, offsets, trace, coordinator, group, invariants, liveness, violation, admin`},
-		{"expect p9 ok", `10:8: unknown client "p9": declare it with producer or consumer first; did you mean "p1"?`},
-		{"expect p1 okay", `10:11: expected ok, error, pending, state, records, position or aborted after expect p1, got "okay"`},
-		{"expect p1 ok now", `10:14: unexpected "now": expect p1 ok takes no arguments`},
-		{"expect p1 error", `10:17: expect p1 error needs a Kafka error name, e.g. PRODUCER_FENCED, or a client exception, e.g. TimeoutException`},
-		{"expect p1 error PRODUCER_FENCE", `10:17: unknown Kafka error or client exception "PRODUCER_FENCE"; did you mean "PRODUCER_FENCED"?`},
-		{"expect p1 error TimeoutExceptio", `10:17: unknown Kafka error or client exception "TimeoutExceptio"; did you mean "TimeoutException"?`},
-		{"expect p1 error REQUEST_TIMEDOUT", `10:17: unknown Kafka error or client exception "REQUEST_TIMEDOUT"; did you mean "REQUEST_TIMED_OUT"?`},
-		{"expect p1 error NONE", `10:17: NONE is success: write expect NAME ok`},
-		{"expect p1 state Ready", `10:17: unknown client state "Ready"; did you mean "READY"? (states: UNINITIALIZED, INITIALIZING, READY, IN_TRANSACTION, COMMITTING_TRANSACTION, ABORTING_TRANSACTION, ABORTABLE_ERROR, FATAL_ERROR)`},
-		{"expect c1 state READY", `10:11: c1 is a consumer: state applies to producers`},
-		{"expect p1 state READY epoch=40000", `10:23: epoch must be between -1 and 32767, got 40000`},
-		{"expect p1 records orders/0 =", `10:11: p1 is a producer: records applies to consumers`},
-		{"expect c1 records orders/0 v1", `10:28: expected "=" after orders/0, got "v1"`},
-		{"expect c1 records orders/0", `10:28: expected "=" after orders/0 (with nothing or none after it for none)`},
-		{"expect txn", `10:12: expect txn needs a transactional id, e.g. expect txn order-txn-1 state=Ongoing`},
-		{"expect txn x state=ongoing", `10:14: unknown transaction state "ongoing"; did you mean "Ongoing"? (states: Empty, Ongoing, PrepareCommit, PrepareAbort, CompleteCommit, CompleteAbort, Dead, PrepareEpochFence)`},
-		{"expect txn x absent state=Empty", `10:21: unexpected "state=Empty": expect txn ID absent takes nothing more`},
-		{"expect txn x partitions=orders/0,,orders/1", `10:34: expected TOPIC/PARTITION in partitions=, got an empty item (for no partitions write partitions=none, or partitions= with nothing after it)`},
-		{"expect txn x partitions=orders/0,orders/0", `10:34: orders/0 is given twice`},
-		// requests written by hand
-		{"request EndTxn Committed=false", `10:9: request needs from=PRODUCER: the producer whose connection sends it`},
-		{"request EndTxn from=p1", `10:24: request EndTxn needs Committed=…: true to commit, false to abort`},
-		{"request EndTxn from=c1 Committed=true", `10:21: c1 is a consumer: request is sent from a producer`},
-		{"request EndTxn.response from=p1", `10:9: request sends requests: write EndTxn without .response`},
-		{"request Fetch from=p1", `10:9: request cannot send Fetch: it sends Produce, ListOffsets, Metadata, InitProducerId, AddPartitionsToTxn, AddOffsetsToTxn, EndTxn`},
-		{"request EndTxn from=p1 Comitted=true", `10:24: unknown option "Comitted" for request EndTxn; did you mean "Committed"?`},
-		{"request EndTxn from=p1 Committed=yes", `10:24: Committed must be true or false, got "yes"`},
-		{"request EndTxn from=p1 Committed=true ProducerEpoch=32768", `10:53: ProducerEpoch must be between -1 and 32767, got 32768`},
-		{"request EndTxn from=p1 Committed=true orders/0", `10:39: unexpected "orders/0": request EndTxn takes only FIELD=VALUE options (from, to, Version, TransactionalId, ProducerId, ProducerEpoch, Committed)`},
-		{"request Produce from=p1 orders/0 k=v", `10:38: request Produce needs BaseSequence=…: the batch's first sequence number (-1 for none)`},
-		{"request Produce from=p1 BaseSequence=0 orders/0", `10:49: request Produce needs at least one record KEY=VALUE after orders/0`},
-		{"request Produce from=p1 BaseSequence=0 Acks=2 orders/0 k=v", `10:45: Acks must be between -1 and 1, got 2`},
-		{"request Produce from=p1 BaseSequence=0 __consumer_offsets/0 k=v", `10:40: cannot send to the internal topic __consumer_offsets`},
-		{"request AddPartitionsToTxn from=p1 Partitions=none", `10:36: Partitions needs at least one TOPIC/PARTITION`},
-		// txn
-		{"txn t1", `10:8: txn needs epoch=N (0 to 32767): the epoch the transactional id starts at`},
-		{"txn t1 epoch=-1", `10:8: epoch must be a non-negative integer, got "-1"`},
-		{"txn t1 epoch=1 pid=1000000000", `10:16: pid must be between 0 and 999999999, got 1000000000`},
-		// message fields, partition and consumer facts
-		{"expect trace EndTxn Committed=maybe", `10:21: Committed must be true or false, got "maybe"`},
-		{"expect trace WriteTxnMarkers TransactionResult=commit", `10:48: TransactionResult must be ABORT or COMMIT, got "commit"; did you mean "COMMIT"?`},
-		{"expect trace EndTxn seq=0", `10:21: unknown option "seq" for expect trace EndTxn; options: from, to, error, count, Version, TransactionalId, ProducerId, ProducerEpoch, Committed`},
-		{"expect trace Produce.response BaseSequence=0", `10:31: unknown option "BaseSequence" for expect trace Produce.response; options: from, to, error, count, Partitions, ErrorCode, BaseOffset`},
-		{"expect trace Produce.response ErrorCode=NOPE", `10:41: unknown Kafka error "NOPE"; did you mean "NONE"?`},
-		{"expect partition orders/0 leader=broker-7", `10:34: broker-7 does not exist: the cluster has broker-0 to broker-2`},
-		{"expect partition orders/0 isr=broker-0,,broker-1", `10:40: expected a broker in isr=, got an empty item (for no brokers write isr=none)`},
-		{"expect partition orders/0 isr=broker-1,broker-1", `10:40: broker-1 is given twice`},
-		{"expect p1 position orders/0=1", `10:11: p1 is a producer: position applies to consumers`},
-		{"expect c1 position", `10:20: expect position needs at least one TOPIC/PARTITION=N|none, e.g. expect c1 position orders/0=3`},
-		{"expect c1 position orders/0=x", `10:29: expected an offset or none after orders/0=, got "x"`},
-		{"expect c1 aborted orders/0 = p1", `10:30: expected an aborted transaction P@FIRST_OFFSET (a producer and the offset its transaction began at), got "p1"`},
-		{"expect c1 aborted orders/0 = c2@0", `10:30: c2 is a consumer: log entries name the producer that wrote them`},
-		{"expect log __transaction_state/1 = t1:Ongong", `10:39: unknown transaction state "Ongong"; did you mean "Ongoing"? (a __transaction_state record holds one)`},
-		{"expect log __transaction_state/1 = p1:v1 none", `10:39: unknown transaction state "v1" (a __transaction_state record holds one)`},
-		{"expect log __consumer_offsets/1 = g1/orders/0:x", `10:47: the offset must be a non-negative integer, got "x"`},
-		// producer options
-		{"producer p3 enable.idempotence=true max.in.flight.requests.per.connection=6", `10:37: max.in.flight.requests.per.connection must be at most 5 to use the idempotent producer, as in Kafka`},
-		{"producer p3 transactional.id=t max.in.flight.requests.per.connection=6", `10:13: a transactional producer needs idempotence: max.in.flight.requests.per.connection above 5 turns it off; write at most 5, as in Kafka`},
-		{"producer p3 max.in.flight.requests.per.connection=0", `10:13: max.in.flight.requests.per.connection must be between 1 and 2147483647, got 0`},
-		{"producer p3 max.block.ms=1.5s", `10:13: max.block.ms must be a duration like 250ms, 5s, 2m, 3h or 7d, got "1.5s"`},
-		{"expect partition orders/0", `10:27: expect partition needs at least one of hw=N, lso=N, log-end=N, leader=BROKER, leader-epoch=N, isr=BROKER,...`},
-		{"expect partition orders/0 hw=-1", `10:27: hw must be a non-negative integer, got "-1"`},
-		{"expect log orders/0 = v1", `10:23: expected a log entry P:VALUE, COMMIT(P) or ABORT(P), got "v1"`},
-		{"expect log orders/0 = c1:v1", `10:23: c1 is a consumer: log entries name the producer that wrote them`},
-		{"expect log orders/0 = COMMIT(p9)", `10:30: unknown client "p9": declare it with producer or consumer first; did you mean "p1"?`},
-		{"expect log orders/0 = COMMIT(p1", `10:23: missing ")" in "COMMIT(p1"`},
-		{"expect log orders/0 = p1:", `10:26: the value is empty: write p1:"" for an empty value`},
-		{"expect offsets g1", `10:19: expect offsets needs at least one TOPIC/PARTITION=N|none|unstable`},
-		{"expect offsets g1 orders/0=stable", `10:28: expected an offset, none or unstable after orders/0=, got "stable"`},
-		{"expect trace Produce error=PRODUCER_FENCED", `10:22: error= applies to responses: write Produce.response`},
-		{"expect trace Produce.response error=FENCED", `10:31: unknown Kafka error "FENCED"`},
-		{"expect trace Produce count=-1", `10:22: count must be a non-negative integer, got "-1"`},
-		{"expect coordinator x partition=50", `10:22: partition must be between 0 and 49 (txn-partitions is 50), got 50`},
-		{"expect coordinator x broker=p1", `10:22: broker= needs a broker, broker-0 to broker-2, got "p1"`},
-		{"expect coordinator x broker=broker-3", `10:29: broker-3 does not exist: the cluster has broker-0 to broker-2`},
-		{"expect invariants now", `10:19: unexpected "now": expect invariants takes no arguments`},
-		{"expect liveness now", `10:17: unexpected "now": expect liveness takes nothing or "violation [INVARIANT]"`},
-		{`expect liveness "violation"`, `10:17: unexpected "\"violation\"": expect liveness takes nothing or "violation [INVARIANT]"`},
-		{"expect liveness violation atomic", `10:27: unknown invariant "atomic" (invariants: read-committed, atomicity, no-duplicates, durability, fencing, offsets-atomicity, marker-consistency, transitions, lso)`},
-		{"expect liveness violation lso fencing", `10:31: unexpected "fencing": expect liveness violation takes at most one invariant`},
-		{"expect violation atomic", `10:18: unknown invariant "atomic" (invariants: read-committed, atomicity, no-duplicates, durability, fencing, offsets-atomicity, marker-consistency, transitions, lso)`},
-		{"expect violation lso fencing", `10:22: unexpected "fencing": expect violation takes at most one invariant`},
-
-		// lexical
-		{"p1 commit\x00", `10:10: unexpected control character U+0000`},
-		{"p1 commit \xff", `10:11: invalid UTF-8 byte 0xff`},
-		{"é crash broker-9", `10:1: unknown statement "é"`},
-		{"p1 send orders/0 ключ=значение garbage", `10:32: expected a record KEY=VALUE, got "garbage"`},
-		{"p1 send orders/0 k=\"a\tb\" x", `10:26: expected a record KEY=VALUE, got "x"`},
-		{"cluster", `10:1: the cluster was already created on line 1: a script has one cluster statement`},
-	}
+	// The corpus, and the cases a text file should not hold or that name
+	// a computed list.
+	tests := append([]badlines.Case(nil), badLines...)
+	tests = append(tests, []badlines.Case{
+		{Line: "break epoch-fencng", Want: `10:7: unknown mechanism "epoch-fencng"; did you mean "epoch-fencing"? (mechanisms: ` + mechanismList + `)`},
+		{Line: "restore", Want: `10:9: restore needs a mechanism: ` + mechanismList},
+		{Line: "p1 commit\x00", Want: `10:10: unexpected control character U+0000`},
+		{Line: "p1 commit \xff", Want: `10:11: invalid UTF-8 byte 0xff`},
+		{Line: "p1 send orders/0 k=\"a\tb\" x", Want: `10:26: expected a record KEY=VALUE, got "x"`},
+	}...)
 	for _, tc := range tests {
-		t.Run(tc.line, func(t *testing.T) {
-			st, err := parseAfterPrelude(t, tc.line)
+		t.Run(tc.Line, func(t *testing.T) {
+			st, err := parseAfterPrelude(t, tc.Line)
 			if err == nil {
 				t.Fatalf("no error; parsed %q", st.String())
 			}
@@ -562,10 +353,10 @@ func TestBadLines(t *testing.T) {
 				t.Fatalf("error is %T %v, want an ErrorList of one", err, err)
 			}
 			e := list[0]
-			if got := e.Pos.String() + ": " + e.Msg; got != tc.want {
-				t.Errorf("error\n got %s\nwant %s", got, tc.want)
+			if got := e.Pos.String() + ": " + e.Msg; got != tc.Want {
+				t.Errorf("error\n got %s\nwant %s", got, tc.Want)
 			}
-			if want := "script:" + tc.want; err.Error() != want {
+			if want := "script:" + tc.Want; err.Error() != want {
 				t.Errorf("Error() = %q, want %q", err.Error(), want)
 			}
 		})
