@@ -375,7 +375,7 @@ func (c *exerciseCard) renderResult() app.UI {
 		}
 		switch {
 		case g.Err != "":
-			li(false, "goal", strconv.Itoa(i), own, codeHTML(g.Text), " "+esc(uitext.Tr(l, "x.unknown"))+" ", esc(uitext.CoreErrorIn(string(l), g.Err)))
+			li(false, "goal", strconv.Itoa(i), own, codeHTML(g.Text), " "+esc(uitext.Tr(l, "x.unknown"))+" ", uitext.PiecesHTML(uitext.CoreErrorPieces(string(l), g.Err)))
 		case g.Held:
 			li(true, "goal", strconv.Itoa(i), own, codeHTML(g.Text), " "+esc(uitext.Tr(l, "x.held")))
 		default:

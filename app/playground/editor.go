@@ -70,7 +70,7 @@ func takeTypedBeforeStart() (string, bool) {
 
 func (p *playground) onInput(ctx app.Context, e app.Event) {
 	p.run.script = ctx.JSSrc().Get("value").String()
-	p.run.actionMsg = "" // it spoke of the script before this edit
+	p.run.actionMsg = nil // it spoke of the script before this edit
 	p.run.stop()
 	p.run.editGen++
 	gen := p.run.editGen

@@ -775,26 +775,26 @@ func (s *ScenarioPlayground) onAct(stmt string) app.EventHandler {
 		case s.run.busy:
 			return
 		case !s.lazy.started || s.run.scriptErr != nil || s.run.script != s.run.engine.Script():
-			s.run.actionMsg = uitext.Tr(s.Lang, "ep.act.first")
+			s.run.actionMsg = uitext.Prose(uitext.Tr(s.Lang, "ep.act.first"))
 			return
 		}
 		before := s.run.engine.Script()
 		if err := s.run.engine.BeginAct(stmt); err != nil {
-			s.run.actionMsg = err.Error()
+			s.run.actionMsg = actionError(string(s.Lang), stmt, err)
 			return
 		}
-		s.run.actionMsg = ""
+		s.run.actionMsg = nil
 		s.run.busyGen++
 		s.run.busy = true
 		s.work(ctx, s.run.busyGen, func(ctx app.Context) {
 			if s.workErr != nil {
-				s.run.actionMsg = s.workErr.Error()
+				s.run.actionMsg = actionError(string(s.Lang), stmt, s.workErr)
 				return
 			}
 			s.run.pushUndo(before)
 			s.setEditor(ctx, s.run.engine.Script())
 			s.keepEdit()
-			s.run.actionMsg = fmt.Sprintf(uitext.Tr(s.Lang, "ep.act.done"), stmt)
+			s.run.actionMsg = uitext.Prose(fmt.Sprintf(uitext.Tr(s.Lang, "ep.act.done"), stmt))
 		})
 	}
 }
@@ -812,6 +812,8 @@ func (s *ScenarioPlayground) renderActions() app.UI {
 				OnClick(s.onAct(stmt), app.EventScope(stmt)).
 				Body(app.Text(uitext.Tr(s.Lang, "ep.act.here")+" "), app.Code().Text(stmt))
 		}),
-		app.If(s.run.actionMsg != "", func() app.UI { return app.Span().Class("action-msg").Role("status").Text(s.run.actionMsg) }),
+		app.If(len(s.run.actionMsg) > 0, func() app.UI {
+			return app.Span().Class("action-msg").Role("status").Body(uitext.PiecesUI(s.run.actionMsg)...)
+		}),
 	)
 }

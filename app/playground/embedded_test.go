@@ -9,6 +9,7 @@ import (
 	"time"
 	"txnlab/app/engine"
 	"txnlab/app/panels"
+	"txnlab/app/uitext"
 
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 )
@@ -221,7 +222,7 @@ func TestEmbeddedActionWritesTheStatementAtTheStep(t *testing.T) {
 	s.onAct(s.Actions[0])(s.lazy.ctx, app.Event{})
 	e.ConsumeAll()
 	if !strings.Contains(s.run.script, "crash coordinator(order-txn-1)") || s.run.engine.Script() != s.run.script {
-		t.Fatalf("after the action the script is:\n%s\n(msg %q)", s.run.script, s.run.actionMsg)
+		t.Fatalf("after the action the script is:\n%s\n(msg %q)", s.run.script, uitext.PlainText(s.run.actionMsg))
 	}
 	if !strings.Contains(app.HTMLString(s.Render()), `data-action="act"`) {
 		t.Error("no action button")

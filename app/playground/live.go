@@ -195,7 +195,7 @@ func (p *playground) liveAct(ctx app.Context, stmt string) bool {
 			if ok {
 				p.say(false, uitext.Tr(lang, "live.sent")+" "+stmt)
 			} else {
-				p.say(true, actionError(lang, stmt, errors.New(reason)))
+				p.sayPieces(true, actionError(lang, stmt, errors.New(reason)))
 			}
 		})
 		return nil

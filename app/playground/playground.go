@@ -192,13 +192,13 @@ func (p *playground) OnNav(ctx app.Context) {
 	site.SetPageIn(ctx, doc.Lang(p.run.lang), uitext.Tr(p.run.lang, "Playground"), uitext.Tr(p.run.lang, "pg.description"))
 	p.run.stop()
 	if isLive(ctx.Page().URL()) {
-		p.notice, p.run.actionMsg = "", ""
+		p.notice, p.run.actionMsg = "", nil
 		p.openLive(ctx)
 		return
 	}
 	p.closeLive()
 	o := openAt(p.run.lang, ctx.Page().URL())
-	p.notice, p.run.actionMsg = o.notice, ""
+	p.notice, p.run.actionMsg = o.notice, nil
 	sc, src, pos := o.sc, o.src, o.startPos()
 	takeEarlyPos()
 	if p.run.script != "" && p.run.script != sc.Script && p.run.script != p.lib.original && p.run.script != src {
@@ -479,14 +479,14 @@ func (p *playground) act(ctx app.Context, stmt string) {
 	}
 	before := p.run.engine.Script()
 	if err := p.run.engine.BeginAct(stmt); err != nil {
-		p.say(true, actionError(p.run.lang, stmt, err))
+		p.sayPieces(true, actionError(p.run.lang, stmt, err))
 		return
 	}
 	p.inRun.acting = true
 	p.driveRun(ctx, func(ctx app.Context, err error) {
 		p.inRun.acting = false
 		if err != nil {
-			p.say(true, actionError(p.run.lang, stmt, err))
+			p.sayPieces(true, actionError(p.run.lang, stmt, err))
 			return
 		}
 		p.run.pushUndo(before)
@@ -499,18 +499,24 @@ func (p *playground) act(ctx app.Context, stmt string) {
 // actionError says why stmt could not run. The core's reason is English:
 // a Chinese page says it in a sentence of its own, with the reason's
 // identifiers (coreErrorIn).
-func actionError(lang, stmt string, err error) string {
+func actionError(lang, stmt string, err error) []uitext.Piece {
 	msg := err.Error()
 	if doc.Lang(lang) == doc.Chinese {
-		return fmt.Sprintf(uitext.Tr(lang, "Could not run %s: %s"), stmt, uitext.CoreErrorIn(lang, msg))
+		return uitext.Sentence(uitext.Tr(lang, "Could not run %s: %s"), uitext.Code(stmt), uitext.CoreErrorPieces(lang, msg))
 	}
 	if !strings.HasPrefix(msg, stmt) {
 		msg = stmt + ": " + msg
 	}
-	return "Could not run " + msg
+	return uitext.Prose("Could not run " + msg)
 }
 
-func (p *playground) say(isErr bool, msg string) { p.run.actionMsg, p.actionErr = msg, isErr }
+// say shows a message by the buttons ("" clears it); sayPieces one
+// with code in it.
+func (p *playground) say(isErr bool, msg string) { p.sayPieces(isErr, uitext.Prose(msg)) }
+
+func (p *playground) sayPieces(isErr bool, msg []uitext.Piece) {
+	p.run.actionMsg, p.actionErr = msg, isErr
+}
 
 // ---- Transport ----
 

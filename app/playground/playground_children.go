@@ -229,12 +229,12 @@ func (p *playground) renderStatus() app.UI {
 		app.Output().Class("digest").DataSet("digest", p.run.engine.Digest()).
 			Title(uitext.Tr(lang, "pg.digest")).
 			Text(fmt.Sprintf(uitext.Tr(lang, "digest %s"), p.run.engine.Digest())),
-		app.If(p.run.actionMsg != "", func() app.UI {
+		app.If(len(p.run.actionMsg) > 0, func() app.UI {
 			c := "action-msg"
 			if p.actionErr {
 				c += " error"
 			}
-			return app.Span().Class(c).Role("status").Text(p.run.actionMsg)
+			return app.Span().Class(c).Role("status").Body(uitext.PiecesUI(p.run.actionMsg)...)
 		}),
 		p.helpButton(),
 	)

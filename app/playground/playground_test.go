@@ -13,6 +13,7 @@ import (
 	"txnlab/app/engine"
 	"txnlab/app/panels"
 	"txnlab/app/site"
+	"txnlab/app/uitext"
 	"txnlab/core/protocol"
 	"txnlab/core/sim"
 	"txnlab/diagram"
@@ -132,7 +133,7 @@ func TestTransportMovesThroughTheHistory(t *testing.T) {
 		sent = sent || e.Kind == sim.KindSend && e.API == protocol.WriteTxnMarkers
 	}
 	if !sent || p.actionErr {
-		t.Errorf("Run until WriteTxnMarkers stopped at %d without sending one (%s)", p.run.engine.Pos(), p.run.actionMsg)
+		t.Errorf("Run until WriteTxnMarkers stopped at %d without sending one (%s)", p.run.engine.Pos(), uitext.PlainText(p.run.actionMsg))
 	}
 	p.onRunToEnd(ctx, ev)
 	p.onRunUntil(ctx, ev)
@@ -150,7 +151,7 @@ func TestActFromACardRewritesTheScript(t *testing.T) {
 	p.onRunUntil(ctx, app.Event{})
 	p.act(ctx, "crash broker-0")
 	if p.actionErr {
-		t.Fatalf("the action failed: %s", p.run.actionMsg)
+		t.Fatalf("the action failed: %s", uitext.PlainText(p.run.actionMsg))
 	}
 	if !strings.Contains(p.run.script, "\ncrash broker-0\n") || p.run.editorText != p.run.script || p.run.engine.Script() != p.run.script {
 		t.Fatalf("the editor does not show the new script:\n%s", p.run.script)
@@ -174,8 +175,8 @@ func TestActRefusesToWriteIntoABrokenScript(t *testing.T) {
 	}
 	typed := p.run.script
 	p.act(ctx, "crash broker-0")
-	if !p.actionErr || !strings.Contains(p.run.actionMsg, "fix it first") {
-		t.Errorf("the action was not refused: %q", p.run.actionMsg)
+	if !p.actionErr || !strings.Contains(uitext.PlainText(p.run.actionMsg), "fix it first") {
+		t.Errorf("the action was not refused: %q", uitext.PlainText(p.run.actionMsg))
 	}
 	if p.run.script != typed {
 		t.Error("the refused action changed what the learner typed")

@@ -1,6 +1,9 @@
 package playground
 
-import "txnlab/app/engine"
+import (
+	"txnlab/app/engine"
+	"txnlab/app/uitext"
+)
 
 // runner is what a playground is made of, whichever page shows it: the
 // script and its editor, the engine and the diagram's view, the position
@@ -39,7 +42,7 @@ type runner struct {
 	posAtRunEnd int
 
 	// actionMsg is what the last button said.
-	actionMsg     string
+	actionMsg     []uitext.Piece
 	reducedMotion bool
 }
 

@@ -79,8 +79,8 @@ func TestEveryScenarioIsInChinese(t *testing.T) {
 }
 
 // A script that does not parse shows, on a Chinese page, its line and
-// column, a Chinese sentence, the identifiers the core's English names,
-// and no English sentence.
+// column, what is wrong in Chinese with the values the core's English
+// names as code, and no English sentence.
 func TestChineseScriptErrors(t *testing.T) {
 	base := "cluster brokers=3\ntopic orders partitions=1\nproducer app transactional.id=t1\n"
 	for _, tc := range []struct{ src, ident string }{
@@ -121,8 +121,17 @@ func TestChineseScriptErrors(t *testing.T) {
 		if en := renderUI(uitext.ScriptErrorText("en", "Line %d, column %d: %s", se)...); !strings.Contains(en, html.EscapeString(se.Msg)) && !strings.Contains(en, se.Msg) {
 			t.Errorf("the English error lost the core's text: %s", en)
 		}
-		for _, w := range english.Sentences(uitext.CoreErrorIn("zh", se.Msg)) {
-			t.Errorf("%q: English in the Chinese action error: %q", se.Msg, w)
+		for _, p := range actionError("zh", "app bgin", se) {
+			if p.Code {
+				continue
+			}
+			for _, w := range english.Sentences(p.Text) {
+				t.Errorf("%q: English in the Chinese action error: %q", se.Msg, w)
+			}
+		}
+		// Each says what is wrong, not only that something is.
+		if h := renderUI(uitext.ScriptErrorText("zh", "Line %d, column %d: %s", se)...); strings.Contains(h, uitext.Tr("zh", "err.parse")) {
+			t.Errorf("%q: the general lead, not what is wrong: %s", se.Msg, h)
 		}
 	}
 }

@@ -7,7 +7,6 @@ import (
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 
 	"txnlab/app/engine"
-	"txnlab/internal/escape"
 	"txnlab/lessons/doc"
 )
 
@@ -112,36 +111,45 @@ func ErrorIdentifiers(msg string) []string {
 	return out
 }
 
-// coreErrorIn is an error text of the core for a page in lang: itself in
-// English; in Chinese, a Chinese sentence and the identifiers it names.
-func CoreErrorIn(lang, msg string) string {
+// CoreErrorIn is an error text of the core for a page in lang: itself in
+// English; in Chinese, its sentence in Chinese (CoreErrorPieces) as
+// plain text.
+func CoreErrorIn(lang, msg string) string { return PlainText(CoreErrorPieces(lang, msg)) }
+
+// CoreErrorPieces is an error text of the core for a page in lang:
+// itself in English; in Chinese, the Chinese of its form (errorTexts)
+// with its values as code or, for a form the table lacks, a general lead
+// and the identifiers it names.
+func CoreErrorPieces(lang, msg string) []Piece {
 	if doc.Lang(lang) != doc.Chinese {
-		return msg
+		return []Piece{prose(msg)}
 	}
-	var b strings.Builder
-	b.WriteString(Tr(lang, "err.lead"))
-	if ids := ErrorIdentifiers(msg); len(ids) > 0 {
-		b.WriteString(fmt.Sprintf(Tr(lang, "err.names"), strings.Join(ids, "、")))
+	if out, ok := errorPieces(msg); ok {
+		return out
 	}
+	out := []Piece{prose(Tr(lang, "err.lead") + "。")}
+	out = append(out, identifierPieces(lang, msg)...)
 	if s, ok := DidYouMean(msg); ok {
-		b.WriteString(fmt.Sprintf(Tr(lang, "err.didyoumean"), s))
+		out = append(out, prose(Tr(lang, "err.didyoumean.lead")), code(s), prose("？"))
 	}
-	return b.String()
+	return out
 }
 
-// scriptErrorText is the editor's error line: kind is its format ("Line
-// %d, column %d: %s" or the runtime one). On a Chinese page the
-// identifiers are in monospace, as everywhere else.
+// ScriptErrorText is the editor's error line: kind is its format ("Line
+// %d, column %d: %s" or the runtime one). On a Chinese page the error is
+// said in Chinese (CoreErrorPieces), its values in monospace.
 func ScriptErrorText(lang, kind string, se *engine.ScriptError) []app.UI {
 	if doc.Lang(lang) != doc.Chinese {
 		return []app.UI{app.Text(fmt.Sprintf(Tr(lang, kind), se.Line, se.Col, se.Msg))}
+	}
+	if out, ok := errorPieces(se.Msg); ok {
+		return append([]app.UI{app.Text(fmt.Sprintf(Tr(lang, kind), se.Line, se.Col, ""))}, PiecesUI(out)...)
 	}
 	lead := Tr(lang, "err.parse")
 	if se.Runtime {
 		lead = Tr(lang, "err.runtime")
 	}
-	head := fmt.Sprintf(Tr(lang, kind), se.Line, se.Col, lead)
-	out := []app.UI{app.Text(head)}
+	out := []app.UI{app.Text(fmt.Sprintf(Tr(lang, kind), se.Line, se.Col, lead))}
 	out = appendIdentifiers(out, lang, se.Msg)
 	if s, ok := DidYouMean(se.Msg); ok {
 		out = append(out, app.Text(Tr(lang, "err.didyoumean.lead")), app.Code().Text(s), app.Text("？"))
@@ -185,42 +193,4 @@ func identifierPieces(lang, msg string) []Piece {
 		out = append(out, code(id))
 	}
 	return append(out, prose("。"))
-}
-
-// Piece is a part of a text a page shows: prose, or code (a value, an
-// identifier, a statement), which is the same in every language.
-type Piece struct {
-	Text string
-	Code bool
-}
-
-func prose(s string) Piece { return Piece{Text: s} }
-func code(s string) Piece  { return Piece{Text: s, Code: true} }
-
-// PiecesUI is pieces as go-app elements: code as <code>.
-func PiecesUI(ps []Piece) []app.UI {
-	out := make([]app.UI, 0, len(ps))
-	for _, p := range ps {
-		if p.Code {
-			out = append(out, app.Code().Text(p.Text))
-		} else if p.Text != "" {
-			out = append(out, app.Text(p.Text))
-		}
-	}
-	return out
-}
-
-// PiecesHTML is pieces as HTML, escaped: code as <code>.
-func PiecesHTML(ps []Piece) string {
-	var b strings.Builder
-	for _, p := range ps {
-		if p.Code {
-			b.WriteString("<code>")
-			escape.WriteHTML(&b, p.Text)
-			b.WriteString("</code>")
-		} else {
-			escape.WriteHTML(&b, p.Text)
-		}
-	}
-	return b.String()
 }

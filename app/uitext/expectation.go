@@ -30,14 +30,14 @@ var expectTexts = []struct{ en, zh string }{
 	{"no admin command has run", "还没有运行过管理命令"},
 	{"no admin command has returned", "还没有管理命令返回"},
 	{"work still outstanding (run first)", "仍有未完成的工作（先 `run`）"},
-	{"the coordinator's metadata", "协调者的元数据"},
+	{"the coordinator's metadata", "协调器的元数据"},
 	{"a healed, quiet cluster where every invariant holds and every decided transaction completed",
 		"已恢复且安静的集群上，每个不变量都成立，每个已作出决定的事务都已完成"},
 	{"the network has a cut, drop or delay rule (heal)", "网络上还有 `cut`、`drop` 或 `delay` 规则（先 `heal`）"},
 	{"a violation of %s", "%s 被违反"},
 	{"at least one %s", "至少一个 %s"},
-	{"no live coordinator for %s", "%s 没有存活的协调者"},
-	{"no live group coordinator for %s", "%s 没有存活的组协调者"},
+	{"no live coordinator for %s", "%s 没有存活的协调器"},
+	{"no live group coordinator for %s", "%s 没有存活的组协调器"},
 	{"%s is crashed", "%s 已崩溃"},
 	{"%s is paused", "%s 已暂停"},
 	{"%s returned %s", "%s 返回了 %s"},
@@ -118,44 +118,6 @@ func fill(form, v string) ([]string, bool) {
 		vals = append(vals, val)
 	}
 	return vals, rest == ""
-}
-
-// zhPieces is a Chinese text of expectTexts as pieces: `…` and each
-// value (%s, or %[n]s for the nth) as code, the rest prose.
-func zhPieces(zh string, vals []string) []Piece {
-	var out []Piece
-	next := 0
-	for i, part := range strings.Split(zh, "`") {
-		if i%2 == 1 {
-			out = append(out, code(part))
-			continue
-		}
-		for part != "" {
-			at := strings.Index(part, "%")
-			if at < 0 {
-				out = append(out, prose(part))
-				break
-			}
-			if at > 0 {
-				out = append(out, prose(part[:at]))
-			}
-			verb := part[at:]
-			n := next
-			if len(verb) >= 5 && verb[1] == '[' && verb[3] == ']' {
-				n = int(verb[2] - '1')
-				verb = verb[4:]
-			} else {
-				verb = verb[1:]
-				next++
-			}
-			verb = strings.TrimPrefix(verb, "s")
-			if n >= 0 && n < len(vals) {
-				out = append(out, code(vals[n]))
-			}
-			part = verb
-		}
-	}
-	return out
 }
 
 // violationPieces is a checker's findings ("fencing: …; atomicity (Kafka's

@@ -75,8 +75,6 @@ var playgroundMessages = map[string][2]string{
 
 	// Errors of the core, said in Chinese (core_errors.go).
 	"err.lead":            {"the core says why (in English only)", "模拟器不接受这条语句"},
-	"err.names":           {"; it names %s", "，涉及 %s"},
-	"err.didyoumean":      {"; did you mean %s?", "；你是不是想写 %s？"},
 	"err.parse":           {"this line cannot be read as a statement of the scenario language. ", "这一行无法按场景语言解析。"},
 	"err.runtime":         {"this statement cannot apply at this moment of the run. ", "这条语句在运行的这一刻无法执行。"},
 	"err.names.lead":      {"It names: ", "涉及："},
