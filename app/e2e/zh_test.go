@@ -3,6 +3,7 @@ package e2e
 import (
 	"fmt"
 	"os"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -477,3 +478,51 @@ func TestChineseFailedExpectationSaysWhyInChinese(t *testing.T) {
 // included (english.WordPairs), so that a short phrase ("no violation")
 // counts too.
 func englishWordPairs(text string) []string { return english.WordPairs(text, uitext.IsIdentifier) }
+
+// TestChineseScriptErrorSaysWhatIsWrong: a script error on a Chinese
+// page says what is wrong in Chinese, a parse error and a statement that
+// cannot apply alike, with the values as code; before, it said only that
+// the line could not be read, and listed the words it named.
+func TestChineseScriptErrorSaysWhatIsWrong(t *testing.T) {
+	base := "cluster brokers=3\ntopic orders partitions=1\nproducer app transactional.id=t1\napp init\n"
+	cases := []struct {
+		line, en, zh string
+		values       []string
+	}{
+		{"app send orders/9 a=1", "does not exist", "不存在", []string{"9", "orders"}},
+		{"resume app", "is not paused", "并未暂停", []string{"app"}},
+	}
+	for _, lang := range []string{"en", "zh"} {
+		b := newBrowser(t)
+		b.open(map[string]string{"en": "/playground", "zh": "/zh/playground"}[lang])
+		waitIdle(b)
+		for _, c := range cases {
+			setScript(b, base+c.line+"\n")
+			want := map[string]string{"en": c.en, "zh": c.zh}[lang]
+			b.waitFor("the error "+want, `!!document.querySelector("#script-error[role=alert]")?.textContent.includes(`+jsString(want)+`)`)
+			text := b.text("#script-error")
+			if !strings.Contains(text, want) {
+				t.Errorf("%s, %q: the error %q does not say %q", lang, c.line, text, want)
+			}
+			if lang == "en" {
+				continue
+			}
+			if !strings.HasPrefix(text, "第 5 行") || strings.Contains(text, uitext.Tr("zh", "err.parse")) {
+				t.Errorf("%q: %q is not the line's error in Chinese", c.line, text)
+			}
+			if english := englishWordPairs(text); len(english) > 0 {
+				t.Errorf("%q: English in the Chinese error %q: %q", c.line, text, english)
+			}
+			codes := eval[[]string](b, `[...document.querySelectorAll("#script-error code")].map(c => c.textContent)`)
+			for _, v := range c.values {
+				if !slices.Contains(codes, v) {
+					t.Errorf("%q: %q is not in monospace in %q (code: %q)", c.line, v, text, codes)
+				}
+			}
+		}
+		if lang == "zh" {
+			noEnglish(t, b, "with a script error")
+			b.shot("zh-script-error")
+		}
+	}
+}
