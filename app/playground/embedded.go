@@ -563,11 +563,11 @@ func (s *ScenarioPlayground) onPlay(ctx app.Context, e app.Event) {
 // ---- Facts and the link ----
 
 // factValue is a query's value at the engine's position, or a short
-// reason it has none.
-func factValue(e engine.Engine, query string) string {
+// reason it has none, in the page's language.
+func factValue(lang string, e engine.Engine, query string) string {
 	v, err := e.Query(query)
 	if err != nil {
-		return "? (" + err.Error() + ")"
+		return "? (" + uitext.CoreErrorIn(lang, err.Error()) + ")"
 	}
 	return v
 }
@@ -747,7 +747,7 @@ func (s *ScenarioPlayground) renderFacts() app.UI {
 	for i, q := range s.Facts {
 		v := "…"
 		if ready {
-			v = factValue(s.run.engine, q)
+			v = factValue(string(s.Lang), s.run.engine, q)
 		}
 		rows[i] = app.Li().Class("fact").DataSet("fact", q).Body(
 			app.Code().Text(q),

@@ -502,6 +502,9 @@ func (p *playground) act(ctx app.Context, stmt string) {
 func actionError(lang, stmt string, err error) []uitext.Piece {
 	msg := err.Error()
 	if doc.Lang(lang) == doc.Chinese {
+		// The engine names the statement before the core's reason; the
+		// sentence names it already.
+		msg = strings.TrimPrefix(msg, stmt+": ")
 		return uitext.Sentence(uitext.Tr(lang, "Could not run %s: %s"), uitext.Code(stmt), uitext.CoreErrorPieces(lang, msg))
 	}
 	if !strings.HasPrefix(msg, stmt) {

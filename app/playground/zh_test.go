@@ -7,9 +7,11 @@ import (
 	"strings"
 	"testing"
 	"time"
+	"unicode"
 
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 
+	"txnlab/app/engine"
 	"txnlab/app/pagetext"
 	"txnlab/app/panels"
 	"txnlab/app/uitext"
@@ -298,5 +300,58 @@ func TestChineseTraceSaysTheCoresSentencesInChinese(t *testing.T) {
 	}
 	if n != 1 {
 		t.Errorf("%d failed expectations in the trace, want 1", n)
+	}
+}
+
+// A button's statement the engine refuses, before it runs or as it
+// runs, is said on a Chinese page in Chinese: the statement once, as
+// code, then what is wrong (the engine's "stmt: " before the core's
+// reason is not repeated).
+func TestChineseActionErrors(t *testing.T) {
+	e := engine.New()
+	if err := e.Begin("cluster brokers=3\n"); err != nil {
+		t.Fatal(err)
+	}
+	for done := false; !done; {
+		done, _ = e.Work(time.Hour)
+	}
+	e.Seek(0)
+	before := e.BeginAct("crash broker-1")
+	e.Seek(e.Len())
+	if err := e.BeginAct("resume broker-1"); err != nil {
+		t.Fatal(err)
+	}
+	var during error
+	for done := false; !done; {
+		done, during = e.Work(time.Hour)
+	}
+	for _, tc := range []struct {
+		stmt string
+		err  error
+		want string
+	}{
+		{"crash broker-1", before, "集群还不存在"},
+		{"resume broker-1", during, "并未暂停"},
+	} {
+		if tc.err == nil {
+			t.Fatalf("%s: no error", tc.stmt)
+		}
+		ps := actionError("zh", tc.stmt, tc.err)
+		text := uitext.PlainText(ps)
+		if !strings.Contains(text, tc.want) || strings.Contains(text, uitext.Tr("zh", "err.lead")) || strings.Count(text, tc.stmt) != 1 {
+			t.Errorf("%v: %q does not say %q, with the statement once", tc.err, text, tc.want)
+		}
+		for _, p := range ps {
+			if !p.Code && strings.ContainsFunc(p.Text, func(r rune) bool { return r < 0x80 && unicode.IsLetter(r) }) {
+				t.Errorf("%v: Latin outside code in %q", tc.err, text)
+			}
+		}
+		if en := uitext.PlainText(actionError("en", tc.stmt, tc.err)); !strings.HasPrefix(en, "Could not run "+tc.stmt) {
+			t.Errorf("in English: %q", en)
+		}
+	}
+	// A lesson's fact with no value says why in the page's language.
+	if v := factValue("zh", engine.New(), "clock"); !strings.Contains(v, "还没有载入脚本") {
+		t.Errorf("a fact with no script: %q", v)
 	}
 }

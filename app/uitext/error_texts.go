@@ -187,6 +187,14 @@ var errorTexts = []struct{ en, zh string }{
 	// The run: a node that is not in the state a statement needs.
 	{"%s is not crashed", "%s 并未崩溃"},
 	{"%s is not paused", "%s 并未暂停"},
+
+	// The playground's engine: a button's statement refused before it runs.
+	{"load a script first", "请先载入脚本"},
+	{"no script is loaded", "还没有载入脚本"},
+	{"step once first: the cluster does not exist yet", "请先前进一步：集群还不存在"},
+	{"the script stops with an error at line %d: fix that line first", "脚本在第 %s 行因错误而停止：请先修正那一行"},
+	{"%s has crashed: its connection is gone; declare a new producer", "%s 已崩溃：它的连接已断开；请声明一个新的生产者"},
+
 	{"%s is crashed", "%s 已崩溃"},
 	{"%s is paused", "%s 已暂停"},
 }

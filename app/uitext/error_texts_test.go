@@ -8,7 +8,9 @@ import (
 	"sort"
 	"strings"
 	"testing"
+	"time"
 
+	"txnlab/app/engine"
 	"txnlab/core/scenario"
 	"txnlab/internal/badlines"
 )
@@ -24,6 +26,7 @@ var runtimeScripts = []string{
 	"cluster\nresume broker-1\n",
 	"cluster\ncrash broker-1\npause broker-1\n",
 	"cluster\npause broker-1\npause broker-1\n",
+	"cluster\nproducer p transactional.id=t\ncrash p\nrequest InitProducerId from=p TransactionalId=t\n",
 }
 
 // extraLines are refused lines the corpus cannot hold (a computed list)
@@ -72,6 +75,39 @@ func coreErrors(t *testing.T) []badlines.Case {
 		}
 		out = append(out, badlines.Case{Line: src, Want: sess.Err.Pos.String() + ": " + sess.Err.Msg})
 	}
+	return append(out, engineErrors(t)...)
+}
+
+// engineErrors are the playground engine's own refusals of a button's
+// statement (Engine.BeginAct) and of a query: before a script, before
+// the cluster, after a run that stopped; the statement it runs is
+// refused as the core refuses it, after "stmt: ".
+func engineErrors(t *testing.T) []badlines.Case {
+	t.Helper()
+	var out []badlines.Case
+	add := func(what string, err error) {
+		if err == nil {
+			t.Fatalf("%s: no error", what)
+		}
+		out = append(out, badlines.Case{Line: what, Want: "1:1: " + err.Error()})
+	}
+	run := func(e engine.Engine) {
+		for done := false; !done; {
+			done, _ = e.Work(time.Hour)
+		}
+	}
+	e := engine.New()
+	add("act before a script", e.BeginAct("crash broker-1"))
+	_, err := e.Query("txn t state")
+	add("query before a script", err)
+	if err := e.Begin("cluster\nproducer p transactional.id=t\np init\nresume p\n"); err != nil {
+		t.Fatal(err)
+	}
+	run(e)
+	e.Seek(0)
+	add("act before the cluster", e.BeginAct("crash broker-1"))
+	e.Seek(e.Len())
+	add("act after a stop", e.BeginAct("crash broker-1"))
 	return out
 }
 
