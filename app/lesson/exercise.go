@@ -404,29 +404,14 @@ func (c *exerciseCard) renderResult() app.UI {
 	return app.Raw(b.String())
 }
 
-// scriptErrorHTML is a script error's line for the result: the core's
-// English as it is, or on a Chinese page what kind of error it is in
-// Chinese with the identifiers it names (as scriptErrorText says it).
+// scriptErrorHTML is a script error's line for the result, said in the
+// page's language as the editor says it (uitext.ScriptErrorPieces).
 func scriptErrorHTML(l doc.Lang, e *exercise.ScriptError) string {
 	if l != doc.Chinese {
 		return esc(fmt.Sprintf(uitext.Tr(l, "x.err"), e.Line, e.Col, e.Msg))
 	}
-	lead := uitext.Tr(l, "err.parse")
-	if e.Runtime {
-		lead = uitext.Tr(l, "err.runtime")
-	}
-	out := esc(fmt.Sprintf(uitext.Tr(l, "x.err"), e.Line, e.Col, lead))
-	if ids := uitext.ErrorIdentifiers(e.Msg); len(ids) > 0 {
-		var names []string
-		for _, id := range ids {
-			names = append(names, codeHTML(id))
-		}
-		out += esc(uitext.Tr(l, "err.names.lead")) + strings.Join(names, "、") + "。"
-	}
-	if s, ok := uitext.DidYouMean(e.Msg); ok {
-		out += esc(uitext.Tr(l, "err.didyoumean.lead")) + codeHTML(s) + "？"
-	}
-	return out
+	head := esc(fmt.Sprintf(uitext.Tr(l, "x.err"), e.Line, e.Col, ""))
+	return head + uitext.PiecesHTML(uitext.ScriptErrorPieces(string(l), e.Msg, e.Runtime))
 }
 
 // renderExplorer is "Let the explorer try": its button, its progress

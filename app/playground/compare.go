@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"net/url"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -59,7 +60,7 @@ type comparePage struct {
 	// settings are the two fields' texts; settingsErr their parse
 	// errors ("" when fine).
 	settings    [2]string
-	settingsErr [2]string
+	settingsErr [2][]uitext.Piece
 	scriptErr   *engine.ScriptError
 	notice      string
 	shareMsg    string
@@ -215,7 +216,7 @@ func (c *comparePage) compare(ctx app.Context) {
 	bad := false
 	for i, text := range c.settings {
 		s, err := scenario.ParseSettings(text)
-		c.settingsErr[i] = ""
+		c.settingsErr[i] = nil
 		if err != nil {
 			c.settingsErr[i] = settingsErrorIn(c.lang, err.Error())
 			bad = true
@@ -272,16 +273,23 @@ func (c *comparePage) work(ctx app.Context, gen int, done func()) {
 }
 
 // settingsErrorIn is ParseSettings' error for a page in lang: itself in
-// English; in Chinese, a Chinese sentence and the identifiers it names.
-func settingsErrorIn(lang doc.Lang, msg string) string {
+// English; in Chinese, that the settings cannot be read and why, its
+// values as code. A config value's error is the config statement's,
+// after the setting it is about ("transaction.version=9: …").
+func settingsErrorIn(lang doc.Lang, msg string) []uitext.Piece {
 	if lang != doc.Chinese {
-		return msg
+		return uitext.Prose(msg)
 	}
-	s := uitext.Tr(lang, "cmp.settings.bad")
-	if ids := uitext.ErrorIdentifiers(msg); len(ids) > 0 {
-		s += "：" + strings.Join(ids, "、")
+	lead := uitext.Prose(uitext.Tr(lang, "cmp.settings.bad") + "：")
+	if ps, ok := uitext.ErrorSentence(msg); ok {
+		return append(lead, ps...)
 	}
-	return s + "。"
+	if word, rest, ok := strings.Cut(msg, ": "); ok {
+		if ps, ok := uitext.ErrorSentence(rest); ok {
+			return slices.Concat(lead, uitext.Code(word), uitext.Prose("："), ps)
+		}
+	}
+	return append(lead, uitext.CoreErrorPieces(string(lang), msg)...)
 }
 
 // compareScriptError is a core error as the editor shows it.
@@ -764,7 +772,7 @@ func (c *comparePage) renderSettings(i int) app.UI {
 		Spellcheck(false).Attr("autocomplete", "off").Attr("autocapitalize", "off").
 		Placeholder("kafka=4.0 seed=7").Value(text).
 		OnInput(c.onSettings(i)).OnKeyDown(c.onSettingsKey)
-	if c.settingsErr[i] != "" {
+	if len(c.settingsErr[i]) > 0 {
 		input = input.Aria("invalid", "true").Aria("describedby", field+"-error")
 	}
 	return app.FieldSet().Class("cmp-run-settings cmp-run-"+id).Body(
@@ -780,8 +788,8 @@ func (c *comparePage) renderSettings(i int) app.UI {
 				app.Input().Type("number").Attr("min", "1").Class("cmp-seed").DataSet("pick", "seed-"+id).
 					Value(seed).OnChange(c.onPick(i, "seed"))),
 		),
-		app.If(c.settingsErr[i] != "", func() app.UI {
-			return app.P().ID(field + "-error").Class("script-error").Role("alert").Text(c.settingsErr[i])
+		app.If(len(c.settingsErr[i]) > 0, func() app.UI {
+			return app.P().ID(field + "-error").Class("script-error").Role("alert").Body(uitext.PiecesUI(c.settingsErr[i])...)
 		}),
 	)
 }

@@ -11,6 +11,7 @@ import (
 
 	"txnlab/app/pagetext"
 	"txnlab/app/site"
+	"txnlab/app/uitext"
 	"txnlab/core/scenario"
 	"txnlab/core/sim"
 	"txnlab/diagram"
@@ -36,7 +37,7 @@ func openCompare(t *testing.T, lang doc.Lang, src, a, b string) *comparePage {
 	c.lang = lang
 	c.open(ctx, "", compareFragment(src, a, b), true)
 	if c.busy || c.result == nil {
-		t.Fatalf("the comparison did not finish: busy=%v, script error %v, settings %q", c.busy, c.scriptErr, c.settingsErr)
+		t.Fatalf("the comparison did not finish: busy=%v, script error %v, settings %v", c.busy, c.scriptErr, c.settingsErr)
 	}
 	return c
 }
@@ -216,14 +217,18 @@ func TestChineseCompareHasNoEnglishSentence(t *testing.T) {
 	for _, w := range pagetext.EnglishIn(app.HTMLString(zh.Render())) {
 		t.Errorf("English on the Chinese compare page: %q", w)
 	}
-	zh.settings[1] = "kafka=3.9"
-	zh.compare(ctx)
-	h := app.HTMLString(zh.Render())
-	if zh.settingsErr[1] == "" || !strings.Contains(h, "无法读取这些设置") {
-		t.Errorf("no Chinese settings error: %q", zh.settingsErr[1])
-	}
-	for _, w := range pagetext.EnglishIn(h) {
-		t.Errorf("English in the Chinese settings error: %q", w)
+	// Each bad setting says why, the config's own errors included.
+	for _, bad := range []string{"kafka=3.9", "seed=x", "break=nope", "transactional", "transaction.version=9", "nosuch.key=1"} {
+		zh.settings[1] = bad
+		zh.compare(ctx)
+		h := app.HTMLString(zh.Render())
+		text := uitext.PlainText(zh.settingsErr[1])
+		if !strings.Contains(h, "无法读取这些设置") || strings.Contains(text, uitext.Tr("zh", "err.lead")) {
+			t.Errorf("%s: the Chinese settings error does not say why: %q", bad, text)
+		}
+		for _, w := range pagetext.EnglishIn(h) {
+			t.Errorf("%s: English in the Chinese settings error: %q", bad, w)
+		}
 	}
 	en := openCompare(t, doc.English, src, "kafka=3.5", "kafka=4.0")
 	if len(pagetext.EnglishIn(app.HTMLString(en.Render()))) == 0 {
@@ -238,8 +243,8 @@ func TestCompareRefusesBadInput(t *testing.T) {
 	before := c.result
 	c.settings[0] = "kafka=3.9"
 	c.compare(ctx)
-	if c.busy || c.result != before || !strings.Contains(c.settingsErr[0], "kafka=3.9") {
-		t.Errorf("bad settings: busy %v, error %q", c.busy, c.settingsErr[0])
+	if c.busy || c.result != before || !strings.Contains(uitext.PlainText(c.settingsErr[0]), "kafka=3.9") {
+		t.Errorf("bad settings: busy %v, error %q", c.busy, uitext.PlainText(c.settingsErr[0]))
 	}
 	if h := app.HTMLString(c.Render()); !strings.Contains(h, `id="cmp-settings-a-error"`) || !strings.Contains(h, "data-state=\"done\"") {
 		t.Error("the settings error is not shown next to its field")

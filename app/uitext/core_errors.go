@@ -120,15 +120,33 @@ func CoreErrorIn(lang, msg string) string { return PlainText(CoreErrorPieces(lan
 // itself in English; in Chinese, the Chinese of its form (errorTexts)
 // with its values as code or, for a form the table lacks, a general lead
 // and the identifiers it names.
-func CoreErrorPieces(lang, msg string) []Piece {
+func CoreErrorPieces(lang, msg string) []Piece { return errorIn(lang, msg, Tr(lang, "err.lead")+"。") }
+
+// ScriptErrorPieces is CoreErrorPieces for a script's error, whose
+// general lead says whether the line could not be read or could not
+// apply when it ran.
+func ScriptErrorPieces(lang, msg string, runtime bool) []Piece {
+	lead := Tr(lang, "err.parse")
+	if runtime {
+		lead = Tr(lang, "err.runtime")
+	}
+	return errorIn(lang, msg, lead)
+}
+
+// ErrorSentence is an error's Chinese when a form of errorTexts matches
+// it: for a page that says more around an error than CoreErrorPieces.
+func ErrorSentence(msg string) ([]Piece, bool) { return errorPieces(msg) }
+
+// errorIn is a core error for a page in lang, with lead before the
+// identifiers of an error no form matches.
+func errorIn(lang, msg, lead string) []Piece {
 	if doc.Lang(lang) != doc.Chinese {
-		return []Piece{prose(msg)}
+		return Prose(msg)
 	}
 	if out, ok := errorPieces(msg); ok {
 		return out
 	}
-	out := []Piece{prose(Tr(lang, "err.lead") + "。")}
-	out = append(out, identifierPieces(lang, msg)...)
+	out := append([]Piece{prose(lead)}, identifierPieces(lang, msg)...)
 	if s, ok := DidYouMean(msg); ok {
 		out = append(out, prose(Tr(lang, "err.didyoumean.lead")), code(s), prose("？"))
 	}
@@ -136,25 +154,14 @@ func CoreErrorPieces(lang, msg string) []Piece {
 }
 
 // ScriptErrorText is the editor's error line: kind is its format ("Line
-// %d, column %d: %s" or the runtime one). On a Chinese page the error is
-// said in Chinese (CoreErrorPieces), its values in monospace.
+// %d, column %d: %s" or the runtime one), the error said in the page's
+// language (ScriptErrorPieces), its values in monospace.
 func ScriptErrorText(lang, kind string, se *engine.ScriptError) []app.UI {
 	if doc.Lang(lang) != doc.Chinese {
 		return []app.UI{app.Text(fmt.Sprintf(Tr(lang, kind), se.Line, se.Col, se.Msg))}
 	}
-	if out, ok := errorPieces(se.Msg); ok {
-		return append([]app.UI{app.Text(fmt.Sprintf(Tr(lang, kind), se.Line, se.Col, ""))}, PiecesUI(out)...)
-	}
-	lead := Tr(lang, "err.parse")
-	if se.Runtime {
-		lead = Tr(lang, "err.runtime")
-	}
-	out := []app.UI{app.Text(fmt.Sprintf(Tr(lang, kind), se.Line, se.Col, lead))}
-	out = appendIdentifiers(out, lang, se.Msg)
-	if s, ok := DidYouMean(se.Msg); ok {
-		out = append(out, app.Text(Tr(lang, "err.didyoumean.lead")), app.Code().Text(s), app.Text("？"))
-	}
-	return out
+	head := app.Text(fmt.Sprintf(Tr(lang, kind), se.Line, se.Col, ""))
+	return append([]app.UI{head}, PiecesUI(ScriptErrorPieces(lang, se.Msg, se.Runtime))...)
 }
 
 // violationText is a checker's violation message for a page in lang. The

@@ -195,6 +195,12 @@ var errorTexts = []struct{ en, zh string }{
 	{"the script stops with an error at line %d: fix that line first", "脚本在第 %s 行因错误而停止：请先修正那一行"},
 	{"%s has crashed: its connection is gone; declare a new producer", "%s 已崩溃：它的连接已断开；请声明一个新的生产者"},
 
+	// The compare page's settings (scenario.ParseSettings).
+	{"%q: settings are KEY=VALUE (a config key, break=, seed= or kafka=)", "%s：设置要写成 `KEY=VALUE`（配置项，或 `break=`、`seed=`、`kafka=`）"},
+	{"seed=%s: a positive integer", "`seed` 必须是正整数，实际为 %s"},
+	{"break=%s: unknown mechanism (%s)", "`break` 后面是未知的机制 %s（机制有：%s）"},
+	{"kafka=%s: one of %s", "`kafka` 必须是 %[2]s 之一，实际为 %[1]s"},
+
 	{"%s is crashed", "%s 已崩溃"},
 	{"%s is paused", "%s 已暂停"},
 }

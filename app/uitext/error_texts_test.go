@@ -34,8 +34,8 @@ var runtimeScripts = []string{
 var extraLines = []string{"break epoch-fencng", "restore", "p1 commit\x00", "p1 commit \xff"}
 
 // coreErrors is every error of the corpus (core/scenario's bad lines),
-// of extraLines and of runtimeScripts, as the core says it now, with
-// the line that made it.
+// of extraLines, of runtimeScripts, of the compare page's settings and of
+// the playground's engine, as each says it now, with what made it.
 func coreErrors(t *testing.T) []badlines.Case {
 	t.Helper()
 	b, err := os.ReadFile("../../core/scenario/testdata/bad-lines.txt")
@@ -74,6 +74,13 @@ func coreErrors(t *testing.T) []badlines.Case {
 			t.Fatalf("%q runs to its end", src)
 		}
 		out = append(out, badlines.Case{Line: src, Want: sess.Err.Pos.String() + ": " + sess.Err.Msg})
+	}
+	for _, bad := range []string{"kafka=3.9", "seed=x", "break=nope", "transactional"} {
+		_, err := scenario.ParseSettings(bad)
+		if err == nil {
+			t.Fatalf("the settings %q have no error", bad)
+		}
+		out = append(out, badlines.Case{Line: bad, Want: "1:1: " + err.Error()})
 	}
 	return append(out, engineErrors(t)...)
 }
