@@ -63,7 +63,7 @@ func FuzzGroupStatements(f *testing.F) {
 		if strings.ContainsAny(line, "\n\r") {
 			return
 		}
-		s, err := Parse("", prelude)
+		s, err := Parse("", prelude())
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -6,6 +6,7 @@ import (
 	"reflect"
 	"strconv"
 	"strings"
+	"sync"
 	"testing"
 
 	"txnlab/core/protocol"
@@ -16,10 +17,14 @@ import (
 
 // prelude declares what the line tables use: the bad-lines corpus's
 // (testdata/bad-lines.txt, which the pages' tests read too). It is 9
-// lines long, so the line under test is line 10.
-var prelude, badLines = readBadLines()
+// lines long, so the line under test is line 10. Read when a test first
+// asks, not at init, so that go test's cache sees the file.
+func prelude() string {
+	p, _ := readBadLines()
+	return p
+}
 
-func readBadLines() (string, []badlines.Case) {
+var readBadLines = sync.OnceValues(func() (string, []badlines.Case) {
 	b, err := os.ReadFile("testdata/bad-lines.txt")
 	if err != nil {
 		panic(err)
@@ -29,14 +34,14 @@ func readBadLines() (string, []badlines.Case) {
 		panic("testdata/bad-lines.txt: " + err.Error())
 	}
 	return p, cases
-}
+})
 
 const testLine = 10
 
 // parseAfterPrelude parses one line in the prelude's context.
 func parseAfterPrelude(t *testing.T, line string) (Stmt, error) {
 	t.Helper()
-	s, err := Parse("", prelude)
+	s, err := Parse("", prelude())
 	if err != nil {
 		t.Fatalf("prelude: %v", err)
 	}
@@ -331,7 +336,8 @@ func TestGoodLines(t *testing.T) {
 func TestBadLines(t *testing.T) {
 	// The corpus, and the cases a text file should not hold or that name
 	// a computed list.
-	tests := append([]badlines.Case(nil), badLines...)
+	_, corpus := readBadLines()
+	tests := append([]badlines.Case(nil), corpus...)
 	tests = append(tests, []badlines.Case{
 		{Line: "break epoch-fencng", Want: `10:7: unknown mechanism "epoch-fencng"; did you mean "epoch-fencing"? (mechanisms: ` + mechanismList + `)`},
 		{Line: "restore", Want: `10:9: restore needs a mechanism: ` + mechanismList},

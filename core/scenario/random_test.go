@@ -39,7 +39,7 @@ func TestRandomLines(t *testing.T) {
 		state = state*6364136223846793005 + 1442695040888963407
 		return int((state >> 33) % uint64(n))
 	}
-	base, err := Parse("", prelude)
+	base, err := Parse("", prelude())
 	if err != nil {
 		t.Fatal(err)
 	}
