@@ -230,6 +230,15 @@ var errorTexts = []struct{ en, zh string }{
 	{"the script stops with an error at line %d: fix that line first", "脚本在第 %s 行因错误而停止：请先修正那一行"},
 	{"%s has crashed: its connection is gone; declare a new producer", "%s 已崩溃：它的连接已断开；请声明一个新的生产者"},
 
+	// A whole script: the cluster statement first, and the limits.
+	{`the script must start with a cluster statement, e.g. "cluster brokers=3"`, "脚本必须以 `cluster` 语句开头，例如 `cluster brokers=3`"},
+	{"cluster must be the first statement", "`cluster` 必须是第一条语句"},
+	{"seed must be a non-negative integer below 2^64, got %q", "`seed` 必须是小于 `2^64` 的非负整数，实际为 %s"},
+	{"latency minimum %s is above the maximum %s", "`latency` 的最小值 %s 大于最大值 %s"},
+	{"too many topics: at most %d", "主题太多：最多 %s 个"},
+	{"too many clients: at most %d", "客户端太多：最多 %s 个"},
+	{"no broker is alive to answer %s", "没有存活的 Broker 能应答 %s"},
+
 	// The compare page's settings (scenario.ParseSettings).
 	{"%q: settings are KEY=VALUE (a config key, break=, seed= or kafka=)", "%s：设置要写成 `KEY=VALUE`（配置项，或 `break=`、`seed=`、`kafka=`）"},
 	{"seed=%s: a positive integer", "`seed` 必须是正整数，实际为 %s"},

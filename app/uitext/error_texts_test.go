@@ -2,6 +2,7 @@ package uitext
 
 import (
 	"errors"
+	"fmt"
 	"os"
 	"regexp"
 	"slices"
@@ -27,6 +28,28 @@ var runtimeScripts = []string{
 	"cluster\ncrash broker-1\npause broker-1\n",
 	"cluster\npause broker-1\npause broker-1\n",
 	"cluster\nproducer p transactional.id=t\ncrash p\nrequest InitProducerId from=p TransactionalId=t\n",
+	"cluster brokers=1\nproducer p\ncrash broker-0\nrequest Metadata from=p\n",
+}
+
+// badScripts are scripts that do not parse as a whole, for the errors
+// a single line after the prelude cannot make: the cluster statement's
+// place and options, and the script's limits.
+var badScripts = []string{
+	"topic t\n",
+	"# x\ntopic t\ncluster\n",
+	"cluster seed=abc\n",
+	"cluster latency=5ms..1ms\n",
+	"cluster\n" + manyLines("topic t%d\n", 40),
+	"cluster\n" + manyLines("producer p%d\n", 40),
+}
+
+// manyLines is format (with one %d) for 0 to n-1, one after another.
+func manyLines(format string, n int) string {
+	var b strings.Builder
+	for i := range n {
+		fmt.Fprintf(&b, format, i)
+	}
+	return b.String()
 }
 
 // extraLines are refused lines the corpus cannot hold (a computed list)
@@ -62,6 +85,16 @@ func coreErrors(t *testing.T) []badlines.Case {
 			t.Fatalf("%q: %v", line, err)
 		}
 		out = append(out, badlines.Case{Line: line, Want: list[0].Pos.String() + ": " + list[0].Msg})
+	}
+	for _, src := range badScripts {
+		_, err := scenario.Parse("", src)
+		var list scenario.ErrorList
+		if !errors.As(err, &list) {
+			t.Fatalf("%q: %v", src, err)
+		}
+		for _, e := range list {
+			out = append(out, badlines.Case{Line: src, Want: e.Pos.String() + ": " + e.Msg})
+		}
 	}
 	for _, src := range runtimeScripts {
 		s, err := scenario.Parse("", src)
