@@ -21,9 +21,15 @@ import (
 // rest match): each is a value as a script writes it (a name, a number,
 // a list of options, an example statement), never English that varies.
 // In zh, each %s takes the next value and %[n]s the nth, both as code,
-// and `…` marks code too; the page ends the sentence with 。. A "did you
-// mean" is taken out of the error before it is matched and said after
-// the sentence.
+// and `…` marks code too; the page ends the sentence with 。 (unless it
+// asks, with ？). A "did you mean" is taken out of the error before it
+// is matched and said after the sentence. A %q's value shows without its
+// quotes (quotedValue).
+//
+// A new error of the core needs a case in the corpus
+// (core/scenario/testdata/bad-lines.txt, or a script in the test) and a
+// form here: TestEveryCoreErrorHasACase reads the core's source and
+// fails for an error no case makes.
 var errorTexts = []struct{ en, zh string }{
 	// Quotes and characters.
 	{"a quote must enclose the whole value", "引号必须括住整个值"},
@@ -239,6 +245,14 @@ var errorTexts = []struct{ en, zh string }{
 	{"too many clients: at most %d", "客户端太多：最多 %s 个"},
 	{"no broker is alive to answer %s", "没有存活的 Broker 能应答 %s"},
 
+	// The bounds on a script's work, which keep a page from freezing.
+	{"script too long: at most %d lines", "脚本太长：最多 %s 行"},
+	{"stopped after %d events (the per-statement bound) at %s; run for less time or fix what keeps retrying", "执行了 %s 个事件后在 %s 停止（每条语句的上限）；请缩短运行时间，或修正不断重试的地方"},
+	{"the history passed %d events here; run for less time or fix what keeps retrying", "历史在这里超过了 %s 个事件；请缩短运行时间，或修正不断重试的地方"},
+	{"more than %d events wait to run at %s (messages in flight and timers): something resends faster than time passes; a zero timeout or backoff?", "在 %[2]s 时有超过 %[1]s 个事件等待执行（在途消息和定时器）：有东西重发得比时间流逝还快；是不是把某个超时或退避设成了 `0`？"},
+	{"the run passed %d events in all (the bound on a script's work) at %s; advance or run for less time", "运行到 %[2]s 时总共超过了 %[1]s 个事件（脚本工作量的上限）；请少推进一些时间，或缩短运行时间"},
+	{"the clock would pass %s (the bound on a script's virtual time) here; advance or run for less time", "时钟在这里将超过 %s（脚本虚拟时间的上限）；请少推进一些时间，或缩短运行时间"},
+
 	// The compare page's settings (scenario.ParseSettings).
 	{"%q: settings are KEY=VALUE (a config key, break=, seed= or kafka=)", "%s：设置要写成 `KEY=VALUE`（配置项，或 `break=`、`seed=`、`kafka=`）"},
 	{"seed=%s: a positive integer", "`seed` 必须是正整数，实际为 %s"},
@@ -294,7 +308,10 @@ func errorPieces(msg string) ([]Piece, bool) {
 		if !ok {
 			continue
 		}
-		out := append(zhPieces(t.zh, vals), prose("。"))
+		out := zhPieces(t.zh, vals)
+		if last := out[len(out)-1]; last.Code || !strings.HasSuffix(last.Text, "？") {
+			out = append(out, prose("。"))
+		}
 		if suggestion != "" {
 			out = append(out, prose(Tr("zh", "err.didyoumean.lead")), code(suggestion), prose("？"))
 		}
@@ -322,8 +339,7 @@ func cutDidYouMean(msg string) (rest, word string) {
 }
 
 // matchForm matches msg against an errorTexts form and returns its
-// values in order, appended to vals: a %q's as the error quotes it, so
-// that an empty or escaped value still shows.
+// values in order, appended to vals (a %q's by quotedValue).
 func matchForm(form, msg string, vals []string) ([]string, bool) {
 	at := strings.IndexByte(form, '%')
 	if at < 0 || at+1 == len(form) {

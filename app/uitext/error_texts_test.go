@@ -3,10 +3,15 @@ package uitext
 import (
 	"errors"
 	"fmt"
+	"go/ast"
+	"go/parser"
+	"go/token"
 	"os"
+	"path/filepath"
 	"regexp"
 	"slices"
 	"sort"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -29,6 +34,21 @@ var runtimeScripts = []string{
 	"cluster\npause broker-1\npause broker-1\n",
 	"cluster\nproducer p transactional.id=t\ncrash p\nrequest InitProducerId from=p TransactionalId=t\n",
 	"cluster brokers=1\nproducer p\ncrash broker-0\nrequest Metadata from=p\n",
+	"cluster brokers=1\nproducer p\ncrash broker-0\nrequest InitProducerId from=p\n",
+}
+
+// boundedScripts are runs that stop at one of the bounds on a script's
+// work, each lowered (or not) by bound so that the test stays quick.
+var boundedScripts = []struct {
+	src   string
+	bound func(*scenario.Session)
+}{
+	{"cluster\nadvance 30d\n", func(s *scenario.Session) { s.MaxStepsPerStatement = 50 }},
+	{"cluster\nadvance 30d\n", func(s *scenario.Session) { s.MaxEvents = 50 }},
+	{"cluster\nadvance 30d\n", func(s *scenario.Session) { s.MaxWork = 50 }},
+	{"cluster\ntopic t\nproducer p transactional.id=x request.timeout.ms=0 delivery.timeout.ms=0 retry.backoff.ms=0 max.block.ms=0\np init\np begin\np send t/0 k=v\np commit\nrun\n",
+		func(s *scenario.Session) { s.MaxPending = 200 }},
+	{"cluster\n" + strings.Repeat("advance 365d\n", 11), func(*scenario.Session) {}},
 }
 
 // badScripts are scripts that do not parse as a whole, for the errors
@@ -41,6 +61,7 @@ var badScripts = []string{
 	"cluster latency=5ms..1ms\n",
 	"cluster\n" + manyLines("topic t%d\n", 40),
 	"cluster\n" + manyLines("producer p%d\n", 40),
+	"cluster\n" + strings.Repeat("\n", scenario.MaxLines),
 }
 
 // manyLines is format (with one %d) for 0 to n-1, one after another.
@@ -95,6 +116,19 @@ func coreErrors(t *testing.T) []badlines.Case {
 		for _, e := range list {
 			out = append(out, badlines.Case{Line: src, Want: e.Pos.String() + ": " + e.Msg})
 		}
+	}
+	for _, b := range boundedScripts {
+		s, err := scenario.Parse("", b.src)
+		if err != nil {
+			t.Fatalf("%q: %v", b.src, err)
+		}
+		sess := scenario.NewSession("", s)
+		b.bound(sess)
+		sess.Run()
+		if sess.Err == nil {
+			t.Fatalf("%q runs to its end", b.src)
+		}
+		out = append(out, badlines.Case{Line: b.src, Want: sess.Err.Pos.String() + ": " + sess.Err.Msg})
 	}
 	for _, src := range runtimeScripts {
 		s, err := scenario.Parse("", src)
@@ -182,6 +216,12 @@ func TestCoreErrorsInChinese(t *testing.T) {
 				break
 			}
 		}
+		if last := pieces[len(pieces)-1].Text; !strings.HasSuffix(last, "。") && !strings.HasSuffix(last, "？") {
+			t.Errorf("%q: the Chinese does not end a sentence: %q", msg, PlainText(pieces))
+		}
+		if text := PlainText(pieces); strings.Contains(text, "？。") || strings.Contains(text, "。。") {
+			t.Errorf("%q: the Chinese ends twice: %q", msg, text)
+		}
 		for _, p := range pieces {
 			if p.Code {
 				if m := englishInCode.FindString(p.Text); m != "" && !strings.Contains(c.Line, p.Text) {
@@ -255,4 +295,156 @@ func FuzzErrorPieces(f *testing.F) {
 		errorPieces(msg)
 		CoreErrorIn("zh", msg)
 	})
+}
+
+// unreachable are the parser's and interpreter's error formats that no
+// case of the corpus makes, each with why: a check no script can fail, a
+// txnlab bug, or text no page shows. Every other format must be made by
+// a case (TestEveryCoreErrorHasACase), so that a new error gets its case
+// and its Chinese with it.
+var unreachable = map[string]string{
+	"internal assertion failed (a txnlab bug, not Kafka behaviour): %v":        "a txnlab bug",
+	"statement %T is not supported":                                            "a txnlab bug",
+	"%s is not a producer":                                                     "the parser refuses the line first",
+	"%s is not a consumer":                                                     "the parser refuses the line first",
+	"an external client cannot send %s: it sends %s":                           "every API the parser knows is one an external client sends",
+	"a request from an external client needs from=CLIENT":                      "a line without from= fails earlier (expected NAME=VALUE options)",
+	"Acks must be -1, 0 or 1":                                                  "the range check (between -1 and 1) fails first",
+	"Acks must be -1, 0 or 1, got %s":                                          "the range check (between -1 and 1) fails first",
+	"at most %d records in one request":                                        "longer than a line may be",
+	"at most %d partitions in one request":                                     "longer than a line may be",
+	"empty group: put at least one node between the bars":                      "\"expected a node before\" fails first",
+	"unexpected %q: %s takes no options":                                       "no statement passes an empty option list",
+	"there is no broker-%d: the cluster has brokers broker-0 … broker-%d":      "the parser checks the broker first",
+	"no broker leads __transaction_state/%d (the partition of %q) now":         "a crashed leader stays the leader",
+	"no broker leads __consumer_offsets/%d (the partition of group %q) now":    "a crashed leader stays the leader",
+	"%s has no leader now":                                                     "a crashed leader stays the leader",
+	"unknown partition %s: declare the topic first (topic NAME partitions=N)":  "the parser checks the partition first",
+	"unknown external client %s":                                               "the parser checks the client first",
+	"%s has no transactional.id: write TransactionalId=ID or to=NODE":          "the parser requires TransactionalId first",
+	"the cluster is already created: cluster must be the first statement":      "the parser refuses a second cluster first",
+	"the simulation is between two events of line %d; step to a message first": "the CLI's steps, not a page",
+}
+
+// The parser's queries are the lessons' facts and questions, which the
+// lessons' tests run: an author's error, never a learner's.
+const queryFile = "query.go"
+
+// TestEveryCoreErrorHasACase reads the error formats of core/scenario's
+// source (failf, errorf, next, fmt.Errorf and Msg literals) and fails
+// for each that no error of the corpus matches and unreachable does not
+// explain.
+func TestEveryCoreErrorHasACase(t *testing.T) {
+	var msgs []string
+	for _, c := range coreErrors(t) {
+		msg, _ := cutDidYouMean(c.Msg())
+		msgs = append(msgs, msg)
+	}
+	files, err := filepath.Glob("../../core/scenario/*.go")
+	if err != nil {
+		t.Fatal(err)
+	}
+	fset := token.NewFileSet()
+	found, used := 0, map[string]bool{}
+	for _, name := range files {
+		if strings.HasSuffix(name, "_test.go") || filepath.Base(name) == queryFile {
+			continue
+		}
+		f, err := parser.ParseFile(fset, name, nil, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ast.Inspect(f, func(n ast.Node) bool {
+			format, ok := errorFormat(n)
+			if !ok || format == "%s" || format == "%v" || format == "" {
+				return true
+			}
+			found++
+			if _, ok := unreachable[format]; ok {
+				used[format] = true
+				return true
+			}
+			re := formatRegexp(format)
+			if !slices.ContainsFunc(msgs, re.MatchString) {
+				t.Errorf("%s: no case of the corpus makes %q: add a line that does to core/scenario/testdata/bad-lines.txt (or a script here) and its form to errorTexts, or say in unreachable why none can", fset.Position(n.Pos()), format)
+			}
+			return true
+		})
+	}
+	if found < 200 {
+		t.Errorf("only %d error formats found in core/scenario: the reading is broken", found)
+	}
+	for format := range unreachable {
+		if !used[format] {
+			t.Errorf("unreachable lists %q, which the source no longer has", format)
+		}
+	}
+}
+
+// errorFormat is the format (or the literal start) of an error n makes:
+// lp.failf(col, "…"), s.errorf(st, "…"), lp.next("…" + …),
+// fmt.Errorf("…") and Msg: "…".
+func errorFormat(n ast.Node) (string, bool) {
+	var arg ast.Expr
+	switch n := n.(type) {
+	case *ast.CallExpr:
+		sel, ok := n.Fun.(*ast.SelectorExpr)
+		if !ok {
+			return "", false
+		}
+		switch at := map[string]int{"failf": 1, "errorf": 1, "next": 0, "Errorf": 0}[sel.Sel.Name]; {
+		case sel.Sel.Name == "Errorf" && fmt.Sprint(sel.X) != "fmt":
+			return "", false
+		case at < len(n.Args) && (at > 0 || sel.Sel.Name == "next" || sel.Sel.Name == "Errorf"):
+			arg = n.Args[at]
+		default:
+			return "", false
+		}
+	case *ast.KeyValueExpr:
+		if id, ok := n.Key.(*ast.Ident); !ok || id.Name != "Msg" {
+			return "", false
+		}
+		arg = n.Value
+	default:
+		return "", false
+	}
+	for {
+		b, ok := arg.(*ast.BinaryExpr)
+		if !ok || b.Op != token.ADD {
+			break
+		}
+		arg = b.X
+	}
+	lit, ok := arg.(*ast.BasicLit)
+	if !ok || lit.Kind != token.STRING {
+		return "", false
+	}
+	s, err := strconv.Unquote(lit.Value)
+	return s, err == nil
+}
+
+// formatRegexp matches the errors a format makes, from their start: a
+// %q is a quoted string, %d a number, anything else any text (a %s
+// after a %q is often a "did you mean", taken out of the errors).
+func formatRegexp(format string) *regexp.Regexp {
+	var b strings.Builder
+	b.WriteString("^")
+	for i := 0; i < len(format); i++ {
+		if format[i] != '%' || i+1 == len(format) {
+			b.WriteString(regexp.QuoteMeta(format[i : i+1]))
+			continue
+		}
+		i++
+		switch format[i] {
+		case 'q':
+			b.WriteString(`"(?:[^"\\]|\\.)*"`)
+		case 'd':
+			b.WriteString(`-?\d+`)
+		case '%':
+			b.WriteString("%")
+		default:
+			b.WriteString(".*?")
+		}
+	}
+	return regexp.MustCompile(b.String())
 }
