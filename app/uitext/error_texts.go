@@ -228,6 +228,8 @@ var errorTexts = []struct{ en, zh string }{
 	// The run: a node that is not in the state a statement needs.
 	{"%s is not crashed", "%s 并未崩溃"},
 	{"%s is not paused", "%s 并未暂停"},
+	{"%s is crashed", "%s 已崩溃"},
+	{"%s is paused", "%s 已暂停"},
 
 	// The playground's engine: a button's statement refused before it runs.
 	{"load a script first", "请先载入脚本"},
@@ -258,9 +260,6 @@ var errorTexts = []struct{ en, zh string }{
 	{"seed=%s: a positive integer", "`seed` 必须是正整数，实际为 %s"},
 	{"break=%s: unknown mechanism (%s)", "`break` 后面是未知的机制 %s（机制有：%s）"},
 	{"kafka=%s: one of %s", "`kafka` 必须是 %[2]s 之一，实际为 %[1]s"},
-
-	{"%s is crashed", "%s 已崩溃"},
-	{"%s is paused", "%s 已暂停"},
 
 	// Admin, expectations, groups and setup: more of the language.
 	{"admin find-hanging takes topic= or broker=, not both", "`admin find-hanging` 接受 `topic=` 或 `broker=`，但不能两个都写"},
