@@ -173,6 +173,11 @@ func TestExerciseCardInChinese(t *testing.T) {
 	for _, x := range []doc.Exercise{goalX, attackX} {
 		c := &exerciseCard{X: x, Lang: doc.Chinese, prog: &progress.Exercise{State: progress.Failed, Tries: 3, Revealed: true}, hints: 1}
 		c.result, _ = exercise.Grade(&c.X, x.Start+"resume p\n")
+		// The script's error says what is wrong, as the editor does.
+		want := map[string]string{goalX.ID: "第 7 行第 1 列：<code>p</code> 并未暂停。", attackX.ID: "第 5 行第 8 列：未知的客户端 <code>p</code>："}[x.ID]
+		if got := renderCard(c); !strings.Contains(got, want) {
+			t.Errorf("%s: the script error in Chinese lacks %q:\n%s", x.ID, want, got)
+		}
 		for _, r := range []*exercise.Result{c.result, must(exercise.Grade(&c.X, x.Solution))} {
 			c.result = r
 			page := pagetext.WithoutCode(renderCard(c))
