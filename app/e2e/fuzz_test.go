@@ -39,11 +39,25 @@ const fuzzTargets = `button, a[href], input, select, textarea, summary, label, [
 var fuzzKeys = []string{kb.Enter, " ", kb.Tab, kb.Escape, kb.ArrowLeft, kb.ArrowRight, kb.ArrowUp, kb.ArrowDown,
 	kb.Home, kb.End, kb.PageUp, kb.PageDown, kb.Backspace, kb.Delete, "?", "a", "x", "1", "#", "/", "é", "中"}
 
+// zhErrorProse is, on a Chinese page, the text of every error shown next
+// to what caused it (the editor's, a button's, the compare page's
+// settings', an exercise's result) without its code; "" elsewhere.
+const zhErrorProse = `(() => {
+	if (document.documentElement.lang !== "zh-CN") return "";
+	return [...document.querySelectorAll("#script-error, .action-msg, .script-error, .exercise-result li")].map(e => {
+		const c = e.cloneNode(true);
+		c.querySelectorAll("code").forEach(x => x.remove());
+		return c.textContent;
+	}).join("\n");
+})()`
+
 // fuzzLines are statements, good and bad, that an edit may insert.
 var fuzzLines = []string{"run", "step", "app send output/0 k=v9", "break nope", "break add-offsets", "restore add-offsets",
 	"run 99999999h", "cluster brokers=0", "cluster brokers=99999", "producer p9 transactional.id=", "expect violation",
 	"app bgin", "\t\t", "#", "topic t partitions=-1", "consumer c9 isolation.level=read_sideways", "\x00\x01", "✓✗→",
-	"expect trace WriteTxnMarkers count=", "delay WriteTxnMarkers by=", "crash broker-0", "restart broker-7"}
+	"expect trace WriteTxnMarkers count=", "delay WriteTxnMarkers by=", "crash broker-0", "restart broker-7",
+	"resume broker-1", "advance 365d", "request Produce from=app", "expect partition output/0 leader=app", "admin find-hanging",
+	"app send output/9 k=v", "pause app"}
 
 func fuzzSeed(t *testing.T) uint64 {
 	if s := os.Getenv("FUZZ_SEED"); s != "" {
@@ -183,7 +197,14 @@ func TestBrowserFuzz(t *testing.T) {
 		slugs = append(slugs, sc.Slug)
 	}
 	b := newBrowser(t)
-	b.open("/playground?scenario=happy-path")
+	// An odd seed (the default, 1) starts on the Chinese playground, an
+	// even one on the English: the run stays on its first page until an
+	// address action leaves it, and its edits make most of the errors.
+	start := "/playground?scenario=happy-path"
+	if seed%2 == 1 {
+		start = "/zh" + start
+	}
+	b.open(start)
 	var history []string
 	fail := func(i int, problems []string) {
 		t.Helper()
@@ -211,6 +232,7 @@ func TestBrowserFuzz(t *testing.T) {
 		}
 		return v
 	}
+	zhErrors := 0 // actions after which a Chinese page showed an error
 	for i := 1; i <= n; i++ {
 		switch k := r.IntN(100); {
 		case k < 35: // a key to whatever has the focus
@@ -269,10 +291,19 @@ func TestBrowserFuzz(t *testing.T) {
 		if notice := evalIn(i, `document.getElementById("crash-notice")?.textContent ?? ""`); notice != "" {
 			problems = append(problems, "crash notice: "+notice)
 		}
+		// A Chinese page says every error in Chinese, whatever the input:
+		// its prose, code aside, holds no English.
+		if prose := evalIn(i, zhErrorProse); prose != "" {
+			zhErrors++
+			if english := englishWordPairs(prose); len(english) > 0 {
+				problems = append(problems, fmt.Sprintf("English in a Chinese page's error %q: %q", prose, english))
+			}
+		}
 		if len(problems) > 0 {
 			fail(i, problems)
 		}
 	}
+	t.Logf("%d of %d actions left a Chinese page showing an error, each checked for English", zhErrors, n)
 	// Still alive: the playground opens and steps.
 	history = append(history, "end: open /playground and step")
 	run(n+1, chromedp.Navigate(baseURL+"/playground?scenario=abort"), chromedp.WaitNotPresent(chromedp.ID("app-wasm-loader")))
