@@ -228,6 +228,8 @@ var errorTexts = []struct{ en, zh string }{
 	// The run: a node that is not in the state a statement needs.
 	{"%s is not crashed", "%s 并未崩溃"},
 	{"%s is not paused", "%s 并未暂停"},
+	{"the admin is crashed", "管理客户端已崩溃"},
+	{"the admin is paused", "管理客户端已暂停"},
 	{"%s is crashed", "%s 已崩溃"},
 	{"%s is paused", "%s 已暂停"},
 
@@ -246,6 +248,10 @@ var errorTexts = []struct{ en, zh string }{
 	{"too many topics: at most %d", "主题太多：最多 %s 个"},
 	{"too many clients: at most %d", "客户端太多：最多 %s 个"},
 	{"no broker is alive to answer %s", "没有存活的 Broker 能应答 %s"},
+	{"transactional id %q already has metadata: write txn before any producer uses it", "事务 ID %s 已经有元数据：请在任何生产者使用它之前写 `txn`"},
+	{"producer id %d may already be in use: choose one at or above %d", "生产者 ID %s 可能已被使用：请选择不小于 %s 的 ID"},
+	{"no live broker leads %s (the partition of %q) now", "现在没有存活的 Broker 领导 %s（%s 所在的分区）"},
+	{"the coordinator could not write the metadata of %q: %s", "协调器无法写入 %s 的元数据：%s"},
 
 	// The bounds on a script's work, which keep a page from freezing.
 	{"script too long: at most %d lines", "脚本太长：最多 %s 行"},
