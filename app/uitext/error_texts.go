@@ -401,14 +401,6 @@ func quotedValue(q string) string {
 
 // isNumber reports whether s is an integer, signed or not.
 func isNumber(s string) bool {
-	s = strings.TrimPrefix(s, "-")
-	if s == "" {
-		return false
-	}
-	for i := 0; i < len(s); i++ {
-		if s[i] < '0' || s[i] > '9' {
-			return false
-		}
-	}
-	return true
+	digits := strings.TrimPrefix(s, "-")
+	return digits != "" && strings.Trim(digits, "0123456789") == ""
 }
