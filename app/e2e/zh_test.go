@@ -526,3 +526,37 @@ func TestChineseScriptErrorSaysWhatIsWrong(t *testing.T) {
 		}
 	}
 }
+
+// TestChineseFindingSaysWhatWentWrong: on /zh/playground the checker's
+// finding in broken/aborted-filter (a read_committed consumer handed a
+// record of an aborted transaction) is said in Chinese in the invariants
+// tab, who read what from which transaction, the names as code; before,
+// it said only that the checker found a violation, and listed the names.
+func TestChineseFindingSaysWhatWentWrong(t *testing.T) {
+	b := newBrowser(t)
+	b.open("/zh/playground?scenario=broken/aborted-filter")
+	waitIdle(b)
+	b.waitFor("the scenario's script", `document.querySelector(`+jsString(selScript)+`).value.length > 0`)
+	b.click(button("Run to end"))
+	b.waitFor("the run to end", `!document.querySelector(".status[data-running=true]")`)
+	_, n := pos(b)
+	waitPos(b, n)
+	b.click("#tab-invariants")
+	row := `.invariant[data-invariant="read-committed"] .violation-text`
+	b.waitFor("the read-committed finding", `!!document.querySelector(`+jsString(row)+`)`)
+	text := b.text(row)
+	prose := eval[string](b, `(() => { const c = document.querySelector(`+jsString(row)+`).cloneNode(true); c.querySelectorAll("code").forEach(x => x.remove()); return c.textContent })()`)
+	codes := eval[[]string](b, `[...document.querySelectorAll(`+jsString(row+" code")+`)].map(c => c.textContent)`)
+	if strings.Contains(text, uitext.Tr("zh", "err.violation")) || !strings.Contains(prose, "中止") {
+		t.Errorf("the finding %q does not say what went wrong", text)
+	}
+	if english := englishWordPairs(prose); len(english) > 0 {
+		t.Errorf("English in the Chinese finding %q: %q", text, english)
+	}
+	for _, v := range []string{"c1", "p1"} {
+		if !slices.Contains(codes, v) {
+			t.Errorf("%q is not in monospace in %q (code: %q)", v, text, codes)
+		}
+	}
+	noEnglish(t, b, "with the finding shown")
+}

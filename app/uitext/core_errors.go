@@ -164,29 +164,9 @@ func ScriptErrorText(lang, kind string, se *engine.ScriptError) []app.UI {
 	return append([]app.UI{head}, PiecesUI(ScriptErrorPieces(lang, se.Msg, se.Runtime))...)
 }
 
-// violationText is a checker's violation message for a page in lang. The
-// checker writes English (the CLI's `txnlab check` prints it too); a
-// Chinese page says what it is in Chinese, with the identifiers and
-// values the message names in monospace. The invariant's own Chinese
-// description is next to it (invariantsPanel).
-func ViolationText(lang, msg string) app.UI {
-	if doc.Lang(lang) != doc.Chinese {
-		return app.Text(msg)
-	}
-	kids := []app.UI{app.Text(Tr(lang, "err.violation"))}
-	kids = appendIdentifiers(kids, lang, msg)
-	return app.Span().Class("violation-text").Body(kids...)
-}
-
-// appendIdentifiers appends, after a lead in lang, the identifiers and
-// values an English message names, each in monospace, so that a
-// Chinese sentence about the message still shows them; nothing when it
-// names none.
-func appendIdentifiers(out []app.UI, lang, msg string) []app.UI {
-	return append(out, PiecesUI(identifierPieces(lang, msg))...)
-}
-
-// identifierPieces is appendIdentifiers' text as pieces.
+// identifierPieces is, after a lead in lang, the identifiers and values
+// an English message names, each as code, so that a Chinese sentence
+// about the message still shows them; nothing when it names none.
 func identifierPieces(lang, msg string) []Piece {
 	ids := ErrorIdentifiers(msg)
 	if len(ids) == 0 {

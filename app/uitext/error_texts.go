@@ -308,7 +308,17 @@ var errorTexts = []struct{ en, zh string }{
 // form matches.
 func errorPieces(msg string) ([]Piece, bool) {
 	msg, suggestion := cutDidYouMean(msg)
-	for _, t := range errorTexts {
+	out, ok := formPieces(errorTexts, msg)
+	if ok && suggestion != "" {
+		out = append(out, prose(Tr("zh", "err.didyoumean.lead")), code(suggestion), prose("？"))
+	}
+	return out, ok
+}
+
+// formPieces says msg in Chinese by the first form of table it matches,
+// as a sentence: its values as code, ended with 。 unless it asks.
+func formPieces(table []struct{ en, zh string }, msg string) ([]Piece, bool) {
+	for _, t := range table {
 		vals, ok := matchForm(t.en, msg, nil)
 		if !ok {
 			continue
@@ -316,9 +326,6 @@ func errorPieces(msg string) ([]Piece, bool) {
 		out := zhPieces(t.zh, vals)
 		if last := out[len(out)-1]; last.Code || !strings.HasSuffix(last.Text, "？") {
 			out = append(out, prose("。"))
-		}
-		if suggestion != "" {
-			out = append(out, prose(Tr("zh", "err.didyoumean.lead")), code(suggestion), prose("？"))
 		}
 		return out, true
 	}

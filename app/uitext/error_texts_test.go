@@ -195,7 +195,7 @@ func engineErrors(t *testing.T) []badlines.Case {
 // Chinese writing about Kafka keeps (the glossary's) aside.
 var proseLatin = regexp.MustCompile(`[A-Za-z][A-Za-z_.-]*`)
 
-var keptInProse = map[string]bool{"Kafka": true, "Broker": true, "ID": true, "PID": true, "epoch": true, "API": true}
+var keptInProse = map[string]bool{"Kafka": true, "Broker": true, "ID": true, "PID": true, "epoch": true, "API": true, "LSO": true, "HW": true}
 
 // englishInCode finds English prose in a value: a function word between
 // two others. A list of names or an example statement has none.

@@ -122,10 +122,11 @@ func fill(form, v string) ([]string, bool) {
 
 // violationPieces is a checker's findings ("fencing: …; atomicity (Kafka's
 // own anomaly …): …") said in Chinese: each finding's invariant, then
-// what it is and the identifiers and values its English message names.
-// It reports false when v is not findings.
+// its message as the inspector says it (ViolationPieces). It reports
+// false when v is not findings.
 func violationPieces(v string) ([]Piece, bool) {
-	var out []Piece
+	type finding struct{ inv, anomaly, msg string }
+	var fs []finding
 	for i, part := range strings.Split(v, "; ") {
 		head, msg, ok := strings.Cut(part, ": ")
 		inv, anomaly, _ := strings.Cut(head, " (Kafka's own anomaly ")
@@ -133,18 +134,23 @@ func violationPieces(v string) ([]Piece, bool) {
 			if i == 0 {
 				return nil, false
 			}
-			msg = part // a finding's own "; ", inside its message
-		} else {
-			if i > 0 {
-				out = append(out, prose(" "))
-			}
-			out = append(out, code(inv))
-			if a, ok := strings.CutSuffix(anomaly, ")"); ok {
-				out = append(out, prose("（"+Tr(doc.Chinese, "violation.anomaly")+" "), code(a), prose("）"))
-			}
-			out = append(out, prose("："+Tr(doc.Chinese, "err.violation")))
+			fs[len(fs)-1].msg += "; " + part // a finding's own "; ", inside its message
+			continue
 		}
-		out = append(out, identifierPieces(string(doc.Chinese), msg)...)
+		a, _ := strings.CutSuffix(anomaly, ")")
+		fs = append(fs, finding{inv, a, msg})
+	}
+	var out []Piece
+	for i, f := range fs {
+		if i > 0 {
+			out = append(out, prose(" "))
+		}
+		out = append(out, code(f.inv))
+		if f.anomaly != "" {
+			out = append(out, prose("（"+Tr(doc.Chinese, "violation.anomaly")+" "), code(f.anomaly), prose("）"))
+		}
+		out = append(out, prose("："))
+		out = append(out, ViolationPieces(string(doc.Chinese), f.msg)...)
 	}
 	return out, true
 }
