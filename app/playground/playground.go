@@ -497,8 +497,8 @@ func (p *playground) act(ctx app.Context, stmt string) {
 }
 
 // actionError says why stmt could not run. The core's reason is English:
-// a Chinese page says it in a sentence of its own, with the reason's
-// identifiers (coreErrorIn).
+// a Chinese page says it in Chinese (uitext.CoreErrorPieces), the
+// statement and the reason's values as code.
 func actionError(lang, stmt string, err error) []uitext.Piece {
 	msg := err.Error()
 	if doc.Lang(lang) == doc.Chinese {
