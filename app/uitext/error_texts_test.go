@@ -291,8 +291,7 @@ func TestCutDidYouMean(t *testing.T) {
 	}
 }
 
-// FuzzErrorPieces: no error text makes the matcher panic, and what it
-// says of one keeps the text's values.
+// FuzzErrorPieces: no error text or finding makes the matcher panic.
 func FuzzErrorPieces(f *testing.F) {
 	f.Add(`unknown statement "sned"; did you mean "send"?`)
 	f.Add(`partition 7 does not exist: topic orders has partitions 0 to 1`)
@@ -300,6 +299,7 @@ func FuzzErrorPieces(f *testing.F) {
 	f.Fuzz(func(t *testing.T, msg string) {
 		errorPieces(msg)
 		CoreErrorIn("zh", msg)
+		ViolationPieces("zh", msg)
 	})
 }
 
