@@ -397,6 +397,11 @@ func (c *exerciseCard) renderResult() app.UI {
 				}
 				what += " " + esc(uitext.Tr(l, verdict))
 			}
+			// What the checker saw, in its story: the learner's attack
+			// at work (or the mechanism's gap, in the run with it on).
+			for _, f := range run.Findings {
+				what += `<span class="finding">` + uitext.PiecesHTML(uitext.ViolationPieces(string(l), f)) + `</span>`
+			}
 		}
 		li(ok, "run", which, esc(uitext.Tr(l, key)+" "), what)
 	}

@@ -133,6 +133,11 @@ func TestExerciseCardShowsTheResult(t *testing.T) {
 			t.Errorf("attack: lacks %q:\n%s", w, got)
 		}
 	}
+	// A caught attack shows what the checker saw, in its story.
+	a.result, _ = exercise.Grade(&a.X, attackX.Solution)
+	if got := flat(renderCard(a)); !strings.Contains(got, `p1's record "v1" (producer 0, sequence 0) is in audit/0 2 times`) {
+		t.Errorf("attack: the finding is not shown:\n%s", got)
+	}
 	a.result, _ = exercise.Grade(&a.X, goalX.Start+"resume p\n")
 	if got := renderCard(a); !strings.Contains(got, `data-error="7"`) || !strings.Contains(got, "Line 7, column 1: p is not paused") || !strings.Contains(got, "(in the run with the mechanism switched off)") {
 		t.Errorf("script error:\n%s", got)
@@ -172,6 +177,13 @@ func TestExerciseCardShowsTheExplorer(t *testing.T) {
 func TestExerciseCardInChinese(t *testing.T) {
 	for _, x := range []doc.Exercise{goalX, attackX} {
 		c := &exerciseCard{X: x, Lang: doc.Chinese, prog: &progress.Exercise{State: progress.Failed, Tries: 3, Revealed: true}, hints: 1}
+		c.result, _ = exercise.Grade(&c.X, x.Start+"resume p\n")
+		if x.ID == attackX.ID {
+			c.result = must(exercise.Grade(&c.X, x.Solution))
+			if got := renderCard(c); !strings.Contains(got, `<span class="finding"><code>p1</code> 的记录 <code>v1</code>`) {
+				t.Errorf("the finding in Chinese:\n%s", got)
+			}
+		}
 		c.result, _ = exercise.Grade(&c.X, x.Start+"resume p\n")
 		// The script's error says what is wrong, as the editor does.
 		want := map[string]string{goalX.ID: "第 7 行第 1 列：<code>p</code> 并未暂停。", attackX.ID: "第 5 行第 8 列：未知的客户端 <code>p</code>："}[x.ID]

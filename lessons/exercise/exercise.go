@@ -97,6 +97,10 @@ type AttackRun struct {
 	// Violated are the invariants the checker reports at the run's end,
 	// in its order.
 	Violated []string
+	// Findings are the checker's first finding for each of Violated, in
+	// its words (English; a page says them in its language): what the
+	// attack made happen.
+	Findings []string `json:",omitempty"`
 	// Caught is set when one of them is one the exercise counts
 	// (Exercise.Catches): what the broken run must show.
 	Caught bool
@@ -256,6 +260,7 @@ func (c *Check) finish(s *scenario.Session) {
 			if !seen[v.Invariant] {
 				seen[v.Invariant] = true
 				run.Violated = append(run.Violated, v.Invariant)
+				run.Findings = append(run.Findings, v.Message)
 			}
 		}
 		for _, inv := range run.Violated {

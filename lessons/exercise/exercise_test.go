@@ -172,7 +172,9 @@ func TestGrade(t *testing.T) {
 			}
 		}},
 		{"attack succeeds", &dupAttack, dupSolution, func(t *testing.T, r *Result) {
-			want := []AttackRun{{Broken: true, Violated: []string{"no-duplicates", "durability"}, Caught: true}, {}}
+			want := []AttackRun{{Broken: true, Violated: []string{"no-duplicates", "durability"}, Caught: true, Findings: []string{
+				`p1's record "v1" (producer 0, sequence 0) is in audit/0 2 times`,
+				`p1's record "v1" was acknowledged at audit/0@1 but the log holds it at offset 0`}}, {}}
 			if !r.Passed || !reflect.DeepEqual(r.Runs, want) || !reflect.DeepEqual(r.Catches, []string{"no-duplicates"}) || r.Added != 1 {
 				t.Errorf("got %+v", r)
 			}
@@ -198,7 +200,8 @@ func TestGrade(t *testing.T) {
 			}
 		}},
 		{"attack whose run with the mechanism on shows a violation too", &filterAttack, readAborted, func(t *testing.T, r *Result) {
-			want := []AttackRun{{Broken: true, Violated: []string{"read-committed"}, Caught: true}, {Violated: []string{"read-committed"}, Caught: true}}
+			read := []string{`c received "a" at orders/0@0 from p's transaction #1, which aborted`}
+			want := []AttackRun{{Broken: true, Violated: []string{"read-committed"}, Caught: true, Findings: read}, {Violated: []string{"read-committed"}, Caught: true, Findings: read}}
 			if r.Passed || !reflect.DeepEqual(r.Runs, want) {
 				t.Errorf("got %+v", r.Runs)
 			}
