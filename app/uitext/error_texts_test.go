@@ -368,41 +368,19 @@ func TestEveryCoreErrorHasACase(t *testing.T) {
 		msg, _ := cutDidYouMean(c.Msg())
 		msgs = append(msgs, msg)
 	}
-	files, err := filepath.Glob("../../core/scenario/*.go")
-	if err != nil {
-		t.Fatal(err)
-	}
-	more, err := filepath.Glob("../../core/cluster/*.go")
-	if err != nil {
-		t.Fatal(err)
-	}
-	files = append(files, more...)
-	fset := token.NewFileSet()
 	found, used := 0, map[string]bool{}
-	for _, name := range files {
-		if strings.HasSuffix(name, "_test.go") || filepath.Base(name) == queryFile {
+	for _, sf := range sourceFormats(t, errorFormat, "../../core/scenario/*.go", "../../core/cluster/*.go") {
+		if sf.format == "%s" || sf.format == "%v" || sf.format == "" || filepath.Base(sf.file) == queryFile {
 			continue
 		}
-		f, err := parser.ParseFile(fset, name, nil, 0)
-		if err != nil {
-			t.Fatal(err)
+		found++
+		if _, ok := unreachable[sf.format]; ok {
+			used[sf.format] = true
+			continue
 		}
-		ast.Inspect(f, func(n ast.Node) bool {
-			format, ok := errorFormat(n)
-			if !ok || format == "%s" || format == "%v" || format == "" {
-				return true
-			}
-			found++
-			if _, ok := unreachable[format]; ok {
-				used[format] = true
-				return true
-			}
-			re := formatRegexp(format)
-			if !slices.ContainsFunc(msgs, re.MatchString) {
-				t.Errorf("%s: no case of the corpus makes %q: add a line that does to core/scenario/testdata/bad-lines.txt (or a script here) and its form to errorTexts, or say in unreachable why none can", fset.Position(n.Pos()), format)
-			}
-			return true
-		})
+		if re := formatRegexp(sf.format); !slices.ContainsFunc(msgs, re.MatchString) {
+			t.Errorf("%s: no case of the corpus makes %q: add a line that does to core/scenario/testdata/bad-lines.txt (or a script here) and its form to errorTexts, or say in unreachable why none can", sf.pos, sf.format)
+		}
 	}
 	if found < 200 {
 		t.Errorf("only %d error formats found in core/scenario: the reading is broken", found)
@@ -412,6 +390,41 @@ func TestEveryCoreErrorHasACase(t *testing.T) {
 			t.Errorf("unreachable lists %q, which the source no longer has", format)
 		}
 	}
+}
+
+// sourceFormat is a format string of the core's source, where it is.
+type sourceFormat struct {
+	file, pos, format string
+}
+
+// sourceFormats reads the non-test Go files of globs and returns each
+// format extract finds in them.
+func sourceFormats(t *testing.T, extract func(ast.Node) (string, bool), globs ...string) []sourceFormat {
+	t.Helper()
+	var out []sourceFormat
+	fset := token.NewFileSet()
+	for _, g := range globs {
+		files, err := filepath.Glob(g)
+		if err != nil || len(files) == 0 {
+			t.Fatalf("%s: %v, %d files", g, err, len(files))
+		}
+		for _, name := range files {
+			if strings.HasSuffix(name, "_test.go") {
+				continue
+			}
+			f, err := parser.ParseFile(fset, name, nil, 0)
+			if err != nil {
+				t.Fatal(err)
+			}
+			ast.Inspect(f, func(n ast.Node) bool {
+				if format, ok := extract(n); ok {
+					out = append(out, sourceFormat{name, fset.Position(n.Pos()).String(), format})
+				}
+				return true
+			})
+		}
+	}
+	return out
 }
 
 // errorFormat is the format (or the literal start) of an error n makes:

@@ -2,7 +2,6 @@ package uitext
 
 import (
 	"go/ast"
-	"go/parser"
 	"go/token"
 	"os"
 	"path/filepath"
@@ -123,38 +122,21 @@ var valueFragments = map[string]bool{"%s's transaction #%d": true, "%s@%d": true
 // taken apart, one English part spelt out), and for a form that covers
 // none (stale).
 func TestEveryFindingHasAForm(t *testing.T) {
-	files, err := filepath.Glob("../../core/check/*.go")
-	if err != nil {
-		t.Fatal(err)
-	}
-	fset := token.NewFileSet()
 	found, used := 0, make([]bool, len(violationTexts))
-	for _, name := range files {
-		if strings.HasSuffix(name, "_test.go") {
+	for _, sf := range sourceFormats(t, findingFormat, "../../core/check/*.go") {
+		if valueFragments[sf.format] {
 			continue
 		}
-		f, err := parser.ParseFile(fset, name, nil, 0)
-		if err != nil {
-			t.Fatal(err)
+		found++
+		re, covered := formCover(sf.format), false
+		for i, v := range violationTexts {
+			if re.MatchString(v.en) {
+				covered, used[i] = true, true
+			}
 		}
-		ast.Inspect(f, func(n ast.Node) bool {
-			format, ok := findingFormat(n)
-			if !ok || valueFragments[format] {
-				return true
-			}
-			found++
-			re := formCover(format)
-			covered := false
-			for i, v := range violationTexts {
-				if re.MatchString(v.en) {
-					covered, used[i] = true, true
-				}
-			}
-			if !covered {
-				t.Errorf("%s: no form of violationTexts covers the finding %q", fset.Position(n.Pos()), format)
-			}
-			return true
-		})
+		if !covered {
+			t.Errorf("%s: no form of violationTexts covers the finding %q", sf.pos, sf.format)
+		}
 	}
 	if found < 30 {
 		t.Errorf("only %d finding formats found in core/check: the reading is broken", found)
