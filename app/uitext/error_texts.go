@@ -11,7 +11,7 @@ import (
 // holds the forms of those sentences and their Chinese, and a page reads
 // an error's values out of its English by the form it matches. A form no
 // entry matches keeps the general lead with the identifiers it names
-// (CoreErrorPieces), so a Chinese page never shows the English.
+// (CoreErrorIn), so a Chinese page never shows the English.
 
 // errorTexts are the core's error forms and their Chinese, the specific
 // before the general: the first that matches the whole error wins.
@@ -350,9 +350,8 @@ func cutDidYouMean(msg string) (rest, word string) {
 	return msg[:at] + after[len(q)+1:], word
 }
 
-// matchForm matches msg against a form (of errorTexts, violationTexts
-// or expectTexts) and returns its values in order, appended to vals (a
-// %q's by quotedValue).
+// matchForm matches msg against an errorTexts form and returns its
+// values in order, appended to vals (a %q's by quotedValue).
 func matchForm(form, msg string, vals []string) ([]string, bool) {
 	at := strings.IndexByte(form, '%')
 	if at < 0 || at+1 == len(form) {

@@ -1,7 +1,6 @@
 package uitext
 
 import (
-	"slices"
 	"strings"
 
 	"txnlab/core/safety"
@@ -98,10 +97,27 @@ func expectationZh(v string) []Piece {
 
 // fill matches v against a form whose values are %s, each a value as a
 // script writes it (valueLike): the values, in order (none for a whole
-// phrase). The errors' matcher reads the form (matchForm).
+// phrase).
 func fill(form, v string) ([]string, bool) {
-	vals, ok := matchForm(form, v, nil)
-	return vals, ok && !slices.ContainsFunc(vals, func(s string) bool { return !valueLike(s) })
+	lits := strings.Split(form, "%s")
+	rest, ok := strings.CutPrefix(v, lits[0])
+	if !ok {
+		return nil, false
+	}
+	var vals []string
+	for _, lit := range lits[1:] {
+		var val string
+		if lit == "" {
+			val, rest = rest, ""
+		} else if val, rest, ok = strings.Cut(rest, lit); !ok {
+			return nil, false
+		}
+		if !valueLike(val) {
+			return nil, false
+		}
+		vals = append(vals, val)
+	}
+	return vals, rest == ""
 }
 
 // violationPieces is a checker's findings ("fencing: …; atomicity (Kafka's
