@@ -111,6 +111,21 @@ func TestEveryFindingFormSaysItInChinese(t *testing.T) {
 	}
 }
 
+// TestRecordResequencedTwiceSaysBothIdentities: a record the producer
+// re-sequenced twice names two earlier identities, joined as core/check's
+// identities joins them; the Chinese names all six of their numbers.
+func TestRecordResequencedTwiceSaysBothIdentities(t *testing.T) {
+	msg := `p1's record "v1" (producer 0, sequence 3, re-sequenced from producer 0 epoch 0 sequence 0, producer 0 epoch 1 sequence 2) is in orders/0 2 times`
+	pieces, ok := formPieces(violationTexts, msg)
+	if !ok {
+		t.Fatalf("no form matches %q", msg)
+	}
+	checkChinese(t, msg, pieces)
+	if got, want := PlainText(pieces), "序列号 0，以及生产者 ID 0、epoch 1、序列号 2"; !strings.Contains(got, want) {
+		t.Errorf("the finding reads %q, want it to name the second identity (%q)", got, want)
+	}
+}
+
 // valueFragments are the checker's formats that make a value a finding
 // names, not a finding: each finding's form takes it apart.
 var valueFragments = map[string]bool{"%s's transaction #%d": true, "%s@%d": true, "producer %d epoch %d sequence %d": true}
