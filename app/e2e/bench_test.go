@@ -621,6 +621,27 @@ func isTask(e traceEvent) bool {
 // events of the page's main thread (CrRendererMain).
 func traceMain(b *browser, categories []string, f func()) []traceEvent {
 	b.t.Helper()
+	events, names := traceThreads(b, categories, f)
+	var out []traceEvent
+	for _, e := range events {
+		if names[threadOf(e)] == "CrRendererMain" {
+			out = append(out, e)
+		}
+	}
+	return out
+}
+
+// threadID names a thread of the trace: the process and its thread.
+type threadID struct{ pid, tid int }
+
+func threadOf(e traceEvent) threadID { return threadID{e.Pid, e.Tid} }
+
+// traceThreads runs f under a CDP trace of the categories and returns the
+// events of every thread, and the threads' names (CrRendererMain for the
+// page's main thread, DedicatedWorker thread for the engine's worker,
+// ThreadPoolForegroundWorker for V8's compile jobs).
+func traceThreads(b *browser, categories []string, f func()) ([]traceEvent, map[threadID]string) {
+	b.t.Helper()
 	lctx, stopListening := context.WithCancel(b.ctx)
 	defer stopListening()
 	var (
@@ -664,27 +685,20 @@ func traceMain(b *browser, categories []string, f func()) []traceEvent {
 			events = append(events, e)
 		}
 	}
-	type thread struct{ pid, tid int }
-	main := map[thread]bool{}
+	names := map[threadID]string{}
 	for _, e := range events {
-		if e.Ph == "M" && e.Name == "thread_name" && e.Args.Name == "CrRendererMain" {
-			main[thread{e.Pid, e.Tid}] = true
+		if e.Ph == "M" && e.Name == "thread_name" {
+			names[threadOf(e)] = e.Args.Name
 		}
 	}
 	if os.Getenv("TRACE_DEBUG") != "" {
-		names := map[string]int{}
+		kinds := map[string]int{}
 		for _, e := range events {
-			names[e.Ph+" "+e.Name+" "+e.Args.Name]++
+			kinds[e.Ph+" "+e.Name+" "+e.Args.Name]++
 		}
-		b.t.Logf("%d events, main threads %v: %v", len(events), main, names)
+		b.t.Logf("%d events, threads %v: %v", len(events), names, kinds)
 	}
-	var out []traceEvent
-	for _, e := range events {
-		if main[thread{e.Pid, e.Tid}] {
-			out = append(out, e)
-		}
-	}
-	return out
+	return events, names
 }
 
 // BenchmarkMemory loads a history of about 10,000 events, moves around it
@@ -889,17 +903,7 @@ func BenchmarkLessonFirstPlayground(b *testing.B) {
 			br := newBenchBrowser(b)
 			br.open("/lessons/03-transaction-protocols")
 			time.Sleep(readingFirstScreen)
-			events := traceMain(br, []string{"toplevel", "__metadata", "v8.wasm"}, func() {
-				pg := `.embedded-playground`
-				br.do(chromedp.ScrollIntoView(chromedp.CSS(pg)))
-				if eval[bool](br, `document.querySelector(".embedded-playground").dataset.state === "idle"`) {
-					br.click(pg + ` button[data-action="run"]`) // a question guards it
-				}
-				br.waitFor("the first playground to run", `document.querySelector(".embedded-playground").dataset.state === "ready"`)
-				for range 3 {
-					br.click(pg + ` button[data-action="step"]`)
-				}
-			})
+			events := traceMain(br, []string{"toplevel", "__metadata", "v8.wasm"}, func() { firstPlaygroundMoves(br) })
 			longest, longestCPU, ms, n := 0.0, 0.0, 0.0, 0.0
 			for _, e := range events {
 				if isTask(e) && e.Dur/1000 > longest {
@@ -925,6 +929,21 @@ func BenchmarkLessonFirstPlayground(b *testing.B) {
 // readingFirstScreen is how long BenchmarkLessonFirstPlayground's learner
 // reads before scrolling.
 const readingFirstScreen = 3 * time.Second
+
+// firstPlaygroundMoves scrolls lesson 03's first playground into view,
+// waits for it to run (running it if a question guards it) and steps it
+// three times.
+func firstPlaygroundMoves(br *browser) {
+	pg := `.embedded-playground`
+	br.do(chromedp.ScrollIntoView(chromedp.CSS(pg)))
+	if eval[bool](br, `document.querySelector(".embedded-playground").dataset.state === "idle"`) {
+		br.click(pg + ` button[data-action="run"]`) // a question guards it
+	}
+	br.waitFor("the first playground to run", `document.querySelector(".embedded-playground").dataset.state === "ready"`)
+	for range 3 {
+		br.click(pg + ` button[data-action="step"]`)
+	}
+}
 
 // BenchmarkTypingInALongScript pastes a 4,999-line script, then types ten
 // characters in its middle, 100 ms apart (a steady typist), and reports

@@ -389,3 +389,50 @@ func TestProfileLessonPage(t *testing.T) {
 	}
 	logProfile(t, "lesson page", res.Profile)
 }
+
+// TestProfileFirstPlaygroundCores is a tool, not a test: with PROFILE=1
+// it does what BenchmarkLessonFirstPlayground does (read lesson 03's
+// first screen, then run and step its first playground) under a trace of
+// every thread, and logs, for the three longest tasks of the page's main
+// thread, the CPU time each other thread used while the task ran. A task
+// whose wall time is far above its own CPU time waited for a core: the
+// log says who had them (the engine's worker, V8's compile jobs on
+// ThreadPoolForegroundWorker threads, the compositor).
+func TestProfileFirstPlaygroundCores(t *testing.T) {
+	if os.Getenv("PROFILE") == "" {
+		t.Skip("PROFILE=1 to profile")
+	}
+	br := newBenchBrowser(t)
+	br.open("/lessons/03-transaction-protocols")
+	time.Sleep(readingFirstScreen)
+	evs, names := traceThreads(br, []string{"toplevel", "__metadata", "v8.wasm"}, func() { firstPlaygroundMoves(br) })
+	var tasks []traceEvent
+	for _, e := range evs {
+		if isTask(e) && names[threadOf(e)] == "CrRendererMain" {
+			tasks = append(tasks, e)
+		}
+	}
+	sort.Slice(tasks, func(i, j int) bool { return tasks[i].Dur > tasks[j].Dur })
+	for _, tk := range tasks[:min(3, len(tasks))] {
+		// Each thread's outermost events (its tasks, and V8's compile
+		// jobs) overlapping the task, their CPU time prorated to the
+		// overlap.
+		cpu := map[string]float64{}
+		for _, e := range evs {
+			top := isTask(e) || e.Name == "ThreadPool_RunTask"
+			if !top || e.Dur <= 0 || e.Ts+e.Dur < tk.Ts || e.Ts > tk.Ts+tk.Dur {
+				continue
+			}
+			overlap := min(e.Ts+e.Dur, tk.Ts+tk.Dur) - max(e.Ts, tk.Ts)
+			cpu[names[threadOf(e)]] += e.Tdur / 1000 * overlap / e.Dur
+		}
+		var parts []string
+		for n, ms := range cpu {
+			if ms >= 0.5 {
+				parts = append(parts, fmt.Sprintf("%s %.1f", n, ms))
+			}
+		}
+		sort.Strings(parts)
+		t.Logf("task %.1f ms (its CPU %.1f); CPU ms of each thread meanwhile: %s", tk.Dur/1000, tk.Tdur/1000, strings.Join(parts, ", "))
+	}
+}

@@ -18,11 +18,22 @@ import "txnlab/core/scenario"
 // playground runs, in 16-79 ms rather than 50-171 (medians 30-58 against
 // 79-117); go-app's mounting and the components' plumbing, which need a
 // document, remain.
+//
+// Then a few more scripts run end to end (warmRuns). A function the
+// worker calls often is optimized by V8 in compile jobs on other threads,
+// and on a machine of two cores those jobs took the page's core in the
+// first playground's tasks: TestProfileFirstPlaygroundCores saw 32-54 ms
+// of compile jobs' CPU during each of its three longest tasks, whose own
+// CPU was 11-29 ms. Hot while the learner reads, that code is optimized
+// by the time the first playground runs. BenchmarkLessonFirstPlayground
+// interleaved with the code before (two runs of three cold loads each):
+// longest task, median of three, 50.5 and 21.8 ms against 59.1 and 70.4;
+// the page compiling 25-30 and 14-16 ms against 33-52 and 44-73.
 
 // Warm is what the worker warms the page's code with (ServeWorker).
 type Warm struct {
 	// Scripts: the first is run end to end through the page's side of
-	// the protocol, the others parsed.
+	// the protocol, the next warmRuns run, the others parsed.
 	Scripts []string
 	// Draw, when set, is called on that run's engine at each position
 	// the warm-up visits, to draw it as a playground would, but into
@@ -30,10 +41,17 @@ type Warm struct {
 	Draw func(Engine)
 }
 
+// warmRuns is how many scripts after the first the warm-up runs: with
+// the first, 40-170 ms each under Node, about a second of the worker's
+// time while the learner reads (all 23 others ran into a learner who
+// scrolls after 3 s, and the first playground's task was no shorter).
+const warmRuns = 8
+
 // pieces are the warm-up, one for each pause of the worker, so that a
 // request from the page waits for one piece at most: the first script
 // run through a loopback, then read and drawn at its end, middle, first
-// step and start, stepped, and the other scripts parsed, a few at a time.
+// step and start, stepped, the next warmRuns scripts run, one a piece,
+// and the other scripts parsed, a few at a time.
 func (w Warm) pieces() []func() {
 	if len(w.Scripts) == 0 {
 		return nil
@@ -58,8 +76,12 @@ func (w Warm) pieces() []func() {
 			lb.pump()
 		}
 	})
+	runs := min(len(w.Scripts), 1+warmRuns)
+	for _, src := range w.Scripts[1:runs] {
+		pieces = append(pieces, func() { e.Load(src) })
+	}
 	const parsed = 8 // scripts a piece: a few ms once the parser is compiled
-	for i := 1; i < len(w.Scripts); i += parsed {
+	for i := runs; i < len(w.Scripts); i += parsed {
 		batch := w.Scripts[i:min(i+parsed, len(w.Scripts))]
 		pieces = append(pieces, func() {
 			for _, src := range batch {

@@ -43,7 +43,7 @@ func TestWarmUpReadsTheWholeRun(t *testing.T) {
 			t.Errorf("at %d, the warm run drew a history of %d events, want %d", pos, got, events)
 		}
 	}
-	if want := 6 + (len(scripts)-1+7)/8; len(pieces) != want {
-		t.Errorf("%d pieces, want %d: the run, four reads, a step, the parses", len(pieces), want)
+	if want := 6 + warmRuns + (len(scripts)-1-warmRuns+7)/8; len(pieces) != want {
+		t.Errorf("%d pieces, want %d: the run, four reads, a step, %d more runs, the parses", len(pieces), want, warmRuns)
 	}
 }
