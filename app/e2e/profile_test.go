@@ -392,20 +392,32 @@ func TestProfileLessonPage(t *testing.T) {
 
 // TestProfileFirstPlaygroundCores is a tool, not a test: with PROFILE=1
 // it does what BenchmarkLessonFirstPlayground does (read lesson 03's
-// first screen, then run and step its first playground) under a trace of
-// every thread, and logs, for the three longest tasks of the page's main
-// thread, the CPU time each other thread used while the task ran. A task
-// whose wall time is far above its own CPU time waited for a core: the
-// log says who had them (the engine's worker, V8's compile jobs on
-// ThreadPoolForegroundWorker threads, the compositor).
+// first screen, then run and step its first playground) and logs who had
+// the cores during the page's longest tasks (logCores). LESSON_PAGE=1
+// does what BenchmarkLessonPage does instead (scroll at once).
 func TestProfileFirstPlaygroundCores(t *testing.T) {
 	if os.Getenv("PROFILE") == "" {
 		t.Skip("PROFILE=1 to profile")
 	}
 	br := newBenchBrowser(t)
 	br.open("/lessons/03-transaction-protocols")
+	if os.Getenv("LESSON_PAGE") != "" {
+		logCores(br, 5, func() { lessonPageMoves(br) })
+		return
+	}
 	time.Sleep(readingFirstScreen)
-	evs, names := traceThreads(br, []string{"toplevel", "__metadata", "v8.wasm"}, func() { firstPlaygroundMoves(br) })
+	logCores(br, 3, func() { firstPlaygroundMoves(br) })
+}
+
+// logCores runs f under a trace of every thread and logs, for the k
+// longest tasks of the page's main thread, the CPU time each thread used
+// while the task ran. A task whose wall time is far above its own CPU
+// time waited for a core: the log says who had them (the engine's
+// worker, V8's compile jobs on ThreadPoolForegroundWorker threads, the
+// compositor).
+func logCores(br *browser, k int, f func()) {
+	t := br.t
+	evs, names := traceThreads(br, []string{"toplevel", "__metadata", "v8.wasm"}, f)
 	var tasks []traceEvent
 	for _, e := range evs {
 		if isTask(e) && names[threadOf(e)] == "CrRendererMain" {
@@ -413,7 +425,7 @@ func TestProfileFirstPlaygroundCores(t *testing.T) {
 		}
 	}
 	sort.Slice(tasks, func(i, j int) bool { return tasks[i].Dur > tasks[j].Dur })
-	for _, tk := range tasks[:min(3, len(tasks))] {
+	for _, tk := range tasks[:min(k, len(tasks))] {
 		// Each thread's outermost events (its tasks, and V8's compile
 		// jobs) overlapping the task, their CPU time prorated to the
 		// overlap.
