@@ -41,10 +41,11 @@ type Warm struct {
 	Draw func(Engine)
 }
 
-// warmRuns is how many scripts after the first the warm-up runs: with
-// the first, 40-170 ms each under Node, about a second of the worker's
-// time while the learner reads (all 23 others ran into a learner who
-// scrolls after 3 s, and the first playground's task was no shorter).
+// warmRuns is how many scripts after the first the warm-up runs: 40-170
+// ms each under Node, cold, about 0.7 s of the worker's time while the
+// learner reads. Running all 23 others was no better for the first
+// playground (medians 45.1 and 44.6 ms): that warm-up was likely still
+// running when BenchmarkLessonFirstPlayground's learner scrolled.
 const warmRuns = 8
 
 // pieces are the warm-up, one for each pause of the worker, so that a

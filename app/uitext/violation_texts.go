@@ -44,6 +44,7 @@ var violationTexts = []struct{ en, zh string }{
 
 	// Duplicates, durability, fencing, offsets, transitions, the LSO and
 	// transactions that hang.
+
 	// A record re-sequenced twice names both earlier identities (more is
 	// rarer still and keeps the general lead).
 	{"%s's record %q (producer %d, sequence %d, re-sequenced from producer %d epoch %d sequence %d, producer %d epoch %d sequence %d) is in %s %d times: its earlier copy's answer was lost, and the epoch bump after another batch's gap sent it again", "%s 的记录 %s（生产者 ID %s，序列号 %s；重新分配序列号之前先后是生产者 ID %s、epoch %s、序列号 %s，以及生产者 ID %s、epoch %s、序列号 %s）在 %s 中出现了 %s 次：它较早那一份的响应丢失了，而另一个批次出现序列号空缺后，epoch 提升又把它发送了一次"},
