@@ -147,11 +147,14 @@ run: wasm
 # with the figures).
 #
 # Every benchmark binary is built before the first one runs, and each
-# step waits for the machine to settle (the 1-minute load average under
-# 1, at most BENCH_SETTLE seconds) and notes the load it began at in
-# loads.txt: built by `go test -bench` as it ran, each step measured a
-# machine the compiler had just kept busy (the explorer 770 runs/s in
-# make bench, 945 alone on the same machine a few minutes before).
+# step waits for the machine to settle (cmd/benchreport -settle: the
+# 1-minute load average under 1 and other work keeping under a quarter
+# of a core busy over 5 s, at most BENCH_SETTLE seconds) and notes the
+# load and the busy cores it began at in loads.txt: built by `go test
+# -bench` as it ran, each step measured a machine the compiler had just
+# kept busy (the explorer 770 runs/s in make bench, 945 alone on the
+# same machine a few minutes before). The load average alone trails by a
+# minute: it let a step begin beside work started just before it.
 BENCH_OUT ?= out/bench
 BENCH_DIR = $(abspath $(BENCH_OUT))
 BENCH_SETTLE ?= 180
@@ -159,9 +162,9 @@ EXPLORE_RUNS ?= 2000
 # run CMD FILE: run CMD, its output into FILE and on the terminal; fail
 # as it fails.
 bench_step = $(1) > $(2) 2>&1; status=$$?; cat $(2); test $$status -eq 0
-# settle NAME: wait for a quiet machine, then note NAME, the load and the
-# seconds waited in loads.txt.
-bench_settle = t=0; while [ $$t -lt $(BENCH_SETTLE) ] && awk '{exit !($$1 >= 1)}' /proc/loadavg 2>/dev/null; do sleep 5; t=$$((t+5)); done; echo "$(1) $$(cut -d' ' -f1 /proc/loadavg 2>/dev/null || echo ?) $$t" | tee -a $(BENCH_OUT)/loads.txt
+# settle NAME: wait for a quiet machine, then note NAME, the load, the
+# seconds waited and the cores busy in loads.txt.
+bench_settle = $(BENCH_DIR)/benchreport -settle $(1) -in $(BENCH_OUT) -max-wait $(BENCH_SETTLE)s
 bench: wasm floor
 	mkdir -p $(BENCH_OUT)
 	rm -f $(BENCH_OUT)/loads.txt
@@ -169,6 +172,7 @@ bench: wasm floor
 	GOOS=js GOARCH=wasm $(GO) test -c $(WASM_FLAGS) -o $(BENCH_OUT)/scenario-wasm.test ./core/scenario
 	$(GO) test -c -o $(BENCH_OUT)/engine.test ./app/engine
 	$(GO) test -c -o $(BENCH_OUT)/e2e.test ./app/e2e
+	$(GO) build -o $(BENCH_OUT)/benchreport ./cmd/benchreport
 	$(call bench_settle,start)
 	{ date -u +%Y-%m-%dT%H:%MZ; cat /proc/loadavg 2>/dev/null || echo ?; } > $(BENCH_OUT)/start.txt
 	$(call bench_step,(cd core/scenario && $(BENCH_DIR)/scenario.test -test.run '^$$' -test.bench Simulation -test.benchtime 5x),$(BENCH_OUT)/sim-native.txt)
@@ -180,7 +184,7 @@ bench: wasm floor
 	$(call bench_step,./bin/txnlab explore --runs $(EXPLORE_RUNS) --jobs 2 --out $(BENCH_OUT)/explore,$(BENCH_OUT)/explore.txt)
 	$(call bench_settle,browser)
 	$(call bench_step,(cd app/e2e && FLOOR_WEB=out/floor $(BENCH_DIR)/e2e.test -test.run '^$$' -test.bench . -test.benchtime 1x -test.timeout 30m),$(BENCH_OUT)/browser.txt)
-	$(GO) run ./cmd/benchreport -in $(BENCH_OUT) -wasm web/app.wasm -md BENCHMARKS.md
+	$(BENCH_DIR)/benchreport -in $(BENCH_OUT) -wasm web/app.wasm -md BENCHMARKS.md
 
 # Long fuzz runs, FUZZTIME each, one per parser and codec: the scenario
 # language, lessons, the share links' compressor and decoder (against

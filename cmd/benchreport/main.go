@@ -5,9 +5,13 @@
 //
 //	go run ./cmd/benchreport -in out/bench -wasm web/app.wasm -md BENCHMARKS.md
 //
+// With -settle NAME it instead waits for a quiet machine before the step
+// NAME (settle.go) and notes the step in -in's loads.txt.
+//
 // The inputs, in -in: start.txt (the date and /proc/loadavg when the run
-// began), loads.txt (each step's name, the load it began at and the
-// seconds it waited for a quiet machine), sim-native.txt, sim-wasm.txt,
+// began), loads.txt (each step's name, the load it began at, the
+// seconds it waited for a quiet machine and the cores other work kept
+// busy just before it), sim-native.txt, sim-wasm.txt,
 // seek-native.txt and browser.txt (`go test -bench` outputs), explore.txt
 // (`txnlab explore`'s summary).
 // A missing input leaves its figures "not measured".
@@ -38,7 +42,16 @@ func main() {
 	in := flag.String("in", "out/bench", "directory of the collected outputs")
 	wasm := flag.String("wasm", "web/app.wasm", "the wasm whose sizes (raw, .gz, .br) to report")
 	md := flag.String("md", "BENCHMARKS.md", "the file whose generated block to replace")
+	step := flag.String("settle", "", "wait for a quiet machine before the step of this name, note it in loads.txt, and write no report")
+	maxWait := flag.Duration("max-wait", 180*time.Second, "with -settle, the longest wait")
 	flag.Parse()
+	if *step != "" {
+		if err := settle(*step, filepath.Join(*in, "loads.txt"), *maxWait); err != nil {
+			fmt.Fprintln(os.Stderr, "benchreport:", err)
+			os.Exit(1)
+		}
+		return
+	}
 	block := report(*in, *wasm, machine())
 	if err := replaceBlock(*md, block); err != nil {
 		fmt.Fprintln(os.Stderr, "benchreport:", err)
@@ -327,7 +340,7 @@ func report(dir, wasm string, h host) string {
 	fmt.Fprintf(&b, "Machine: %s, %d cores, %s memory, %s; %s; %s; Node %s.\n", h.CPU, h.Cores, h.Memory, h.OS, h.Go, h.Chromium, h.Node)
 	fmt.Fprintf(&b, "Load average %s when the run began and %s when it ended: the machine is shared, so a loaded run's figures are upper bounds.\n", loadStart, loadEnd)
 	if steps := stepLoads(readFile(dir, "loads.txt")); steps != "" {
-		fmt.Fprintf(&b, "Each step waited for the load average to fall under 1 (at most BENCH_SETTLE seconds) and began at: %s.\n", steps)
+		fmt.Fprintf(&b, "Each step waited for a quiet machine (at most BENCH_SETTLE seconds): a load average under %g, and other work keeping under %g of a core busy over the %v before it. Each began at: %s.\n", loadMax, busyMax, settleSample, steps)
 	}
 	fmt.Fprintln(&b)
 	fmt.Fprintln(&b, "| what | measured | budget | |")
@@ -347,8 +360,9 @@ func report(dir, wasm string, h host) string {
 	return b.String()
 }
 
-// stepLoads is loads.txt ("NAME LOAD WAITED" a line) as prose: "start
-// 0.42 (waited 85 s), sim-wasm 0.61, …"; "" when there is none.
+// stepLoads is loads.txt ("NAME LOAD WAITED BUSY" a line; runs before
+// BUSY have three fields) as prose: "start load 0.42, 0.03 of a core busy
+// (waited 85 s), sim-wasm …"; "" when there is none.
 func stepLoads(s string) string {
 	var parts []string
 	for _, line := range strings.Split(s, "\n") {
@@ -356,7 +370,10 @@ func stepLoads(s string) string {
 		if len(f) < 2 {
 			continue
 		}
-		p := f[0] + " " + f[1]
+		p := f[0] + " load " + f[1]
+		if len(f) >= 4 {
+			p += ", " + f[3] + " of a core busy"
+		}
 		if len(f) >= 3 && f[2] != "0" {
 			p += " (waited " + f[2] + " s)"
 		}
@@ -370,7 +387,8 @@ func stepLoads(s string) string {
 // each step after the machine has settled).
 var commands = []string{
 	"make wasm floor   # floor: cmd/floor, a bare go-app page, into out/floor",
-	"go test -c ./core/scenario; GOOS=js GOARCH=wasm go test -c $(WASM_FLAGS) ./core/scenario; go test -c ./app/engine ./app/e2e   # every binary before any step",
+	"go test -c ./core/scenario; GOOS=js GOARCH=wasm go test -c $(WASM_FLAGS) ./core/scenario; go test -c ./app/engine ./app/e2e; go build ./cmd/benchreport   # every binary before any step",
+	"benchreport -settle NAME -in out/bench -max-wait 180s   # before each step below: waits for a quiet machine",
 	"scenario.test -test.run '^$' -test.bench Simulation -test.benchtime 5x",
 	"go_js_wasm_exec scenario-wasm.test -test.run '^$' -test.bench Simulation -test.benchtime 5x   # the app's build flags, under Node; PATH has $(go env GOROOT)/lib/wasm",
 	"engine.test -test.run '^$' -test.bench EngineSeek -test.benchtime 3x",

@@ -42,14 +42,14 @@ func TestReportJudgesEveryBudget(t *testing.T) {
 		}
 	}
 	write("start.txt", "2026-11-30T08:00Z\n1.25 2.00 3.00 1/200 1234\n")
-	write("loads.txt", "start 0.95 85\nsim-wasm 0.61 0\n")
+	write("loads.txt", "start 0.95 85 0.04\nsim-wasm 0.61 0\n")
 	write("browser.txt", browserOut)
 	write("explore.txt", "explore: 2000 runs in 7.1s (281.7 runs/s, 3120 events/run, 2 job(s)), seeds 1..2000, nothing broken\n")
 	write("app.wasm", strings.Repeat("x", 1000))
 	r := report(dir, filepath.Join(dir, "app.wasm"), host{CPU: "Test CPU", Cores: 2, Commit: "abc123"})
 	for _, want := range []string{
 		beginMarker, endMarker, "2026-11-30T08:00Z", "Test CPU, 2 cores", "Load average 1.25",
-		"began at: start 0.95 (waited 85 s), sim-wasm 0.61.",
+		"began at: start load 0.95, 0.04 of a core busy (waited 85 s), sim-wasm load 0.61.",
 		"| 1.82 s | ≤ 1.0 s | **not met** (1.8× the budget) |",
 		"| 42 ms | ≤ 50 ms | met |",
 		"| 1.30× | ≤ 1.3× | met |",
@@ -83,5 +83,47 @@ func TestWithBlockKeepsTheRest(t *testing.T) {
 	}
 	if _, err := withBlock("x "+endMarker, "y"); err == nil {
 		t.Error("a lone marker was accepted")
+	}
+}
+
+func TestBusyCoresFromProcStat(t *testing.T) {
+	// Two samples of a 2-core machine's /proc/stat, 100 jiffies of each
+	// core apart: 30 of user, 10 of system, 150 idle, 10 iowait.
+	a, err := parseCPUTimes("cpu  1000 0 500 8000 100 0 0 0 0 0\ncpu0 500 0 250 4000 50 0 0 0 0 0\n")
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := parseCPUTimes("cpu  1030 0 510 8150 110 0 0 0 0 0\n")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := busyCores(a, b, 2); got < 0.39 || got > 0.41 {
+		t.Errorf("busy cores = %v, want 0.4 (40 of 200 jiffies on 2 cores)", got)
+	}
+	if got := busyCores(b, b, 2); got != 0 {
+		t.Errorf("busy cores with no time between = %v, want 0", got)
+	}
+	for _, bad := range []string{"", "intr 1 2 3", "cpu 1 2 x 4 5"} {
+		if _, err := parseCPUTimes(bad); err == nil {
+			t.Errorf("parseCPUTimes(%q) took it", bad)
+		}
+	}
+}
+
+func TestQuietNeedsLowLoadAndIdleCores(t *testing.T) {
+	for _, c := range []struct {
+		load, busy float64
+		want       bool
+	}{
+		{0.5, 0.05, true},
+		{0.95, 0.24, true},
+		// The load average has fallen under 1, but something runs now.
+		{0.95, 0.8, false},
+		// Idle now, but busy in the last minute.
+		{1.5, 0.0, false},
+	} {
+		if got := quiet(c.load, c.busy); got != c.want {
+			t.Errorf("quiet(%v, %v) = %v, want %v", c.load, c.busy, got, c.want)
+		}
 	}
 }
