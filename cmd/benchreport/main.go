@@ -224,6 +224,11 @@ func report(dir, wasm string, h host) string {
 	add("Lesson 03 (Chinese) text painted, server-rendered, cold load (median of 5)", "≤ 300 ms", v, ok, 300, true, "%.0f", " ms")
 	v, ok = br.get("BenchmarkLessonTextPainted", "ms/lesson-paint-max")
 	add("… slowest of the 5", "", v, ok, 0, true, "%.0f", " ms")
+	floor, floorOK := br.get("BenchmarkLessonTextPainted", "ms/lesson-paint-floor-median")
+	add("… the floor: a plain-text page (robots.txt) painted in a fresh browser the same way, same run (median of 5)", "", floor, floorOK, 0, true, "%.0f", " ms")
+	if paint, ok := br.get("BenchmarkLessonTextPainted", "ms/lesson-paint-median"); ok && floorOK && floor > 0 {
+		add("… the lesson's first paint ÷ the floor's", "", paint/floor, true, 0, true, "%.2f", "×")
+	}
 	v, ok = br.get("BenchmarkLessonTextPainted", "ms/lesson-wasm-started-median")
 	add("… the wasm app started (median), for comparison", "", v, ok, 0, true, "%.0f", " ms")
 	v, ok = br.get("BenchmarkLessonPage", "ms/lesson-task-max")

@@ -17,6 +17,7 @@ BenchmarkSeek-2            	       1	       403.8 ms/scrub-max	       208.2 ms/s
     bench_test.go:242: /playground: app running after 1.817s
 BenchmarkEngineInWorker/worker-2 	       1	        23.48 MB/engine-heap	         5.202 ms/main-task-max	        54.90 ms/move-max	        11.70 ms/move-p50
 BenchmarkMemory-2          	       1	         1.662 MB/js-heap	        82.31 MB/wasm-memory
+BenchmarkLessonTextPainted-2 	       1	       980.0 ms/lesson-paint-max	       444.0 ms/lesson-paint-median	      2925 ms/lesson-wasm-started-median	       296.0 ms/lesson-paint-floor-median
 PASS
 `
 
@@ -58,6 +59,9 @@ func TestReportJudgesEveryBudget(t *testing.T) {
 		"| 1.7 MB | ≤ 200 MB | met |",
 		"1,000 bytes",
 		"Simulation, native | not measured",
+		"text painted, server-rendered, cold load (median of 5) | 444 ms | ≤ 300 ms | **not met**",
+		"painted in a fresh browser the same way, same run (median of 5) | 296 ms |",
+		"the lesson's first paint ÷ the floor's | 1.50× |",
 	} {
 		if !strings.Contains(r, want) {
 			t.Errorf("the report has no %q:\n%s", want, r)
