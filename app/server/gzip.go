@@ -5,6 +5,7 @@ package server
 import (
 	"compress/gzip"
 	"net/http"
+	"strconv"
 	"strings"
 	"sync"
 )
@@ -31,6 +32,17 @@ func compressible(contentType string) bool {
 	return false
 }
 
+// tinyBody is the size under which a body goes out as it is: gzip's
+// header and trailer alone are 18 bytes, and robots.txt would grow.
+const tinyBody = 512
+
+// tiny reports whether a declared Content-Length is under tinyBody (a
+// body of unknown length is not).
+func tiny(contentLength string) bool {
+	n, err := strconv.Atoi(contentLength)
+	return err == nil && n < tinyBody
+}
+
 // gzipWriter compresses the body when the response turns out to be
 // compressible text, and passes anything else through.
 type gzipWriter struct {
@@ -45,7 +57,7 @@ func (w *gzipWriter) WriteHeader(code int) {
 		h := w.Header()
 		h.Add("Vary", "Accept-Encoding")
 		if code == http.StatusOK || code == http.StatusNotFound {
-			if compressible(h.Get("Content-Type")) && h.Get("Content-Encoding") == "" {
+			if compressible(h.Get("Content-Type")) && h.Get("Content-Encoding") == "" && !tiny(h.Get("Content-Length")) {
 				h.Del("Content-Length") // the handler counted the raw bytes
 				h.Set("Content-Encoding", encGzip)
 				w.gz = gzipPool.Get().(*gzip.Writer)

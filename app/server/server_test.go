@@ -5,6 +5,7 @@ package server
 import (
 	"bufio"
 	"bytes"
+	"compress/gzip"
 	"context"
 	"crypto/rand"
 	"crypto/sha256"
@@ -20,6 +21,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"runtime"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -747,5 +749,57 @@ func TestAPageWaitsForOneStylesheet(t *testing.T) {
 	}
 	if rec := get(t, s, "/app.css"); rec.Code != http.StatusOK {
 		t.Errorf("go-app's /app.css: %d, want it still served", rec.Code)
+	}
+}
+
+// The web directory's text goes out gzipped to a browser that takes it:
+// the style sheet, which every page waits for before its first paint,
+// was sent raw (58 kB). A tiny file, a range and a revalidation go out as
+// they are.
+func TestWebTextIsGzipped(t *testing.T) {
+	web := newWebDir(t, fakeWasm(4096))
+	css, err := os.ReadFile(filepath.Join("..", "..", "web", "app.css"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	must(t, os.WriteFile(filepath.Join(web, "app.css"), css, 0o644))
+	s, _ := newServer(t, Config{WebDir: web})
+
+	rec := get(t, s, "/web/app.css", "Accept-Encoding: gzip, deflate, br")
+	if rec.Code != http.StatusOK || rec.Header().Get("Content-Encoding") != "gzip" {
+		t.Fatalf("/web/app.css: %d %q, want 200 gzip", rec.Code, rec.Header().Get("Content-Encoding"))
+	}
+	if cl := rec.Header().Get("Content-Length"); cl == strconv.Itoa(len(css)) {
+		t.Errorf("/web/app.css: Content-Length %s is the raw size", cl)
+	}
+	if v := rec.Header().Get("Vary"); !strings.Contains(v, "Accept-Encoding") {
+		t.Errorf("/web/app.css: Vary %q", v)
+	}
+	n := rec.Body.Len()
+	zr, err := gzip.NewReader(rec.Body)
+	if err != nil {
+		t.Fatal(err)
+	}
+	body, err := io.ReadAll(zr)
+	if err != nil || !bytes.Equal(body, css) {
+		t.Fatalf("/web/app.css gunzipped is not the file (%d bytes, %v)", len(body), err)
+	}
+	if n*3 > len(css) {
+		t.Errorf("/web/app.css: %d bytes gzipped from %d", n, len(css))
+	}
+	t.Logf("/web/app.css: %d bytes, %d gzipped", len(css), n)
+
+	if rec := get(t, s, "/web/app.css"); rec.Header().Get("Content-Encoding") != "" || rec.Body.Len() != len(css) {
+		t.Errorf("without Accept-Encoding: %q, %d bytes", rec.Header().Get("Content-Encoding"), rec.Body.Len())
+	}
+	if rec := get(t, s, "/robots.txt", "Accept-Encoding: gzip"); rec.Header().Get("Content-Encoding") != "" || rec.Body.String() != "User-agent: *\nAllow: /\n" {
+		t.Errorf("robots.txt (tiny): %q, %q", rec.Header().Get("Content-Encoding"), rec.Body.String())
+	}
+	if rec := get(t, s, "/web/app.css", "Accept-Encoding: gzip", "Range: bytes=0-9"); rec.Code != http.StatusPartialContent || rec.Body.String() != string(css[:10]) {
+		t.Errorf("a range: %d %q, want 206 %q", rec.Code, rec.Body.String(), css[:10])
+	}
+	lm := rec.Header().Get("Last-Modified")
+	if rec := get(t, s, "/web/app.css", "Accept-Encoding: gzip", "If-Modified-Since: "+lm); rec.Code != http.StatusNotModified || rec.Body.Len() != 0 {
+		t.Errorf("revalidating: %d with %d bytes, want 304 and none", rec.Code, rec.Body.Len())
 	}
 }
