@@ -334,6 +334,17 @@ func TestLoadErrors(t *testing.T) {
 			en + `:36: duplicate scenario id "commit" (first at line 11)`,
 			zh + `:39: duplicate scenario id "commit" (first at line 11)`,
 		}},
+		{"a prompt and a title said twice", func(t *testing.T, fsys fstest.MapFS) {
+			again := func(title, prompt string) string {
+				return "\n```scenario id=again title=\"" + title + "\"\ncluster brokers=1\n```\n" +
+					"\n```question id=q-again scenario=again\n" + prompt + "\n- [x] a\n  when: expect invariants\n- [ ] b\n  when: expect invariants\nexplain: e\nevidence: {clock}\n```\n"
+			}
+			replace(t, fsys, en, "\nAfter.\n", "\nAfter.\n"+again("A commit", "What does `commit` return?"))
+			replace(t, fsys, zh, "\n之后。\n", "\n之后。\n"+again("另一次提交", "另一个问题？"))
+		}, []string{
+			en + ":38: scenario again: its title is the one at line 11; each playground on a page needs a title of its own",
+			en + ":42: question q-again: its prompt is the one at line 23; each question on a page needs a prompt of its own",
+		}},
 		{"duplicate question ids across lessons", func(t *testing.T, fsys fstest.MapFS) {
 			q := "\n```question id=q-commit scenario=w\nWhy?\n- [x] a\n  when: expect invariants\n- [ ] b\n  when: expect invariants\nexplain: e\nevidence: {clock}\n```\n" +
 				"\n```scenario id=w title=w\ncluster brokers=1\n```\n"

@@ -46,6 +46,27 @@ func checkLesson(p *page) []*Error {
 			}
 		}
 	}
+	// Each playground's section is named by its title and each
+	// question's by its prompt: two alike on one page are two landmarks a
+	// screen reader cannot tell apart.
+	titles := map[string]int{}
+	for i := range p.scenarios {
+		s := &p.scenarios[i]
+		if first, dup := titles[s.Title]; dup && s.Title != "" {
+			at(s.Line, "scenario "+s.ID+": its title is the one at line "+strconv.Itoa(first)+"; each playground on a page needs a title of its own")
+			continue
+		}
+		titles[s.Title] = s.Line
+	}
+	prompts := map[string]int{}
+	for i := range p.questions {
+		q := &p.questions[i]
+		if first, dup := prompts[q.PromptHTML]; dup && q.PromptHTML != "" {
+			at(q.Line, "question "+q.ID+": its prompt is the one at line "+strconv.Itoa(first)+"; each question on a page needs a prompt of its own")
+			continue
+		}
+		prompts[q.PromptHTML] = q.Line
+	}
 	for _, st := range p.steps {
 		s, ok := byID[st.scenario]
 		switch {
