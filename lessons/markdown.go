@@ -8,6 +8,7 @@ import (
 	"github.com/yuin/goldmark/ast"
 	"github.com/yuin/goldmark/extension"
 	"github.com/yuin/goldmark/parser"
+	"github.com/yuin/goldmark/renderer"
 	"github.com/yuin/goldmark/text"
 	"github.com/yuin/goldmark/util"
 
@@ -45,7 +46,41 @@ func markdownOptions(lang doc.Lang) []goldmark.Option {
 			extension.NewCJK(extension.WithEscapedSpace()),
 		),
 		goldmark.WithParserOptions(popts...),
+		goldmark.WithRendererOptions(renderer.WithNodeRenderers(util.Prioritized(focusableCode{}, 500))),
 	}
+}
+
+// focusableCode renders a code block as goldmark does, with its pre in
+// the keyboard's tab order: a line wider than the column (a command, a
+// Java call on a phone) scrolls, and a learner without a mouse must be
+// able to scroll it too (WCAG 2.1.1; axe's scrollable-region-focusable).
+// The lessons' own blocks (scenario, question, …) render elsewhere.
+type focusableCode struct{}
+
+// RegisterFuncs implements renderer.NodeRenderer.
+func (focusableCode) RegisterFuncs(reg renderer.NodeRendererFuncRegisterer) {
+	reg.Register(ast.KindFencedCodeBlock, renderCode)
+	reg.Register(ast.KindCodeBlock, renderCode)
+}
+
+func renderCode(w util.BufWriter, src []byte, n ast.Node, entering bool) (ast.WalkStatus, error) {
+	if !entering {
+		_, _ = w.WriteString("</code></pre>\n")
+		return ast.WalkContinue, nil
+	}
+	_, _ = w.WriteString(`<pre tabindex="0"><code`)
+	if f, ok := n.(*ast.FencedCodeBlock); ok && f.Language(src) != nil {
+		_, _ = w.WriteString(` class="language-`)
+		_, _ = w.Write(util.EscapeHTML(f.Language(src)))
+		_, _ = w.WriteString(`"`)
+	}
+	_ = w.WriteByte('>')
+	lines := n.Lines()
+	for i := 0; i < lines.Len(); i++ {
+		seg := lines.At(i)
+		_, _ = w.Write(util.EscapeHTML(seg.Value(src)))
+	}
+	return ast.WalkContinue, nil
 }
 
 // wideBreaks drops the soft line breaks that have an East Asian wide
