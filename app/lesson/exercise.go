@@ -203,7 +203,7 @@ func (c *exerciseCard) Render() app.UI {
 	done := st.State == progress.Solved || st.Revealed
 	return app.Section().Class("exercise").ID(x.ID).DataSet("exercise", x.ID).DataSet("kind", x.Kind).
 		DataSet("state", st.State).Aria("labelledby", x.ID+"-heading").Body(
-		app.H3().ID(x.ID+"-heading").Class("exercise-heading").Text(uitext.Tr(l, heading)),
+		c.renderHeading(heading),
 		app.Raw(`<div class="exercise-prompt">`+x.PromptHTML+`</div>`),
 		c.renderRules(),
 		app.Label().For(c.textareaID()).Class("exercise-label").Text(uitext.Tr(l, "x.script")),
@@ -266,6 +266,18 @@ func esc(s string) string { return htmlEscaper.Replace(s) }
 func codeHTML(s string) string { return "<code>" + esc(s) + "</code>" }
 
 // renderRules says exactly what the check checks.
+// renderHeading is the card's heading, which names its section: an
+// attack's names the mechanism, so that two attacks on one page are two
+// landmarks a screen reader tells apart.
+func (c *exerciseCard) renderHeading(key string) app.UI {
+	h := app.H3().ID(c.X.ID + "-heading").Class("exercise-heading")
+	if c.X.Kind != doc.ExerciseAttack || c.X.Break == "" {
+		return h.Text(uitext.Tr(c.Lang, key))
+	}
+	before, after, _ := strings.Cut(uitext.Tr(c.Lang, "x.heading.attack.of"), "%s")
+	return h.Body(app.Text(before), app.Code().Text(c.X.Break), app.Text(after))
+}
+
 func (c *exerciseCard) renderRules() app.UI {
 	l, x := c.Lang, c.X
 	var b strings.Builder

@@ -176,7 +176,9 @@ func (p *reviewPage) Render() app.UI {
 				les, q := p.find(ids[i])
 				path := site.LessonPath(l, les.Slug)
 				return app.Div().Class("review-item").Attr("data-review", q.ID).Body(
-					app.P().Class("review-from").Body(app.Text(uitext.Tr(l, "q.lesson")+" "), app.A().Href(path).Text(les.Title)),
+					// A heading: the cards' own headings are h3, under
+					// the page's h1 (screen readers list the levels).
+					app.H2().Class("review-from").Body(app.Text(uitext.Tr(l, "q.lesson")+" "), app.A().Href(path).Text(les.Title)),
 					newCard(l, les, q, path),
 				)
 			}),

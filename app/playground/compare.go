@@ -925,7 +925,9 @@ func (c *comparePage) renderSide(cmp *comparison, i int) app.UI {
 			app.Code().Text(cmp.settings[i].String()),
 			app.Text(" · "+fmt.Sprintf(uitext.Tr(l, "cmp.marked"), len(s.differs))),
 		),
-		app.Div().Class("cmp-scroll").Aria("describedby", "cmp-summaries").Body(
+		// Focusable, so a keyboard can scroll a diagram wider than the
+		// page (WCAG 2.1.1).
+		app.Div().Class("cmp-scroll").TabIndex(0).Aria("describedby", "cmp-summaries").Body(
 			app.Raw(`<div class="cmp-svg">`+s.svg(l, i, cmp)+`</div>`),
 		),
 	)

@@ -327,7 +327,7 @@ var playgroundMessages = map[string][2]string{
 	"scenarios.lead":        {"Each scenario shows one behaviour of Kafka transactions. Open one in the playground to step through it, crash a broker halfway, or break a mechanism and watch what it was preventing.", "每个场景展示 Kafka 事务的一种行为。在演练场中打开一个场景，可以单步执行，在中途让 Broker 崩溃，或者破坏一个机制，看看它原本在防止什么。"},
 	"scenarios.broken":      {"a mechanism switched off", "关掉了一个机制"},
 	"scenarios.open":        {"Open in the playground", "在演练场中打开"},
-	"scenarios.open.label":  {"Open “%s” in the playground", "在演练场中打开“%s”"},
+	"scenarios.open.label":  {"Open in the playground: %s", "在演练场中打开：%s"},
 }
 
 func init() {
