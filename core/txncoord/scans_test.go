@@ -133,3 +133,52 @@ func TestLoadResendsMarkersAndForgetsLastEpoch(t *testing.T) {
 		t.Fatalf("after resigning: %v", got)
 	}
 }
+
+// TestTimeoutScanBumpsAgainAfterAFailedFenceIsCleared: the timeout scan's
+// own fence fails (hasFailedEpochFence set), its retry at the next scan
+// writes the abort at the epoch already bumped, and that success clears
+// the flag (Kafka: TM prepareComplete). So when the next producer's
+// transaction times out, the scan fences it with epoch+1 again; a flag
+// left set would write PrepareAbort at the producer's own epoch and leave
+// that producer unfenced (§11 D1 of docs/kafka-fidelity.md).
+func TestTimeoutScanBumpsAgainAfterAFailedFenceIsCleared(t *testing.T) {
+	h := newHarness(t)
+	h.c.Start(h.w)
+	md := h.put(meta(Ongoing, 5, ordersP0)) // started at 500, timeout 60 s
+
+	// The scan at 70 s fences (epoch 6 in memory), but the abort's
+	// append fails: the flag is set, the transaction stays Ongoing.
+	h.host.appendErr = protocol.NOT_ENOUGH_REPLICAS
+	h.w.AdvanceTo(70*sim.Second+100, 100000)
+	if md.State != Ongoing || md.ProducerEpoch != 6 || !md.HasFailedEpochFence {
+		t.Fatalf("after the failed fence: %v epoch %d flag %v, want Ongoing at epoch 6 with the flag set",
+			md.State, md.ProducerEpoch, md.HasFailedEpochFence)
+	}
+	// The scan at 80 s retries without a second bump, and succeeds.
+	h.host.appendErr = NONE
+	n := len(h.host.writes)
+	h.w.AdvanceTo(80*sim.Second+100, 100000)
+	h.settle()
+	if w := h.writtenSince(n); !eq(w, []string{"PrepareAbort/e6", "CompleteAbort/e6"}) {
+		t.Fatalf("the retried fence wrote %v, want PrepareAbort/e6 then CompleteAbort/e6", w)
+	}
+
+	// A new producer instance: epoch 7; its transaction stalls.
+	if r := h.do(initPid(-1, -1)).(*protocol.InitProducerIdResponse); r.ErrorCode != NONE || r.ProducerEpoch != 7 {
+		t.Fatalf("new producer %+v", r)
+	}
+	if got := errOf(h.do(addParts(7, ordersP0))); got != NONE {
+		t.Fatal(got)
+	}
+	started := md.TxnStartTimestamp
+	n = len(h.host.writes)
+	// The first scan after start + 60 s fences it: epoch 8.
+	h.w.AdvanceTo(sim.Time(started)+70*sim.Second, 100000)
+	h.settle()
+	if w := h.writtenSince(n); !eq(w, []string{"PrepareAbort/e8", "CompleteAbort/e8"}) {
+		t.Fatalf("the scan wrote %v, want PrepareAbort/e8 then CompleteAbort/e8: the producer at epoch 7 is not fenced", w)
+	}
+	if got := errOf(h.do(endTxn(7, true))); got != PF {
+		t.Errorf("EndTxn of the timed-out producer at epoch 7: %v, want PRODUCER_FENCED", got)
+	}
+}
