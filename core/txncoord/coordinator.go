@@ -31,8 +31,9 @@ type Config struct {
 	// RemoveExpiredTransactionalIdsIntervalMs is
 	// transaction.remove.expired.transaction.cleanup.interval.ms.
 	RemoveExpiredTransactionalIdsIntervalMs sim.Time
-	// RequestTimeoutMs bounds a WriteTxnMarkers request before it is
-	// sent again.
+	// RequestTimeoutMs is the broker's request.timeout.ms: it bounds a
+	// WriteTxnMarkers request before it is sent again, and how long an
+	// expiration tombstone waits to be replicated.
 	RequestTimeoutMs sim.Time
 	// RetryBackoffMs spaces marker retries (retry.backoff.ms).
 	RetryBackoffMs sim.Time
@@ -305,6 +306,10 @@ func sortedIds(m map[string]*TransactionMetadata) []string {
 
 // appendTransactionToLog persists a transition's target and completes the
 // transition only once the record is replicated (§4.3 of the reference).
+// The append waits up to the transaction's timeout, as Kafka 3.5's
+// TransactionStateManager.appendTransactionToLog does (txnTimeoutMs of
+// the new metadata); an expiration tombstone waits request.timeout.ms, as
+// writeTombstonesForExpiredTransactionalIds does.
 func (c *Coordinator) appendTransactionToLog(w *sim.World, id string, coordinatorEpoch int32, md *TransactionMetadata, target transit, done func(w *sim.World, err protocol.ErrorCode)) {
 	p := c.host.TxnPartitionFor(id)
 	if e := c.cache[p]; e == nil || e.coordinatorEpoch != coordinatorEpoch {
@@ -319,8 +324,12 @@ func (c *Coordinator) appendTransactionToLog(w *sim.World, id string, coordinato
 		v := target.logValue()
 		rec.TxnLog = &v
 	}
+	timeout := sim.Time(target.TxnTimeoutMs)
+	if rec.Tombstone {
+		timeout = c.cfg.RequestTimeoutMs
+	}
 	batch := protocol.RecordBatch{ProducerId: protocol.NoProducerId, ProducerEpoch: protocol.NoProducerEpoch, Records: []protocol.Record{rec}}
-	c.host.AppendInternal(w, txnTP(p), batch, sim.Time(target.TxnTimeoutMs), func(w *sim.World, _ int64, err protocol.ErrorCode) {
+	c.host.AppendInternal(w, txnTP(p), batch, timeout, func(w *sim.World, _ int64, err protocol.ErrorCode) {
 		err = mapAppendError(err)
 		if err == protocol.NONE {
 			// The cache may have changed while the record was being
