@@ -9,7 +9,7 @@ ADDR ?= 127.0.0.1:8080
 # wasm changed); 9 is ~2 s and 12 % larger, for a quick local loop.
 BROTLI_QUALITY ?= 11
 
-.PHONY: help test test-core test-wasm test-app test-browser run build cli wasm wasm-size floor fuzz bench vet
+.PHONY: help test test-deps test-core test-wasm test-app test-browser run build cli wasm wasm-size floor fuzz bench vet
 
 help:
 	@echo "make run          - build the wasm and serve the playground on http://$(ADDR)"
@@ -135,7 +135,12 @@ test-browser: wasm
 
 # mutants (about 2 minutes) is in: issue 25 asks that CI plant every
 # committed one-line bug and fail if any survives.
-test: vet test-core test-wasm test-app test-browser mutants
+test: test-deps vet test-core test-wasm test-app test-browser mutants
+
+# What the tests need beyond Go and Node, installed when missing
+# (.ci/deps: Chromium, python3-confluent-kafka, KafkaJS, axe-core).
+test-deps:
+	./.ci/deps
 
 run: wasm
 	./bin/txnlab serve --addr $(ADDR)
