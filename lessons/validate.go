@@ -48,24 +48,20 @@ func checkLesson(p *page) []*Error {
 	}
 	// Each playground's section is named by its title and each
 	// question's by its prompt: two alike on one page are two landmarks a
-	// screen reader cannot tell apart.
-	titles := map[string]int{}
-	for i := range p.scenarios {
-		s := &p.scenarios[i]
-		if first, dup := titles[s.Title]; dup && s.Title != "" {
-			at(s.Line, "scenario "+s.ID+": its title is the one at line "+strconv.Itoa(first)+"; each playground on a page needs a title of its own")
-			continue
+	// screen reader cannot tell apart. own reports a name said before.
+	own := func(seen map[string]int, name string, line int, who, field, block string) {
+		if first, dup := seen[name]; dup && name != "" {
+			at(line, who+": its "+field+" is the one at line "+strconv.Itoa(first)+"; each "+block+" on a page needs a "+field+" of its own")
+			return
 		}
-		titles[s.Title] = s.Line
+		seen[name] = line
 	}
-	prompts := map[string]int{}
+	titles, prompts := map[string]int{}, map[string]int{}
+	for i := range p.scenarios {
+		own(titles, p.scenarios[i].Title, p.scenarios[i].Line, "scenario "+p.scenarios[i].ID, "title", "playground")
+	}
 	for i := range p.questions {
-		q := &p.questions[i]
-		if first, dup := prompts[q.PromptHTML]; dup && q.PromptHTML != "" {
-			at(q.Line, "question "+q.ID+": its prompt is the one at line "+strconv.Itoa(first)+"; each question on a page needs a prompt of its own")
-			continue
-		}
-		prompts[q.PromptHTML] = q.Line
+		own(prompts, p.questions[i].PromptHTML, p.questions[i].Line, "question "+p.questions[i].ID, "prompt", "question")
 	}
 	for _, st := range p.steps {
 		s, ok := byID[st.scenario]
