@@ -20,8 +20,8 @@ var axePages = []string{
 	"/zh/lessons/06-reading-transactions", "/lessons/08-transaction-version-2",
 }
 
-// TestNoAccessibilityViolations runs axe-core (npm's axe-core, which
-// .ci/run installs) on each of axePages once the app has drawn it, and
+// TestNoAccessibilityViolations runs axe-core (from npm; make test
+// installs it, .ci/deps) on each of axePages once the app has drawn it, and
 // fails on any violation it reports: a contrast under WCAG AA's 4.5:1, a
 // control whose accessible name leaves out the words it shows, a region
 // a keyboard cannot scroll, headings that skip a level, an empty table
@@ -65,7 +65,7 @@ func axeSource(t *testing.T) string {
 		}
 	}
 	if os.Getenv("CI") == "true" {
-		t.Fatalf("axe-core is not installed (.ci/run installs it: npm install -g axe-core@4.14.1); looked in %v", dirs)
+		t.Fatalf("axe-core is not installed (make test installs it, .ci/deps: npm install -g axe-core@4.14.1); looked in %v", dirs)
 	}
 	t.Skipf("axe-core is not installed (npm install -g axe-core@4.14.1); looked in %v", dirs)
 	return ""

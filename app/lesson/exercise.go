@@ -265,7 +265,6 @@ func esc(s string) string { return htmlEscaper.Replace(s) }
 // codeHTML is s as a code element.
 func codeHTML(s string) string { return "<code>" + esc(s) + "</code>" }
 
-// renderRules says exactly what the check checks.
 // renderHeading is the card's heading, which names its section: an
 // attack's names the mechanism, so that two attacks on one page are two
 // landmarks a screen reader tells apart.
@@ -274,10 +273,11 @@ func (c *exerciseCard) renderHeading(key string) app.UI {
 	if c.X.Kind != doc.ExerciseAttack || c.X.Break == "" {
 		return h.Text(uitext.Tr(c.Lang, key))
 	}
-	before, after, _ := strings.Cut(uitext.Tr(c.Lang, "x.heading.attack.of"), "%s")
+	before, after, _ := strings.Cut(uitext.Tr(c.Lang, "x.heading.of"), "%s")
 	return h.Body(app.Text(before), app.Code().Text(c.X.Break), app.Text(after))
 }
 
+// renderRules says exactly what the check checks.
 func (c *exerciseCard) renderRules() app.UI {
 	l, x := c.Lang, c.X
 	var b strings.Builder

@@ -665,7 +665,7 @@ func (s *ScenarioPlayground) renderEditor() app.UI {
 				// 2.5.3, label in name).
 				label, name := uitext.Tr(l, "Run"), uitext.Tr(l, "Run the scenario")
 				if s.guarding() {
-					label, name = uitext.Tr(l, "ep.guard.run"), uitext.Tr(l, "ep.guard.run.label")
+					label, name = uitext.Tr(l, "ep.guard.run"), uitext.Tr(l, "ep.guard.name")
 				}
 				return app.Button().Type("button").Class("tool ep-run-button").DataSet("action", "run").
 					Aria("label", name).OnClick(s.onRun).Text(label)
