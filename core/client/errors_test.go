@@ -102,6 +102,9 @@ func TestUnexpectedCoordinatorErrorsAreFatal(t *testing.T) {
 		{"EndTxn, unexpected", protocol.EndTxn, protocol.UNKNOWN_SERVER_ERROR, protocol.UNKNOWN_SERVER_ERROR},
 		{"AddOffsetsToTxn, unexpected", protocol.AddOffsetsToTxn, protocol.UNKNOWN_SERVER_ERROR, protocol.UNKNOWN_SERVER_ERROR},
 		{"TxnOffsetCommit, unexpected", protocol.TxnOffsetCommit, protocol.UNKNOWN_SERVER_ERROR, protocol.UNKNOWN_SERVER_ERROR},
+		// Retriable, but not one the handler lists (it retries only an
+		// unknown partition and a loading or moved coordinator).
+		{"TxnOffsetCommit, unexpected retriable", protocol.TxnOffsetCommit, protocol.CONCURRENT_TRANSACTIONS, protocol.CONCURRENT_TRANSACTIONS},
 		{"TxnOffsetCommit, INVALID_PRODUCER_EPOCH", protocol.TxnOffsetCommit, protocol.INVALID_PRODUCER_EPOCH, protocol.INVALID_PRODUCER_EPOCH},
 		{"EndTxn, INVALID_PRODUCER_EPOCH", protocol.EndTxn, protocol.INVALID_PRODUCER_EPOCH, protocol.PRODUCER_FENCED},
 	}

@@ -464,15 +464,16 @@ func (p *Producer) SendOffsetsToTransaction(w *sim.World, md GroupMetadata, offs
 				p.retry(w)
 			case protocol.INVALID_PRODUCER_EPOCH, protocol.PRODUCER_FENCED:
 				p.fatal(w, Broker(err))
+			case protocol.UNKNOWN_TOPIC_OR_PARTITION, protocol.COORDINATOR_LOAD_IN_PROGRESS:
+				p.retry(w) // with the same coordinator
 			case protocol.UNKNOWN_MEMBER_ID, protocol.ILLEGAL_GENERATION, protocol.FENCED_INSTANCE_ID, protocol.TRANSACTION_ABORTABLE:
 				p.abortable(w, Broker(err))
 				p.finish(w, p.offsetsCall, Broker(err), "")
 			default:
-				if err.Retriable() {
-					p.retry(w)
-					return
-				}
-				p.fatal(w, Broker(err)) // TxnOffsetCommitHandler: anything unexpected is fatal
+				// TxnOffsetCommitHandler (3.5): anything it does not list is
+				// fatal, a retriable error too ("Unexpected error in
+				// TxnOffsetCommitResponse").
+				p.fatal(w, Broker(err))
 			}
 		}})
 	}
