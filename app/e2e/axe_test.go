@@ -15,9 +15,9 @@ import (
 // both languages, and the lessons with tables, attacks and guarded
 // playgrounds.
 var axePages = []string{
-	"/", "/lessons", "/lessons/review", "/scenarios", "/compare",
+	"/", "/lessons", "/lessons/review", "/scenarios", "/zh/scenarios", "/compare",
 	"/playground", "/zh/playground",
-	"/lessons/03-transaction-protocols", "/zh/lessons/05-transaction-log",
+	"/zh/lessons/00-scenario-language", "/lessons/03-transaction-protocols", "/zh/lessons/05-transaction-log",
 	"/zh/lessons/06-reading-transactions", "/lessons/08-transaction-version-2",
 }
 
