@@ -399,7 +399,7 @@ var commands = []string{
 	"engine.test -test.run '^$' -test.bench EngineSeek -test.benchtime 3x",
 	"bin/txnlab explore --runs 2000 --jobs 2",
 	"FLOOR_WEB=out/floor e2e.test -test.run '^$' -test.bench . -test.benchtime 1x   # headless Chromium",
-	"go run ./cmd/benchreport -in out/bench -wasm web/app.wasm -md BENCHMARKS.md",
+	"benchreport -in out/bench -wasm web/app.wasm -md BENCHMARKS.md   # the binary built above",
 }
 
 func commas(n int64) string {
