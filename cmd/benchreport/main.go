@@ -260,6 +260,10 @@ func report(dir, wasm string, h host) string {
 	}
 	v, ok = br.get("BenchmarkSeek", "ms/history-load")
 	add("… the 10,000-event script pasted, to its history shown (the worker runs it, the page decodes and draws it; the page opened just before, its first caching beside it), for comparison", "", v, ok, 0, true, "%.0f", " ms")
+	v, ok = br.get("BenchmarkSeek", "ms/history-load-task-max")
+	add("… meanwhile, the page's longest main-thread task", "≤ 16 ms", v, ok, 16, true, "%.1f", " ms")
+	v, ok = br.get("BenchmarkSeek", "ms/history-load-task-cpu-max")
+	add("… that task's CPU time, for comparison", "", v, ok, 0, true, "%.1f", " ms")
 	if v, ok := br.get("BenchmarkDiagramFrames", "arrows"); ok {
 		rows = append(rows, row{"Diagram frames: arrows in the diagram", fmt.Sprintf("%.0f", v), "", ""})
 	}
