@@ -34,9 +34,11 @@ func watchWorkers(b *browser, broken bool) {
 		// compiled the wasm (app/server/engine_start.go)?
 		__engine.early = !globalThis.goappWasmModule;
 		w.addEventListener("message", e => {
-			if (typeof e.data !== "string") return;
-			if (e.data.startsWith('{"op":"state"')) __engine.states++;
-			if (e.data.startsWith('{"op":"run"')) __engine.runs++;
+			// The engine's replies come as bytes (engine.ServeWorker).
+			const head = typeof e.data === "string" ? e.data
+				: e.data instanceof Uint8Array ? new TextDecoder().decode(e.data.subarray(0, 16)) : "";
+			if (head.startsWith('{"op":"state"')) __engine.states++;
+			if (head.startsWith('{"op":"run"')) __engine.runs++;
 		});
 		const post = w.postMessage.bind(w);
 		w.postMessage = m => {

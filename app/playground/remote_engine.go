@@ -86,9 +86,21 @@ var PageLink = sync.OnceValue(func() *engine.Link {
 	if w.IsUndefined() {
 		return link
 	}
+	// The engine's replies come as bytes (engine.ServeWorker); what the
+	// worker's script says by itself (its fail, web/engine-worker.js) as
+	// a string.
+	bytes := g.Get("Uint8Array")
 	receive := func(d js.Value) {
-		if d.Type() == js.TypeString {
-			link.Receive([]byte(d.String()))
+		var msg []byte
+		switch {
+		case d.Type() == js.TypeString:
+			msg = []byte(d.String())
+		case d.InstanceOf(bytes):
+			msg = make([]byte, d.Length())
+			js.CopyBytesToGo(msg, d)
+		}
+		if msg != nil {
+			link.Receive(msg)
 			if link.Fault() != nil {
 				fellBack()
 			}
