@@ -392,17 +392,29 @@ const quietRun = 250 * time.Millisecond
 // work runs a slice of the run; first is the slice the handler that
 // began the run takes (its own changes are drawn whatever happens).
 func (p *playground) work(ctx app.Context, gen int, done func(app.Context, error), first bool) {
+	p.workWithin(ctx, gen, done, first, WorkSlice)
+}
+
+// workWithin is work within budget. The rest of the run goes in the
+// page's next turns (turns.go), after each frame is drawn. It went in a
+// timer of a millisecond, which, on WebAssembly, Go runs without
+// returning to the browser when the timer is due as it looks for work:
+// the worker's reply with a 10,000-event history, then the first slice
+// of its decoding, then the page's redraw made one task of 323–515 ms
+// (200–250 ms of CPU) while the learner waited for the history.
+func (p *playground) workWithin(ctx app.Context, gen int, done func(app.Context, error), first bool, budget time.Duration) {
 	if gen != p.run.busyGen {
 		return // superseded by a newer run
 	}
-	budget := WorkSlice
 	if app.IsServer {
 		budget = time.Hour // pre-rendering: nobody is waiting for a frame
 	}
 	p.run.posAtRunEnd = p.run.engine.Pos() // Work replaces the history when it ends
 	finished, err := p.run.engine.Work(budget)
 	if !finished {
-		ctx.After(time.Millisecond, func(ctx app.Context) { p.work(ctx, gen, done, false) })
+		takeTurn(ctx, func(ctx app.Context, budget time.Duration) {
+			p.workWithin(ctx, gen, done, false, budget)
+		})
 		if !first && time.Since(p.inRun.busySince) < quietRun {
 			ctx.PreventUpdate()
 		}
