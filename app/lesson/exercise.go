@@ -140,12 +140,12 @@ func (c *exerciseCard) onCheck(ctx app.Context, e app.Event) {
 		return
 	}
 	c.check, c.err = chk, ""
-	var slice func(ctx app.Context)
-	slice = func(ctx app.Context) {
-		deadline := time.Now().Add(playground.WorkSlice)
+	var slice func(ctx app.Context, budget time.Duration)
+	slice = func(ctx app.Context, budget time.Duration) {
+		deadline := time.Now().Add(budget)
 		for !chk.Work(500) {
 			if time.Now().After(deadline) {
-				ctx.After(time.Millisecond, slice)
+				playground.TakeTurn(ctx, slice)
 				return
 			}
 		}
@@ -161,7 +161,7 @@ func (c *exerciseCard) onCheck(ctx app.Context, e app.Event) {
 		}
 		progress.Load().Save()
 	}
-	slice(ctx)
+	slice(ctx, playground.WorkSlice)
 }
 
 // onExplore starts the explorer: in the engine's worker when there is

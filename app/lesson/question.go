@@ -179,12 +179,12 @@ func (c *questionCard) decide(ctx app.Context, grade bool) {
 		return
 	}
 	c.running, c.err = true, ""
-	var slice func(ctx app.Context)
-	slice = func(ctx app.Context) {
-		deadline := time.Now().Add(playground.WorkSlice)
+	var slice func(ctx app.Context, budget time.Duration)
+	slice = func(ctx app.Context, budget time.Duration) {
+		deadline := time.Now().Add(budget)
 		for !run.Work(500) {
 			if time.Now().After(deadline) {
-				ctx.After(time.Millisecond, slice)
+				playground.TakeTurn(ctx, slice)
 				return
 			}
 		}
@@ -200,7 +200,7 @@ func (c *questionCard) decide(ctx app.Context, grade bool) {
 		}
 		ctx.NewActionWithValue(playground.ShowAction, playground.ShowRequest{ID: c.Q.Scenario, Script: c.Script, Stop: c.Q.Stop})
 	}
-	slice(ctx)
+	slice(ctx, playground.WorkSlice)
 }
 
 // grade records a check: the first one for the calibration line, and a

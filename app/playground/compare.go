@@ -276,7 +276,7 @@ func (c *comparePage) workWithin(ctx app.Context, gen int, done func(), budget t
 			return
 		}
 	}
-	takeTurn(ctx, func(ctx app.Context, budget time.Duration) { c.workWithin(ctx, gen, done, budget) })
+	TakeTurn(ctx, func(ctx app.Context, budget time.Duration) { c.workWithin(ctx, gen, done, budget) })
 }
 
 // settingsErrorIn is ParseSettings' error for a page in lang: itself in

@@ -255,7 +255,7 @@ func (s *ScenarioPlayground) observe(ctx app.Context) {
 			if entries.Index(i).Get("isIntersecting").Bool() {
 				// In a turn: a scroll brings several playgrounds
 				// into view at once, and each parses its script.
-				takeTurn(ctx, func(ctx app.Context, _ time.Duration) {
+				TakeTurn(ctx, func(ctx app.Context, _ time.Duration) {
 					s.unobserve()
 					if !s.lazy.started {
 						s.load(ctx, s.run.script, nil)
@@ -321,7 +321,7 @@ func (s *ScenarioPlayground) workFor(ctx app.Context, gen int, done func(app.Con
 	finished, err := s.run.engine.Work(budget)
 	s.workErr = err
 	if !finished {
-		takeTurn(ctx, func(ctx app.Context, budget time.Duration) {
+		TakeTurn(ctx, func(ctx app.Context, budget time.Duration) {
 			if !s.workFor(ctx, gen, done, budget) {
 				ctx.PreventUpdate()
 			}
@@ -337,7 +337,7 @@ func (s *ScenarioPlayground) workFor(ctx app.Context, gen int, done func(app.Con
 	// 10–20 ms of the page's thread on top of the turn that decoded the
 	// history's last events: the layout is computed in the next turn,
 	// and the drawing is done in a turn of its own after that.
-	takeTurn(ctx, func(ctx app.Context, _ time.Duration) {
+	TakeTurn(ctx, func(ctx app.Context, _ time.Duration) {
 		ctx.PreventUpdate()
 		if gen != s.run.busyGen {
 			return

@@ -412,7 +412,7 @@ func (p *playground) workWithin(ctx app.Context, gen int, done func(app.Context,
 	p.run.posAtRunEnd = p.run.engine.Pos() // Work replaces the history when it ends
 	finished, err := p.run.engine.Work(budget)
 	if !finished {
-		takeTurn(ctx, func(ctx app.Context, budget time.Duration) {
+		TakeTurn(ctx, func(ctx app.Context, budget time.Duration) {
 			p.workWithin(ctx, gen, done, false, budget)
 		})
 		if !first && time.Since(p.inRun.busySince) < quietRun {

@@ -35,9 +35,13 @@ var turns struct {
 	frame, task app.Func
 }
 
-// takeTurn runs f after the next frame, within what is left of the
-// frame's budget then.
-func takeTurn(ctx app.Context, f func(ctx app.Context, budget time.Duration)) {
+// TakeTurn runs f after the next frame, within what is left of the
+// frame's budget then: the way every slice of work on a page with
+// playgrounds (a run, a comparison, a question's or an exercise's check)
+// gets the thread. A Go timer is no substitute: on WebAssembly Go runs a
+// timer that is due without returning to the browser, so slices chained
+// by short timers become one long task.
+func TakeTurn(ctx app.Context, f func(ctx app.Context, budget time.Duration)) {
 	if !app.IsClient {
 		ctx.Dispatch(func(ctx app.Context) { f(ctx, time.Hour) })
 		return
@@ -75,7 +79,7 @@ func takeWholeTurn(ctx app.Context, f func(ctx app.Context)) {
 			// The turns before it used the frame: it goes first in
 			// the next, before the turns that will have queued again.
 			ctx.PreventUpdate()
-			takeTurn(ctx, whole)
+			TakeTurn(ctx, whole)
 			q := turns.queue
 			last := q[len(q)-1]
 			copy(q[1:], q[:len(q)-1])
@@ -85,7 +89,7 @@ func takeWholeTurn(ctx app.Context, f func(ctx app.Context)) {
 		f(ctx)
 		turns.start = time.Now().Add(-turnBudget)
 	}
-	takeTurn(ctx, whole)
+	TakeTurn(ctx, whole)
 }
 
 // runTurns runs the turns queued, in order, while the budget lasts; the
@@ -102,7 +106,7 @@ func runTurns() {
 			left := budgetLeft(i == 0, time.Since(turns.start))
 			if left <= 0 {
 				ctx.PreventUpdate()
-				takeTurn(t.ctx, t.f)
+				TakeTurn(t.ctx, t.f)
 				return
 			}
 			t.f(ctx, left)
