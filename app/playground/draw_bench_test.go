@@ -35,3 +35,39 @@ func BenchmarkDrawChunks(b *testing.B) {
 	b.ReportMetric(float64(len(l.Arrows))/float64(chunks), "arrows/chunk")
 	b.ReportMetric(float64(bytes)/float64(b.N*chunks), "B/chunk")
 }
+
+// BenchmarkTraceStep draws, as the trace does at each step forward
+// through BenchmarkDiagramFrames' history, its newest list: the Go a
+// step runs for the trace, with its items kept (traceLines) and, for
+// comparison, drawn anew each time.
+//
+//	go test -run '^$' -bench TraceStep ./app/playground
+func BenchmarkTraceStep(b *testing.B) {
+	e := engine.New()
+	if err := e.Load(workload.Script(workload.ForMessages(10_000))); err != nil {
+		b.Fatal(err)
+	}
+	d := newDiagramState(e, "d")
+	d.filter = diagram.Filter{Replication: true}
+	d.layout()
+	rows := len(d.full.Rows)
+	for _, kept := range []bool{true, false} {
+		name := "kept"
+		if !kept {
+			name = "anew"
+		}
+		b.Run(name, func(b *testing.B) {
+			var lines *traceLines
+			if kept {
+				lines = new(traceLines)
+			}
+			b.ReportAllocs()
+			n := 0
+			for b.Loop() {
+				n = n%rows + 1 // one row more, as a step forward shows
+				from := (n - 1) / traceAlign * traceAlign
+				(&traceList{Gen: 1, Lang: "zh", From: from, To: n, d: &d, lines: lines}).Render()
+			}
+		})
+	}
+}

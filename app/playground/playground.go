@@ -117,6 +117,7 @@ type pageBinding struct {
 type traceDrawn struct {
 	traceKey  traceKey
 	traceRows int
+	lines     traceLines
 }
 
 // runExtras is what the full playground keeps of the run in progress

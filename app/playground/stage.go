@@ -141,9 +141,12 @@ func (p *playground) renderMessagePanel() app.UI {
 // traceAlign on, in lists of traceAlign events, each a component drawn as
 // markup (app.Raw): while stepping only the last list changes, and a jump
 // redraws a handful of lists rather than hundreds of items.
+// A list is ten events: a step redraws the newest list, and each list
+// is markup the browser parses again (with lists of 50, a step's
+// parse and lines were about a fifth of its longest task).
 const (
 	traceShown = 200
-	traceAlign = 50
+	traceAlign = 10
 )
 
 func (p *playground) renderTrace() app.UI {
@@ -160,7 +163,7 @@ func (p *playground) renderTrace() app.UI {
 	skipped := max(0, n-traceShown) / traceAlign * traceAlign
 	var lists []app.UI
 	for from := skipped; from < n; from += traceAlign {
-		lists = append(lists, &traceList{Gen: p.run.histGen, Filter: p.run.filter, Lang: p.run.lang, From: from, To: min(from+traceAlign, n), d: &p.run.diagramState})
+		lists = append(lists, &traceList{Gen: p.run.histGen, Filter: p.run.filter, Lang: p.run.lang, From: from, To: min(from+traceAlign, n), d: &p.run.diagramState, lines: &p.trace.lines})
 	}
 	return app.Section().Class("trace").Aria("labelledby", "trace-heading").Body(
 		app.H2().ID("trace-heading").Text(uitext.Tr(p.run.lang, "Trace (the diagram as text)")),
@@ -184,6 +187,7 @@ type traceList struct {
 	Lang     string
 	From, To int
 	d        *diagramState
+	lines    *traceLines
 }
 
 // traceKey identifies the history and filter the trace drew its rows
@@ -197,33 +201,75 @@ func (t *traceList) Render() app.UI {
 	// The whole history's rows: the position's are a prefix of them, and
 	// the trace may show an earlier position's (renderTrace).
 	t.d.layout()
-	rows, h := t.d.full.Rows, t.d.engine.History()
+	rows := t.d.full.Rows
+	if t.lines == nil {
+		t.lines = new(traceLines) // a list drawn alone (warm.go)
+	}
+	t.lines.use(t.Gen, t.Lang)
 	var b strings.Builder
 	b.WriteString(`<ol start="` + strconv.Itoa(t.From+1) + `">`)
 	for _, i := range rows[t.From:min(t.To, len(rows))] {
-		e := &h[i]
-		b.WriteString(`<li class="ev-` + e.Kind.String())
-		if e.Failed() {
-			b.WriteString(" error")
-		}
-		// The trace's canonical lines (those the digest is computed
-		// over, as `txnlab run` prints them): data, in monospace, the
-		// same in every language, but for the core's sentences in them
-		// (a note, why a message was lost), which a Chinese page says
-		// in Chinese after the line's data.
-		line := strings.TrimSpace(e.Line(t.d.engine.Names()))
-		data, said := line, ""
-		if t.Lang == string(doc.Chinese) {
-			data, said = sayInTrace(t.Lang, e, line)
-		}
-		b.WriteString(`"><code>` + escape.HTML(data) + "</code>")
-		if said != "" {
-			b.WriteString(" " + said)
-		}
-		b.WriteString("</li>")
+		b.WriteString(t.lines.item(i, t.drawItem))
 	}
 	b.WriteString("</ol>")
 	return app.Raw(b.String())
+}
+
+// drawItem is event i's item in the list, as markup.
+func (t *traceList) drawItem(i int) string {
+	e := &t.d.engine.History()[i]
+	var b strings.Builder
+	b.WriteString(`<li class="ev-` + e.Kind.String())
+	if e.Failed() {
+		b.WriteString(" error")
+	}
+	// The trace's canonical lines (those the digest is computed over, as
+	// `txnlab run` prints them): data, in monospace, the same in every
+	// language, but for the core's sentences in them (a note, why a
+	// message was lost), which a Chinese page says in Chinese after the
+	// line's data.
+	line := strings.TrimSpace(e.Line(t.d.engine.Names()))
+	data, said := line, ""
+	if t.Lang == string(doc.Chinese) {
+		data, said = sayInTrace(t.Lang, e, line)
+	}
+	b.WriteString(`"><code>` + escape.HTML(data) + "</code>")
+	if said != "" {
+		b.WriteString(" " + said)
+	}
+	b.WriteString("</li>")
+	return b.String()
+}
+
+// traceLines keeps the trace's items as markup, each drawn once per
+// history and language: while stepping, the newest list is drawn again
+// at every move, and an event's line (its message's summary, a sentence
+// in Chinese) was most of a list's time.
+type traceLines struct {
+	gen   int
+	lang  string
+	items map[int]string
+}
+
+// traceLinesKept bounds the items kept: the trace shows traceShown, and
+// a learner stepping through a long history leaves the rest behind.
+const traceLinesKept = 4 * traceShown
+
+// use empties the cache unless it holds history gen's items in lang.
+func (c *traceLines) use(gen int, lang string) {
+	if c.items == nil || c.gen != gen || c.lang != lang || len(c.items) > traceLinesKept {
+		c.gen, c.lang, c.items = gen, lang, make(map[int]string, traceShown)
+	}
+}
+
+// item is event i's item, drawn by draw the first time.
+func (c *traceLines) item(i int, draw func(int) string) string {
+	s, ok := c.items[i]
+	if !ok {
+		s = draw(i)
+		c.items[i] = s
+	}
+	return s
 }
 
 // sayInTrace splits an event's canonical line into its data and the
