@@ -140,10 +140,11 @@ func (p *playground) renderMessagePanel() app.UI {
 // The trace lists the last traceShown events, from a multiple of
 // traceAlign on, in lists of traceAlign events, each a component drawn as
 // markup (app.Raw): while stepping only the last list changes, and a jump
-// redraws a handful of lists rather than hundreds of items.
-// A list is ten events: a step redraws the newest list, and each list
-// is markup the browser parses again (with lists of 50, a step's
-// parse and lines were about a fifth of its longest task).
+// redraws a handful of lists rather than hundreds of items. A list is
+// ten events, since the browser parses the newest list again at each
+// step; its items come from traceLines. Under wasm a step's trace took
+// 139 µs of Go with lists of 50 drawn anew, 9.5 µs so
+// (BenchmarkTraceStep).
 const (
 	traceShown = 200
 	traceAlign = 10
