@@ -256,7 +256,8 @@ type traceLines struct {
 // a learner stepping through a long history leaves the rest behind.
 const traceLinesKept = 4 * traceShown
 
-// use empties the cache unless it holds history gen's items in lang.
+// use empties the cache unless it holds history gen's items in lang, or
+// when it has grown past traceLinesKept.
 func (c *traceLines) use(gen int, lang string) {
 	if c.items == nil || c.gen != gen || c.lang != lang || len(c.items) > traceLinesKept {
 		c.gen, c.lang, c.items = gen, lang, make(map[int]string, traceShown)
