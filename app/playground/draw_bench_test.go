@@ -71,3 +71,20 @@ func BenchmarkTraceStep(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkEditorRender renders the editor of BenchmarkDiagramFrames'
+// script (its 10,000 messages' statements) at a position, as every move
+// does: the editor marks the executing line and the expectations.
+//
+//	go test -run '^$' -bench EditorRender ./app/playground
+func BenchmarkEditorRender(b *testing.B) {
+	p := NewPlayground()
+	src := workload.Script(workload.ForMessages(10_000))
+	p.setEditor(ctx, src)
+	p.startLoad(ctx, src, nil)
+	p.run.engine.Seek(p.run.engine.Len() / 2)
+	b.ReportAllocs()
+	for b.Loop() {
+		p.renderEditor()
+	}
+}

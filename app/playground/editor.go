@@ -229,28 +229,36 @@ func (p *playground) renderEditor() app.UI {
 	// The lines go in blocks, each a component that go-app redraws only
 	// when its own lines change: moving the executing line redraws two
 	// blocks, not a long script's every line.
-	blocks, lines := scriptBlocks(p.run.script)
+	blocks, lines := p.cut.of(p.run.script)
+	// The blocks with a line marked; the others (most of a long script)
+	// take their marks from noMarks.
+	marked := map[int]bool{}
+	for n := range marks {
+		marked[(n-1)/editorBlockLines] = true
+	}
 	backdrop := make([]app.UI, 0, len(blocks))
 	for k, text := range blocks {
 		first := 1 + k*editorBlockLines
 		count := min(editorBlockLines, lines-first+1)
 		in := func(n int) bool { return n >= first && n < first+count }
-		bd := &editorBlock{First: first, Count: count, Text: text}
+		bd := &editorBlock{First: first, Count: count, Text: text, Marks: noMarks[:count]}
 		if in(current) {
 			bd.Current = current
 		}
-		var m []byte
-		for n := first; n < first+count; n++ {
-			switch ok, has := marks[n]; {
-			case !has:
-				m = append(m, ' ')
-			case ok:
-				m = append(m, 'p')
-			default:
-				m = append(m, 'f')
+		if marked[k] {
+			m := make([]byte, 0, count)
+			for n := first; n < first+count; n++ {
+				switch ok, has := marks[n]; {
+				case !has:
+					m = append(m, ' ')
+				case ok:
+					m = append(m, 'p')
+				default:
+					m = append(m, 'f')
+				}
 			}
+			bd.Marks = string(m)
 		}
-		bd.Marks = string(m)
 		if se != nil && in(se.Line) {
 			bd.ErrLine, bd.ErrCol = se.Line, se.Col
 		}
@@ -325,6 +333,9 @@ func (p *playground) renderEditor() app.UI {
 // editorBlockLines is the number of script lines in an editor block.
 const editorBlockLines = 64
 
+// noMarks is a block's marks when none of its lines has one.
+var noMarks = strings.Repeat(" ", editorBlockLines)
+
 // scriptBlocks cuts script into the editor's blocks of editorBlockLines
 // lines, each its lines joined by newlines, and counts its lines: every
 // line the textarea has, the empty one after a final newline included,
@@ -345,6 +356,25 @@ func scriptBlocks(script string) (blocks []string, lines int) {
 		}
 	}
 	return append(blocks, script[start:]), newlines + 1
+}
+
+// editorCut is a script cut into the editor's blocks (scriptBlocks),
+// kept while the script stays the same: every move renders the editor
+// again, and cutting a long script was a third of that render.
+type editorCut struct {
+	script string
+	blocks []string
+	lines  int
+}
+
+// of is script's blocks and line count. An unchanged script is the same
+// string, which compares equal at once (same bytes, same address).
+func (c *editorCut) of(script string) (blocks []string, lines int) {
+	if c.blocks == nil || c.script != script {
+		c.script = script
+		c.blocks, c.lines = scriptBlocks(script)
+	}
+	return c.blocks, c.lines
 }
 
 // editorBlock is a run of the backdrop's rows: per line, its number (the

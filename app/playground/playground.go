@@ -82,6 +82,9 @@ type playground struct {
 	// trace is what the trace has drawn (renderTrace).
 	trace traceDrawn
 
+	// cut is the script cut into the editor's blocks (renderEditor).
+	cut editorCut
+
 	// live is the live session the playground follows in Live mode
 	// (live.go), nil otherwise.
 	live *liveFeed
