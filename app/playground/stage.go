@@ -143,7 +143,7 @@ func (p *playground) renderMessagePanel() app.UI {
 // redraws a handful of lists rather than hundreds of items. A list is
 // ten events, since the browser parses the newest list again at each
 // step; its items come from traceLines. Under wasm a step's trace took
-// 139 µs of Go with lists of 50 drawn anew, 9.5 µs so
+// 139 µs of Go with lists of 50 drawn anew; it takes 9.5 µs now
 // (BenchmarkTraceStep).
 const (
 	traceShown = 200
