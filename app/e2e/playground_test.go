@@ -765,3 +765,48 @@ func TestDiagramDrawsTheRowsScrolledTo(t *testing.T) {
 	b.waitFor("the diagram following the position", scroll+`.scrollTop > 1000`)
 	drawn("the rows followed to drawn after Step back")
 }
+
+// TestEditorMarksTheExecutingLine steps a script whose statements start
+// near the end of the editor's first block of 64 lines and checks, at
+// every step forward and back, that the backdrop marks the line the
+// status names as executing (its number and its text, class "current")
+// and no other: the page marks it in place rather than redrawing the
+// block's rows, so a mark left behind or put on the wrong block would
+// show two executing lines or none.
+func TestEditorMarksTheExecutingLine(t *testing.T) {
+	b := newBrowser(t)
+	openScenario(b, "happy-path")
+	src := eval[string](b, `document.querySelector(`+jsString(selScript)+`).value`)
+	const preface = 52
+	setScript(b, strings.Repeat("# a long preface, to put the statements across a block's edge\n", preface)+src)
+	b.waitFor("the new script's rows", `!!document.querySelector('#script-backdrop .ln[data-line="`+strconv.Itoa(preface+20)+`"]')`)
+	waitIdle(b)
+	lines, blocks := map[int]bool{}, map[int]bool{}
+	check := func(pos int) {
+		t.Helper()
+		status := b.text(".status .line")
+		var line int
+		if _, err := fmt.Sscanf(status, "line %d", &line); err != nil {
+			t.Fatalf("step %d: the status reads %q", pos, status)
+		}
+		want := fmt.Sprintf(`["ln:%d","bl:%d"]`, line, line)
+		b.waitFor(fmt.Sprintf("step %d: line %d marked, alone", pos, line),
+			`JSON.stringify([...document.querySelectorAll("#script-backdrop .current")].map(e => (e.classList.contains("ln") ? "ln:" + e.dataset.line : "bl:" + e.previousElementSibling?.dataset.line))) === `+jsString(want))
+		lines[line], blocks[(line-1)/64] = true, true
+	}
+	const steps = 14
+	for i := 1; i <= steps; i++ {
+		b.click(button("Step"))
+		waitPosition(b, i)
+		check(i)
+	}
+	for i := steps - 1; i >= 1; i-- {
+		b.click(button("Step back"))
+		waitPosition(b, i)
+		check(i)
+	}
+	if len(lines) < 4 || len(blocks) < 2 {
+		t.Errorf("the steps went through lines %v: the test needs several lines in two blocks", lines)
+	}
+}
+

@@ -392,30 +392,95 @@ type editorBlock struct {
 	Marks   string // per line: 'p' an expectation passed, 'f' failed, ' ' none
 	ErrLine int    // the line with the error, when in the block
 	ErrCol  int
+
+	// drawn is what html was written from: the block's rows without the
+	// executing line, which markCurrent marks in the page.
+	drawn blockRows
+	html  string
+}
+
+// blockRows is what a block's markup depends on in the browser.
+type blockRows struct {
+	first, count    int
+	text, marks     string
+	errLine, errCol int
+}
+
+// OnMount marks the executing line once the block is in the page.
+func (b *editorBlock) OnMount(ctx app.Context) { ctx.Defer(b.markCurrent) }
+
+// OnUpdate marks the executing line again after the block is redrawn.
+func (b *editorBlock) OnUpdate(ctx app.Context) { ctx.Defer(b.markCurrent) }
+
+// markCurrent gives the executing line's number and text the class
+// "current", and takes it from the line that had it. In the browser the
+// block's markup leaves the executing line out: a step moves that line
+// at every step, and writing the line into the markup made the browser
+// parse, style and lay out the block's 64 rows again (3 kB of markup)
+// where two class changes do.
+func (b *editorBlock) markCurrent(ctx app.Context) {
+	root := b.JSValue()
+	if !root.Truthy() {
+		return
+	}
+	for _, sel := range []string{".ln.current", ".bl.current"} {
+		if el := root.Call("querySelector", sel); el.Truthy() {
+			el.Get("classList").Call("remove", "current")
+		}
+	}
+	if b.Current == 0 {
+		return
+	}
+	ln := root.Call("querySelector", `.ln[data-line="`+strconv.Itoa(b.Current)+`"]`)
+	if !ln.Truthy() {
+		return
+	}
+	ln.Get("classList").Call("add", "current")
+	if bl := ln.Get("nextElementSibling"); bl.Truthy() {
+		bl.Get("classList").Call("add", "current")
+	}
 }
 
 // Render writes the block as one piece of HTML, which the browser
 // parses in one go: 5,000 lines built as go-app elements (three elements
 // and a text per line, each a call from the wasm into JavaScript) kept a
-// pasted script's page busy for seconds.
+// pasted script's page busy for seconds. In the browser the markup is
+// kept while the rows stay the same, and the executing line is left to
+// markCurrent; the server's page has it in its markup.
 func (b *editorBlock) Render() app.UI {
-	lines := strings.SplitN(b.Text, "\n", b.Count)
+	if !app.IsClient {
+		return app.Raw(blockHTML(b.rows(), b.Current))
+	}
+	if rows := b.rows(); b.html == "" || rows != b.drawn {
+		b.drawn, b.html = rows, blockHTML(rows, 0)
+	}
+	return app.Raw(b.html)
+}
+
+func (b *editorBlock) rows() blockRows {
+	return blockRows{first: b.First, count: b.Count, text: b.Text, marks: b.Marks, errLine: b.ErrLine, errCol: b.ErrCol}
+}
+
+// blockHTML is the block's rows as HTML, line current (0: none) marked
+// as executing.
+func blockHTML(b blockRows, current int) string {
+	lines := strings.SplitN(b.text, "\n", b.count)
 	var h strings.Builder
-	h.Grow(len(b.Text) + b.Count*64)
+	h.Grow(len(b.text) + b.count*64)
 	h.WriteString(`<div class="lines">`)
-	for i := range b.Count {
-		n := b.First + i
+	for i := range b.count {
+		n := b.first + i
 		text := ""
 		if i < len(lines) {
 			text = lines[i]
 		}
 		gc, bc := "ln", "bl"
-		if n == b.Current {
+		if n == current {
 			gc += " current"
 			bc += " current"
 		}
-		if i < len(b.Marks) {
-			switch b.Marks[i] {
+		if i < len(b.marks) {
+			switch b.marks[i] {
 			case 'p':
 				gc += " pass"
 			case 'f':
@@ -423,12 +488,12 @@ func (b *editorBlock) Render() app.UI {
 			}
 		}
 		body := escape.HTML(text)
-		if n == b.ErrLine {
+		if n == b.errLine {
 			gc += " error"
 			bc += " error"
 			// The error column, underlined under the text.
 			r := []rune(text)
-			col := min(max(b.ErrCol-1, 0), len(r))
+			col := min(max(b.errCol-1, 0), len(r))
 			at, rest := " ", ""
 			if col < len(r) {
 				at, rest = string(r[col]), string(r[col+1:])
@@ -438,7 +503,7 @@ func (b *editorBlock) Render() app.UI {
 		fmt.Fprintf(&h, `<div class="row"><div class="%s" data-line="%d">%d</div><div class="%s">%s</div></div>`, gc, n, n, bc, body)
 	}
 	h.WriteString(`</div>`)
-	return app.Raw(h.String())
+	return h.String()
 }
 
 // renderResults lists the expectations checked so far.
