@@ -518,23 +518,7 @@ func itoa(v int) string { return strconv.Itoa(v) }
 // every arrow crossing it.
 func DrawRows(l *Layout, events []sim.Event, from, to int, selected int64) []Shape {
 	from, to = max(0, from), min(to, l.NowRow+1)
-	var out []Shape
-	for _, ln := range l.Lanes {
-		out = append(out, El("line", "class", "lifeline lifeline-"+kindClass(ln.Kind),
-			"x1", itoa(ln.X), "y1", "0", "x2", itoa(ln.X), "y2", itoa(l.Height)))
-	}
-	for _, s := range l.Spans {
-		x, ok := l.X[s.Node]
-		if !ok {
-			continue
-		}
-		class := "lifeline-down"
-		if s.Paused {
-			class = "lifeline-paused"
-		}
-		out = append(out, El("rect", "class", class, "x", itoa(x-4), "y", itoa(RowY(s.From)),
-			"width", "8", "height", itoa(max(RowY(s.To)-RowY(s.From), 4)), "rx", "3"))
-	}
+	out := DrawLanes(l, false)
 	if from < to && l.NowRow >= from && l.NowRow < to {
 		y := RowY(l.NowRow) - RowHeight/2
 		out = append(out, El("line", "class", "now-line", "x1", "0", "y1", itoa(y), "x2", itoa(l.Width), "y2", itoa(y)))
@@ -550,6 +534,41 @@ func DrawRows(l *Layout, events []sim.Event, from, to int, selected int64) []Sha
 			continue
 		}
 		out = append(out, DrawArrow(l, events, a, selected))
+	}
+	return out
+}
+
+// DrawLanes draws the lifelines and the spans of lanes down or paused on
+// them. relative draws what reaches the bottom (the lifelines, a span
+// still open at the position) to "100%" of a viewport as tall as the
+// diagram, so that its markup stays the same while the diagram grows; an
+// open span is then a thick line (class open), as a rect's height cannot
+// be measured from the bottom.
+func DrawLanes(l *Layout, relative bool) []Shape {
+	bottom := itoa(l.Height)
+	if relative {
+		bottom = "100%"
+	}
+	var out []Shape
+	for _, ln := range l.Lanes {
+		out = append(out, El("line", "class", "lifeline lifeline-"+kindClass(ln.Kind),
+			"x1", itoa(ln.X), "y1", "0", "x2", itoa(ln.X), "y2", bottom))
+	}
+	for _, s := range l.Spans {
+		x, ok := l.X[s.Node]
+		if !ok {
+			continue
+		}
+		class := "lifeline-down"
+		if s.Paused {
+			class = "lifeline-paused"
+		}
+		if relative && s.To >= l.NowRow {
+			out = append(out, El("line", "class", class+" open", "x1", itoa(x), "y1", itoa(RowY(s.From)), "x2", itoa(x), "y2", bottom))
+			continue
+		}
+		out = append(out, El("rect", "class", class, "x", itoa(x-4), "y", itoa(RowY(s.From)),
+			"width", "8", "height", itoa(max(RowY(s.To)-RowY(s.From), 4)), "rx", "3"))
 	}
 	return out
 }

@@ -810,3 +810,49 @@ func TestEditorMarksTheExecutingLine(t *testing.T) {
 	}
 }
 
+// TestDiagramMarksADownNodeToTheBottom checks the span of a crashed
+// broker on its lifeline: from the crash down to the diagram's bottom
+// while it is down, however far the diagram grows, and a closed span
+// once it restarted. The page draws the lifelines and an open span to
+// the bottom of the diagram as it grows rather than to a height written
+// into them.
+func TestDiagramMarksADownNodeToTheBottom(t *testing.T) {
+	b := newBrowser(t)
+	openScenario(b, "coordinator-crash-during-markers")
+	// The gap between the bottom of the diagram and that of the open
+	// span and of the lifelines, in px, or -1 when there is no open span.
+	gaps := `(() => {
+		const svg = document.querySelector(` + jsString(selDiagram) + `), bottom = svg.getBoundingClientRect().bottom;
+		const open = svg.querySelector(".frame .lifeline-down.open"), life = svg.querySelector(".frame .lifeline");
+		return [open ? Math.round(bottom - open.getBoundingClientRect().bottom) : -1, Math.round(bottom - life.getBoundingClientRect().bottom)];
+	})()`
+	crashed := -1
+	for i := 1; i <= 60; i++ {
+		b.click(button("Step"))
+		waitPosition(b, i)
+		g := eval[[]int](b, gaps)
+		if g[1] > 2 {
+			t.Fatalf("step %d: the lifelines end %d px above the diagram's bottom", i, g[1])
+		}
+		if g[0] >= 0 {
+			if crashed < 0 {
+				crashed = i
+			}
+			if g[0] > 2 {
+				t.Fatalf("step %d: the crashed broker's span ends %d px above the diagram's bottom", i, g[0])
+			}
+		} else if crashed > 0 {
+			break // restarted
+		}
+	}
+	if crashed < 0 || crashed > 50 {
+		t.Fatalf("no open span on the crashed broker's lifeline (first at step %d)", crashed)
+	}
+	runToEnd(b)
+	if n := count(b, selDiagram+" .frame .lifeline-down.open"); n != 0 {
+		t.Errorf("%d open spans after broker-0 restarted", n)
+	}
+	if n := count(b, selDiagram+" .frame rect.lifeline-down"); n != 1 {
+		t.Errorf("%d closed spans after broker-0 restarted, want 1", n)
+	}
+}

@@ -307,7 +307,14 @@ func (d *diagramView) Render() app.UI {
 	l := p.layout()
 	events := p.engine.Events()
 	to := min(d.To, l.NowRow+1)
-	kids := []app.UI{app.Raw(rawSVG("frame", drawFrame(l, d.Travel, events)))}
+	// The dots' box is there when none travels too: go-app matches
+	// children by position, and one coming and going at Play and Pause
+	// would move every chunk after it and have them all drawn again.
+	var dots []diagram.Shape
+	if d.Travel {
+		dots = travellers(l, events)
+	}
+	kids := []app.UI{app.Raw(frameSVG(l)), nowLine(l), app.Raw(rawSVG("travellers", dots))}
 	// Arrows from above the chunks drawn that reach into them.
 	firstRow := d.From / chunkRows * chunkRows
 	var long []diagram.Shape
@@ -403,18 +410,28 @@ func chunkHasMsg(l *diagram.Layout, c int, events []sim.Event, id int64) bool {
 }
 
 // drawFrame draws what spans the whole diagram: the arrowheads, the
-// lifelines, the spans of nodes down or paused, the line of now and,
-// while playing, the dots travelling along the newest arrows.
-func drawFrame(l *diagram.Layout, travel bool, events []sim.Event) []diagram.Shape {
-	out := []diagram.Shape{diagram.ArrowDefs(l.Markers)}
-	full := diagram.DrawRows(l, events, 0, 0, 0) // lifelines and spans only
-	out = append(out, full...)
-	y := diagram.RowY(l.NowRow) - diagram.RowHeight/2
-	out = append(out, diagram.El("line", "class", "now-line", "x1", "0", "y1", itoa(y), "x2", itoa(l.Width), "y2", itoa(y)))
-	if travel {
-		out = append(out, travellers(l, events)...)
-	}
-	return out
+// lifelines and the spans of nodes down or paused. Its lifelines reach
+// "100%" of the diagram's height (frameSVG), so that a step, which
+// makes the diagram taller, leaves the frame's markup as it was: drawn
+// to the height, the frame was markup the browser parsed again at every
+// step. The line of now and the travelling dots are drawn apart
+// (nowLine, travellers).
+func drawFrame(l *diagram.Layout) []diagram.Shape {
+	return append([]diagram.Shape{diagram.ArrowDefs(l.Markers)}, diagram.DrawLanes(l, true)...)
+}
+
+// frameSVG is drawFrame's markup: a nested <svg> as tall as the diagram,
+// against which the lifelines' "100%" is measured.
+func frameSVG(l *diagram.Layout) string {
+	return nestedSVG("frame", `width="100%" height="100%"`, drawFrame(l))
+}
+
+// nowLine is the dashed line of now: an element of its own, so a step
+// changes its two coordinates rather than markup to parse.
+func nowLine(l *diagram.Layout) app.UI {
+	y := itoa(diagram.RowY(l.NowRow) - diagram.RowHeight/2)
+	return app.Elem("line").XMLNS(diagram.SVGNS).Class("now-line").
+		Attr("x1", "0").Attr("y1", y).Attr("x2", itoa(l.Width)).Attr("y2", y)
 }
 
 // drawChunk draws chunk c's notes and the arrows sent in it.
@@ -437,16 +454,24 @@ func drawChunk(l *diagram.Layout, events []sim.Event, c int, selected int64) []d
 // parses into SVG elements (app.Raw parses in HTML, where an <svg> root
 // switches to SVG). An arrow is focusable and a button, as svgUI makes it.
 func rawSVG(class string, shapes []diagram.Shape) string {
+	// A fixed size: one relative to the diagram's, which grows at every
+	// step, would lay every chunk out again at every step.
+	return nestedSVG(class, `width="1" height="1"`, shapes)
+}
+
+// nestedSVG writes shapes as a nested <svg> of class class and size size
+// (its width and height attributes), drawing outside it.
+func nestedSVG(class, size string, shapes []diagram.Shape) string {
 	var b strings.Builder
 	// Room for an arrow's markup (a few hundred bytes, its title and
 	// label the most) per shape: a builder grown from nothing copied
 	// the chunk's markup over and over.
 	b.Grow(64 + 600*len(shapes))
-	// A fixed size: one relative to the diagram's, which grows at every
-	// step, would lay every chunk out again at every step.
 	b.WriteString(`<svg class="`)
 	b.WriteString(class)
-	b.WriteString(`" width="1" height="1" overflow="visible">`)
+	b.WriteString(`" `)
+	b.WriteString(size)
+	b.WriteString(` overflow="visible">`)
 	for _, s := range shapes {
 		writeRaw(&b, s)
 	}

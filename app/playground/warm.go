@@ -28,7 +28,8 @@ func WarmDraw(e engine.Engine) {
 	d.shownSnap = e.Snapshot()
 	l := d.layout()
 	events := e.Events()
-	rawSVG("frame", drawFrame(l, true, events))
+	frameSVG(l)
+	rawSVG("travellers", travellers(l, events))
 	for c := 0; c*chunkRows <= l.NowRow; c++ {
 		(&rowChunk{C: c, d: &d}).Render()
 	}
