@@ -140,14 +140,16 @@ func (p *playground) renderMessagePanel() app.UI {
 // The trace lists the last traceShown events, from a multiple of
 // traceAlign on, in lists of traceAlign events, each a component drawn as
 // markup (app.Raw): while stepping only the last list changes, and a jump
-// redraws a handful of lists rather than hundreds of items. A list is
-// ten events, since the browser parses the newest list again at each
-// step; its items come from traceLines. Under wasm a step's trace took
+// redraws a handful of lists rather than hundreds of items. The last
+// list, which a step changes, is markup an item at a time (traceList's
+// Newest), so a step has the browser parse the item it adds, not the
+// list again. Items come from traceLines. Under wasm a step's trace took
 // 139 µs of Go with lists of 50 drawn anew; it takes 9.5 µs now
 // (BenchmarkTraceStep).
 const (
-	traceShown = 200
-	traceAlign = 10
+	traceShown  = 200
+	traceAlign  = 10
+	traceRebase = 1000
 )
 
 func (p *playground) renderTrace() app.UI {
@@ -162,15 +164,26 @@ func (p *playground) renderTrace() app.UI {
 	}
 	p.trace.traceKey, p.trace.traceRows = key, n
 	skipped := max(0, n-traceShown) / traceAlign * traceAlign
+	// go-app matches a box's children by position: dropping the oldest
+	// list at the front, as a step past a multiple of traceAlign does,
+	// moved every list one place and redrew all twenty (200 items for
+	// the browser to parse in one step). The lists dropped since the
+	// last multiple of traceRebase stay as empty boxes instead, so each
+	// list keeps its place; they all move once every traceRebase events.
 	var lists []app.UI
+	for from := skipped / traceRebase * traceRebase; from < skipped; from += traceAlign {
+		lists = append(lists, app.Div().Class("trace-dropped"))
+	}
 	for from := skipped; from < n; from += traceAlign {
-		lists = append(lists, &traceList{Gen: p.run.histGen, Filter: p.run.filter, Lang: p.run.lang, From: from, To: min(from+traceAlign, n), d: &p.run.diagramState, lines: &p.trace.lines})
+		lists = append(lists, &traceList{Gen: p.run.histGen, Filter: p.run.filter, Lang: p.run.lang, From: from, To: min(from+traceAlign, n),
+			Newest: from+traceAlign >= n, d: &p.run.diagramState, lines: &p.trace.lines})
 	}
 	return app.Section().Class("trace").Aria("labelledby", "trace-heading").Body(
 		app.H2().ID("trace-heading").Text(uitext.Tr(p.run.lang, "Trace (the diagram as text)")),
-		app.If(skipped > 0, func() app.UI {
-			return app.P().Class("muted").Text(fmt.Sprintf(uitext.Tr(p.run.lang, "%d earlier events not listed; the export has them all."), skipped))
-		}),
+		// Always there, hidden until events are left out: coming and
+		// going, it moved the list's box after it one place, and go-app
+		// drew the box and all its lists anew.
+		app.P().Class("muted").Hidden(skipped == 0).Text(fmt.Sprintf(uitext.Tr(p.run.lang, "%d earlier events not listed; the export has them all."), skipped)),
 		// The list keeps its newest events in view by itself: a
 		// column-reverse box scrolls from its end, so no script reads its
 		// height (which would lay out the panel, skipped while off
@@ -180,13 +193,15 @@ func (p *playground) renderTrace() app.UI {
 }
 
 // traceList is the shown events From to To (numbered from 1) of the
-// history Gen, in language Lang.
+// history Gen, in language Lang. The newest list is drawn an item at a
+// time: a step adds or takes one of its items.
 type traceList struct {
 	app.Compo
 	Gen      int
 	Filter   diagram.Filter
 	Lang     string
 	From, To int
+	Newest   bool
 	d        *diagramState
 	lines    *traceLines
 }
@@ -207,6 +222,13 @@ func (t *traceList) Render() app.UI {
 		t.lines = new(traceLines) // a list drawn alone (warm.go)
 	}
 	t.lines.use(t.Gen, t.Lang)
+	if t.Newest {
+		items := make([]app.UI, 0, t.To-t.From)
+		for _, i := range rows[t.From:min(t.To, len(rows))] {
+			items = append(items, app.Raw(t.lines.item(i, t.drawItem)))
+		}
+		return app.Ol().Start(t.From + 1).Body(items...)
+	}
 	var b strings.Builder
 	b.WriteString(`<ol start="` + strconv.Itoa(t.From+1) + `">`)
 	for _, i := range rows[t.From:min(t.To, len(rows))] {

@@ -6,6 +6,8 @@ import (
 	"testing"
 
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
+
+	"txnlab/core/workload"
 )
 
 // The trace's lists draw each event once and keep its item (traceLines):
@@ -57,5 +59,54 @@ func TestTraceListsKeepNoItemOfAnotherHistoryOrLanguage(t *testing.T) {
 	kept, fresh = drawn()
 	if kept != fresh || kept == zombie {
 		t.Fatalf("in Chinese after English, the trace is not the Chinese one:\n%s\n%s", kept, fresh)
+	}
+}
+
+// A step that drops the trace's oldest list (its events past traceShown)
+// must leave every other list where it was among the box's children:
+// go-app matches children by position, and lists that all moved one
+// place were all drawn again, 200 items for the browser to parse in one
+// step of a long history.
+func TestTraceListsKeepTheirPlacesWhenTheOldestGoes(t *testing.T) {
+	p := newTestPlayground(t, "happy-path")
+	script := workload.Script(workload.ForMessages(400))
+	p.setEditor(ctx, script)
+	p.startLoad(ctx, script, nil)
+	p.run.filter.Replication = true
+	// places maps each list's first event to its place among the
+	// lists' box's children, the dropped lists' empty boxes included.
+	child := regexp.MustCompile(`<ol start="(\d+)"|<div class="trace-dropped">`)
+	places := func() map[string]int {
+		m := map[string]int{}
+		for i, c := range child.FindAllStringSubmatch(app.HTMLString(p.renderTrace()), -1) {
+			if c[1] != "" {
+				m[c[1]] = i
+			}
+		}
+		return m
+	}
+	moved, compared := 0, 0
+	for pos := 1; pos <= p.run.engine.Len() && compared < 200; pos++ {
+		p.run.engine.Seek(pos - 1)
+		before := places()
+		p.run.engine.Seek(pos)
+		after := places()
+		if _, whole := after["1"]; len(before) < traceShown/traceAlign || whole {
+			continue // nothing dropped yet
+		}
+		for start, at := range before {
+			if now, ok := after[start]; ok {
+				compared++
+				if now != at {
+					moved++
+				}
+			}
+		}
+	}
+	if compared == 0 {
+		t.Fatal("no step dropped a list: the history is too short for the test")
+	}
+	if moved != 0 {
+		t.Errorf("%d of %d lists moved to another place at a step", moved, compared)
 	}
 }
