@@ -448,3 +448,38 @@ func logCores(br *browser, k int, f func()) {
 		t.Logf("task %.1f ms (its CPU %.1f); CPU ms of each thread meanwhile: %s", tk.Dur/1000, tk.Tdur/1000, strings.Join(parts, ", "))
 	}
 }
+
+// TestProfileStepMarkup is a tool, not a test: with PROFILE=1 it steps a
+// history back 20 times and forward 20 times from its end, as
+// BenchmarkDiagramFrames does, and logs the markup the page put into the
+// document meanwhile (a MutationObserver: the nodes added and the length
+// of their markup), by what was added where. Unlike a task's time it is
+// the same at every run: what the browser had to parse, style and lay
+// out. PROFILE_SCENARIO=slug steps a library scenario instead of the
+// 10,000-message history.
+func TestProfileStepMarkup(t *testing.T) {
+	if os.Getenv("PROFILE") == "" {
+		t.Skip("PROFILE=1 to profile")
+	}
+	br := newBenchBrowser(t)
+	var n int
+	if slug := os.Getenv("PROFILE_SCENARIO"); slug != "" {
+		openScenario(br, slug)
+		n = runToEnd(br)
+		waitBackground(br)
+	} else {
+		n = openLongDiagram(br)
+	}
+	eval[bool](br, `(window.__markup = {nodes: 0, bytes: 0, by: {}}, new MutationObserver(ms => {
+		for (const m of ms) for (const a of m.addedNodes) {
+			const len = a.nodeType === 1 ? a.outerHTML.length : (a.textContent || "").length;
+			const where = m.target.getAttribute && (m.target.getAttribute("class") || m.target.id || m.target.tagName);
+			const k = (a.nodeType === 1 ? a.tagName + "." + (a.getAttribute("class") || "") : "#text") + " in " + where;
+			window.__markup.nodes++; window.__markup.bytes += len; window.__markup.by[k] = (window.__markup.by[k] || 0) + len;
+		}
+	}).observe(document.body, {childList: true, subtree: true}), true)`)
+	stepBackAndForth(br, n)
+	t.Logf("over 40 steps: %d nodes added, %d bytes of markup; the most by what went where:\n%s",
+		eval[int](br, `window.__markup.nodes`), eval[int](br, `window.__markup.bytes`),
+		eval[string](br, `Object.entries(window.__markup.by).sort((a, b) => b[1] - a[1]).slice(0, 12).map(e => e[1] + "\t" + e[0]).join("\n")`))
+}
