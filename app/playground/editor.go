@@ -406,8 +406,14 @@ type blockRows struct {
 	errLine, errCol int
 }
 
-// OnMount marks the executing line once the block is in the page.
-func (b *editorBlock) OnMount(ctx app.Context) { ctx.Defer(b.markCurrent) }
+// OnMount marks the executing line once the block is in the page. A
+// block just mounted has no mark to take away, so one without the line
+// (all but one of a long script's blocks) asks for nothing.
+func (b *editorBlock) OnMount(ctx app.Context) {
+	if b.Current != 0 {
+		ctx.Defer(b.markCurrent)
+	}
+}
 
 // OnUpdate marks the executing line again after the block is redrawn.
 func (b *editorBlock) OnUpdate(ctx app.Context) { ctx.Defer(b.markCurrent) }
