@@ -147,6 +147,20 @@ func TestStepThroughTheEndTxnPlayground(t *testing.T) {
 	b.waitFor("arrows drawn by the steps", `document.querySelectorAll(`+jsString(pg+` svg .arrow`)+`).length > `+strconv.Itoa(before))
 	b.click(pg + ` button[data-action="end"]`)
 	b.waitFor("an EndTxn arrow", `!!document.querySelector(`+jsString(pg+` svg .arrow[data-api="EndTxn"]`)+`)`)
+	// The diagram follows its newest row: at the end, the last arrow is
+	// inside the diagram's box, which the history overflows.
+	type box struct{ Overflows, LastInView bool }
+	b.waitFor("the diagram scrolled to its newest arrow", `(() => {
+		const d = document.querySelector(`+jsString(pg+` [id^="diagram-"]`)+`);
+		const arrows = d && d.querySelectorAll("svg .arrow");
+		if (!arrows || !arrows.length) return false;
+		const r = arrows[arrows.length - 1].getBoundingClientRect(), v = d.getBoundingClientRect();
+		return r.top >= v.top && r.bottom <= v.bottom;
+	})()`)
+	if got := eval[box](b, `(() => { const d = document.querySelector(`+jsString(pg+` [id^="diagram-"]`)+`);
+		return {Overflows: d.scrollHeight > d.clientHeight + 24, LastInView: d.scrollTop > 0}; })()`); !got.Overflows || !got.LastInView {
+		t.Errorf("the EndTxn playground's diagram: %+v, want a history taller than its box, scrolled down to the end", got)
+	}
 	// The facts are queries the engine's worker answers a reply later.
 	b.waitFor("the facts at the end", `document.querySelector(`+jsString(pg+` .facts`)+`)?.textContent.includes("CompleteAbort")`)
 	facts := b.text(pg + ` .facts`)
