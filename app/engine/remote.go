@@ -183,6 +183,8 @@ type remoteEngine struct {
 	// decoding decodes the history of reply decodingOf, a slice per Work.
 	decoding   *eventDecoder
 	decodingOf *reply
+	// decodingSteps are decodingOf's steps, read before its events.
+	decodingSteps []step
 
 	states map[int]*remoteState
 	// recv is the last state received, which the next is cut against
@@ -361,13 +363,9 @@ func (r *remoteEngine) ask(snap, viol bool) {
 
 func (r *remoteEngine) moved() { r.ask(true, false) }
 
-// install makes the history of a run's reply, whose events are evs and
-// names their table, the loaded one.
-func (r *remoteEngine) install(h *wireHistory, evs []sim.Event, names *sim.Names, gen int) error {
-	steps := make([]step, len(h.Steps))
-	for i, s := range h.Steps {
-		steps[i] = step{events: s.E, line: s.L, now: s.N, results: s.R, digest: s.D}
-	}
+// install makes the history of a run's reply, whose steps are steps,
+// its events evs and names their table, the loaded one.
+func (r *remoteEngine) install(h *wireHistory, steps []step, evs []sim.Event, names *sim.Names, gen int) error {
 	if len(steps) == 0 {
 		return errors.New("a history without steps")
 	}
@@ -490,27 +488,32 @@ func (r *remoteEngine) Work(budget time.Duration) (bool, error) {
 		// next call: a history of a few thousand events takes the
 		// page's thread longer than a frame to decode.
 		if r.decodingOf != m {
+			steps, err := m.Hist.Steps.steps()
 			n := 0
-			if k := len(m.Hist.Steps); k > 0 {
-				n = m.Hist.Steps[k-1].E
+			if k := len(steps); k > 0 {
+				n = steps[k-1].events
 			}
-			names, err := decodeNames(m.Hist.Names)
+			names, nerr := decodeNames(m.Hist.Names)
+			if err == nil {
+				err = nerr
+			}
 			if err != nil {
 				// The run is still to do: the engine on the page
 				// that takes over runs it (Link.Fail).
 				r.link.Fail(err)
 				return false, nil
 			}
-			r.decoding, r.decodingOf = newEventDecoder(m.Hist.Events.raw, n, names), m
+			r.decoding, r.decodingOf, r.decodingSteps = newEventDecoder(m.Hist.Events.raw, n, names), m, steps
 		}
 		finished, err := r.decoding.more(time.Now().Add(budget))
 		if err == nil && !finished {
 			return false, nil
 		}
 		evs, names := r.decoding.out, r.decoding.names
-		r.decoding, r.decodingOf = nil, nil
+		steps := r.decodingSteps
+		r.decoding, r.decodingOf, r.decodingSteps = nil, nil, nil
 		if err == nil {
-			err = r.install(m.Hist, evs, names, m.Gen)
+			err = r.install(m.Hist, steps, evs, names, m.Gen)
 		}
 		if err != nil {
 			// As above: the page runs the script itself.

