@@ -489,19 +489,19 @@ func (r *remoteEngine) Work(budget time.Duration) (bool, error) {
 		// page's thread longer than a frame to decode.
 		if r.decodingOf != m {
 			steps, err := m.Hist.Steps.steps()
-			n := 0
-			if k := len(steps); k > 0 {
-				n = steps[k-1].events
-			}
-			names, nerr := decodeNames(m.Hist.Names)
+			var names *sim.Names
 			if err == nil {
-				err = nerr
+				names, err = decodeNames(m.Hist.Names)
 			}
 			if err != nil {
 				// The run is still to do: the engine on the page
 				// that takes over runs it (Link.Fail).
 				r.link.Fail(err)
 				return false, nil
+			}
+			n := 0 // the events, the last step's trace length
+			if k := len(steps); k > 0 {
+				n = steps[k-1].events
 			}
 			r.decoding, r.decodingOf, r.decodingSteps = newEventDecoder(m.Hist.Events.raw, n, names), m, steps
 		}

@@ -125,6 +125,12 @@ func (p *diagramState) follow(ctx app.Context) {
 	p.scrollDiagram(ctx, p.scrollTop)
 }
 
+// mounted notes that the diagram's box was just put in the page, where
+// it is scrolled to its top: a scroll set there would lay out the whole
+// page (a lesson's, in the task of its playground's first run) for
+// nothing. Both playgrounds call it from their OnMount.
+func (p *diagramState) mounted() { p.domScrollTop = 0 }
+
 // scrollDiagram sets the diagram's scroll position right after the
 // render. Setting scrollTop lays the page out there (2-5 ms of a step's
 // task), but in the next animation frame it lost to scrolls made before

@@ -202,10 +202,7 @@ func (s *ScenarioPlayground) OnMount(ctx app.Context) {
 		s.run.reducedMotion = mq.Get("matches").Bool()
 	}
 	listenEngine(s.run.engine, func() { ctx.Dispatch(func(app.Context) {}) })
-	// A diagram just mounted is scrolled to its top, as the full
-	// playground's (OnMount there): setting it there after the first run
-	// laid out the whole lesson page inside that run's task.
-	s.run.domScrollTop = 0
+	s.run.mounted()
 	s.observe(ctx)
 }
 

@@ -313,9 +313,7 @@ func (p *playground) OnMount(ctx app.Context) {
 	// when it comes.
 	listenEngine(p.run.engine, func() { ctx.Dispatch(func(app.Context) {}) })
 	tuneGC()
-	// A diagram just mounted is scrolled to its top: setting it there
-	// would lay out the page being mounted for nothing.
-	p.run.domScrollTop = 0
+	p.run.mounted()
 	// Measured in the first frame, after its layout, rather than
 	// forcing one while the page is being mounted.
 	p.beforePaint(p.run.measureDiagram)
