@@ -36,3 +36,32 @@ func TestLabelsAreBuiltFromFields(t *testing.T) {
 		}
 	}
 }
+
+// fitTextByOne is fitText as it was first written, the definition the
+// one-pass version keeps: cut one character at a time until it fits.
+func fitTextByOne(s string, w int) string {
+	n := len([]rune(s))
+	for n > 2 && TextWidth(s) > w {
+		n--
+		s = Truncate(s, n)
+	}
+	return s
+}
+
+func TestFitTextCutsAsOneCharacterAtATime(t *testing.T) {
+	texts := []string{
+		"", "a", "ab", "abc", "…", "事务", "事务协调器",
+		"WriteTxnMarkers(markers=[pid=0 epoch=1 COMMIT orders-0 orders-1 orders-2 orders-3])",
+		"EndTxn → PRODUCER_FENCED",
+		"写入事务标记(生产者=0 纪元=1 提交 orders-0 orders-1)",
+		"mixed 混合 text with 宽 characters and ascii 🙂 emoji",
+		strings.Repeat("orders-12 ", 20),
+	}
+	for _, s := range texts {
+		for w := -1; w <= TextWidth(s)+10; w++ {
+			if got, want := fitText(s, w), fitTextByOne(s, w); got != want {
+				t.Fatalf("fitText(%q, %d) = %q, want %q", s, w, got, want)
+			}
+		}
+	}
+}
