@@ -7,11 +7,13 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/chromedp/cdproto/cdp"
+	"github.com/chromedp/cdproto/page"
 	"github.com/chromedp/cdproto/profiler"
 	"github.com/chromedp/chromedp"
 
@@ -491,4 +493,65 @@ func TestProfileStepMarkup(t *testing.T) {
 	t.Logf("over 40 steps: %d nodes added, %d bytes of markup; the most by what went where:\n%s",
 		eval[int](br, `window.__markup.nodes`), eval[int](br, `window.__markup.bytes`),
 		eval[string](br, `Object.entries(window.__markup.by).sort((a, b) => b[1] - a[1]).slice(0, 12).map(e => e[1] + "\t" + e[0]).join("\n")`))
+}
+
+// workerLog wraps the page's Worker constructor, before the page runs,
+// so that every message to and from the engine's worker is logged with
+// its time in window.__wlog ("→12.3 {op…" and "←15.0 {op… 12843 B"): a
+// move's worker round trip beside its drawing.
+const workerLog = `(() => {
+	const W = window.Worker;
+	window.__wlog = [];
+	window.Worker = function (url, opts) {
+		const w = new W(url, opts);
+		const post = w.postMessage.bind(w);
+		w.postMessage = (m, ...rest) => {
+			window.__wlog.push("→" + performance.now().toFixed(1) + " " + (typeof m === "string" ? m.slice(0, 60) : "(module)"));
+			return post(m, ...rest);
+		};
+		w.addEventListener("message", (m) => {
+			const d = m.data, s = typeof d === "string" ? d : new TextDecoder().decode(d.subarray(0, 60));
+			window.__wlog.push("←" + performance.now().toFixed(1) + " " + s.slice(0, 40) + " " + (d.length || d.byteLength) + " B");
+		});
+		return w;
+	};
+})()`
+
+// TestProfileScrubWorker is a tool, not a test: with PROFILE=1 it scrubs
+// a 10,000-event history from its end as BenchmarkSeek's drag does and,
+// for each move whose state came later than SLOW ms (70 unless set),
+// logs the page's long animation frames (their scripts and forced
+// layouts) and the messages to and from the engine's worker: whether
+// the page drew slowly or waited for the worker's state.
+func TestProfileScrubWorker(t *testing.T) {
+	if os.Getenv("PROFILE") == "" {
+		t.Skip("PROFILE=1 to profile")
+	}
+	slow := 70.0
+	if s, err := strconv.ParseFloat(os.Getenv("SLOW"), 64); err == nil {
+		slow = s
+	}
+	br := newBenchBrowser(t)
+	if _, err := chromedp.Call(br.ctx, page.AddScriptToEvaluateOnNewDocument, page.AddScriptToEvaluateOnNewDocumentParams{Source: workerLog}); err != nil {
+		t.Fatal(err)
+	}
+	br.open("/playground")
+	waitIdle(br)
+	n, _ := pasteScript(br, workload.Script(events10k))
+	br.click(button("Run to end"))
+	waitPosition(br, n)
+	waitBackground(br)
+	eval[any](br, `window.__loaf = []; new PerformanceObserver(l => { for (const e of l.getEntries()) window.__loaf.push(e.toJSON()); }).observe({type: "long-animation-frame"}); 1`)
+	for k := 1; k <= 60; k++ {
+		i := n - k*n/60
+		eval[any](br, `window.__loaf.length = 0; window.__wlog.length = 0; window.__t0 = performance.now(); 1`)
+		tm := measure2(br, fmt.Sprintf(`const r = document.querySelector("#scrubber"); r.value = %d; r.dispatchEvent(new Event("input", {bubbles: true}))`, i),
+			fmt.Sprintf(`__positionIs(%d)`, i), fmt.Sprintf(`__shows(%d)`, i))
+		if tm.Paint < slow {
+			continue
+		}
+		frames := eval[string](br, `JSON.stringify(window.__loaf.map(e => ({ms: Math.round(e.duration), blocking: Math.round(e.blockingDuration), scripts: e.scripts.map(s => s.invoker + " " + Math.round(s.duration) + " ms, forced layout " + Math.round(s.forcedStyleAndLayoutDuration))})))`)
+		msgs := eval[string](br, `"from " + window.__t0.toFixed(1) + ": " + window.__wlog.join("; ")`)
+		t.Logf("move %d to %d: position %.0f ms, state %.0f ms\n  long frames: %s\n  worker: %s", k, i, tm.First, tm.Paint, frames, msgs)
+	}
 }
