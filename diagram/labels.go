@@ -106,10 +106,11 @@ func cellsWidth(cells int) int { return int(float64(cells)*charWidth + 0.5) }
 
 // fitText cuts s (marking the cut) so that it is at most w wide: the
 // longest start of s that fits with the mark "…", and at least its first
-// character, as Truncate writes it. One pass: a label of a WriteTxnMarkers
-// naming many partitions is hundreds of characters, and cutting it one
-// character at a time, measuring it whole each time, was 12 ms of a step
-// back's task (TestProfileMoves, the wasm built with names).
+// character, as Truncate writes it. One pass: cutting a label one
+// character at a time and measuring it whole after each cut took 38 µs
+// under Node for a 58-character label fitted to 200 px, and the arrows a
+// step back drew spent 12 ms of its task there (a CPU profile of the
+// page, the wasm built with names; BENCHMARKS.md, 2026-12-07).
 func fitText(s string, w int) string {
 	if TextWidth(s) <= w {
 		return s
