@@ -141,6 +141,12 @@ func measure2(b *browser, act, first, done string) timing {
 	return eval[timing](b, `window.__measure(() => { `+act+` }, () => `+done+`, () => `+first+`)`, chromedp.EvalAwaitPromise)
 }
 
+// scrubTo is the script that moves the playground's scrubber to position
+// i as a drag does: the value set, then its input event.
+func scrubTo(i int) string {
+	return fmt.Sprintf(`const r = document.querySelector("#scrubber"); r.value = %d; r.dispatchEvent(new Event("input", {bubbles: true}))`, i)
+}
+
 // loadHistory opens the playground, types src into the editor and waits
 // until the page has run it, at position 0.
 func loadHistory(b *browser, src string) (steps int) {
@@ -385,7 +391,7 @@ func BenchmarkSeek(b *testing.B) {
 			time.Sleep(150 * time.Millisecond) // a learner's pace
 		}
 		seekTo := func(i int) {
-			t := measure2(br, fmt.Sprintf(`const r = document.querySelector("#scrubber"); r.value = %d; r.dispatchEvent(new Event("input", {bubbles: true}))`, i),
+			t := measure2(br, scrubTo(i),
 				fmt.Sprintf(`__positionIs(%d)`, i), fmt.Sprintf(`__shows(%d)`, i))
 			scrubPos, scrub = append(scrubPos, t.First), append(scrub, t.Paint)
 		}
@@ -743,7 +749,7 @@ func BenchmarkMemory(b *testing.B) {
 		}
 		for _, f := range []float64{0.5, 0.1, 0.9} {
 			i := int(f * float64(n))
-			eval[bool](br, fmt.Sprintf(`(() => { const r = document.querySelector("#scrubber"); r.value = %d; r.dispatchEvent(new Event("input", {bubbles: true})); return true })()`, i))
+			eval[bool](br, `(() => { `+scrubTo(i)+`; return true })()`)
 			waitPosition(br, i)
 		}
 		waitBackground(br)

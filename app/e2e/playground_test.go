@@ -281,7 +281,7 @@ func TestStepAdvancesTheDiagramAndStepBackUndoesIt(t *testing.T) {
 	}
 
 	// The scrubber seeks anywhere.
-	eval[bool](b, `(() => { const r = document.querySelector("#scrubber"); r.value = 7; r.dispatchEvent(new Event("input", {bubbles: true})); return true })()`)
+	eval[bool](b, `(() => { `+scrubTo(7)+`; return true })()`)
 	waitPosition(b, 7)
 }
 

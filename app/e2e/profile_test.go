@@ -62,7 +62,7 @@ func TestProfileMoves(t *testing.T) {
 	prof("scrub", func() {
 		for k := 1; k <= 60; k++ {
 			i := n - k*n/60
-			tm := measure2(br, fmt.Sprintf(`const r = document.querySelector("#scrubber"); r.value = %d; r.dispatchEvent(new Event("input", {bubbles: true}))`, i),
+			tm := measure2(br, scrubTo(i),
 				fmt.Sprintf(`__positionIs(%d)`, i), fmt.Sprintf(`__shows(%d)`, i))
 			tp, tf = append(tp, tm.First), append(tf, tm.Paint)
 		}
@@ -545,7 +545,7 @@ func TestProfileScrubWorker(t *testing.T) {
 	for k := 1; k <= 60; k++ {
 		i := n - k*n/60
 		eval[any](br, `window.__loaf.length = 0; window.__wlog.length = 0; window.__t0 = performance.now(); 1`)
-		tm := measure2(br, fmt.Sprintf(`const r = document.querySelector("#scrubber"); r.value = %d; r.dispatchEvent(new Event("input", {bubbles: true}))`, i),
+		tm := measure2(br, scrubTo(i),
 			fmt.Sprintf(`__positionIs(%d)`, i), fmt.Sprintf(`__shows(%d)`, i))
 		if tm.Paint < slow {
 			continue
