@@ -149,7 +149,7 @@ func TestStepThroughTheEndTxnPlayground(t *testing.T) {
 	b.waitFor("an EndTxn arrow", `!!document.querySelector(`+jsString(pg+` svg .arrow[data-api="EndTxn"]`)+`)`)
 	// The diagram follows its newest row: at the end, the last arrow is
 	// inside the diagram's box, which the history overflows.
-	type box struct{ Overflows, LastInView bool }
+	type box struct{ Overflows, ScrolledDown bool }
 	b.waitFor("the diagram scrolled to its newest arrow", `(() => {
 		const d = document.querySelector(`+jsString(pg+` [id^="diagram-"]`)+`);
 		const arrows = d && d.querySelectorAll("svg .arrow");
@@ -158,7 +158,7 @@ func TestStepThroughTheEndTxnPlayground(t *testing.T) {
 		return r.top >= v.top && r.bottom <= v.bottom;
 	})()`)
 	if got := eval[box](b, `(() => { const d = document.querySelector(`+jsString(pg+` [id^="diagram-"]`)+`);
-		return {Overflows: d.scrollHeight > d.clientHeight + 24, LastInView: d.scrollTop > 0}; })()`); !got.Overflows || !got.LastInView {
+		return {Overflows: d.scrollHeight > d.clientHeight + 24, ScrolledDown: d.scrollTop > 0}; })()`); !got.Overflows || !got.ScrolledDown {
 		t.Errorf("the EndTxn playground's diagram: %+v, want a history taller than its box, scrolled down to the end", got)
 	}
 	// The facts are queries the engine's worker answers a reply later.
