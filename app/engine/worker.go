@@ -188,6 +188,38 @@ type Server struct {
 	used []int
 	// explorers are the explorations in progress, by the page's id.
 	explorers map[int]*exploring
+	// movedAt is when the page last asked for a position's state or
+	// said where it is: the learner is stepping or scrubbing.
+	movedAt time.Time
+	// background is whether the work Work left is only background
+	// work (Idle: checkpoints, warm states).
+	background bool
+}
+
+// While the learner moves, the worker does its background work in
+// slices spaced moveRest apart (a quarter of its time), until moveQuiet
+// after the last move; a move the page asks for, a run, an exploration
+// are served at once whatever the spacing. On a machine of two cores the
+// page's main thread, its compositor and the worker share them: a worker
+// replaying checkpoints at full speed while the learner scrubbed or
+// stepped back made the page's frames wait for a core (BENCHMARKS.md,
+// "The worker rests while the learner moves": BenchmarkSeek's slowest
+// step back and slowest scrub fell by about a third). The checkpoints
+// then come later, which costs a scrub's median a few milliseconds.
+const (
+	moveQuiet = 300 * time.Millisecond
+	moveRest  = 24 * time.Millisecond
+)
+
+// Rest is how long the worker may wait before its next slice of work
+// when work remains: moveRest while the learner moves and only
+// background work is left, else a millisecond (a turn of the event
+// loop, for the page's next message).
+func (s *Server) Rest() time.Duration {
+	if s.background && time.Since(s.movedAt) < moveQuiet {
+		return moveRest
+	}
+	return time.Millisecond
 }
 
 // served is one playground's engine in the worker.
@@ -247,6 +279,9 @@ func (s *Server) Receive(msg []byte) {
 	if err := json.Unmarshal(msg, &r); err != nil {
 		return // not ours: the page only sends requests
 	}
+	if r.Op == "state" || r.Op == "at" {
+		s.movedAt = time.Now()
+	}
 	s.queue = append(s.queue, r)
 }
 
@@ -280,6 +315,7 @@ func (s *Server) engine(id int) *served {
 // any work remains.
 func (s *Server) Work(budget time.Duration) bool {
 	start := time.Now()
+	s.background = false
 	q := s.queue
 	s.queue = nil
 	last := map[int]int{} // engine → index of its last state request
@@ -364,9 +400,11 @@ func (s *Server) Work(budget time.Duration) bool {
 		}
 		left := budget - time.Since(start)
 		if left <= 0 {
+			s.background = true
 			return true
 		}
 		if sv.e.Idle(left) {
+			s.background = true
 			return true
 		}
 		sv.idler = false

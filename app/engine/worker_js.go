@@ -89,8 +89,11 @@ func ServeWorker(warm Warm) {
 				posted = time.Now()
 			}
 			// Give the event loop a turn: the page's next move may be
-			// waiting.
-			time.Sleep(time.Millisecond)
+			// waiting. (A message cuts a longer rest short.)
+			select {
+			case <-wake:
+			case <-time.After(srv.Rest()):
+			}
 			continue
 		}
 		if asked {
