@@ -50,9 +50,9 @@ func TestServerRestsBetweenBackgroundSlicesWhileTheLearnerMoves(t *testing.T) {
 		}
 	}
 
-	ask(request{Op: "run", Eng: 1, ID: 1, Script: workload.Script(workload.ForEvents(3000))})
+	ask(request{Op: "run", Eng: 1, ID: 1, Script: workload.Script(workload.ForEvents(10000))})
 	if !s.Work(time.Millisecond) {
-		t.Fatal("a run of 3,000 events was done within a millisecond")
+		t.Fatal("a run of 10,000 events was done within a millisecond")
 	}
 	if got := s.Rest(); got != time.Millisecond {
 		t.Errorf("during a run the worker rests %v between slices, want 1ms", got)
@@ -102,9 +102,9 @@ func TestServerRestsBetweenBackgroundSlicesWhileTheLearnerMoves(t *testing.T) {
 
 	// A new run while the learner moves is not held back.
 	ask(request{Op: "state", Eng: 1, Gen: gen, Pos: steps / 3, Snap: true})
-	ask(request{Op: "run", Eng: 1, ID: 2, Script: workload.Script(workload.ForEvents(3000)) + "\n# edited\n"})
+	ask(request{Op: "run", Eng: 1, ID: 2, Script: workload.Script(workload.ForEvents(10000)) + "\n# edited\n"})
 	if !s.Work(time.Millisecond) {
-		t.Fatal("a run of 3,000 events was done within a millisecond")
+		t.Fatal("a run of 10,000 events was done within a millisecond")
 	}
 	if got := s.Rest(); got != time.Millisecond {
 		t.Errorf("during a run asked for while the learner moves the worker rests %v, want 1ms", got)
