@@ -398,12 +398,7 @@ func (s *Server) Work(budget time.Duration) bool {
 		if !ok || !sv.idler {
 			continue
 		}
-		left := budget - time.Since(start)
-		if left <= 0 {
-			s.background = true
-			return true
-		}
-		if sv.e.Idle(left) {
+		if left := budget - time.Since(start); left <= 0 || sv.e.Idle(left) {
 			s.background = true
 			return true
 		}
