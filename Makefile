@@ -121,8 +121,8 @@ test-core:
 test-wasm:
 	GOOS=js GOARCH=wasm $(GO) test ./core/... ./lessons/answer/
 	@# The page's reading of a history's events (app/engine/wire_fast.go),
-	@# as the browser runs it.
-	GOOS=js GOARCH=wasm $(GO) test -run 'ByHand|Escaped|InvalidBody|LeftToJSON|Repeated|FuzzEventDecoder|FuzzDecodeWireEvent|FuzzScanBody' ./app/engine/
+	@# as the browser runs it, and the worker's own loop (ServeWorker).
+	GOOS=js GOARCH=wasm $(GO) test -run 'ByHand|Escaped|InvalidBody|LeftToJSON|Repeated|FuzzEventDecoder|FuzzDecodeWireEvent|FuzzScanBody|ServeWorker' ./app/engine/
 
 # The UI's components natively (go-app's test engine), the UI's house
 # (app/filegraph), the server: every package under app/ but the browser's.

@@ -206,17 +206,19 @@ type Server struct {
 // "The worker rests while the learner moves": BenchmarkSeek's slowest
 // step back and slowest scrub fell by about a third). The checkpoints
 // then come later, which costs a scrub's median a few milliseconds.
-const (
-	moveQuiet = 300 * time.Millisecond
-	moveRest  = 24 * time.Millisecond
-)
+const moveQuiet = 300 * time.Millisecond
+
+// moveRest is a variable only so that a test can make it an hour: a
+// move must still be answered at once (a message cuts a rest short).
+var moveRest = 24 * time.Millisecond
 
 // Rest is how long the worker may wait before its next slice of work
 // when work remains: moveRest while the learner moves and only
 // background work is left, else a millisecond (a turn of the event
-// loop, for the page's next message).
+// loop, for the page's next message). A message already queued is never
+// made to wait, however it got there.
 func (s *Server) Rest() time.Duration {
-	if s.background && time.Since(s.movedAt) < moveQuiet {
+	if s.background && len(s.queue) == 0 && time.Since(s.movedAt) < moveQuiet {
 		return moveRest
 	}
 	return time.Millisecond

@@ -21,6 +21,10 @@ const warmPageAfter = time.Second
 // busyEvery is how often a worker at work says so (Link.Stalled).
 const busyEvery = time.Second
 
+// resting, when set (by a test), is told each rest between two slices
+// of work before it begins.
+var resting func(time.Duration)
+
 // InWorker reports whether this program runs in a Web Worker (no
 // document): web/engine-worker.js starts the same app.wasm as the page,
 // which then serves the engines instead of showing the UI.
@@ -90,9 +94,13 @@ func ServeWorker(warm Warm) {
 			}
 			// Give the event loop a turn: the page's next move may be
 			// waiting. (A message cuts a longer rest short.)
+			rest := srv.Rest()
+			if resting != nil {
+				resting(rest)
+			}
 			select {
 			case <-wake:
-			case <-time.After(srv.Rest()):
+			case <-time.After(rest):
 			}
 			continue
 		}

@@ -94,6 +94,17 @@ func TestServerRestsBetweenBackgroundSlicesWhileTheLearnerMoves(t *testing.T) {
 		t.Errorf("right after a move the worker rests %v between background slices, want %v", got, moveRest)
 	}
 
+	// A message already queued is not made to wait.
+	ask(request{Op: "state", Eng: 1, Gen: gen, Pos: steps / 4, Snap: true})
+	if got := s.Rest(); got != time.Millisecond {
+		t.Errorf("with a move queued the worker rests %v, want 1ms", got)
+	}
+	more = s.Work(8 * time.Millisecond)
+	s.movedAt = time.Now()
+	if !more || s.Rest() != moveRest {
+		t.Fatalf("after the queued move: background work left %v, rest %v, want %v", more, s.Rest(), moveRest)
+	}
+
 	// A while after the last move, full speed again.
 	s.movedAt = time.Now().Add(-moveQuiet)
 	if got := s.Rest(); got != time.Millisecond {
