@@ -123,6 +123,8 @@ test-wasm:
 	@# The page's reading of a history's events (app/engine/wire_fast.go),
 	@# as the browser runs it, and the worker's own loop (ServeWorker).
 	GOOS=js GOARCH=wasm $(GO) test -run 'ByHand|Escaped|InvalidBody|LeftToJSON|Repeated|FuzzEventDecoder|FuzzDecodeWireEvent|FuzzScanBody|ServeWorker' ./app/engine/
+	@# The page's idle collections (app/browser/collect.go).
+	GOOS=js GOARCH=wasm $(GO) test ./app/browser/
 
 # The UI's components natively (go-app's test engine), the UI's house
 # (app/filegraph), the server: every package under app/ but the browser's.

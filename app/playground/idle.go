@@ -1,8 +1,6 @@
 package playground
 
 import (
-	"runtime/debug"
-	"sync"
 	"time"
 
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
@@ -61,26 +59,6 @@ const (
 	restSlice = 10 * time.Millisecond
 	restAfter = 400 * time.Millisecond
 )
-
-// The garbage collector runs on the page's one thread: a cycle marks the
-// whole heap in one go, a frame the page may miss (about 130 ms for a
-// history of 28,000 events while the page kept its messages decoded; 3
-// to 4 ms under Node for the page's side of it since they stay encoded,
-// app/engine's BenchmarkRemoteMark). The simulation allocates fast, so at Go's
-// default pace (GOGC 100) replays collect often; the browser collects
-// half as often, within a bound on the heap.
-const (
-	browserGCPercent   = 200
-	browserMemoryLimit = 128 << 20
-)
-
-// tuneGC sets the browser's pace of collection (once, in the browser).
-var tuneGC = sync.OnceFunc(func() {
-	if app.IsClient {
-		debug.SetGCPercent(browserGCPercent)
-		debug.SetMemoryLimit(browserMemoryLimit)
-	}
-})
 
 // progressive reports whether the loaded history is shown progressively.
 func (p *playground) progressive() bool {

@@ -312,7 +312,6 @@ func (p *playground) OnMount(ctx app.Context) {
 	// The engine's worker answers a move's state a reply later: draw it
 	// when it comes.
 	listenEngine(p.run.engine, func() { ctx.Dispatch(func(app.Context) {}) })
-	tuneGC()
 	p.run.mounted()
 	// Measured in the first frame, after its layout, rather than
 	// forcing one while the page is being mounted.

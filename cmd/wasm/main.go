@@ -13,6 +13,7 @@ import (
 
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 
+	"txnlab/app/browser"
 	"txnlab/app/engine"
 	"txnlab/app/pages"
 	"txnlab/app/playground"
@@ -28,6 +29,7 @@ func main() {
 	site.ListenForPanics()
 	dropFinalSlash()
 	playground.StartFirstRun()
+	browser.CollectWhenIdle()
 	app.RunWhenOnBrowser()
 }
 
