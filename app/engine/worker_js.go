@@ -25,6 +25,22 @@ const busyEvery = time.Second
 // of work before it begins.
 var resting func(time.Duration)
 
+// MessageBytes is what a message between the page and the worker
+// carries: the bytes of a Uint8Array (the engine's replies,
+// ServeWorker) or of a string (what web/engine-worker.js says by itself,
+// the page's requests); nil for anything else.
+func MessageBytes(d js.Value) []byte {
+	switch {
+	case d.Type() == js.TypeString:
+		return []byte(d.String())
+	case d.InstanceOf(js.Global().Get("Uint8Array")):
+		b := make([]byte, d.Length())
+		js.CopyBytesToGo(b, d)
+		return b
+	}
+	return nil
+}
+
 // InWorker reports whether this program runs in a Web Worker (no
 // document): web/engine-worker.js starts the same app.wasm as the page,
 // which then serves the engines instead of showing the UI.

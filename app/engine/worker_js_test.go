@@ -48,13 +48,7 @@ func TestServeWorkerAnswersAMoveDuringARest(t *testing.T) {
 			self.Set("workerPosted", js.Undefined())
 			for i := 0; posted.Truthy() && i < posted.Length(); i++ {
 				v := posted.Index(i)
-				var b []byte
-				if v.Type() == js.TypeString {
-					b = []byte(v.String())
-				} else {
-					b = make([]byte, v.Length())
-					js.CopyBytesToGo(b, v)
-				}
+				b := MessageBytes(v)
 				var r reply
 				if err := decodeReply(b, &r); err != nil {
 					t.Fatalf("a reply that does not decode: %v", err)

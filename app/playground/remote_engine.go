@@ -89,17 +89,8 @@ var PageLink = sync.OnceValue(func() *engine.Link {
 	// The engine's replies come as bytes (engine.ServeWorker); what the
 	// worker's script says by itself (its fail, web/engine-worker.js) as
 	// a string.
-	uint8Array := g.Get("Uint8Array")
 	receive := func(d js.Value) {
-		var msg []byte
-		switch {
-		case d.Type() == js.TypeString:
-			msg = []byte(d.String())
-		case d.InstanceOf(uint8Array):
-			msg = make([]byte, d.Length())
-			js.CopyBytesToGo(msg, d)
-		}
-		if msg != nil {
+		if msg := engine.MessageBytes(d); msg != nil {
 			link.Receive(msg)
 			if link.Fault() != nil {
 				fellBack()
