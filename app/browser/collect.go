@@ -103,4 +103,9 @@ func CollectWhenIdle() {
 		return nil
 	})
 	win.Call("setTimeout", ask, idleCollectEvery)
+	// Said on the page (data-idle-collect) for the browser tests: the
+	// page looks for idle moments to collect in.
+	if doc := win.Get("document"); doc.Truthy() {
+		doc.Get("documentElement").Get("dataset").Set("idleCollect", "on")
+	}
 }
