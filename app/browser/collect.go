@@ -14,11 +14,11 @@ import (
 // lands in a learner's step, a click or a frame of the diagram's
 // scrolling and lengthens it (3.4 and 3.8 ms of marking inside step
 // tasks of 20.6 and 23.5 ms on a 10,000-event history's page, as
-// profiled). When the browser says it is
-// idle, with room for a collection, and the heap has grown to most of
-// the collector's next goal, the page collects there instead, so that the
-// next moves find the collector's work done (BENCHMARKS.md, "The page
-// collects when idle").
+// profiled). When the browser says it is idle, with room for a
+// collection, and the heap has grown to most of the collector's next
+// goal, the page collects there instead, so that the next moves find
+// the collector's work done (BENCHMARKS.md, "The page collects when
+// idle").
 const (
 	// idleCollectRoom is the idle time, in ms, a collection needs
 	// before the browser's next frame or task.
@@ -35,6 +35,10 @@ const (
 	// learner who moves again at once finds no collection in the way.
 	idleCollectEvery = 250
 )
+
+// InputEvents are the kinds of event, as the browser counts them
+// (performance.eventCounts), that tell the page a learner is at work.
+var InputEvents = []string{"pointerdown", "keydown", "click", "input", "wheel"}
 
 // The simulation allocates fast, so at Go's default pace (GOGC 100) a
 // page that replays a history or decodes a lesson's sixteen runs collects
@@ -73,7 +77,7 @@ func CollectWhenIdle() {
 		return
 	}
 	inputs := func() (n int) {
-		for _, ev := range []string{"pointerdown", "keydown", "click", "input", "wheel"} {
+		for _, ev := range InputEvents {
 			if c := counts.Call("get", ev); c.Truthy() {
 				n += c.Int()
 			}

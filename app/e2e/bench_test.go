@@ -22,6 +22,7 @@ import (
 	"github.com/chromedp/cdproto/tracing"
 	"github.com/chromedp/chromedp"
 
+	appbrowser "txnlab/app/browser"
 	"txnlab/app/server"
 	"txnlab/core/workload"
 	"txnlab/lessons"
@@ -47,8 +48,20 @@ var (
 
 // instrument is evaluated in the page before its own scripts: it keeps
 // the WebAssembly instance's memory where the memory benchmark can read its
-// size, and defines the measuring helpers.
-const instrument = `(() => {
+// size, counts the benchmarks' scripted moves as the learner's input, and
+// defines the measuring helpers.
+var instrument = strings.Replace(instrumentScript, "INPUT_EVENTS", jsStrings(appbrowser.InputEvents), 1)
+
+// jsStrings is a JavaScript array of ss.
+func jsStrings(ss []string) string {
+	quoted := make([]string, len(ss))
+	for i, s := range ss {
+		quoted[i] = jsString(s)
+	}
+	return "[" + strings.Join(quoted, ", ") + "]"
+}
+
+const instrumentScript = `(() => {
 	// go-app's loader compiles the module, then instantiates it (the
 	// page's worker gets the module: third_party/go-app, scripts.go).
 	const inst = WebAssembly.instantiate;
@@ -67,7 +80,7 @@ const instrument = `(() => {
 	// would between a learner's.
 	if (performance.eventCounts) {
 		const real = performance.eventCounts, scripted = new Map();
-		for (const kind of ["pointerdown", "keydown", "click", "input", "wheel"]) {
+		for (const kind of INPUT_EVENTS) {
 			addEventListener(kind, e => { if (!e.isTrusted) scripted.set(kind, (scripted.get(kind) || 0) + 1); }, true);
 		}
 		const counts = {get: kind => (real.get(kind) || 0) + (scripted.get(kind) || 0)};
