@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"net"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"slices"
 	"sort"
@@ -810,6 +811,14 @@ func BenchmarkLessonTextPainted(b *testing.B) {
 	if skipReason != "" {
 		b.Skip(skipReason)
 	}
+	// Every Chinese reader's system has a font with Han glyphs; without
+	// one each character is a fallback search that finds nothing, drawn
+	// as a box, and the paint would measure that.
+	fonts := hanFonts()
+	if fonts == "" {
+		b.Fatal("no font with Han glyphs (fc-list :lang=zh): .ci/deps installs fonts-wqy-microhei, which app.css names")
+	}
+	b.Logf("fonts with Han glyphs: %s", fonts)
 	const loads = 5
 	var paints, starts, floors []float64
 	for b.Loop() {
@@ -1061,4 +1070,14 @@ func BenchmarkTypingInALongScript(b *testing.B) {
 			b.Fatalf("%d of %d typed characters are in the script", got, keys)
 		}
 	}
+}
+
+// hanFonts are the families of the system's fonts with Han glyphs, as
+// fontconfig (which Chromium asks on Linux) lists them; "" when none.
+func hanFonts() string {
+	out, err := exec.Command("fc-list", ":lang=zh", "family").Output()
+	if err != nil {
+		return ""
+	}
+	return strings.Join(strings.Fields(string(out)), " ")
 }
