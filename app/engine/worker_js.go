@@ -25,6 +25,10 @@ const busyEvery = time.Second
 // of work before it begins.
 var resting func(time.Duration)
 
+// uint8Array is the Uint8Array constructor, looked up once: each lookup
+// makes a js.Value with a finalizer, and MessageBytes runs per message.
+var uint8Array = js.Global().Get("Uint8Array")
+
 // MessageBytes is what a message between the page and the worker
 // carries: the bytes of a Uint8Array (the engine's replies,
 // ServeWorker) or of a string (what web/engine-worker.js says by itself,
@@ -33,7 +37,7 @@ func MessageBytes(d js.Value) []byte {
 	switch {
 	case d.Type() == js.TypeString:
 		return []byte(d.String())
-	case d.InstanceOf(js.Global().Get("Uint8Array")):
+	case d.InstanceOf(uint8Array):
 		b := make([]byte, d.Length())
 		js.CopyBytesToGo(b, d)
 		return b
