@@ -246,3 +246,39 @@ func TestEngineIdleEnds(t *testing.T) {
 		}
 	}
 }
+
+// TestReplaysFollowTheHistory: a session replayed to a position (a move
+// back, a checkpoint built in the background) reads the history's events
+// rather than recording its own (sim.Trace.Follow), so a scrub does not
+// allocate a second trace for every replay; and the state it gives is
+// still the reference's.
+func TestReplaysFollowTheHistory(t *testing.T) {
+	src := workload.Script(workload.ForEvents(3000))
+	ref := referenceOf(t, src)
+	e := newSessionEngine()
+	if err := e.Load(src); err != nil {
+		t.Fatal(err)
+	}
+	n := e.Len()
+	for _, i := range []int{n - 1, n / 2, n / 3} {
+		e.Seek(i)
+		s := e.sessionAt(i, i)
+		trace := &s.Cluster.World.Trace
+		if k := trace.Len() - 1; trace.At(k) != &e.events[k] {
+			t.Errorf("at step %d the replayed session recorded its own event %d rather than follow the history's", i, k)
+		}
+		if got := e.Snapshot(); !reflect.DeepEqual(got, ref.snaps[i]) {
+			t.Errorf("the state at step %d differs from the reference's", i)
+		}
+	}
+	for e.Idle(time.Second) {
+	}
+	for _, p := range e.pool {
+		if p.s.Cluster == nil {
+			continue
+		}
+		if trace := &p.s.Cluster.World.Trace; trace.Len() > 0 && trace.At(trace.Len()-1) != &e.events[trace.Len()-1] {
+			t.Errorf("the checkpoint at step %d recorded its own events", p.step)
+		}
+	}
+}

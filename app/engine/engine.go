@@ -540,6 +540,7 @@ func (e *sessionEngine) sessionAt(i, keepFrom int) *scenario.Session {
 	var kept time.Duration
 	for best.step < i && !best.s.Done() {
 		best.s.StepVisible()
+		e.follow(best.s)
 		best.step++
 		if best.step >= keepFrom && best.step < i && kept < replayKeepBudget {
 			if _, ok := e.states[best.step]; !ok {
@@ -577,6 +578,15 @@ func (e *sessionEngine) share(p *parked) {
 	w := p.s.Cluster.World
 	if n := e.steps[p.step].events; w.Trace.Len() == n && n <= len(e.events) {
 		w.Trace.ShareWith(e.events)
+	}
+}
+
+// follow has a replaying session's trace take the history's events
+// rather than record its own (sim.Trace.Follow), once its cluster, and
+// so its trace, exists: a replay is the history's run again.
+func (e *sessionEngine) follow(s *scenario.Session) {
+	if s.Cluster != nil {
+		s.Cluster.World.Trace.Follow(e.events)
 	}
 }
 
@@ -638,7 +648,9 @@ func (e *sessionEngine) Idle(budget time.Duration) bool {
 		}
 		b := e.build
 		for b.step < e.buildTo && !b.s.Done() {
-			if !b.s.StepVisibleSome(idleEvents) {
+			more := b.s.StepVisibleSome(idleEvents)
+			e.follow(b.s)
+			if !more {
 				if time.Since(start) >= budget {
 					return true
 				}

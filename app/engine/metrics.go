@@ -72,6 +72,7 @@ func (e *sessionEngine) workMetrics(budget time.Duration) bool {
 	start := time.Now()
 	for n := 1; j.s != nil && !j.s.Done(); n++ {
 		j.s.Step()
+		e.follow(j.s)
 		if c := j.s.Cluster; c != nil {
 			if c.World.Trace.Len() > len(e.events) {
 				break // past where the history was cut

@@ -288,6 +288,15 @@ func (s *blocks[T]) push() *T {
 	return p
 }
 
+// skip appends an element that is never read (its block is made only
+// if a later push needs it).
+func (s *blocks[T]) skip() {
+	if c := s.n / traceChunk; c == len(s.b) {
+		s.b = append(s.b, nil)
+	}
+	s.n++
+}
+
 // at is element i.
 func (s *blocks[T]) at(i int) *T { return &s.b[i/traceChunk][i%traceChunk] }
 
@@ -419,8 +428,47 @@ func (t *Trace) ShareWith(history []Event) {
 	}
 }
 
+// Follow is ShareWith for a replay: history is the run this trace's
+// session replays (the same script and seed), so each event it records
+// at an index history has equals history's. The trace keeps no record
+// of those, as ShareWith, and does not build one either: a replay to a
+// position, which the playground's engine makes at every move back and
+// for every checkpoint, allocated a record block per 1,024 events only to
+// drop it at the end (a quarter of what a scrub allocated in the
+// engine's worker). Each event recorded meanwhile is checked against
+// history's by its kind, time, message, nodes and offset; at the first
+// that differs, the trace stops following and records from there on.
+// Past history's end it records as before.
+func (t *Trace) Follow(history []Event) {
+	if len(history) <= len(t.shared) || t.n > len(history) {
+		return
+	}
+	t.ShareWith(history)
+	if len(t.shared) < t.n {
+		return // ShareWith declined: the trace holds events history lacks
+	}
+	t.shared = history[:len(history):len(history)]
+}
+
+// follows reports whether e, recorded at index t.n, is the followed
+// history's event there (Follow), and counts it if so.
+func (t *Trace) follows(e *Event) bool {
+	h := &t.shared[t.n]
+	if h.Kind != e.Kind || h.At != e.At || h.MsgID != e.MsgID || h.Node != e.Node ||
+		h.Peer != e.Peer || h.Offset != e.Offset {
+		t.shared = t.shared[:t.n:t.n] // a different run: record from here
+		return false
+	}
+	t.recs.skip()
+	t.n++
+	return true
+}
+
 // add appends e, whose Index is its place: Len before the call.
 func (t *Trace) add(e *Event) {
+	if t.n < len(t.shared) && t.follows(e) {
+		return
+	}
 	r := t.recs.push()
 	t.n++
 	r.At = int64(e.At)

@@ -176,3 +176,83 @@ func BenchmarkTraceAll(b *testing.B) {
 		}
 	}
 }
+
+// TestFollowedTraceRecordsOnlyWhatDiffers: a trace following a history
+// (a replay of its run) stores nothing of the events that equal the
+// history's and reads them from it; the first event that differs ends
+// the following, and it and every event after it are the trace's own, as
+// are the events past the history's end.
+func TestFollowedTraceRecordsOnlyWhatDiffers(t *testing.T) {
+	ev := func(i int, text string) *Event {
+		return &Event{Index: i, At: Time(10 * i), Kind: KindSend, MsgID: int64(i), Text: text}
+	}
+	var long Trace
+	for i := 0; i < 3000; i++ {
+		long.add(ev(i, "history"))
+	}
+	history := long.Events(0)
+
+	t.Run("the same run", func(t *testing.T) {
+		var replay Trace
+		replay.Follow(history)
+		for i := 0; i < 3000; i++ {
+			replay.add(ev(i, "replay"))
+		}
+		if replay.Len() != 3000 {
+			t.Fatalf("Len %d after 3000 events, want 3000", replay.Len())
+		}
+		for c, b := range replay.recs.b {
+			if b != nil {
+				t.Fatalf("the trace made record block %d for events the history has", c)
+			}
+		}
+		if replay.msgs.n != 0 || replay.notes.n != 0 || len(replay.strs) != 0 {
+			t.Fatal("the trace stored a message, a note or a string of a followed event")
+		}
+		if got := replay.At(2999); got != &history[2999] {
+			t.Fatalf("event 2999 is %+v, not the history's", got)
+		}
+	})
+
+	t.Run("a run that differs", func(t *testing.T) {
+		var replay Trace
+		for i := 0; i < 10; i++ {
+			replay.add(ev(i, "replay"))
+		}
+		replay.Follow(history) // after some events, as the engine does
+		for i := 10; i < 1500; i++ {
+			replay.add(ev(i, "replay"))
+		}
+		other := ev(1500, "mine")
+		other.At++
+		replay.add(other)
+		for i := 1501; i < 3100; i++ {
+			replay.add(ev(i, "after"))
+		}
+		if replay.Len() != 3100 {
+			t.Fatalf("Len %d, want 3100", replay.Len())
+		}
+		for i, want := range map[int]string{0: "history", 1499: "history", 1500: "mine", 1501: "after", 2999: "after", 3099: "after"} {
+			if got := replay.At(i); got.Text != want || got.Index != i {
+				t.Errorf("event %d: %q (index %d), want %q", i, got.Text, got.Index, want)
+			}
+		}
+		if history[1500].Text != "history" || long.At(1501).Text != "history" {
+			t.Fatal("the followed history was written to")
+		}
+	})
+
+	t.Run("past the history's end", func(t *testing.T) {
+		var replay Trace
+		replay.Follow(history[:100])
+		for i := 0; i < 150; i++ {
+			replay.add(ev(i, "replay"))
+		}
+		if got := replay.At(99).Text; got != "history" {
+			t.Errorf("event 99: %q, want the history's", got)
+		}
+		if got := replay.At(100).Text; got != "replay" {
+			t.Errorf("event 100, past the history: %q, want the trace's own", got)
+		}
+	})
+}
