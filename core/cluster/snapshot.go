@@ -1,6 +1,7 @@
 package cluster
 
 import (
+	"slices"
 	"sort"
 
 	"txnlab/core/broker"
@@ -315,19 +316,27 @@ func (c *Cluster) partitionView(p *broker.PartitionState, names map[int64]string
 }
 
 // LogEntries lists a log's records and markers with their transactional
-// status, the way `expect log` and the inspector read them.
+// status, the way `expect log` and the inspector read them. A
+// transactional batch's status is that of the first marker of its
+// producer after it (aborted; committed below the LSO, else pending),
+// pending when there is none: found in one pass from the log's end, as
+// the inspector takes a partition's whole log at every move and a scan
+// per batch made that quadratic in the log's length.
 func LogEntries(log *partition.Log, names map[int64]string) []LogEntryView {
-	var out []LogEntryView
-	lso := log.LSO()
+	n := 0
+	for i := range log.Batches {
+		n += len(log.Batches[i].Records)
+	}
+	if n == 0 {
+		return nil
+	}
+	status := txnStatuses(log)
+	out := make([]LogEntryView, 0, n)
 	for i := range log.Batches {
 		b := &log.Batches[i]
-		status := "plain"
-		if b.IsTransactional && !b.IsControl {
-			status = txnStatus(log, b, lso)
-		}
 		for j, r := range b.Records {
 			e := LogEntryView{Offset: b.BaseOffset + int64(j), ProducerId: b.ProducerId, ProducerEpoch: b.ProducerEpoch,
-				Sequence: -1, Key: r.Key, Value: r.Value, Transactional: b.IsTransactional, Status: status, Producer: names[b.ProducerId]}
+				Sequence: -1, Key: r.Key, Value: r.Value, Transactional: b.IsTransactional, Status: status[i], Producer: names[b.ProducerId]}
 			if b.BaseSequence >= 0 {
 				e.Sequence = b.BaseSequence + int32(j)
 			}
@@ -340,23 +349,44 @@ func LogEntries(log *partition.Log, names map[int64]string) []LogEntryView {
 	return out
 }
 
-// txnStatus finds the marker that ends a transactional batch's
-// transaction: the first control batch of the same producer after it.
-func txnStatus(log *partition.Log, b *protocol.RecordBatch, lso int64) string {
-	for i := range log.Batches {
-		m := &log.Batches[i]
-		if m.BaseOffset <= b.BaseOffset || !m.IsControl || m.ProducerId != b.ProducerId {
+// txnStatuses is each batch's status for LogEntries ("plain" but for
+// transactional data batches), from the log's end to its start, keeping
+// the first marker after the batch for each producer met so far (a log
+// has a few producers: a list beats a map).
+func txnStatuses(log *partition.Log) []string {
+	lso := log.LSO()
+	status := make([]string, len(log.Batches))
+	type nextMarker struct {
+		pid int64
+		ct  protocol.ControlType
+	}
+	var next []nextMarker
+	for i := len(log.Batches) - 1; i >= 0; i-- {
+		b := &log.Batches[i]
+		status[i] = "plain"
+		if b.IsControl {
+			k := slices.IndexFunc(next, func(m nextMarker) bool { return m.pid == b.ProducerId })
+			if k < 0 {
+				next = append(next, nextMarker{pid: b.ProducerId, ct: b.ControlType})
+			} else {
+				next[k].ct = b.ControlType
+			}
 			continue
 		}
-		if m.ControlType == protocol.ControlAbort {
-			return "aborted"
+		if !b.IsTransactional {
+			continue
 		}
-		if b.BaseOffset < lso {
-			return "committed"
+		status[i] = "pending"
+		if k := slices.IndexFunc(next, func(m nextMarker) bool { return m.pid == b.ProducerId }); k >= 0 {
+			switch {
+			case next[k].ct == protocol.ControlAbort:
+				status[i] = "aborted"
+			case b.BaseOffset < lso:
+				status[i] = "committed"
+			}
 		}
-		return "pending"
 	}
-	return "pending"
+	return status
 }
 
 // ClientSends exposes what every producer sent, for the checker.
