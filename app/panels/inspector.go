@@ -167,7 +167,7 @@ func (v *InspectorView) onTabKey(ctx app.Context, e app.Event) {
 
 func transactionsPanel(l string, snap Snapshot) app.UI {
 	if len(snap.Transactions) == 0 {
-		return app.P().Class("empty").Text(tr(l, "No transactional producer in this script."))
+		return app.P().Class("empty").Text(tr(l, "No transactional producer at this step."))
 	}
 	down := map[string]bool{}
 	for _, b := range snap.Brokers {
