@@ -237,8 +237,11 @@ type Trace struct {
 	// shared is a longer run's events this trace's first len(shared)
 	// equal (ShareWith); their records are dropped.
 	shared []Event
-	n      int
-	names  *Names
+	// strayed is set when an event recorded while following a history
+	// differed from it (Follow): the trace shares nothing more.
+	strayed bool
+	n       int
+	names   *Names
 }
 
 // record is an Event as the trace stores it: no pointer. Its index is
@@ -414,7 +417,7 @@ func (t *Trace) Events(from int) []Event {
 // events recorded later are the trace's own.
 func (t *Trace) ShareWith(history []Event) {
 	k := min(t.n, len(history))
-	if k <= len(t.shared) {
+	if k <= len(t.shared) || t.strayed {
 		return
 	}
 	t.shared = history[:k:k]
@@ -440,13 +443,10 @@ func (t *Trace) ShareWith(history []Event) {
 // that differs, the trace stops following and records from there on.
 // Past history's end it records as before.
 func (t *Trace) Follow(history []Event) {
-	if len(history) <= len(t.shared) || t.n > len(history) {
+	if t.strayed || len(history) <= len(t.shared) || t.n > len(history) {
 		return
 	}
 	t.ShareWith(history)
-	if len(t.shared) < t.n {
-		return // ShareWith declined: the trace holds events history lacks
-	}
 	t.shared = history[:len(history):len(history)]
 }
 
@@ -456,7 +456,9 @@ func (t *Trace) follows(e *Event) bool {
 	h := &t.shared[t.n]
 	if h.Kind != e.Kind || h.At != e.At || h.MsgID != e.MsgID || h.Node != e.Node ||
 		h.Peer != e.Peer || h.Offset != e.Offset {
-		t.shared = t.shared[:t.n:t.n] // a different run: record from here
+		// A different run: record from here, and share no more (the
+		// engine asks again at every step).
+		t.shared, t.strayed = t.shared[:t.n:t.n], true
 		return false
 	}
 	t.recs.skip()

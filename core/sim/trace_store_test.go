@@ -228,6 +228,8 @@ func TestFollowedTraceRecordsOnlyWhatDiffers(t *testing.T) {
 		replay.add(other)
 		for i := 1501; i < 3100; i++ {
 			replay.add(ev(i, "after"))
+			replay.Follow(history) // asked again at every step: refused
+			replay.ShareWith(history)
 		}
 		if replay.Len() != 3100 {
 			t.Fatalf("Len %d, want 3100", replay.Len())
