@@ -67,7 +67,6 @@ func ServeWorker(warm Warm) {
 	// here, copied by the structured clone, and converted back on the
 	// page (about 40 ms of the page's task that received it, and 20 ms
 	// of the clone here).
-	uint8Array := self.Get("Uint8Array")
 	srv = NewServer(func(b []byte) {
 		a := uint8Array.New(len(b))
 		js.CopyBytesToJS(a, b)

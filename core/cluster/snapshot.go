@@ -361,11 +361,12 @@ func txnStatuses(log *partition.Log) []string {
 		ct  protocol.ControlType
 	}
 	var next []nextMarker
+	find := func(pid int64) int { return slices.IndexFunc(next, func(m nextMarker) bool { return m.pid == pid }) }
 	for i := len(log.Batches) - 1; i >= 0; i-- {
 		b := &log.Batches[i]
 		status[i] = "plain"
 		if b.IsControl {
-			k := slices.IndexFunc(next, func(m nextMarker) bool { return m.pid == b.ProducerId })
+			k := find(b.ProducerId)
 			if k < 0 {
 				next = append(next, nextMarker{pid: b.ProducerId, ct: b.ControlType})
 			} else {
@@ -377,7 +378,7 @@ func txnStatuses(log *partition.Log) []string {
 			continue
 		}
 		status[i] = "pending"
-		if k := slices.IndexFunc(next, func(m nextMarker) bool { return m.pid == b.ProducerId }); k >= 0 {
+		if k := find(b.ProducerId); k >= 0 {
 			switch {
 			case next[k].ct == protocol.ControlAbort:
 				status[i] = "aborted"
