@@ -458,35 +458,11 @@ func jsString(s string) string {
 
 // shot saves a full-page screenshot named after the test and what, for a
 // person to look at; the test's last screen is saved by finish.
-//
-// Sections the stylesheet lets the browser skip while off screen
-// (content-visibility: auto) are made visible for the capture, then
-// given back: a full-page capture does not scroll, and they came out as
-// empty boxes.
 func (b *browser) shot(what string) {
 	b.t.Helper()
 	ctx, cancel := context.WithTimeout(b.ctx, 20*time.Second)
 	defer cancel()
-	const (
-		showSkipped = `(() => {
-			const skipped = [...document.querySelectorAll("*")].filter(e => getComputedStyle(e).contentVisibility === "auto");
-			skipped.forEach(e => e.style.contentVisibility = "visible");
-			window.__shotShown = skipped;
-			return skipped.length;
-		})()`
-		restoreSkipped = `(() => {
-			(window.__shotShown || []).forEach(e => e.style.contentVisibility = "");
-			delete window.__shotShown;
-			return true;
-		})()`
-	)
-	if _, err := chromedp.Run(ctx, chromedp.Evaluate[int](showSkipped)); err != nil {
-		b.t.Logf("screenshot %s: %v", what, err)
-	}
 	png, err := chromedp.Run(ctx, chromedp.FullScreenshot(100))
-	if _, err := chromedp.Run(ctx, chromedp.Evaluate[bool](restoreSkipped)); err != nil {
-		b.t.Logf("screenshot %s: %v", what, err)
-	}
 	if err != nil {
 		b.t.Logf("screenshot %s: %v", what, err)
 		return
