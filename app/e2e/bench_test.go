@@ -139,6 +139,42 @@ const instrumentScript = `(() => {
 	};
 })()`
 
+// workerRoundTrips wraps the page's Worker constructor, before the page
+// runs, so that each state the page asks of the engine's worker (op
+// state) is timed from the request to the first reply for the same
+// engine, history and position, in window.__roundTrips (ms): the site's
+// worker as a move waits for it, where BenchmarkEngineInWorker measures
+// the prototype. A request the page repeats before its answer keeps its
+// first time.
+const workerRoundTrips = `(() => {
+	const W = window.Worker;
+	window.__roundTrips = [];
+	const asked = new Map();
+	const key = (s) => {
+		const m = /^\{"op":"state","eng":(\d+)(?:,"id":\d+)?(?:,"gen":(\d+))?[^]*?"pos":(\d+)/.exec(s);
+		return m ? m[1] + "/" + (m[2] || 0) + "/" + m[3] : null;
+	};
+	window.Worker = function (url, opts) {
+		const w = new W(url, opts);
+		const post = w.postMessage.bind(w);
+		w.postMessage = (m, ...rest) => {
+			const k = typeof m === "string" ? key(m) : null;
+			if (k && !asked.has(k)) asked.set(k, performance.now());
+			return post(m, ...rest);
+		};
+		w.addEventListener("message", (e) => {
+			const d = e.data;
+			const head = typeof d === "string" ? d.slice(0, 200) : d instanceof Uint8Array ? new TextDecoder().decode(d.subarray(0, 200)) : "";
+			const k = key(head);
+			if (k && asked.has(k)) {
+				window.__roundTrips.push(performance.now() - asked.get(k));
+				asked.delete(k);
+			}
+		});
+		return w;
+	};
+})()`
+
 // newBenchBrowser starts the harness's browser with the instrumentation
 // installed for every page it opens.
 func newBenchBrowser(tb testing.TB) *browser {
@@ -398,6 +434,9 @@ func coldPage(tb testing.TB) (ctx context.Context, done func()) {
 // long history it may come a frame later).
 func BenchmarkSeek(b *testing.B) {
 	br := newBenchBrowser(b)
+	if _, err := chromedp.Call(br.ctx, page.AddScriptToEvaluateOnNewDocument, page.AddScriptToEvaluateOnNewDocumentParams{Source: workerRoundTrips}); err != nil {
+		b.Fatal(err)
+	}
 	// The engine's worker runs the whole script, then the page decodes
 	// and draws its history: what a learner who pastes a long script
 	// waits for. The page opened just before, so the service worker's
@@ -409,11 +448,12 @@ func BenchmarkSeek(b *testing.B) {
 	loadTasks, loadCPU := mainThreadTaskTimes(br, func() { n, loaded = pasteScript(br, workload.Script(events10k)) })
 	lt, lc := summarize(loadTasks), summarize(loadCPU)
 	b.Logf("history: %d steps, shown after %v; the page's longest task meanwhile %.1f ms (CPU %.1f)", n, loaded.Round(time.Millisecond), lt.max, lc.max)
-	var backPos, back, scrubPos, scrub []float64
+	var backPos, back, scrubPos, scrub, roundTrips []float64
 	for b.Loop() {
 		br.click(button("Run to end"))
 		waitPosition(br, n)
 		waitBackground(br)
+		eval[any](br, `window.__roundTrips.length = 0; 1`)
 		for i := 1; i <= 30; i++ {
 			t := measure2(br, `document.querySelector('button[aria-label="Step back"]').click()`,
 				fmt.Sprintf(`__positionIs(%d)`, n-i), fmt.Sprintf(`__shows(%d)`, n-i))
@@ -434,6 +474,7 @@ func BenchmarkSeek(b *testing.B) {
 			seekTo(int(f * float64(n)))
 			time.Sleep(150 * time.Millisecond)
 		}
+		roundTrips = append(roundTrips, eval[[]float64](br, `window.__roundTrips`)...)
 	}
 	bp, bs, sp, ss := summarize(backPos), summarize(back), summarize(scrubPos), summarize(scrub)
 	b.Logf("step back: position p50 %.1f ms, max %.1f; with state p50 %.1f, p95 %.1f, max %.1f", bp.p50, bp.max, bs.p50, bs.p95, bs.max)
@@ -445,6 +486,10 @@ func BenchmarkSeek(b *testing.B) {
 	b.ReportMetric(ss.max, "ms/scrub-max")
 	b.ReportMetric(sp.p50, "ms/scrub-pos-p50")
 	b.ReportMetric(sp.max, "ms/scrub-pos-max")
+	rt := summarize(roundTrips)
+	b.Logf("the site's engine worker: %d states asked, round trip p50 %.1f ms, p95 %.1f, max %.1f", len(roundTrips), rt.p50, rt.p95, rt.max)
+	b.ReportMetric(rt.p50, "ms/worker-state-p50")
+	b.ReportMetric(rt.max, "ms/worker-state-max")
 	b.ReportMetric(float64(loaded.Milliseconds()), "ms/history-load")
 	b.ReportMetric(lt.max, "ms/history-load-task-max")
 	b.ReportMetric(lc.max, "ms/history-load-task-cpu-max")

@@ -258,6 +258,12 @@ func report(dir, wasm string, h host) string {
 		v, ok := br.get("BenchmarkSeek", s.unit)
 		add(s.what, "≤ 50 ms", v, ok, 50, true, "%.0f", " ms")
 	}
+	// The site's worker as the moves above wait for it; the prototype's
+	// rows below measure cmd/engineworker.
+	v, ok = br.get("BenchmarkSeek", "ms/worker-state-p50")
+	add("… the site's engine worker during those moves: a state asked to its reply (median)", "", v, ok, 0, true, "%.1f", " ms")
+	v, ok = br.get("BenchmarkSeek", "ms/worker-state-max")
+	add("… the site's engine worker: a state asked to its reply (slowest)", "≤ 50 ms", v, ok, 50, true, "%.1f", " ms")
 	v, ok = br.get("BenchmarkSeek", "ms/history-load")
 	add("… the 10,000-event script pasted, to its history shown (the worker runs it, the page decodes and draws it; the page opened just before, its first caching beside it), for comparison", "", v, ok, 0, true, "%.0f", " ms")
 	v, ok = br.get("BenchmarkSeek", "ms/history-load-task-max")
