@@ -518,7 +518,8 @@ const workerLog = `(() => {
 })()`
 
 // TestProfileScrubWorker is a tool, not a test: with PROFILE=1 it scrubs
-// a 10,000-event history from its end as BenchmarkSeek's drag does and,
+// a 10,000-event history as BenchmarkSeek does (the drag from its end,
+// then the jumps; JUMPS=1: each jump's main-thread tasks instead) and,
 // for each move whose state came later than SLOW ms (70 unless set),
 // logs the page's long animation frames (their scripts and forced
 // layouts) and the messages to and from the engine's worker: whether
@@ -542,8 +543,37 @@ func TestProfileScrubWorker(t *testing.T) {
 	waitPosition(br, n)
 	waitBackground(br)
 	eval[any](br, `window.__loaf = []; new PerformanceObserver(l => { for (const e of l.getEntries()) window.__loaf.push(e.toJSON()); }).observe({type: "long-animation-frame"}); 1`)
+	// BenchmarkSeek's moves: the drag from the end, then the jumps.
+	var seq []int
 	for k := 1; k <= 60; k++ {
-		i := n - k*n/60
+		seq = append(seq, n-k*n/60)
+	}
+	for _, f := range []float64{0.9, 0.1, 0.7, 0.3, 0.5, 0.95, 0.05, 0.6, 0.4, 0.8} {
+		seq = append(seq, int(f*float64(n)))
+	}
+	jumps := os.Getenv("JUMPS") != ""
+	for k, i := range seq {
+		if k >= 60 {
+			time.Sleep(150 * time.Millisecond) // as BenchmarkSeek waits between jumps
+		}
+		if jumps {
+			// What each jump's main-thread tasks are made of (with
+			// BENCH_BREAKDOWN=1, the three longest, inside).
+			if k < 60 {
+				measure2(br, scrubTo(i), fmt.Sprintf(`__positionIs(%d)`, i), fmt.Sprintf(`__shows(%d)`, i))
+				continue
+			}
+			var tm timing
+			wall, cpu := mainThreadTaskTimes(br, func() {
+				tm = measure2(br, scrubTo(i), fmt.Sprintf(`__positionIs(%d)`, i), fmt.Sprintf(`__shows(%d)`, i))
+			})
+			var sum, sumCPU float64
+			for j := range wall {
+				sum, sumCPU = sum+wall[j], sumCPU+cpu[j]
+			}
+			t.Logf("jump to %d: position %.0f ms, state %.0f ms; %d main-thread tasks, %.1f ms in all (CPU %.1f), longest %.1f", i, tm.First, tm.Paint, len(wall), sum, sumCPU, summarize(wall).max)
+			continue
+		}
 		eval[any](br, `window.__loaf.length = 0; window.__wlog.length = 0; window.__t0 = performance.now(); 1`)
 		tm := measure2(br, scrubTo(i),
 			fmt.Sprintf(`__positionIs(%d)`, i), fmt.Sprintf(`__shows(%d)`, i))
@@ -552,6 +582,6 @@ func TestProfileScrubWorker(t *testing.T) {
 		}
 		frames := eval[string](br, `JSON.stringify(window.__loaf.map(e => ({ms: Math.round(e.duration), blocking: Math.round(e.blockingDuration), scripts: e.scripts.map(s => s.invoker + " " + Math.round(s.duration) + " ms, forced layout " + Math.round(s.forcedStyleAndLayoutDuration))})))`)
 		msgs := eval[string](br, `"from " + window.__t0.toFixed(1) + ": " + window.__wlog.join("; ")`)
-		t.Logf("move %d to %d: position %.0f ms, state %.0f ms\n  long frames: %s\n  worker: %s", k, i, tm.First, tm.Paint, frames, msgs)
+		t.Logf("move %d to %d: position %.0f ms, state %.0f ms\n  long frames: %s\n  worker: %s", k+1, i, tm.First, tm.Paint, frames, msgs)
 	}
 }
