@@ -145,30 +145,38 @@ const instrumentScript = `(() => {
 // engine, history and position, in window.__roundTrips (ms): the site's
 // worker as a move waits for it, where BenchmarkEngineInWorker measures
 // the prototype. A request the page repeats before its answer keeps its
-// first time.
+// first time. The worker answers an engine's requests in order and drops
+// those a later one in its queue replaced (Server.Work), so a reply also
+// ends the engine's requests asked before the one it answers: asked
+// again later, a position is timed from then.
 const workerRoundTrips = `(() => {
 	const W = window.Worker;
 	window.__roundTrips = [];
-	const asked = new Map();
+	const asked = new Map(); // key → [time, order]
+	let order = 0;
 	const key = (s) => {
 		const m = /^\{"op":"state","eng":(\d+)(?:,"id":\d+)?(?:,"gen":(\d+))?[^]*?"pos":(\d+)/.exec(s);
 		return m ? m[1] + "/" + (m[2] || 0) + "/" + m[3] : null;
 	};
+	window.__roundTripsReset = () => { window.__roundTrips = []; asked.clear(); };
 	window.Worker = function (url, opts) {
 		const w = new W(url, opts);
 		const post = w.postMessage.bind(w);
 		w.postMessage = (m, ...rest) => {
 			const k = typeof m === "string" ? key(m) : null;
-			if (k && !asked.has(k)) asked.set(k, performance.now());
+			if (k && !asked.has(k)) asked.set(k, [performance.now(), order++]);
 			return post(m, ...rest);
 		};
 		w.addEventListener("message", (e) => {
 			const d = e.data;
 			const head = typeof d === "string" ? d.slice(0, 200) : d instanceof Uint8Array ? new TextDecoder().decode(d.subarray(0, 200)) : "";
 			const k = key(head);
-			if (k && asked.has(k)) {
-				window.__roundTrips.push(performance.now() - asked.get(k));
-				asked.delete(k);
+			if (!k || !asked.has(k)) return;
+			const [t, n] = asked.get(k);
+			window.__roundTrips.push(performance.now() - t);
+			const eng = k.slice(0, k.indexOf("/") + 1);
+			for (const [q, [, m]] of asked) {
+				if (q.startsWith(eng) && m <= n) asked.delete(q);
 			}
 		});
 		return w;
@@ -453,7 +461,7 @@ func BenchmarkSeek(b *testing.B) {
 		br.click(button("Run to end"))
 		waitPosition(br, n)
 		waitBackground(br)
-		eval[any](br, `window.__roundTrips.length = 0; 1`)
+		eval[any](br, `window.__roundTripsReset(); 1`)
 		for i := 1; i <= 30; i++ {
 			t := measure2(br, `document.querySelector('button[aria-label="Step back"]').click()`,
 				fmt.Sprintf(`__positionIs(%d)`, n-i), fmt.Sprintf(`__shows(%d)`, n-i))
