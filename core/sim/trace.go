@@ -438,10 +438,10 @@ func (t *Trace) ShareWith(history []Event) {
 // position, which the playground's engine makes at every move back and
 // for every checkpoint, allocated a record block per 1,024 events only to
 // drop it at the end (a quarter of what a scrub's 60 moves allocated
-// through the worker's Server, natively). Each event recorded meanwhile is checked against
-// history's by its kind, time, message, nodes and offset; at the first
-// that differs, the trace stops following and records from there on.
-// Past history's end it records as before.
+// through the worker's Server, natively). Each event recorded meanwhile
+// is checked against history's by its kind, time, message, nodes and
+// offset; at the first that differs, the trace stops following and
+// records from there on. Past history's end it records as before.
 func (t *Trace) Follow(history []Event) {
 	if t.strayed || len(history) <= len(t.shared) || t.n > len(history) {
 		return
